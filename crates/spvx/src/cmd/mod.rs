@@ -1,0 +1,8 @@
+//! One module per subcommand.
+
+pub mod asm;
+pub mod calc;
+pub mod dis;
+
+/// What a subcommand returns: an exit code, or a fully rendered error message.
+pub type CmdResult = Result<std::process::ExitCode, String>;

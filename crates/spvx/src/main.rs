@@ -1,0 +1,45 @@
+//! The `spvx` command line: argument parsing and printing only.
+//!
+//! Every subcommand lives in its own file under `cmd/` and calls into the library crates; no
+//! semantics are implemented here.
+
+mod cmd;
+mod io;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// spvx: the reference implementation of the SPIR-V machine-learning arithmetic extensions.
+#[derive(Parser)]
+#[command(name = "spvx", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Assemble SPIR-V text (spirv-as syntax) into a binary module.
+    As(cmd::asm::AsArgs),
+    /// Disassemble a binary module into SPIR-V text (spirv-dis syntax).
+    Dis(cmd::dis::DisArgs),
+    /// Exact arithmetic on the command line: fixed-point functions and mixed float dot products.
+    #[command(subcommand)]
+    Calc(cmd::calc::CalcCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::As(args) => cmd::asm::run(args),
+        Command::Dis(args) => cmd::dis::run(args),
+        Command::Calc(c) => cmd::calc::run(c),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
