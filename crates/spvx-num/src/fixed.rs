@@ -1,1 +1,36 @@
-//! (being written)
+//! Arbitrary-precision fixed point with ac_fixed semantics
+//! (SPV_INTEL_arbitrary_precision_fixed_point).
+//!
+//! A fixed-point format has `W` bits, `I` integer bits (any `i32`) and a signedness; the value of
+//! the raw integer `N` held in the bits is `N · 2^(I − W)` ([`FixedFormat`]). Exact values are
+//! converted to such a format by quantization ([`Quantization`], SPIR-V numbering) followed by
+//! overflow handling ([`Overflow`]), exactly as ac_types does ([`convert`]).
+//!
+//! The eleven math instructions ([`FixedFunction`]) are evaluated by [`evaluate`]: the
+//! mathematically exact value of the function at the exact input is quantized under Q and O into
+//! the result format. Algebraic functions use exact integer arithmetic; transcendental ones use
+//! rigorous interval (ball) arithmetic on big integers inside an adaptive-precision (Ziv) loop,
+//! bounded by [`EvalLimits`].
+//!
+//! Every semantic decision is in `docs/semantics.d/fixed.md`.
+
+mod ball;
+mod consts;
+mod convert;
+mod error;
+mod eval;
+mod format;
+mod funcs;
+mod modes;
+mod quantize;
+mod ziv;
+
+pub use convert::{Dyadic, convert_dyadic, convert_rational};
+pub use error::FixedError;
+pub use eval::{
+    EvalLimits, Exception, FixedFunction, FixedOp, FixedOutcome, FixedValue, evaluate,
+    evaluate_with_limits,
+};
+pub use format::{FixedFormat, MAX_WIDTH};
+pub use modes::{Overflow, Quantization, signedness_from_spirv};
+pub use quantize::{apply_overflow, quantize_dyadic, quantize_rational};

@@ -1,0 +1,164 @@
+//! Ball arithmetic on big integers: a value known to lie in `[mid − rad, mid + rad] · 2^−prec`.
+//!
+//! Every operation returns a ball that rigorously contains the exact result of the operation on
+//! any points of its operand balls; rounding of the midpoint is absorbed into the radius. This
+//! is what makes the transcendental evaluations provably correct.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+
+/// An enclosure `[mid − rad, mid + rad] · 2^−prec`, with `rad ≥ 0`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Ball {
+    pub mid: BigInt,
+    pub rad: BigInt,
+    pub prec: u64,
+}
+
+/// Ceiling of `a · 2^−s` for a ≥ 0.
+fn ceil_shr(a: &BigInt, s: u64) -> BigInt {
+    if s == 0 {
+        return a.clone();
+    }
+    let r: BigInt = (a + ((BigInt::one() << s) - 1)) >> s;
+    r
+}
+
+impl Ball {
+    /// The exact value `mid · 2^−prec`.
+    pub fn exact(mid: BigInt, prec: u64) -> Ball {
+        Ball {
+            mid,
+            rad: BigInt::zero(),
+            prec,
+        }
+    }
+
+    /// The exact dyadic `m · 2^e`, enclosed at precision `prec` (radius ≤ 1).
+    pub fn from_dyadic(m: &BigInt, e: i64, prec: u64) -> Ball {
+        let shift = e + prec as i64;
+        if shift >= 0 {
+            Ball::exact(m << (shift as u64), prec)
+        } else {
+            let s = shift.unsigned_abs();
+            let mid: BigInt = m >> s;
+            let exact = (&mid << s) == *m;
+            Ball {
+                mid,
+                rad: if exact { BigInt::zero() } else { BigInt::one() },
+                prec,
+            }
+        }
+    }
+
+    /// Lower end, in units of 2^−prec.
+    pub fn lo(&self) -> BigInt {
+        &self.mid - &self.rad
+    }
+
+    /// Upper end, in units of 2^−prec.
+    pub fn hi(&self) -> BigInt {
+        &self.mid + &self.rad
+    }
+
+    /// An upper bound of the absolute value, in units of 2^−prec.
+    pub fn abs_upper(&self) -> BigInt {
+        self.mid.abs() + &self.rad
+    }
+
+    /// Sum (same precision).
+    pub fn add(&self, o: &Ball) -> Ball {
+        debug_assert_eq!(self.prec, o.prec);
+        Ball {
+            mid: &self.mid + &o.mid,
+            rad: &self.rad + &o.rad,
+            prec: self.prec,
+        }
+    }
+
+    /// Difference (same precision).
+    pub fn sub(&self, o: &Ball) -> Ball {
+        debug_assert_eq!(self.prec, o.prec);
+        Ball {
+            mid: &self.mid - &o.mid,
+            rad: &self.rad + &o.rad,
+            prec: self.prec,
+        }
+    }
+
+    /// Negation.
+    pub fn neg(&self) -> Ball {
+        Ball {
+            mid: -&self.mid,
+            rad: self.rad.clone(),
+            prec: self.prec,
+        }
+    }
+
+    /// Product (same precision), rounded back to that precision.
+    pub fn mul(&self, o: &Ball) -> Ball {
+        debug_assert_eq!(self.prec, o.prec);
+        let p = self.prec;
+        let prod = &self.mid * &o.mid;
+        let mid: BigInt = &prod >> p;
+        let rounding = if (&mid << p) == prod { 0 } else { 1 };
+        let err = self.mid.abs() * &o.rad + o.mid.abs() * &self.rad + &self.rad * &o.rad;
+        Ball {
+            mid,
+            rad: ceil_shr(&err, p) + rounding,
+            prec: p,
+        }
+    }
+
+    /// Product with an exact integer.
+    pub fn mul_int(&self, k: &BigInt) -> Ball {
+        Ball {
+            mid: &self.mid * k,
+            rad: &self.rad * k.abs(),
+            prec: self.prec,
+        }
+    }
+
+    /// Quotient by an exact positive integer.
+    pub fn div_int(&self, d: &BigInt) -> Ball {
+        debug_assert!(d.is_positive());
+        let (mid, rem) = self.mid.div_mod_floor(d);
+        let (rq, rr) = self.rad.div_rem(d);
+        let rad = rq + if rr.is_zero() { 0 } else { 1 } + if rem.is_zero() { 0 } else { 1 };
+        Ball {
+            mid,
+            rad,
+            prec: self.prec,
+        }
+    }
+
+    /// Quotient by 2^s (exact scaling of the value, rounded at the same precision).
+    pub fn shr(&self, s: u64) -> Ball {
+        let mid: BigInt = &self.mid >> s;
+        let exact = (&mid << s) == self.mid;
+        Ball {
+            mid,
+            rad: ceil_shr(&self.rad, s) + if exact { 0 } else { 1 },
+            prec: self.prec,
+        }
+    }
+
+    /// The same enclosure at a lower precision `p ≤ self.prec`.
+    pub fn to_prec(&self, p: u64) -> Ball {
+        debug_assert!(p <= self.prec);
+        let s = self.prec - p;
+        let mut b = self.shr(s);
+        b.prec = p;
+        b
+    }
+
+    /// Widens the radius by `extra` units.
+    pub fn widen(&self, extra: &BigInt) -> Ball {
+        Ball {
+            mid: self.mid.clone(),
+            rad: &self.rad + extra,
+            prec: self.prec,
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Conversion of exact values (dyadic or rational) to a fixed-point format: quantize first, then
+//! apply overflow (reference/acfixed.md §1.4).
+
+use super::eval::EvalLimits;
+use super::quantize::{Frac, apply_overflow, floor_shift, round_parts};
+use super::{FixedError, FixedFormat, Overflow, Quantization, quantize_rational};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
+
+/// An exact dyadic value `mantissa · 2^exponent`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dyadic {
+    /// The integer mantissa.
+    pub mantissa: BigInt,
+    /// The power of two it is scaled by.
+    pub exponent: i64,
+}
+
+impl Dyadic {
+    /// `mantissa · 2^exponent`.
+    pub fn new(mantissa: BigInt, exponent: i64) -> Self {
+        Dyadic { mantissa, exponent }
+    }
+
+    /// The value held by the raw integer `n` of format `fmt`.
+    pub fn from_raw(n: BigInt, fmt: &FixedFormat) -> Self {
+        Dyadic::new(n, fmt.lsb_exponent())
+    }
+}
+
+/// Rounds and range-handles the dyadic `m · 2^k` (k in result quanta) into `fmt`: the result
+/// raw integer. Values far outside the range are decided without being materialized, except
+/// under WRAP, where the low bits are computed exactly.
+pub(crate) fn settle_dyadic(
+    m: &BigInt,
+    k: i64,
+    fmt: &FixedFormat,
+    q: Quantization,
+    o: Overflow,
+) -> BigInt {
+    if k >= 0 {
+        let k = k as u64;
+        if m.is_zero() {
+            return BigInt::zero();
+        }
+        if k >= fmt.width() as u64 {
+            // |t| ≥ 2^W: out of range for any format; WRAP keeps low W bits, all zero.
+            return match o {
+                Overflow::Wrap => BigInt::zero(),
+                _ => apply_overflow(&far_out_of_range(m.is_negative(), fmt), fmt, o),
+            };
+        }
+        return apply_overflow(&(m << k), fmt, o);
+    }
+    let (floor, frac) = floor_shift(m, k.unsigned_abs());
+    apply_overflow(&round_parts(floor, frac, q), fmt, o)
+}
+
+/// A raw integer certainly beyond the range of `fmt` on the given side.
+pub(crate) fn far_out_of_range(negative: bool, fmt: &FixedFormat) -> BigInt {
+    let big = BigInt::one() << (fmt.width() + 1);
+    if negative { -big } else { big }
+}
+
+/// Converts the exact dyadic `value` into `fmt` under `q` and `o`: the raw integer of the result.
+pub fn convert_dyadic(value: &Dyadic, fmt: &FixedFormat, q: Quantization, o: Overflow) -> BigInt {
+    let k = value.exponent.saturating_sub(fmt.lsb_exponent());
+    settle_dyadic(&value.mantissa, k, fmt, q, o)
+}
+
+/// Converts the exact rational `num / den` into `fmt` under `q` and `o`: the raw integer of the
+/// result. Fails on a zero denominator, or when the exact quotient would need more than the
+/// default [`EvalLimits`] bits to form.
+pub fn convert_rational(
+    num: &BigInt,
+    den: &BigInt,
+    fmt: &FixedFormat,
+    q: Quantization,
+    o: Overflow,
+) -> Result<BigInt, FixedError> {
+    settle_rational(
+        num,
+        den,
+        -fmt.lsb_exponent(),
+        fmt,
+        q,
+        o,
+        EvalLimits::default().max_precision_bits,
+    )
+}
+
+/// Rounds and range-handles t = (num / den) · 2^s into `fmt`. Values with |t| < 1/4 or far out
+/// of range (non-WRAP) are decided from sizes alone; otherwise the exact quotient is formed,
+/// which fails when it needs more than `limit` bits.
+pub(crate) fn settle_rational(
+    num: &BigInt,
+    den: &BigInt,
+    s: i64,
+    fmt: &FixedFormat,
+    q: Quantization,
+    o: Overflow,
+    limit: u64,
+) -> Result<BigInt, FixedError> {
+    if den.is_zero() {
+        return Err(FixedError::ZeroDenominator);
+    }
+    if num.is_zero() {
+        return Ok(BigInt::zero());
+    }
+    let negative = num.is_negative() != den.is_negative();
+    // 2^(log2_t − 1) < |t| < 2^(log2_t + 1)
+    let log2_t = (num.bits() as i64 - den.bits() as i64).saturating_add(s);
+    if log2_t <= -3 {
+        return Ok(apply_overflow(
+            &round_parts(tiny_floor(negative), tiny_frac(negative), q),
+            fmt,
+            o,
+        ));
+    }
+    if log2_t >= fmt.width() as i64 + 3 && o != Overflow::Wrap {
+        return Ok(apply_overflow(&far_out_of_range(negative, fmt), fmt, o));
+    }
+    let needed = num.bits().max(den.bits()) + s.unsigned_abs();
+    if needed > limit {
+        return Err(FixedError::ResourceLimit {
+            function: "convert",
+            needed_bits: needed,
+            limit_bits: limit,
+        });
+    }
+    let (n, d) = if s >= 0 {
+        (num << (s as u64), den.clone())
+    } else {
+        (num.clone(), den << s.unsigned_abs())
+    };
+    let m = quantize_rational(&n, &d, q).ok_or(FixedError::ZeroDenominator)?;
+    Ok(apply_overflow(&m, fmt, o))
+}
+
+/// ⌊t⌋ for 0 < |t| < 1/4 with the given sign.
+pub(crate) fn tiny_floor(negative: bool) -> BigInt {
+    if negative {
+        -BigInt::one()
+    } else {
+        BigInt::zero()
+    }
+}
+
+/// The fractional class of t for 0 < |t| < 1/4 with the given sign.
+pub(crate) fn tiny_frac(negative: bool) -> Frac {
+    if negative {
+        Frac::AboveHalf
+    } else {
+        Frac::BelowHalf
+    }
+}
