@@ -1,1 +1,26 @@
-//! (being written)
+//! Mixed-precision float dot products of SPV_VALVE_mixed_float_dot_product:
+//! `OpFDot2MixAcc32VALVE` (f16/bf16 pairs, f32 accumulator), `OpFDot2MixAcc16VALVE` (f16/bf16
+//! pairs and accumulator) and `OpFDot4MixAcc32VALVE` (E4M3/E5M2 quads, mixed encodings allowed,
+//! f32 accumulator).
+//!
+//! The extension leaves "exact order and precision" to the implementation, so the result depends
+//! on a named accumulation [`Model`] (default [`Model::Exact`]: exact products and sum, one
+//! rounding) and on switches in [`ModelConfig`] (flushing input/output denormals, the rounding
+//! direction). See `docs/semantics.md` ("Mixed float dot products") for every rule.
+//!
+//! - [`op`]: the three operations and the input encodings.
+//! - [`model`]: the accumulation models and their configuration.
+//! - [`eval`]: the evaluation of a model on decoded operands.
+//! - [`api`]: typed entry points (`dot2_acc32`, `dot2_acc16`, `dot4_acc32`) and the word-level
+//!   [`MixdotCase`] used by the CLI and the engine.
+
+pub mod api;
+pub mod error;
+pub mod eval;
+pub mod model;
+pub mod op;
+
+pub use api::{Explanation, MixdotCase, dot2_acc16, dot2_acc32, dot4_acc32};
+pub use error::MixdotError;
+pub use model::{Model, ModelConfig};
+pub use op::{Encoding, Fp8Encoding, Half16Encoding, MixOp};
