@@ -1,1 +1,352 @@
-//! (being written)
+//! The module model: a module split into the sections of its logical layout, with functions
+//! made of blocks, and a [`Builder`] to construct modules in code.
+//!
+//! [`Module::from_instructions`] checks the logical layout of SPIR-V 1.6 §2.4 ("Logical Layout
+//! of a Module") while it splits a flat instruction list into sections; [`Module::to_instructions`]
+//! is its exact inverse. The model knows where instructions stand, nothing about what they mean.
+
+mod args;
+mod build_error;
+mod builder;
+mod function;
+mod layout_error;
+mod sections;
+
+pub use args::Arg;
+pub use build_error::BuildError;
+pub use builder::Builder;
+pub use function::{Block, Function};
+pub use layout_error::{LayoutError, LayoutRule};
+pub use sections::{Placement, Section, TERMINATORS, is_line, is_terminator, placement};
+
+use crate::binary::{BinaryError, Header, read_bytes, to_bytes, to_words};
+use crate::grammar::{Grammar, grammar};
+use crate::instruction::Instruction;
+use sections::op;
+use thiserror::Error;
+
+/// A module in logical layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Module {
+    pub header: Header,
+    /// §2.4 item 1: `OpCapability`.
+    pub capabilities: Vec<Instruction>,
+    /// Item 2: `OpExtension`.
+    pub extensions: Vec<Instruction>,
+    /// Item 3: `OpExtInstImport`.
+    pub ext_inst_imports: Vec<Instruction>,
+    /// Item 4: `OpMemoryModel` (required in a complete module).
+    pub memory_model: Option<Instruction>,
+    /// Item 5: `OpEntryPoint`.
+    pub entry_points: Vec<Instruction>,
+    /// Item 6: `OpExecutionMode`, `OpExecutionModeId`.
+    pub execution_modes: Vec<Instruction>,
+    /// Item 7: `OpString`, `OpSource*`, then `OpName`/`OpMemberName`, then `OpModuleProcessed`.
+    pub debug: Vec<Instruction>,
+    /// Item 8: decorations and decoration groups.
+    pub annotations: Vec<Instruction>,
+    /// Item 9: types, constants, spec constants, global variables, `OpUndef`, and any
+    /// `OpLine`/`OpNoLine`/`OpExtInst` among them, in order.
+    pub types_globals: Vec<Instruction>,
+    /// Items 10-11: function declarations, then definitions.
+    pub functions: Vec<Function>,
+}
+
+/// An error reading a module from bytes: either the binary is malformed or its instructions are
+/// not in logical layout.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ModuleError {
+    #[error(transparent)]
+    Binary(#[from] BinaryError),
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+}
+
+impl Module {
+    /// An empty module with this header (no memory model yet).
+    pub fn new(header: Header) -> Self {
+        Module {
+            header,
+            capabilities: Vec::new(),
+            extensions: Vec::new(),
+            ext_inst_imports: Vec::new(),
+            memory_model: None,
+            entry_points: Vec::new(),
+            execution_modes: Vec::new(),
+            debug: Vec::new(),
+            annotations: Vec::new(),
+            types_globals: Vec::new(),
+            functions: Vec::new(),
+        }
+    }
+
+    /// Reads a binary module (either byte order) and splits it into sections.
+    pub fn read_bytes(bytes: &[u8]) -> Result<Module, ModuleError> {
+        let parsed = read_bytes(bytes)?;
+        Ok(Module::from_instructions(parsed.header, parsed.instructions)?)
+    }
+
+    /// Splits a flat instruction list into sections, checking the logical layout of SPIR-V 1.6
+    /// §2.4. The first broken rule is returned with the index of the instruction that broke it.
+    pub fn from_instructions(
+        header: Header,
+        instructions: Vec<Instruction>,
+    ) -> Result<Module, LayoutError> {
+        let mut s = Splitter {
+            g: grammar(),
+            module: Module::new(header),
+            section: Section::Capabilities,
+            open: None,
+            seen_definition: false,
+        };
+        let total = instructions.len();
+        for (index, inst) in instructions.into_iter().enumerate() {
+            s.push(index, inst)?;
+        }
+        s.finish(total)
+    }
+
+    /// The instructions in order; the exact inverse of [`Module::from_instructions`].
+    pub fn to_instructions(&self) -> Vec<Instruction> {
+        let mut out = Vec::with_capacity(self.instruction_count());
+        out.extend(self.capabilities.iter().cloned());
+        out.extend(self.extensions.iter().cloned());
+        out.extend(self.ext_inst_imports.iter().cloned());
+        out.extend(self.memory_model.iter().cloned());
+        out.extend(self.entry_points.iter().cloned());
+        out.extend(self.execution_modes.iter().cloned());
+        out.extend(self.debug.iter().cloned());
+        out.extend(self.annotations.iter().cloned());
+        out.extend(self.types_globals.iter().cloned());
+        for f in &self.functions {
+            f.flatten_into(&mut out);
+        }
+        out
+    }
+
+    /// The number of instructions in the module.
+    pub fn instruction_count(&self) -> usize {
+        self.capabilities.len()
+            + self.extensions.len()
+            + self.ext_inst_imports.len()
+            + usize::from(self.memory_model.is_some())
+            + self.entry_points.len()
+            + self.execution_modes.len()
+            + self.debug.len()
+            + self.annotations.len()
+            + self.types_globals.len()
+            + self
+                .functions
+                .iter()
+                .map(Function::instruction_count)
+                .sum::<usize>()
+    }
+
+    /// The binary words (header included).
+    pub fn to_words(&self) -> Vec<u32> {
+        to_words(&self.header, &self.to_instructions())
+    }
+
+    /// The binary as little-endian bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        to_bytes(&self.header, &self.to_instructions())
+    }
+
+    /// The module-level list an instruction of `section` goes to (`None` for the memory model
+    /// and functions, which are not lists of instructions).
+    fn section_mut(&mut self, section: Section) -> Option<&mut Vec<Instruction>> {
+        Some(match section {
+            Section::Capabilities => &mut self.capabilities,
+            Section::Extensions => &mut self.extensions,
+            Section::ExtInstImports => &mut self.ext_inst_imports,
+            Section::EntryPoints => &mut self.entry_points,
+            Section::ExecutionModes => &mut self.execution_modes,
+            Section::DebugSources | Section::DebugNames | Section::DebugModuleProcessed => {
+                &mut self.debug
+            }
+            Section::Annotations => &mut self.annotations,
+            Section::TypesGlobals => &mut self.types_globals,
+            Section::MemoryModel | Section::Functions => return None,
+        })
+    }
+}
+
+/// A function being split: the parts seen so far.
+struct OpenFunction {
+    start: usize,
+    def: Instruction,
+    parameters: Vec<Instruction>,
+    blocks: Vec<Block>,
+    /// Index of the current block's `OpLabel`.
+    block_start: usize,
+    /// True once the current block has its termination instruction.
+    terminated: bool,
+}
+
+/// The state of [`Module::from_instructions`].
+struct Splitter {
+    g: &'static Grammar,
+    module: Module,
+    /// The latest module-level section entered.
+    section: Section,
+    open: Option<OpenFunction>,
+    seen_definition: bool,
+}
+
+impl Splitter {
+    fn error(&self, index: usize, opcode: u16, rule: LayoutRule) -> LayoutError {
+        let name = self
+            .g
+            .instruction(opcode)
+            .map_or_else(|| format!("opcode {opcode}"), |i| i.name.clone());
+        LayoutError {
+            index,
+            opcode,
+            name,
+            rule,
+        }
+    }
+
+    fn push(&mut self, index: usize, inst: Instruction) -> Result<(), LayoutError> {
+        if self.open.is_some() {
+            return self.push_in_function(index, inst);
+        }
+        let opcode = inst.opcode;
+        let fail = |s: &Self, rule| Err(s.error(index, opcode, rule));
+        let target = match placement(self.g, opcode) {
+            Placement::Module(section) => section,
+            Placement::GlobalOrBody => Section::TypesGlobals,
+            Placement::FunctionStructure if opcode == op::FUNCTION => Section::Functions,
+            Placement::FunctionStructure if opcode == op::FUNCTION_END => {
+                return fail(self, LayoutRule::EndWithoutFunction);
+            }
+            Placement::FunctionStructure | Placement::Body => {
+                if self.section == Section::Functions {
+                    return fail(self, LayoutRule::OutsideFunction);
+                }
+                return fail(self, LayoutRule::BodyInstructionAtModuleLevel);
+            }
+        };
+        if self.section == Section::Functions && target != Section::Functions {
+            return fail(self, LayoutRule::OutsideFunction);
+        }
+        if target < self.section {
+            let after = self.section;
+            return fail(self, LayoutRule::OutOfOrder { section: target, after });
+        }
+        if target == Section::MemoryModel && self.module.memory_model.is_some() {
+            return fail(self, LayoutRule::DuplicateMemoryModel);
+        }
+        if target > Section::MemoryModel && self.module.memory_model.is_none() {
+            return fail(self, LayoutRule::MissingMemoryModel);
+        }
+        self.section = target;
+        match target {
+            Section::MemoryModel => self.module.memory_model = Some(inst),
+            Section::Functions => {
+                self.open = Some(OpenFunction {
+                    start: index,
+                    def: inst,
+                    parameters: Vec::new(),
+                    blocks: Vec::new(),
+                    block_start: index,
+                    terminated: false,
+                });
+            }
+            _ => {
+                if let Some(list) = self.module.section_mut(target) {
+                    list.push(inst);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn push_in_function(&mut self, index: usize, inst: Instruction) -> Result<(), LayoutError> {
+        let opcode = inst.opcode;
+        let placed = placement(self.g, opcode);
+        let Some(f) = self.open.as_mut() else {
+            return Ok(());
+        };
+        let rule = match opcode {
+            op::FUNCTION => Some(LayoutRule::NestedFunction),
+            op::FUNCTION_PARAMETER if !f.blocks.is_empty() => Some(LayoutRule::ParameterAfterBlock),
+            op::FUNCTION_PARAMETER => {
+                f.parameters.push(inst);
+                return Ok(());
+            }
+            op::LABEL | op::FUNCTION_END if !f.blocks.is_empty() && !f.terminated => {
+                Some(LayoutRule::MissingTerminator {
+                    label: f.block_start,
+                })
+            }
+            op::LABEL => {
+                f.blocks.push(Block {
+                    label: inst,
+                    instructions: Vec::new(),
+                });
+                f.block_start = index;
+                f.terminated = false;
+                return Ok(());
+            }
+            op::FUNCTION_END => {
+                return self.end_function(inst);
+            }
+            _ => match (placed, f.blocks.last_mut()) {
+                (Placement::Module(section), _) => Some(LayoutRule::ModuleLevelInFunction(section)),
+                (_, None) if is_line(opcode) => {
+                    f.parameters.push(inst);
+                    return Ok(());
+                }
+                (_, None) => Some(LayoutRule::BeforeFirstLabel),
+                (_, Some(_)) if f.terminated && !is_line(opcode) => {
+                    Some(LayoutRule::AfterTerminator)
+                }
+                (_, Some(block)) => {
+                    f.terminated |= is_terminator(opcode);
+                    block.instructions.push(inst);
+                    return Ok(());
+                }
+            },
+        };
+        match rule {
+            Some(rule) => Err(self.error(index, opcode, rule)),
+            None => Ok(()),
+        }
+    }
+
+    fn end_function(&mut self, end: Instruction) -> Result<(), LayoutError> {
+        let Some(f) = self.open.take() else {
+            return Ok(());
+        };
+        let declaration = f.blocks.is_empty();
+        if declaration && self.seen_definition {
+            let opcode = f.def.opcode;
+            return Err(self.error(f.start, opcode, LayoutRule::DeclarationAfterDefinition));
+        }
+        self.seen_definition |= !declaration;
+        self.module.functions.push(Function {
+            def: f.def,
+            parameters: f.parameters,
+            blocks: f.blocks,
+            end,
+        });
+        Ok(())
+    }
+
+    fn finish(self, total: usize) -> Result<Module, LayoutError> {
+        let at_end = |rule| LayoutError {
+            index: total,
+            opcode: 0,
+            name: "end of module".to_string(),
+            rule,
+        };
+        if let Some(f) = &self.open {
+            return Err(at_end(LayoutRule::UnterminatedFunction { start: f.start }));
+        }
+        if self.module.memory_model.is_none() {
+            return Err(at_end(LayoutRule::MissingMemoryModel));
+        }
+        Ok(self.module)
+    }
+}
