@@ -46,11 +46,19 @@ pub trait OperandSource {
     ) -> Result<(u32, ExtInstChoice), Self::Error>;
     /// The opcode embedded in an `OpSpecConstantOp`.
     fn spec_constant_opcode(&mut self, kind: KindId) -> Result<u16, Self::Error>;
-    /// An error about the instruction as a whole (e.g. a missing operand).
+    /// An error about the instruction as a whole.
     fn error(&mut self, message: String) -> Self::Error;
+    /// The instruction ends where an operand of `kind` is required.
+    fn missing_operand(&mut self, kind: KindId) -> Self::Error {
+        let name = &crate::grammar::grammar().kind(kind).name;
+        self.error(format!(
+            "expected operand of kind {name}, found end of instruction"
+        ))
+    }
 }
 
 const OP_SWITCH: u16 = 251;
+const OP_SPEC_CONSTANT_OP: u16 = 52;
 
 /// Reads the operands of an instruction with `opcode` from `src`, following the grammar.
 pub fn read_instruction<S: OperandSource>(
@@ -116,10 +124,7 @@ impl Walk<'_> {
         let g = self.g;
         let k = g.kind(kind);
         if !src.has_more() {
-            let what = k.name.clone();
-            return Err(src.error(format!(
-                "expected operand of kind {what}, found end of instruction"
-            )));
+            return Err(src.missing_operand(kind));
         }
         match k.shape {
             Shape::IdResultType => self.inst.result_type = Some(src.id(kind)?),
@@ -127,6 +132,13 @@ impl Walk<'_> {
             Shape::IdRef => {
                 let id = src.id(kind)?;
                 self.push(kind, OperandValue::Id(id));
+            }
+            // The case literals of `OpSwitch` (`PairLiteralIntegerIdRef` in the grammar) are
+            // as wide as the selector's type (spec 3.52.26, OpSwitch).
+            Shape::LiteralInteger if self.opcode == OP_SWITCH => {
+                let ty = self.context_type();
+                let ws = src.number(kind, ty)?;
+                self.push(kind, OperandValue::Number(ws));
             }
             Shape::LiteralInteger => {
                 let w = src.literal_integer(kind)?;
@@ -184,6 +196,11 @@ impl Walk<'_> {
             }
             Shape::LiteralSpecConstantOpInteger => {
                 let op = src.spec_constant_opcode(kind)?;
+                // An embedded OpSpecConstantOp would nest without bound (one level per word):
+                // it is not among the opcodes OpSpecConstantOp allows (spec 3.52.7).
+                if op == OP_SPEC_CONSTANT_OP {
+                    return Err(src.error("OpSpecConstantOp cannot embed OpSpecConstantOp".into()));
+                }
                 self.push(kind, OperandValue::Word(op as u32));
                 let Some(desc) = g.instruction(op) else {
                     return Err(src.error(format!("unknown opcode {op} in OpSpecConstantOp")));
