@@ -1,0 +1,245 @@
+//! Independent exact reference for the mixed dot product tests: values as exact rationals
+//! (num-rational), IEEE special-value rules written out here, and round-to-nearest-even by
+//! comparing the exact value with the neighbouring candidates of the target format (f32 by bit
+//! neighbours of the hardware conversion, 16- and 8-bit formats by the sorted value table of
+//! `float_ref`). Nothing here calls the code under test.
+#![allow(dead_code)]
+
+use super::float_ref::{RefFormat, RefVal, Table, BF16, E4M3, E5M2, F16};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+/// A result format of the reference.
+pub enum Target {
+    F32,
+    Small(Table),
+}
+
+impl Target {
+    pub fn f16() -> Target {
+        Target::Small(Table::new(F16))
+    }
+    pub fn bf16() -> Target {
+        Target::Small(Table::new(BF16))
+    }
+    pub fn canonical_nan(&self) -> u64 {
+        match self {
+            Target::F32 => 0x7fc0_0000,
+            Target::Small(t) => {
+                let f = t.fmt;
+                (((1u64 << f.exp_bits) - 1) << f.man_bits) | (1u64 << (f.man_bits - 1))
+            }
+        }
+    }
+    pub fn decode(&self, bits: u64) -> RefVal {
+        match self {
+            Target::F32 => {
+                let x = f32::from_bits(bits as u32);
+                if x.is_nan() {
+                    RefVal::Nan { neg: x.is_sign_negative(), frac: bits & 0x7f_ffff }
+                } else if x.is_infinite() {
+                    RefVal::Inf { neg: x < 0.0 }
+                } else {
+                    RefVal::Fin(x as f64)
+                }
+            }
+            Target::Small(t) => t.fmt.decode(bits),
+        }
+    }
+    fn sign_bit(&self) -> u64 {
+        match self {
+            Target::F32 => 1 << 31,
+            Target::Small(t) => t.fmt.sign_bit(),
+        }
+    }
+    fn inf(&self, neg: bool) -> u64 {
+        let s = if neg { self.sign_bit() } else { 0 };
+        match self {
+            Target::F32 => s | 0x7f80_0000,
+            Target::Small(t) => s | t.fmt.inf_pattern().expect("result formats have infinities"),
+        }
+    }
+    pub fn is_subnormal(&self, bits: u64) -> bool {
+        match self.decode(bits) {
+            RefVal::Fin(x) => x != 0.0 && x.abs() < self.min_normal(),
+            _ => false,
+        }
+    }
+    fn min_normal(&self) -> f64 {
+        match self {
+            Target::F32 => f32::MIN_POSITIVE as f64,
+            Target::Small(t) => 2f64.powi(1 - t.fmt.bias),
+        }
+    }
+    pub fn zero(&self, neg: bool) -> u64 {
+        if neg { self.sign_bit() } else { 0 }
+    }
+}
+
+pub fn rat(x: f64) -> BigRational {
+    BigRational::from_float(x).expect("finite")
+}
+
+/// Candidate magnitudes (bits, value, is_even) around `approx` for the target.
+fn candidates(t: &Target, approx: f64) -> Vec<(u64, BigRational, bool)> {
+    let mut out = Vec::new();
+    match t {
+        Target::F32 => {
+            let c = (approx.abs() as f32).min(f32::MAX);
+            let cb = c.to_bits() as i64;
+            for b in (cb - 2)..=(cb + 2) {
+                if b < 0 || b > 0x7f80_0000 {
+                    continue;
+                }
+                let v = f32::from_bits(b as u32);
+                if v.is_infinite() {
+                    // 2^128, the overflow candidate (even).
+                    out.push((0x7f80_0000, BigRational::from_integer(BigInt::one() << 128), true));
+                } else {
+                    out.push((b as u64, rat(v as f64), b % 2 == 0));
+                }
+            }
+        }
+        Target::Small(tab) => {
+            let i = tab.values.partition_point(|&v| v <= approx.abs()) as i64;
+            for k in (i - 3)..=(i + 2) {
+                if k < 0 || k as usize > tab.values.len() {
+                    continue;
+                }
+                let v = if (k as usize) < tab.values.len() { tab.values[k as usize] } else { tab.beyond };
+                out.push((tab.fmt.pattern(k as u64), rat(v), k % 2 == 0));
+            }
+        }
+    }
+    out
+}
+
+/// Round-to-nearest-even of a nonzero exact value; overflow gives ±infinity.
+pub fn round_rne(t: &Target, q: &BigRational) -> u64 {
+    let neg = q.is_negative();
+    let m = q.abs();
+    let approx = m.to_f64().unwrap_or(f64::MAX);
+    let cands = candidates(t, approx);
+    let mut best: Option<(u64, BigRational, bool)> = None;
+    for (b, v, even) in cands {
+        let d = (&m - &v).abs();
+        best = match best {
+            None => Some((b, d, even)),
+            Some((bb, bd, be)) => {
+                if d < bd || (d == bd && even && !be) { Some((b, d, even)) } else { Some((bb, bd, be)) }
+            }
+        };
+    }
+    let (bits, _, _) = best.expect("candidates");
+    let beyond = match t {
+        Target::F32 => 0x7f80_0000,
+        Target::Small(tab) => tab.fmt.pattern(tab.values.len() as u64),
+    };
+    let mag = if bits == beyond { t.inf(false) } else { bits };
+    if neg { mag | t.sign_bit() } else { mag }
+}
+
+/// A term: a value or a product of two values.
+#[derive(Clone, Copy, Debug)]
+pub enum RTerm {
+    Val(RefVal),
+    Prod(RefVal, RefVal),
+}
+
+/// `round_rne(Σ terms)` with IEEE special values, written out: NaN in → canonical NaN; ∞·0 or
+/// +∞ with −∞ → canonical NaN; exact zero is −0 only if every term is −0.
+pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
+    let mut nan = false;
+    let mut pinf = false;
+    let mut ninf = false;
+    let mut all_neg_zero = true;
+    let mut sum = BigRational::zero();
+    for term in terms {
+        let (v, neg_zero): (Option<BigRational>, bool) = match *term {
+            RTerm::Val(RefVal::Nan { .. }) => {
+                nan = true;
+                (None, false)
+            }
+            RTerm::Val(RefVal::Inf { neg }) => {
+                if neg { ninf = true } else { pinf = true }
+                (None, false)
+            }
+            RTerm::Val(RefVal::Fin(x)) => (Some(rat(x)), x == 0.0 && x.is_sign_negative()),
+            RTerm::Prod(a, b) => match (a, b) {
+                (RefVal::Nan { .. }, _) | (_, RefVal::Nan { .. }) => {
+                    nan = true;
+                    (None, false)
+                }
+                (RefVal::Inf { neg: n1 }, RefVal::Inf { neg: n2 }) => {
+                    if n1 != n2 { ninf = true } else { pinf = true }
+                    (None, false)
+                }
+                (RefVal::Inf { neg }, RefVal::Fin(x)) | (RefVal::Fin(x), RefVal::Inf { neg }) => {
+                    if x == 0.0 {
+                        nan = true;
+                    } else if neg != x.is_sign_negative() {
+                        ninf = true;
+                    } else {
+                        pinf = true;
+                    }
+                    (None, false)
+                }
+                (RefVal::Fin(x), RefVal::Fin(y)) => {
+                    let p = rat(x) * rat(y);
+                    let nz = p.is_zero() && (x.is_sign_negative() != y.is_sign_negative());
+                    (Some(p), nz)
+                }
+            },
+        };
+        if !neg_zero {
+            all_neg_zero = false;
+        }
+        if let Some(v) = v {
+            sum += v;
+        }
+    }
+    if nan || (pinf && ninf) {
+        return t.canonical_nan();
+    }
+    if pinf || ninf {
+        return t.inf(ninf);
+    }
+    if sum.is_zero() {
+        return t.zero(all_neg_zero);
+    }
+    let bits = round_rne(t, &sum);
+    if flush_out && t.is_subnormal(bits) {
+        return t.zero(sum.is_negative());
+    }
+    bits
+}
+
+/// A reference input decoder with optional flushing of subnormals (in the input's own format).
+pub fn input(fmt: RefFormat, bits: u64, flush: bool) -> RefVal {
+    let v = fmt.decode(bits);
+    if let RefVal::Fin(x) = v {
+        let min_normal = 2f64.powi(1 - fmt.bias);
+        if flush && x != 0.0 && x.abs() < min_normal {
+            return RefVal::Fin(if x < 0.0 { -0.0 } else { 0.0 });
+        }
+    }
+    v
+}
+
+/// The f32 accumulator as a reference value (flushed if asked).
+pub fn input_f32(bits: u32, flush: bool) -> RefVal {
+    let x = f32::from_bits(bits);
+    if x.is_nan() {
+        return RefVal::Nan { neg: x.is_sign_negative(), frac: (bits & 0x7f_ffff) as u64 };
+    }
+    if x.is_infinite() {
+        return RefVal::Inf { neg: x < 0.0 };
+    }
+    if flush && x.is_subnormal() {
+        return RefVal::Fin(if x < 0.0 { -0.0 } else { 0.0 });
+    }
+    RefVal::Fin(x as f64)
+}
+
+pub const FP8: [RefFormat; 2] = [E4M3, E5M2];
