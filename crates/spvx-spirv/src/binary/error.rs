@@ -41,6 +41,8 @@ pub enum BinaryErrorKind {
     },
     #[error("{name}: literal string is not nul-terminated within the instruction")]
     UnterminatedString { name: String },
+    #[error("{name}: literal string has non-zero bytes after its nul terminator")]
+    NonZeroStringPadding { name: String },
     #[error("{name}: literal string is not valid UTF-8")]
     InvalidUtf8 { name: String },
     #[error("{name}: {value} is not a valid {kind}")]

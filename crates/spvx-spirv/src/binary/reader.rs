@@ -192,6 +192,12 @@ impl OperandSource for WordSource<'_> {
             if let Some(nul) = b.iter().position(|&x| x == 0) {
                 bytes.extend_from_slice(&b[..nul]);
                 self.pos += i + 1;
+                // SPIR-V 1.6 §2.2.1 (Literal String): the final word is padded with 0 bytes
+                // after the nul. Anything else could not be written back identically.
+                if b[nul..].iter().any(|&x| x != 0) {
+                    let name = self.name.to_string();
+                    return self.fail(K::NonZeroStringPadding { name });
+                }
                 return match String::from_utf8(bytes) {
                     Ok(s) => Ok(s),
                     Err(_) => {
@@ -278,6 +284,14 @@ impl OperandSource for WordSource<'_> {
                 self.fail(K::Other { message })
             }
         }
+    }
+
+    fn missing_operand(&mut self, kind: KindId) {
+        self.error = Some(K::MissingOperand {
+            name: self.name.to_string(),
+            kind: self.kind_name(kind),
+            count: self.count,
+        });
     }
 
     fn error(&mut self, message: String) {
