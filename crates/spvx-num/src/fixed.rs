@@ -28,8 +28,8 @@ mod ziv;
 pub use convert::{Dyadic, convert_dyadic, convert_rational};
 pub use error::FixedError;
 pub use eval::{
-    EvalLimits, Exception, FixedFunction, FixedOp, FixedOutcome, FixedValue, evaluate,
-    evaluate_with_limits,
+    Approximation, EvalLimits, Exception, FixedFunction, FixedOp, FixedOutcome, FixedValue,
+    approximate, evaluate, evaluate_with_limits,
 };
 pub use format::{FixedFormat, MAX_WIDTH};
 pub use modes::{Overflow, Quantization, signedness_from_spirv};

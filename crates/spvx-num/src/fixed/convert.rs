@@ -154,3 +154,40 @@ pub(crate) fn tiny_frac(negative: bool) -> Frac {
         Frac::BelowHalf
     }
 }
+
+impl Dyadic {
+    /// The value in decimal, truncated toward zero after `frac_digits` digits, with a trailing
+    /// `…` when digits were dropped (exact dyadics end after at most −exponent digits).
+    pub fn to_decimal_string(&self, frac_digits: usize) -> String {
+        let negative = self.mantissa.is_negative();
+        let a = self.mantissa.abs();
+        if self.exponent >= 0 {
+            let v: BigInt = a << (self.exponent as u64);
+            return format!("{}{}", if negative { "-" } else { "" }, v);
+        }
+        let s = self.exponent.unsigned_abs();
+        let int_part: BigInt = &a >> s;
+        let frac: BigInt = &a - (&int_part << s);
+        let scaled: BigInt = frac * BigInt::from(10u32).pow(frac_digits as u32);
+        let digits: BigInt = &scaled >> s;
+        let inexact = (&digits << s) != scaled;
+        let mut text = format!("{:0>width$}", digits.to_string(), width = frac_digits);
+        while !inexact && text.ends_with('0') {
+            text.pop();
+        }
+        let sign = if negative && (!int_part.is_zero() || !text.is_empty() || inexact) {
+            "-"
+        } else {
+            ""
+        };
+        let mut out = format!("{sign}{int_part}");
+        if !text.is_empty() {
+            out.push('.');
+            out.push_str(&text);
+        }
+        if inexact {
+            out.push('…');
+        }
+        out
+    }
+}

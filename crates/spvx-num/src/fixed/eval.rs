@@ -264,42 +264,104 @@ pub fn evaluate_with_limits(
 ) -> Result<FixedOutcome, FixedError> {
     let in_fmt = op.input_format()?;
     let out_fmt = op.result_format()?;
-    let n = in_fmt.decode(input)?;
-    let x = Dyadic::from_raw(n, &in_fmt);
-    let target = Target {
-        fmt: &out_fmt,
-        q: op.quantization,
-        o: op.overflow,
+    let (raws, exception) = evaluate_raw(
+        op.function,
+        &in_fmt,
+        input,
+        &out_fmt,
+        op.quantization,
+        op.overflow,
         limits,
-        function: op.function.name(),
+    )?;
+    let value = match raws.as_slice() {
+        [s, c] => FixedValue::Pair {
+            sin: out_fmt.encode(s),
+            cos: out_fmt.encode(c),
+        },
+        [m] => FixedValue::Single(out_fmt.encode(m)),
+        _ => FixedValue::Single(BigUint::default()),
     };
-    let enc = |m: BigInt| out_fmt.encode(&m);
-    let single = |(m, exception): (BigInt, Option<Exception>)| FixedOutcome {
-        value: FixedValue::Single(enc(m)),
+    Ok(FixedOutcome { value, exception })
+}
+
+/// A decimal-printable approximation of the exact f(x), for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Approximation {
+    /// f(x) truncated toward zero to `frac_bits` fractional bits (sine then cosine for pairs).
+    pub values: Vec<Dyadic>,
+    /// Whether some component is beyond ±2^200 (the value shown is then clamped).
+    pub beyond_range: bool,
+    /// A special input, if met (the values are then meaningless).
+    pub exception: Option<Exception>,
+}
+
+/// f(x) for the W-bit input `input` of `in_fmt`, truncated toward zero to `frac_bits` bits.
+pub fn approximate(
+    function: FixedFunction,
+    in_fmt: &FixedFormat,
+    input: &BigUint,
+    frac_bits: u32,
+) -> Result<Approximation, FixedError> {
+    const INT_BITS: u32 = 201;
+    let out_fmt = FixedFormat::new(INT_BITS + frac_bits, INT_BITS as i32, true)?;
+    let (raws, exception) = evaluate_raw(
+        function,
+        in_fmt,
+        input,
+        &out_fmt,
+        Quantization::TrnZero,
+        Overflow::Sat,
+        &EvalLimits::default(),
+    )?;
+    let beyond_range = raws
+        .iter()
+        .any(|m| *m == out_fmt.raw_max() || *m == out_fmt.raw_min());
+    Ok(Approximation {
+        values: raws
+            .into_iter()
+            .map(|m| Dyadic::from_raw(m, &out_fmt))
+            .collect(),
+        beyond_range,
         exception,
+    })
+}
+
+/// The raw result integers (one, or sine and cosine) and any exception.
+fn evaluate_raw(
+    function: FixedFunction,
+    in_fmt: &FixedFormat,
+    input: &BigUint,
+    out_fmt: &FixedFormat,
+    q: Quantization,
+    o: Overflow,
+    limits: &EvalLimits,
+) -> Result<(Vec<BigInt>, Option<Exception>), FixedError> {
+    let n = in_fmt.decode(input)?;
+    let x = Dyadic::from_raw(n, in_fmt);
+    let target = Target {
+        fmt: out_fmt,
+        q,
+        o,
+        limits,
+        function: function.name(),
     };
-    use funcs::trig::Which;
-    Ok(match op.function {
-        FixedFunction::Sqrt => single(funcs::algebraic::sqrt(&x, &target)?),
-        FixedFunction::Recip => single(funcs::algebraic::recip(&x, &target)?),
-        FixedFunction::Rsqrt => single(funcs::algebraic::rsqrt(&x, &target)?),
-        FixedFunction::Exp => single((funcs::exp::exp(&x, &target)?, None)),
-        FixedFunction::Log => single(funcs::log::log(&x, &target)?),
-        FixedFunction::Sin => single((funcs::trig::trig(&x, false, Which::Sin, &target)?, None)),
-        FixedFunction::Cos => single((funcs::trig::trig(&x, false, Which::Cos, &target)?, None)),
-        FixedFunction::SinPi => single((funcs::trig::trig(&x, true, Which::Sin, &target)?, None)),
-        FixedFunction::CosPi => single((funcs::trig::trig(&x, true, Which::Cos, &target)?, None)),
+    let one = |(m, e): (BigInt, Option<Exception>)| (vec![m], e);
+    use funcs::trig::{Which, trig};
+    Ok(match function {
+        FixedFunction::Sqrt => one(funcs::algebraic::sqrt(&x, &target)?),
+        FixedFunction::Recip => one(funcs::algebraic::recip(&x, &target)?),
+        FixedFunction::Rsqrt => one(funcs::algebraic::rsqrt(&x, &target)?),
+        FixedFunction::Exp => (vec![funcs::exp::exp(&x, &target)?], None),
+        FixedFunction::Log => one(funcs::log::log(&x, &target)?),
+        FixedFunction::Sin => (vec![trig(&x, false, Which::Sin, &target)?], None),
+        FixedFunction::Cos => (vec![trig(&x, false, Which::Cos, &target)?], None),
+        FixedFunction::SinPi => (vec![trig(&x, true, Which::Sin, &target)?], None),
+        FixedFunction::CosPi => (vec![trig(&x, true, Which::Cos, &target)?], None),
         FixedFunction::SinCos | FixedFunction::SinCosPi => {
-            let pi_scaled = op.function == FixedFunction::SinCosPi;
-            let s = funcs::trig::trig(&x, pi_scaled, Which::Sin, &target)?;
-            let c = funcs::trig::trig(&x, pi_scaled, Which::Cos, &target)?;
-            FixedOutcome {
-                value: FixedValue::Pair {
-                    sin: enc(s),
-                    cos: enc(c),
-                },
-                exception: None,
-            }
+            let pi_scaled = function == FixedFunction::SinCosPi;
+            let s = trig(&x, pi_scaled, Which::Sin, &target)?;
+            let c = trig(&x, pi_scaled, Which::Cos, &target)?;
+            (vec![s, c], None)
         }
     })
 }
