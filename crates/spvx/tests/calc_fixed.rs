@@ -1,0 +1,126 @@
+//! `spvx calc fixed` run as a program on hand-computed cases (the arithmetic is worked out in
+//! the comments, independently of the code).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn spvx");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn batch_hand_computed_cases() {
+    let input = "\
+# sqrt: x = 0x40·2^-4 = 4 → 2 → raw 2·2^4 = 32
+sqrt 8 4 8 4 0 2 1 0x40
+
+# sqrt 2 = 1.41421356… → ·2^12 = 5792.6 → RND 5793 = 0x16a1; TRN 5792 = 0x16a0
+sqrt 8 4 16 4 0 2 1 20
+sqrt 8 4 16 4 0 0 1 20
+# sincos(1): sin 0.841471·64 = 53.85 → 54; cos 0.540302·64 = 34.58 → 35
+sincos 8 3 8 2 1 2 1 0x20
+# exp(7.9375) = 2800.35 → ·16 = 44805.6 → TRN 44805 mod 256 = 5
+exp 8 4 8 4 1 0 0 7f
+# recip(0): +inf → WRAP gives MAX = 0x7f; SAT_ZERO gives 0
+recip 8 4 8 4 1 0 0 0
+recip 8 4 8 4 1 0 2 0
+# log(1) = 0 exactly
+log 16 8 16 8 1 0 0 0x0100
+# recip(2) = 0.5 → raw 0.5·2^9 = 256 in 12 bits: 0x100
+recip 8 4 12 3 0 0 0 0x20
+# cospi(0.5) = 0 exactly; sinpi(0.5) = 1 → raw 64 in <8,2,signed>
+sincospi 8 2 8 2 1 0 0 0x20
+# sin(-0.5) = -0.479426 → ·64 = -30.68 → TRN -31 = 0xe1 (8 bits)
+sin 8 3 8 2 1 0 0 0xf0
+# 12-bit result pads to 3 digits; 5-bit result to 2 digits: log(2)=0.693147·16 = 11.09 → 11
+log 8 4 5 1 0 0 0 0x20
+";
+    let (ok, out, err) = run(&["calc", "fixed"], input);
+    assert!(ok, "stderr: {err}");
+    let want =
+        "0x20\n0x16a1\n0x16a0\n0x36 0x23\n0x05\n0x7f\n0x00\n0x0000\n0x100\n0x40 0x00\n0xe1\n0x0b\n";
+    assert_eq!(out, want);
+}
+
+#[test]
+fn batch_errors_name_line_and_field() {
+    let (ok, out, err) = run(
+        &["calc", "fixed"],
+        "sqrt 8 4 8 4 0 0 0 0x40\n\nsqrt 8 4 8 4 0 8 0 0x40\n",
+    );
+    assert!(!ok);
+    assert_eq!(out, "0x20\n"); // sqrt(4) = 2
+    assert!(
+        err.contains("line 3") && err.contains("field 7 (Q)"),
+        "{err}"
+    );
+
+    let (ok, _, err) = run(&["calc", "fixed"], "tan 8 4 8 4 0 0 0 1\n");
+    assert!(
+        !ok && err.contains("line 1") && err.contains("FUNC"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&["calc", "fixed"], "sqrt 8 4 8 4 0 0 4 1\n");
+    assert!(!ok && err.contains("field 8 (O)"), "{err}");
+    let (ok, _, err) = run(&["calc", "fixed"], "sqrt 8 4 8 4 0 0 0 0x1ff\n");
+    assert!(!ok && err.contains("field 9 (X)"), "{err}");
+    let (ok, _, err) = run(&["calc", "fixed"], "sqrt 8 4 8 4 0 0 0\n");
+    assert!(!ok && err.contains("9 fields"), "{err}");
+    let (ok, _, err) = run(&["calc", "fixed"], "sqrt 0 4 8 4 0 0 0 1\n");
+    assert!(!ok && err.contains("field 2 (W)"), "{err}");
+}
+
+#[test]
+fn single_case_form_prints_value_exact_and_result() {
+    // sqrt(2.5) = 1.58113883…; <16,4,signed> quantum 2^-12: 6476.3 → RND 6476 = 0x194c
+    let (ok, out, err) = run(
+        &[
+            "calc", "fixed", "sqrt", "--w", "16", "--i", "4", "--rw", "16", "--ri", "4",
+            "--signed", "--q", "2", "--o", "1", "--value", "2.5",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("2.5"), "{out}");
+    assert!(
+        out.contains("1.58113883008418966599944677221635926685"),
+        "{out}"
+    );
+    assert!(out.contains("0x194c"), "{out}");
+    assert!(out.contains("1.5810546875"), "{out}");
+    // negative integer bits are accepted as flag values
+    let (ok, out, err) = run(
+        &[
+            "calc", "fixed", "exp", "--w", "8", "--i", "-2", "--rw", "12", "--ri", "-3", "--x",
+            "7f", "--o", "1",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("0xfff"), "{out}");
+}
+
+#[test]
+fn help_explains_numbering() {
+    let (ok, out, _) = run(&["calc", "fixed", "--help"], "");
+    assert!(ok);
+    assert!(out.contains("1 TRN_ZERO") && out.contains("2 RND") && out.contains("SAT_SYM"));
+}
