@@ -12,6 +12,7 @@
 //! - [`round`]: rounding of any exact value (integer mantissa of any size, power-of-two exponent,
 //!   or a ratio of integers) to any format under [`RoundingMode`], with or without saturation.
 //! - [`convert`]: conversions between formats, including NaN and infinity rules.
+//! - [`parse`]: decimal text to a format, correctly rounded.
 //! - [`exact_sum`]: the exactly computed sum of products, rounded once (the basis of the
 //!   mixed float dot product models).
 //!
@@ -23,6 +24,7 @@ pub mod convert;
 pub mod error;
 pub mod exact_sum;
 pub mod format;
+pub mod parse;
 pub mod round;
 pub mod value;
 
