@@ -5,7 +5,8 @@
 //!   table, e.g. `gl_GlobalInvocationID`);
 //! - types: `void`, `bool`, `uint`/`int`/`char`/`short`/`long` (other widths `i<N>`/`u<N>`),
 //!   `half`/`float`/`double`/`fp<N>`, `bfloat16`, `fp8e4m3`, `fp8e5m2`, `v<N><comp>`,
-//!   `mat<N><col>`, `_arr_<elem>_<len>`, `_runtimearr_<elem>`, `_ptr_<Class>_<pointee>`,
+//!   `mat<N><col>`, `_arr_<elem>_<len>`, `_runtimearr_<elem>`, `_payloadarr_<elem>`,
+//!   `_ptr_<Class>_<pointee>`,
 //!   `_ptr_<Class>` (untyped), `Pipe<Access>`, `Event`, ..., `_struct_<id>`;
 //! - constants: `true`, `false`, `<type>_<value>` with `-` spelled `n`;
 //! - any other result: its number.
@@ -45,6 +46,7 @@ mod op {
     pub const TYPE_PIPE_STORAGE: u16 = 322;
     pub const TYPE_NAMED_BARRIER: u16 = 327;
     pub const TYPE_UNTYPED_POINTER: u16 = 4417;
+    pub const TYPE_NODE_PAYLOAD_ARRAY: u16 = 5076;
 }
 
 /// `Decoration BuiltIn`.
@@ -236,6 +238,7 @@ impl FriendlyNames {
             op::TYPE_MATRIX => format!("mat{}{}", word(1).unwrap_or(0), id_name(self, 0)),
             op::TYPE_ARRAY => format!("_arr_{}_{}", id_name(self, 0), id_name(self, 1)),
             op::TYPE_RUNTIME_ARRAY => format!("_runtimearr_{}", id_name(self, 0)),
+            op::TYPE_NODE_PAYLOAD_ARRAY => format!("_payloadarr_{}", id_name(self, 0)),
             op::TYPE_POINTER => format!(
                 "_ptr_{}_{}",
                 Self::enum_name(g, storage_class, word(0).unwrap_or(0)),
