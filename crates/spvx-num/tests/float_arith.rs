@@ -26,7 +26,11 @@ fn same32(got: u64, want: f32) -> bool {
     }
 }
 fn same64(got: u64, want: f64) -> bool {
-    if want.is_nan() { Format::F64.is_nan(got) } else { got == want.to_bits() }
+    if want.is_nan() {
+        Format::F64.is_nan(got)
+    } else {
+        got == want.to_bits()
+    }
 }
 
 fn rational(x: f32) -> BigRational {
@@ -38,12 +42,20 @@ fn is_rne_f32(exact: &BigRational, r: f32) -> bool {
     if !r.is_finite() {
         // Overflow: exact must be at least the midpoint between MAX and 2^128.
         let max = rational(f32::MAX);
-        let limit = &max + (BigRational::from_integer(BigInt::from(2).pow(128)) - &max) / BigInt::from(2);
-        return if r > 0.0 { exact >= &limit } else { exact <= &-limit };
+        let limit =
+            &max + (BigRational::from_integer(BigInt::from(2).pow(128)) - &max) / BigInt::from(2);
+        return if r > 0.0 {
+            exact >= &limit
+        } else {
+            exact <= &-limit
+        };
     }
     let rv = rational(r);
     let err = (exact - &rv).abs();
-    for nb in [f32::from_bits(r.to_bits().wrapping_add(1)), f32::from_bits(r.to_bits().wrapping_sub(1))] {
+    for nb in [
+        f32::from_bits(r.to_bits().wrapping_add(1)),
+        f32::from_bits(r.to_bits().wrapping_sub(1)),
+    ] {
         if !nb.is_finite() {
             continue;
         }
@@ -108,7 +120,10 @@ fn signed_zero_rules_of_exact_sums() {
     let round = |terms: &[Term], mode| ExactSum::of(terms).round(Format::F32, mode, false);
     // Every term −0: −0 in every mode.
     for mode in RoundingMode::ALL {
-        assert_eq!(round(&[Term::Value(nz), Term::Product(pz, m1)], mode), 0x8000_0000);
+        assert_eq!(
+            round(&[Term::Value(nz), Term::Product(pz, m1)], mode),
+            0x8000_0000
+        );
         assert_eq!(round(&[Term::Value(pz), Term::Product(pz, one)], mode), 0);
     }
     // Mixed zeros or cancellation: +0, but −0 toward negative.
@@ -138,13 +153,30 @@ fn special_values_of_exact_sums() {
     let one = d32(1.0);
     let nan = Format::F32.decode(0xffc0_1234);
     let r = |t: &[Term]| ExactSum::of(t).round(Format::F32, RNE, false);
-    assert_eq!(r(&[Term::Product(inf, zero)]), 0x7fc0_0000, "inf x 0 is the canonical NaN");
+    assert_eq!(
+        r(&[Term::Product(inf, zero)]),
+        0x7fc0_0000,
+        "inf x 0 is the canonical NaN"
+    );
     assert!(ExactSum::of(&[Term::Product(inf, zero)]).is_invalid());
     assert_eq!(r(&[Term::Value(inf), Term::Value(ninf)]), 0x7fc0_0000);
-    assert_eq!(r(&[Term::Product(inf, one), Term::Product(ninf, one)]), 0x7fc0_0000);
-    assert_eq!(r(&[Term::Product(ninf, one), Term::Value(one)]), 0xff80_0000);
-    assert_eq!(r(&[Term::Product(ninf, ninf), Term::Value(one)]), 0x7f80_0000);
-    assert_eq!(r(&[Term::Value(nan), Term::Value(one)]), 0x7fc0_0000, "NaN results are canonical");
+    assert_eq!(
+        r(&[Term::Product(inf, one), Term::Product(ninf, one)]),
+        0x7fc0_0000
+    );
+    assert_eq!(
+        r(&[Term::Product(ninf, one), Term::Value(one)]),
+        0xff80_0000
+    );
+    assert_eq!(
+        r(&[Term::Product(ninf, ninf), Term::Value(one)]),
+        0x7f80_0000
+    );
+    assert_eq!(
+        r(&[Term::Value(nan), Term::Value(one)]),
+        0x7fc0_0000,
+        "NaN results are canonical"
+    );
     assert!(!ExactSum::of(&[Term::Value(nan)]).is_invalid());
     // E4M3 has no infinity: an infinite sum is NaN, or ±448 with saturation.
     let e = ExactSum::of(&[Term::Value(ninf)]);
@@ -156,7 +188,10 @@ fn special_values_of_exact_sums() {
 fn exact_decimal_text() {
     let s = ExactSum::of(&[Term::Product(d32(3.0), d32(0.125)), Term::Value(d32(-1.0))]);
     assert_eq!(s.to_decimal_string(), "-0.625");
-    let tiny = ExactSum::of(&[Term::Product(d32(f32::from_bits(1)), d32(f32::from_bits(1)))]);
+    let tiny = ExactSum::of(&[Term::Product(
+        d32(f32::from_bits(1)),
+        d32(f32::from_bits(1)),
+    )]);
     let (neg, m, e) = tiny.finite_parts(RNE).expect("finite");
     assert!(!neg);
     assert_eq!((m, e), (1u32.into(), -298));

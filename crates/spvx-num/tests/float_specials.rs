@@ -14,12 +14,47 @@ const RTN: RoundingMode = RoundingMode::TowardNegative;
 fn constants_match_the_format_table() {
     // (format, max finite, min normal, min subnormal, +inf)
     let table: [(Format, u64, f64, u64, f64, Option<u64>); 6] = [
-        (Format::F16, 0x7bff, 65504.0, 0x0400, 2f64.powi(-14), Some(0x7c00)),
-        (Format::BF16, 0x7f7f, (2.0 - 2f64.powi(-7)) * 2f64.powi(127), 0x0080, 2f64.powi(-126), Some(0x7f80)),
+        (
+            Format::F16,
+            0x7bff,
+            65504.0,
+            0x0400,
+            2f64.powi(-14),
+            Some(0x7c00),
+        ),
+        (
+            Format::BF16,
+            0x7f7f,
+            (2.0 - 2f64.powi(-7)) * 2f64.powi(127),
+            0x0080,
+            2f64.powi(-126),
+            Some(0x7f80),
+        ),
         (Format::E4M3, 0x7e, 448.0, 0x08, 2f64.powi(-6), None),
-        (Format::E5M2, 0x7b, 57344.0, 0x04, 2f64.powi(-14), Some(0x7c)),
-        (Format::TF32, 0x7f7f_e000, (2.0 - 2f64.powi(-10)) * 2f64.powi(127), 0x0080_0000, 2f64.powi(-126), Some(0x7f80_0000)),
-        (Format::F32, 0x7f7f_ffff, f32::MAX as f64, 0x0080_0000, 2f64.powi(-126), Some(0x7f80_0000)),
+        (
+            Format::E5M2,
+            0x7b,
+            57344.0,
+            0x04,
+            2f64.powi(-14),
+            Some(0x7c),
+        ),
+        (
+            Format::TF32,
+            0x7f7f_e000,
+            (2.0 - 2f64.powi(-10)) * 2f64.powi(127),
+            0x0080_0000,
+            2f64.powi(-126),
+            Some(0x7f80_0000),
+        ),
+        (
+            Format::F32,
+            0x7f7f_ffff,
+            f32::MAX as f64,
+            0x0080_0000,
+            2f64.powi(-126),
+            Some(0x7f80_0000),
+        ),
     ];
     for (f, max_bits, max, min_bits, min, inf) in table {
         assert_eq!(f.max_finite(false), max_bits, "{f}");
@@ -59,7 +94,10 @@ fn classification_of_fp8_specials() {
     }
     assert!(e5.is_quiet_nan(0x7e) && !e5.is_quiet_nan(0x7d));
     // tf32 ignores its 13 padding bits.
-    assert_eq!(Format::TF32.decode(0x3f80_1fff), Format::TF32.decode(0x3f80_0000));
+    assert_eq!(
+        Format::TF32.decode(0x3f80_1fff),
+        Format::TF32.decode(0x3f80_0000)
+    );
 }
 
 #[test]
@@ -83,7 +121,11 @@ fn overflow_thresholds_and_saturation() {
     assert_eq!(r(Format::E4M3, f64::INFINITY, RNE, false), 0x7f);
     assert_eq!(r(Format::E4M3, f64::NEG_INFINITY, RNE, false), 0xff);
     assert_eq!(r(Format::E4M3, f64::NEG_INFINITY, RNE, true), 0xfe);
-    assert_eq!(r(Format::E4M3, f64::NAN, RNE, true), 0x7f, "NaN stays NaN under saturation");
+    assert_eq!(
+        r(Format::E4M3, f64::NAN, RNE, true),
+        0x7f,
+        "NaN stays NaN under saturation"
+    );
     // E5M2: 61440 ties to 65536 = overflow; saturation gives 57344.
     assert_eq!(r(Format::E5M2, 61439.0, RNE, false), 0x7b);
     assert_eq!(r(Format::E5M2, 61440.0, RNE, false), 0x7c);
@@ -101,8 +143,14 @@ fn ties_and_subnormals() {
     assert_eq!(r(Format::BF16, 1.0 + 2f64.powi(-8), RNE), 0x3f80);
     assert_eq!(r(Format::BF16, 1.0 + 3.0 * 2f64.powi(-8), RNE), 0x3f82);
     // The `half` pitfall input of mixedfloat.md §4.3: 1 + 2^-8 + 2^-40 → 0x3f81.
-    assert_eq!(r(Format::BF16, 1.0 + 2f64.powi(-8) + 2f64.powi(-40), RNE), 0x3f81);
-    assert_eq!(r(Format::F16, 1.0 + 2f64.powi(-11) + 2f64.powi(-40), RNE), 0x3c01);
+    assert_eq!(
+        r(Format::BF16, 1.0 + 2f64.powi(-8) + 2f64.powi(-40), RNE),
+        0x3f81
+    );
+    assert_eq!(
+        r(Format::F16, 1.0 + 2f64.powi(-11) + 2f64.powi(-40), RNE),
+        0x3c01
+    );
     // f16 subnormals: half the smallest subnormal ties to 0, a bit more rounds up.
     assert_eq!(r(Format::F16, 2f64.powi(-25), RNE), 0x0000);
     assert_eq!(r(Format::F16, -2f64.powi(-25), RNE), 0x8000);
@@ -118,49 +166,111 @@ fn ties_and_subnormals() {
     assert_eq!(r(Format::E4M3, 3.0 * 2f64.powi(-10), RNE), 0x02);
     // tf32 keeps 10 fraction bits in the high bits of an f32 word.
     assert_eq!(r(Format::TF32, 1.0 + 2f64.powi(-11), RNE), 0x3f80_0000);
-    assert_eq!(r(Format::TF32, 1.0 + 3.0 * 2f64.powi(-11), RNE), 0x3f80_4000);
+    assert_eq!(
+        r(Format::TF32, 1.0 + 3.0 * 2f64.powi(-11), RNE),
+        0x3f80_4000
+    );
 }
 
 #[test]
 fn nan_payloads_on_conversion() {
     use spvx_num::float::convert;
     // f32 signalling NaN with payload: quieted, sign and top payload bits kept.
-    assert_eq!(convert(Format::F32, 0xff80_0001, Format::F16, RNE, false), 0xfe00);
-    assert_eq!(convert(Format::F32, 0x7fa0_0000, Format::F16, RNE, false), 0x7f00);
-    assert_eq!(convert(Format::F16, 0x7d00, Format::F32, RNE, false), 0x7fe0_0000);
+    assert_eq!(
+        convert(Format::F32, 0xff80_0001, Format::F16, RNE, false),
+        0xfe00
+    );
+    assert_eq!(
+        convert(Format::F32, 0x7fa0_0000, Format::F16, RNE, false),
+        0x7f00
+    );
+    assert_eq!(
+        convert(Format::F16, 0x7d00, Format::F32, RNE, false),
+        0x7fe0_0000
+    );
     assert_eq!(convert(Format::F16, 0xfd00, Format::E4M3, RNE, true), 0xff);
-    assert_eq!(convert(Format::E4M3, 0xff, Format::F32, RNE, false), 0xffc0_0000 | 0x0030_0000);
+    assert_eq!(
+        convert(Format::E4M3, 0xff, Format::F32, RNE, false),
+        0xffc0_0000 | 0x0030_0000
+    );
 }
 
 #[test]
 fn exact_decimal_text() {
-    assert_eq!(Format::F16.decode(0x0001).to_string(), "0.000000059604644775390625");
+    assert_eq!(
+        Format::F16.decode(0x0001).to_string(),
+        "0.000000059604644775390625"
+    );
     assert_eq!(Format::E4M3.decode(0xfe).to_string(), "-448");
     assert_eq!(Format::F16.decode(0x8000).to_string(), "-0");
     assert_eq!(Format::E5M2.decode(0xfc).to_string(), "-inf");
-    assert_eq!(Format::F32.decode(0x3dcc_cccd).to_string(), "0.100000001490116119384765625");
-    assert!(matches!(Format::F16.decode(0x7e00), Decoded::Nan { negative: false, .. }));
+    assert_eq!(
+        Format::F32.decode(0x3dcc_cccd).to_string(),
+        "0.100000001490116119384765625"
+    );
+    assert!(matches!(
+        Format::F16.decode(0x7e00),
+        Decoded::Nan {
+            negative: false,
+            ..
+        }
+    ));
 }
 
 #[test]
 fn decimal_parsing_and_ratios() {
     assert_eq!(Format::F16.parse_decimal("1", RNE).unwrap(), (0x3c00, true));
-    assert_eq!(Format::F16.parse_decimal("-2.5e-1", RNE).unwrap(), (0xb400, true));
-    assert_eq!(Format::F16.parse_decimal("0.1", RNE).unwrap(), (0x2e66, false));
-    assert_eq!(Format::F32.parse_decimal("0.1", RNE).unwrap(), (0x3dcc_cccd, false));
-    assert_eq!(Format::F32.parse_decimal("0.1", RTZ).unwrap(), (0x3dcc_cccc, false));
-    assert_eq!(Format::E4M3.parse_decimal("inf", RNE).unwrap(), (0x7f, false));
-    assert_eq!(Format::E5M2.parse_decimal("-inf", RNE).unwrap(), (0xfc, true));
-    assert_eq!(Format::F16.parse_decimal("-0", RNE).unwrap(), (0x8000, true));
+    assert_eq!(
+        Format::F16.parse_decimal("-2.5e-1", RNE).unwrap(),
+        (0xb400, true)
+    );
+    assert_eq!(
+        Format::F16.parse_decimal("0.1", RNE).unwrap(),
+        (0x2e66, false)
+    );
+    assert_eq!(
+        Format::F32.parse_decimal("0.1", RNE).unwrap(),
+        (0x3dcc_cccd, false)
+    );
+    assert_eq!(
+        Format::F32.parse_decimal("0.1", RTZ).unwrap(),
+        (0x3dcc_cccc, false)
+    );
+    assert_eq!(
+        Format::E4M3.parse_decimal("inf", RNE).unwrap(),
+        (0x7f, false)
+    );
+    assert_eq!(
+        Format::E5M2.parse_decimal("-inf", RNE).unwrap(),
+        (0xfc, true)
+    );
+    assert_eq!(
+        Format::F16.parse_decimal("-0", RNE).unwrap(),
+        (0x8000, true)
+    );
     assert_eq!(Format::F16.parse_decimal("65520", RNE).unwrap().0, 0x7c00);
     for bad in ["", "1.2.3", "abc", "1e99999", "--1", "0x10"] {
         assert!(Format::F16.parse_decimal(bad, RNE).is_err(), "{bad}");
     }
     // 1/3 in f16: 0x3555 (0.333251953125), RTP 0x3556.
     let (one, three) = (BigUint::from(1u32), BigUint::from(3u32));
-    assert_eq!(Format::F16.round_ratio(false, &one, &three, RNE, false).unwrap(), 0x3555);
-    assert_eq!(Format::F16.round_ratio(false, &one, &three, RTP, false).unwrap(), 0x3556);
-    assert!(Format::F16.round_ratio(false, &one, &BigUint::from(0u32), RNE, false).is_err());
+    assert_eq!(
+        Format::F16
+            .round_ratio(false, &one, &three, RNE, false)
+            .unwrap(),
+        0x3555
+    );
+    assert_eq!(
+        Format::F16
+            .round_ratio(false, &one, &three, RTP, false)
+            .unwrap(),
+        0x3556
+    );
+    assert!(
+        Format::F16
+            .round_ratio(false, &one, &BigUint::from(0u32), RNE, false)
+            .is_err()
+    );
 }
 
 #[test]

@@ -30,12 +30,12 @@ fn expected(e1: float_ref::RefFormat, e2: float_ref::RefFormat, a: u32, b: u32, 
 #[test]
 fn every_fp8_pair_in_one_lane() {
     let accs: [u32; 6] = [
-        0x0000_0000,                 // +0
-        0x8000_0000,                 // −0
-        (-1.5f32).to_bits(),         // cancels products of either sign
-        0x3380_0001,                 // 2^−24 (1 + 2^−23): needs rounding against small products
-        0x0000_0003,                 // f32 subnormal
-        0x4b80_0000,                 // 2^24: products below 1 round away
+        0x0000_0000,         // +0
+        0x8000_0000,         // −0
+        (-1.5f32).to_bits(), // cancels products of either sign
+        0x3380_0001,         // 2^−24 (1 + 2^−23): needs rounding against small products
+        0x0000_0003,         // f32 subnormal
+        0x4b80_0000,         // 2^24: products below 1 round away
     ];
     let cfg = ModelConfig::default();
     let mut failures = Vec::new();
@@ -91,5 +91,8 @@ proptest! {
 fn reference_decodes_lanes_as_documented() {
     // Guard for the test itself: E4M3 0x7e is 448, component 0 in the low byte.
     assert_eq!(float_ref::E4M3.decode(0x7e), RefVal::Fin(448.0));
-    assert_eq!(expected(float_ref::E4M3, float_ref::E4M3, 0x7e, 0x38, 0), 448.0f32.to_bits() as u64);
+    assert_eq!(
+        expected(float_ref::E4M3, float_ref::E4M3, 0x7e, 0x38, 0),
+        448.0f32.to_bits() as u64
+    );
 }

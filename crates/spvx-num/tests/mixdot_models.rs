@@ -11,7 +11,14 @@ use mixdot_ref::*;
 use proptest::prelude::*;
 use spvx_num::mixdot::{Encoding, MixOp, MixdotCase, Model, ModelConfig};
 
-fn ref_model(model: Model, t: &Target, a: &[RefVal], b: &[RefVal], acc: RefVal, flush_out: bool) -> u64 {
+fn ref_model(
+    model: Model,
+    t: &Target,
+    a: &[RefVal],
+    b: &[RefVal],
+    acc: RefVal,
+    flush_out: bool,
+) -> u64 {
     let r = |terms: &[RTerm]| round_sum(t, terms, flush_out);
     let products: Vec<RTerm> = a.iter().zip(b).map(|(&x, &y)| RTerm::Prod(x, y)).collect();
     match model {
@@ -61,15 +68,28 @@ fn enc(f: RefFormat) -> Encoding {
 
 fn lanes(fmt: RefFormat, word: u32, n: usize, flush: bool) -> Vec<RefVal> {
     let w = 32 / n;
-    (0..n).map(|i| input(fmt, ((word as u64) >> (w * i)) & ((1 << w) - 1), flush)).collect()
+    (0..n)
+        .map(|i| input(fmt, ((word as u64) >> (w * i)) & ((1 << w) - 1), flush))
+        .collect()
 }
 
 fn cfg(model: Model, fi: bool, fo: bool) -> ModelConfig {
-    ModelConfig { flush_input_denormals: fi, flush_output_denormals: fo, ..ModelConfig::new(model) }
+    ModelConfig {
+        flush_input_denormals: fi,
+        flush_output_denormals: fo,
+        ..ModelConfig::new(model)
+    }
 }
 
 /// Checks one case under every model and flush combination.
-fn check(op: MixOp, e1: RefFormat, e2: RefFormat, a: u32, b: u32, acc: u32) -> Result<(), TestCaseError> {
+fn check(
+    op: MixOp,
+    e1: RefFormat,
+    e2: RefFormat,
+    a: u32,
+    b: u32,
+    acc: u32,
+) -> Result<(), TestCaseError> {
     let n = op.lanes();
     let case = MixdotCase::new(op, enc(e1), enc(e2), a, b, acc).expect("valid case");
     for model in Model::ALL {
@@ -77,17 +97,37 @@ fn check(op: MixOp, e1: RefFormat, e2: RefFormat, a: u32, b: u32, acc: u32) -> R
             for fo in [false, true] {
                 let (target, accv) = match op {
                     MixOp::Dot2Acc16 => {
-                        let t = if e1.name == "f16" { Target::f16() } else { Target::bf16() };
+                        let t = if e1.name == "f16" {
+                            Target::f16()
+                        } else {
+                            Target::bf16()
+                        };
                         (t, input(e1, acc as u64, fi))
                     }
                     _ => (Target::F32, input_f32(acc, fi)),
                 };
-                let want = ref_model(model, &target, &lanes(e1, a, n, fi), &lanes(e2, b, n, fi), accv, fo);
+                let want = ref_model(
+                    model,
+                    &target,
+                    &lanes(e1, a, n, fi),
+                    &lanes(e2, b, n, fi),
+                    accv,
+                    fo,
+                );
                 let got = case.evaluate(&cfg(model, fi, fo)) as u64;
                 prop_assert_eq!(
-                    got, want,
+                    got,
+                    want,
                     "{} {} {} a={:#x} b={:#x} acc={:#x} model={} fi={} fo={}",
-                    op, e1.name, e2.name, a, b, acc, model, fi, fo
+                    op,
+                    e1.name,
+                    e2.name,
+                    a,
+                    b,
+                    acc,
+                    model,
+                    fi,
+                    fo
                 );
             }
         }
@@ -110,7 +150,12 @@ fn dot2_words() -> impl Strategy<Value = (u32, u32)> {
 }
 
 fn acc32() -> impl Strategy<Value = u32> {
-    prop_oneof![any::<u32>(), any::<u32>().prop_map(|x| x & 0x807f_ffff), Just(0u32), Just(0x8000_0000u32)]
+    prop_oneof![
+        any::<u32>(),
+        any::<u32>().prop_map(|x| x & 0x807f_ffff),
+        Just(0u32),
+        Just(0x8000_0000u32)
+    ]
 }
 
 proptest! {

@@ -124,10 +124,16 @@ fn rounding_and_flush_switches() {
     // sum is +0 (IEEE 754 §6.3); with −0 products as well it is −0.
     let sub_acc = "dot2acc32 f16 f16 0x00000000 0x00000000 0x80000001\n";
     assert_eq!(batch(&[], sub_acc), ["0x80000001"]);
-    assert_eq!(batch(&["--flush-output-denormals"], sub_acc), ["0x80000000"]);
+    assert_eq!(
+        batch(&["--flush-output-denormals"], sub_acc),
+        ["0x80000000"]
+    );
     assert_eq!(batch(&["--flush-input-denormals"], sub_acc), ["0x00000000"]);
     let sub_acc_neg = "dot2acc32 f16 f16 0x80008000 0x00000000 0x80000001\n";
-    assert_eq!(batch(&["--flush-input-denormals"], sub_acc_neg), ["0x80000000"]);
+    assert_eq!(
+        batch(&["--flush-input-denormals"], sub_acc_neg),
+        ["0x80000000"]
+    );
 }
 
 #[test]

@@ -19,13 +19,69 @@ pub struct RefFormat {
     pub pad: u32,
 }
 
-pub const F16: RefFormat = RefFormat { name: "f16", exp_bits: 5, man_bits: 10, bias: 15, finite_nan_only: false, storage_bits: 16, pad: 0 };
-pub const BF16: RefFormat = RefFormat { name: "bf16", exp_bits: 8, man_bits: 7, bias: 127, finite_nan_only: false, storage_bits: 16, pad: 0 };
-pub const E4M3: RefFormat = RefFormat { name: "e4m3", exp_bits: 4, man_bits: 3, bias: 7, finite_nan_only: true, storage_bits: 8, pad: 0 };
-pub const E5M2: RefFormat = RefFormat { name: "e5m2", exp_bits: 5, man_bits: 2, bias: 15, finite_nan_only: false, storage_bits: 8, pad: 0 };
-pub const TF32: RefFormat = RefFormat { name: "tf32", exp_bits: 8, man_bits: 10, bias: 127, finite_nan_only: false, storage_bits: 32, pad: 13 };
-pub const F32: RefFormat = RefFormat { name: "f32", exp_bits: 8, man_bits: 23, bias: 127, finite_nan_only: false, storage_bits: 32, pad: 0 };
-pub const F64: RefFormat = RefFormat { name: "f64", exp_bits: 11, man_bits: 52, bias: 1023, finite_nan_only: false, storage_bits: 64, pad: 0 };
+pub const F16: RefFormat = RefFormat {
+    name: "f16",
+    exp_bits: 5,
+    man_bits: 10,
+    bias: 15,
+    finite_nan_only: false,
+    storage_bits: 16,
+    pad: 0,
+};
+pub const BF16: RefFormat = RefFormat {
+    name: "bf16",
+    exp_bits: 8,
+    man_bits: 7,
+    bias: 127,
+    finite_nan_only: false,
+    storage_bits: 16,
+    pad: 0,
+};
+pub const E4M3: RefFormat = RefFormat {
+    name: "e4m3",
+    exp_bits: 4,
+    man_bits: 3,
+    bias: 7,
+    finite_nan_only: true,
+    storage_bits: 8,
+    pad: 0,
+};
+pub const E5M2: RefFormat = RefFormat {
+    name: "e5m2",
+    exp_bits: 5,
+    man_bits: 2,
+    bias: 15,
+    finite_nan_only: false,
+    storage_bits: 8,
+    pad: 0,
+};
+pub const TF32: RefFormat = RefFormat {
+    name: "tf32",
+    exp_bits: 8,
+    man_bits: 10,
+    bias: 127,
+    finite_nan_only: false,
+    storage_bits: 32,
+    pad: 13,
+};
+pub const F32: RefFormat = RefFormat {
+    name: "f32",
+    exp_bits: 8,
+    man_bits: 23,
+    bias: 127,
+    finite_nan_only: false,
+    storage_bits: 32,
+    pad: 0,
+};
+pub const F64: RefFormat = RefFormat {
+    name: "f64",
+    exp_bits: 11,
+    man_bits: 52,
+    bias: 1023,
+    finite_nan_only: false,
+    storage_bits: 64,
+    pad: 0,
+};
 
 pub const ALL: [RefFormat; 7] = [E4M3, E5M2, F16, BF16, TF32, F32, F64];
 
@@ -50,9 +106,16 @@ impl RefFormat {
         if self.storage_bits == 64 {
             let x = f64::from_bits(bits);
             if x.is_nan() {
-                return RefVal::Nan { neg: bits >> 63 == 1, frac: bits & ((1 << 52) - 1) };
+                return RefVal::Nan {
+                    neg: bits >> 63 == 1,
+                    frac: bits & ((1 << 52) - 1),
+                };
             }
-            return if x.is_infinite() { RefVal::Inf { neg: x < 0.0 } } else { RefVal::Fin(x) };
+            return if x.is_infinite() {
+                RefVal::Inf { neg: x < 0.0 }
+            } else {
+                RefVal::Fin(x)
+            };
         }
         let b = bits >> self.pad;
         let frac = b & ((1u64 << self.man_bits) - 1);
@@ -64,12 +127,17 @@ impl RefFormat {
                 return RefVal::Nan { neg, frac };
             }
         } else if exp == top {
-            return if frac == 0 { RefVal::Inf { neg } } else { RefVal::Nan { neg, frac } };
+            return if frac == 0 {
+                RefVal::Inf { neg }
+            } else {
+                RefVal::Nan { neg, frac }
+            };
         }
         let mag = if exp == 0 {
             frac as f64 * 2f64.powi(1 - self.bias - self.man_bits as i32)
         } else {
-            ((1u64 << self.man_bits) + frac) as f64 * 2f64.powi(exp as i32 - self.bias - self.man_bits as i32)
+            ((1u64 << self.man_bits) + frac) as f64
+                * 2f64.powi(exp as i32 - self.bias - self.man_bits as i32)
         };
         RefVal::Fin(if neg { -mag } else { mag })
     }
@@ -128,7 +196,11 @@ impl Table {
         }
         let n = values.len();
         let beyond = 2.0 * values[n - 1] - values[n - 2];
-        Table { fmt, values, beyond }
+        Table {
+            fmt,
+            values,
+            beyond,
+        }
     }
 }
 
@@ -150,9 +222,19 @@ pub fn neighbours(t: &Table, m: f64) -> (usize, bool, i32) {
     if lo == m {
         return (i, true, -1);
     }
-    let hi = if i + 1 < t.values.len() { t.values[i + 1] } else { t.beyond };
+    let hi = if i + 1 < t.values.len() {
+        t.values[i + 1]
+    } else {
+        t.beyond
+    };
     let mid = (lo + hi) / 2.0;
-    let pos = if m < mid { -1 } else if m == mid { 0 } else { 1 };
+    let pos = if m < mid {
+        -1
+    } else if m == mid {
+        0
+    } else {
+        1
+    };
     (i, false, pos)
 }
 
@@ -214,7 +296,11 @@ pub fn expected_f32(x: f64, mode: Mode, sat: bool) -> u32 {
     }
     let neg = x.is_sign_negative();
     if x.is_infinite() {
-        return if sat { (if neg { -f32::MAX } else { f32::MAX }).to_bits() } else { (x as f32).to_bits() };
+        return if sat {
+            (if neg { -f32::MAX } else { f32::MAX }).to_bits()
+        } else {
+            (x as f32).to_bits()
+        };
     }
     let r = x as f32;
     if r as f64 == x {
@@ -249,16 +335,36 @@ pub struct Oracle {
 
 impl Oracle {
     pub fn new() -> Oracle {
-        Oracle { tables: [E4M3, E5M2, F16, BF16, TF32].into_iter().map(Table::new).collect() }
+        Oracle {
+            tables: [E4M3, E5M2, F16, BF16, TF32]
+                .into_iter()
+                .map(Table::new)
+                .collect(),
+        }
     }
-    pub fn expected(&self, src: RefFormat, bits: u64, dst: RefFormat, mode: Mode, sat: bool) -> u64 {
+    pub fn expected(
+        &self,
+        src: RefFormat,
+        bits: u64,
+        dst: RefFormat,
+        mode: Mode,
+        sat: bool,
+    ) -> u64 {
         let v = src.decode(bits);
         if let Some(t) = self.tables.iter().find(|t| t.fmt.name == dst.name) {
             return expected(t, v, src, mode, sat);
         }
         match (dst.name, v) {
             (_, RefVal::Nan { neg, frac }) => dst.nan_from(neg, frac << (64 - src.man_bits)),
-            ("f32", RefVal::Inf { neg }) => expected_f32(if neg { f64::NEG_INFINITY } else { f64::INFINITY }, mode, sat) as u64,
+            ("f32", RefVal::Inf { neg }) => expected_f32(
+                if neg {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                },
+                mode,
+                sat,
+            ) as u64,
             ("f32", RefVal::Fin(x)) => expected_f32(x, mode, sat) as u64,
             ("f64", RefVal::Inf { neg }) => {
                 let r = if sat { f64::MAX } else { f64::INFINITY };
@@ -278,7 +384,9 @@ impl Default for Oracle {
 
 /// The library's format and mode for a reference format and mode.
 pub fn lib_format(f: RefFormat) -> spvx_num::float::Format {
-    f.name.parse().expect("reference format names are library names")
+    f.name
+        .parse()
+        .expect("reference format names are library names")
 }
 pub fn lib_mode(m: Mode) -> spvx_num::float::RoundingMode {
     use spvx_num::float::RoundingMode as R;

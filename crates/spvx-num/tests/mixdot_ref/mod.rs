@@ -5,7 +5,7 @@
 //! `float_ref`). Nothing here calls the code under test.
 #![allow(dead_code)]
 
-use super::float_ref::{RefFormat, RefVal, Table, BF16, E4M3, E5M2, F16};
+use super::float_ref::{BF16, E4M3, E5M2, F16, RefFormat, RefVal, Table};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -37,7 +37,10 @@ impl Target {
             Target::F32 => {
                 let x = f32::from_bits(bits as u32);
                 if x.is_nan() {
-                    RefVal::Nan { neg: x.is_sign_negative(), frac: bits & 0x7f_ffff }
+                    RefVal::Nan {
+                        neg: x.is_sign_negative(),
+                        frac: bits & 0x7f_ffff,
+                    }
                 } else if x.is_infinite() {
                     RefVal::Inf { neg: x < 0.0 }
                 } else {
@@ -89,13 +92,17 @@ fn candidates(t: &Target, approx: f64) -> Vec<(u64, BigRational, bool)> {
             let c = (approx.abs() as f32).min(f32::MAX);
             let cb = c.to_bits() as i64;
             for b in (cb - 2)..=(cb + 2) {
-                if b < 0 || b > 0x7f80_0000 {
+                if !(0..=0x7f80_0000).contains(&b) {
                     continue;
                 }
                 let v = f32::from_bits(b as u32);
                 if v.is_infinite() {
                     // 2^128, the overflow candidate (even).
-                    out.push((0x7f80_0000, BigRational::from_integer(BigInt::one() << 128), true));
+                    out.push((
+                        0x7f80_0000,
+                        BigRational::from_integer(BigInt::one() << 128),
+                        true,
+                    ));
                 } else {
                     out.push((b as u64, rat(v as f64), b % 2 == 0));
                 }
@@ -107,7 +114,11 @@ fn candidates(t: &Target, approx: f64) -> Vec<(u64, BigRational, bool)> {
                 if k < 0 || k as usize > tab.values.len() {
                     continue;
                 }
-                let v = if (k as usize) < tab.values.len() { tab.values[k as usize] } else { tab.beyond };
+                let v = if (k as usize) < tab.values.len() {
+                    tab.values[k as usize]
+                } else {
+                    tab.beyond
+                };
                 out.push((tab.fmt.pattern(k as u64), rat(v), k % 2 == 0));
             }
         }
@@ -127,7 +138,11 @@ pub fn round_rne(t: &Target, q: &BigRational) -> u64 {
         best = match best {
             None => Some((b, d, even)),
             Some((bb, bd, be)) => {
-                if d < bd || (d == bd && even && !be) { Some((b, d, even)) } else { Some((bb, bd, be)) }
+                if d < bd || (d == bd && even && !be) {
+                    Some((b, d, even))
+                } else {
+                    Some((bb, bd, be))
+                }
             }
         };
     }
@@ -162,7 +177,11 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
                 (None, false)
             }
             RTerm::Val(RefVal::Inf { neg }) => {
-                if neg { ninf = true } else { pinf = true }
+                if neg {
+                    ninf = true
+                } else {
+                    pinf = true
+                }
                 (None, false)
             }
             RTerm::Val(RefVal::Fin(x)) => (Some(rat(x)), x == 0.0 && x.is_sign_negative()),
@@ -172,7 +191,11 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
                     (None, false)
                 }
                 (RefVal::Inf { neg: n1 }, RefVal::Inf { neg: n2 }) => {
-                    if n1 != n2 { ninf = true } else { pinf = true }
+                    if n1 != n2 {
+                        ninf = true
+                    } else {
+                        pinf = true
+                    }
                     (None, false)
                 }
                 (RefVal::Inf { neg }, RefVal::Fin(x)) | (RefVal::Fin(x), RefVal::Inf { neg }) => {
@@ -231,7 +254,10 @@ pub fn input(fmt: RefFormat, bits: u64, flush: bool) -> RefVal {
 pub fn input_f32(bits: u32, flush: bool) -> RefVal {
     let x = f32::from_bits(bits);
     if x.is_nan() {
-        return RefVal::Nan { neg: x.is_sign_negative(), frac: (bits & 0x7f_ffff) as u64 };
+        return RefVal::Nan {
+            neg: x.is_sign_negative(),
+            frac: (bits & 0x7f_ffff) as u64,
+        };
     }
     if x.is_infinite() {
         return RefVal::Inf { neg: x < 0.0 };
