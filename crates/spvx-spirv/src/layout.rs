@@ -176,7 +176,14 @@ impl Walk<'_> {
                 }
             }
             Shape::Pair(a, b) => {
-                self.operand(a, src)?;
+                if self.opcode == OP_SWITCH && g.kind(a).shape == Shape::LiteralInteger {
+                    // OpSwitch case literals are sized by the selector's type, like constants.
+                    let ty = self.context_type();
+                    let ws = src.number(a, ty)?;
+                    self.push(a, OperandValue::Number(ws));
+                } else {
+                    self.operand(a, src)?;
+                }
                 self.operand(b, src)?;
             }
             Shape::LiteralExtInstInteger => {
