@@ -83,7 +83,10 @@ impl Module {
     /// Reads a binary module (either byte order) and splits it into sections.
     pub fn read_bytes(bytes: &[u8]) -> Result<Module, ModuleError> {
         let parsed = read_bytes(bytes)?;
-        Ok(Module::from_instructions(parsed.header, parsed.instructions)?)
+        Ok(Module::from_instructions(
+            parsed.header,
+            parsed.instructions,
+        )?)
     }
 
     /// Splits a flat instruction list into sections, checking the logical layout of SPIR-V 1.6
@@ -98,6 +101,8 @@ impl Module {
             section: Section::Capabilities,
             open: None,
             seen_definition: false,
+            pending_lines: Vec::new(),
+            pending_start: 0,
         };
         let total = instructions.len();
         for (index, inst) in instructions.into_iter().enumerate() {
@@ -173,6 +178,7 @@ impl Module {
 
 /// A function being split: the parts seen so far.
 struct OpenFunction {
+    leading_lines: Vec<Instruction>,
     start: usize,
     def: Instruction,
     parameters: Vec<Instruction>,
@@ -191,6 +197,10 @@ struct Splitter {
     section: Section,
     open: Option<OpenFunction>,
     seen_definition: bool,
+    /// `OpLine`/`OpNoLine` seen between functions, with the index of the first: they go with
+    /// the next function.
+    pending_lines: Vec<Instruction>,
+    pending_start: usize,
 }
 
 impl Splitter {
@@ -213,6 +223,13 @@ impl Splitter {
         }
         let opcode = inst.opcode;
         let fail = |s: &Self, rule| Err(s.error(index, opcode, rule));
+        if self.section == Section::Functions && is_line(opcode) {
+            if self.pending_lines.is_empty() {
+                self.pending_start = index;
+            }
+            self.pending_lines.push(inst);
+            return Ok(());
+        }
         let target = match placement(self.g, opcode) {
             Placement::Module(section) => section,
             Placement::GlobalOrBody => Section::TypesGlobals,
@@ -232,7 +249,13 @@ impl Splitter {
         }
         if target < self.section {
             let after = self.section;
-            return fail(self, LayoutRule::OutOfOrder { section: target, after });
+            return fail(
+                self,
+                LayoutRule::OutOfOrder {
+                    section: target,
+                    after,
+                },
+            );
         }
         if target == Section::MemoryModel && self.module.memory_model.is_some() {
             return fail(self, LayoutRule::DuplicateMemoryModel);
@@ -245,6 +268,7 @@ impl Splitter {
             Section::MemoryModel => self.module.memory_model = Some(inst),
             Section::Functions => {
                 self.open = Some(OpenFunction {
+                    leading_lines: std::mem::take(&mut self.pending_lines),
                     start: index,
                     def: inst,
                     parameters: Vec::new(),
@@ -326,6 +350,7 @@ impl Splitter {
         }
         self.seen_definition |= !declaration;
         self.module.functions.push(Function {
+            leading_lines: f.leading_lines,
             def: f.def,
             parameters: f.parameters,
             blocks: f.blocks,
@@ -343,6 +368,10 @@ impl Splitter {
         };
         if let Some(f) = &self.open {
             return Err(at_end(LayoutRule::UnterminatedFunction { start: f.start }));
+        }
+        if let Some(line) = self.pending_lines.first() {
+            let (index, opcode) = (self.pending_start, line.opcode);
+            return Err(self.error(index, opcode, LayoutRule::LinesAfterLastFunction));
         }
         if self.module.memory_model.is_none() {
             return Err(at_end(LayoutRule::MissingMemoryModel));

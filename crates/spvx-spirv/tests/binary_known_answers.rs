@@ -59,15 +59,39 @@ fn strings_of_length_0_3_4_5_and_utf8() {
     check(
         3,
         &[
-            0x0003_0005, 1, 0x0000_0000, // OpName %1 ""
-            0x0003_0005, 1, 0x0063_6261, // OpName %1 "abc"
-            0x0004_0005, 1, 0x6463_6261, 0, // OpName %1 "abcd"
-            0x0004_0005, 1, 0x6463_6261, 0x0000_0065, // OpName %1 "abcde"
-            0x0003_0005, 1, 0x0000_A9C3, // OpName %1 "é" (UTF-8 C3 A9)
-            0x0004_0007, 2, 0x6463_6261, 0, // %2 = OpString "abcd"
-            0x0003_0003, 2, 450, // OpSource GLSL 450
-            0x0004_0003, 2, 450, 2, // OpSource GLSL 450 %2
-            0x0005_0003, 2, 450, 2, 0x0000_0A78, // OpSource GLSL 450 %2 "x\n"
+            0x0003_0005,
+            1,
+            0x0000_0000, // OpName %1 ""
+            0x0003_0005,
+            1,
+            0x0063_6261, // OpName %1 "abc"
+            0x0004_0005,
+            1,
+            0x6463_6261,
+            0, // OpName %1 "abcd"
+            0x0004_0005,
+            1,
+            0x6463_6261,
+            0x0000_0065, // OpName %1 "abcde"
+            0x0003_0005,
+            1,
+            0x0000_A9C3, // OpName %1 "é" (UTF-8 C3 A9)
+            0x0004_0007,
+            2,
+            0x6463_6261,
+            0, // %2 = OpString "abcd"
+            0x0003_0003,
+            2,
+            450, // OpSource GLSL 450
+            0x0004_0003,
+            2,
+            450,
+            2, // OpSource GLSL 450 %2
+            0x0005_0003,
+            2,
+            450,
+            2,
+            0x0000_0A78, // OpSource GLSL 450 %2 "x\n"
         ],
         &[
             r#"OpName %1:IdRef "":LiteralString"#,
@@ -88,21 +112,70 @@ fn constants_sized_by_their_type() {
     check(
         16,
         &[
-            0x0004_0015, 1, 64, 0, // %1 = OpTypeInt 64 0
-            0x0005_002B, 1, 2, 0x89AB_CDEF, 0x0123_4567, // %2 = OpConstant %1 0x0123456789ABCDEF
-            0x0004_0015, 3, 96, 1, // %3 = OpTypeInt 96 1 (arbitrary precision)
-            0x0006_002B, 3, 4, 1, 2, 10, // %4 = OpConstant %3 (10 << 64 | 2 << 32 | 1)
-            0x0003_0016, 5, 64, // %5 = OpTypeFloat 64
-            0x0005_002B, 5, 6, 0x5444_2D18, 0x4009_21FB, // %6 = OpConstant %5 pi
-            0x0004_0015, 7, 16, 1, // %7 = OpTypeInt 16 1
-            0x0004_002B, 7, 8, 0xFFFF_FFFE, // %8 = OpConstant %7 -2 (sign-extended)
-            0x0004_0015, 9, 13, 0, // %9 = OpTypeInt 13 0
-            0x0004_002B, 9, 10, 0x1FFF, // %10 = OpConstant %9 8191
-            0x0004_0016, 11, 16, 0, // %11 = OpTypeFloat 16 BFloat16KHR
-            0x0004_002B, 11, 12, 0x3F80, // %12 = OpConstant %11 1.0
-            0x0004_0016, 13, 8, 4214, // %13 = OpTypeFloat 8 Float8E4M3EXT
-            0x0004_002B, 13, 14, 0x38, // %14 = OpConstant %13 1.0
-            0x0005_0032, 1, 15, 0xFFFF_FFFF, 0, // %15 = OpSpecConstant %1 0xFFFFFFFF
+            0x0004_0015,
+            1,
+            64,
+            0, // %1 = OpTypeInt 64 0
+            0x0005_002B,
+            1,
+            2,
+            0x89AB_CDEF,
+            0x0123_4567, // %2 = OpConstant %1 0x0123456789ABCDEF
+            0x0004_0015,
+            3,
+            96,
+            1, // %3 = OpTypeInt 96 1 (arbitrary precision)
+            0x0006_002B,
+            3,
+            4,
+            1,
+            2,
+            10, // %4 = OpConstant %3 (10 << 64 | 2 << 32 | 1)
+            0x0003_0016,
+            5,
+            64, // %5 = OpTypeFloat 64
+            0x0005_002B,
+            5,
+            6,
+            0x5444_2D18,
+            0x4009_21FB, // %6 = OpConstant %5 pi
+            0x0004_0015,
+            7,
+            16,
+            1, // %7 = OpTypeInt 16 1
+            0x0004_002B,
+            7,
+            8,
+            0xFFFF_FFFE, // %8 = OpConstant %7 -2 (sign-extended)
+            0x0004_0015,
+            9,
+            13,
+            0, // %9 = OpTypeInt 13 0
+            0x0004_002B,
+            9,
+            10,
+            0x1FFF, // %10 = OpConstant %9 8191
+            0x0004_0016,
+            11,
+            16,
+            0, // %11 = OpTypeFloat 16 BFloat16KHR
+            0x0004_002B,
+            11,
+            12,
+            0x3F80, // %12 = OpConstant %11 1.0
+            0x0004_0016,
+            13,
+            8,
+            4214, // %13 = OpTypeFloat 8 Float8E4M3EXT
+            0x0004_002B,
+            13,
+            14,
+            0x38, // %14 = OpConstant %13 1.0
+            0x0005_0032,
+            1,
+            15,
+            0xFFFF_FFFF,
+            0, // %15 = OpSpecConstant %1 0xFFFFFFFF
         ],
         &[
             "OpTypeInt R%1 64:LiteralInteger 0:LiteralInteger",
@@ -140,9 +213,21 @@ fn switch_with_32_bit_selector() {
     check(
         6,
         &[
-            0x0004_0015, 1, 32, 1, // %1 = OpTypeInt 32 1
-            0x0004_002B, 1, 2, 3, // %2 = OpConstant %1 3
-            0x0007_00FB, 2, 3, 0xFFFF_FFFF, 4, 3, 5, // OpSwitch %2 %3 -1 %4 3 %5
+            0x0004_0015,
+            1,
+            32,
+            1, // %1 = OpTypeInt 32 1
+            0x0004_002B,
+            1,
+            2,
+            3, // %2 = OpConstant %1 3
+            0x0007_00FB,
+            2,
+            3,
+            0xFFFF_FFFF,
+            4,
+            3,
+            5, // OpSwitch %2 %3 -1 %4 3 %5
         ],
         &[
             "OpTypeInt R%1 32:LiteralInteger 1:LiteralInteger",
@@ -158,16 +243,57 @@ fn extended_instructions_by_set() {
         12,
         &[
             // %1 = OpExtInstImport "GLSL.std.450"
-            0x0006_000B, 1, 0x4C53_4C47, 0x6474_732E, 0x3035_342E, 0,
-            0x0003_0016, 2, 32, // %2 = OpTypeFloat 32
-            0x0004_002B, 2, 3, 0x3F80_0000, // %3 = OpConstant %2 1.0
-            0x0008_000C, 2, 4, 1, 46, 3, 3, 3, // %4 = OpExtInst %2 %1 FMix %3 %3 %3
-            0x0006_000C, 2, 5, 1, 31, 3, // %5 = OpExtInst %2 %1 Sqrt %3
+            0x0006_000B,
+            1,
+            0x4C53_4C47,
+            0x6474_732E,
+            0x3035_342E,
+            0,
+            0x0003_0016,
+            2,
+            32, // %2 = OpTypeFloat 32
+            0x0004_002B,
+            2,
+            3,
+            0x3F80_0000, // %3 = OpConstant %2 1.0
+            0x0008_000C,
+            2,
+            4,
+            1,
+            46,
+            3,
+            3,
+            3, // %4 = OpExtInst %2 %1 FMix %3 %3 %3
+            0x0006_000C,
+            2,
+            5,
+            1,
+            31,
+            3, // %5 = OpExtInst %2 %1 Sqrt %3
             // %6 = OpExtInstImport "OpenCL.std"
-            0x0005_000B, 6, 0x6E65_704F, 0x732E_4C43, 0x0000_6474,
-            0x0008_000C, 2, 7, 6, 26, 3, 4, 5, // %7 = OpExtInst %2 %6 fma %3 %4 %5
-            0x0003_000B, 8, 0x006F_6F46, // %8 = OpExtInstImport "Foo" (unknown set)
-            0x0007_000C, 2, 9, 8, 3, 4, 5, // %9 = OpExtInst %2 %8 3 %4 %5
+            0x0005_000B,
+            6,
+            0x6E65_704F,
+            0x732E_4C43,
+            0x0000_6474,
+            0x0008_000C,
+            2,
+            7,
+            6,
+            26,
+            3,
+            4,
+            5, // %7 = OpExtInst %2 %6 fma %3 %4 %5
+            0x0003_000B,
+            8,
+            0x006F_6F46, // %8 = OpExtInstImport "Foo" (unknown set)
+            0x0007_000C,
+            2,
+            9,
+            8,
+            3,
+            4,
+            5, // %9 = OpExtInst %2 %8 3 %4 %5
         ],
         &[
             r#"OpExtInstImport R%1 "GLSL.std.450":LiteralString"#,
@@ -188,12 +314,31 @@ fn decorations_with_parameters() {
     check(
         5,
         &[
-            0x0004_0047, 1, 33, 3, // OpDecorate %1 Binding 3
-            0x0004_0047, 1, 11, 28, // OpDecorate %1 BuiltIn GlobalInvocationId
-            0x0005_0048, 2, 1, 35, 16, // OpMemberDecorate %2 1 Offset 16
-            0x0005_0047, 3, 41, 0x0000_6261, 0, // OpDecorate %3 LinkageAttributes "ab" Export
-            0x0003_0047, 1, 24, // OpDecorate %1 NonWritable
-            0x0004_014C, 1, 27, 4, // OpDecorateId %1 UniformId %4
+            0x0004_0047,
+            1,
+            33,
+            3, // OpDecorate %1 Binding 3
+            0x0004_0047,
+            1,
+            11,
+            28, // OpDecorate %1 BuiltIn GlobalInvocationId
+            0x0005_0048,
+            2,
+            1,
+            35,
+            16, // OpMemberDecorate %2 1 Offset 16
+            0x0005_0047,
+            3,
+            41,
+            0x0000_6261,
+            0, // OpDecorate %3 LinkageAttributes "ab" Export
+            0x0003_0047,
+            1,
+            24, // OpDecorate %1 NonWritable
+            0x0004_014C,
+            1,
+            27,
+            4, // OpDecorateId %1 UniformId %4
         ],
         &[
             "OpDecorate %1:IdRef 33:Decoration 3:LiteralInteger",
@@ -212,13 +357,48 @@ fn bitmask_parameters_in_bit_order() {
         11,
         &[
             // %2 = OpTensorReadARM %1 %3 %4 OutOfBoundsValueARM|MakeElementVisibleARM %5 %6
-            0x0008_1044, 1, 2, 3, 4, 0xA, 5, 6,
-            0x0005_1044, 1, 7, 3, 4, // %7 = OpTensorReadARM %1 %3 %4
-            0x0006_1044, 1, 8, 3, 4, 0x1, // %8 = OpTensorReadARM %1 %3 %4 NontemporalARM
-            0x0006_1045, 3, 4, 9, 0x2, 10, // OpTensorWriteARM %3 %4 %9 OutOfBoundsValueARM %10
-            0x0006_003E, 2, 3, 0xA, 16, 4, // OpStore %2 %3 Aligned|MakePointerAvailable 16 %4
-            0x0006_003F, 1, 2, 2, 4, 1, // OpCopyMemory %1 %2 Aligned 4 Volatile
-            0x0005_0036, 1, 2, 0x1_0001, 3, // %2 = OpFunction %1 Inline|OptNoneEXT %3
+            0x0008_1044,
+            1,
+            2,
+            3,
+            4,
+            0xA,
+            5,
+            6,
+            0x0005_1044,
+            1,
+            7,
+            3,
+            4, // %7 = OpTensorReadARM %1 %3 %4
+            0x0006_1044,
+            1,
+            8,
+            3,
+            4,
+            0x1, // %8 = OpTensorReadARM %1 %3 %4 NontemporalARM
+            0x0006_1045,
+            3,
+            4,
+            9,
+            0x2,
+            10, // OpTensorWriteARM %3 %4 %9 OutOfBoundsValueARM %10
+            0x0006_003E,
+            2,
+            3,
+            0xA,
+            16,
+            4, // OpStore %2 %3 Aligned|MakePointerAvailable 16 %4
+            0x0006_003F,
+            1,
+            2,
+            2,
+            4,
+            1, // OpCopyMemory %1 %2 Aligned 4 Volatile
+            0x0005_0036,
+            1,
+            2,
+            0x1_0001,
+            3, // %2 = OpFunction %1 Inline|OptNoneEXT %3
         ],
         &[
             "OpTensorReadARM T%1 R%2 %3:IdRef %4:IdRef 10:TensorOperands %5:IdRef %6:IdRef",
@@ -237,12 +417,45 @@ fn dot_products_with_and_without_packed_format() {
     check(
         12,
         &[
-            0x0006_1162, 1, 2, 3, 4, 0, // %2 = OpSDot %1 %3 %4 PackedVectorFormat4x8Bit
-            0x0005_1162, 1, 5, 3, 4, // %5 = OpSDot %1 %3 %4
-            0x0007_1167, 1, 6, 3, 4, 2, 0, // %6 = OpSUDotAccSat %1 %3 %4 %2 PackedVectorFormat4x8Bit
-            0x0006_1B04, 1, 7, 3, 4, 5, // %7 = OpFDot2MixAcc32VALVE %1 %3 %4 %5
-            0x0009_1723, 1, 8, 3, 0, 2, 2, 0, 0, // %8 = OpFixedSqrtALTERA %1 %3 0 2 2 0 0
-            0x0006_0034, 1, 9, 128, 2, 2, // %9 = OpSpecConstantOp %1 IAdd %2 %2
+            0x0006_1162,
+            1,
+            2,
+            3,
+            4,
+            0, // %2 = OpSDot %1 %3 %4 PackedVectorFormat4x8Bit
+            0x0005_1162,
+            1,
+            5,
+            3,
+            4, // %5 = OpSDot %1 %3 %4
+            0x0007_1167,
+            1,
+            6,
+            3,
+            4,
+            2,
+            0, // %6 = OpSUDotAccSat %1 %3 %4 %2 PackedVectorFormat4x8Bit
+            0x0006_1B04,
+            1,
+            7,
+            3,
+            4,
+            5, // %7 = OpFDot2MixAcc32VALVE %1 %3 %4 %5
+            0x0009_1723,
+            1,
+            8,
+            3,
+            0,
+            2,
+            2,
+            0,
+            0, // %8 = OpFixedSqrtALTERA %1 %3 0 2 2 0 0
+            0x0006_0034,
+            1,
+            9,
+            128,
+            2,
+            2, // %9 = OpSpecConstantOp %1 IAdd %2 %2
         ],
         &[
             "OpSDot T%1 R%2 %3:IdRef %4:IdRef 0:PackedVectorFormat",

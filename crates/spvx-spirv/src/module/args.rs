@@ -198,7 +198,13 @@ impl OperandSource for ArgSource<'_> {
         let words = match self.next() {
             Some(Arg::Int(w)) => vec![w],
             Some(Arg::Words(ws)) => ws,
-            Some(Arg::Float(f)) if ty == (NumericType::Float { width: 32, encoding: None }) => {
+            Some(Arg::Float(f))
+                if ty
+                    == (NumericType::Float {
+                        width: 32,
+                        encoding: None,
+                    }) =>
+            {
                 vec![f.to_bits()]
             }
             Some(other) => return self.mismatch(kind, "a number", &other),

@@ -31,7 +31,9 @@ pub enum BuildError {
         set: String,
         name: String,
     },
-    #[error("{instruction}: argument {index} should be {expected} (operand kind {kind}), got {got}")]
+    #[error(
+        "{instruction}: argument {index} should be {expected} (operand kind {kind}), got {got}"
+    )]
     ArgMismatch {
         instruction: String,
         index: usize,

@@ -10,11 +10,11 @@
 //! non-aggregate, non-pointer types with the same opcode and operands; pointers are shared too
 //! for convenience. Structures and arrays are never shared (they may differ by decorations).
 
+use super::Module;
 use super::args::build_instruction;
 use super::build_error::BuildError;
 use super::function::{Block, Function};
 use super::sections::{Placement, Section, is_terminator, placement};
-use super::Module;
 use crate::binary::Header;
 use crate::context::ModuleContext;
 use crate::grammar::{Grammar, Version, grammar};
@@ -143,7 +143,9 @@ impl Builder {
                 let at = m
                     .debug
                     .iter()
-                    .position(|d| matches!(placement(g, d.opcode), Placement::Module(s) if s > section))
+                    .position(
+                        |d| matches!(placement(g, d.opcode), Placement::Module(s) if s > section),
+                    )
                     .unwrap_or(m.debug.len());
                 m.debug.insert(at, inst);
             }
@@ -194,7 +196,11 @@ impl Builder {
         let opcode = self.opcode(name)?;
         let inst = build_instruction(self.g, &self.ctx, opcode, None, None, args)?;
         let m = &self.module;
-        let exists = m.capabilities.iter().chain(&m.extensions).any(|i| *i == inst);
+        let exists = m
+            .capabilities
+            .iter()
+            .chain(&m.extensions)
+            .any(|i| *i == inst);
         if !exists {
             self.global(name, None, args)?;
         }
@@ -580,6 +586,7 @@ impl Builder {
         };
         let id = f.def.result.unwrap_or(0);
         self.module.functions.push(Function {
+            leading_lines: Vec::new(),
             def: f.def,
             parameters: f.parameters,
             blocks: f.blocks,

@@ -7,6 +7,10 @@ use crate::instruction::{Id, Instruction};
 /// `OpFunctionEnd`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
+    /// `OpLine`/`OpNoLine` standing between the previous function's `OpFunctionEnd` and this
+    /// `OpFunction` (glslang emits them there). Before the first function they belong to the
+    /// types/globals section instead, so this is empty for the first function.
+    pub leading_lines: Vec<Instruction>,
     /// The `OpFunction` instruction.
     pub def: Instruction,
     /// The `OpFunctionParameter` instructions, with any `OpLine`/`OpNoLine` that stood among
@@ -31,7 +35,8 @@ impl Function {
 
     /// The number of instructions the function flattens to.
     pub fn instruction_count(&self) -> usize {
-        2 + self.parameters.len()
+        2 + self.leading_lines.len()
+            + self.parameters.len()
             + self
                 .blocks
                 .iter()
@@ -41,6 +46,7 @@ impl Function {
 
     /// Appends the function's instructions in order.
     pub fn flatten_into(&self, out: &mut Vec<Instruction>) {
+        out.extend(self.leading_lines.iter().cloned());
         out.push(self.def.clone());
         out.extend(self.parameters.iter().cloned());
         for b in &self.blocks {

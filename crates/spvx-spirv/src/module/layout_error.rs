@@ -47,6 +47,10 @@ pub enum LayoutRule {
     /// Only `OpLine`/`OpNoLine` may follow a block's termination instruction.
     #[error("instruction after the termination instruction of its block")]
     AfterTerminator,
+    /// `OpLine`/`OpNoLine` between functions go with the next function; none may follow the
+    /// last one.
+    #[error("OpLine/OpNoLine after the last function")]
+    LinesAfterLastFunction,
     /// §2.4 item 10: all function declarations precede all function definitions.
     #[error("a function declaration (no blocks) after a function definition (§2.4 items 10-11)")]
     DeclarationAfterDefinition,

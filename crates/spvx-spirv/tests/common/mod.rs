@@ -77,15 +77,39 @@ pub fn corpus_files() -> Vec<PathBuf> {
 /// 5, 7, 10, 15, 21, 23, 26, 31, 33, 34.
 pub fn minimal() -> Vec<u32> {
     vec![
-        0x0723_0203, 0x0001_0600, 0, 5, 0, // header, bound 5
-        0x0002_0011, 1, // OpCapability Shader
-        0x0003_000E, 0, 1, // OpMemoryModel Logical GLSL450
-        0x0005_000F, 5, 1, 0x6E69_616D, 0, // OpEntryPoint GLCompute %1 "main"
-        0x0006_0010, 1, 17, 8, 1, 1, // OpExecutionMode %1 LocalSize 8 1 1
-        0x0002_0013, 2, // %2 = OpTypeVoid
-        0x0003_0021, 3, 2, // %3 = OpTypeFunction %2
-        0x0005_0036, 2, 1, 0, 3, // %1 = OpFunction %2 None %3
-        0x0002_00F8, 4, // %4 = OpLabel
+        0x0723_0203,
+        0x0001_0600,
+        0,
+        5,
+        0, // header, bound 5
+        0x0002_0011,
+        1, // OpCapability Shader
+        0x0003_000E,
+        0,
+        1, // OpMemoryModel Logical GLSL450
+        0x0005_000F,
+        5,
+        1,
+        0x6E69_616D,
+        0, // OpEntryPoint GLCompute %1 "main"
+        0x0006_0010,
+        1,
+        17,
+        8,
+        1,
+        1, // OpExecutionMode %1 LocalSize 8 1 1
+        0x0002_0013,
+        2, // %2 = OpTypeVoid
+        0x0003_0021,
+        3,
+        2, // %3 = OpTypeFunction %2
+        0x0005_0036,
+        2,
+        1,
+        0,
+        3, // %1 = OpFunction %2 None %3
+        0x0002_00F8,
+        4,           // %4 = OpLabel
         0x0001_00FD, // OpReturn
         0x0001_0038, // OpFunctionEnd
     ]
@@ -98,23 +122,61 @@ pub const MINIMAL_OFFSETS: [usize; 10] = [5, 7, 10, 15, 21, 23, 26, 31, 33, 34];
 /// first, spec 3.52.26 OpSwitch), written by hand. The switch is instruction 10.
 pub fn switch64() -> Vec<u32> {
     vec![
-        0x0723_0203, 0x0001_0600, 0, 10, 0, // header, bound 10
-        0x0002_0011, 1, // OpCapability Shader
-        0x0002_0011, 11, // OpCapability Int64
-        0x0003_000E, 0, 1, // OpMemoryModel Logical GLSL450
-        0x0004_0015, 1, 64, 0, // %1 = OpTypeInt 64 0
-        0x0005_002B, 1, 2, 7, 0, // %2 = OpConstant %1 7
-        0x0002_0013, 3, // %3 = OpTypeVoid
-        0x0003_0021, 4, 3, // %4 = OpTypeFunction %3
-        0x0005_0036, 3, 5, 0, 4, // %5 = OpFunction %3 None %4
-        0x0002_00F8, 6, // %6 = OpLabel
-        0x0003_00F7, 7, 0, // OpSelectionMerge %7 None
-        0x0009_00FB, 2, 7, 0, 1, 8, 5, 0, 9, // OpSwitch %2 %7 0x100000000 %8 5 %9
-        0x0002_00F8, 8, // %8 = OpLabel
-        0x0002_00F9, 7, // OpBranch %7
-        0x0002_00F8, 9, // %9 = OpLabel
-        0x0002_00F9, 7, // OpBranch %7
-        0x0002_00F8, 7, // %7 = OpLabel
+        0x0723_0203,
+        0x0001_0600,
+        0,
+        10,
+        0, // header, bound 10
+        0x0002_0011,
+        1, // OpCapability Shader
+        0x0002_0011,
+        11, // OpCapability Int64
+        0x0003_000E,
+        0,
+        1, // OpMemoryModel Logical GLSL450
+        0x0004_0015,
+        1,
+        64,
+        0, // %1 = OpTypeInt 64 0
+        0x0005_002B,
+        1,
+        2,
+        7,
+        0, // %2 = OpConstant %1 7
+        0x0002_0013,
+        3, // %3 = OpTypeVoid
+        0x0003_0021,
+        4,
+        3, // %4 = OpTypeFunction %3
+        0x0005_0036,
+        3,
+        5,
+        0,
+        4, // %5 = OpFunction %3 None %4
+        0x0002_00F8,
+        6, // %6 = OpLabel
+        0x0003_00F7,
+        7,
+        0, // OpSelectionMerge %7 None
+        0x0009_00FB,
+        2,
+        7,
+        0,
+        1,
+        8,
+        5,
+        0,
+        9, // OpSwitch %2 %7 0x100000000 %8 5 %9
+        0x0002_00F8,
+        8, // %8 = OpLabel
+        0x0002_00F9,
+        7, // OpBranch %7
+        0x0002_00F8,
+        9, // %9 = OpLabel
+        0x0002_00F9,
+        7, // OpBranch %7
+        0x0002_00F8,
+        7,           // %7 = OpLabel
         0x0001_00FD, // OpReturn
         0x0001_0038, // OpFunctionEnd
     ]
