@@ -74,7 +74,7 @@ pub fn encode_string(s: &str, out: &mut Vec<u32>) {
         b[..chunk.len()].copy_from_slice(chunk);
         out.push(u32::from_le_bytes(b));
     }
-    if bytes.len() % 4 == 0 {
+    if bytes.len().is_multiple_of(4) {
         out.push(0);
     }
 }

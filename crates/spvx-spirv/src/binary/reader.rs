@@ -24,7 +24,7 @@ pub struct ParsedModule {
 
 /// Decodes a module from bytes in either byte order.
 pub fn read_bytes(bytes: &[u8]) -> Result<ParsedModule, BinaryError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(BinaryError {
             offset: bytes.len() / 4,
             kind: K::NotWordAligned(bytes.len()),

@@ -63,7 +63,7 @@ impl Builder {
     /// A fresh id (for forward references such as branch targets).
     pub fn fresh_id(&mut self) -> Id {
         let id = self.next_id;
-        self.next_id += 1;
+        self.next_id = self.next_id.saturating_add(1);
         id
     }
 
@@ -516,20 +516,25 @@ impl Builder {
 
     /// Opens a new block with a fresh label; returns the label id.
     pub fn begin_block(&mut self) -> Result<Id, BuildError> {
-        self.open_function("OpLabel")?;
+        self.check_no_open_block()?;
         let label = self.fresh_id();
         self.begin_block_with(label)
+    }
+
+    /// Fails unless a function is open and its last block (if any) is terminated.
+    fn check_no_open_block(&mut self) -> Result<(), BuildError> {
+        let f = self.open_function("OpLabel")?;
+        match f.blocks.last() {
+            Some(b) if f.block_open => Err(BuildError::BlockOpen(b.id().unwrap_or(0))),
+            _ => Ok(()),
+        }
     }
 
     /// Opens a new block whose label is `label` (an id from [`Builder::fresh_id`], e.g. one a
     /// branch already targets).
     pub fn begin_block_with(&mut self, label: Id) -> Result<Id, BuildError> {
+        self.check_no_open_block()?;
         let f = self.open_function("OpLabel")?;
-        if f.block_open
-            && let Some(b) = f.blocks.last()
-        {
-            return Err(BuildError::BlockOpen(b.id().unwrap_or(0)));
-        }
         f.blocks.push(Block {
             label: Instruction {
                 opcode: 248,
