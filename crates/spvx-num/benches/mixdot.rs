@@ -1,0 +1,101 @@
+//! Mixed float dot products: cases per second of each model on random inputs, and the cost of a
+//! plain format conversion, to see what the exact default costs against the rounded-step models.
+
+use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
+use spvx_num::float::{Format, RoundingMode, convert};
+use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, Model, ModelConfig, dot2_acc32, dot4_acc32};
+
+/// Deterministic pseudo-random words (xorshift), finite-biased: exponent fields kept moderate.
+fn words(n: usize, seed: u32) -> Vec<u32> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x & 0xbfff_bfff
+        })
+        .collect()
+}
+
+fn bench_mixdot(c: &mut Criterion) {
+    const N: usize = 4096;
+    let a = words(N, 1);
+    let b = words(N, 2);
+    let acc = words(N, 3);
+    let mut g = c.benchmark_group("mixdot");
+    g.throughput(Throughput::Elements(N as u64));
+    for model in [Model::Exact, Model::Sequential, Model::FmaChain] {
+        let cfg = ModelConfig::new(model);
+        g.bench_function(format!("dot2acc32_f16_{model}"), |bench| {
+            bench.iter(|| {
+                let mut s = 0u32;
+                for i in 0..N {
+                    let (x, y) = (a[i], b[i]);
+                    let r = dot2_acc32(
+                        Half16Encoding::F16,
+                        [x as u16, (x >> 16) as u16],
+                        [y as u16, (y >> 16) as u16],
+                        acc[i] & 0x3fff_ffff,
+                        &cfg,
+                    );
+                    s = s.wrapping_add(r);
+                }
+                black_box(s)
+            })
+        });
+        g.bench_function(format!("dot2acc32_bf16_{model}"), |bench| {
+            bench.iter(|| {
+                let mut s = 0u32;
+                for i in 0..N {
+                    let (x, y) = (a[i], b[i]);
+                    let r = dot2_acc32(
+                        Half16Encoding::Bf16,
+                        [x as u16, (x >> 16) as u16],
+                        [y as u16, (y >> 16) as u16],
+                        acc[i],
+                        &cfg,
+                    );
+                    s = s.wrapping_add(r);
+                }
+                black_box(s)
+            })
+        });
+        g.bench_function(format!("dot4acc32_e4m3xe5m2_{model}"), |bench| {
+            bench.iter(|| {
+                let mut s = 0u32;
+                for i in 0..N {
+                    let r = dot4_acc32(
+                        Fp8Encoding::E4m3,
+                        Fp8Encoding::E5m2,
+                        a[i].to_le_bytes(),
+                        b[i].to_le_bytes(),
+                        acc[i],
+                        &cfg,
+                    );
+                    s = s.wrapping_add(r);
+                }
+                black_box(s)
+            })
+        });
+    }
+    g.bench_function("convert_f32_to_e4m3_rne", |bench| {
+        bench.iter(|| {
+            let mut s = 0u64;
+            for &w in &a {
+                s = s.wrapping_add(convert(
+                    Format::F32,
+                    w as u64,
+                    Format::E4M3,
+                    RoundingMode::NearestEven,
+                    false,
+                ));
+            }
+            black_box(s)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_mixdot);
+criterion_main!(benches);
