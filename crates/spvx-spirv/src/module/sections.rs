@@ -134,10 +134,10 @@ pub(crate) mod op {
     pub const MEMBER_DECORATE_STRING: u16 = 5633;
 }
 
-/// Block terminators (SPIR-V 1.6 §2.2.4 "Termination Instructions" and the extensions that add
-/// to that list): `OpBranch`, `OpBranchConditional`, `OpSwitch`, `OpKill`, `OpReturn`,
-/// `OpReturnValue`, `OpUnreachable`, `OpTerminateInvocation`, `OpIgnoreIntersectionKHR`,
-/// `OpTerminateRayKHR`, `OpEmitMeshTasksEXT`.
+/// Block terminators: the Termination Instruction list of SPIR-V 1.6 §2.2.5 "Control Flow"
+/// and the extensions that add to it: `OpBranch`, `OpBranchConditional`, `OpSwitch`, `OpKill`,
+/// `OpReturn`, `OpReturnValue`, `OpUnreachable`, `OpTerminateInvocation`,
+/// `OpIgnoreIntersectionKHR`, `OpTerminateRayKHR`, `OpEmitMeshTasksEXT`.
 pub const TERMINATORS: [u16; 11] = [249, 250, 251, 252, 253, 254, 255, 4416, 4448, 4449, 5294];
 
 /// True when `opcode` ends a block.
