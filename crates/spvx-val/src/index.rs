@@ -1,0 +1,337 @@
+//! The facts every check needs, gathered once: where each id is defined, what each type is,
+//! the values of evaluable constants, the enabled capabilities and extensions, and the
+//! function/block structure, all by index into the flat instruction list.
+
+mod types;
+
+pub use types::Type;
+
+use crate::error::ValError;
+use crate::rules::ids::IdError;
+use spvx_spirv::binary::Header;
+use spvx_spirv::context::ModuleContext;
+use spvx_spirv::dis::FriendlyNames;
+use spvx_spirv::grammar::{Grammar, grammar};
+use spvx_spirv::instruction::{Id, Instruction, OperandValue};
+use spvx_spirv::module::is_terminator;
+use std::collections::{HashMap, HashSet};
+
+/// Opcodes the index itself interprets.
+pub mod op {
+    pub const EXTENSION: u16 = 10;
+    pub const EXT_INST_IMPORT: u16 = 11;
+    pub const ENTRY_POINT: u16 = 15;
+    pub const CAPABILITY: u16 = 17;
+    pub const CONSTANT_TRUE: u16 = 41;
+    pub const CONSTANT_FALSE: u16 = 42;
+    pub const CONSTANT: u16 = 43;
+    pub const CONSTANT_NULL: u16 = 46;
+    pub const FUNCTION: u16 = 54;
+    pub const FUNCTION_PARAMETER: u16 = 55;
+    pub const FUNCTION_END: u16 = 56;
+    pub const DECORATE: u16 = 71;
+    pub const MEMBER_DECORATE: u16 = 72;
+    pub const LABEL: u16 = 248;
+}
+
+/// Where an id is defined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Def {
+    /// Index of the defining instruction in the flat list.
+    pub index: usize,
+    pub opcode: u16,
+    pub result_type: Option<Id>,
+}
+
+/// One block: its label and the span of its instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockInfo {
+    pub label: Id,
+    /// Index of the `OpLabel`.
+    pub label_index: usize,
+    /// Index of the block's termination instruction.
+    pub terminator: usize,
+}
+
+/// One function, by instruction indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionInfo {
+    pub id: Id,
+    /// Index of the `OpFunction`.
+    pub def: usize,
+    /// Indices of the `OpFunctionParameter`s.
+    pub params: Vec<usize>,
+    pub blocks: Vec<BlockInfo>,
+    /// Index of the `OpFunctionEnd`.
+    pub end: usize,
+}
+
+/// The index of a module. Build it with [`ModuleIndex::build`] after the layout check.
+pub struct ModuleIndex<'a> {
+    pub grammar: &'static Grammar,
+    pub header: Header,
+    pub insts: &'a [Instruction],
+    defs: HashMap<Id, Def>,
+    types: HashMap<Id, Type>,
+    /// Capabilities declared with `OpCapability`.
+    pub declared_capabilities: HashSet<u32>,
+    /// Declared capabilities and everything they implicitly declare, transitively.
+    pub enabled_capabilities: HashSet<u32>,
+    /// Extensions declared with `OpExtension`.
+    pub extensions: HashSet<String>,
+    /// Extended instruction set imports, by id.
+    pub ext_imports: HashMap<Id, String>,
+    pub functions: Vec<FunctionInfo>,
+    /// Indices of the `OpEntryPoint` instructions.
+    pub entry_points: Vec<usize>,
+    /// Indices of `OpDecorate`/`OpMemberDecorate`/... instructions by target id.
+    pub decorations: HashMap<Id, Vec<usize>>,
+    /// The function each instruction index belongs to (index into `functions`), if any.
+    function_of: Vec<Option<usize>>,
+    names: FriendlyNames,
+    context: ModuleContext,
+}
+
+impl<'a> ModuleIndex<'a> {
+    /// Indexes `insts`. Fails with one error per id defined more than once.
+    pub fn build(header: &Header, insts: &'a [Instruction]) -> Result<Self, Vec<ValError>> {
+        let g = grammar();
+        let mut defs = HashMap::new();
+        let mut errors = Vec::new();
+        let mut context = ModuleContext::new();
+        for (index, inst) in insts.iter().enumerate() {
+            context.observe(inst);
+            if let Some(id) = inst.result {
+                let def = Def {
+                    index,
+                    opcode: inst.opcode,
+                    result_type: inst.result_type,
+                };
+                if let Some(first) = defs.insert(id, def) {
+                    defs.insert(id, first);
+                    errors.push(ValError::at(
+                        index,
+                        IdError::DefinedTwice {
+                            id,
+                            first: first.index,
+                        },
+                    ));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let names = FriendlyNames::build(g, &context, insts);
+        let mut ix = ModuleIndex {
+            grammar: g,
+            header: *header,
+            insts,
+            defs,
+            types: HashMap::new(),
+            declared_capabilities: HashSet::new(),
+            enabled_capabilities: HashSet::new(),
+            extensions: HashSet::new(),
+            ext_imports: HashMap::new(),
+            functions: Vec::new(),
+            entry_points: Vec::new(),
+            decorations: HashMap::new(),
+            function_of: vec![None; insts.len()],
+            names,
+            context,
+        };
+        ix.scan();
+        Ok(ix)
+    }
+
+    fn scan(&mut self) {
+        let g = self.grammar;
+        let mut current: Option<FunctionInfo> = None;
+        let mut open_block: Option<(Id, usize)> = None;
+        for (index, inst) in self.insts.iter().enumerate() {
+            match inst.opcode {
+                op::CAPABILITY => {
+                    if let Some(c) = inst.operands.first().and_then(|o| o.word()) {
+                        self.declared_capabilities.insert(c);
+                    }
+                }
+                op::EXTENSION => {
+                    if let Some(s) = inst.operands.first().and_then(|o| o.string()) {
+                        self.extensions.insert(s.to_string());
+                    }
+                }
+                op::EXT_INST_IMPORT => {
+                    if let (Some(id), Some(s)) =
+                        (inst.result, inst.operands.first().and_then(|o| o.string()))
+                    {
+                        self.ext_imports.insert(id, s.to_string());
+                    }
+                }
+                op::ENTRY_POINT => self.entry_points.push(index),
+                op::FUNCTION => {
+                    current = Some(FunctionInfo {
+                        id: inst.result.unwrap_or(0),
+                        def: index,
+                        params: Vec::new(),
+                        blocks: Vec::new(),
+                        end: index,
+                    });
+                }
+                op::FUNCTION_PARAMETER => {
+                    if let Some(f) = current.as_mut() {
+                        f.params.push(index);
+                    }
+                }
+                op::LABEL => open_block = inst.result.map(|l| (l, index)),
+                op::FUNCTION_END => {
+                    if let Some(mut f) = current.take() {
+                        f.end = index;
+                        self.functions.push(f);
+                    }
+                }
+                _ => {}
+            }
+            if is_terminator(inst.opcode)
+                && let (Some((label, label_index)), Some(f)) = (open_block.take(), current.as_mut())
+            {
+                f.blocks.push(BlockInfo {
+                    label,
+                    label_index,
+                    terminator: index,
+                });
+            }
+            if g.instruction(inst.opcode)
+                .is_some_and(|d| d.class == "Annotation")
+                && let Some(target) = inst.operands.first().and_then(|o| o.id())
+            {
+                self.decorations.entry(target).or_default().push(index);
+            }
+            if let Some(t) = types::resolve(inst) {
+                if let Some(id) = inst.result {
+                    self.types.insert(id, t);
+                }
+            }
+        }
+        for (fi, f) in self.functions.iter().enumerate() {
+            for slot in &mut self.function_of[f.def..=f.end] {
+                *slot = Some(fi);
+            }
+        }
+        self.enabled_capabilities = self.capability_closure();
+    }
+
+    /// Declared capabilities plus everything they implicitly declare, transitively.
+    fn capability_closure(&self) -> HashSet<u32> {
+        let caps = self.grammar.kind(self.grammar.common.capability);
+        let mut enabled: HashSet<u32> = HashSet::new();
+        let mut work: Vec<u32> = self.declared_capabilities.iter().copied().collect();
+        while let Some(c) = work.pop() {
+            if !enabled.insert(c) {
+                continue;
+            }
+            if let Some(e) = caps.enumerant(c) {
+                for implied in &e.capabilities {
+                    if let Some(i) = caps.enumerant_by_name(implied) {
+                        work.push(i.value);
+                    }
+                }
+            }
+        }
+        enabled
+    }
+
+    /// Where `id` is defined.
+    pub fn def(&self, id: Id) -> Option<Def> {
+        self.defs.get(&id).copied()
+    }
+
+    /// The instruction defining `id`.
+    pub fn def_inst(&self, id: Id) -> Option<&'a Instruction> {
+        self.def(id).map(|d| &self.insts[d.index])
+    }
+
+    /// The type declared with id `type_id`.
+    pub fn ty(&self, type_id: Id) -> Option<&Type> {
+        self.types.get(&type_id)
+    }
+
+    /// The result type of the value `id`.
+    pub fn type_of(&self, id: Id) -> Option<Id> {
+        self.def(id).and_then(|d| d.result_type)
+    }
+
+    /// The type of the value `id`, resolved.
+    pub fn value_type(&self, id: Id) -> Option<&Type> {
+        self.type_of(id).and_then(|t| self.ty(t))
+    }
+
+    /// For a scalar type: itself; for a vector: its component type. Other types: `None`.
+    pub fn scalar_or_component(&self, type_id: Id) -> Option<Id> {
+        match self.ty(type_id)? {
+            Type::Vector { component, .. } => Some(*component),
+            t if t.is_scalar() => Some(type_id),
+            _ => None,
+        }
+    }
+
+    /// The value of an integer constant of at most 64 bits (`OpConstant`, `OpConstantNull`),
+    /// zero-extended. Spec constants and wider constants give `None`.
+    pub fn const_u64(&self, id: Id) -> Option<u64> {
+        let inst = self.def_inst(id)?;
+        match inst.opcode {
+            op::CONSTANT_NULL => Some(0),
+            op::CONSTANT => match &inst.operands.first()?.value {
+                OperandValue::Number(ws) if ws.len() == 1 => Some(ws[0] as u64),
+                OperandValue::Number(ws) if ws.len() == 2 => {
+                    Some(ws[0] as u64 | ((ws[1] as u64) << 32))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// True when the instruction defining `id` is a constant-creation instruction (spec
+    /// constants included).
+    pub fn is_constant(&self, id: Id) -> bool {
+        self.def(id).is_some_and(|d| {
+            self.grammar
+                .instruction(d.opcode)
+                .is_some_and(|i| i.class == "Constant-Creation")
+        })
+    }
+
+    /// True when capability `name` (or an alias) is enabled, explicitly or implicitly.
+    pub fn has_capability(&self, name: &str) -> bool {
+        let caps = self.grammar.kind(self.grammar.common.capability);
+        caps.enumerant_by_name(name)
+            .is_some_and(|e| self.enabled_capabilities.contains(&e.value))
+    }
+
+    /// True when extension `name` is declared.
+    pub fn has_extension(&self, name: &str) -> bool {
+        self.extensions.contains(name)
+    }
+
+    /// The function (index into `functions`) that instruction `index` belongs to.
+    pub fn function_of(&self, index: usize) -> Option<usize> {
+        self.function_of.get(index).copied().flatten()
+    }
+
+    /// The literal-layout context of the whole module.
+    pub fn context(&self) -> &ModuleContext {
+        &self.context
+    }
+
+    /// `id` as messages show it: its friendly name as spirv-dis would print it, e.g. `%uint`.
+    pub fn name(&self, id: Id) -> String {
+        format!("%{}", self.names.get(id))
+    }
+
+    /// The canonical name of an opcode, e.g. `OpSDot`.
+    pub fn opcode_name(&self, opcode: u16) -> String {
+        self.grammar
+            .instruction(opcode)
+            .map_or_else(|| format!("opcode {opcode}"), |i| i.name.clone())
+    }
+}

@@ -1,0 +1,15 @@
+//! Rules of SPV_KHR_integer_dot_product: OpSDot/OpUDot/OpSUDot and the AccSat forms, packed format, capabilities.
+//!
+//! (Being written: this check reports nothing yet.)
+
+use crate::Options;
+use crate::error::ValError;
+use crate::index::ModuleIndex;
+use thiserror::Error;
+
+/// A broken rule of this concern.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum IntDotError {}
+
+/// Appends every error of this concern to `out`.
+pub fn check(_ix: &ModuleIndex, _opts: &Options, _out: &mut Vec<ValError>) {}

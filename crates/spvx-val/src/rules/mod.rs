@@ -1,0 +1,38 @@
+//! The checks, one module per concern, each with its own error enum.
+//!
+//! Core rules: [`ids`], [`types`], [`capabilities`], [`cfg`], [`interface`], [`instructions`].
+//! Extension rules (the five source documents and the extensions they rely on): [`intdot`],
+//! [`tensor`], [`fixed`], [`mixdot`], [`subgroup_mma`]. Environment rules: [`env`].
+
+pub mod capabilities;
+pub mod cfg;
+pub mod env;
+pub mod fixed;
+pub mod ids;
+pub mod instructions;
+pub mod intdot;
+pub mod interface;
+pub mod mixdot;
+pub mod subgroup_mma;
+pub mod tensor;
+pub mod types;
+
+use crate::Options;
+use crate::error::ValError;
+use crate::index::ModuleIndex;
+
+/// Runs every check, appending what it finds to `out`.
+pub fn run_all(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
+    ids::check(ix, opts, out);
+    types::check(ix, opts, out);
+    capabilities::check(ix, opts, out);
+    cfg::check(ix, opts, out);
+    interface::check(ix, opts, out);
+    instructions::check(ix, opts, out);
+    intdot::check(ix, opts, out);
+    tensor::check(ix, opts, out);
+    fixed::check(ix, opts, out);
+    mixdot::check(ix, opts, out);
+    subgroup_mma::check(ix, opts, out);
+    env::check(ix, opts, out);
+}

@@ -1,0 +1,79 @@
+//! Shared test support: assemble a text module and validate it with spvx; run spirv-val 2025.5
+//! on the same text for comparison.
+
+#![allow(dead_code)]
+
+use spvx_spirv::asm::{AsmOptions, assemble};
+use spvx_val::{Options, TargetEnv, ValError, validate};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Assembles `text` (spirv-as syntax) for `env` and validates it.
+pub fn validate_text(text: &str, env: &str) -> Vec<ValError> {
+    let target = TargetEnv::parse(env).unwrap_or_else(|| panic!("bad target env {env}"));
+    let opts = AsmOptions {
+        version: target.max_version,
+    };
+    let asm = assemble(text, &opts)
+        .unwrap_or_else(|e| panic!("test module does not assemble: {e}\n{text}"));
+    let insts: Vec<_> = asm.instructions().cloned().collect();
+    validate(&asm.header, &insts, &Options { target_env: target })
+}
+
+/// The directory of SPIRV-Tools binaries, or `None` (then a test returns early unless
+/// `SPVX_REQUIRE_TOOLS=1`, in which case it fails).
+pub fn tools_dir() -> Option<PathBuf> {
+    let from_env = std::env::var_os("SPVX_SPIRV_TOOLS").map(PathBuf::from);
+    let dir = from_env
+        .filter(|d| d.join("spirv-val").exists())
+        .or_else(|| {
+            let out = Command::new("sh")
+                .args(["-c", "command -v spirv-val"])
+                .output()
+                .ok()?;
+            let p = String::from_utf8(out.stdout).ok()?;
+            let p = PathBuf::from(p.trim());
+            p.parent()
+                .map(|d| d.to_path_buf())
+                .filter(|_| !p.as_os_str().is_empty())
+        });
+    if dir.is_none() && std::env::var("SPVX_REQUIRE_TOOLS").as_deref() == Ok("1") {
+        panic!("SPIRV-Tools (spirv-as, spirv-val) not found but SPVX_REQUIRE_TOOLS=1");
+    }
+    dir
+}
+
+/// spirv-val's verdict (true = valid) on `text` for `env`, with its message; `None` when
+/// spirv-as (2025.5) cannot assemble the text (e.g. instructions it does not know).
+pub fn spirv_val(dir: &std::path::Path, text: &str, env: &str) -> Option<(bool, String)> {
+    let tmp = std::env::temp_dir().join(format!(
+        "spvx-val-{}-{}",
+        std::process::id(),
+        std::thread::current()
+            .name()
+            .unwrap_or("t")
+            .replace("::", "_")
+    ));
+    std::fs::create_dir_all(&tmp).ok()?;
+    let src = tmp.join("m.spvasm");
+    let bin = tmp.join("m.spv");
+    std::fs::write(&src, text).ok()?;
+    let asm = Command::new(dir.join("spirv-as"))
+        .args(["--target-env", env])
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .output()
+        .ok()?;
+    if !asm.status.success() {
+        return None;
+    }
+    let val = Command::new(dir.join("spirv-val"))
+        .args(["--target-env", env])
+        .arg(&bin)
+        .output()
+        .ok()?;
+    let msg =
+        String::from_utf8_lossy(&val.stderr).to_string() + &String::from_utf8_lossy(&val.stdout);
+    Some((val.status.success(), msg))
+}
