@@ -169,58 +169,43 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
     let mut pinf = false;
     let mut ninf = false;
     let mut all_neg_zero = true;
-    let mut sum = BigRational::zero();
+    let mut finite: Vec<(f64, f64)> = Vec::new(); // (x, y) for x·y; (x, 1) for a value
     for term in terms {
-        let (v, neg_zero): (Option<BigRational>, bool) = match *term {
-            RTerm::Val(RefVal::Nan { .. }) => {
-                nan = true;
-                (None, false)
-            }
-            RTerm::Val(RefVal::Inf { neg }) => {
-                if neg {
+        let (x, y) = match *term {
+            RTerm::Val(v) => (v, RefVal::Fin(1.0)),
+            RTerm::Prod(a, b) => (a, b),
+        };
+        match (x, y) {
+            (RefVal::Nan { .. }, _) | (_, RefVal::Nan { .. }) => nan = true,
+            (RefVal::Inf { neg: n1 }, RefVal::Inf { neg: n2 }) => {
+                if n1 != n2 {
                     ninf = true
                 } else {
                     pinf = true
                 }
-                (None, false)
             }
-            RTerm::Val(RefVal::Fin(x)) => (Some(rat(x)), x == 0.0 && x.is_sign_negative()),
-            RTerm::Prod(a, b) => match (a, b) {
-                (RefVal::Nan { .. }, _) | (_, RefVal::Nan { .. }) => {
+            (RefVal::Inf { neg }, RefVal::Fin(v)) | (RefVal::Fin(v), RefVal::Inf { neg }) => {
+                if v == 0.0 {
                     nan = true;
-                    (None, false)
+                } else if neg != v.is_sign_negative() {
+                    ninf = true;
+                } else {
+                    pinf = true;
                 }
-                (RefVal::Inf { neg: n1 }, RefVal::Inf { neg: n2 }) => {
-                    if n1 != n2 {
-                        ninf = true
-                    } else {
-                        pinf = true
-                    }
-                    (None, false)
+            }
+            (RefVal::Fin(a), RefVal::Fin(b)) => {
+                let zero = a == 0.0 || b == 0.0;
+                let negative = a.is_sign_negative() != b.is_sign_negative();
+                if !(zero && negative) {
+                    all_neg_zero = false;
                 }
-                (RefVal::Inf { neg }, RefVal::Fin(x)) | (RefVal::Fin(x), RefVal::Inf { neg }) => {
-                    if x == 0.0 {
-                        nan = true;
-                    } else if neg != x.is_sign_negative() {
-                        ninf = true;
-                    } else {
-                        pinf = true;
-                    }
-                    (None, false)
+                if !zero {
+                    finite.push((a, b));
                 }
-                (RefVal::Fin(x), RefVal::Fin(y)) => {
-                    let p = rat(x) * rat(y);
-                    let nz = p.is_zero() && (x.is_sign_negative() != y.is_sign_negative());
-                    (Some(p), nz)
-                }
-            },
-        };
-        if !neg_zero {
-            all_neg_zero = false;
+                continue;
+            }
         }
-        if let Some(v) = v {
-            sum += v;
-        }
+        all_neg_zero = false;
     }
     if nan || (pinf && ninf) {
         return t.canonical_nan();
@@ -228,14 +213,53 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
     if pinf || ninf {
         return t.inf(ninf);
     }
-    if sum.is_zero() {
-        return t.zero(all_neg_zero);
-    }
-    let bits = round_rne(t, &sum);
+    // Fast path: the f64 sum is exact, so one hardware (or table) rounding is correct.
+    let (negative, bits) = match exact_f64_sum(&finite) {
+        Some(x) if x == 0.0 => return t.zero(all_neg_zero && finite.is_empty()),
+        Some(x) => {
+            let bits = match t {
+                Target::F32 => (x as f32).to_bits() as u64,
+                Target::Small(tab) => {
+                    super::float_ref::expected_finite(tab, x, super::float_ref::Mode::Rne, false)
+                }
+            };
+            (x < 0.0, bits)
+        }
+        None => {
+            let mut sum = BigRational::zero();
+            for &(a, b) in &finite {
+                sum += rat(a) * rat(b);
+            }
+            if sum.is_zero() {
+                return t.zero(all_neg_zero && finite.is_empty());
+            }
+            (sum.is_negative(), round_rne(t, &sum))
+        }
+    };
     if flush_out && t.is_subnormal(bits) {
-        return t.zero(sum.is_negative());
+        return t.zero(negative);
     }
     bits
+}
+
+/// The sum of finite nonzero products (x, y) in f64 when every product and every partial sum is exact in f64
+/// (checked with fma and Knuth's TwoSum error terms); `None` otherwise.
+fn exact_f64_sum(pairs: &[(f64, f64)]) -> Option<f64> {
+    let mut s = 0.0f64;
+    for &(x, y) in pairs {
+        let p = x * y;
+        if !p.is_finite() || x.mul_add(y, -p) != 0.0 || (p == 0.0 && x != 0.0 && y != 0.0) {
+            return None;
+        }
+        let n = s + p;
+        let bb = n - s;
+        let err = (s - (n - bb)) + (p - bb);
+        if !n.is_finite() || err != 0.0 {
+            return None;
+        }
+        s = n;
+    }
+    Some(s)
 }
 
 /// A reference input decoder with optional flushing of subnormals (in the input's own format).
