@@ -215,8 +215,10 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
     }
     // Fast path: the f64 sum is exact, so one hardware (or table) rounding is correct.
     let (negative, bits) = match exact_f64_sum(&finite) {
-        Some(x) if x == 0.0 => return t.zero(all_neg_zero && finite.is_empty()),
         Some(x) => {
+            if x == 0.0 {
+                return t.zero(all_neg_zero && finite.is_empty());
+            }
             let bits = match t {
                 Target::F32 => (x as f32).to_bits() as u64,
                 Target::Small(tab) => {
