@@ -1,15 +1,17 @@
 //! Every accumulation model, with and without flushing, on all three operations: random inputs
 //! (and inputs built to cancel) compared with the rational reference of `mixdot_ref`, where each
-//! model is composed from exactly rounded steps as its documentation describes. The f32 models
-//! are also checked against hardware f32 arithmetic (IEEE, RNE) where that is exact.
+//! model is composed from exactly rounded steps as its documentation describes, in all four
+//! rounding directions. The f32 models are also checked against hardware f32 arithmetic (IEEE,
+//! RNE) where that is exact.
 
 mod float_ref;
 mod mixdot_ref;
 
-use float_ref::{BF16, E4M3, E5M2, F16, RefFormat, RefVal};
+use float_ref::{BF16, E4M3, E5M2, F16, MODES, Mode, RefFormat, RefVal, lib_mode};
 use mixdot_ref::*;
 use proptest::prelude::*;
 use spvx_num::mixdot::{Encoding, MixOp, MixdotCase, Model, ModelConfig};
+use std::sync::OnceLock;
 
 fn ref_model(
     model: Model,
@@ -18,8 +20,9 @@ fn ref_model(
     b: &[RefVal],
     acc: RefVal,
     flush_out: bool,
+    mode: Mode,
 ) -> u64 {
-    let r = |terms: &[RTerm]| round_sum(t, terms, flush_out);
+    let r = |terms: &[RTerm]| round_sum_mode(t, terms, flush_out, mode);
     let products: Vec<RTerm> = a.iter().zip(b).map(|(&x, &y)| RTerm::Prod(x, y)).collect();
     match model {
         Model::Exact => {
@@ -73,15 +76,16 @@ fn lanes(fmt: RefFormat, word: u32, n: usize, flush: bool) -> Vec<RefVal> {
         .collect()
 }
 
-fn cfg(model: Model, fi: bool, fo: bool) -> ModelConfig {
+fn cfg(model: Model, fi: bool, fo: bool, mode: Mode) -> ModelConfig {
     ModelConfig {
+        model,
         flush_input_denormals: fi,
         flush_output_denormals: fo,
-        ..ModelConfig::new(model)
+        rounding: lib_mode(mode),
     }
 }
 
-/// Checks one case under every model and flush combination.
+/// Checks one case under every model, rounding direction and flush combination.
 fn check(
     op: MixOp,
     e1: RefFormat,
@@ -92,47 +96,52 @@ fn check(
 ) -> Result<(), TestCaseError> {
     let n = op.lanes();
     let case = MixdotCase::new(op, enc(e1), enc(e2), a, b, acc).expect("valid case");
+    let target = match op {
+        MixOp::Dot2Acc16 if e1.name == "f16" => f16_target(),
+        MixOp::Dot2Acc16 => bf16_target(),
+        _ => &Target::F32,
+    };
     for model in Model::ALL {
-        for fi in [false, true] {
-            for fo in [false, true] {
-                let (target, accv) = match op {
-                    MixOp::Dot2Acc16 => {
-                        let t = if e1.name == "f16" {
-                            Target::f16()
-                        } else {
-                            Target::bf16()
-                        };
-                        (t, input(e1, acc as u64, fi))
-                    }
-                    _ => (Target::F32, input_f32(acc, fi)),
-                };
-                let want = ref_model(
-                    model,
-                    &target,
-                    &lanes(e1, a, n, fi),
-                    &lanes(e2, b, n, fi),
-                    accv,
-                    fo,
-                );
-                let got = case.evaluate(&cfg(model, fi, fo)) as u64;
-                prop_assert_eq!(
-                    got,
-                    want,
-                    "{} {} {} a={:#x} b={:#x} acc={:#x} model={} fi={} fo={}",
-                    op,
-                    e1.name,
-                    e2.name,
-                    a,
-                    b,
-                    acc,
-                    model,
-                    fi,
-                    fo
-                );
+        for mode in MODES {
+            for fi in [false, true] {
+                for fo in [false, true] {
+                    let accv = match op {
+                        MixOp::Dot2Acc16 => input(e1, acc as u64, fi),
+                        _ => input_f32(acc, fi),
+                    };
+                    let (va, vb) = (lanes(e1, a, n, fi), lanes(e2, b, n, fi));
+                    let want = ref_model(model, target, &va, &vb, accv, fo, mode);
+                    let got = case.evaluate(&cfg(model, fi, fo, mode)) as u64;
+                    prop_assert_eq!(
+                        got,
+                        want,
+                        "{} {} {} a={:#x} b={:#x} acc={:#x} model={} {:?} fi={} fo={}",
+                        op,
+                        e1.name,
+                        e2.name,
+                        a,
+                        b,
+                        acc,
+                        model,
+                        mode,
+                        fi,
+                        fo
+                    );
+                }
             }
         }
     }
     Ok(())
+}
+
+fn f16_target() -> &'static Target {
+    static T: OnceLock<Target> = OnceLock::new();
+    T.get_or_init(Target::f16)
+}
+
+fn bf16_target() -> &'static Target {
+    static T: OnceLock<Target> = OnceLock::new();
+    T.get_or_init(Target::bf16)
 }
 
 /// Random words, or words whose two products cancel exactly (lane 1 = lane 0, sign flipped in b).
@@ -159,7 +168,7 @@ fn acc32() -> impl Strategy<Value = u32> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn dot2_acc32_all_models(w in dot2_words(), acc in acc32(), bf in any::<bool>()) {

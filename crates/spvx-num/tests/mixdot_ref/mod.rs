@@ -5,7 +5,7 @@
 //! `float_ref`). Nothing here calls the code under test.
 #![allow(dead_code)]
 
-use super::float_ref::{BF16, E4M3, E5M2, F16, RefFormat, RefVal, Table};
+use super::float_ref::{BF16, E4M3, E5M2, F16, Mode, RefFormat, RefVal, Table};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -155,6 +155,38 @@ pub fn round_rne(t: &Target, q: &BigRational) -> u64 {
     if neg { mag | t.sign_bit() } else { mag }
 }
 
+/// Rounding of a nonzero exact value in any direction; overflow gives ±infinity where IEEE 754
+/// §7.4 says so (RNE always, RTP for positive, RTN for negative) and ±max otherwise.
+pub fn round_dir(t: &Target, q: &BigRational, mode: Mode) -> u64 {
+    let up = match mode {
+        Mode::Rne => return round_rne(t, q),
+        Mode::Rtz => false,
+        Mode::Rtp => !q.is_negative(),
+        Mode::Rtn => q.is_negative(),
+    };
+    let neg = q.is_negative();
+    let m = q.abs();
+    let beyond = match t {
+        Target::F32 => 0x7f80_0000,
+        Target::Small(tab) => tab.fmt.pattern(tab.values.len() as u64),
+    };
+    let cands = candidates(t, m.to_f64().unwrap_or(f64::MAX));
+    let pick = if up {
+        cands
+            .iter()
+            .filter(|c| c.1 >= m)
+            .min_by(|x, y| x.1.cmp(&y.1))
+    } else {
+        cands
+            .iter()
+            .filter(|c| c.1 <= m && c.0 != beyond)
+            .max_by(|x, y| x.1.cmp(&y.1))
+    };
+    let bits = pick.map(|c| c.0).unwrap_or(beyond);
+    let mag = if bits == beyond { t.inf(false) } else { bits };
+    if neg { mag | t.sign_bit() } else { mag }
+}
+
 /// A term: a value or a product of two values.
 #[derive(Clone, Copy, Debug)]
 pub enum RTerm {
@@ -165,10 +197,17 @@ pub enum RTerm {
 /// `round_rne(Σ terms)` with IEEE special values, written out: NaN in → canonical NaN; ∞·0 or
 /// +∞ with −∞ → canonical NaN; exact zero is −0 only if every term is −0.
 pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
+    round_sum_mode(t, terms, flush_out, Mode::Rne)
+}
+
+/// [`round_sum`] in any rounding direction (an exact zero from cancellation or mixed-sign zeros
+/// is −0 under RTN, IEEE 754 §6.3).
+pub fn round_sum_mode(t: &Target, terms: &[RTerm], flush_out: bool, mode: Mode) -> u64 {
     let mut nan = false;
     let mut pinf = false;
     let mut ninf = false;
     let mut all_neg_zero = true;
+    let mut all_pos_zero = true;
     let mut finite: Vec<(f64, f64)> = Vec::new(); // (x, y) for x·y; (x, 1) for a value
     for term in terms {
         let (x, y) = match *term {
@@ -199,6 +238,9 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
                 if !(zero && negative) {
                     all_neg_zero = false;
                 }
+                if !(zero && !negative) {
+                    all_pos_zero = false;
+                }
                 if !zero {
                     finite.push((a, b));
                 }
@@ -206,6 +248,7 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
             }
         }
         all_neg_zero = false;
+        all_pos_zero = false;
     }
     if nan || (pinf && ninf) {
         return t.canonical_nan();
@@ -214,10 +257,19 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
         return t.inf(ninf);
     }
     // Fast path: the f64 sum is exact, so one hardware (or table) rounding is correct.
-    let (negative, bits) = match exact_f64_sum(&finite) {
+    let fast = if mode == Mode::Rne {
+        exact_f64_sum(&finite)
+    } else {
+        None
+    };
+    let (negative, bits) = match fast {
         Some(x) => {
             if x == 0.0 {
-                return t.zero(all_neg_zero && finite.is_empty());
+                return t.zero(zero_negative(
+                    all_neg_zero && finite.is_empty(),
+                    all_pos_zero && finite.is_empty(),
+                    mode,
+                ));
             }
             let bits = match t {
                 Target::F32 => (x as f32).to_bits() as u64,
@@ -233,15 +285,27 @@ pub fn round_sum(t: &Target, terms: &[RTerm], flush_out: bool) -> u64 {
                 sum += rat(a) * rat(b);
             }
             if sum.is_zero() {
-                return t.zero(all_neg_zero && finite.is_empty());
+                return t.zero(zero_negative(
+                    all_neg_zero && finite.is_empty(),
+                    all_pos_zero && finite.is_empty(),
+                    mode,
+                ));
             }
-            (sum.is_negative(), round_rne(t, &sum))
+            (sum.is_negative(), round_dir(t, &sum, mode))
         }
     };
     if flush_out && t.is_subnormal(bits) {
         return t.zero(negative);
     }
     bits
+}
+
+fn zero_negative(all_negative_zero: bool, all_positive_zero: bool, mode: Mode) -> bool {
+    // Every term −0: −0. Every term +0: +0. Mixed zeros or cancellation: −0 only under RTN.
+    if all_negative_zero {
+        return true;
+    }
+    !all_positive_zero && mode == Mode::Rtn
 }
 
 /// The sum of finite nonzero products (x, y) in f64 when every product and every partial sum is exact in f64
