@@ -238,7 +238,7 @@ pub fn round_sum_mode(t: &Target, terms: &[RTerm], flush_out: bool, mode: Mode) 
                 if !(zero && negative) {
                     all_neg_zero = false;
                 }
-                if !(zero && !negative) {
+                if !zero || negative {
                     all_pos_zero = false;
                 }
                 if !zero {
