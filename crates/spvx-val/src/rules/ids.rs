@@ -1,12 +1,18 @@
-//! Rules of ids: every id defined exactly once, every referenced id defined, and defined before
-//! use where SPIR-V requires it.
+//! Rules of ids: every id defined exactly once, every referenced id defined, defined before use
+//! where SPIR-V requires it, and function-local ids used only inside their function.
 //!
-//! (Being written: only "defined exactly once" is checked, by the index builder.)
+//! "Defined exactly once" is checked by the index builder ([`IdError::DefinedTwice`]). The
+//! operands that may refer forward are those SPIR-V §2.4 (logical layout) lets appear before
+//! the definition — names, decorations, entry points and execution modes, merge instructions,
+//! branch targets, the `OpPhi` operands, the function of `OpFunctionCall`, pointer types through
+//! `OpTypeForwardPointer` — the same list as SPIRV-Tools' `spvOperandCanBeForwardDeclaredFunction`.
+//! Dominance of definitions over uses inside a function is checked in [`super::cfg`].
 
 use crate::Options;
 use crate::error::ValError;
 use crate::index::ModuleIndex;
-use spvx_spirv::instruction::Id;
+use spvx_spirv::instruction::{Id, Instruction};
+use std::collections::HashSet;
 use thiserror::Error;
 
 /// A broken id rule.
@@ -15,7 +21,159 @@ pub enum IdError {
     /// SPIR-V §2.2.1: an id is defined by exactly one instruction.
     #[error("id {id} is defined more than once (first by instruction {first})")]
     DefinedTwice { id: Id, first: usize },
+    /// SPIR-V §2.2.1: every id used must be defined by some instruction.
+    #[error("{opcode}: ID {id} has not been defined")]
+    Undefined { opcode: String, id: String },
+    /// SPIR-V §2.4: an id must be defined before it is used, except for the forward
+    /// references the logical layout allows.
+    #[error(
+        "{opcode}: ID {id} is used before its definition (only names, decorations, entry points, merge and branch targets, OpPhi operands, called functions and forward-declared pointers may refer forward)"
+    )]
+    UsedBeforeDefinition { opcode: String, id: String },
+    /// SPIR-V §2.2.1 (function-local ids): an id defined inside a function is visible only in
+    /// that function.
+    #[error("{opcode}: ID {id} is defined in function {owner} and cannot be used in function {user}")]
+    OtherFunction {
+        opcode: String,
+        id: String,
+        owner: String,
+        user: String,
+    },
+}
+
+mod op {
+    pub const NAME: u16 = 5;
+    pub const MEMBER_NAME: u16 = 6;
+    pub const EXT_INST: u16 = 12;
+    pub const ENTRY_POINT: u16 = 15;
+    pub const EXECUTION_MODE: u16 = 16;
+    pub const TYPE_STRUCT: u16 = 30;
+    pub const TYPE_POINTER: u16 = 32;
+    pub const TYPE_FORWARD_POINTER: u16 = 39;
+    pub const FUNCTION: u16 = 54;
+    pub const FUNCTION_CALL: u16 = 57;
+    pub const DECORATE: u16 = 71;
+    pub const MEMBER_DECORATE: u16 = 72;
+    pub const GROUP_DECORATE: u16 = 74;
+    pub const GROUP_MEMBER_DECORATE: u16 = 75;
+    pub const PHI: u16 = 245;
+    pub const LOOP_MERGE: u16 = 246;
+    pub const SELECTION_MERGE: u16 = 247;
+    pub const BRANCH: u16 = 249;
+    pub const BRANCH_CONDITIONAL: u16 = 250;
+    pub const SWITCH: u16 = 251;
+    pub const DECORATE_ID: u16 = 332;
+    pub const EXECUTION_MODE_ID: u16 = 331;
+    pub const DECORATE_STRING: u16 = 5632;
+    pub const MEMBER_DECORATE_STRING: u16 = 5633;
+}
+
+/// True when operand `pos` (counted after the result type and result id) of `inst` may name
+/// an id defined later in the module.
+fn may_refer_forward(ix: &ModuleIndex, inst: &Instruction, pos: usize, forward_pointers: &HashSet<Id>) -> bool {
+    match inst.opcode {
+        op::NAME
+        | op::MEMBER_NAME
+        | op::ENTRY_POINT
+        | op::EXECUTION_MODE
+        | op::EXECUTION_MODE_ID
+        | op::DECORATE
+        | op::MEMBER_DECORATE
+        | op::DECORATE_ID
+        | op::DECORATE_STRING
+        | op::MEMBER_DECORATE_STRING
+        | op::SELECTION_MERGE
+        | op::LOOP_MERGE
+        | op::BRANCH
+        | op::PHI
+        | op::TYPE_FORWARD_POINTER => true,
+        op::GROUP_DECORATE | op::GROUP_MEMBER_DECORATE | op::BRANCH_CONDITIONAL | op::SWITCH => {
+            pos != 0
+        }
+        op::FUNCTION_CALL => pos == 0,
+        // Debug-information extended instructions refer forward freely.
+        op::EXT_INST => inst
+            .operands
+            .first()
+            .and_then(|o| o.id())
+            .and_then(|set| ix.ext_imports.get(&set))
+            .is_some_and(|name| name.contains("DebugInfo")),
+        // Types may refer to a pointer type declared by OpTypeForwardPointer.
+        op::TYPE_STRUCT | op::TYPE_POINTER => inst
+            .operands
+            .get(pos)
+            .and_then(|o| o.id())
+            .is_some_and(|id| forward_pointers.contains(&id)),
+        _ => false,
+    }
 }
 
 /// Appends every id error to `out`.
-pub fn check(_ix: &ModuleIndex, _opts: &Options, _out: &mut Vec<ValError>) {}
+pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
+    let mut forward_pointers = HashSet::new();
+    for (index, inst) in ix.insts.iter().enumerate() {
+        let opcode = || ix.opcode_name(inst.opcode);
+        if let Some(t) = inst.result_type {
+            match ix.def(t) {
+                None => out.push(ValError::at(
+                    index,
+                    IdError::Undefined {
+                        opcode: opcode(),
+                        id: ix.name(t),
+                    },
+                )),
+                Some(d) if d.index > index => out.push(ValError::at(
+                    index,
+                    IdError::UsedBeforeDefinition {
+                        opcode: opcode(),
+                        id: ix.name(t),
+                    },
+                )),
+                Some(_) => {}
+            }
+        }
+        if inst.opcode == op::TYPE_FORWARD_POINTER {
+            if let Some(p) = inst.operands.first().and_then(|o| o.id()) {
+                forward_pointers.insert(p);
+            }
+        }
+        let user_fn = ix.function_of(index);
+        for (pos, operand) in inst.operands.iter().enumerate() {
+            let Some(id) = operand.id() else { continue };
+            let Some(def) = ix.def(id) else {
+                out.push(ValError::at(
+                    index,
+                    IdError::Undefined {
+                        opcode: opcode(),
+                        id: ix.name(id),
+                    },
+                ));
+                continue;
+            };
+            if def.index > index && !may_refer_forward(ix, inst, pos, &forward_pointers) {
+                out.push(ValError::at(
+                    index,
+                    IdError::UsedBeforeDefinition {
+                        opcode: opcode(),
+                        id: ix.name(id),
+                    },
+                ));
+                continue;
+            }
+            if let (Some(user), Some(owner)) = (user_fn, ix.function_of(def.index))
+                && user != owner
+                && def.opcode != op::FUNCTION
+            {
+                out.push(ValError::at(
+                    index,
+                    IdError::OtherFunction {
+                        opcode: opcode(),
+                        id: ix.name(id),
+                        owner: ix.name(ix.functions[owner].id),
+                        user: ix.name(ix.functions[user].id),
+                    },
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Merge instructions and structured control flow (SPIR-V §2.11, §2.16.1 for the Shader
+//! capability).
+//!
+//! Checked: placement of `OpSelectionMerge`/`OpLoopMerge` (all modules); for Shader modules:
+//! a block is the merge block of at most one header; a header dominates its merge block; a
+//! back-edge (an edge to a block that dominates its source) targets a loop header, each loop
+//! header has exactly one back-edge block, and that block is dominated by the continue
+//! target; `OpSwitch` has an `OpSelectionMerge`; and a conditional branch without a selection
+//! merge must have a target that is already a merge block, continue target or earlier branch
+//! target (spirv-val's "Selection must be structured", same reverse-post-order walk).
+//! Not checked: the full nesting of constructs and the exits from them (§2.11 "break",
+//! "continue" and "return" rules beyond the ones above).
+
+use super::CfgError;
+use super::graph::{Cfg, OP_BRANCH, OP_BRANCH_CONDITIONAL, OP_SWITCH};
+use crate::error::ValError;
+use crate::index::{FunctionInfo, ModuleIndex};
+use std::collections::{HashMap, HashSet};
+
+const OP_LOOP_MERGE: u16 = 246;
+const OP_SELECTION_MERGE: u16 = 247;
+
+/// Merge instructions must immediately precede the branch they describe.
+pub(super) fn placement(ix: &ModuleIndex, out: &mut Vec<ValError>) {
+    for (index, inst) in ix.insts.iter().enumerate() {
+        let next = ix.insts.get(index + 1).map(|i| i.opcode);
+        let (ok, allowed) = match inst.opcode {
+            OP_SELECTION_MERGE => (
+                matches!(next, Some(OP_BRANCH_CONDITIONAL | OP_SWITCH)),
+                "either an OpBranchConditional or OpSwitch instruction",
+            ),
+            OP_LOOP_MERGE => (
+                matches!(next, Some(OP_BRANCH | OP_BRANCH_CONDITIONAL)),
+                "either an OpBranch or OpBranchConditional instruction",
+            ),
+            _ => continue,
+        };
+        if !ok {
+            out.push(ValError::at(
+                index,
+                CfgError::MergePlacement {
+                    opcode: ix.opcode_name(inst.opcode),
+                    allowed: allowed.to_string(),
+                },
+            ));
+        }
+    }
+}
+
+/// One header: its block, its merge instruction's index, merge block, continue target.
+struct Header {
+    block: usize,
+    at: usize,
+    merge: usize,
+    cont: Option<usize>,
+}
+
+pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec<ValError>) {
+    let mut err = |index: usize, rule: String| {
+        out.push(ValError::at(index, CfgError::Structured { rule }));
+    };
+    let label = |b: usize| ix.name(f.blocks[b].label);
+    let mut headers = Vec::new();
+    let mut merge_inst: Vec<Option<usize>> = vec![None; f.blocks.len()];
+    for (b, block) in f.blocks.iter().enumerate() {
+        let m = block.terminator - 1;
+        if m <= block.label_index {
+            continue;
+        }
+        let inst = &ix.insts[m];
+        if !matches!(inst.opcode, OP_SELECTION_MERGE | OP_LOOP_MERGE) {
+            continue;
+        }
+        merge_inst[b] = Some(m);
+        let block_of = |i: usize| {
+            inst.operands
+                .get(i)
+                .and_then(|o| o.id())
+                .and_then(|id| cfg.block_of_label.get(&id).copied())
+        };
+        let Some(merge) = block_of(0) else { continue };
+        let cont = if inst.opcode == OP_LOOP_MERGE {
+            block_of(1)
+        } else {
+            None
+        };
+        headers.push(Header {
+            block: b,
+            at: m,
+            merge,
+            cont,
+        });
+    }
+    // One header per merge block; headers dominate their merge blocks.
+    let mut merge_owner: HashMap<usize, usize> = HashMap::new();
+    for h in &headers {
+        if let Some(&other) = merge_owner.get(&h.merge) {
+            err(
+                h.at,
+                format!(
+                    "Block {} is already a merge block for another header ({})",
+                    label(h.merge),
+                    label(other)
+                ),
+            );
+        } else {
+            merge_owner.insert(h.merge, h.block);
+        }
+        if cfg.reachable[h.block] && cfg.reachable[h.merge] && !cfg.dominates(h.block, h.merge) {
+            err(
+                h.at,
+                format!(
+                    "Header block {} doesn't dominate its merge block {}",
+                    label(h.block),
+                    label(h.merge)
+                ),
+            );
+        }
+    }
+    // Back-edges.
+    let loops: HashMap<usize, &Header> = headers
+        .iter()
+        .filter(|h| h.cont.is_some())
+        .map(|h| (h.block, h))
+        .collect();
+    let mut back_edges: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &a in &cfg.rpo {
+        for &b in &cfg.succs[a] {
+            if cfg.dominates(b, a) {
+                if loops.contains_key(&b) {
+                    back_edges.entry(b).or_default().push(a);
+                } else {
+                    err(
+                        f.blocks[a].terminator,
+                        format!(
+                            "Back-edges ({} -> {}) can only be formed between a block and a loop header",
+                            label(a),
+                            label(b)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for (&hb, h) in &loops {
+        if !cfg.reachable[hb] {
+            continue;
+        }
+        let edges = back_edges.get(&hb).map_or(&[][..], |v| v.as_slice());
+        if edges.len() != 1 {
+            err(
+                h.at,
+                format!(
+                    "Loop header {} is targeted by {} back-edge blocks but the standard requires exactly one",
+                    label(hb),
+                    edges.len()
+                ),
+            );
+        } else if let Some(c) = h.cont
+            && cfg.reachable[c]
+            && !cfg.dominates(c, edges[0])
+        {
+            err(
+                h.at,
+                format!(
+                    "The back-edge block {} of loop header {} is not dominated by its continue target {}",
+                    label(edges[0]),
+                    label(hb),
+                    label(c)
+                ),
+            );
+        }
+    }
+    selections(ix, f, cfg, &merge_inst, &mut err);
+}
+
+/// spirv-val's `ValidateStructuredSelections`: in reverse post-order, merge blocks, continue
+/// targets and branch targets become "seen"; a conditional branch without an
+/// `OpSelectionMerge` whose two targets are both unseen is an unstructured selection.
+fn selections(
+    ix: &ModuleIndex,
+    f: &FunctionInfo,
+    cfg: &Cfg,
+    merge_inst: &[Option<usize>],
+    err: &mut impl FnMut(usize, String),
+) {
+    let mut seen: HashSet<u32> = HashSet::new();
+    for &b in &cfg.rpo {
+        let term = &ix.insts[f.blocks[b].terminator];
+        let merge = merge_inst[b].map(|m| &ix.insts[m]);
+        if let Some(m) = merge {
+            for o in m.operands.iter().take(if m.opcode == OP_LOOP_MERGE { 2 } else { 1 }) {
+                if let Some(id) = o.id() {
+                    seen.insert(id);
+                }
+            }
+        }
+        match term.opcode {
+            OP_BRANCH_CONDITIONAL => {
+                let t = term.operands.get(1).and_then(|o| o.id()).unwrap_or(0);
+                let e = term.operands.get(2).and_then(|o| o.id()).unwrap_or(0);
+                let t_new = seen.insert(t);
+                let e_new = seen.insert(e);
+                let selection_merge = merge.is_some_and(|m| m.opcode == OP_SELECTION_MERGE);
+                if !selection_merge && t_new && e_new {
+                    err(
+                        f.blocks[b].terminator,
+                        format!(
+                            "Selection must be structured: the conditional branch of block {} needs an OpSelectionMerge",
+                            ix.name(f.blocks[b].label)
+                        ),
+                    );
+                }
+            }
+            OP_SWITCH => {
+                if merge.is_none() {
+                    err(
+                        f.blocks[b].terminator,
+                        "OpSwitch must be preceded by an OpSelectionMerge instruction".into(),
+                    );
+                }
+                for id in term.operands.iter().skip(1).filter_map(|o| o.id()) {
+                    seen.insert(id);
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Composite instructions (SPIR-V §3.52.12): `OpVectorExtractDynamic`,
+//! `OpVectorInsertDynamic`, `OpVectorShuffle`, `OpCompositeConstruct`, `OpCompositeExtract`,
+//! `OpCompositeInsert`, `OpCopyObject`; and the walk into a composite type by indices that
+//! `OpAccessChain` shares.
+
+use super::{Check, Cx, Kind, ensure};
+use crate::index::Type;
+use spvx_spirv::instruction::Id;
+
+pub(super) fn check(cx: &Cx) -> Check {
+    let op = cx.inst.opcode;
+    if !matches!(op, 77..=83) || cx.any_opaque() {
+        return Ok(());
+    }
+    match op {
+        77 => extract_dynamic(cx),
+        78 => insert_dynamic(cx),
+        79 => shuffle(cx),
+        80 => construct(cx),
+        81 => extract(cx),
+        82 => insert(cx),
+        _ => ensure(cx.type_of(0) == cx.inst.result_type, || {
+            cx.operand_err(0, "Operand", "of the Result Type")
+        }),
+    }
+}
+
+/// One step of a walk into composite type `t` by `index` (`None`: a run-time index, allowed
+/// only where the step does not depend on it). Returns the type reached, or why it fails.
+pub(super) fn step(cx: &Cx, t: Id, index: Option<u64>) -> Result<Id, String> {
+    let within = |count: u64| match index {
+        Some(i) if i >= count => Err(format!(
+            "index {i} is out of bounds: {} has {count} elements",
+            cx.ix.name(t)
+        )),
+        _ => Ok(()),
+    };
+    match cx.ix.ty(t) {
+        Some(Type::Vector { component, count }) => within(*count as u64).map(|()| *component),
+        Some(Type::Matrix { column, count }) => within(*count as u64).map(|()| *column),
+        Some(Type::Array { element, length }) => {
+            if let Some(n) = cx.ix.const_u64(*length) {
+                within(n)?;
+            }
+            Ok(*element)
+        }
+        Some(Type::RuntimeArray { element }) => Ok(*element),
+        Some(Type::Struct { members }) => match index {
+            None => Err(format!(
+                "indexing into struct {} needs a constant integer index",
+                cx.ix.name(t)
+            )),
+            Some(i) => members.get(i as usize).copied().ok_or_else(|| {
+                format!(
+                    "index {i} is out of bounds: struct {} has {} members",
+                    cx.ix.name(t),
+                    members.len()
+                )
+            }),
+        },
+        Some(Type::CooperativeMatrix { component, .. }) => Ok(*component),
+        _ => Err(format!(
+            "reached non-composite type {} while indexes still remain to be traversed",
+            cx.ix.name(t)
+        )),
+    }
+}
+
+/// Walks `t` by the literal indices of operands `from..`.
+fn walk_literals(cx: &Cx, mut t: Id, from: usize) -> Result<Id, super::InstructionError> {
+    for o in cx.inst.operands.iter().skip(from) {
+        let i = o.word().map(u64::from);
+        if matches!(cx.ix.ty(t), Some(Type::RuntimeArray { .. })) {
+            return Err(cx.rule("cannot extract from or insert into a runtime array"));
+        }
+        t = step(cx, t, i).map_err(|e| cx.rule(e))?;
+    }
+    Ok(t)
+}
+
+fn extract(cx: &Cx) -> Check {
+    let Some(ct) = cx.type_of(0) else {
+        return Ok(());
+    };
+    let t = walk_literals(cx, ct, 1)?;
+    ensure(Some(t) == cx.inst.result_type, || {
+        cx.rule(format!(
+            "Result Type {} does not match the type {} that results from indexing into the composite",
+            cx.tname(cx.inst.result_type),
+            cx.ix.name(t)
+        ))
+    })
+}
+
+fn insert(cx: &Cx) -> Check {
+    let Some(ct) = cx.type_of(1) else {
+        return Ok(());
+    };
+    ensure(Some(ct) == cx.inst.result_type, || {
+        cx.operand_err(1, "Composite", "of the Result Type")
+    })?;
+    let t = walk_literals(cx, ct, 2)?;
+    ensure(cx.type_of(0) == Some(t), || {
+        cx.operand_err(
+            0,
+            "Object",
+            &format!("the type {} that results from indexing into the composite", cx.ix.name(t)),
+        )
+    })
+}
+
+fn int_scalar(cx: &Cx, i: usize) -> bool {
+    cx.type_of(i)
+        .and_then(|t| cx.shape(t))
+        .is_some_and(|s| s.kind == Kind::Int && !s.vector)
+}
+
+fn extract_dynamic(cx: &Cx) -> Check {
+    let v = cx
+        .type_of(0)
+        .and_then(|t| cx.shape(t))
+        .filter(|s| s.vector)
+        .ok_or_else(|| cx.operand_err(0, "Vector", "a vector type"))?;
+    ensure(cx.inst.result_type == Some(v.component), || {
+        cx.result_type_err("the Vector's component type")
+    })?;
+    ensure(int_scalar(cx, 1), || {
+        cx.operand_err(1, "Index", "an int scalar type")
+    })
+}
+
+fn insert_dynamic(cx: &Cx) -> Check {
+    let r = cx
+        .result_shape()
+        .filter(|s| s.vector)
+        .ok_or_else(|| cx.result_type_err("a vector type"))?;
+    ensure(cx.type_of(0) == cx.inst.result_type, || {
+        cx.operand_err(0, "Vector", "of the Result Type")
+    })?;
+    ensure(cx.type_of(1) == Some(r.component), || {
+        cx.operand_err(1, "Component", "the Result Type's component type")
+    })?;
+    ensure(int_scalar(cx, 2), || {
+        cx.operand_err(2, "Index", "an int scalar type")
+    })
+}
+
+fn shuffle(cx: &Cx) -> Check {
+    let r = cx
+        .result_shape()
+        .filter(|s| s.vector)
+        .ok_or_else(|| cx.result_type_err("a vector type"))?;
+    let mut total = 0u64;
+    for (i, what) in [(0, "Vector 1"), (1, "Vector 2")] {
+        let v = cx
+            .type_of(i)
+            .and_then(|t| cx.shape(t))
+            .filter(|s| s.vector)
+            .ok_or_else(|| cx.operand_err(i, what, "a vector type"))?;
+        ensure(v.component == r.component, || {
+            cx.operand_err(i, what, "a vector of the Result Type's component type")
+        })?;
+        total += v.count as u64;
+    }
+    let comps = &cx.inst.operands[2..];
+    ensure(comps.len() as u64 == r.count as u64, || {
+        cx.rule(format!(
+            "the number of components ({}) does not match the Result Type's component count ({})",
+            comps.len(),
+            r.count
+        ))
+    })?;
+    for c in comps {
+        if let Some(w) = c.word() {
+            ensure(w == u32::MAX || (w as u64) < total, || {
+                cx.rule(format!(
+                    "component index {w} is out of bounds for the {total} components of Vector 1 and Vector 2"
+                ))
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn construct(cx: &Cx) -> Check {
+    let Some(rt) = cx.inst.result_type else {
+        return Ok(());
+    };
+    let n = cx.inst.operands.len();
+    match cx.ix.ty(rt) {
+        Some(Type::Vector { component, count }) => {
+            let mut total = 0u64;
+            for i in 0..n {
+                let s = cx
+                    .type_of(i)
+                    .and_then(|t| cx.shape(t))
+                    .filter(|s| s.component == *component)
+                    .ok_or_else(|| {
+                        cx.operand_err(
+                            i,
+                            &format!("Constituent {}", i + 1),
+                            &format!("a scalar or vector of {}", cx.ix.name(*component)),
+                        )
+                    })?;
+                total += s.count as u64;
+            }
+            ensure(total == *count as u64, || {
+                cx.rule(format!(
+                    "the constituents have {total} components in total, but the Result Type has {count}"
+                ))
+            })
+        }
+        Some(Type::Matrix { column, count }) => {
+            same_constituents(cx, n, *count as u64, |_| Some(*column))
+        }
+        Some(Type::Array { element, length }) => {
+            let len = cx.ix.const_u64(*length);
+            match len {
+                Some(len) => same_constituents(cx, n, len, |_| Some(*element)),
+                None => Ok(()),
+            }
+        }
+        Some(Type::Struct { members }) => {
+            let m = members.clone();
+            same_constituents(cx, n, m.len() as u64, |i| m.get(i).copied())
+        }
+        _ => Err(cx.result_type_err("a composite type")),
+    }
+}
+
+/// `n` constituents, as many as `expected`, each of type `ty(i)`.
+fn same_constituents(cx: &Cx, n: usize, expected: u64, ty: impl Fn(usize) -> Option<Id>) -> Check {
+    ensure(n as u64 == expected, || {
+        cx.rule(format!(
+            "expected {expected} constituents for Result Type {}, found {n}",
+            cx.tname(cx.inst.result_type)
+        ))
+    })?;
+    for i in 0..n {
+        let want = ty(i);
+        ensure(cx.type_of(i) == want, || {
+            cx.operand_err(
+                i,
+                &format!("Constituent {}", i + 1),
+                &format!("of type {}", cx.tname(want)),
+            )
+        })?;
+    }
+    Ok(())
+}

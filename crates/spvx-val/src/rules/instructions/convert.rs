@@ -1,0 +1,95 @@
+//! Conversion instructions (SPIR-V §3.52.11): `OpConvertFToU`/`FToS`/`SToF`/`UToF`,
+//! `OpUConvert`, `OpSConvert`, `OpFConvert`, `OpQuantizeToF16` and `OpBitcast` between numeric
+//! types.
+
+use super::{Check, Cx, Kind, Shape, ensure};
+use crate::index::Type;
+
+pub(super) fn check(cx: &Cx) -> Check {
+    let op = cx.inst.opcode;
+    if !matches!(op, 109..=116 | 124) || cx.any_opaque() {
+        return Ok(());
+    }
+    if op == 124 {
+        return bitcast(cx);
+    }
+    let (result_kind, input_kind) = match op {
+        109 | 110 => (Kind::Int, Kind::Float),
+        111 | 112 => (Kind::Float, Kind::Int),
+        113 | 114 => (Kind::Int, Kind::Int),
+        _ => (Kind::Float, Kind::Float),
+    };
+    let names = |k: Kind| match k {
+        Kind::Int => "an int scalar or vector type",
+        _ => "a float scalar or vector type",
+    };
+    let r = cx
+        .result_shape()
+        .filter(|s| s.kind == result_kind)
+        .ok_or_else(|| {
+            if op == 113 {
+                cx.result_type_err("an unsigned int scalar or vector type")
+            } else {
+                cx.result_type_err(names(result_kind))
+            }
+        })?;
+    if op == 113 {
+        ensure(!r.signed, || {
+            cx.result_type_err("an unsigned int scalar or vector type")
+        })?;
+    }
+    let x = cx
+        .type_of(0)
+        .and_then(|t| cx.shape(t))
+        .filter(|s| s.kind == input_kind)
+        .ok_or_else(|| cx.operand_err(0, "the input", names(input_kind)))?;
+    ensure(x.count == r.count, || {
+        cx.rule("expected the input to have the same dimension as Result Type")
+    })?;
+    match op {
+        113 | 114 => ensure(x.width != r.width, || {
+            cx.rule("expected the input to have a different bit width from Result Type")
+        }),
+        115 => ensure(x.width != r.width || x.encoding != r.encoding, || {
+            cx.rule("expected the input to have a different bit width or encoding from Result Type")
+        }),
+        116 => ensure(
+            r.width == 32 && r.encoding.is_none() && cx.type_of(0) == cx.inst.result_type,
+            || cx.rule("expected Result Type and Value to be the same 32-bit float type"),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// The number of bits of a numeric scalar or vector.
+fn bits(s: &Shape) -> u64 {
+    s.width as u64 * s.count as u64
+}
+
+fn bitcast(cx: &Cx) -> Check {
+    let Some(rt) = cx.inst.result_type else {
+        return Ok(());
+    };
+    let is_ptr = |t: Option<u32>| matches!(t.and_then(|t| cx.ix.ty(t)), Some(Type::Pointer { .. }));
+    if is_ptr(Some(rt)) || is_ptr(cx.type_of(0)) {
+        return Ok(());
+    }
+    let r = cx
+        .shape(rt)
+        .filter(|s| s.kind != Kind::Bool)
+        .ok_or_else(|| cx.result_type_err("a pointer or an int or float scalar or vector type"))?;
+    let x = cx
+        .type_of(0)
+        .and_then(|t| cx.shape(t))
+        .filter(|s| s.kind != Kind::Bool)
+        .ok_or_else(|| {
+            cx.operand_err(0, "Operand", "a pointer or an int or float scalar or vector type")
+        })?;
+    ensure(bits(&r) == bits(&x), || {
+        cx.rule(format!(
+            "expected the input and Result Type to have the same total bit width ({} and {} bits)",
+            bits(&x),
+            bits(&r)
+        ))
+    })
+}
