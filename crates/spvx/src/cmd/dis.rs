@@ -14,9 +14,16 @@ use std::process::ExitCode;
 /// enumerant names. A malformed binary is reported with the word offset of the offending
 /// instruction.
 #[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  spvx dis shader.spv\n  spvx dis --raw-id shader.spv -o shader.spvasm\n  cat shader.spv | spvx dis -"
-)]
+#[command(after_help = "\
+The output is byte for byte what spirv-dis (SPIRV-Tools 2025.5) prints: a header comment block,
+friendly id names derived from OpName, built-ins and types (%uint, %_ptr_Input_v3uint,
+%float_1_5, ...), the `=` of result ids aligned, canonical opcode and enumerant names.
+A malformed binary is reported with the word offset of the offending instruction.
+
+Examples:
+  spvx dis shader.spv
+  spvx dis --raw-id shader.spv -o shader.spvasm
+  cat shader.spv | spvx dis -")]
 pub struct DisArgs {
     /// Input binary; `-` reads standard input.
     #[arg(value_name = "IN")]
