@@ -64,6 +64,41 @@ pub struct ExactSum {
 /// A finite nonzero term as (negative, integer magnitude, exponent).
 type Finite = (bool, u128, i64);
 
+/// Finite terms, kept on the stack for the usual short sums (dot products have at most 5 terms).
+struct TermBuffer {
+    inline: [Finite; 8],
+    len: usize,
+    spilled: Vec<Finite>,
+}
+
+impl TermBuffer {
+    fn new() -> TermBuffer {
+        TermBuffer {
+            inline: [(false, 0, 0); 8],
+            len: 0,
+            spilled: Vec::new(),
+        }
+    }
+    fn push(&mut self, t: Finite) {
+        if self.spilled.is_empty() && self.len < self.inline.len() {
+            self.inline[self.len] = t;
+            self.len += 1;
+        } else {
+            if self.spilled.is_empty() {
+                self.spilled.extend_from_slice(&self.inline[..self.len]);
+            }
+            self.spilled.push(t);
+        }
+    }
+    fn as_slice(&self) -> &[Finite] {
+        if self.spilled.is_empty() {
+            &self.inline[..self.len]
+        } else {
+            &self.spilled
+        }
+    }
+}
+
 impl ExactSum {
     /// Computes the exact value of `Σ terms` (see the module comment for special values).
     pub fn of(terms: &[Term]) -> ExactSum {
@@ -73,7 +108,7 @@ impl ExactSum {
         let mut neg_inf = false;
         let mut all_neg_zero = true;
         let mut all_pos_zero = true;
-        let mut finite: Vec<Finite> = Vec::with_capacity(terms.len());
+        let mut finite = TermBuffer::new();
         for t in terms {
             let (neg, m, e, inf) = match *t {
                 Term::Value(v) => match v {
@@ -144,7 +179,7 @@ impl ExactSum {
             } else {
                 ZeroSign::Mixed
             };
-            sum_finite(&finite, zero)
+            sum_finite(finite.as_slice(), zero)
         };
         ExactSum { kind }
     }

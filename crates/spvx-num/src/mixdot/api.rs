@@ -7,7 +7,11 @@ use super::model::ModelConfig;
 use super::op::{Encoding, Fp8Encoding, Half16Encoding, MixOp};
 use crate::float::{Decoded, ExactSum, Format, Term};
 
-fn decode_lanes(format: Format, lanes: &[u64], flush: bool) -> Vec<Decoded> {
+fn decode_lanes<const N: usize>(format: Format, lanes: [u64; N], flush: bool) -> [Decoded; N] {
+    lanes.map(|x| decode_flushed(format, x, flush))
+}
+
+fn decode_slice(format: Format, lanes: &[u64], flush: bool) -> Vec<Decoded> {
     lanes
         .iter()
         .map(|&x| decode_flushed(format, x, flush))
@@ -25,8 +29,8 @@ pub fn dot2_acc32(
 ) -> u32 {
     let f = enc.format();
     let fl = cfg.flush_input_denormals;
-    let a = decode_lanes(f, &[a[0] as u64, a[1] as u64], fl);
-    let b = decode_lanes(f, &[b[0] as u64, b[1] as u64], fl);
+    let a = decode_lanes(f, [a[0] as u64, a[1] as u64], fl);
+    let b = decode_lanes(f, [b[0] as u64, b[1] as u64], fl);
     let acc = decode_flushed(Format::F32, acc as u64, fl);
     evaluate(Format::F32, &a, &b, acc, cfg) as u32
 }
@@ -42,8 +46,8 @@ pub fn dot2_acc16(
 ) -> u16 {
     let f = enc.format();
     let fl = cfg.flush_input_denormals;
-    let a = decode_lanes(f, &[a[0] as u64, a[1] as u64], fl);
-    let b = decode_lanes(f, &[b[0] as u64, b[1] as u64], fl);
+    let a = decode_lanes(f, [a[0] as u64, a[1] as u64], fl);
+    let b = decode_lanes(f, [b[0] as u64, b[1] as u64], fl);
     let acc = decode_flushed(f, acc as u64, fl);
     evaluate(f, &a, &b, acc, cfg) as u16
 }
@@ -59,8 +63,8 @@ pub fn dot4_acc32(
     cfg: &ModelConfig,
 ) -> u32 {
     let fl = cfg.flush_input_denormals;
-    let a = decode_lanes(enc_a.format(), &a.map(u64::from), fl);
-    let b = decode_lanes(enc_b.format(), &b.map(u64::from), fl);
+    let a = decode_lanes(enc_a.format(), a.map(u64::from), fl);
+    let b = decode_lanes(enc_b.format(), b.map(u64::from), fl);
     let acc = decode_flushed(Format::F32, acc as u64, fl);
     evaluate(Format::F32, &a, &b, acc, cfg) as u32
 }
@@ -177,16 +181,41 @@ impl MixdotCase {
     }
 
     fn decoded(&self, flush: bool) -> (Vec<Decoded>, Vec<Decoded>, Decoded) {
-        let a = decode_lanes(self.enc1.format(), &self.lanes(self.a), flush);
-        let b = decode_lanes(self.enc2.format(), &self.lanes(self.b), flush);
+        let a = decode_slice(self.enc1.format(), &self.lanes(self.a), flush);
+        let b = decode_slice(self.enc2.format(), &self.lanes(self.b), flush);
         let acc = decode_flushed(self.result_format(), self.acc as u64, flush);
         (a, b, acc)
     }
 
     /// The result bits (zero-extended to 32 bits for 16-bit results).
     pub fn evaluate(&self, cfg: &ModelConfig) -> u32 {
-        let (a, b, acc) = self.decoded(cfg.flush_input_denormals);
-        evaluate(self.result_format(), &a, &b, acc, cfg) as u32
+        let halves = |w: u32| [w as u16, (w >> 16) as u16];
+        match (
+            self.op,
+            self.enc1.half16(),
+            self.enc1.fp8(),
+            self.enc2.fp8(),
+        ) {
+            (MixOp::Dot2Acc32, Some(enc), _, _) => {
+                dot2_acc32(enc, halves(self.a), halves(self.b), self.acc, cfg)
+            }
+            (MixOp::Dot2Acc16, Some(enc), _, _) => {
+                dot2_acc16(enc, halves(self.a), halves(self.b), self.acc as u16, cfg) as u32
+            }
+            (MixOp::Dot4Acc32, _, Some(e1), Some(e2)) => dot4_acc32(
+                e1,
+                e2,
+                self.a.to_le_bytes(),
+                self.b.to_le_bytes(),
+                self.acc,
+                cfg,
+            ),
+            // Unreachable for validated cases; evaluate generically anyway.
+            _ => {
+                let (a, b, acc) = self.decoded(cfg.flush_input_denormals);
+                evaluate(self.result_format(), &a, &b, acc, cfg) as u32
+            }
+        }
     }
 
     /// The decoded inputs, the exact value and the result under `cfg`.

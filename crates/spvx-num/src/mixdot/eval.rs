@@ -13,7 +13,7 @@ pub fn decode_flushed(format: Format, bits: u64, flush: bool) -> Decoded {
 }
 
 /// Evaluates `acc + Σ a_i·b_i` into `result` under `cfg` (inputs already decoded and, if asked,
-/// input-flushed). Returns the result bit pattern.
+/// input-flushed). At most 4 lanes are used. Returns the result bit pattern.
 pub fn evaluate(
     result: Format,
     a: &[Decoded],
@@ -31,16 +31,22 @@ pub fn evaluate(
         }
     };
     let rounded = |terms: &[Term]| -> Decoded { result.decode(round(terms)) };
-    let products = a.iter().zip(b).map(|(&x, &y)| Term::Product(x, y));
+    // At most 4 lanes: products and the accumulator fit a stack array.
+    let lanes = a.len().min(b.len()).min(4);
+    let mut products = [Term::Value(acc); 4];
+    for i in 0..lanes {
+        products[i] = Term::Product(a[i], b[i]);
+    }
+    let products = &products[..lanes];
     match cfg.model {
         Model::Exact => {
-            let mut terms: Vec<Term> = products.collect();
-            terms.push(Term::Value(acc));
-            round(&terms)
+            let mut terms = [Term::Value(acc); 5];
+            terms[..lanes].copy_from_slice(products);
+            round(&terms[..=lanes])
         }
         Model::Sequential => {
             let mut sum: Option<Decoded> = None;
-            for p in products {
+            for &p in products {
                 let p = rounded(&[p]);
                 sum = Some(match sum {
                     None => p,
@@ -54,22 +60,20 @@ pub fn evaluate(
         }
         Model::SequentialAccFirst => {
             let mut s = acc;
-            for p in products {
+            for &p in products {
                 let p = rounded(&[p]);
                 s = rounded(&[Term::Value(s), Term::Value(p)]);
             }
             result.encode(&s, mode, false)
         }
         Model::FusedProducts => {
-            let terms: Vec<Term> = products.collect();
-            let s = rounded(&terms);
+            let s = rounded(products);
             round(&[Term::Value(s), Term::Value(acc)])
         }
         Model::FmaChain => {
             let mut s = acc;
-            for p in products {
-                let Term::Product(x, y) = p else { continue };
-                s = rounded(&[Term::Product(x, y), Term::Value(s)]);
+            for &p in products {
+                s = rounded(&[p, Term::Value(s)]);
             }
             result.encode(&s, mode, false)
         }
