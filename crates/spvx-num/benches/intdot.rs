@@ -1,11 +1,13 @@
-//! Packed 4×8 dot products with saturating accumulation over 1M-word slices: every backend the
-//! CPU has (portable, AVX2, AVX-512 VNNI) side by side, for each signedness.
+//! Packed 4×8 dot products with saturating accumulation: every backend the CPU has (portable,
+//! AVX2, AVX-512 VNNI) side by side, for each signedness, over 1M-word slices (16 MiB of
+//! operands: memory-bound) and over 16K-word slices (256 KiB: cache-resident, compute-bound).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvx_num::intdot::{Backend, DotKind, packed4x8_acc_sat_slice, packed4x8_slice};
 use std::hint::black_box;
 
 const WORDS: usize = 1 << 20;
+const SMALL_WORDS: usize = 1 << 14;
 
 fn words(seed: u64) -> Vec<u32> {
     let mut x = seed;
@@ -20,11 +22,17 @@ fn words(seed: u64) -> Vec<u32> {
 }
 
 fn bench_acc_sat(c: &mut Criterion) {
+    acc_sat_group(c, WORDS, "1M");
+    acc_sat_group(c, SMALL_WORDS, "16K");
+}
+
+fn acc_sat_group(c: &mut Criterion, len: usize, label: &str) {
     let (a, b, acc) = (words(1), words(2), words(3));
-    let mut out = vec![0u32; WORDS];
+    let (a, b, acc) = (&a[..len], &b[..len], &acc[..len]);
+    let mut out = vec![0u32; len];
     for kind in [DotKind::Signed, DotKind::Unsigned, DotKind::Mixed] {
-        let mut group = c.benchmark_group(format!("dot4x8_acc_sat_1M/{kind:?}"));
-        group.throughput(Throughput::Elements(WORDS as u64));
+        let mut group = c.benchmark_group(format!("dot4x8_acc_sat_{label}/{kind:?}"));
+        group.throughput(Throughput::Elements(len as u64));
         for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
             group.bench_function(backend.to_string(), |bench| {
                 bench.iter(|| {

@@ -32,6 +32,16 @@ pub(super) fn acc_sat(kind: DotKind, acc: u32, dot: i32) -> u32 {
 
 /// Plain form over slices of equal length (checked by the caller).
 pub(super) fn plain(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
+    // Each arm passes the kind as a constant, so the inlined loop is specialised per kind.
+    match kind {
+        DotKind::Signed => plain_loop(DotKind::Signed, a, b, out),
+        DotKind::Unsigned => plain_loop(DotKind::Unsigned, a, b, out),
+        DotKind::Mixed => plain_loop(DotKind::Mixed, a, b, out),
+    }
+}
+
+#[inline(always)]
+fn plain_loop(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
     for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
         *o = dot4x8(kind, x, y) as u32;
     }
@@ -39,6 +49,15 @@ pub(super) fn plain(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
 
 /// AccSat form over slices of equal length (checked by the caller).
 pub(super) fn accumulate(kind: DotKind, a: &[u32], b: &[u32], acc: &[u32], out: &mut [u32]) {
+    match kind {
+        DotKind::Signed => accumulate_loop(DotKind::Signed, a, b, acc, out),
+        DotKind::Unsigned => accumulate_loop(DotKind::Unsigned, a, b, acc, out),
+        DotKind::Mixed => accumulate_loop(DotKind::Mixed, a, b, acc, out),
+    }
+}
+
+#[inline(always)]
+fn accumulate_loop(kind: DotKind, a: &[u32], b: &[u32], acc: &[u32], out: &mut [u32]) {
     for (((o, &x), &y), &c) in out.iter_mut().zip(a).zip(b).zip(acc) {
         *o = acc_sat(kind, c, dot4x8(kind, x, y));
     }

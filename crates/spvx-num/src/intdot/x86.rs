@@ -22,6 +22,7 @@ use super::{DotKind, portable};
 const AVX2_LANES: usize = 8;
 const AVX512_LANES: usize = 16;
 
+#[inline]
 #[target_feature(enable = "avx2")]
 fn avx2_widen(v: __m256i, signed: bool) -> (__m256i, __m256i) {
     if signed {
@@ -37,6 +38,7 @@ fn avx2_widen(v: __m256i, signed: bool) -> (__m256i, __m256i) {
     }
 }
 
+#[inline]
 #[target_feature(enable = "avx2")]
 fn avx2_dot(kind: DotKind, a: __m256i, b: __m256i) -> __m256i {
     let (a_even, a_odd) = avx2_widen(a, kind.vector1_signed());
@@ -47,6 +49,7 @@ fn avx2_dot(kind: DotKind, a: __m256i, b: __m256i) -> __m256i {
     )
 }
 
+#[inline]
 #[target_feature(enable = "avx2")]
 fn avx2_acc_sat(kind: DotKind, acc: __m256i, dot: __m256i) -> __m256i {
     let sum = _mm256_add_epi32(acc, dot);
@@ -67,8 +70,9 @@ fn avx2_acc_sat(kind: DotKind, acc: __m256i, dot: __m256i) -> __m256i {
 
 /// # Safety
 /// The CPU must support AVX2; `a`, `b` and `out` must have the same length.
+#[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn avx2_plain(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
+unsafe fn avx2_plain_loop(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
     let len = out.len().min(a.len()).min(b.len());
     let mut i = 0;
     while i + AVX2_LANES <= len {
@@ -85,14 +89,9 @@ pub(super) unsafe fn avx2_plain(kind: DotKind, a: &[u32], b: &[u32], out: &mut [
 
 /// # Safety
 /// The CPU must support AVX2; all slices must have the same length.
+#[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn avx2_accumulate(
-    kind: DotKind,
-    a: &[u32],
-    b: &[u32],
-    acc: &[u32],
-    out: &mut [u32],
-) {
+unsafe fn avx2_accumulate_loop(kind: DotKind, a: &[u32], b: &[u32], acc: &[u32], out: &mut [u32]) {
     let len = out.len().min(a.len()).min(b.len()).min(acc.len());
     let mut i = 0;
     while i + AVX2_LANES <= len {
@@ -109,6 +108,7 @@ pub(super) unsafe fn avx2_accumulate(
     portable::accumulate(kind, &a[i..len], &b[i..len], &acc[i..len], &mut out[i..len]);
 }
 
+#[inline]
 #[target_feature(enable = "avx512f,avx512vnni")]
 fn avx512_dot(kind: DotKind, a: __m512i, b: __m512i) -> __m512i {
     let zero = _mm512_setzero_si512();
@@ -126,6 +126,7 @@ fn avx512_dot(kind: DotKind, a: __m512i, b: __m512i) -> __m512i {
     }
 }
 
+#[inline]
 #[target_feature(enable = "avx512f,avx512vnni")]
 fn avx512_acc_sat(kind: DotKind, acc: __m512i, a: __m512i, b: __m512i) -> __m512i {
     if kind == DotKind::Mixed {
@@ -146,8 +147,9 @@ fn avx512_acc_sat(kind: DotKind, acc: __m512i, a: __m512i, b: __m512i) -> __m512
 
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 VNNI; `a`, `b` and `out` must have the same length.
+#[inline]
 #[target_feature(enable = "avx512f,avx512vnni")]
-pub(super) unsafe fn avx512_plain(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
+unsafe fn avx512_plain_loop(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
     let len = out.len().min(a.len()).min(b.len());
     let mut i = 0;
     while i + AVX512_LANES <= len {
@@ -164,8 +166,9 @@ pub(super) unsafe fn avx512_plain(kind: DotKind, a: &[u32], b: &[u32], out: &mut
 
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 VNNI; all slices must have the same length.
+#[inline]
 #[target_feature(enable = "avx512f,avx512vnni")]
-pub(super) unsafe fn avx512_accumulate(
+unsafe fn avx512_accumulate_loop(
     kind: DotKind,
     a: &[u32],
     b: &[u32],
@@ -186,4 +189,65 @@ pub(super) unsafe fn avx512_accumulate(
         i += AVX512_LANES;
     }
     portable::accumulate(kind, &a[i..len], &b[i..len], &acc[i..len], &mut out[i..len]);
+}
+
+/// Calls `$loop` with `kind` as a constant in each arm, so that the inlined loop is specialised
+/// per kind (no per-vector branch on the kind).
+macro_rules! dispatch_kind {
+    ($loop:ident, $kind:expr, $($arg:expr),*) => {
+        match $kind {
+            // SAFETY (all arms): forwarded from the caller's contract.
+            DotKind::Signed => unsafe { $loop(DotKind::Signed, $($arg),*) },
+            DotKind::Unsigned => unsafe { $loop(DotKind::Unsigned, $($arg),*) },
+            DotKind::Mixed => unsafe { $loop(DotKind::Mixed, $($arg),*) },
+        }
+    };
+}
+
+/// Plain form, AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2; `a`, `b` and `out` must have the same length.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn avx2_plain(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
+    dispatch_kind!(avx2_plain_loop, kind, a, b, out)
+}
+
+/// AccSat form, AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2; all slices must have the same length.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn avx2_accumulate(
+    kind: DotKind,
+    a: &[u32],
+    b: &[u32],
+    acc: &[u32],
+    out: &mut [u32],
+) {
+    dispatch_kind!(avx2_accumulate_loop, kind, a, b, acc, out)
+}
+
+/// Plain form, AVX-512 VNNI.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 VNNI; `a`, `b` and `out` must have the same length.
+#[target_feature(enable = "avx512f,avx512vnni")]
+pub(super) unsafe fn avx512_plain(kind: DotKind, a: &[u32], b: &[u32], out: &mut [u32]) {
+    dispatch_kind!(avx512_plain_loop, kind, a, b, out)
+}
+
+/// AccSat form, AVX-512 VNNI.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 VNNI; all slices must have the same length.
+#[target_feature(enable = "avx512f,avx512vnni")]
+pub(super) unsafe fn avx512_accumulate(
+    kind: DotKind,
+    a: &[u32],
+    b: &[u32],
+    acc: &[u32],
+    out: &mut [u32],
+) {
+    dispatch_kind!(avx512_accumulate_loop, kind, a, b, acc, out)
 }
