@@ -11,7 +11,13 @@
 //!   nearest-even `f64`; every other format first rounds to nearest-even `f32`, and then
 //!   (for 16-bit, bfloat16 and the two fp8 formats) truncates that `f32` toward zero. Errors:
 //!   the `f32`/`f64` rounding overflows; for IEEE half and E5M2, |v| ≥ 2^16 after the `f32`
-//!   step; for E4M3, |v| > 448. Underflow is not an error (the value becomes a subnormal or ±0).
+//!   step; for E4M3, |v| > 448, and 256 ≤ |v| ≤ 448 gives ±448 (0x7e/0xfe: spirv-as's cast
+//!   turns the exponent overflow into the format's largest value). Underflow is not an error
+//!   (the value becomes a subnormal or ±0).
+//!
+//! Known divergence: for the two fp8 formats, spirv-as 2025.5 mis-converts decimal literals
+//! whose `f32` value is below 2^-127 (an 8-bit exponent overflow in its cast; e.g. `1e-40` gives
+//! E4M3 0x10). spvx gives the truncated value there (±0).
 //!
 //! `inf`, `nan` and C suffixes (`1.0f`) are not accepted.
 
@@ -154,6 +160,12 @@ impl FloatFormat {
             DecimalLimit::MaxMagnitude(max) => {
                 if v.abs() > max as f32 {
                     return Err(FloatError::OutOfRange);
+                }
+                // spirv-as's cast sees an exponent above the bias as "infinity", which for a
+                // format without infinity becomes the largest finite value.
+                if v.abs() >= 2f32.powi(self.bias() as i32 + 1) {
+                    let max_bits = (1u64 << (self.exponent_bits + self.fraction_bits)) - 2;
+                    return Ok(self.sign_bit(v.is_sign_negative()) | max_bits);
                 }
             }
         }

@@ -4,7 +4,7 @@
 //! `0x`/`0X` and hex digits, or `0` and octal digits, or a decimal number. The whole word must
 //! be consumed. Ranges: an unsigned type of width w takes 0 ≤ v < 2^w (no minus sign at all,
 //! not even `-0`); a signed type takes −2^(w−1) ≤ v < 2^(w−1) when written in decimal or octal,
-//! and a hex literal without minus sign is a bit pattern of w bits (0 ≤ v < 2^w), read as
+//! and a hex literal starting with `0x` (no sign) is a bit pattern of w bits (0 ≤ v < 2^w), read as
 //! two's complement. The encoding is ceil(w/32) words (at least one), low word first, signed
 //! values sign-extended and unsigned ones zero-extended to the whole words — the layout spirv-as
 //! writes for w ≤ 64. spirv-as rejects w > 64; spvx extends the same rules to any width
@@ -39,7 +39,9 @@ fn parse(text: &str, max_limbs: usize) -> Result<Parsed, IntError> {
     };
     let (radix, digits, hex) =
         if rest.len() >= 2 && rest[0] == b'0' && matches!(rest[1], b'x' | b'X') {
-            (16u32, &rest[2..], true)
+            // Only a literal that starts with `0x` is a bit pattern for spirv-as: `+0x...`
+            // is read in hex but range-checked like a decimal number.
+            (16u32, &rest[2..], b.len() == rest.len())
         } else if rest.len() > 1 && rest[0] == b'0' {
             (8, &rest[1..], false)
         } else {
