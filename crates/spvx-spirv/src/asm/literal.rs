@@ -64,7 +64,7 @@ fn parse(text: &str, max_limbs: usize) -> Result<Parsed, IntError> {
                 // Keep checking the syntax so that a malformed word is reported as such.
                 if digits
                     .iter()
-                    .all(|&c| (c as char).to_digit(radix).is_some())
+                    .all(|&c| (c as char).is_digit(radix))
                 {
                     return Err(IntError::OutOfRange);
                 }
