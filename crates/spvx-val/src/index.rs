@@ -335,3 +335,36 @@ impl<'a> ModuleIndex<'a> {
             .map_or_else(|| format!("opcode {opcode}"), |i| i.name.clone())
     }
 }
+
+/// Small type queries shared by the extension rules.
+impl ModuleIndex<'_> {
+    /// `(width, signed)` when `type_id` is an `OpTypeInt`.
+    pub fn int_type(&self, type_id: Id) -> Option<(u32, bool)> {
+        match self.ty(type_id)? {
+            Type::Int { width, signed } => Some((*width, *signed)),
+            _ => None,
+        }
+    }
+
+    /// `(width, encoding)` when `type_id` is an `OpTypeFloat`.
+    pub fn float_type(&self, type_id: Id) -> Option<(u32, Option<u32>)> {
+        match self.ty(type_id)? {
+            Type::Float { width, encoding } => Some((*width, *encoding)),
+            _ => None,
+        }
+    }
+
+    /// The number of components: 1 for a scalar, the count for a vector, `None` otherwise.
+    pub fn component_count(&self, type_id: Id) -> Option<u32> {
+        match self.ty(type_id)? {
+            Type::Vector { count, .. } => Some(*count),
+            t if t.is_scalar() => Some(1),
+            _ => None,
+        }
+    }
+
+    /// The id operand at position `i` (after result type and result id) of `inst`.
+    pub fn operand_id(inst: &Instruction, i: usize) -> Option<Id> {
+        inst.operands.get(i).and_then(|o| o.id())
+    }
+}
