@@ -43,14 +43,12 @@ fn every_fp8_pair_in_one_lane() {
         for e2 in FP8 {
             for x in 0..256u32 {
                 for y in 0..256u32 {
-                    // Each pair once in a rotating lane, with +0 or −0 and one rotating
-                    // nonzero accumulator; the other lanes are +0 in vector 1 and −0 in vector 2
-                    // (products −0).
+                    // Each pair once in a rotating lane, with every accumulator; the other
+                    // lanes are +0 in vector 1 and −0 in vector 2 (products −0).
                     let lane = (x ^ y) % 4;
                     let a = x << (8 * lane);
                     let b = (y << (8 * lane)) | (0x8080_8080 & !(0xff << (8 * lane)));
-                    let rotating = accs[2 + ((x + 3 * y) % 4) as usize];
-                    for acc in [accs[((x + y) % 2) as usize], rotating] {
+                    for &acc in &accs {
                         let case = MixdotCase::new(MixOp::Dot4Acc32, enc(e1), enc(e2), a, b, acc)
                             .expect("valid case");
                         let got = case.evaluate(&cfg) as u64;

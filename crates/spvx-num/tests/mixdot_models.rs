@@ -168,7 +168,7 @@ fn acc32() -> impl Strategy<Value = u32> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn dot2_acc32_all_models(w in dot2_words(), acc in acc32(), bf in any::<bool>()) {

@@ -1,5 +1,5 @@
-//! Independent exact reference for the mixed dot product tests: values as exact rationals
-//! (num-rational), IEEE special-value rules written out here, and round-to-nearest-even by
+//! Independent exact reference for the mixed dot product tests: values as exact dyadic rationals
+//! (num-bigint mantissa, power-of-two exponent), IEEE special-value rules written out here, and round-to-nearest-even by
 //! comparing the exact value with the neighbouring candidates of the target format (f32 by bit
 //! neighbours of the hardware conversion, 16- and 8-bit formats by the sorted value table of
 //! `float_ref`). Nothing here calls the code under test.
@@ -7,7 +7,6 @@
 
 use super::float_ref::{BF16, E4M3, E5M2, F16, Mode, RefFormat, RefVal, Table};
 use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// A result format of the reference.
@@ -80,12 +79,86 @@ impl Target {
     }
 }
 
-pub fn rat(x: f64) -> BigRational {
-    BigRational::from_float(x).expect("finite")
+/// An exact dyadic value `m · 2^e` (no gcd work, unlike a general rational).
+#[derive(Clone, Debug)]
+pub struct Dy {
+    pub m: BigInt,
+    pub e: i64,
+}
+
+impl Dy {
+    /// An f64 from its bit fields.
+    pub fn of(x: f64) -> Dy {
+        let bits = x.to_bits();
+        let exp = ((bits >> 52) & 0x7ff) as i64;
+        let frac = (bits & ((1 << 52) - 1)) as i64;
+        let (m, e) = if exp == 0 {
+            (frac, -1074)
+        } else {
+            (frac | 1 << 52, exp - 1075)
+        };
+        Dy {
+            m: BigInt::from(if x < 0.0 { -m } else { m }),
+            e,
+        }
+    }
+    fn pow2(k: i64) -> Dy {
+        Dy {
+            m: BigInt::one(),
+            e: k,
+        }
+    }
+    fn is_negative(&self) -> bool {
+        self.m.is_negative()
+    }
+    fn abs(&self) -> Dy {
+        Dy {
+            m: self.m.abs(),
+            e: self.e,
+        }
+    }
+    /// Both mantissas on the smaller exponent.
+    fn aligned(&self, o: &Dy) -> (BigInt, BigInt) {
+        let e = self.e.min(o.e);
+        (
+            &self.m << ((self.e - e) as usize),
+            &o.m << ((o.e - e) as usize),
+        )
+    }
+    fn cmp(&self, o: &Dy) -> std::cmp::Ordering {
+        let (a, b) = self.aligned(o);
+        a.cmp(&b)
+    }
+    fn dist(&self, o: &Dy) -> Dy {
+        let (a, b) = self.aligned(o);
+        Dy {
+            m: (a - b).abs(),
+            e: self.e.min(o.e),
+        }
+    }
+    /// An approximation good to a few ulps of f64 (for finding candidates only).
+    fn approx(&self) -> f64 {
+        let bits = self.m.bits();
+        let shift = bits.saturating_sub(60);
+        let top = (&self.m >> (shift as usize)).to_f64().unwrap_or(0.0);
+        let mut e = self.e + shift as i64;
+        let mut v = top;
+        while e > 0 && v.is_finite() {
+            let st = e.min(1000);
+            v *= 2f64.powi(st as i32);
+            e -= st;
+        }
+        while e < 0 && v != 0.0 {
+            let st = (-e).min(1000);
+            v *= 2f64.powi(-st as i32);
+            e += st;
+        }
+        v
+    }
 }
 
 /// Candidate magnitudes (bits, value, is_even) around `approx` for the target.
-fn candidates(t: &Target, approx: f64) -> Vec<(u64, BigRational, bool)> {
+fn candidates(t: &Target, approx: f64) -> Vec<(u64, Dy, bool)> {
     let mut out = Vec::new();
     match t {
         Target::F32 => {
@@ -98,13 +171,9 @@ fn candidates(t: &Target, approx: f64) -> Vec<(u64, BigRational, bool)> {
                 let v = f32::from_bits(b as u32);
                 if v.is_infinite() {
                     // 2^128, the overflow candidate (even).
-                    out.push((
-                        0x7f80_0000,
-                        BigRational::from_integer(BigInt::one() << 128),
-                        true,
-                    ));
+                    out.push((0x7f80_0000, Dy::pow2(128), true));
                 } else {
-                    out.push((b as u64, rat(v as f64), b % 2 == 0));
+                    out.push((b as u64, Dy::of(v as f64), b % 2 == 0));
                 }
             }
         }
@@ -119,26 +188,40 @@ fn candidates(t: &Target, approx: f64) -> Vec<(u64, BigRational, bool)> {
                 } else {
                     tab.beyond
                 };
-                out.push((tab.fmt.pattern(k as u64), rat(v), k % 2 == 0));
+                out.push((tab.fmt.pattern(k as u64), Dy::of(v), k % 2 == 0));
             }
         }
     }
     out
 }
 
+fn beyond(t: &Target) -> u64 {
+    match t {
+        Target::F32 => 0x7f80_0000,
+        Target::Small(tab) => tab.fmt.pattern(tab.values.len() as u64),
+    }
+}
+
+fn signed(t: &Target, neg: bool, bits: u64) -> u64 {
+    let mag = if bits == beyond(t) {
+        t.inf(false)
+    } else {
+        bits
+    };
+    if neg { mag | t.sign_bit() } else { mag }
+}
+
 /// Round-to-nearest-even of a nonzero exact value; overflow gives ±infinity.
-pub fn round_rne(t: &Target, q: &BigRational) -> u64 {
-    let neg = q.is_negative();
+pub fn round_rne(t: &Target, q: &Dy) -> u64 {
     let m = q.abs();
-    let approx = m.to_f64().unwrap_or(f64::MAX);
-    let cands = candidates(t, approx);
-    let mut best: Option<(u64, BigRational, bool)> = None;
-    for (b, v, even) in cands {
-        let d = (&m - &v).abs();
+    let mut best: Option<(u64, Dy, bool)> = None;
+    for (b, v, even) in candidates(t, m.approx()) {
+        let d = m.dist(&v);
         best = match best {
             None => Some((b, d, even)),
             Some((bb, bd, be)) => {
-                if d < bd || (d == bd && even && !be) {
+                let ord = d.cmp(&bd);
+                if ord.is_lt() || (ord.is_eq() && even && !be) {
                     Some((b, d, even))
                 } else {
                     Some((bb, bd, be))
@@ -147,44 +230,53 @@ pub fn round_rne(t: &Target, q: &BigRational) -> u64 {
         };
     }
     let (bits, _, _) = best.expect("candidates");
-    let beyond = match t {
-        Target::F32 => 0x7f80_0000,
-        Target::Small(tab) => tab.fmt.pattern(tab.values.len() as u64),
-    };
-    let mag = if bits == beyond { t.inf(false) } else { bits };
-    if neg { mag | t.sign_bit() } else { mag }
+    signed(t, q.is_negative(), bits)
+}
+
+/// Σ x·y exactly.
+fn exact_sum_of_products(pairs: &[(f64, f64)]) -> Dy {
+    let parts: Vec<Dy> = pairs
+        .iter()
+        .map(|&(x, y)| {
+            let (a, b) = (Dy::of(x), Dy::of(y));
+            Dy {
+                m: a.m * b.m,
+                e: a.e + b.e,
+            }
+        })
+        .collect();
+    let min_e = parts.iter().map(|p| p.e).min().unwrap_or(0);
+    let mut num = BigInt::zero();
+    for p in parts {
+        num += p.m << ((p.e - min_e) as usize);
+    }
+    Dy { m: num, e: min_e }
 }
 
 /// Rounding of a nonzero exact value in any direction; overflow gives ±infinity where IEEE 754
 /// §7.4 says so (RNE always, RTP for positive, RTN for negative) and ±max otherwise.
-pub fn round_dir(t: &Target, q: &BigRational, mode: Mode) -> u64 {
+pub fn round_dir(t: &Target, q: &Dy, mode: Mode) -> u64 {
     let up = match mode {
         Mode::Rne => return round_rne(t, q),
         Mode::Rtz => false,
         Mode::Rtp => !q.is_negative(),
         Mode::Rtn => q.is_negative(),
     };
-    let neg = q.is_negative();
     let m = q.abs();
-    let beyond = match t {
-        Target::F32 => 0x7f80_0000,
-        Target::Small(tab) => tab.fmt.pattern(tab.values.len() as u64),
-    };
-    let cands = candidates(t, m.to_f64().unwrap_or(f64::MAX));
+    let over = beyond(t);
+    let cands = candidates(t, m.approx());
     let pick = if up {
         cands
             .iter()
-            .filter(|c| c.1 >= m)
+            .filter(|c| c.1.cmp(&m).is_ge())
             .min_by(|x, y| x.1.cmp(&y.1))
     } else {
         cands
             .iter()
-            .filter(|c| c.1 <= m && c.0 != beyond)
+            .filter(|c| c.1.cmp(&m).is_le() && c.0 != over)
             .max_by(|x, y| x.1.cmp(&y.1))
     };
-    let bits = pick.map(|c| c.0).unwrap_or(beyond);
-    let mag = if bits == beyond { t.inf(false) } else { bits };
-    if neg { mag | t.sign_bit() } else { mag }
+    signed(t, q.is_negative(), pick.map(|c| c.0).unwrap_or(over))
 }
 
 /// A term: a value or a product of two values.
@@ -280,11 +372,8 @@ pub fn round_sum_mode(t: &Target, terms: &[RTerm], flush_out: bool, mode: Mode) 
             (x < 0.0, bits)
         }
         None => {
-            let mut sum = BigRational::zero();
-            for &(a, b) in &finite {
-                sum += rat(a) * rat(b);
-            }
-            if sum.is_zero() {
+            let sum = exact_sum_of_products(&finite);
+            if sum.m.is_zero() {
                 return t.zero(zero_negative(
                     all_neg_zero && finite.is_empty(),
                     all_pos_zero && finite.is_empty(),
