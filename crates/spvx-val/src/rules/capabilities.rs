@@ -208,13 +208,19 @@ fn width(ix: &ModuleIndex, inst: &Instruction) -> Result<(), CapabilityError> {
     let Some(t) = inst.result.and_then(|id| ix.ty(id)) else {
         return Ok(());
     };
+    let arbitrary = ix.has_capability("ArbitraryPrecisionIntegersALTERA");
     let ok = match *t {
         Type::Int { width: 32, .. } => true,
-        Type::Int { width: 8, .. } => any_of(ix, &INT8),
-        Type::Int { width: 16, .. } => ix.has_capability("Int16") || any_of(ix, &BIT16_STORAGE),
+        // SPV_INTEL_arbitrary_precision_integers: the capability "allows the use of OpTypeInt
+        // to declare integers of any arbitrary width" and implicitly declares Int8 and Int16
+        // (the vendored grammar does not list the implication; reference/acfixed.md).
+        Type::Int { width: 8, .. } => any_of(ix, &INT8) || arbitrary,
+        Type::Int { width: 16, .. } => {
+            ix.has_capability("Int16") || any_of(ix, &BIT16_STORAGE) || arbitrary
+        }
         Type::Int { width: 64, .. } => ix.has_capability("Int64"),
         Type::Int { width: 4, .. } if ix.has_capability("Int4TypeINTEL") => true,
-        Type::Int { .. } => ix.has_capability("ArbitraryPrecisionIntegersALTERA"),
+        Type::Int { .. } => arbitrary,
         Type::Float {
             encoding: Some(_), ..
         } => true,

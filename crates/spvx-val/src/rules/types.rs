@@ -116,6 +116,14 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
             if !matches!(word(1), Some(0 | 1)) {
                 return Err("Signedness must be 0 or 1".into());
             }
+            // SPIR-V §3.52.6 OpTypeInt, OpenCL environment: "Signedness ... must be 0 when
+            // the Kernel capability is used" (spirv-val enforces it).
+            if word(1) == Some(1) && ix.has_capability("Kernel") {
+                return Err(
+                    "The Signedness in OpTypeInt must always be 0 when Kernel capability is used"
+                        .into(),
+                );
+            }
         }
         op::TYPE_FLOAT => {
             let has_encoding = inst.operands.len() > 1;
