@@ -286,3 +286,45 @@ fn names_parse_and_bits_are_checked() {
     assert!(Format::F16.check_bits(0x1_0000).is_err());
     assert!(Format::E4M3.check_bits(0xff).is_ok());
 }
+
+#[test]
+fn extreme_exponents_do_not_overflow() {
+    let one = BigUint::from(1u32);
+    for f in Format::ALL {
+        assert_eq!(
+            f.round_u128(false, 1, i64::MAX, RNE, false),
+            f.encode(&Format::F64.decode(f64::INFINITY.to_bits()), RNE, false)
+        );
+        assert_eq!(
+            f.round_u128(true, 3, i64::MAX, RTZ, false),
+            f.max_finite(true)
+        );
+        assert_eq!(f.round_u128(false, 1, i64::MIN, RNE, false), f.zero(false));
+        assert_eq!(
+            f.round_u128(false, 1, i64::MIN, RTP, false),
+            f.min_subnormal(false)
+        );
+        assert_eq!(
+            f.round_u128(true, 1, -(1 << 50), RTN, false),
+            f.min_subnormal(true)
+        );
+        assert_eq!(
+            f.round_biguint(false, &(&one << 300u32), i64::MAX - 10, RNE, true),
+            f.max_finite(false)
+        );
+        assert_eq!(
+            f.round_biguint_sticky(true, &BigUint::from(0u32), 5, true, RNE, false),
+            f.zero(true)
+        );
+    }
+    assert!(
+        Format::F16
+            .parse_decimal("1e-9223372036854775808", RNE)
+            .is_err()
+    );
+    assert!(
+        Format::F16
+            .parse_decimal("1e9223372036854775807", RNE)
+            .is_err()
+    );
+}

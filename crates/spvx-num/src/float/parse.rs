@@ -47,7 +47,7 @@ impl Format {
         if digits.is_empty()
             || digits.len() > MAX_DIGITS
             || !digits.bytes().all(|c| c.is_ascii_digit())
-            || exp.abs() > MAX_DECIMAL_EXPONENT
+            || exp.unsigned_abs() > MAX_DECIMAL_EXPONENT as u64
         {
             return Err(bad());
         }

@@ -153,6 +153,7 @@ impl Format {
     /// Rounds `(−1)^negative · (mantissa + δ) · 2^exponent` to this format, where δ ∈ [0, 1) is
     /// nonzero exactly when `sticky` is set (a marker for discarded nonzero low bits). A zero
     /// value gives a zero of the given sign; a nonzero value that rounds to zero keeps its sign.
+    /// A zero mantissa with `sticky` set stands for a tiny nonzero value below every subnormal.
     pub fn round_u128_sticky(
         &self,
         negative: bool,
@@ -164,10 +165,21 @@ impl Format {
     ) -> u64 {
         let mb = self.mantissa_bits() as i64;
         let q_min = self.min_normal_exponent() as i64 - mb;
-        if mantissa == 0 && !sticky {
-            return self.zero(negative);
+        // Far outside every format's range: settle without risking exponent overflow. A zero
+        // mantissa with `sticky` is taken as a tiny nonzero value (below every subnormal).
+        const LIMIT: i64 = 1 << 40;
+        if mantissa == 0 {
+            if !sticky {
+                return self.zero(negative);
+            }
+            if exponent != -LIMIT {
+                return self.round_u128_sticky(negative, 0, -LIMIT, true, mode, saturate);
+            }
+        } else if exponent > LIMIT {
+            return self.overflow_result(negative, mode, saturate);
+        } else if exponent < -LIMIT {
+            return self.round_u128_sticky(negative, 0, -LIMIT, true, mode, saturate);
         }
-        // Leading exponent of the value (for mantissa 0 with sticky: below 2^exponent).
         let lead = if mantissa == 0 {
             exponent - 1
         } else {
@@ -247,7 +259,7 @@ impl Format {
         self.round_u128_sticky(
             negative,
             m,
-            exponent + drop as i64,
+            exponent.saturating_add(drop as i64),
             sticky || dropped_nonzero,
             mode,
             saturate,
