@@ -1,0 +1,226 @@
+//! Rules of SPV_ARM_tensors (shared/seeds/001): `OpTypeTensorARM` and tensor constants here,
+//! `OpTensorReadARM` / `OpTensorWriteARM` / `OpTensorQuerySizeARM` in [`access`].
+//!
+//! It checks what SPIRV-Tools checks (reference/tensors.md §1a–§1e) and, stricter, two rules of
+//! the extension text SPIRV-Tools leaves out (§1g): the OutOfBoundsValueARM operand must be a
+//! constant instruction of exactly the Element Type, and the memory-model tensor operands need
+//! the VulkanMemoryModel capability. The Vulkan rules are in `rules::env`.
+
+mod access;
+mod constants;
+
+use crate::Options;
+use crate::error::ValError;
+use crate::index::{ModuleIndex, Type};
+use spvx_spirv::instruction::{Id, Instruction, OperandValue};
+use thiserror::Error;
+
+/// Opcodes of this concern.
+pub mod op {
+    pub const TYPE_TENSOR: u16 = 4163;
+    pub const TENSOR_READ: u16 = 4164;
+    pub const TENSOR_WRITE: u16 = 4165;
+    pub const TENSOR_QUERY_SIZE: u16 = 4166;
+    pub const CONSTANT_COMPOSITE: u16 = 44;
+    pub const SPEC_CONSTANT_COMPOSITE: u16 = 51;
+    pub const CONSTANT_NULL: u16 = 46;
+    pub const CONSTANT_COMPOSITE_REPLICATE: u16 = 4461;
+    pub const SPEC_CONSTANT_COMPOSITE_REPLICATE: u16 = 4462;
+    pub const COMPOSITE_CONSTRUCT_REPLICATE: u16 = 4463;
+}
+
+/// A broken rule of SPV_ARM_tensors.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TensorError {
+    #[error("OpTypeTensorARM: Element Type {0} is not a scalar type")]
+    ElementNotScalar(String),
+    #[error("OpTypeTensorARM: Rank {0} must come from a constant instruction")]
+    RankNotConstant(String),
+    #[error("OpTypeTensorARM: Rank {0} must be of scalar integer type")]
+    RankNotInt(String),
+    #[error("OpTypeTensorARM: Rank {0} must be greater than 0")]
+    RankZero(String),
+    #[error("OpTypeTensorARM: Shape {0} must be a constant instruction")]
+    ShapeNotConstant(String),
+    #[error(
+        "OpTypeTensorARM: Shape {shape} must be an OpTypeArray of integer whose Length is equal to Rank ({rank})"
+    )]
+    ShapeType { shape: String, rank: String },
+    #[error("OpTypeTensorARM: Shape {shape} entry {index} must be greater than 0")]
+    ShapeEntryZero { shape: String, index: usize },
+    #[error("{op}: Tensor {tensor} must be a Ranked Tensor (an OpTypeTensorARM whose Rank is present)")]
+    NotRankedTensor { op: String, tensor: String },
+    #[error("OpTensorReadARM: Result Type {0} must be a scalar type or array of scalar type")]
+    ReadResultType(String),
+    #[error("OpTensorWriteARM: Object {0} must be an object of scalar type or array of scalar type")]
+    WriteObjectType(String),
+    #[error("{op}: the scalar type {got} must be the same as the Element Type {element} of Tensor")]
+    ElementMismatch {
+        op: String,
+        got: String,
+        element: String,
+    },
+    #[error("{op}: Coordinates {coords} must be an array of integer type")]
+    CoordinatesType { op: String, coords: String },
+    #[error("{op}: Coordinates length {length} must be equal to the Rank {rank} of Tensor")]
+    CoordinatesLength { op: String, length: u64, rank: u64 },
+    #[error("{op}: Tensor Operand {operand} is not valid here ({why})")]
+    OperandNotAllowed {
+        op: String,
+        operand: &'static str,
+        why: &'static str,
+    },
+    #[error("{op}: Tensor Operand {operand} needs its following operand")]
+    MissingOperand { op: String, operand: &'static str },
+    #[error(
+        "OpTensorReadARM: OutOfBoundsValueARM {value} must be a constant instruction of the same type as the Element Type {element}"
+    )]
+    OutOfBoundsValue { value: String, element: String },
+    #[error("{op}: Tensor Operand {operand} requires NonPrivateElementARM to also be set")]
+    NeedsNonPrivate { op: String, operand: &'static str },
+    #[error("{op}: Tensor Operand {operand} requires the VulkanMemoryModel capability")]
+    NeedsVulkanMemoryModel { op: String, operand: &'static str },
+    #[error("OpTensorQuerySizeARM: Result Type {0} must be an integer type scalar")]
+    QueryResultType(String),
+    #[error(
+        "OpTensorQuerySizeARM: Dimension {0} must be a constant instruction of scalar integer type"
+    )]
+    DimensionNotConstantInt(String),
+    #[error("OpTensorQuerySizeARM: Dimension ({dim}) must be less than the Rank of Tensor ({rank})")]
+    DimensionTooLarge { dim: u64, rank: u64 },
+    #[error("{op}: Result Type {ty} is not a composite type (a tensor type without Shape is opaque)")]
+    NotComposite { op: String, ty: String },
+    #[error("{op}: tensor {ty} with Shape entry {expected} has {got} constituents")]
+    ConstituentCount {
+        op: String,
+        ty: String,
+        expected: u64,
+        got: usize,
+    },
+    #[error(
+        "{op}: constituent {index} ({constituent}) must be {expected} (the outermost slice of {ty})"
+    )]
+    ConstituentType {
+        op: String,
+        index: usize,
+        constituent: String,
+        expected: String,
+        ty: String,
+    },
+    #[error("OpConstantNull: tensor type {0} cannot have a null value (it has no Shape)")]
+    NullNotShaped(String),
+}
+
+/// A resolved tensor type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TensorInfo {
+    pub element: Id,
+    pub rank: Option<Id>,
+    pub shape: Option<Id>,
+}
+
+pub(crate) fn tensor_info(ix: &ModuleIndex, ty: Id) -> Option<TensorInfo> {
+    match ix.ty(ty)? {
+        Type::Tensor {
+            element,
+            rank,
+            shape,
+        } => Some(TensorInfo {
+            element: *element,
+            rank: *rank,
+            shape: *shape,
+        }),
+        _ => None,
+    }
+}
+
+/// The Shape entries when every one is evaluable (explicit `OpConstantComposite` constituents).
+pub(crate) fn shape_entries(ix: &ModuleIndex, shape: Id) -> Option<Vec<u64>> {
+    let inst = ix.def_inst(shape)?;
+    if inst.opcode != op::CONSTANT_COMPOSITE {
+        return None;
+    }
+    inst.referenced_ids().map(|c| ix.const_u64(c)).collect()
+}
+
+/// Appends every error of this concern to `out`.
+pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
+    for (index, inst) in ix.insts.iter().enumerate() {
+        let result = match inst.opcode {
+            op::TYPE_TENSOR => check_type(ix, inst),
+            op::TENSOR_READ => access::check_read(ix, inst),
+            op::TENSOR_WRITE => access::check_write(ix, inst),
+            op::TENSOR_QUERY_SIZE => access::check_query(ix, inst),
+            op::CONSTANT_COMPOSITE
+            | op::SPEC_CONSTANT_COMPOSITE
+            | op::CONSTANT_NULL
+            | op::CONSTANT_COMPOSITE_REPLICATE
+            | op::SPEC_CONSTANT_COMPOSITE_REPLICATE
+            | op::COMPOSITE_CONSTRUCT_REPLICATE => constants::check(ix, inst),
+            _ => Ok(()),
+        };
+        if let Err(e) = result {
+            out.push(ValError::at(index, e));
+        }
+    }
+    let _ = opts;
+}
+
+fn check_type(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {
+    let id = |i: usize| inst.operands.get(i).and_then(|o| o.id());
+    let element = id(0).unwrap_or(0);
+    if !ix.ty(element).is_some_and(Type::is_scalar) {
+        return Err(TensorError::ElementNotScalar(ix.name(element)));
+    }
+    let Some(rank) = id(1) else { return Ok(()) };
+    if !ix.is_constant(rank) {
+        return Err(TensorError::RankNotConstant(ix.name(rank)));
+    }
+    if ix.type_of(rank).and_then(|t| ix.int_type(t)).is_none() {
+        return Err(TensorError::RankNotInt(ix.name(rank)));
+    }
+    let rank_value = ix.const_u64(rank);
+    if rank_value == Some(0) {
+        return Err(TensorError::RankZero(ix.name(rank)));
+    }
+    let Some(shape) = id(2) else { return Ok(()) };
+    if !ix.is_constant(shape) {
+        return Err(TensorError::ShapeNotConstant(ix.name(shape)));
+    }
+    let shape_err = || TensorError::ShapeType {
+        shape: ix.name(shape),
+        rank: ix.name(rank),
+    };
+    let Some(Type::Array { element, length }) = ix.value_type(shape) else {
+        return Err(shape_err());
+    };
+    if ix.int_type(*element).is_none() {
+        return Err(shape_err());
+    }
+    if let (Some(r), Some(l)) = (rank_value, ix.const_u64(*length))
+        && r != l
+    {
+        return Err(shape_err());
+    }
+    if let Some(def) = ix.def_inst(shape)
+        && def.opcode == op::CONSTANT_COMPOSITE
+    {
+        for (i, c) in def.referenced_ids().enumerate() {
+            if ix.const_u64(c) == Some(0) {
+                return Err(TensorError::ShapeEntryZero {
+                    shape: ix.name(shape),
+                    index: i,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The literal word of an optional mask operand at `i`, 0 when absent.
+pub(crate) fn mask_at(inst: &Instruction, i: usize) -> u32 {
+    match inst.operands.get(i).map(|o| &o.value) {
+        Some(OperandValue::Word(w)) => *w,
+        _ => 0,
+    }
+}
