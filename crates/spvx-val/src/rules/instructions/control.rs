@@ -6,15 +6,23 @@
 
 use super::{Check, Cx, Kind, ensure};
 use crate::index::Type;
+use spvx_spirv::grammar::Version;
 
 pub(super) fn check(cx: &Cx) -> Check {
     match cx.inst.opcode {
-        250 => ensure(
-            cx.type_of(0)
-                .and_then(|t| cx.shape(t))
-                .is_some_and(|s| s.kind == Kind::Bool && !s.vector),
-            || cx.operand_err(0, "Condition", "a bool scalar type"),
-        ),
+        250 => {
+            ensure(
+                cx.type_of(0)
+                    .and_then(|t| cx.shape(t))
+                    .is_some_and(|s| s.kind == Kind::Bool && !s.vector),
+                || cx.operand_err(0, "Condition", "a bool scalar type"),
+            )?;
+            // SPIR-V 1.6, OpBranchConditional: "True Label and False Label must be different".
+            ensure(
+                cx.ix.header.version() < Version::new(1, 6) || cx.id(1) != cx.id(2),
+                || cx.rule("In SPIR-V 1.6 or later, True Label and False Label must be different labels"),
+            )
+        }
         251 => ensure(
             cx.type_of(0)
                 .and_then(|t| cx.shape(t))
