@@ -15,6 +15,8 @@ pub enum Backend {
     Portable,
     /// x86-64 AVX2 (byte widening + `vpmaddwd`), 8 words per step.
     Avx2,
+    /// x86-64 AVX-VNNI (256-bit `vpdpbusd` / `vpdpbusds`), 8 words per step.
+    AvxVnni,
     /// x86-64 AVX-512 VNNI (`vpdpbusd` / `vpdpbusds`), 16 words per step.
     Avx512Vnni,
 }
@@ -24,6 +26,7 @@ impl fmt::Display for Backend {
         f.write_str(match self {
             Backend::Portable => "portable",
             Backend::Avx2 => "avx2",
+            Backend::AvxVnni => "avx-vnni",
             Backend::Avx512Vnni => "avx512-vnni",
         })
     }
@@ -31,7 +34,12 @@ impl fmt::Display for Backend {
 
 impl Backend {
     /// Every backend, fastest last.
-    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Avx2, Backend::Avx512Vnni];
+    pub const ALL: [Backend; 4] = [
+        Backend::Portable,
+        Backend::Avx2,
+        Backend::AvxVnni,
+        Backend::Avx512Vnni,
+    ];
 
     /// Whether this CPU (and build target) can run the backend.
     pub fn is_available(self) -> bool {
@@ -39,6 +47,11 @@ impl Backend {
             Backend::Portable => true,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::AvxVnni => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("avxvnni")
+            }
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Vnni => {
                 std::arch::is_x86_feature_detected!("avx512f")
@@ -87,12 +100,17 @@ pub fn packed4x8_slice(
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if backend.is_available() => {
             // SAFETY: AVX2 support was just detected at run time.
-            unsafe { super::x86::avx2_plain(kind, a, b, out) }
+            unsafe { super::x86::avx2::plain(kind, a, b, out) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::AvxVnni if backend.is_available() => {
+            // SAFETY: AVX2 and AVX-VNNI support was just detected at run time.
+            unsafe { super::x86::avxvnni::plain(kind, a, b, out) }
         }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512Vnni if backend.is_available() => {
             // SAFETY: AVX-512F and AVX-512 VNNI support was just detected at run time.
-            unsafe { super::x86::avx512_plain(kind, a, b, out) }
+            unsafe { super::x86::avx512::plain(kind, a, b, out) }
         }
         _ => return Err(IntDotError::BackendUnavailable(backend)),
     }
@@ -119,12 +137,17 @@ pub fn packed4x8_acc_sat_slice(
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if backend.is_available() => {
             // SAFETY: AVX2 support was just detected at run time.
-            unsafe { super::x86::avx2_accumulate(kind, a, b, acc, out) }
+            unsafe { super::x86::avx2::accumulate(kind, a, b, acc, out) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::AvxVnni if backend.is_available() => {
+            // SAFETY: AVX2 and AVX-VNNI support was just detected at run time.
+            unsafe { super::x86::avxvnni::accumulate(kind, a, b, acc, out) }
         }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512Vnni if backend.is_available() => {
             // SAFETY: AVX-512F and AVX-512 VNNI support was just detected at run time.
-            unsafe { super::x86::avx512_accumulate(kind, a, b, acc, out) }
+            unsafe { super::x86::avx512::accumulate(kind, a, b, acc, out) }
         }
         _ => return Err(IntDotError::BackendUnavailable(backend)),
     }
