@@ -1,15 +1,138 @@
-//! Rules of SPV_INTEL_arbitrary_precision_fixed_point: types, literal operands (S, I, rI, Q, O) and result types of the eleven OpFixed* instructions.
+//! Rules of SPV_INTEL_arbitrary_precision_fixed_point (shared/seeds/002; ALTERA names are
+//! aliases) for the eleven `OpFixed*` instructions, and the integer widths of
+//! SPV_INTEL_arbitrary_precision_integers.
 //!
-//! (Being written: this check reports nothing yet.)
+//! The extension says "Validation Rules: None"; what is checked here is what its instruction
+//! text states: Input and Result Type are `OpTypeInt` (Input a scalar), S is a Signedness Mode
+//! (0/1, table 3.16d), Q a Quantization Mode (0–7, table 3.16b), O an Overflow Mode (0–3, table
+//! 3.16c); I and rI are any signed 32-bit value. SinCos/SinCosPi results: the spec's
+//! two-component vector of `OpTypeInt`, or (what producers emit, reference/acfixed.md §2.3 and
+//! §5.10) one `OpTypeInt` of even width 2·rW.
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::ModuleIndex;
+use crate::index::{ModuleIndex, Type};
+use spvx_spirv::instruction::Instruction;
 use thiserror::Error;
 
-/// A broken rule of this concern.
+/// The first and last opcodes (OpFixedSqrtINTEL … OpFixedExpINTEL).
+pub const FIRST_OPCODE: u16 = 5923;
+pub const LAST_OPCODE: u16 = 5933;
+const SIN_COS: u16 = 5928;
+const SIN_COS_PI: u16 = 5931;
+const TYPE_INT: u16 = 21;
+
+/// A broken rule of the fixed-point instructions or of arbitrary integer widths.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum FixedError {}
+pub enum FixedError {
+    #[error("{op}: Result Type {ty} must be OpTypeInt")]
+    ResultNotInt { op: String, ty: String },
+    #[error(
+        "{op}: Result Type {ty} must be a two-component vector of OpTypeInt (or one OpTypeInt of even width 2·rW holding sin in the high half and cos in the low half)"
+    )]
+    PairResult { op: String, ty: String },
+    #[error(
+        "{op}: Input {input} must be an OpTypeInt scalar (an ac_fixed value); its type is {ty}"
+    )]
+    InputNotInt {
+        op: String,
+        input: String,
+        ty: String,
+    },
+    #[error("{op}: S = {value} is not a Signedness Mode (0 UNSIGNED, 1 SIGNED; table 3.16d)")]
+    Signedness { op: String, value: u32 },
+    #[error("{op}: Q = {value} is not a Quantization Mode (0–7; table 3.16b)")]
+    Quantization { op: String, value: u32 },
+    #[error("{op}: O = {value} is not an Overflow Mode (0–3; table 3.16c)")]
+    Overflow { op: String, value: u32 },
+    #[error("{op}: missing literal operand {operand}")]
+    MissingLiteral { op: String, operand: &'static str },
+    #[error("OpTypeInt: width 0 is not an integer width (arbitrary precision widths are ≥ 1)")]
+    ZeroWidth,
+    #[error(
+        "OpTypeInt: width {0} needs capability ArbitraryPrecisionIntegersALTERA (ArbitraryPrecisionIntegersINTEL)"
+    )]
+    ArbitraryWidth(u32),
+}
 
 /// Appends every error of this concern to `out`.
-pub fn check(_ix: &ModuleIndex, _opts: &Options, _out: &mut Vec<ValError>) {}
+pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
+    for (index, inst) in ix.insts.iter().enumerate() {
+        let result = match inst.opcode {
+            FIRST_OPCODE..=LAST_OPCODE => check_fixed(ix, inst),
+            TYPE_INT => check_width(ix, inst),
+            _ => Ok(()),
+        };
+        if let Err(e) = result {
+            out.push(ValError::at(index, e));
+        }
+    }
+}
+
+fn check_width(ix: &ModuleIndex, inst: &Instruction) -> Result<(), FixedError> {
+    let Some(width) = inst.operands.first().and_then(|o| o.word()) else {
+        return Ok(());
+    };
+    match width {
+        0 => Err(FixedError::ZeroWidth),
+        8 | 16 | 32 | 64 => Ok(()),
+        // SPV_INTEL_int4 also declares 4-bit integers.
+        4 if ix.has_capability("Int4TypeINTEL") => Ok(()),
+        _ if ix.has_capability("ArbitraryPrecisionIntegersALTERA") => Ok(()),
+        w => Err(FixedError::ArbitraryWidth(w)),
+    }
+}
+
+fn check_fixed(ix: &ModuleIndex, inst: &Instruction) -> Result<(), FixedError> {
+    let op = ix.opcode_name(inst.opcode);
+    let result_ty = inst.result_type.unwrap_or(0);
+    let pair = matches!(inst.opcode, SIN_COS | SIN_COS_PI);
+    let result_ok = match ix.ty(result_ty) {
+        Some(Type::Int { width, .. }) => !pair || width % 2 == 0,
+        Some(Type::Vector { component, count }) => {
+            pair && *count == 2 && ix.int_type(*component).is_some()
+        }
+        _ => false,
+    };
+    if !result_ok {
+        let ty = ix.name(result_ty);
+        return Err(if pair {
+            FixedError::PairResult { op, ty }
+        } else {
+            FixedError::ResultNotInt { op, ty }
+        });
+    }
+    let input = ModuleIndex::operand_id(inst, 0).unwrap_or(0);
+    let input_ty = ix.type_of(input).unwrap_or(0);
+    if ix.int_type(input_ty).is_none() {
+        return Err(FixedError::InputNotInt {
+            op,
+            input: ix.name(input),
+            ty: ix.name(input_ty),
+        });
+    }
+    let literal = |i: usize, operand: &'static str| {
+        inst.operands
+            .get(i)
+            .and_then(|o| o.word())
+            .ok_or_else(|| FixedError::MissingLiteral {
+                op: op.clone(),
+                operand,
+            })
+    };
+    let s = literal(1, "S")?;
+    literal(2, "I")?;
+    literal(3, "rI")?;
+    let q = literal(4, "Q")?;
+    let o = literal(5, "O")?;
+    if s > 1 {
+        return Err(FixedError::Signedness { op, value: s });
+    }
+    if q > 7 {
+        return Err(FixedError::Quantization { op, value: q });
+    }
+    if o > 3 {
+        return Err(FixedError::Overflow { op, value: o });
+    }
+    Ok(())
+}

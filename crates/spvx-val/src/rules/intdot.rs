@@ -114,7 +114,11 @@ enum Input {
     /// A 32-bit integer scalar (packed form).
     Packed,
     /// An integer vector: count, component width, component signedness.
-    Vector { count: u32, width: u32, signed: bool },
+    Vector {
+        count: u32,
+        width: u32,
+        signed: bool,
+    },
 }
 
 fn input(ix: &ModuleIndex, ty: Id) -> Option<Input> {

@@ -44,7 +44,8 @@ fn check_coordinates(
     if ix.int_type(*element).is_none() {
         return Err(bad());
     }
-    if let (Some(length), Some(rank)) = (ix.const_u64(*length), t.rank.and_then(|r| ix.const_u64(r)))
+    if let (Some(length), Some(rank)) =
+        (ix.const_u64(*length), t.rank.and_then(|r| ix.const_u64(r)))
         && length != rank
     {
         return Err(TensorError::CoordinatesLength {

@@ -66,7 +66,10 @@ pub(super) fn check(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorEr
         } else {
             match tensor_info(ix, cty) {
                 Some(ct) => {
-                    let rank_ok = ct.rank.and_then(|r| ix.const_u64(r)).is_none_or(|r| r == rank - 1);
+                    let rank_ok = ct
+                        .rank
+                        .and_then(|r| ix.const_u64(r))
+                        .is_none_or(|r| r == rank - 1);
                     let inner = ct.shape.and_then(|s| shape_entries(ix, s));
                     let shape_ok = match (&shape, &inner) {
                         (Some(outer), Some(inner)) => outer.get(1..) == Some(inner.as_slice()),

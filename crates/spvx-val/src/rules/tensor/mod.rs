@@ -48,11 +48,15 @@ pub enum TensorError {
     ShapeType { shape: String, rank: String },
     #[error("OpTypeTensorARM: Shape {shape} entry {index} must be greater than 0")]
     ShapeEntryZero { shape: String, index: usize },
-    #[error("{op}: Tensor {tensor} must be a Ranked Tensor (an OpTypeTensorARM whose Rank is present)")]
+    #[error(
+        "{op}: Tensor {tensor} must be a Ranked Tensor (an OpTypeTensorARM whose Rank is present)"
+    )]
     NotRankedTensor { op: String, tensor: String },
     #[error("OpTensorReadARM: Result Type {0} must be a scalar type or array of scalar type")]
     ReadResultType(String),
-    #[error("OpTensorWriteARM: Object {0} must be an object of scalar type or array of scalar type")]
+    #[error(
+        "OpTensorWriteARM: Object {0} must be an object of scalar type or array of scalar type"
+    )]
     WriteObjectType(String),
     #[error("{op}: the scalar type {got} must be the same as the Element Type {element} of Tensor")]
     ElementMismatch {
@@ -86,9 +90,13 @@ pub enum TensorError {
         "OpTensorQuerySizeARM: Dimension {0} must be a constant instruction of scalar integer type"
     )]
     DimensionNotConstantInt(String),
-    #[error("OpTensorQuerySizeARM: Dimension ({dim}) must be less than the Rank of Tensor ({rank})")]
+    #[error(
+        "OpTensorQuerySizeARM: Dimension ({dim}) must be less than the Rank of Tensor ({rank})"
+    )]
     DimensionTooLarge { dim: u64, rank: u64 },
-    #[error("{op}: Result Type {ty} is not a composite type (a tensor type without Shape is opaque)")]
+    #[error(
+        "{op}: Result Type {ty} is not a composite type (a tensor type without Shape is opaque)"
+    )]
     NotComposite { op: String, ty: String },
     #[error("{op}: tensor {ty} with Shape entry {expected} has {got} constituents")]
     ConstituentCount {
