@@ -104,7 +104,10 @@ fn insert(cx: &Cx) -> Check {
         cx.operand_err(
             0,
             "Object",
-            &format!("the type {} that results from indexing into the composite", cx.ix.name(t)),
+            &format!(
+                "the type {} that results from indexing into the composite",
+                cx.ix.name(t)
+            ),
         )
     })
 }
@@ -189,6 +192,11 @@ fn construct(cx: &Cx) -> Check {
     let n = cx.inst.operands.len();
     match cx.ix.ty(rt) {
         Some(Type::Vector { component, count }) => {
+            // §3.52.12 OpCompositeConstruct: a vector is built from at least two constituents
+            // (a single vector of the Result Type is an OpCopyObject).
+            ensure(n >= 2, || {
+                cx.rule("Expected number of constituents to be at least 2 for a vector Result Type")
+            })?;
             let mut total = 0u64;
             for i in 0..n {
                 let s = cx
