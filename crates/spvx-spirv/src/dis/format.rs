@@ -10,8 +10,8 @@ use super::generator::generator_text;
 use super::literal;
 use super::names::FriendlyNames;
 use super::options::DisOptions;
+use super::types::ModuleTypes;
 use crate::binary::Header;
-use crate::context::ModuleContext;
 use crate::grammar::{Grammar, Shape};
 use crate::instruction::{Id, Instruction, Operand, OperandValue};
 use std::fmt::Write;
@@ -20,6 +20,9 @@ use std::fmt::Write;
 const INDENT: usize = 15;
 
 const OP_SWITCH: u16 = 251;
+
+/// `INDENT` spaces.
+const SPACES: &str = "               ";
 
 /// Extended instruction sets whose instructions spirv-dis 2025.5 prints by name. Others
 /// (including `NonSemantic.DebugPrintf`, which it does not resolve) print as numbers.
@@ -59,7 +62,7 @@ impl IdNames<'_> {
 /// Everything one line needs.
 pub struct LineWriter<'a> {
     pub g: &'a Grammar,
-    pub ctx: &'a ModuleContext,
+    pub ctx: &'a ModuleTypes,
     pub names: IdNames<'a>,
     pub opts: DisOptions,
 }
@@ -70,14 +73,12 @@ impl LineWriter<'_> {
         match inst.result {
             Some(id) => {
                 if self.opts.indent {
-                    let mut name = String::new();
-                    self.names.write(&mut name, id);
-                    // setw(12 - len(name without '%')) applied to "%": pad to that width.
-                    let pad = (INDENT - 3).saturating_sub(name.len());
-                    for _ in 0..pad {
-                        out.push(' ');
-                    }
-                    out.push_str(&name);
+                    // spirv-dis: setw(12 - len(name)) applied to "%": right-align `%name` in 12.
+                    let start = out.len();
+                    self.names.write(out, id);
+                    let len = out.len() - start;
+                    let pad = (INDENT - 3).saturating_sub(len);
+                    out.insert_str(start, &SPACES[..pad]);
                 } else {
                     self.names.write(out, id);
                 }
@@ -85,7 +86,7 @@ impl LineWriter<'_> {
             }
             None => {
                 if self.opts.indent {
-                    out.push_str(&" ".repeat(INDENT));
+                    out.push_str(SPACES);
                 }
             }
         }
@@ -158,7 +159,7 @@ impl LineWriter<'_> {
     fn number_type(&self, inst: &Instruction) -> Option<crate::context::NumericType> {
         let type_id = if inst.opcode == OP_SWITCH {
             let selector = inst.operands.first().and_then(Operand::id)?;
-            self.ctx.type_of(selector)?
+            self.ctx.selector_type(selector)?
         } else {
             inst.result_type?
         };

@@ -12,33 +12,31 @@
 //! Where spvx deliberately differs from spirv-dis it is written in docs/semantics.d/dis.md
 //! (integer constants wider than 64 bits, which spirv-dis leaves blank, print their value).
 
+mod fast_hash;
 mod format;
 mod generator;
 pub mod literal;
 pub mod names;
 mod options;
+mod types;
 
 pub use generator::generator_text;
 pub use names::FriendlyNames;
 pub use options::DisOptions;
 
 use crate::binary::{BinaryError, ParsedModule, read_bytes, read_words};
-use crate::context::ModuleContext;
 use crate::grammar::grammar;
 use format::{IdNames, LineWriter};
 
 /// The text of `module`.
 pub fn disassemble(module: &ParsedModule, opts: &DisOptions) -> String {
     let g = grammar();
-    let mut ctx = ModuleContext::new();
-    for inst in &module.instructions {
-        ctx.observe(inst);
-    }
+    let ctx = types::ModuleTypes::collect(&module.instructions);
     let friendly;
     let names = if opts.raw_id {
         IdNames::Raw
     } else {
-        friendly = FriendlyNames::build(g, &ctx, &module.instructions);
+        friendly = FriendlyNames::build_for_print(g, &ctx, &module.instructions);
         IdNames::Friendly(&friendly)
     };
     let mut out = String::with_capacity(module.instructions.len() * 40 + 128);

@@ -15,11 +15,13 @@
 //! becomes `_`), and a taken name gets the first free suffix `_0`, `_1`, .... References to ids
 //! not named yet (forward references inside a type name) use the bare number.
 
+use super::fast_hash::{FastMap, FastSet};
 use super::literal;
-use crate::context::ModuleContext;
+use super::types::ModuleTypes;
+use crate::context::{ModuleContext, NumericType};
 use crate::grammar::{Grammar, KindId};
 use crate::instruction::{Id, Instruction, OperandValue};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 mod op {
     pub const NAME: u16 = 5;
@@ -123,13 +125,30 @@ pub fn sanitize(suggested: &str) -> String {
 /// The friendly names of a module's ids.
 #[derive(Debug, Default)]
 pub struct FriendlyNames {
-    names: HashMap<Id, String>,
-    used: HashSet<String>,
+    names: FastMap<Id, String>,
+    used: FastSet<String>,
 }
 
 impl FriendlyNames {
     /// Names every id of `instructions`; `ctx` must already know all of the module's types.
     pub fn build(g: &Grammar, ctx: &ModuleContext, instructions: &[Instruction]) -> Self {
+        Self::build_with(g, &|id| ctx.numeric_type(id), instructions)
+    }
+
+    /// As [`FriendlyNames::build`], with the printer's lighter type table.
+    pub(crate) fn build_for_print(
+        g: &Grammar,
+        types: &ModuleTypes,
+        instructions: &[Instruction],
+    ) -> Self {
+        Self::build_with(g, &|id| types.numeric_type(id), instructions)
+    }
+
+    fn build_with(
+        g: &Grammar,
+        ctx: &dyn Fn(Id) -> Option<NumericType>,
+        instructions: &[Instruction],
+    ) -> Self {
         let mut n = FriendlyNames::default();
         let built_ins = built_in_names(g);
         let storage_class = g.kind_by_name("StorageClass");
@@ -153,12 +172,18 @@ impl FriendlyNames {
             return;
         }
         let base = sanitize(suggested);
-        let mut name = base.clone();
-        let mut index = 0u32;
-        while self.used.contains(&name) {
-            name = format!("{base}_{index}");
-            index += 1;
-        }
+        let name = if self.used.contains(&base) {
+            let mut index = 0u32;
+            loop {
+                let candidate = format!("{base}_{index}");
+                if !self.used.contains(&candidate) {
+                    break candidate;
+                }
+                index += 1;
+            }
+        } else {
+            base
+        };
         self.used.insert(name.clone());
         self.names.insert(id, name);
     }
@@ -173,7 +198,7 @@ impl FriendlyNames {
     fn observe(
         &mut self,
         g: &Grammar,
-        ctx: &ModuleContext,
+        ctx: &dyn Fn(Id) -> Option<NumericType>,
         inst: &Instruction,
         built_ins: &HashMap<u32, &'static str>,
         storage_class: Option<KindId>,
@@ -269,7 +294,7 @@ impl FriendlyNames {
                 let ty = inst.result_type.unwrap_or(0);
                 let mut value = String::new();
                 if let (Some(t), Some(OperandValue::Number(ws))) =
-                    (ctx.numeric_type(ty), ops.first().map(|o| &o.value))
+                    (ctx(ty), ops.first().map(|o| &o.value))
                     && ws.len() <= 2
                 {
                     // spirv-dis leaves constants wider than 64 bits out of the name.
