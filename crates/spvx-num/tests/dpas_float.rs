@@ -628,6 +628,18 @@ fn malformed_calls_are_errors() {
         float_dot(0, &[el(Precision::U8, 0)], &[el(Precision::U8, 0)], &m),
         Err(DpasError::WrongPrecisionKind { .. })
     ));
+    assert!(matches!(
+        float_dot(
+            0,
+            &[el(Precision::Bf16, 0), el(Precision::Fp16, 0)],
+            &[el(Precision::Bf16, 0), el(Precision::Fp16, 0)],
+            &m
+        ),
+        Err(DpasError::InconsistentPrecision {
+            operand: "Src1",
+            ..
+        })
+    ));
     let mesa = FloatModel::named("mesa").unwrap();
     assert!(matches!(
         float_dot(

@@ -44,6 +44,17 @@ pub enum DpasError {
         /// Precision of Src2 (A, A).
         src2: Precision,
     },
+    /// The elements of one source do not all have the same precision (a DPAS source has one
+    /// precision, the W or A field).
+    #[error("dpas: {operand} mixes precisions {first} and {other}")]
+    InconsistentPrecision {
+        /// "Src1" or "Src2".
+        operand: &'static str,
+        /// Precision of its first element.
+        first: Precision,
+        /// A different precision found later.
+        other: Precision,
+    },
     /// The two element lists of a dot product have different lengths.
     #[error("dpas: Src1 has {src1} elements but Src2 has {src2}")]
     LengthMismatch {

@@ -70,7 +70,8 @@ fn dec(bits: u32) -> crate::float::Decoded {
 
 /// `acc + Σ src1[j]·src2[j]` accumulated into fp32 under `model`. `acc` is the fp32 Src0 value
 /// (use +0.0 = 0 for a null Src0; widen BF/HF Src0 with [`super::bf16_to_acc`] /
-/// [`super::fp16_to_acc`]). Element pairs must be legal DPAS combinations ([`ops_per_chan`]).
+/// [`super::fp16_to_acc`]). All elements of one source share one precision, and the two
+/// precisions must be a legal DPAS combination ([`ops_per_chan`]).
 /// With [`Order::SubwordMajorAccLast`] the elements are taken as consecutive channels of
 /// OPS_PER_CHAN elements each (k increasing), as a whole DPAS row supplies them.
 pub fn float_dot(
@@ -85,10 +86,21 @@ pub fn float_dot(
             src2: src2.len(),
         });
     }
-    let mut ops = 1;
-    for (b, a) in src1.iter().zip(src2) {
-        ops = ops_per_chan(b.precision, a.precision)?;
+    for (operand, list) in [("Src1", src1), ("Src2", src2)] {
+        if let Some(first) = list.first()
+            && let Some(other) = list.iter().find(|e| e.precision != first.precision)
+        {
+            return Err(DpasError::InconsistentPrecision {
+                operand,
+                first: first.precision,
+                other: other.precision,
+            });
+        }
     }
+    let ops = match (src1.first(), src2.first()) {
+        (Some(b), Some(a)) => ops_per_chan(b.precision, a.precision)?,
+        _ => 1,
+    };
     // The precision class of the operation, for the bf/tf denormal switches.
     let class = src1.first().map_or(Precision::Fp16, |e| e.precision);
     let mut pairs = Vec::with_capacity(src1.len());
