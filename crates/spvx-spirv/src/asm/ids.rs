@@ -3,13 +3,41 @@
 //! binary (result type before result id).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A small multiplicative hasher (the FxHash scheme) for short id names; SipHash dominated the
+/// assembler's profile. Id names come from the text being assembled, so hash flooding could only
+/// slow down that one assembly.
+#[derive(Default)]
+struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b))
+                .wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// The id table of one assembly.
 #[derive(Debug, Default)]
 pub struct IdTable<'t> {
-    ids: HashMap<&'t str, u32>,
-    /// Line where each id was defined (as a result id), by id.
-    defined_on: HashMap<u32, u32>,
+    ids: HashMap<&'t str, u32, BuildHasherDefault<NameHasher>>,
+    /// Line where each id was defined as a result id (0: not defined), indexed by id.
+    defined_on: Vec<u32>,
+}
+
+impl std::fmt::Debug for NameHasher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NameHasher")
+    }
 }
 
 impl<'t> IdTable<'t> {
@@ -25,12 +53,16 @@ impl<'t> IdTable<'t> {
 
     /// Records that `id` is defined on `line`; returns the earlier line if it already was.
     pub fn define(&mut self, id: u32, line: u32) -> Result<(), u32> {
-        match self.defined_on.insert(id, line) {
-            Some(first) => {
-                self.defined_on.insert(id, first);
-                Err(first)
+        let i = id as usize;
+        if self.defined_on.len() <= i {
+            self.defined_on.resize(i + 1, 0);
+        }
+        match self.defined_on[i] {
+            0 => {
+                self.defined_on[i] = line.max(1);
+                Ok(())
             }
-            None => Ok(()),
+            first => Err(first),
         }
     }
 

@@ -27,7 +27,7 @@ pub use float::{FloatError, FloatFormat};
 pub use literal::IntError;
 pub use target_env::{DEFAULT_VERSION, TARGET_ENVS, target_env_version};
 
-use crate::binary::{Header, to_words};
+use crate::binary::Header;
 use crate::context::ModuleContext;
 use crate::grammar::{Grammar, Version, grammar};
 use crate::instruction::{Instruction, Operand, OperandValue};
@@ -77,10 +77,6 @@ pub struct Assembled {
 impl Assembled {
     /// The module's words (header first).
     pub fn words(&self) -> Vec<u32> {
-        if !self.has_raw() {
-            let insts: Vec<Instruction> = self.instructions().cloned().collect();
-            return to_words(&self.header, &insts);
-        }
         let mut out = self.header.words().to_vec();
         for item in &self.items {
             match item {
