@@ -110,15 +110,14 @@ impl Gen<'_> {
     fn route(&self, kind: KindId) -> Option<spvx_spirv::grammar::Enumerant> {
         let k = self.g.kind(kind);
         let usable = |e: &&spvx_spirv::grammar::Enumerant| !is_supplement(&e.name);
-        if let Some((t, _)) = &self.target {
-            if let Some(e) = k
+        if let Some((t, _)) = &self.target
+            && let Some(e) = k
                 .enumerants
                 .iter()
                 .filter(usable)
                 .find(|e| e.parameters.iter().any(|p| reaches(self.g, p.kind, *t)))
-            {
-                return Some(e.clone());
-            }
+        {
+            return Some(e.clone());
         }
         k.enumerants.iter().find(usable).cloned()
     }
