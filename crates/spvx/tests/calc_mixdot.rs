@@ -193,6 +193,32 @@ fn single_case_form_prints_inputs_exact_value_and_result() {
     assert!(text.contains("0x3800 = 0.5, 0xb400 = -0.25"), "{text}");
     assert!(text.contains("exact   1\n"), "{text}");
     assert!(text.contains("result  f32 0x3f800000 = 1\n"), "{text}");
+    assert!(
+        text.contains("models  exact 0x3f800000, sequential 0x3f800000"),
+        "{text}"
+    );
+
+    // The cancellation case of the model test, by hand: exact 2^-20, fma-chain +0.
+    let out = spvx(
+        &[
+            "calc",
+            "mixdot",
+            "dot2acc32",
+            "--enc",
+            "f16",
+            "--a",
+            "1024,-1024",
+            "--b",
+            "1024,1024",
+            "--acc",
+            "0x35800000",
+        ],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("exact   0.00000095367431640625\n"), "{text}");
+    assert!(text.contains("sequential-acc-first 0x00000000"), "{text}");
+    assert!(text.contains("fma-chain 0x00000000"), "{text}");
 
     // Decimal input that is not exact in the format gets a note; 0.1 in f16 is 0x2e66.
     let out = spvx(

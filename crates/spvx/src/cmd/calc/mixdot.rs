@@ -36,7 +36,8 @@ SINGLE-CASE FORM: spvx calc mixdot OP --enc1 E --enc2 E --a V --b V --acc X
   (--enc sets both encodings). V is a packed hex word (0x3c004000) or a comma-separated list of
   components, each a decimal (1.5, -2e-3, inf, nan) or 0x-prefixed component bits. X is hex bits
   (0x...) or a decimal. Decimals are rounded to nearest even into the format (a note says so when
-  inexact). Prints the decoded inputs, the exact value of ACC + A·B and the result under the model.
+  inexact). Prints the decoded inputs, the exact value of ACC + A·B, the result under the model,
+  and the result bits under every model (same switches) for comparison.
 
 MODELS (--model; the spec leaves order and precision to the implementation)
   exact                 exact products and sum, one rounding (default)
@@ -318,6 +319,15 @@ fn run_single(op: &str, args: &MixdotArgs, cfg: &ModelConfig) -> CmdResult {
         format_bits(ex.result_format, ex.result_bits),
         ex.result
     ));
+    // The same case under every model with the same switches, for comparison.
+    let others: Vec<String> = Model::ALL
+        .into_iter()
+        .map(|m| {
+            let bits = case.evaluate(&ModelConfig { model: m, ..*cfg });
+            format!("{m} {}", format_bits(ex.result_format, bits as u64))
+        })
+        .collect();
+    out.push_str(&format!("models  {}\n", others.join(", ")));
     std::io::stdout()
         .lock()
         .write_all(out.as_bytes())
