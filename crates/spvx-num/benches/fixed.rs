@@ -13,7 +13,9 @@ fn inputs(w: u32) -> Vec<BigUint> {
             let mut v = BigUint::from(k) << (w - 6);
             let mut tail = BigUint::default();
             for _ in 0..w.div_ceil(64) {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 tail = (tail << 64u32) | BigUint::from(state);
             }
             v |= tail % (BigUint::from(1u32) << (w - 6));

@@ -59,15 +59,22 @@ fn enclosure(x: &Dyadic, p: u64, t: &Target) -> Result<Approx, FixedError> {
     let s = (p.sqrt() / 2).max(4);
     let wp = p + s + 2 * log2_bits(p) + 16;
     let xb = Ball::from_dyadic(&x.mantissa, x.exponent, wp);
-    let l2 = ln2(wp);
+    // ln2 to wp + (bits of x) so that k·ln2 is known to 2^−wp.
+    let xbits = (x.mantissa.bits() as i64 + x.exponent).max(0) as u64;
+    let pp = wp + xbits + 8;
+    t.check(pp)?;
+    let l2 = ln2(pp);
+    let xp = Ball::from_dyadic(&x.mantissa, x.exponent, pp);
     // k = round(x / ln2), any integer near it will do.
-    let num: BigInt = &xb.mid * 2 + &l2.mid;
+    let num: BigInt = &xp.mid * 2 + &l2.mid;
     let den: BigInt = &l2.mid * 2;
     let k = num.div_floor(&den);
-    let kb = k.bits();
-    t.check(wp + kb + 4)?;
-    let kln2 = ln2(wp + kb + 4).mul_int(&k).to_prec(wp);
+    let kln2 = l2.mul_int(&k).to_prec(wp);
     let r = xb.sub(&kln2);
+    if r.abs_upper() > (BigInt::one() << wp) {
+        // |r| > 1 cannot happen with the precision above; refuse to use the series.
+        return Err(t.too_precise(pp));
+    }
     let mut e = exp_small(&r.shr(s));
     for _ in 0..s {
         e = e.mul(&e);

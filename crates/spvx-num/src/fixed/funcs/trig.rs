@@ -59,6 +59,16 @@ fn exact_at_quadrant(j: u64, which: Which) -> Dyadic {
     Dyadic::new(BigInt::from(v), 0)
 }
 
+/// The enclosure [−1, 1] of any sine or cosine.
+fn unit_enclosure() -> Approx {
+    Approx::Enclosure {
+        lo: -BigInt::one(),
+        hi: BigInt::one(),
+        exp: 0,
+        sign: 0,
+    }
+}
+
 fn guard(p: u64) -> u64 {
     2 * (64 - p.leading_zeros() as u64) + 16
 }
@@ -84,17 +94,24 @@ fn trig_radians(x: &Dyadic, which: Which, t: &Target) -> Result<BigInt, FixedErr
     resolve(t, start, |p| {
         let wp = p + guard(p);
         let xb = Ball::from_dyadic(n, x.exponent, wp);
-        let p0 = pi(wp);
+        // π to wp + (bits of x) so that k·π/2 is known to 2^−wp.
+        let pp = wp + l.max(0) as u64 + 8;
+        t.check(pp)?;
+        let pib = pi(pp);
+        let xp = Ball::from_dyadic(n, x.exponent, pp);
         // k = round(x / (π/2)) = round(2x/π), any integer near it will do.
-        let num: BigInt = &xb.mid * 4 + &p0.mid;
-        let den: BigInt = &p0.mid * 2;
+        let num: BigInt = &xp.mid * 4 + &pib.mid;
+        let den: BigInt = &pib.mid * 2;
         let k = num.div_floor(&den);
-        let kb = k.bits();
-        t.check(wp + kb + 4)?;
         // k·π/2 at precision wp = k·π at precision wp − 1, reread at wp.
-        let mut kpi2 = pi(wp + kb + 4).mul_int(&k).to_prec(wp - 1);
+        let mut kpi2 = pib.mul_int(&k).to_prec(wp - 1);
         kpi2.prec = wp;
         let r = xb.sub(&kpi2);
+        if r.abs_upper() > (BigInt::one() << wp) {
+            // Not reduced to |r| ≤ 1 (cannot happen with the precision above): no enclosure
+            // better than [−1, 1] yet.
+            return Ok(unit_enclosure());
+        }
         let (s, c) = sin_cos(&r);
         let j = k.mod_floor(&BigInt::from(4)).to_u64().unwrap_or(0);
         let (v, _) = pick(s, c, j, which);
