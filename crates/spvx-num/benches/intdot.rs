@@ -39,9 +39,9 @@ fn acc_sat_group(c: &mut Criterion, len: usize, label: &str) {
                     packed4x8_acc_sat_slice(
                         backend,
                         kind,
-                        black_box(&a),
-                        black_box(&b),
-                        black_box(&acc),
+                        black_box(a),
+                        black_box(b),
+                        black_box(acc),
                         &mut out,
                     )
                     .map_err(|e| e.to_string())
