@@ -67,6 +67,7 @@ proptest! {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check_function(
     f: FixedFunction,
     x: &BigUint,

@@ -57,10 +57,8 @@ fn compute_ln2(p: u64) -> Ball {
 
 fn cached(cache: &Mutex<Option<Ball>>, p: u64, compute: fn(u64) -> Ball) -> Ball {
     if let Ok(mut slot) = cache.lock() {
-        if let Some(b) = slot.as_ref() {
-            if b.prec >= p {
-                return b.to_prec(p);
-            }
+        if let Some(b) = slot.as_ref().filter(|b| b.prec >= p) {
+            return b.to_prec(p);
         }
         let target = slot.as_ref().map_or(p, |b| p.max(2 * b.prec)).max(256);
         let b = compute(target);

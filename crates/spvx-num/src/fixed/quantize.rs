@@ -32,7 +32,11 @@ pub(crate) fn round_parts(floor: BigInt, frac: Frac, q: Quantization) -> BigInt 
     let up = match frac {
         Frac::Zero => false,
         Frac::BelowHalf => matches!(q, TrnZero if negative),
-        Frac::AboveHalf => !matches!(q, Trn) && !(q == TrnZero && !negative),
+        Frac::AboveHalf => match q {
+            Trn => false,
+            TrnZero => negative,
+            _ => true,
+        },
         Frac::Half => match q {
             Trn => false,
             TrnZero => negative,

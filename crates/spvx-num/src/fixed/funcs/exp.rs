@@ -29,7 +29,7 @@ pub(crate) fn exp(x: &Dyadic, t: &Target) -> Result<BigInt, FixedError> {
     let w = t.fmt.width() as i64;
     // 2^(l−1) ≤ |x| < 2^l
     let l = (n.bits() as i64).saturating_add(x.exponent);
-    let big = |l: i64, bound: i64| l >= 1 && (l - 1 >= 62 || (1i64 << (l - 1)) >= bound);
+    let big = |l: i64, bound: i64| l >= 1 && (l > 62 || (1i64 << (l - 1)) >= bound);
     if n.is_negative() {
         // e^x ≤ 2^x ≤ 2^(−2^(l−1)): t < 1/4 when 2^(l−1) ≥ fb + 2.
         if big(l, fb.saturating_add(2)) {
