@@ -122,11 +122,44 @@ pub fn sanitize(suggested: &str) -> String {
         .collect()
 }
 
+/// Id → name: a vector for ids up to a bound proportional to the module's size (the usual,
+/// dense case), a map for any larger id (a hostile bound cannot make it allocate much).
+#[derive(Debug, Default)]
+struct NameTable {
+    dense: Vec<Option<Box<str>>>,
+    sparse: FastMap<Id, Box<str>>,
+}
+
+impl NameTable {
+    fn with_dense_len(len: usize) -> Self {
+        NameTable {
+            dense: vec![None; len],
+            sparse: FastMap::default(),
+        }
+    }
+
+    fn get(&self, id: Id) -> Option<&str> {
+        match self.dense.get(id as usize) {
+            Some(slot) => slot.as_deref(),
+            None => self.sparse.get(&id).map(|s| &**s),
+        }
+    }
+
+    fn insert(&mut self, id: Id, name: Box<str>) {
+        match self.dense.get_mut(id as usize) {
+            Some(slot) => *slot = Some(name),
+            None => {
+                self.sparse.insert(id, name);
+            }
+        }
+    }
+}
+
 /// The friendly names of a module's ids.
 #[derive(Debug, Default)]
 pub struct FriendlyNames {
-    names: FastMap<Id, String>,
-    used: FastSet<String>,
+    names: NameTable,
+    used: FastSet<Box<str>>,
 }
 
 impl FriendlyNames {
@@ -149,7 +182,16 @@ impl FriendlyNames {
         ctx: &dyn Fn(Id) -> Option<NumericType>,
         instructions: &[Instruction],
     ) -> Self {
-        let mut n = FriendlyNames::default();
+        let max_result = instructions
+            .iter()
+            .filter_map(|i| i.result)
+            .max()
+            .unwrap_or(0);
+        let dense_len = (max_result as usize + 1).min(instructions.len() * 2 + 4096);
+        let mut n = FriendlyNames {
+            names: NameTable::with_dense_len(dense_len),
+            used: FastSet::default(),
+        };
         let built_ins = built_in_names(g);
         let storage_class = g.kind_by_name("StorageClass");
         let access_qualifier = g.kind_by_name("AccessQualifier");
@@ -161,28 +203,28 @@ impl FriendlyNames {
 
     /// The name of `id` (its number when it has none).
     pub fn get(&self, id: Id) -> std::borrow::Cow<'_, str> {
-        match self.names.get(&id) {
-            Some(s) => std::borrow::Cow::Borrowed(s.as_str()),
+        match self.names.get(id) {
+            Some(s) => std::borrow::Cow::Borrowed(s),
             None => std::borrow::Cow::Owned(id.to_string()),
         }
     }
 
     fn save(&mut self, id: Id, suggested: &str) {
-        if self.names.contains_key(&id) {
+        if self.names.get(id).is_some() {
             return;
         }
         let base = sanitize(suggested);
-        let name = if self.used.contains(&base) {
+        let name: Box<str> = if self.used.contains(base.as_str()) {
             let mut index = 0u32;
             loop {
                 let candidate = format!("{base}_{index}");
-                if !self.used.contains(&candidate) {
-                    break candidate;
+                if !self.used.contains(candidate.as_str()) {
+                    break candidate.into();
                 }
                 index += 1;
             }
         } else {
-            base
+            base.into()
         };
         self.used.insert(name.clone());
         self.names.insert(id, name);
