@@ -31,7 +31,7 @@ pub mod value;
 pub use class::FloatClass;
 pub use convert::convert;
 pub use error::FloatError;
-pub use exact_sum::{ExactSum, Term};
+pub use exact_sum::{ExactSum, Term, round_sum};
 pub use format::{Format, Specials};
 pub use round::RoundingMode;
 pub use value::{Decoded, Dyadic};

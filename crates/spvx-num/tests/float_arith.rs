@@ -87,6 +87,23 @@ proptest! {
     }
 
     #[test]
+    fn f64_fma_with_far_apart_addend(a in any::<u64>(), b in any::<u64>(), c in any::<u64>(),
+                                     shift in 0u32..1500, sign in any::<bool>()) {
+        // The addend lies far below (or far above) the product, or cancels its rounded value:
+        // exercises folding of far-below terms into a sticky bit.
+        let (a, b) = (f64::from_bits(a >> 2 | 0x3000_0000_0000_0000), f64::from_bits(b >> 2 | 0x3000_0000_0000_0000));
+        let tiny = f64::from_bits(c) .abs() * 2f64.powi(-(shift as i32));
+        let tiny = if sign { -tiny } else { tiny };
+        for c in [tiny, -(a * b), -(a * b) + tiny, a * b * 2f64.powi(shift as i32 % 200)] {
+            if c.is_finite() {
+                prop_assert!(same64(Format::F64.fma(d64(a), d64(b), d64(c), RNE), a.mul_add(b, c)),
+                    "fma({a:e}, {b:e}, {c:e})");
+                prop_assert!(same64(Format::F64.add(d64(a * b), d64(c), RNE), a * b + c));
+            }
+        }
+    }
+
+    #[test]
     fn f32_values_near_each_other_add(a in any::<u32>(), delta in -4i32..4) {
         // Cancellation: a + (−neighbour of a).
         let x = f32::from_bits(a);

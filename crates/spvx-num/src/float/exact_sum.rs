@@ -53,6 +53,13 @@ enum SumKind {
         magnitude: Magnitude,
         exponent: i64,
     },
+    /// Only from [`round_sum`]: a magnitude strictly between `mantissa` and `mantissa + 1` units
+    /// of 2^exponent, with `mantissa` of at least 59 bits (enough for any rounding).
+    Inexact {
+        negative: bool,
+        mantissa: u128,
+        exponent: i64,
+    },
 }
 
 /// The exact (unrounded) value of a sum of terms.
@@ -102,6 +109,12 @@ impl TermBuffer {
 impl ExactSum {
     /// Computes the exact value of `Σ terms` (see the module comment for special values).
     pub fn of(terms: &[Term]) -> ExactSum {
+        ExactSum::build(terms, false)
+    }
+
+    /// As [`ExactSum::of`]; with `compress`, far-below terms may be folded into a sticky bit
+    /// (`SumKind::Inexact`), which keeps the rounded result exact but not the value itself.
+    fn build(terms: &[Term], compress: bool) -> ExactSum {
         let mut any_nan = false;
         let mut invalid = false;
         let mut pos_inf = false;
@@ -179,7 +192,7 @@ impl ExactSum {
             } else {
                 ZeroSign::Mixed
             };
-            sum_finite(finite.as_slice(), zero)
+            sum_finite(finite.as_slice(), zero, compress)
         };
         ExactSum { kind }
     }
@@ -198,7 +211,8 @@ impl ExactSum {
     /// zero results use the sign they get under `mode`. `None` for NaN and infinities.
     pub fn finite_parts(&self, mode: RoundingMode) -> Option<(bool, BigUint, i64)> {
         match &self.kind {
-            SumKind::Nan { .. } | SumKind::Infinite { .. } => None,
+            // `Inexact` never occurs in a value built by `ExactSum::of`.
+            SumKind::Nan { .. } | SumKind::Infinite { .. } | SumKind::Inexact { .. } => None,
             SumKind::Zero(z) => Some((zero_is_negative(*z, mode), BigUint::zero(), 0)),
             SumKind::Nonzero {
                 negative,
@@ -252,8 +266,20 @@ impl ExactSum {
                 Magnitude::Small(m) => format.round_u128(*negative, *m, *exponent, mode, saturate),
                 Magnitude::Big(m) => format.round_biguint(*negative, m, *exponent, mode, saturate),
             },
+            SumKind::Inexact {
+                negative,
+                mantissa,
+                exponent,
+            } => format.round_u128_sticky(*negative, *mantissa, *exponent, true, mode, saturate),
         }
     }
+}
+
+/// `round(Σ terms)` into `format`: the same result as `ExactSum::of(terms).round(...)`, faster
+/// for sums whose terms span more than ~120 bits (terms far below the leading ones are folded
+/// into a sticky bit instead of being added in arbitrary precision).
+pub fn round_sum(terms: &[Term], format: Format, mode: RoundingMode, saturate: bool) -> u64 {
+    ExactSum::build(terms, true).round(format, mode, saturate)
 }
 
 fn zero_is_negative(z: ZeroSign, mode: RoundingMode) -> bool {
@@ -268,8 +294,9 @@ fn bit_length(m: u128) -> u32 {
     128 - m.leading_zeros()
 }
 
-/// Sums nonzero finite terms exactly; `zero` is the sign rule if the sum is zero.
-fn sum_finite(terms: &[Finite], zero: ZeroSign) -> SumKind {
+/// Sums nonzero finite terms exactly (or, with `compress`, exactly enough for rounding); `zero`
+/// is the sign rule if the sum is zero.
+fn sum_finite(terms: &[Finite], zero: ZeroSign, compress: bool) -> SumKind {
     let Some(min_e) = terms.iter().map(|t| t.2).min() else {
         return SumKind::Zero(zero);
     };
@@ -294,6 +321,11 @@ fn sum_finite(terms: &[Finite], zero: ZeroSign) -> SumKind {
             exponent: min_e,
         };
     }
+    if compress && terms.len() <= 8 {
+        if let Some(kind) = sum_compressed(terms) {
+            return kind;
+        }
+    }
     let mut acc = BigInt::zero();
     for &(neg, m, e) in terms {
         let v = BigInt::from(m) << ((e - min_e) as u64);
@@ -314,17 +346,67 @@ fn sum_finite(terms: &[Finite], zero: ZeroSign) -> SumKind {
     }
 }
 
+/// The sum of up to 8 terms spanning more than an i128, when it splits into a high part H (on
+/// the grid g = top − 120, exact in an i128, |H| ≥ 2^(g+57)) and low terms each below 2^(g−5),
+/// whose total L therefore has |L| < 2^(g−2). Then in units of 2^(g−2) the value is 4H + L' with
+/// |L'| < 1, so it lies strictly between 4|H| and 4|H| ± 1 by the sign of L (found exactly, by
+/// recursion) — or is exactly 4|H| when L = 0. `None` when the terms do not split that way.
+fn sum_compressed(terms: &[Finite]) -> Option<SumKind> {
+    let lead = |m: u128, e: i64| e + bit_length(m) as i64 - 1;
+    let top = terms.iter().map(|&(_, m, e)| lead(m, e)).max()?;
+    let g = top - 120;
+    let mut high: i128 = 0;
+    let mut low = TermBuffer::new();
+    for &(neg, m, e) in terms {
+        if e >= g {
+            let v = (m << (e - g)) as i128;
+            high += if neg { -v } else { v };
+        } else if lead(m, e) < g - 5 {
+            low.push((neg, m, e));
+        } else {
+            return None;
+        }
+    }
+    let magnitude = high.unsigned_abs();
+    if bit_length(magnitude) < 58 {
+        return None;
+    }
+    let negative = high < 0;
+    let low_negative = match sum_finite(low.as_slice(), ZeroSign::Mixed, true) {
+        SumKind::Zero(_) => {
+            return Some(SumKind::Nonzero {
+                negative,
+                magnitude: Magnitude::Small(magnitude),
+                exponent: g,
+            });
+        }
+        SumKind::Nonzero { negative: n, .. } | SumKind::Inexact { negative: n, .. } => n,
+        SumKind::Nan { .. } | SumKind::Infinite { .. } => return None,
+    };
+    let scaled = magnitude << 2;
+    let mantissa = if low_negative == negative {
+        scaled
+    } else {
+        scaled - 1
+    };
+    Some(SumKind::Inexact {
+        negative,
+        mantissa,
+        exponent: g - 2,
+    })
+}
+
 impl Format {
     /// Correctly rounded product `a × b` in this format (IEEE 754 multiplication).
     pub fn mul(&self, a: Decoded, b: Decoded, mode: RoundingMode) -> u64 {
-        ExactSum::of(&[Term::Product(a, b)]).round(*self, mode, false)
+        round_sum(&[Term::Product(a, b)], *self, mode, false)
     }
     /// Correctly rounded sum `a + b` in this format (IEEE 754 addition).
     pub fn add(&self, a: Decoded, b: Decoded, mode: RoundingMode) -> u64 {
-        ExactSum::of(&[Term::Value(a), Term::Value(b)]).round(*self, mode, false)
+        round_sum(&[Term::Value(a), Term::Value(b)], *self, mode, false)
     }
     /// Correctly rounded fused multiply-add `a × b + c` in this format (IEEE 754 fusedMultiplyAdd).
     pub fn fma(&self, a: Decoded, b: Decoded, c: Decoded, mode: RoundingMode) -> u64 {
-        ExactSum::of(&[Term::Product(a, b), Term::Value(c)]).round(*self, mode, false)
+        round_sum(&[Term::Product(a, b), Term::Value(c)], *self, mode, false)
     }
 }

@@ -1,7 +1,7 @@
 //! Evaluation of an accumulation model on decoded operands.
 
 use super::model::{Model, ModelConfig};
-use crate::float::{Decoded, ExactSum, Format, Term};
+use crate::float::{Decoded, Format, Term, round_sum};
 
 /// The value of `bits` in `format`, with a subnormal replaced by zero of the same sign when
 /// `flush` is set.
@@ -23,7 +23,7 @@ pub fn evaluate(
 ) -> u64 {
     let mode = cfg.rounding;
     let round = |terms: &[Term]| -> u64 {
-        let bits = ExactSum::of(terms).round(result, mode, false);
+        let bits = round_sum(terms, result, mode, false);
         if cfg.flush_output_denormals && result.is_subnormal(bits) {
             result.zero(result.is_negative(bits))
         } else {
