@@ -61,7 +61,7 @@ impl DotSpec {
         let n = self.result_bits();
         let (lo, hi) = self.narrow_range();
         let (s1, s2) = (self.kind().vector1_signed(), self.kind().vector2_signed());
-        let acc_value = self.component_like_result(acc);
+        let acc_value = self.result_pattern_value(acc);
 
         let mut positive = 0i128;
         let mut negative = 0i128;
@@ -106,7 +106,7 @@ impl DotSpec {
     }
 
     /// The exact value of a result-typed pattern (accumulator), signed or unsigned per kind.
-    fn component_like_result(&self, pattern: u64) -> i128 {
+    fn result_pattern_value(&self, pattern: u64) -> i128 {
         let n = self.result_bits();
         let shift = 64 - n;
         if self.kind().result_signed() {
