@@ -104,6 +104,19 @@ proptest! {
     }
 
     #[test]
+    fn f32_fma_ties_with_tiny_addend(ma in 0u32..2048, mb in 0u32..1024, ea in 100u32..150,
+                                     eb in 100u32..150, c in 1u32..0x0100_0000, neg_c in any::<bool>()) {
+        // Odd 13- and 12-bit significands: products have 24 or 25 bits, and those with 25 sit
+        // exactly on an f32 rounding tie; a far-below addend (subnormal) breaks the tie.
+        let a = f32::from_bits(ea << 23 | ma << 12 | 1 << 11);
+        let b = f32::from_bits(eb << 23 | mb << 13 | 1 << 12);
+        let c = f32::from_bits(c) * if neg_c { -1.0 } else { 1.0 };
+        prop_assert!(same32(Format::F32.fma(d32(a), d32(b), d32(c), RNE), a.mul_add(b, c)),
+            "fma({a:e}, {b:e}, {c:e})");
+        prop_assert!(same32(Format::F32.fma(d32(-a), d32(b), d32(c), RNE), (-a).mul_add(b, c)));
+    }
+
+    #[test]
     fn f32_values_near_each_other_add(a in any::<u32>(), delta in -4i32..4) {
         // Cancellation: a + (−neighbour of a).
         let x = f32::from_bits(a);
