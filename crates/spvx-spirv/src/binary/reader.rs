@@ -10,6 +10,7 @@ use crate::context::{ModuleContext, NumericType};
 use crate::grammar::{Grammar, KindId, grammar};
 use crate::instruction::{Id, Instruction};
 use crate::layout::{ExtInstChoice, OperandSource, read_instruction};
+use std::borrow::Cow;
 
 /// A decoded module: its header and its instructions in file order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,9 +75,11 @@ pub fn read_words(words: &[u32]) -> Result<ParsedModule, BinaryError> {
         let first = words[at];
         let count = (first >> 16) as usize;
         let opcode = (first & 0xffff) as u16;
-        let name = g
-            .instruction(opcode)
-            .map_or_else(|| format!("opcode {opcode}"), |i| i.name.clone());
+        // Borrowed from the grammar: a name is only copied into an error.
+        let name: Cow<'static, str> = match g.instruction(opcode) {
+            Some(i) => Cow::Borrowed(i.name.as_str()),
+            None => Cow::Owned(format!("opcode {opcode}")),
+        };
         if count == 0 {
             return Err(BinaryError {
                 offset: at,
@@ -87,7 +90,11 @@ pub fn read_words(words: &[u32]) -> Result<ParsedModule, BinaryError> {
         if count > left {
             return Err(BinaryError {
                 offset: at,
-                kind: K::PastEnd { name, count, left },
+                kind: K::PastEnd {
+                    name: name.into_owned(),
+                    count,
+                    left,
+                },
             });
         }
         if g.instruction(opcode).is_none() {
@@ -114,7 +121,11 @@ pub fn read_words(words: &[u32]) -> Result<ParsedModule, BinaryError> {
         if extra != 0 {
             return Err(BinaryError {
                 offset: at,
-                kind: K::ExtraWords { name, extra, count },
+                kind: K::ExtraWords {
+                    name: name.into_owned(),
+                    extra,
+                    count,
+                },
             });
         }
         ctx.observe(&inst);
