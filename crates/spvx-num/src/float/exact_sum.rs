@@ -321,10 +321,11 @@ fn sum_finite(terms: &[Finite], zero: ZeroSign, compress: bool) -> SumKind {
             exponent: min_e,
         };
     }
-    if compress && terms.len() <= 8 {
-        if let Some(kind) = sum_compressed(terms) {
-            return kind;
-        }
+    if compress
+        && terms.len() <= 8
+        && let Some(kind) = sum_compressed(terms)
+    {
+        return kind;
     }
     let mut acc = BigInt::zero();
     for &(neg, m, e) in terms {
