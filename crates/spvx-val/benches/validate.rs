@@ -96,8 +96,15 @@ fn bench(c: &mut Criterion) {
         target_env: TargetEnv::parse("vulkan1.3").expect("vulkan1.3"),
     };
     let errors = validate(&asm.header, &insts, &opts);
-    assert!(errors.is_empty(), "the generated module is valid: {:?}", &errors[..errors.len().min(5)]);
-    eprintln!("validate bench: {bytes} bytes, {} instructions", insts.len());
+    assert!(
+        errors.is_empty(),
+        "the generated module is valid: {:?}",
+        &errors[..errors.len().min(5)]
+    );
+    eprintln!(
+        "validate bench: {bytes} bytes, {} instructions",
+        insts.len()
+    );
     let mut g = c.benchmark_group("validate");
     g.sample_size(20);
     g.bench_function(format!("generated_{}KiB", bytes / 1024), |b| {

@@ -43,7 +43,8 @@ fn spirv_val_file(dir: &Path, path: &Path, env: &str) -> Option<(bool, String)> 
         .arg(path)
         .output()
         .ok()?;
-    let msg = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    let msg =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     Some((out.status.success(), msg))
 }
 
@@ -89,7 +90,9 @@ fn real_modules_validate() {
         match KNOWN_INVALID.iter().find(|(n, _)| *n == name) {
             Some((_, expected)) => {
                 if !errors.iter().any(|e| e.contains(expected)) {
-                    failures.push(format!("{name}: expected an error {expected:?}, got {errors:#?}"));
+                    failures.push(format!(
+                        "{name}: expected an error {expected:?}, got {errors:#?}"
+                    ));
                 }
             }
             None => {
@@ -119,7 +122,9 @@ fn real_modules_agree_with_spirv_val() {
         };
         let ours = spvx_errors(&path).is_empty();
         if ours != theirs {
-            failures.push(format!("{name}: spvx valid={ours}, spirv-val valid={theirs}: {msg}"));
+            failures.push(format!(
+                "{name}: spvx valid={ours}, spirv-val valid={theirs}: {msg}"
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -29,7 +29,9 @@ pub enum CapabilityError {
         capabilities: String,
     },
     /// An enumerant operand lists capabilities and none is declared.
-    #[error("Operand {operand} of {opcode} ({enumerant}) requires one of these capabilities: {capabilities}")]
+    #[error(
+        "Operand {operand} of {opcode} ({enumerant}) requires one of these capabilities: {capabilities}"
+    )]
     Operand {
         opcode: String,
         operand: usize,
@@ -104,10 +106,7 @@ fn availability(
     match (first, extensions.is_empty()) {
         (None, true) => Ok(()),
         (Some(f), true) => Err(format!("SPIR-V version {f} at minimum")),
-        (None, false) => Err(format!(
-            "one of these extensions: {}",
-            extensions.join(" ")
-        )),
+        (None, false) => Err(format!("one of these extensions: {}", extensions.join(" "))),
         (Some(f), false) => Err(format!(
             "SPIR-V version {f} at minimum or one of these extensions: {}",
             extensions.join(" ")
@@ -158,7 +157,8 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Vec<CapabilityError> {
             _ => continue,
         };
         // Operand numbers as spirv-val counts them: result type and result id included.
-        let operand = pos + 1 + inst.result_type.is_some() as usize + inst.result.is_some() as usize;
+        let operand =
+            pos + 1 + inst.result_type.is_some() as usize + inst.result.is_some() as usize;
         for v in values {
             let Some(e) = kind.enumerant(v) else { continue };
             if inst.opcode != OP_CAPABILITY && !any_capability(ix, &e.capabilities) {
@@ -172,7 +172,12 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Vec<CapabilityError> {
             }
             if let Err(requirement) = availability(ix, e.version, e.last_version, &e.extensions) {
                 errors.push(CapabilityError::Unavailable {
-                    what: format!("{} {} (operand {operand} of {})", kind.name, e.name, opcode()),
+                    what: format!(
+                        "{} {} (operand {operand} of {})",
+                        kind.name,
+                        e.name,
+                        opcode()
+                    ),
                     requirement,
                 });
             }

@@ -32,7 +32,9 @@ pub enum IdError {
     UsedBeforeDefinition { opcode: String, id: String },
     /// SPIR-V §2.2.1 (function-local ids): an id defined inside a function is visible only in
     /// that function.
-    #[error("{opcode}: ID {id} is defined in function {owner} and cannot be used in function {user}")]
+    #[error(
+        "{opcode}: ID {id} is defined in function {owner} and cannot be used in function {user}"
+    )]
     OtherFunction {
         opcode: String,
         id: String,
@@ -70,7 +72,12 @@ mod op {
 
 /// True when operand `pos` (counted after the result type and result id) of `inst` may name
 /// an id defined later in the module.
-fn may_refer_forward(ix: &ModuleIndex, inst: &Instruction, pos: usize, forward_pointers: &HashSet<Id>) -> bool {
+fn may_refer_forward(
+    ix: &ModuleIndex,
+    inst: &Instruction,
+    pos: usize,
+    forward_pointers: &HashSet<Id>,
+) -> bool {
     match inst.opcode {
         op::NAME
         | op::MEMBER_NAME

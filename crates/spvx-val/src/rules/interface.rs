@@ -46,9 +46,7 @@ pub enum InterfaceError {
         "Interface variable {id} is used by entry point \"{entry}\", but is not listed as an interface"
     )]
     NotListed { id: String, entry: String },
-    #[error(
-        "{opcode} Entry Point {id} is not the Entry Point operand of an OpEntryPoint"
-    )]
+    #[error("{opcode} Entry Point {id} is not the Entry Point operand of an OpEntryPoint")]
     ModeTargetNotEntryPoint { opcode: String, id: String },
     #[error(
         "Execution mode {mode} can only be used with a GLCompute, Kernel, Task or Mesh execution model (entry point {id})"
@@ -109,7 +107,11 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                 if !matches!(f.result_type.and_then(|t| ix.ty(t)), Some(Type::Void)) {
                     err(InterfaceError::ReturnNotVoid { id: ix.name(fid) });
                 }
-                let ft = f.operands.get(1).and_then(|o| o.id()).and_then(|t| ix.ty(t));
+                let ft = f
+                    .operands
+                    .get(1)
+                    .and_then(|o| o.id())
+                    .and_then(|t| ix.ty(t));
                 if model != KERNEL
                     && let Some(Type::Function { params, .. }) = ft
                     && !params.is_empty()
@@ -156,7 +158,12 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     modes(ix, opts, &models, out);
 }
 
-fn modes(ix: &ModuleIndex, opts: &Options, models: &HashMap<Id, Vec<u32>>, out: &mut Vec<ValError>) {
+fn modes(
+    ix: &ModuleIndex,
+    opts: &Options,
+    models: &HashMap<Id, Vec<u32>>,
+    out: &mut Vec<ValError>,
+) {
     let mut sized: HashSet<Id> = HashSet::new();
     for (index, inst) in ix.insts.iter().enumerate() {
         if !matches!(inst.opcode, op::EXECUTION_MODE | op::EXECUTION_MODE_ID) {
@@ -165,7 +172,11 @@ fn modes(ix: &ModuleIndex, opts: &Options, models: &HashMap<Id, Vec<u32>>, out: 
         let Some(target) = inst.operands.first().and_then(|o| o.id()) else {
             continue;
         };
-        let mode = inst.operands.get(1).and_then(|o| o.word()).unwrap_or(u32::MAX);
+        let mode = inst
+            .operands
+            .get(1)
+            .and_then(|o| o.word())
+            .unwrap_or(u32::MAX);
         let Some(ms) = models.get(&target) else {
             out.push(ValError::at(
                 index,
@@ -186,7 +197,11 @@ fn modes(ix: &ModuleIndex, opts: &Options, models: &HashMap<Id, Vec<u32>>, out: 
             out.push(ValError::at(
                 index,
                 InterfaceError::ModeModel {
-                    mode: ix.grammar.enumerant_name(kind, mode).unwrap_or("?").to_string(),
+                    mode: ix
+                        .grammar
+                        .enumerant_name(kind, mode)
+                        .unwrap_or("?")
+                        .to_string(),
                     id: ix.name(target),
                 },
             ));

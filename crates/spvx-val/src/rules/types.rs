@@ -137,7 +137,10 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
         op::TYPE_VECTOR => {
             let c = id(0).unwrap_or(0);
             if !ix.ty(c).is_some_and(Type::is_scalar) {
-                return Err(format!("Component Type {} is not a scalar type", ix.name(c)));
+                return Err(format!(
+                    "Component Type {} is not a scalar type",
+                    ix.name(c)
+                ));
             }
             if word(1).is_some_and(|n| n < 2) {
                 return Err(format!(
@@ -167,11 +170,14 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
         op::TYPE_ARRAY => {
             let e = id(0).unwrap_or(0);
             if !non_void_type(ix, e) {
-                return Err(format!("Element Type {} is not a non-void type", ix.name(e)));
+                return Err(format!(
+                    "Element Type {} is not a non-void type",
+                    ix.name(e)
+                ));
             }
             let len = id(1).unwrap_or(0);
-            let int_constant = ix.is_constant(len)
-                && matches!(ix.value_type(len), Some(Type::Int { .. }));
+            let int_constant =
+                ix.is_constant(len) && matches!(ix.value_type(len), Some(Type::Int { .. }));
             if !int_constant {
                 return Err(format!(
                     "Length {} is not a constant of integer type",
@@ -185,7 +191,10 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
         op::TYPE_RUNTIME_ARRAY => {
             let e = id(0).unwrap_or(0);
             if !non_void_type(ix, e) {
-                return Err(format!("Element Type {} is not a non-void type", ix.name(e)));
+                return Err(format!(
+                    "Element Type {} is not a non-void type",
+                    ix.name(e)
+                ));
             }
         }
         op::TYPE_STRUCT => {

@@ -167,14 +167,16 @@ fn phis(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec<ValError>) 
                 continue;
             }
             for k in 0..pairs {
-                let (Some(value), Some(parent)) = (
-                    inst.operands[2 * k].id(),
-                    inst.operands[2 * k + 1].id(),
-                ) else {
+                let (Some(value), Some(parent)) =
+                    (inst.operands[2 * k].id(), inst.operands[2 * k + 1].id())
+                else {
                     continue;
                 };
                 let Some(&p) = cfg.block_of_label.get(&parent) else {
-                    err(format!("parent {} is not a block of this function", ix.name(parent)));
+                    err(format!(
+                        "parent {} is not a block of this function",
+                        ix.name(parent)
+                    ));
                     continue;
                 };
                 if !cfg.preds[b].contains(&p) {

@@ -15,7 +15,12 @@ pub const OP_SWITCH: u16 = 251;
 /// The label ids a terminator branches to (`OpBranch`, `OpBranchConditional`, `OpSwitch`).
 pub fn targets(inst: &Instruction) -> Vec<Id> {
     match inst.opcode {
-        OP_BRANCH => inst.operands.first().and_then(|o| o.id()).into_iter().collect(),
+        OP_BRANCH => inst
+            .operands
+            .first()
+            .and_then(|o| o.id())
+            .into_iter()
+            .collect(),
         OP_BRANCH_CONDITIONAL => inst
             .operands
             .iter()
@@ -23,7 +28,12 @@ pub fn targets(inst: &Instruction) -> Vec<Id> {
             .take(2)
             .filter_map(|o| o.id())
             .collect(),
-        OP_SWITCH => inst.operands.iter().skip(1).filter_map(|o| o.id()).collect(),
+        OP_SWITCH => inst
+            .operands
+            .iter()
+            .skip(1)
+            .filter_map(|o| o.id())
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -49,8 +59,12 @@ impl Cfg {
     /// caller reports them).
     pub fn build(ix: &ModuleIndex, f: &FunctionInfo) -> Cfg {
         let n = f.blocks.len();
-        let block_of_label: HashMap<Id, usize> =
-            f.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+        let block_of_label: HashMap<Id, usize> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.label, i))
+            .collect();
         let starts = f.blocks.iter().map(|b| b.label_index).collect();
         let mut succs = vec![Vec::new(); n];
         let mut preds = vec![Vec::new(); n];

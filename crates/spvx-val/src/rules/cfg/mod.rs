@@ -56,10 +56,14 @@ pub enum CfgError {
     Phi { phi: String, rule: String },
     /// §2.4 item 11 / §3.52.8: function-storage `OpVariable`s are the first instructions of
     /// the first block.
-    #[error("All OpVariable instructions in a function must be the first instructions in the first block")]
+    #[error(
+        "All OpVariable instructions in a function must be the first instructions in the first block"
+    )]
     VariableNotFirst,
     /// §2.11: merge instruction placement.
-    #[error("{opcode} must immediately precede {allowed} (it must be the second-to-last instruction of its block)")]
+    #[error(
+        "{opcode} must immediately precede {allowed} (it must be the second-to-last instruction of its block)"
+    )]
     MergePlacement { opcode: String, allowed: String },
     /// §2.11: the structured control flow rules for Shader modules.
     #[error("{rule}")]

@@ -189,7 +189,11 @@ fn selections(
         let term = &ix.insts[f.blocks[b].terminator];
         let merge = merge_inst[b].map(|m| &ix.insts[m]);
         if let Some(m) = merge {
-            for o in m.operands.iter().take(if m.opcode == OP_LOOP_MERGE { 2 } else { 1 }) {
+            for o in m
+                .operands
+                .iter()
+                .take(if m.opcode == OP_LOOP_MERGE { 2 } else { 1 })
+            {
                 if let Some(id) = o.id() {
                     seen.insert(id);
                 }

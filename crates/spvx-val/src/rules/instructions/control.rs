@@ -20,7 +20,9 @@ pub(super) fn check(cx: &Cx) -> Check {
             // SPIR-V 1.6, OpBranchConditional: "True Label and False Label must be different".
             ensure(
                 cx.ix.header.version() < Version::new(1, 6) || cx.id(1) != cx.id(2),
-                || cx.rule("In SPIR-V 1.6 or later, True Label and False Label must be different labels"),
+                || {
+                    cx.rule("In SPIR-V 1.6 or later, True Label and False Label must be different labels")
+                },
             )
         }
         251 => ensure(

@@ -83,7 +83,11 @@ fn bitcast(cx: &Cx) -> Check {
         .and_then(|t| cx.shape(t))
         .filter(|s| s.kind != Kind::Bool)
         .ok_or_else(|| {
-            cx.operand_err(0, "Operand", "a pointer or an int or float scalar or vector type")
+            cx.operand_err(
+                0,
+                "Operand",
+                "a pointer or an int or float scalar or vector type",
+            )
         })?;
     ensure(bits(&r) == bits(&x), || {
         cx.rule(format!(

@@ -43,8 +43,8 @@ fn variable(cx: &Cx) -> Check {
     if other_pointer(cx, cx.inst.result_type) {
         return Ok(());
     }
-    let (sc, pointee) = pointer(cx, cx.inst.result_type)
-        .ok_or_else(|| cx.result_type_err("an OpTypePointer"))?;
+    let (sc, pointee) =
+        pointer(cx, cx.inst.result_type).ok_or_else(|| cx.result_type_err("an OpTypePointer"))?;
     let declared = cx.word(0);
     ensure(declared == Some(sc), || {
         cx.rule(format!(
@@ -123,8 +123,8 @@ fn access_chain(cx: &Cx, ptr_form: bool) -> Check {
     if other_pointer(cx, base_t) || other_pointer(cx, cx.inst.result_type) {
         return Ok(());
     }
-    let (rsc, rpointee) = pointer(cx, cx.inst.result_type)
-        .ok_or_else(|| cx.result_type_err("an OpTypePointer"))?;
+    let (rsc, rpointee) =
+        pointer(cx, cx.inst.result_type).ok_or_else(|| cx.result_type_err("an OpTypePointer"))?;
     let (bsc, mut t) =
         pointer(cx, base_t).ok_or_else(|| cx.operand_err(0, "Base", "a pointer type"))?;
     ensure(rsc == bsc, || {

@@ -152,9 +152,8 @@ impl<'a> Cx<'_, 'a> {
             return true;
         }
         self.inst.operands.iter().any(|o| {
-            o.id().is_some_and(|v| {
-                self.ix.type_of(v).is_some() && self.opaque(self.ix.type_of(v))
-            })
+            o.id()
+                .is_some_and(|v| self.ix.type_of(v).is_some() && self.opaque(self.ix.type_of(v)))
         })
     }
 
