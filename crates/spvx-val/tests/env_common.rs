@@ -43,12 +43,16 @@ pub fn check_verdict(
     match (broken.is_empty(), errs.first()) {
         (true, None) => None,
         (true, Some(e)) => Some(format!("{case}: expected valid, spvx says {e:?}")),
-        (false, None) => Some(format!("{case}: expected one of {broken:?}, spvx says valid")),
+        (false, None) => Some(format!(
+            "{case}: expected one of {broken:?}, spvx says valid"
+        )),
         (false, Some(_)) => {
             if errs.iter().any(|(v, _)| broken.contains(&v.as_str())) {
                 None
             } else {
-                Some(format!("{case}: expected one of {broken:?}, spvx says {errs:?}"))
+                Some(format!(
+                    "{case}: expected one of {broken:?}, spvx says {errs:?}"
+                ))
             }
         }
     }

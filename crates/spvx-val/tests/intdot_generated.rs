@@ -6,9 +6,9 @@
 //! independently of the validator; spirv-val 2025.5 is compared on an even sample (it predates
 //! the 2026 dot-product checks, so spvx may only be stricter there).
 
-mod support;
 #[path = "env_common.rs"]
 mod common;
+mod support;
 
 use common::{Relation, Sampler, check_verdict};
 
@@ -25,10 +25,16 @@ const OPS: [&str; 6] = [
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum In {
     /// A 32-bit integer scalar.
-    Scalar32 { signed: bool },
+    Scalar32 {
+        signed: bool,
+    },
     /// A 16-bit integer scalar (never a legal input).
     Scalar16,
-    Vec { n: u32, w: u32, signed: bool },
+    Vec {
+        n: u32,
+        w: u32,
+        signed: bool,
+    },
     /// A vector of 4 32-bit floats (never a legal input).
     FloatVec,
 }
@@ -127,7 +133,14 @@ fn broken_rules(c: &Case) -> Vec<&'static str> {
                 broken.push("NeedsInput4x8BitPacked");
             }
         }
-        (In::Vec { n, w, signed }, In::Vec { n: n2, w: w2, signed: s2 }) => {
+        (
+            In::Vec { n, w, signed },
+            In::Vec {
+                n: n2,
+                w: w2,
+                signed: s2,
+            },
+        ) => {
             // OpSUDot: "vectors of integer type with the same number of components and same
             // component Width".
             if n != n2 || w != w2 {
@@ -371,7 +384,10 @@ fn every_combination_matches_the_spec_rules() {
     // All combinations in release; every 5th in debug builds (same coverage of each dimension).
     let step = if cfg!(debug_assertions) { 5 } else { 1 };
     let (total, valid, failures, sampler) = run(|k, _| k.is_multiple_of(step));
-    assert!(total > 1000 && valid > 100, "too few cases: {total} / {valid}");
+    assert!(
+        total > 1000 && valid > 100,
+        "too few cases: {total} / {valid}"
+    );
     assert!(
         failures.is_empty(),
         "{} of {total} cases disagree:\n{}",

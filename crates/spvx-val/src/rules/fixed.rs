@@ -88,7 +88,7 @@ fn check_fixed(ix: &ModuleIndex, inst: &Instruction) -> Result<(), FixedError> {
     let result_ty = inst.result_type.unwrap_or(0);
     let pair = matches!(inst.opcode, SIN_COS | SIN_COS_PI);
     let result_ok = match ix.ty(result_ty) {
-        Some(Type::Int { width, .. }) => !pair || width % 2 == 0,
+        Some(Type::Int { width, .. }) => !pair || width.is_multiple_of(2),
         Some(Type::Vector { component, count }) => {
             pair && *count == 2 && ix.int_type(*component).is_some()
         }

@@ -101,10 +101,10 @@ fn family(opcode: u16) -> Option<(Family, bool)> {
 /// Appends every error of this concern to `out`.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
-        if let Some((fam, acc)) = family(inst.opcode) {
-            if let Err(e) = check_one(ix, inst, fam, acc) {
-                out.push(ValError::at(index, e));
-            }
+        if let Some((fam, acc)) = family(inst.opcode)
+            && let Err(e) = check_one(ix, inst, fam, acc)
+        {
+            out.push(ValError::at(index, e));
         }
     }
 }
