@@ -72,6 +72,9 @@ pub enum Item {
 pub struct Assembled {
     pub header: Header,
     pub items: Vec<Item>,
+    /// Where each item starts in the text: (line, column), both from 1, the column counting
+    /// characters. Parallel to `items`.
+    pub locations: Vec<(u32, u32)>,
 }
 
 impl Assembled {
@@ -125,12 +128,20 @@ pub fn assemble(text: &str, opts: &AsmOptions) -> Result<Assembled, AsmError> {
         items: Vec::new(),
     };
     let mut pos = 0;
+    let mut locations = Vec::new();
     while pos < tokens.len() {
+        let (start, before) = (tokens[pos], a.items.len());
         pos = a.instruction(pos)?;
+        if a.items.len() > before {
+            let line_start = text[..start.start].rfind('\n').map_or(0, |p| p + 1);
+            let column = text[line_start..start.start].chars().count() as u32 + 1;
+            locations.push((start.line, column));
+        }
     }
     Ok(Assembled {
         header: Header::new(opts.version, a.ids.bound()),
         items: a.items,
+        locations,
     })
 }
 
