@@ -23,6 +23,8 @@ enum Command {
     As(cmd::asm::AsArgs),
     /// Disassemble a binary module into SPIR-V text (spirv-dis syntax).
     Dis(cmd::dis::DisArgs),
+    /// Validate a module (binary or text); print each error as spirv-val does, with its place.
+    Val(cmd::val::ValArgs),
     /// Exact arithmetic on the command line: fixed-point functions and mixed float dot products.
     #[command(subcommand)]
     Calc(cmd::calc::CalcCommand),
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::As(args) => cmd::asm::run(args),
         Command::Dis(args) => cmd::dis::run(args),
+        Command::Val(args) => cmd::val::run(args),
         Command::Calc(c) => cmd::calc::run(c),
     };
     match result {

@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod calc;
 pub mod dis;
+pub mod val;
 
 /// What a subcommand returns: an exit code, or a fully rendered error message.
 pub type CmdResult = Result<std::process::ExitCode, String>;
