@@ -84,8 +84,12 @@ fn decode_text(
     bytes: &[u8],
     env: &TargetEnv,
 ) -> Result<(ParsedModule, Locations), String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| format!("error: {name} is not valid UTF-8 (byte {})", e.valid_up_to()))?;
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "error: {name} is not valid UTF-8 (byte {})",
+            e.valid_up_to()
+        )
+    })?;
     let asm = assemble(
         text,
         &AsmOptions {
@@ -123,9 +127,9 @@ fn render_errors(module: &ParsedModule, locations: &Locations, errors: &[ValErro
                     Locations::Text(l) => l
                         .get(i)
                         .map_or_else(String::new, |(line, col)| format!("line {line}:{col}: ")),
-                    Locations::Words(w) => w
-                        .get(i)
-                        .map_or_else(String::new, |w| format!("word {w}: ")),
+                    Locations::Words(w) => {
+                        w.get(i).map_or_else(String::new, |w| format!("word {w}: "))
+                    }
                 };
                 out.push_str(&format!("error: {place}{e}\n"));
                 if let Some(text) = lines.get(i) {
@@ -180,4 +184,3 @@ fn display_name(path: &Path) -> String {
         path.display().to_string()
     }
 }
-

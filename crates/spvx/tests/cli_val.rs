@@ -1,0 +1,269 @@
+//! `spvx val` end to end: exit codes, the message format (line:column for text, word offset for
+//! binary in either byte order, the instruction as spirv-dis prints it), standard input,
+//! target environments, assembly and decoding errors; and, where SPIRV-Tools is installed, the
+//! instruction line equals spirv-val's.
+//!
+//! Locations are hand-computed from the test texts; word offsets are computed by walking the
+//! word counts of the raw binary, independently of spvx's reader.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn spvx() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spvx"))
+}
+
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = spvx();
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run spvx: {e}"));
+    let mut pipe = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
+    let data = stdin.unwrap_or(&[]).to_vec();
+    let writer = std::thread::spawn(move || pipe.write_all(&data));
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("spvx failed: {e}"));
+    let _ = writer.join();
+    out
+}
+
+fn temp(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spvx-cli-val-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("temp dir: {e}"));
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = dir.join(format!("{n}-{name}"));
+    std::fs::write(&p, bytes).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
+    p
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// A compute shader whose line 13 (column 4) holds an OpIAdd with a float Result Type.
+const BAD: &str = "; comment
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%float = OpTypeFloat 32
+%c = OpConstant %int 1
+%main = OpFunction %void None %fn
+%l = OpLabel
+   %x = OpIAdd %float %c %c
+OpReturn
+OpFunctionEnd
+";
+
+/// The same shader, valid.
+fn good() -> String {
+    BAD.replace("%x = OpIAdd %float", "%x = OpIAdd %int")
+}
+
+/// The instruction line spirv-val prints for the bad OpIAdd (spirv-dis friendly names: the
+/// unnamed result is %8, the constant %int_1).
+const BAD_LINE: &str = "  %8 = OpIAdd %float %int_1 %int_1";
+
+fn assemble(text: &str) -> Vec<u8> {
+    let p = temp("in.spvasm", text.as_bytes());
+    let out = temp("out.spv", b"");
+    let o = run(
+        &[
+            "as",
+            p.to_str().unwrap_or(""),
+            "-o",
+            out.to_str().unwrap_or(""),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "spvx as: {}", stderr(&o));
+    std::fs::read(&out).unwrap_or_else(|e| panic!("read: {e}"))
+}
+
+/// The word offset of the instruction with `opcode`, walking the word counts of a
+/// little-endian binary from the end of the 5-word header.
+fn word_offset_of(bin: &[u8], opcode: u16) -> usize {
+    let words: Vec<u32> = bin
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut at = 5;
+    while at < words.len() {
+        if words[at] & 0xffff == opcode as u32 {
+            return at;
+        }
+        at += (words[at] >> 16) as usize;
+    }
+    panic!("opcode {opcode} not found")
+}
+
+#[test]
+fn valid_text_prints_nothing_and_exits_0() {
+    let p = temp("good.spvasm", good().as_bytes());
+    let o = run(&["val", p.to_str().unwrap_or("")], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty());
+}
+
+#[test]
+fn valid_binary_exits_0() {
+    let bin = assemble(&good());
+    let p = temp("good.spv", &bin);
+    let o = run(&["val", p.to_str().unwrap_or("")], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stderr.is_empty());
+}
+
+#[test]
+fn text_error_names_line_and_column_and_the_instruction() {
+    let p = temp("bad.spvasm", BAD.as_bytes());
+    let o = run(&["val", p.to_str().unwrap_or("")], None);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 2, "{e}");
+    assert!(
+        lines[0].starts_with(
+            "error: line 13:4: OpIAdd: expected an int scalar or vector type as Result Type"
+        ),
+        "{e}"
+    );
+    assert_eq!(lines[1], BAD_LINE);
+}
+
+#[test]
+fn binary_error_names_the_word_offset_in_either_byte_order() {
+    let bin = assemble(BAD);
+    let offset = word_offset_of(&bin, 128); // OpIAdd
+    let le = temp("bad.spv", &bin);
+    let be_bytes: Vec<u8> = bin
+        .chunks_exact(4)
+        .flat_map(|c| [c[3], c[2], c[1], c[0]])
+        .collect();
+    let be = temp("bad_be.spv", &be_bytes);
+    for p in [le, be] {
+        let o = run(&["val", p.to_str().unwrap_or("")], None);
+        assert_eq!(o.status.code(), Some(1));
+        let e = stderr(&o);
+        let lines: Vec<&str> = e.lines().collect();
+        assert!(
+            lines[0].starts_with(&format!("error: word {offset}: OpIAdd:")),
+            "{e}"
+        );
+        assert_eq!(lines[1], BAD_LINE);
+    }
+}
+
+#[test]
+fn standard_input_text_and_binary() {
+    let o = run(&["val", "-"], Some(BAD.as_bytes()));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).starts_with("error: line 13:4: "));
+    let o = run(&["val", "-"], Some(&assemble(&good())));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn every_error_is_printed() {
+    let text = BAD.replace("OpReturn\n", "%y = OpFAdd %int %c %c\nOpReturn\n");
+    let o = run(&["val", "-"], Some(text.as_bytes()));
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("error: line 13:4: OpIAdd"), "{e}");
+    assert!(e.contains("error: line 14:1: OpFAdd"), "{e}");
+}
+
+#[test]
+fn target_env_applies_its_rules() {
+    let text = good().replace("OpExecutionMode %main LocalSize 1 1 1\n", "");
+    let o = run(&["val", "-"], Some(text.as_bytes()));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(
+        &["val", "--target-env", "vulkan1.3", "-"],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("error: line 4:1: In the Vulkan environment"),
+        "{e}"
+    );
+}
+
+#[test]
+fn header_version_newer_than_the_environment_is_a_module_error() {
+    // spvx as writes SPIR-V 1.6 headers; vulkan1.2 allows at most 1.5.
+    let p = temp("v16.spv", &assemble(&good()));
+    let o = run(
+        &["val", "--target-env", "vulkan1.2", p.to_str().unwrap_or("")],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(
+            "error: Invalid SPIR-V binary version 1.6 for target environment vulkan1.2"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn unknown_target_env_is_refused() {
+    let o = run(
+        &["val", "--target-env", "vulkan9", "-"],
+        Some(good().as_bytes()),
+    );
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("unknown target environment 'vulkan9'"));
+}
+
+#[test]
+fn assembly_errors_are_reported_as_spvx_as_does() {
+    let text = good().replace("%x = OpIAdd %int %c %c", "%x = OpIAddd %int %c %c");
+    let o = run(&["val", "-"], Some(text.as_bytes()));
+    assert_ne!(o.status.code(), Some(0));
+    let e = stderr(&o);
+    assert!(e.starts_with("error: unknown opcode name 'OpIAddd'"), "{e}");
+    assert!(e.contains("--> <stdin>:13:9"), "{e}");
+}
+
+#[test]
+fn decoding_errors_name_the_word_offset() {
+    let mut bin = assemble(&good());
+    // The last word is OpFunctionEnd; claim it is 2 words long, past the end of the module.
+    let n = bin.len();
+    bin[n - 4..].copy_from_slice(&((2u32 << 16) | 56).to_le_bytes());
+    let last = n / 4 - 1;
+    let o = run(&["val", "-"], Some(&bin));
+    assert_ne!(o.status.code(), Some(0));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with(&format!("error: <stdin>: word {last}: ")),
+        "{e}"
+    );
+}
+
+#[test]
+fn instruction_line_matches_spirv_val() {
+    let dir = std::env::var_os("SPVX_SPIRV_TOOLS").map(PathBuf::from);
+    let val = dir.map_or_else(|| PathBuf::from("spirv-val"), |d| d.join("spirv-val"));
+    let p = temp("bad_for_spirv_val.spv", &assemble(BAD));
+    let Ok(o) = Command::new(&val).arg(&p).output() else {
+        eprintln!("spirv-val not found: comparison skipped");
+        return;
+    };
+    let theirs = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success());
+    assert_eq!(theirs.lines().nth(1), Some(BAD_LINE), "{theirs}");
+}
