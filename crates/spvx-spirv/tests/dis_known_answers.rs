@@ -16,7 +16,7 @@ fn op(word_count: u32, opcode: u32) -> u32 {
 fn string(s: &str) -> Vec<u32> {
     let mut bytes = s.as_bytes().to_vec();
     bytes.push(0);
-    while bytes.len() % 4 != 0 {
+    while !bytes.len().is_multiple_of(4) {
         bytes.push(0);
     }
     bytes
