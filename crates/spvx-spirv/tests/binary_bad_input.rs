@@ -338,22 +338,11 @@ fn wide_constant_missing_a_word() {
 
 #[test]
 fn unknown_extended_instruction() {
-    let w = module(
-        5,
-        &[
-            0x0006_000B,
-            1,
-            0x4C53_4C47,
-            0x6474_732E,
-            0x3035_342E,
-            0, // "GLSL.std.450"
-            0x0005_000C,
-            2,
-            3,
-            1,
-            999, // OpExtInst %2 %1 999
-        ],
-    );
+    #[rustfmt::skip]
+    let w = module(5, &[
+        0x0006_000B, 1, 0x4C53_4C47, 0x6474_732E, 0x3035_342E, 0, // "GLSL.std.450"
+        0x0005_000C, 2, 3, 1, 999, // OpExtInst %2 %1 999
+    ]);
     assert_eq!(
         error_of(&w),
         BinaryError {

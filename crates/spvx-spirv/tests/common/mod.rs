@@ -75,41 +75,18 @@ pub fn corpus_files() -> Vec<PathBuf> {
 /// `OpCapability Shader`, `OpMemoryModel Logical GLSL450`, an entry point named "main",
 /// `LocalSize 8 1 1`, and an empty `void main()`. Instructions start at words
 /// 5, 7, 10, 15, 21, 23, 26, 31, 33, 34.
+#[rustfmt::skip]
 pub fn minimal() -> Vec<u32> {
     vec![
-        0x0723_0203,
-        0x0001_0600,
-        0,
-        5,
-        0, // header, bound 5
-        0x0002_0011,
-        1, // OpCapability Shader
-        0x0003_000E,
-        0,
-        1, // OpMemoryModel Logical GLSL450
-        0x0005_000F,
-        5,
-        1,
-        0x6E69_616D,
-        0, // OpEntryPoint GLCompute %1 "main"
-        0x0006_0010,
-        1,
-        17,
-        8,
-        1,
-        1, // OpExecutionMode %1 LocalSize 8 1 1
-        0x0002_0013,
-        2, // %2 = OpTypeVoid
-        0x0003_0021,
-        3,
-        2, // %3 = OpTypeFunction %2
-        0x0005_0036,
-        2,
-        1,
-        0,
-        3, // %1 = OpFunction %2 None %3
-        0x0002_00F8,
-        4,           // %4 = OpLabel
+        0x0723_0203, 0x0001_0600, 0, 5, 0, // header, bound 5
+        0x0002_0011, 1, // OpCapability Shader
+        0x0003_000E, 0, 1, // OpMemoryModel Logical GLSL450
+        0x0005_000F, 5, 1, 0x6E69_616D, 0, // OpEntryPoint GLCompute %1 "main"
+        0x0006_0010, 1, 17, 8, 1, 1, // OpExecutionMode %1 LocalSize 8 1 1
+        0x0002_0013, 2, // %2 = OpTypeVoid
+        0x0003_0021, 3, 2, // %3 = OpTypeFunction %2
+        0x0005_0036, 2, 1, 0, 3, // %1 = OpFunction %2 None %3
+        0x0002_00F8, 4, // %4 = OpLabel
         0x0001_00FD, // OpReturn
         0x0001_0038, // OpFunctionEnd
     ]
@@ -120,64 +97,88 @@ pub const MINIMAL_OFFSETS: [usize; 10] = [5, 7, 10, 15, 21, 23, 26, 31, 33, 34];
 
 /// A shader with an `OpSwitch` on a 64-bit selector (case literals two words each, low word
 /// first, spec 3.52.26 OpSwitch), written by hand. The switch is instruction 10.
+#[rustfmt::skip]
 pub fn switch64() -> Vec<u32> {
     vec![
-        0x0723_0203,
-        0x0001_0600,
-        0,
-        10,
-        0, // header, bound 10
-        0x0002_0011,
-        1, // OpCapability Shader
-        0x0002_0011,
-        11, // OpCapability Int64
-        0x0003_000E,
-        0,
-        1, // OpMemoryModel Logical GLSL450
-        0x0004_0015,
-        1,
-        64,
-        0, // %1 = OpTypeInt 64 0
-        0x0005_002B,
-        1,
-        2,
-        7,
-        0, // %2 = OpConstant %1 7
-        0x0002_0013,
-        3, // %3 = OpTypeVoid
-        0x0003_0021,
-        4,
-        3, // %4 = OpTypeFunction %3
-        0x0005_0036,
-        3,
-        5,
-        0,
-        4, // %5 = OpFunction %3 None %4
-        0x0002_00F8,
-        6, // %6 = OpLabel
-        0x0003_00F7,
-        7,
-        0, // OpSelectionMerge %7 None
-        0x0009_00FB,
-        2,
-        7,
-        0,
-        1,
-        8,
-        5,
-        0,
-        9, // OpSwitch %2 %7 0x100000000 %8 5 %9
-        0x0002_00F8,
-        8, // %8 = OpLabel
-        0x0002_00F9,
-        7, // OpBranch %7
-        0x0002_00F8,
-        9, // %9 = OpLabel
-        0x0002_00F9,
-        7, // OpBranch %7
-        0x0002_00F8,
-        7,           // %7 = OpLabel
+        0x0723_0203, 0x0001_0600, 0, 10, 0, // header, bound 10
+        0x0002_0011, 1, // OpCapability Shader
+        0x0002_0011, 11, // OpCapability Int64
+        0x0003_000E, 0, 1, // OpMemoryModel Logical GLSL450
+        0x0004_0015, 1, 64, 0, // %1 = OpTypeInt 64 0
+        0x0005_002B, 1, 2, 7, 0, // %2 = OpConstant %1 7
+        0x0002_0013, 3, // %3 = OpTypeVoid
+        0x0003_0021, 4, 3, // %4 = OpTypeFunction %3
+        0x0005_0036, 3, 5, 0, 4, // %5 = OpFunction %3 None %4
+        0x0002_00F8, 6, // %6 = OpLabel
+        0x0003_00F7, 7, 0, // OpSelectionMerge %7 None
+        0x0009_00FB, 2, 7, 0, 1, 8, 5, 0, 9, // OpSwitch %2 %7 0x100000000 %8 5 %9
+        0x0002_00F8, 8, // %8 = OpLabel
+        0x0002_00F9, 7, // OpBranch %7
+        0x0002_00F8, 9, // %9 = OpLabel
+        0x0002_00F9, 7, // OpBranch %7
+        0x0002_00F8, 7, // %7 = OpLabel
         0x0001_00FD, // OpReturn
         0x0001_0038, // OpFunctionEnd
     ]
+}
+
+/// The directory holding SPIRV-Tools' `spirv-as` and `spirv-dis`: `SPVX_SPIRV_TOOLS` if it has
+/// them, else the first `PATH` entry that does. `None` when there is none; but when
+/// `SPVX_REQUIRE_TOOLS=1` a missing tool fails the test instead.
+pub fn tools_dir() -> Option<PathBuf> {
+    let has_tools =
+        |d: &std::path::Path| d.join("spirv-as").is_file() && d.join("spirv-dis").is_file();
+    let found = std::env::var_os("SPVX_SPIRV_TOOLS")
+        .map(PathBuf::from)
+        .filter(|d| has_tools(d))
+        .or_else(|| {
+            let path = std::env::var_os("PATH")?;
+            std::env::split_paths(&path).find(|d| has_tools(d))
+        });
+    if found.is_none() {
+        assert_ne!(
+            std::env::var("SPVX_REQUIRE_TOOLS").as_deref(),
+            Ok("1"),
+            "SPVX_REQUIRE_TOOLS=1 but spirv-as/spirv-dis were not found"
+        );
+        eprintln!("note: spirv-as/spirv-dis not found; skipping the comparison with SPIRV-Tools");
+    }
+    found
+}
+
+/// Runs a command, failing the test with its stderr if it fails.
+pub fn run(cmd: &mut std::process::Command) -> Vec<u8> {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Assembles `text` with `spirv-as --preserve-numeric-ids --target-env spv1.6` and returns the
+/// words, or `None` when the tools are missing (see [`tools_dir`]).
+pub fn spirv_as(text: &str) -> Option<Vec<u32>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = tools_dir()?;
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let base = std::env::temp_dir().join(format!("spvx-ka-{}-{n}", std::process::id()));
+    let (src, out) = (base.with_extension("spvasm"), base.with_extension("spv"));
+    std::fs::write(&src, text).expect("write temp text");
+    run(std::process::Command::new(dir.join("spirv-as"))
+        .args(["--preserve-numeric-ids", "--target-env", "spv1.6"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&out));
+    let bytes = std::fs::read(&out).expect("spirv-as output");
+    let _ = std::fs::remove_file(&src);
+    let _ = std::fs::remove_file(&out);
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
 }
