@@ -206,10 +206,10 @@ impl<'a> ModuleIndex<'a> {
             {
                 self.decorations.entry(target).or_default().push(index);
             }
-            if let Some(t) = types::resolve(inst) {
-                if let Some(id) = inst.result {
-                    self.types.insert(id, t);
-                }
+            if let Some(t) = types::resolve(inst)
+                && let Some(id) = inst.result
+            {
+                self.types.insert(id, t);
             }
         }
         for (fi, f) in self.functions.iter().enumerate() {

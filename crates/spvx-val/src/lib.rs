@@ -26,17 +26,9 @@ use spvx_spirv::instruction::Instruction;
 use spvx_spirv::module::Module;
 
 /// Validation options.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     pub target_env: TargetEnv,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            target_env: TargetEnv::default(),
-        }
-    }
 }
 
 /// Validates a module given as its header and flat instruction list (file order). Returns every

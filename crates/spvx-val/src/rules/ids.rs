@@ -139,10 +139,10 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
                 Some(_) => {}
             }
         }
-        if inst.opcode == op::TYPE_FORWARD_POINTER {
-            if let Some(p) = inst.operands.first().and_then(|o| o.id()) {
-                forward_pointers.insert(p);
-            }
+        if inst.opcode == op::TYPE_FORWARD_POINTER
+            && let Some(p) = inst.operands.first().and_then(|o| o.id())
+        {
+            forward_pointers.insert(p);
         }
         let user_fn = ix.function_of(index);
         for (pos, operand) in inst.operands.iter().enumerate() {

@@ -75,7 +75,7 @@ fn phi(cx: &Cx) -> Check {
     if cx.opaque(cx.inst.result_type) {
         return Ok(());
     }
-    ensure(cx.inst.operands.len() % 2 == 0, || {
+    ensure(cx.inst.operands.len().is_multiple_of(2), || {
         cx.rule("operands must come in (Variable, Parent) pairs")
     })?;
     for i in (0..cx.inst.operands.len()).step_by(2) {
