@@ -24,6 +24,7 @@ mod float_model;
 mod float_step;
 mod int_step;
 mod precision;
+mod widen;
 
 pub use convert::{BfOutputRounding, acc_to_bf16, acc_to_fp16, bf16_to_acc, fp16_to_acc};
 pub use error::DpasError;

@@ -467,6 +467,45 @@ fn exhaustive_fp8_single_products() {
     }
 }
 
+/// Every bf16 and fp16 pattern (and 8192 tf32 containers) times 1.0
+/// onto +0 must give the element's exact value (-0 becomes +0 by +0 + -0 = +0; NaN canonical):
+/// checks the exact widening of each element against the field decoder.
+#[test]
+fn exhaustive_16bit_element_widening() {
+    for (p, one) in [(Precision::Bf16, 0x3f80), (Precision::Fp16, 0x3c00)] {
+        for x in 0..=0xffffu32 {
+            let got = float_dot(0, &[el(p, x)], &[el(p, one)], &FloatModel::EMULATOR).unwrap();
+            let want = match decode(fmt_of(p), x as u64) {
+                V::Fin(r, _) if r.is_zero() => V::Fin(r, false),
+                other => other,
+            };
+            assert_same(got, &want, &format!("{p} {x:#06x}"));
+        }
+    }
+    // tf32: every sign and exponent with 16 mantissas (including 0, 1 and all-ones), and junk in
+    // the 13 ignored bits.
+    let mantissas = [
+        0u32, 1, 2, 3, 0x155, 0x200, 0x2aa, 0x3fe, 0x3ff, 7, 0x100, 0x80, 0x1f0, 0x333, 0x0f0,
+        0x301,
+    ];
+    let tops = (0..512u32).flat_map(|se| mantissas.iter().map(move |&m| (se << 10) | m));
+    for top in tops {
+        let x = (top << 13) | (top.wrapping_mul(2_654_435_761) & 0x1fff);
+        let got = float_dot(
+            0,
+            &[el(Precision::Tf32, x)],
+            &[el(Precision::Tf32, 0x3f80_0000)],
+            &FloatModel::EMULATOR,
+        )
+        .unwrap();
+        let want = match decode(TF32, top as u64) {
+            V::Fin(r, _) if r.is_zero() => V::Fin(r, false),
+            other => other,
+        };
+        assert_same(got, &want, &format!("tf32 {x:#010x}"));
+    }
+}
+
 fn el(precision: Precision, bits: u32) -> FloatElement {
     FloatElement { precision, bits }
 }

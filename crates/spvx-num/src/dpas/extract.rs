@@ -27,6 +27,9 @@ pub struct PackedRun {
     pub first: u32,
 }
 
+/// The largest OPS_PER_CHAN (sub-byte integer DPAS).
+pub(super) const MAX_OPS: usize = 8;
+
 fn check_index(precision: Precision, index: u32) -> Result<(), DpasError> {
     let per_channel = precision.per_channel();
     if index >= per_channel {
@@ -106,19 +109,27 @@ impl PackedRun {
         check_index(self.precision, last)
     }
 
-    /// The `count` integer elements of the run.
-    pub(super) fn ints(&self, count: u32) -> Result<Vec<i32>, DpasError> {
+    /// The first `count` (at most [`MAX_OPS`]) integer elements of the run, in a fixed array
+    /// (no allocation; entries past `count` are 0).
+    pub(super) fn ints(&self, count: u32) -> Result<[i32; MAX_OPS], DpasError> {
         self.check(count)?;
-        (0..count)
-            .map(|j| extract_int(self.dword, self.precision, self.first + j))
-            .collect()
+        let mut out = [0; MAX_OPS];
+        for (j, slot) in out.iter_mut().enumerate().take(count as usize) {
+            *slot = extract_int(self.dword, self.precision, self.first + j as u32)?;
+        }
+        Ok(out)
     }
 
-    /// The `count` float elements of the run.
-    pub(super) fn floats(&self, count: u32) -> Result<Vec<FloatElement>, DpasError> {
+    /// The first `count` (at most [`MAX_OPS`]) float elements of the run, in a fixed array.
+    pub(super) fn floats(&self, count: u32) -> Result<[FloatElement; MAX_OPS], DpasError> {
         self.check(count)?;
-        (0..count)
-            .map(|j| extract_float(self.dword, self.precision, self.first + j))
-            .collect()
+        let mut out = [FloatElement {
+            precision: self.precision,
+            bits: 0,
+        }; MAX_OPS];
+        for (j, slot) in out.iter_mut().enumerate().take(count as usize) {
+            *slot = extract_float(self.dword, self.precision, self.first + j as u32)?;
+        }
+        Ok(out)
     }
 }

@@ -25,7 +25,8 @@ pub fn int_dot(acc: u32, src1: &[i32], src2: &[i32]) -> Result<u32, DpasError> {
 /// `temp.DW[i] += dot4(Src1.R[m].DW[i].n[3:0], Src2.k[3:0])`, and dot8 alike).
 pub fn int_dot_step(acc: u32, src1: PackedRun, src2: PackedRun) -> Result<u32, DpasError> {
     let ops = ops_per_chan(src1.precision, src2.precision)?;
+    let n = ops as usize;
     let b = src1.ints(ops)?;
     let a = src2.ints(ops)?;
-    int_dot(acc, &b, &a)
+    int_dot(acc, &b[..n], &a[..n])
 }
