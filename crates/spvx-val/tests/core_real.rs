@@ -12,25 +12,36 @@ use spvx_val::{Options, TargetEnv, validate};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The shared real corpus, and spvx-val's own glslang outputs in tests/corpus/core/glsl/
+/// (control flow, memory, 8/16/64-bit types, subgroups, HLSL; regenerate with
+/// `glslangValidator -V --target-env vulkan1.3 -o X.comp.spv X.comp`, `--target-env vulkan1.0
+/// -o control.vk10.spv control.comp`, and `-D -e main -S comp --target-env vulkan1.1` for
+/// loops.hlsl).
 fn real_modules() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spvx-spirv/tests/corpus/real");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "spv"))
-                .collect()
-        })
-        .unwrap_or_default();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut v: Vec<PathBuf> = Vec::new();
+    for dir in ["../spvx-spirv/tests/corpus/real", "tests/corpus/core/glsl"] {
+        if let Ok(d) = std::fs::read_dir(root.join(dir)) {
+            v.extend(
+                d.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "spv")),
+            );
+        }
+    }
     v.sort();
     v
 }
 
-/// The environment each module was produced for: Vulkan for GLSL, OpenCL-style universal for
-/// OpenCL C.
+/// The environment each module was produced for: Vulkan for GLSL and HLSL (the version it was
+/// compiled for), universal SPIR-V 1.6 for OpenCL C.
 fn env_for(path: &Path) -> &'static str {
     let name = path.to_string_lossy();
     if name.ends_with(".cl.spv") {
         "spv1.6"
+    } else if name.ends_with(".vk10.spv") {
+        "vulkan1.0"
+    } else if name.ends_with(".hlsl.spv") {
+        "vulkan1.1"
     } else {
         "vulkan1.3"
     }
@@ -82,7 +93,7 @@ fn spvx_errors(path: &Path) -> Vec<String> {
 #[test]
 fn real_modules_validate() {
     let files = real_modules();
-    assert!(files.len() >= 8, "real corpus missing: {files:?}");
+    assert!(files.len() >= 14, "real corpus missing: {files:?}");
     let mut failures = Vec::new();
     for path in &files {
         let errors = spvx_errors(path);
