@@ -6,11 +6,10 @@
 //! independently of the validator; spirv-val 2025.5 is compared on an even sample (it predates
 //! the 2026 dot-product checks, so spvx may only be stricter there).
 
-#[path = "env_common.rs"]
-mod common;
+mod ext_common;
 mod support;
 
-use common::{Relation, Sampler, check_verdict};
+use ext_common::{Relation, Sampler, check_verdict};
 
 const OPS: [&str; 6] = [
     "OpSDot",

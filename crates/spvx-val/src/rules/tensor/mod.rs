@@ -210,8 +210,13 @@ fn check_type(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {
     {
         return Err(shape_err());
     }
+    // Every evaluable explicit entry, of a spec-constant composite too (SPIRV-Tools checks
+    // both; an `OpConstantNull` shape has no explicit entries).
     if let Some(def) = ix.def_inst(shape)
-        && def.opcode == op::CONSTANT_COMPOSITE
+        && matches!(
+            def.opcode,
+            op::CONSTANT_COMPOSITE | op::SPEC_CONSTANT_COMPOSITE
+        )
     {
         for (i, c) in def.referenced_ids().enumerate() {
             if ix.const_u64(c) == Some(0) {
