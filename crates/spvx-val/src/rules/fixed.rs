@@ -1,6 +1,7 @@
 //! Rules of SPV_INTEL_arbitrary_precision_fixed_point (shared/seeds/002; ALTERA names are
-//! aliases) for the eleven `OpFixed*` instructions, and the integer widths of
-//! SPV_INTEL_arbitrary_precision_integers.
+//! aliases) for the eleven `OpFixed*` instructions. The integer widths of
+//! SPV_INTEL_arbitrary_precision_integers (width 0 never; other widths than 8/16/32/64 with
+//! ArbitraryPrecisionIntegersALTERA) are core rules (`rules::types`, `rules::capabilities`).
 //!
 //! The extension says "Validation Rules: None"; what is checked here is what its instruction
 //! text states: Input and Result Type are `OpTypeInt` (Input a scalar), S is a Signedness Mode
@@ -20,7 +21,6 @@ pub const FIRST_OPCODE: u16 = 5923;
 pub const LAST_OPCODE: u16 = 5933;
 const SIN_COS: u16 = 5928;
 const SIN_COS_PI: u16 = 5931;
-const TYPE_INT: u16 = 21;
 
 /// A broken rule of the fixed-point instructions or of arbitrary integer widths.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -47,39 +47,16 @@ pub enum FixedError {
     Overflow { op: String, value: u32 },
     #[error("{op}: missing literal operand {operand}")]
     MissingLiteral { op: String, operand: &'static str },
-    #[error("OpTypeInt: width 0 is not an integer width (arbitrary precision widths are ≥ 1)")]
-    ZeroWidth,
-    #[error(
-        "OpTypeInt: width {0} needs capability ArbitraryPrecisionIntegersALTERA (ArbitraryPrecisionIntegersINTEL)"
-    )]
-    ArbitraryWidth(u32),
 }
 
 /// Appends every error of this concern to `out`.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
-        let result = match inst.opcode {
-            FIRST_OPCODE..=LAST_OPCODE => check_fixed(ix, inst),
-            TYPE_INT => check_width(ix, inst),
-            _ => Ok(()),
-        };
-        if let Err(e) = result {
+        if (FIRST_OPCODE..=LAST_OPCODE).contains(&inst.opcode)
+            && let Err(e) = check_fixed(ix, inst)
+        {
             out.push(ValError::at(index, e));
         }
-    }
-}
-
-fn check_width(ix: &ModuleIndex, inst: &Instruction) -> Result<(), FixedError> {
-    let Some(width) = inst.operands.first().and_then(|o| o.word()) else {
-        return Ok(());
-    };
-    match width {
-        0 => Err(FixedError::ZeroWidth),
-        8 | 16 | 32 | 64 => Ok(()),
-        // SPV_INTEL_int4 also declares 4-bit integers.
-        4 if ix.has_capability("Int4TypeINTEL") => Ok(()),
-        _ if ix.has_capability("ArbitraryPrecisionIntegersALTERA") => Ok(()),
-        w => Err(FixedError::ArbitraryWidth(w)),
     }
 }
 
