@@ -5,7 +5,8 @@
 //! floating-point or integer type; K Dim comes from a constant instruction of scalar 32-bit
 //! integer type; C has M rows, one per Result component; B elements of 16 bits or fewer are
 //! packed into 32-bit components; the operand table marks the packed int8/int4/fp16/bf16 bits
-//! "only valid for integer operand types" and TF32 "only valid for 32-bit float operand types".
+//! and the A/B Signed bits "only valid for integer operand types" and TF32 "only valid for
+//! 32-bit float operand types".
 //! spvx decisions (docs): one interpretation bit per matrix; C-bf16 / Result-bf16 bits need
 //! integer C / Result components; Result Type equals C's type unless one of those bits is set;
 //! with K evaluable, B has K·bits/32 components (K for 32-bit elements).
@@ -155,7 +156,10 @@ fn check_one(ix: &ModuleIndex, inst: &Instruction) -> Result<(), SubgroupMmaErro
             c: ix.name(tc),
         });
     }
+    // The Signed bits sit under the operand table's "Only valid for integer operand types".
     for (bit, operand, comp, what, ty) in [
+        (0x1, "MatrixASignedComponentsINTEL", a_comp, "Matrix A", ta),
+        (0x2, "MatrixBSignedComponentsINTEL", b_comp, "Matrix B", tb),
         (0x4, "MatrixCBFloat16INTEL", c_comp, "Matrix C", tc),
         (
             0x8,
