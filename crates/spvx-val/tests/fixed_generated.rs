@@ -106,9 +106,7 @@ fn rules(c: &Case) -> Vec<Rule> {
     let core = Rule::both("Capability", "*");
     let fixed = |v| Rule::ours("Fixed", v);
     // "Capability: ArbitraryPrecisionFixedPointINTEL"; the capability's extension.
-    if !c.fixed_cap {
-        broken.push(core);
-    } else if c.ext == ExtName::Absent {
+    if !c.fixed_cap || c.ext == ExtName::Absent {
         broken.push(core);
     }
     // Widths (core rules): 0 is no width; widths other than 8/16/32/64 need

@@ -316,14 +316,14 @@ fn run(filter: impl Fn(usize, &Case) -> bool) -> (usize, usize, Vec<String>, Sam
     let mut sampler = Sampler::new(53, 40);
     let (mut total, mut valid) = (0, 0);
     let mut k = 0usize;
-    for op in 0..OPS.len() {
+    for (op, op_name) in OPS.iter().enumerate() {
         for a in inputs() {
             for b in partners(a, k) {
                 // Every result type (with a rotating capability subset), then every
                 // capability subset (with a 64-bit result of the family's signedness).
                 let wide = Res::Int {
                     w: 64,
-                    signed: !OPS[op].starts_with("OpUDot"),
+                    signed: !op_name.starts_with("OpUDot"),
                 };
                 let combos: Vec<(Res, u8)> = results()
                     .into_iter()
@@ -339,7 +339,7 @@ fn run(filter: impl Fn(usize, &Case) -> bool) -> (usize, usize, Vec<String>, Sam
                             four_by_8: bits & 2 != 0,
                             all: bits & 4 != 0,
                         };
-                        let acc_ops = OPS[op].ends_with("AccSat");
+                        let acc_ops = op_name.ends_with("AccSat");
                         let c = Case {
                             op,
                             a,
