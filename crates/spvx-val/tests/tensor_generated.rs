@@ -24,7 +24,7 @@
 mod ext_common;
 mod support;
 
-use ext_common::{Rule, Sampler, check_rules, theirs_valid, validate_edited};
+use ext_common::{Relation, Rule, Sampler, check_rules, theirs_valid, validate_edited};
 use std::collections::HashSet;
 
 const ENVS: [&str; 2] = ["spv1.6", "vulkan1.3"];
@@ -1146,6 +1146,244 @@ fn query_cases() -> Vec<Query> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Tensor constants
+
+/// The tensor type a constant is made for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ConstTensor {
+    Unranked,
+    /// Ranked, no Shape (opaque).
+    Unshaped,
+    /// Rank 1, Shape [n].
+    Shaped1(u32),
+    /// Rank 2, Shape [2, n].
+    Shaped2(u32),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ConstForm {
+    /// `OpConstantNull`.
+    Null,
+    /// `OpConstantComposite` (or the spec form) with Shape[0] + `delta` constituents, all
+    /// well-formed.
+    Composite {
+        spec: bool,
+        delta: i32,
+    },
+    /// One constituent of another scalar type (rank 1) or a scalar where a row belongs (rank 2).
+    WrongScalar,
+    /// Rank 2: a row of the wrong inner shape / of another element type.
+    RowShape,
+    RowElement,
+    /// `OpConstantCompositeReplicateEXT` with an Element Type value / another type's value.
+    Replicate {
+        right: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ConstCase {
+    elem: Elem,
+    tensor: ConstTensor,
+    form: ConstForm,
+}
+
+/// Tensor constants (reference/tensors.md §1e, from SPV_ARM_tensors' "Composite Type: add
+/// OpTypeTensorARM whose Shape operand is present" and SPIRV-Tools): only a shaped tensor is a
+/// composite or has a null value; Shape[0] constituents; rank 1: values of the Element Type;
+/// rank R: tensors of the Element Type, rank R−1 and the inner shape; the replicate forms take
+/// one Element Type value.
+fn const_rules(c: &ConstCase, vulkan: bool) -> Vec<Rule> {
+    let mut broken = Vec::new();
+    let shaped = matches!(c.tensor, ConstTensor::Shaped1(_) | ConstTensor::Shaped2(_));
+    if let ConstForm::Replicate { right } = c.form {
+        // spirv-val 2025.5 accepts every replicate of a tensor type (the tensor checks of
+        // the replicate forms, reference/tensors.md §1e.8, came later).
+        if !shaped {
+            broken.push(Rule::ours("Tensor", "NotComposite"));
+        } else if !right {
+            broken.push(Rule::ours("Tensor", "ConstituentType"));
+        }
+    }
+    match c.form {
+        ConstForm::Replicate { .. } => {}
+        ConstForm::Null if !shaped => broken.push(Rule::both("Tensor", "NullNotShaped")),
+        ConstForm::Null => {}
+        _ if !shaped => broken.push(Rule::both("Tensor", "NotComposite")),
+        ConstForm::Composite { delta, .. } if delta != 0 => {
+            broken.push(Rule::both("Tensor", "ConstituentCount"))
+        }
+        ConstForm::Composite { .. } => {}
+        ConstForm::WrongScalar | ConstForm::RowShape | ConstForm::RowElement => {
+            broken.push(Rule::both("Tensor", "ConstituentType"))
+        }
+    }
+    if vulkan {
+        match c.tensor {
+            ConstTensor::Unranked => broken.push(Rule::ours("Env", "UnrankedTensor")),
+            ConstTensor::Unshaped => {}
+            _ => broken.push(Rule::ours("Env", "ShapedTensor")),
+        }
+        // The rank-2 cases also declare rank-1 row tensor types (shaped).
+        if matches!(c.tensor, ConstTensor::Shaped2(_)) || matches!(c.form, ConstForm::RowShape) {
+            broken.push(Rule::ours("Env", "ShapedTensor"));
+        }
+    }
+    broken
+}
+
+fn const_module(c: &ConstCase) -> Option<String> {
+    let mut d = Decls::default();
+    let e = c.elem.ty(&mut d);
+    let k = c.elem.constant(&mut d);
+    let other_k = c.elem.other().constant(&mut d);
+    // A shaped rank-1 tensor type of `n` elements of `elem_ty`.
+    let row_type = |d: &mut Decls, elem_ty: &str, n: u32| -> String {
+        let one = d.u32c(1);
+        let arr = d.array("%u32", 1);
+        let len = d.u32c(n);
+        let shape = d.def(
+            &format!("%shape1_{n}"),
+            &format!("OpConstantComposite {arr} {len}"),
+        );
+        d.def(
+            &format!("%row_{}_{n}", &elem_ty[1..]),
+            &format!("OpTypeTensorARM {elem_ty} {one} {shape}"),
+        )
+    };
+    let (ten, first, inner) = match c.tensor {
+        ConstTensor::Unranked => (d.def("%ten", &format!("OpTypeTensorARM {e}")), 1, None),
+        ConstTensor::Unshaped => {
+            let one = d.u32c(1);
+            (
+                d.def("%ten", &format!("OpTypeTensorARM {e} {one}")),
+                1,
+                None,
+            )
+        }
+        ConstTensor::Shaped1(n) => (row_type(&mut d, &e, n), n, None),
+        ConstTensor::Shaped2(n) => {
+            let two = d.u32c(2);
+            let arr = d.array("%u32", 2);
+            let len = d.u32c(n);
+            let shape = d.def(
+                &format!("%shape2_{n}"),
+                &format!("OpConstantComposite {arr} {two} {len}"),
+            );
+            let ten = d.def("%ten", &format!("OpTypeTensorARM {e} {two} {shape}"));
+            (ten, 2, Some(n))
+        }
+    };
+    // A well-formed constituent, and the constituent that breaks the form.
+    let good = match inner {
+        None => k.clone(),
+        Some(n) => {
+            let row = row_type(&mut d, &e, n);
+            let ks = vec![k.clone(); n as usize].join(" ");
+            d.def("%row_ok", &format!("OpConstantComposite {row} {ks}"))
+        }
+    };
+    let line = match c.form {
+        ConstForm::Null => format!("OpConstantNull {ten}"),
+        ConstForm::Composite { spec, delta } => {
+            let n = first as i32 + delta;
+            if n < 1 {
+                return None;
+            }
+            let op = if spec {
+                "OpSpecConstantComposite"
+            } else {
+                "OpConstantComposite"
+            };
+            format!("{op} {ten} {}", vec![good; n as usize].join(" "))
+        }
+        ConstForm::WrongScalar => {
+            let mut parts = vec![good; first as usize];
+            parts[0] = other_k.clone();
+            format!("OpConstantComposite {ten} {}", parts.join(" "))
+        }
+        ConstForm::RowShape | ConstForm::RowElement => {
+            let n = inner?;
+            let bad = if c.form == ConstForm::RowShape {
+                let row = row_type(&mut d, &e, n + 1);
+                let ks = vec![k.clone(); n as usize + 1].join(" ");
+                d.def("%row_bad", &format!("OpConstantComposite {row} {ks}"))
+            } else {
+                let o = c.elem.other().ty(&mut d);
+                let row = row_type(&mut d, &o, n);
+                let ks = vec![other_k.clone(); n as usize].join(" ");
+                d.def("%row_bad", &format!("OpConstantComposite {row} {ks}"))
+            };
+            format!("OpConstantComposite {ten} {good} {bad}")
+        }
+        ConstForm::Replicate { right } => format!(
+            "OpConstantCompositeReplicateEXT {ten} {}",
+            if right { &k } else { &other_k }
+        ),
+    };
+    d.def("%konst", &line);
+    let mut text = module(true, false, &d, &[]);
+    text = text.replacen(
+        "OpCapability TensorsARM\n",
+        "OpCapability TensorsARM\nOpCapability ReplicatedCompositesEXT\n",
+        1,
+    );
+    text = text.replacen(
+        "OpExtension \"SPV_ARM_tensors\"\n",
+        "OpExtension \"SPV_ARM_tensors\"\nOpExtension \"SPV_EXT_replicated_composites\"\n",
+        1,
+    );
+    Some(text)
+}
+
+fn const_cases() -> Vec<ConstCase> {
+    let tensors = [
+        ConstTensor::Unranked,
+        ConstTensor::Unshaped,
+        ConstTensor::Shaped1(1),
+        ConstTensor::Shaped1(3),
+        ConstTensor::Shaped2(2),
+    ];
+    let forms = [
+        ConstForm::Null,
+        ConstForm::Composite {
+            spec: false,
+            delta: 0,
+        },
+        ConstForm::Composite {
+            spec: true,
+            delta: 0,
+        },
+        ConstForm::Composite {
+            spec: false,
+            delta: 1,
+        },
+        ConstForm::Composite {
+            spec: false,
+            delta: -1,
+        },
+        ConstForm::WrongScalar,
+        ConstForm::RowShape,
+        ConstForm::RowElement,
+        ConstForm::Replicate { right: true },
+        ConstForm::Replicate { right: false },
+    ];
+    let mut cases = Vec::new();
+    for elem in SCALARS {
+        for tensor in tensors {
+            for form in forms {
+                let rows = matches!(form, ConstForm::RowShape | ConstForm::RowElement);
+                if rows && !matches!(tensor, ConstTensor::Shaped2(_)) {
+                    continue;
+                }
+                cases.push(ConstCase { elem, tensor, form });
+            }
+        }
+    }
+    cases
+}
+
+// ---------------------------------------------------------------------------------------------
 // The tests
 
 /// Checks one case against spvx and offers it to the sampler; returns the failure, if any.
@@ -1155,38 +1393,107 @@ fn judge(
     drop_param: bool,
     broken: &[Rule],
     case: &str,
-    sampler: &mut Sampler,
+    edge: bool,
+    sampler: &mut Samples,
 ) -> Option<String> {
     let errors = run_spvx(text, env, drop_param);
     let failure = check_rules(&errors, broken, case);
-    if !drop_param {
-        sampler.offer_scattered(text, env, theirs_valid(broken), case);
+    if drop_param {
+        // spirv-as cannot write the instruction without its parameter.
+    } else if edge {
+        sampler
+            .edges
+            .force(text, env, theirs_valid(broken), Relation::Agree, case);
+    } else {
+        sampler
+            .random
+            .offer_scattered(text, env, theirs_valid(broken), case);
     }
     failure
 }
 
-fn report(what: &str, total: usize, valid: usize, failures: &[String], sampler: &Sampler) {
+/// Type cases always compared with spirv-val: the readings of SPIRV-Tools this test relies on
+/// (a "negative" shape entry, spec-composite and null shapes, null and 64-bit ranks, a
+/// spec-constant rank with a longer shape).
+fn type_edge(rank: Rank, shape: Shape) -> bool {
+    (rank == Rank::Lit(3)
+        && matches!(
+            shape,
+            Shape::NegativeEntry | Shape::SpecComposite { .. } | Shape::Null
+        ))
+        || (matches!(rank, Rank::Null | Rank::Wide(3)) && shape == Shape::Absent)
+        || (rank == Rank::Spec(3) && shape == Shape::Entries(1))
+}
+
+/// Access cases always compared: out-of-bounds values that are not constants or are arrays,
+/// memory-model bits without VulkanMemoryModel, run-time / null / signed coordinates, and a
+/// spec-constant rank with longer coordinates.
+fn access_edge(a: &Access) -> bool {
+    let plain = a.value == Value::Scalar && a.mask.is_none();
+    (a.mask == Some(OOB) && matches!(a.oob, OobValue::Undef | OobValue::Array) && a.vmm)
+        || (a.mask == Some(NON_PRIVATE) && !a.vmm)
+        || (plain
+            && a.tensor == Tensor::Ranked(2)
+            && matches!(a.coords, Coords::Runtime | Coords::Null | Coords::Signed))
+        || (plain && a.tensor == Tensor::SpecRanked(3) && a.coords == Coords::Len(1))
+}
+
+/// Query cases always compared: negative, 64-bit, null and spec-constant dimensions.
+fn query_edge(q: &Query) -> bool {
+    q.result == QueryResult::U32
+        && matches!(q.tensor, Tensor::Ranked(2) | Tensor::SpecRanked(3))
+        && matches!(
+            q.dim,
+            Dim::Negative | Dim::Wide(_) | Dim::Null | Dim::Spec(_)
+        )
+}
+
+/// The spirv-val comparisons of one test: a scattered random sample and the edge cases.
+struct Samples {
+    random: Sampler,
+    edges: Sampler,
+}
+
+impl Samples {
+    /// `stride`, `limit`: of the random sample; edges are bounded by `edge_limit`.
+    fn new(stride: usize, limit: usize, edge_limit: usize) -> Self {
+        Samples {
+            random: Sampler::new(stride, limit),
+            edges: Sampler::new(1, edge_limit),
+        }
+    }
+}
+
+fn report(what: &str, total: usize, valid: usize, failures: &[String], samples: &Samples) {
+    let sampler = &samples.random;
+    let edges = &samples.edges;
     assert!(
         failures.is_empty(),
         "{what}: {} of {total} cases disagree ({valid} valid):\n{}",
         failures.len(),
         failures[..failures.len().min(25)].join("\n")
     );
+    let disagreements: Vec<&String> = sampler.failures.iter().chain(&edges.failures).collect();
     assert!(
-        sampler.failures.is_empty(),
-        "{what}: spirv-val 2025.5 disagrees ({} runs):\n{}",
+        disagreements.is_empty(),
+        "{what}: spirv-val 2025.5 disagrees ({} + {} runs):\n{}",
         sampler.runs,
-        sampler.failures.join("\n")
+        edges.runs,
+        disagreements
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     eprintln!(
-        "{what}: {total} cases ({valid} valid), {} spirv-val runs",
-        sampler.runs
+        "{what}: {total} cases ({valid} valid), {} sampled + {} edge spirv-val runs",
+        sampler.runs, edges.runs
     );
 }
 
 #[test]
 fn tensor_types_match_the_rules() {
-    let mut sampler = Sampler::new(40, 20);
+    let mut sampler = Samples::new(40, 20, 48);
     let (mut total, mut valid, mut failures) = (0, 0, Vec::new());
     for env in ENVS {
         for (elem, rank, shape) in type_cases() {
@@ -1197,7 +1504,8 @@ fn tensor_types_match_the_rules() {
             total += 1;
             valid += broken.is_empty() as usize;
             let case = format!("{env} {elem:?} rank {rank:?} shape {shape:?}");
-            failures.extend(judge(&text, env, false, &broken, &case, &mut sampler));
+            let edge = type_edge(rank, shape);
+            failures.extend(judge(&text, env, false, &broken, &case, edge, &mut sampler));
         }
     }
     report("types", total, valid, &failures, &sampler);
@@ -1205,7 +1513,7 @@ fn tensor_types_match_the_rules() {
 
 #[test]
 fn tensor_reads_and_writes_match_the_rules() {
-    let mut sampler = Sampler::new(90, 20);
+    let mut sampler = Samples::new(90, 20, 40);
     let (mut total, mut valid, mut failures) = (0, 0, Vec::new());
     for env in ENVS {
         for a in access_cases() {
@@ -1222,6 +1530,7 @@ fn tensor_reads_and_writes_match_the_rules() {
                 a.drop_param,
                 &broken,
                 &case,
+                access_edge(&a),
                 &mut sampler,
             ));
         }
@@ -1231,7 +1540,7 @@ fn tensor_reads_and_writes_match_the_rules() {
 
 #[test]
 fn tensor_size_queries_match_the_rules() {
-    let mut sampler = Sampler::new(40, 12);
+    let mut sampler = Samples::new(40, 12, 24);
     let (mut total, mut valid, mut failures) = (0, 0, Vec::new());
     for env in ENVS {
         for q in query_cases() {
@@ -1240,8 +1549,36 @@ fn tensor_size_queries_match_the_rules() {
             total += 1;
             valid += broken.is_empty() as usize;
             let case = format!("{env} {q:?}");
-            failures.extend(judge(&text, env, false, &broken, &case, &mut sampler));
+            let edge = query_edge(&q);
+            failures.extend(judge(&text, env, false, &broken, &case, edge, &mut sampler));
         }
     }
     report("queries", total, valid, &failures, &sampler);
+}
+
+#[test]
+fn tensor_constants_match_the_rules() {
+    let mut sampler = Samples::new(40, 16, 0);
+    let (mut total, mut valid, mut failures) = (0, 0, Vec::new());
+    for env in ENVS {
+        for c in const_cases() {
+            let Some(text) = const_module(&c) else {
+                continue;
+            };
+            let broken = const_rules(&c, env.starts_with("vulkan"));
+            total += 1;
+            valid += broken.is_empty() as usize;
+            let case = format!("{env} {c:?}");
+            failures.extend(judge(
+                &text,
+                env,
+                false,
+                &broken,
+                &case,
+                false,
+                &mut sampler,
+            ));
+        }
+    }
+    report("constants", total, valid, &failures, &sampler);
 }
