@@ -165,7 +165,7 @@ fn shuffle(cx: &Cx) -> Check {
         })?;
         total += v.count as u64;
     }
-    let comps = &cx.inst.operands[2..];
+    let comps = cx.inst.operands.get(2..).unwrap_or(&[]);
     ensure(comps.len() as u64 == r.count as u64, || {
         cx.rule(format!(
             "the number of components ({}) does not match the Result Type's component count ({})",
