@@ -114,19 +114,23 @@ impl Module {
     /// The instructions in order; the exact inverse of [`Module::from_instructions`].
     pub fn to_instructions(&self) -> Vec<Instruction> {
         let mut out = Vec::with_capacity(self.instruction_count());
-        out.extend(self.capabilities.iter().cloned());
-        out.extend(self.extensions.iter().cloned());
-        out.extend(self.ext_inst_imports.iter().cloned());
-        out.extend(self.memory_model.iter().cloned());
-        out.extend(self.entry_points.iter().cloned());
-        out.extend(self.execution_modes.iter().cloned());
-        out.extend(self.debug.iter().cloned());
-        out.extend(self.annotations.iter().cloned());
-        out.extend(self.types_globals.iter().cloned());
-        for f in &self.functions {
-            f.flatten_into(&mut out);
-        }
+        out.extend(self.iter().cloned());
         out
+    }
+
+    /// The instructions in order, without copying them.
+    pub fn iter(&self) -> impl Iterator<Item = &Instruction> {
+        self.capabilities
+            .iter()
+            .chain(&self.extensions)
+            .chain(&self.ext_inst_imports)
+            .chain(&self.memory_model)
+            .chain(&self.entry_points)
+            .chain(&self.execution_modes)
+            .chain(&self.debug)
+            .chain(&self.annotations)
+            .chain(&self.types_globals)
+            .chain(self.functions.iter().flat_map(Function::iter))
     }
 
     /// The number of instructions in the module.

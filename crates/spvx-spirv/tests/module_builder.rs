@@ -384,3 +384,42 @@ fn finish_refuses_an_open_function() -> R {
     assert!(matches!(b.finish(), Err(BuildError::FunctionOpen)));
     Ok(())
 }
+
+mod widths {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// An `OpConstant` of an integer type of width w takes exactly ceil(w / 32) literal
+        /// words (one for w <= 32; SPIR-V 1.6 §2.2.1), low word first; any other count is
+        /// refused with the expected count.
+        #[test]
+        fn constant_literal_words_follow_the_width(
+            width in 1u32..300,
+            signed in any::<bool>(),
+            words in prop::collection::vec(any::<u32>(), 1..12),
+        ) {
+            let expected = width.div_ceil(32) as usize;
+            let mut b = Builder::new(V16);
+            let ty = b.type_int(width, signed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let got = b.constant_words(ty, &words);
+            if words.len() == expected {
+                let id = got.map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let m = b.finish().map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let all = m.to_words();
+                // Header 5, OpTypeInt 4, then OpConstant: count, type, id, literal words.
+                let c = &all[9..];
+                prop_assert_eq!(c[0], ((3 + expected as u32) << 16) | 43);
+                prop_assert_eq!(c[1], ty);
+                prop_assert_eq!(c[2], id);
+                prop_assert_eq!(&c[3..], &words[..]);
+            } else {
+                prop_assert_eq!(got, Err(BuildError::NumberWidth {
+                    instruction: "OpConstant".into(),
+                    expected,
+                    got: words.len(),
+                }));
+            }
+        }
+    }
+}

@@ -76,6 +76,7 @@ fn minimal_module_splits_into_sections() {
     assert_eq!(f.blocks[0].terminator().map(|t| t.opcode), Some(253));
     assert_eq!(m.instruction_count(), list.len());
     assert_eq!(m.to_instructions(), list);
+    assert!(m.iter().eq(list.iter()));
     assert_eq!(m.to_words()[5..], minimal()[5..]);
 }
 

@@ -44,16 +44,19 @@ impl Function {
                 .sum::<usize>()
     }
 
+    /// The function's instructions in order, without copying them.
+    pub fn iter(&self) -> impl Iterator<Item = &Instruction> {
+        self.leading_lines
+            .iter()
+            .chain(std::iter::once(&self.def))
+            .chain(&self.parameters)
+            .chain(self.blocks.iter().flat_map(Block::iter))
+            .chain(std::iter::once(&self.end))
+    }
+
     /// Appends the function's instructions in order.
     pub fn flatten_into(&self, out: &mut Vec<Instruction>) {
-        out.extend(self.leading_lines.iter().cloned());
-        out.push(self.def.clone());
-        out.extend(self.parameters.iter().cloned());
-        for b in &self.blocks {
-            out.push(b.label.clone());
-            out.extend(b.instructions.iter().cloned());
-        }
-        out.push(self.end.clone());
+        out.extend(self.iter().cloned());
     }
 }
 
@@ -72,6 +75,11 @@ impl Block {
     /// The block's label id.
     pub fn id(&self) -> Option<Id> {
         self.label.result
+    }
+
+    /// The label and then the block's instructions, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Instruction> {
+        std::iter::once(&self.label).chain(&self.instructions)
     }
 
     /// The termination instruction: the last instruction other than `OpLine`/`OpNoLine`, if it
