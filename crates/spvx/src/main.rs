@@ -28,6 +28,9 @@ enum Command {
     /// Exact arithmetic on the command line: fixed-point functions and mixed float dot products.
     #[command(subcommand)]
     Calc(cmd::calc::CalcCommand),
+    /// Intel DPAS: run DPAS programs over a register file, or multiply .npy matrices.
+    #[command(subcommand)]
+    Dpas(cmd::dpas::DpasCommand),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Command::Dis(args) => cmd::dis::run(args),
         Command::Val(args) => cmd::val::run(args),
         Command::Calc(c) => cmd::calc::run(c),
+        Command::Dpas(c) => cmd::dpas::run(c),
     };
     match result {
         Ok(code) => code,

@@ -2,6 +2,7 @@
 
 pub mod asm;
 pub mod calc;
+pub mod dpas;
 pub mod dis;
 pub mod val;
 
