@@ -1384,6 +1384,152 @@ fn const_cases() -> Vec<ConstCase> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The Vulkan environment's tensor rules
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Storage {
+    UniformConstant,
+    Private,
+    Function,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct EnvCase {
+    /// Where the tensor (or array of tensors) variable lives.
+    storage: Storage,
+    array: bool,
+    /// An `OpUndef` of the tensor type.
+    undef: bool,
+    /// A tensor loaded from a UniformConstant variable and stored to a Function variable.
+    store: bool,
+    /// The tensor type has a Shape.
+    shaped: bool,
+    /// The module declares GraphARM (SPV_ARM_graph).
+    graph: bool,
+}
+
+/// Vulkan (reference/tensors.md §2d): tensor variables are UniformConstant (the descriptor
+/// interface; spirv-val's VUID 04655 covers only what UniformConstant may hold); tensor
+/// objects are not `OpUndef` (VUID-StandaloneSpirv-OpTypeTensorARM-12464) and not stored
+/// (06924); shaped tensors not in shaders (RuntimeSpirv-09902) — graphs (GraphARM) use them.
+fn env_case_rules(c: &EnvCase, vulkan: bool) -> Vec<Rule> {
+    let mut broken = Vec::new();
+    if !vulkan {
+        return broken;
+    }
+    if c.storage != Storage::UniformConstant || c.store {
+        broken.push(Rule::ours("Env", "TensorStorageClass"));
+    }
+    if c.undef {
+        broken.push(Rule::ours("Env", "TensorUndef"));
+    }
+    if c.store {
+        broken.push(Rule::ours("Env", "TensorStore"));
+    }
+    if c.shaped && !c.graph {
+        broken.push(Rule::ours("Env", "ShapedTensor"));
+    }
+    broken
+}
+
+fn env_module(c: &EnvCase) -> String {
+    let mut s = String::from(
+        "OpCapability Shader\nOpCapability VulkanMemoryModel\nOpCapability Int8\n\
+         OpCapability TensorsARM\n",
+    );
+    if c.graph {
+        s += "OpCapability GraphARM\n";
+    }
+    s += "OpExtension \"SPV_ARM_tensors\"\n";
+    if c.graph {
+        s += "OpExtension \"SPV_ARM_graph\"\n";
+    }
+    let mut interface = String::new();
+    if c.storage != Storage::Function {
+        interface += " %t";
+    }
+    if c.store {
+        interface += " %src";
+    }
+    s += &format!(
+        "OpMemoryModel Logical Vulkan\nOpEntryPoint GLCompute %main \"main\"{interface}\n\
+         OpExecutionMode %main LocalSize 1 1 1\n"
+    );
+    if c.storage == Storage::UniformConstant {
+        s += "OpDecorate %t DescriptorSet 0\nOpDecorate %t Binding 0\n";
+    }
+    if c.store {
+        s += "OpDecorate %src DescriptorSet 0\nOpDecorate %src Binding 1\n";
+    }
+    s += "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%s8 = OpTypeInt 8 1\n\
+          %u32 = OpTypeInt 32 0\n%u32_2 = OpConstant %u32 2\n";
+    if c.shaped {
+        s += "%arr2 = OpTypeArray %u32 %u32_2\n%shape = OpConstantComposite %arr2 %u32_2 %u32_2\n\
+              %ten = OpTypeTensorARM %s8 %u32_2 %shape\n";
+    } else {
+        s += "%ten = OpTypeTensorARM %s8 %u32_2\n";
+    }
+    let pointee = if c.array {
+        s += "%tarr = OpTypeArray %ten %u32_2\n";
+        "%tarr"
+    } else {
+        "%ten"
+    };
+    let class = match c.storage {
+        Storage::UniformConstant => "UniformConstant",
+        Storage::Private => "Private",
+        Storage::Function => "Function",
+    };
+    s += &format!("%ptr = OpTypePointer {class} {pointee}\n");
+    if c.storage != Storage::Function {
+        s += &format!("%t = OpVariable %ptr {class}\n");
+    }
+    if c.store {
+        s += "%ptr_uc = OpTypePointer UniformConstant %ten\n%src = OpVariable %ptr_uc UniformConstant\n\
+              %ptr_fn = OpTypePointer Function %ten\n";
+    }
+    if c.undef {
+        s += "%u = OpUndef %ten\n";
+    }
+    s += "%main = OpFunction %void None %fn\n%entry = OpLabel\n";
+    if c.storage == Storage::Function {
+        s += "%t = OpVariable %ptr Function\n";
+    }
+    if c.store {
+        s += "%dst = OpVariable %ptr_fn Function\n%tv = OpLoad %ten %src\nOpStore %dst %tv\n";
+    }
+    s += "OpReturn\nOpFunctionEnd\n";
+    s
+}
+
+fn env_cases() -> Vec<EnvCase> {
+    let mut cases = Vec::new();
+    for storage in [
+        Storage::UniformConstant,
+        Storage::Private,
+        Storage::Function,
+    ] {
+        for array in [false, true] {
+            for undef in [false, true] {
+                for store in [false, true] {
+                    for (shaped, graph) in [(false, false), (true, false), (true, true)] {
+                        cases.push(EnvCase {
+                            storage,
+                            array,
+                            undef,
+                            store,
+                            shaped,
+                            graph,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    cases
+}
+
+// ---------------------------------------------------------------------------------------------
 // The tests
 
 /// Checks one case against spvx and offers it to the sampler; returns the failure, if any.
@@ -1581,4 +1727,35 @@ fn tensor_constants_match_the_rules() {
         }
     }
     report("constants", total, valid, &failures, &sampler);
+}
+
+#[test]
+fn tensor_vulkan_environment_rules() {
+    let mut sampler = Samples::new(4, 16, 0);
+    let (mut total, mut valid, mut failures) = (0, 0, Vec::new());
+    for env in ENVS {
+        for c in env_cases() {
+            let text = env_module(&c);
+            let broken = env_case_rules(&c, env.starts_with("vulkan"));
+            total += 1;
+            valid += broken.is_empty() as usize;
+            let case = format!("{env} {c:?}");
+            if c.graph {
+                // spirv-val also wants an OpGraphEntryPointARM with GraphARM (SPV_ARM_graph, not
+                // one of the five documents): no comparison.
+                failures.extend(check_rules(&run_spvx(&text, env, false), &broken, &case));
+            } else {
+                failures.extend(judge(
+                    &text,
+                    env,
+                    false,
+                    &broken,
+                    &case,
+                    false,
+                    &mut sampler,
+                ));
+            }
+        }
+    }
+    report("environment", total, valid, &failures, &sampler);
 }
