@@ -1,4 +1,119 @@
-//! `spvx-exec`: the execution engine: compiles a validated module into a register program and runs it SIMT over bound resources.
+//! `spvx-exec`: the execution engine. It compiles a validated module into a register program
+//! and runs it SIMT over bound resources.
 //!
-//! Not implemented yet: this crate is a placeholder in the workspace layout of DESIGN.md and
-//! exports nothing. Its work is tracked by issue #5.
+//! It knows the module model of `spvx-spirv`, validates with `spvx-val` before compiling, and
+//! does all arithmetic through `spvx-num`. It knows nothing of command lines or files.
+//!
+//! Layout (translation, instruction set and execution kept apart, as in wasmi):
+//! - [`compile`]: module → [`program::Program`] (slots, layouts, constants, block order).
+//! - [`program`]: the register instruction set and the compiled program.
+//! - [`exec`]: SIMT execution of a subgroup, one file per instruction family, and the scheduler
+//!   (`exec::control`).
+//! - [`memory`]: memory objects as bytes, pointers, bounds checks.
+//! - [`run`]: dispatches: workgroups, barriers, built-ins, parallelism.
+//!
+//! ```no_run
+//! # use spvx_exec::*;
+//! # fn demo(bytes: &[u8]) -> Result<(), ExecError> {
+//! let module = Engine::compile(bytes, "main", &CompileOptions::default())?;
+//! let mut res = Resources::new();
+//! for b in module.bindings() {
+//!     res.set_buffer(b.set, b.binding, vec![0; 1024]);
+//! }
+//! let report = module.run(&mut res, [4, 1, 1], &RunConfig::default())?;
+//! println!("{} undefined-behaviour events", report.total_events);
+//! # Ok(()) }
+//! ```
+
+pub mod compile;
+pub mod config;
+pub mod error;
+pub mod exec;
+pub mod memory;
+pub mod program;
+pub mod report;
+pub mod resources;
+pub mod run;
+
+pub use config::{CompileOptions, RunConfig};
+pub use error::ExecError;
+pub use report::{RunReport, UbEvent, UbKind};
+pub use resources::{BindingInfo, BindingKind, Resources};
+
+use spvx_spirv::module::Module;
+
+/// The engine's entry point (a namespace for [`Engine::compile`]).
+pub struct Engine;
+
+impl Engine {
+    /// Reads, validates and compiles the entry point `entry` of a binary module.
+    pub fn compile(
+        bytes: &[u8],
+        entry: &str,
+        opts: &CompileOptions,
+    ) -> Result<CompiledModule, ExecError> {
+        CompiledModule::from_bytes(bytes, entry, opts)
+    }
+}
+
+/// A compiled entry point, ready to run any number of times.
+#[derive(Clone, Debug)]
+pub struct CompiledModule {
+    program: program::Program,
+}
+
+impl CompiledModule {
+    /// Reads, validates and compiles the entry point `entry` of a binary module.
+    pub fn from_bytes(bytes: &[u8], entry: &str, opts: &CompileOptions) -> Result<Self, ExecError> {
+        let parsed = spvx_spirv::binary::read_bytes(bytes)
+            .map_err(|e| ExecError::Module(spvx_spirv::module::ModuleError::Binary(e)))?;
+        Self::from_instructions(&parsed.header, &parsed.instructions, entry, opts)
+    }
+
+    /// Validates and compiles the entry point `entry` of a module.
+    pub fn from_module(
+        module: &Module,
+        entry: &str,
+        opts: &CompileOptions,
+    ) -> Result<Self, ExecError> {
+        Self::from_instructions(&module.header, &module.to_instructions(), entry, opts)
+    }
+
+    /// Validates and compiles the entry point `entry` of a module given as its header and flat
+    /// instruction list (instruction indices in errors and reports refer to this list).
+    pub fn from_instructions(
+        header: &spvx_spirv::binary::Header,
+        instructions: &[spvx_spirv::instruction::Instruction],
+        entry: &str,
+        opts: &CompileOptions,
+    ) -> Result<Self, ExecError> {
+        Ok(CompiledModule {
+            program: compile::compile(header, instructions, entry, opts)?,
+        })
+    }
+
+    /// The resources the entry point uses, in binding order.
+    pub fn bindings(&self) -> &[BindingInfo] {
+        &self.program.bindings
+    }
+
+    /// The workgroup size.
+    pub fn local_size(&self) -> [u32; 3] {
+        self.program.local_size
+    }
+
+    /// The compiled program (for inspection and tests).
+    pub fn program(&self) -> &program::Program {
+        &self.program
+    }
+
+    /// Runs a dispatch of `groups` workgroups. Storage buffers in `res` are updated in place.
+    pub fn run(
+        &self,
+        res: &mut Resources,
+        groups: [u32; 3],
+        cfg: &RunConfig,
+    ) -> Result<RunReport, ExecError> {
+        run::run(&self.program, res, groups, cfg)
+    }
+}

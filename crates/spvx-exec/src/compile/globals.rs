@@ -1,0 +1,421 @@
+//! The module-level part: constants (and specialisation constants with their overrides,
+//! OpSpecConstantOp evaluated by the engine's own instructions on a one-lane register file),
+//! OpUndef, global variables (private memory, workgroup memory, buffers and push constants,
+//! built-in inputs), and the workgroup size.
+
+use super::types::{MatrixDeco, deco};
+use super::{Compiler, Value};
+use crate::config::RunConfig;
+use crate::error::ExecError;
+use crate::exec::{Ctx, Sink, execute};
+use crate::memory::{Memory, Ptr, SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
+use crate::program::{Builtin, BuiltinVar, Inst, Scalar};
+use crate::resources::{BindingInfo, BindingKind};
+use spvx_spirv::instruction::{Id, Instruction, OperandValue};
+use spvx_val::index::Type;
+use std::collections::HashSet;
+
+/// Storage classes (SPIR-V 1.6 §3.7).
+pub(crate) mod sc {
+    pub const UNIFORM_CONSTANT: u32 = 0;
+    pub const INPUT: u32 = 1;
+    pub const UNIFORM: u32 = 2;
+    pub const OUTPUT: u32 = 3;
+    pub const WORKGROUP: u32 = 4;
+    pub const PRIVATE: u32 = 6;
+    pub const FUNCTION: u32 = 7;
+    pub const PUSH_CONSTANT: u32 = 9;
+    pub const STORAGE_BUFFER: u32 = 12;
+}
+
+/// What the module-level pass produced besides slots.
+#[derive(Default)]
+pub(crate) struct Globals {
+    pub private_bytes: u32,
+    pub private_init: Vec<u8>,
+    pub workgroup_bytes: u32,
+    pub builtins: Vec<BuiltinVar>,
+    pub bindings: Vec<BindingInfo>,
+    /// The constant decorated BuiltIn WorkgroupSize, if any.
+    pub workgroup_size: Option<Id>,
+}
+
+/// Reserves `size` bytes aligned to `align` at the end of a memory of `*used` bytes.
+pub(crate) fn reserve(used: &mut u32, size: u64, align: u64) -> Option<u32> {
+    let off = (*used as u64).next_multiple_of(align.clamp(1, 16));
+    let end = off.checked_add(size)?;
+    *used = u32::try_from(end).ok()?;
+    Some(off as u32)
+}
+
+impl Compiler<'_> {
+    /// Runs `code` on the one-lane constant register file.
+    pub(crate) fn evaluate(&mut self, code: &[Inst]) {
+        let cfg = RunConfig::default();
+        let mut sink = Sink::default();
+        let mut mem = Memory {
+            buffers: &[],
+            private: &mut [],
+            private_bytes: 0,
+            workgroup: &mut [],
+        };
+        let mut cx = Ctx {
+            regs: &mut self.eval,
+            width: 1,
+            mask: 1,
+            mem: &mut mem,
+            sink: &mut sink,
+            cfg: &cfg,
+            source: 0,
+        };
+        for inst in code {
+            let _ = execute(inst, &mut cx);
+        }
+    }
+
+    /// A result id's slots, allocated for its type and marked fixed.
+    fn fixed_value(&mut self, index: usize, inst: &Instruction) -> Result<Value, ExecError> {
+        let (Some(ty), Some(id)) = (inst.result_type, inst.result) else {
+            return Err(self.err(index, "missing result"));
+        };
+        let n = self.slot_count(index, ty)?;
+        let slot = self.alloc(index, n)?;
+        self.fixed.extend(slot..slot + n);
+        let v = Value { slot, ty };
+        self.values.insert(id, v);
+        Ok(v)
+    }
+
+    /// Compiles everything before the first function.
+    pub(crate) fn compile_globals(&mut self, reachable: &[Id]) -> Result<(), ExecError> {
+        let used = self.used_ids(reachable);
+        let end = self
+            .ix
+            .functions
+            .first()
+            .map_or(self.insts.len(), |f| f.def);
+        for index in 0..end {
+            let inst = &self.insts[index];
+            let name = self
+                .g
+                .instruction(inst.opcode)
+                .map_or("", |i| i.name.as_str());
+            match name {
+                "OpConstantTrue"
+                | "OpConstantFalse"
+                | "OpSpecConstantTrue"
+                | "OpSpecConstantFalse" => {
+                    let v = self.fixed_value(index, inst)?;
+                    let mut b = (name == "OpConstantTrue" || name == "OpSpecConstantTrue") as u64;
+                    if name.starts_with("OpSpec")
+                        && let Some(o) = self.spec_override(inst)
+                    {
+                        b = (o != 0) as u64;
+                    }
+                    self.eval[v.slot as usize] = b;
+                }
+                "OpConstant" | "OpSpecConstant" => {
+                    let v = self.fixed_value(index, inst)?;
+                    let bits = self.scalar(index, v.ty)?.bits();
+                    let mut value = match inst.operands.first().map(|o| &o.value) {
+                        Some(OperandValue::Number(ws)) => ws
+                            .iter()
+                            .take(2)
+                            .enumerate()
+                            .fold(0u64, |a, (i, w)| a | (*w as u64) << (32 * i)),
+                        Some(OperandValue::Word(w)) => *w as u64,
+                        _ => return Err(self.err(index, "constant without a value")),
+                    };
+                    if name == "OpSpecConstant"
+                        && let Some(o) = self.spec_override(inst)
+                    {
+                        value = o;
+                    }
+                    self.eval[v.slot as usize] = value & crate::exec::low_bits(bits);
+                }
+                "OpConstantNull" | "OpUndef" => {
+                    self.fixed_value(index, inst)?;
+                }
+                "OpConstantComposite" | "OpSpecConstantComposite" => {
+                    let v = self.fixed_value(index, inst)?;
+                    let mut at = v.slot as usize;
+                    for o in &inst.operands {
+                        let Some(id) = o.id() else { continue };
+                        let part = self.value(index, id)?;
+                        let n = self.slot_count(index, part.ty)? as usize;
+                        for k in 0..n {
+                            self.eval[at + k] = self.eval[part.slot as usize + k];
+                        }
+                        at += n;
+                    }
+                }
+                "OpSpecConstantOp" => {
+                    self.fixed_value(index, inst)?;
+                    let Some(op) = inst.operands.first().and_then(|o| o.word()) else {
+                        return Err(self.err(index, "OpSpecConstantOp without an opcode"));
+                    };
+                    let inner = Instruction {
+                        opcode: op as u16,
+                        result_type: inst.result_type,
+                        result: inst.result,
+                        operands: inst.operands[1..].to_vec(),
+                    };
+                    let mut code = super::func::Code::default();
+                    self.translate(index, &inner, &mut code)?;
+                    self.evaluate(&code.code);
+                }
+                "OpVariable" => self.global_variable(index, inst, &used)?,
+                _ => {}
+            }
+            if let Some(id) = inst.result
+                && self
+                    .deco(id, deco::BUILTIN)
+                    .and_then(|w| w.first().copied())
+                    == Some(25)
+                && name != "OpVariable"
+            {
+                self.globals.workgroup_size = Some(id);
+            }
+        }
+        Ok(())
+    }
+
+    /// The override of a spec constant's SpecId, if given.
+    fn spec_override(&self, inst: &Instruction) -> Option<u64> {
+        let id = inst.result?;
+        let spec_id = self.deco(id, deco::SPEC_ID)?.first().copied()?;
+        self.opts.spec_constants.get(&spec_id).copied()
+    }
+
+    /// Every id referenced by the reachable functions.
+    fn used_ids(&self, reachable: &[Id]) -> HashSet<Id> {
+        let mut used = HashSet::new();
+        for f in &self.ix.functions {
+            if !reachable.contains(&f.id) {
+                continue;
+            }
+            for inst in &self.insts[f.def..=f.end] {
+                used.extend(inst.referenced_ids());
+            }
+        }
+        used
+    }
+
+    fn global_variable(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        used: &HashSet<Id>,
+    ) -> Result<(), ExecError> {
+        let (Some(ptr_ty), Some(id)) = (inst.result_type, inst.result) else {
+            return Err(self.err(index, "OpVariable without a result"));
+        };
+        let class = inst
+            .operands
+            .first()
+            .and_then(|o| o.word())
+            .unwrap_or(u32::MAX);
+        let Type::Pointer { pointee, .. } = self.ty(index, ptr_ty)?.clone() else {
+            return Err(self.err(index, "OpVariable of a non-pointer type"));
+        };
+        let slot = self.alloc(index, 1)?;
+        self.fixed.push(slot);
+        self.values.insert(id, Value { slot, ty: ptr_ty });
+        if !used.contains(&id) {
+            self.eval[slot as usize] = Ptr::new(SPACE_PRIVATE, u64::MAX).0;
+            return Ok(());
+        }
+        let (size, align) = match self.ty(index, pointee)? {
+            Type::Struct { .. }
+            | Type::Array { .. }
+            | Type::Vector { .. }
+            | Type::Matrix { .. } => self.size_align(index, pointee, MatrixDeco::default())?,
+            Type::Bool | Type::Int { .. } | Type::Float { .. } => {
+                self.size_align(index, pointee, MatrixDeco::default())?
+            }
+            _ => {
+                return Err(self.unsupported(
+                    index,
+                    format!("variables of type {}", self.ix.name(pointee)),
+                ));
+            }
+        };
+        let too_big_error = self.err(
+            index,
+            format!("variable {} of {size} bytes is too large", self.ix.name(id)),
+        );
+        let too_big = || too_big_error.clone_message();
+        let ptr = match class {
+            sc::INPUT => {
+                let builtin = self
+                    .deco(id, deco::BUILTIN)
+                    .and_then(|w| w.first().copied())
+                    .ok_or_else(|| {
+                        self.unsupported(index, "Input variables other than built-ins")
+                    })?;
+                let builtin = match builtin {
+                    28 => Builtin::GlobalInvocationId,
+                    27 => Builtin::LocalInvocationId,
+                    26 => Builtin::WorkgroupId,
+                    24 => Builtin::NumWorkgroups,
+                    29 => Builtin::LocalInvocationIndex,
+                    25 => Builtin::WorkgroupSize,
+                    36 => Builtin::SubgroupSize,
+                    41 => Builtin::SubgroupLocalInvocationId,
+                    40 => Builtin::SubgroupId,
+                    38 => Builtin::NumSubgroups,
+                    b => return Err(self.unsupported(index, format!("built-in {b}"))),
+                };
+                let off = reserve(&mut self.globals.private_bytes, size, 4).ok_or_else(too_big)?;
+                self.globals.builtins.push(BuiltinVar {
+                    builtin,
+                    offset: off,
+                    components: (size / 4) as u32,
+                });
+                Ptr::new(SPACE_PRIVATE, off as u64)
+            }
+            sc::PRIVATE | sc::OUTPUT => {
+                let off =
+                    reserve(&mut self.globals.private_bytes, size, align).ok_or_else(too_big)?;
+                let init_id = inst.operands.get(1).and_then(|o| o.id());
+                self.globals
+                    .private_init
+                    .resize(self.globals.private_bytes as usize, 0);
+                if let Some(init) = init_id {
+                    let v = self.value(index, init)?;
+                    for leaf in self.value_leaves(index, pointee)? {
+                        let bits = self.eval[(v.slot + leaf.slot) as usize];
+                        let at = off as usize + leaf.offset as usize;
+                        let n = leaf.scalar.mem_bytes() as usize;
+                        for (k, b) in self.globals.private_init[at..at + n].iter_mut().enumerate() {
+                            *b = (bits >> (8 * k)) as u8;
+                        }
+                    }
+                }
+                Ptr::new(SPACE_PRIVATE, off as u64)
+            }
+            sc::WORKGROUP => {
+                let off =
+                    reserve(&mut self.globals.workgroup_bytes, size, align).ok_or_else(too_big)?;
+                Ptr::new(SPACE_WORKGROUP, off as u64)
+            }
+            sc::STORAGE_BUFFER | sc::UNIFORM | sc::PUSH_CONSTANT => {
+                let kind = match class {
+                    sc::PUSH_CONSTANT => BindingKind::PushConstant,
+                    sc::STORAGE_BUFFER => BindingKind::StorageBuffer,
+                    _ if self.deco(pointee, deco::BUFFER_BLOCK).is_some() => {
+                        BindingKind::StorageBuffer
+                    }
+                    _ => BindingKind::UniformBuffer,
+                };
+                if matches!(
+                    self.ty(index, pointee)?,
+                    Type::Array { .. } | Type::RuntimeArray { .. }
+                ) {
+                    return Err(self.unsupported(index, "arrays of buffers"));
+                }
+                let word = |d| {
+                    self.deco(id, d)
+                        .and_then(|w| w.first().copied())
+                        .unwrap_or(0)
+                };
+                let (set, binding) = if kind == BindingKind::PushConstant {
+                    (0, 0)
+                } else {
+                    (word(deco::DESCRIPTOR_SET), word(deco::BINDING))
+                };
+                let runtime_stride = self.trailing_runtime_stride(index, pointee)?;
+                let space = SPACE_BUFFER0 + self.globals.bindings.len() as u32;
+                self.globals.bindings.push(BindingInfo {
+                    set,
+                    binding,
+                    kind,
+                    static_size: size,
+                    runtime_stride,
+                    name: self.debug_name(id),
+                });
+                Ptr::new(space, 0)
+            }
+            c if c == sc::UNIFORM_CONSTANT || c == sc::FUNCTION => {
+                return Err(self.unsupported(
+                    index,
+                    format!("variables in storage class {c} (images, samplers, tensors)"),
+                ));
+            }
+            c => return Err(self.unsupported(index, format!("variables in storage class {c}"))),
+        };
+        self.eval[slot as usize] = ptr.0;
+        Ok(())
+    }
+
+    /// The ArrayStride of the runtime array ending a block, if it ends in one.
+    fn trailing_runtime_stride(&self, index: usize, block: Id) -> Result<Option<u32>, ExecError> {
+        let Type::Struct { members } = self.ty(index, block)? else {
+            return Ok(None);
+        };
+        let Some(&last) = members.last() else {
+            return Ok(None);
+        };
+        let Type::RuntimeArray { element } = self.ty(index, last)?.clone() else {
+            return Ok(None);
+        };
+        Ok(Some(self.array_stride(
+            index,
+            last,
+            element,
+            MatrixDeco::default(),
+        )?))
+    }
+
+    /// The OpName of an id.
+    pub(crate) fn debug_name(&self, id: Id) -> Option<String> {
+        self.insts.iter().find_map(|i| {
+            (i.opcode == 5 && i.operands.first().and_then(|o| o.id()) == Some(id))
+                .then(|| {
+                    i.operands
+                        .get(1)
+                        .and_then(|o| o.string())
+                        .map(str::to_string)
+                })
+                .flatten()
+        })
+    }
+
+    /// The workgroup size: the WorkgroupSize built-in constant, else LocalSizeId, else
+    /// LocalSize.
+    pub(crate) fn local_size(&self, entry: Id, ep_index: usize) -> Result<[u32; 3], ExecError> {
+        let read = |v: Value, i: u32| self.eval[(v.slot + i) as usize] as u32;
+        if let Some(id) = self.globals.workgroup_size {
+            let v = self.value(ep_index, id)?;
+            return Ok([read(v, 0), read(v, 1), read(v, 2)]);
+        }
+        for (index, inst) in self.insts.iter().enumerate() {
+            if inst.operands.first().and_then(|o| o.id()) != Some(entry) {
+                continue;
+            }
+            let mode = inst.operands.get(1).and_then(|o| o.word());
+            match (inst.opcode, mode) {
+                (16, Some(17)) => {
+                    let w = |i: usize| inst.operands.get(i).and_then(|o| o.word()).unwrap_or(1);
+                    return Ok([w(2), w(3), w(4)]);
+                }
+                (331, Some(38)) => {
+                    let mut out = [1u32; 3];
+                    for (k, o) in out.iter_mut().enumerate() {
+                        let id = inst.operands.get(2 + k).and_then(|o| o.id()).unwrap_or(0);
+                        *o = read(self.value(index, id)?, 0);
+                    }
+                    return Ok(out);
+                }
+                _ => {}
+            }
+        }
+        Err(self.err(ep_index, "the entry point has no LocalSize or LocalSizeId"))
+    }
+
+    /// The scalar kind of a pointer's leaves (for reporting only).
+    #[allow(dead_code)]
+    pub(crate) fn is_bool(s: Scalar) -> bool {
+        s == Scalar::Bool
+    }
+}

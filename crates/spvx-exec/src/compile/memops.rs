@@ -1,0 +1,393 @@
+//! Translation of memory instructions (function variables, loads, stores, access chains,
+//! OpCopyMemory, OpArrayLength), atomics, and the integer and mixed float dot products.
+
+use super::func::Code;
+use super::globals::reserve;
+use super::types::MatrixDeco;
+use super::{Compiler, Value};
+use crate::error::ExecError;
+use crate::memory::{Ptr, SPACE_PRIVATE};
+use crate::program::*;
+use spvx_num::intdot::{DotKind, DotSpec};
+use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
+use spvx_spirv::instruction::Instruction;
+use spvx_val::index::Type;
+
+impl Compiler<'_> {
+    /// The pointee type of a pointer value.
+    fn pointee(&self, index: usize, ptr: Value) -> Result<spvx_spirv::instruction::Id, ExecError> {
+        match self.ty(index, ptr.ty)? {
+            Type::Pointer { pointee, .. } => Ok(*pointee),
+            _ => Err(self.err(index, "expected a pointer")),
+        }
+    }
+
+    /// Memory leaves of a load or store through `ptr_id` of a value of type `ty`.
+    fn access_leaves(&self, index: usize, ptr_id: u32, ty: u32) -> Result<Box<[Leaf]>, ExecError> {
+        let m = self.ptr_matrix.get(&ptr_id).copied().unwrap_or_default();
+        let mut out = Vec::new();
+        let mut slot = 0;
+        self.mem_leaves(index, ty, 0, m, &mut slot, &mut out)?;
+        Ok(out.into())
+    }
+
+    pub(crate) fn memory_op(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+        name: &str,
+    ) -> Result<(), ExecError> {
+        match name {
+            "OpVariable" => {
+                let dst = self.result(index, inst)?;
+                let pointee = self.pointee(index, dst)?;
+                let (size, align) = self.size_align(index, pointee, MatrixDeco::default())?;
+                let off = reserve(&mut self.globals.private_bytes, size, align)
+                    .ok_or_else(|| self.err(index, "function variable too large"))?;
+                self.globals
+                    .private_init
+                    .resize(self.globals.private_bytes as usize, 0);
+                let init = match inst.operands.get(1).and_then(|o| o.id()) {
+                    Some(id) => {
+                        let v = self.value(index, id)?;
+                        Some((
+                            v.slot,
+                            self.value_leaves(index, pointee)?.into_boxed_slice(),
+                        ))
+                    }
+                    None => None,
+                };
+                let size = u32::try_from(size)
+                    .map_err(|_| self.err(index, "function variable too large"))?;
+                code.push(
+                    index,
+                    Inst::VarInit {
+                        dst: dst.slot,
+                        ptr: Ptr::new(SPACE_PRIVATE, off as u64).0,
+                        size,
+                        init,
+                    },
+                );
+                Ok(())
+            }
+            "OpLoad" => {
+                let dst = self.result(index, inst)?;
+                let ptr = self.operand(index, inst, 0)?;
+                let pid = inst.operands[0].id().unwrap_or(0);
+                let leaves = self.access_leaves(index, pid, dst.ty)?;
+                code.push(
+                    index,
+                    Inst::Load {
+                        dst: dst.slot,
+                        ptr: ptr.slot,
+                        leaves,
+                    },
+                );
+                Ok(())
+            }
+            "OpStore" => {
+                let ptr = self.operand(index, inst, 0)?;
+                let v = self.operand(index, inst, 1)?;
+                let pid = inst.operands[0].id().unwrap_or(0);
+                let leaves = self.access_leaves(index, pid, v.ty)?;
+                code.push(
+                    index,
+                    Inst::Store {
+                        ptr: ptr.slot,
+                        src: v.slot,
+                        leaves,
+                    },
+                );
+                Ok(())
+            }
+            "OpAccessChain" | "OpInBoundsAccessChain" => self.access_chain(index, inst, code),
+            "OpCopyMemory" => {
+                let (d, s) = (self.operand(index, inst, 0)?, self.operand(index, inst, 1)?);
+                let pointee = self.pointee(index, d)?;
+                let (size, _) = self.size_align(index, pointee, MatrixDeco::default())?;
+                let size = u32::try_from(size).map_err(|_| self.err(index, "copy too large"))?;
+                code.push(
+                    index,
+                    Inst::CopyMemory {
+                        dst: d.slot,
+                        src: s.slot,
+                        size,
+                    },
+                );
+                Ok(())
+            }
+            "OpArrayLength" => {
+                let dst = self.result(index, inst)?;
+                let p = self.operand(index, inst, 0)?;
+                let m = inst.operands.get(1).and_then(|o| o.word()).unwrap_or(0);
+                let st = self.pointee(index, p)?;
+                let offset = self.member_offset(index, st, m)? as u32;
+                let Type::Struct { members } = self.ty(index, st)?.clone() else {
+                    return Err(self.err(index, "OpArrayLength of a non-struct"));
+                };
+                let arr = *members
+                    .get(m as usize)
+                    .ok_or_else(|| self.err(index, "no such member"))?;
+                let Type::RuntimeArray { element } = self.ty(index, arr)?.clone() else {
+                    return Err(self.err(
+                        index,
+                        "OpArrayLength of a member that is not a runtime array",
+                    ));
+                };
+                let stride = self.array_stride(index, arr, element, MatrixDeco::default())?;
+                code.push(
+                    index,
+                    Inst::ArrayLength {
+                        dst: dst.slot,
+                        ptr: p.slot,
+                        offset,
+                        stride,
+                    },
+                );
+                Ok(())
+            }
+            _ => Err(self.unsupported(index, name.to_string())),
+        }
+    }
+
+    fn access_chain(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+    ) -> Result<(), ExecError> {
+        let dst = self.result(index, inst)?;
+        let base = self.operand(index, inst, 0)?;
+        let base_id = inst.operands[0].id().unwrap_or(0);
+        let mut t = self.pointee(index, base)?;
+        let mut m = self.ptr_matrix.get(&base_id).copied().unwrap_or_default();
+        let mut offset = 0u64;
+        let mut steps = Vec::new();
+        for k in 1..inst.operands.len() {
+            let iv = self.operand(index, inst, k)?;
+            let id = inst.operands[k].id().unwrap_or(0);
+            let bits = self.scalar(index, iv.ty)?.bits();
+            let constant = self
+                .ix
+                .is_constant(id)
+                .then(|| crate::exec::sext(self.eval[iv.slot as usize], bits));
+            let (next, stride, length) = match self.ty(index, t)?.clone() {
+                Type::Struct { members } => {
+                    let Some(i) = constant else {
+                        return Err(self.err(index, "struct index is not a constant"));
+                    };
+                    let mt = *members
+                        .get(i as usize)
+                        .ok_or_else(|| self.err(index, "member index out of range"))?;
+                    offset += self.member_offset(index, t, i as u32)?;
+                    m = self.member_matrix(t, i as u32);
+                    t = mt;
+                    continue;
+                }
+                Type::Array { element, length } => (
+                    element,
+                    self.array_stride(index, t, element, m)?,
+                    Some(self.array_length(index, length)?),
+                ),
+                Type::RuntimeArray { element } => {
+                    (element, self.array_stride(index, t, element, m)?, None)
+                }
+                Type::Vector { component, count } => {
+                    let s = self.scalar(index, component)?.mem_bytes();
+                    (component, s, Some(count))
+                }
+                Type::Matrix { column, count } => {
+                    let (stride, es) = self.matrix_strides(index, column, m)?;
+                    if m.row_major {
+                        return Err(self.unsupported(
+                            index,
+                            "access chains into columns of row-major matrices",
+                        ));
+                    }
+                    let _ = es;
+                    (column, stride as u32, Some(count))
+                }
+                _ => return Err(self.err(index, "access chain into a non-composite")),
+            };
+            match constant {
+                Some(i) if length.is_none_or(|n| (0..n as i64).contains(&i)) => {
+                    offset = offset.wrapping_add((i * stride as i64) as u64);
+                }
+                _ => steps.push(ChainStep {
+                    index: iv.slot,
+                    index_bits: bits as u8,
+                    stride,
+                    length,
+                }),
+            }
+            t = next;
+        }
+        if let Some(id) = inst.result {
+            self.ptr_matrix.insert(id, m);
+        }
+        let offset = u32::try_from(offset)
+            .map_err(|_| self.err(index, "access chain offset beyond 4 GiB"))?;
+        code.push(
+            index,
+            Inst::AccessChain {
+                dst: dst.slot,
+                base: base.slot,
+                offset,
+                steps: steps.into(),
+            },
+        );
+        Ok(())
+    }
+
+    pub(crate) fn atomic_op(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+        name: &str,
+    ) -> Result<(), ExecError> {
+        let op = match name {
+            "OpAtomicLoad" => AtomicOp::Load,
+            "OpAtomicStore" => AtomicOp::Store,
+            "OpAtomicExchange" => AtomicOp::Exchange,
+            "OpAtomicCompareExchange" => AtomicOp::CompareExchange,
+            "OpAtomicIIncrement" => AtomicOp::IIncrement,
+            "OpAtomicIDecrement" => AtomicOp::IDecrement,
+            "OpAtomicIAdd" => AtomicOp::IAdd,
+            "OpAtomicISub" => AtomicOp::ISub,
+            "OpAtomicSMin" => AtomicOp::SMin,
+            "OpAtomicUMin" => AtomicOp::UMin,
+            "OpAtomicSMax" => AtomicOp::SMax,
+            "OpAtomicUMax" => AtomicOp::UMax,
+            "OpAtomicAnd" => AtomicOp::And,
+            "OpAtomicOr" => AtomicOp::Or,
+            "OpAtomicXor" => AtomicOp::Xor,
+            other => return Err(self.unsupported(index, other.to_string())),
+        };
+        let ptr = self.operand(index, inst, 0)?;
+        let pointee = self.pointee(index, ptr)?;
+        let bits = match self.scalar(index, pointee)? {
+            Scalar::Int(b @ (32 | 64)) => b,
+            _ => {
+                return Err(
+                    self.unsupported(index, "atomics on types other than 32- and 64-bit integers")
+                );
+            }
+        };
+        let (value, comparator) = match op {
+            AtomicOp::Load | AtomicOp::IIncrement | AtomicOp::IDecrement => (None, None),
+            AtomicOp::CompareExchange => (
+                Some(self.operand(index, inst, 4)?.slot),
+                Some(self.operand(index, inst, 5)?.slot),
+            ),
+            _ => (Some(self.operand(index, inst, 3)?.slot), None),
+        };
+        let dst = match inst.result {
+            Some(_) => Some(self.result(index, inst)?.slot),
+            None => None,
+        };
+        code.push(
+            index,
+            Inst::Atomic {
+                op,
+                bits,
+                dst,
+                ptr: ptr.slot,
+                value,
+                comparator,
+            },
+        );
+        Ok(())
+    }
+
+    pub(crate) fn int_dot(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+        name: &str,
+    ) -> Result<(), ExecError> {
+        let kind = match name {
+            "OpSDot" | "OpSDotAccSat" => DotKind::Signed,
+            "OpUDot" | "OpUDotAccSat" => DotKind::Unsigned,
+            _ => DotKind::Mixed,
+        };
+        let dst = self.result(index, inst)?;
+        let (a, b) = (self.operand(index, inst, 0)?, self.operand(index, inst, 1)?);
+        let acc = if name.ends_with("AccSat") {
+            Some(self.operand(index, inst, 2)?.slot)
+        } else {
+            None
+        };
+        let result_bits = self.scalar(index, dst.ty)?.bits();
+        let (comp, n) = self.scalar_components(index, a.ty)?;
+        let (comp_bits, count) = match (comp, n) {
+            (Scalar::Int(32), 1) => (8, 0u8),
+            (Scalar::Int(w), n) if n > 1 => (w as u32, n as u8),
+            _ => {
+                return Err(self.err(
+                    index,
+                    "dot product operands must be integer vectors or packed 32-bit words",
+                ));
+            }
+        };
+        let spec = DotSpec::new(kind, comp_bits, result_bits)
+            .map_err(|e| self.err(index, e.to_string()))?;
+        code.push(
+            index,
+            Inst::IntDot {
+                spec,
+                dst: dst.slot,
+                a: a.slot,
+                b: b.slot,
+                count,
+                acc,
+            },
+        );
+        Ok(())
+    }
+
+    pub(crate) fn mix_dot(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+        name: &str,
+    ) -> Result<(), ExecError> {
+        let op = match name {
+            "OpFDot2MixAcc32VALVE" => MixOp::Dot2Acc32,
+            "OpFDot2MixAcc16VALVE" => MixOp::Dot2Acc16,
+            _ => MixOp::Dot4Acc32,
+        };
+        let dst = self.result(index, inst)?;
+        let (a, b, acc) = (
+            self.operand(index, inst, 0)?,
+            self.operand(index, inst, 1)?,
+            self.operand(index, inst, 2)?,
+        );
+        let (sa, _) = self.scalar_components(index, a.ty)?;
+        let (sb, _) = self.scalar_components(index, b.ty)?;
+        let half = match sa {
+            Scalar::Float(FloatFmt::BF16) => Half16Encoding::Bf16,
+            _ => Half16Encoding::F16,
+        };
+        let enc8 = |s: Scalar| match s {
+            Scalar::Float(FloatFmt::E5M2) => Fp8Encoding::E5m2,
+            _ => Fp8Encoding::E4m3,
+        };
+        code.push(
+            index,
+            Inst::MixDot {
+                op,
+                half,
+                fp8: [enc8(sa), enc8(sb)],
+                dst: dst.slot,
+                a: a.slot,
+                b: b.slot,
+                acc: acc.slot,
+            },
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,61 @@
+//! Options of compilation (specialisation constants, validation) and of a run (subgroup size,
+//! strict mode, limits, threads, the mixed-float-dot model).
+
+use spvx_num::mixdot::{Model, ModelConfig};
+use std::collections::BTreeMap;
+
+/// Options of [`crate::CompiledModule::compile`].
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// Specialisation-constant overrides: SpecId → value bits (low bits used; booleans: 0 is
+    /// false, anything else true).
+    pub spec_constants: BTreeMap<u32, u64>,
+    /// Validate with spvx-val first and refuse invalid modules (default true).
+    pub validate: bool,
+    /// Validation options (target environment).
+    pub validation: spvx_val::Options,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            spec_constants: BTreeMap::new(),
+            validate: true,
+            validation: spvx_val::Options::default(),
+        }
+    }
+}
+
+/// Options of [`crate::CompiledModule::run`].
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Invocations per subgroup, 1..=64 (default 32).
+    pub subgroup_size: u32,
+    /// Turn the first undefined-behaviour event into an error.
+    pub strict: bool,
+    /// Largest number of steps (instructions × subgroups) one workgroup may execute.
+    pub step_limit: u64,
+    /// Largest number of bytes the run may allocate (buffers copied in, registers, private and
+    /// workgroup memory of the workgroups in flight).
+    pub memory_limit: u64,
+    /// Worker threads: `None` uses rayon's global pool, `Some(1)` runs on the calling thread.
+    pub threads: Option<usize>,
+    /// Events kept in the report (all are counted).
+    pub max_events: usize,
+    /// The accumulation model of the VALVE mixed float dot products.
+    pub mixdot: ModelConfig,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            subgroup_size: 32,
+            strict: false,
+            step_limit: 1 << 32,
+            memory_limit: 4 << 30,
+            threads: None,
+            max_events: 100,
+            mixdot: ModelConfig::new(Model::Exact),
+        }
+    }
+}

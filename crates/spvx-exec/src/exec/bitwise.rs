@@ -1,0 +1,92 @@
+//! Bit instructions: shifts, OpNot, OpBitReverse, OpBitCount, OpSNegate (two's complement),
+//! and the bit-field instructions.
+//!
+//! A shift amount at or above the width, and a bit field reaching past the width, are
+//! undefined in SPIR-V: spvx shifts as if one bit at a time (0 for logical and left shifts,
+//! copies of the sign bit for the arithmetic one) and clamps bit fields to the width, and
+//! reports the shift (bit fields are not reported).
+
+use super::{Ctx, Stop, lanes, low_bits, sext};
+use crate::program::{IBinOp, IUnOp, Slot};
+use crate::report::UbKind;
+
+/// OpShiftLeftLogical, OpShiftRightLogical, OpShiftRightArithmetic.
+pub fn shift(cx: &mut Ctx, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) -> Result<(), Stop> {
+    let m = low_bits(bits);
+    for l in lanes(cx.mask) {
+        let (x, s) = (cx.get(a, l), cx.get(b, l));
+        let too_far = s >= bits as u64;
+        let r = match op {
+            IBinOp::Shl if too_far => 0,
+            IBinOp::Shl => (x << s) & m,
+            IBinOp::ShrLogical if too_far => 0,
+            IBinOp::ShrLogical => x >> s,
+            _ => {
+                let v = sext(x, bits);
+                (v >> s.min(63)) as u64 & m
+            }
+        };
+        cx.set(dst, l, r);
+        if too_far {
+            cx.report(UbKind::ShiftOutOfRange { shift: s, bits }, l)?;
+        }
+    }
+    Ok(())
+}
+
+/// One-operand bit operations and OpSNegate.
+pub fn iun(cx: &mut Ctx, op: IUnOp, bits: u32, dst: Slot, a: Slot) {
+    let m = low_bits(bits);
+    match op {
+        IUnOp::Negate => cx.map1(dst, a, |x| x.wrapping_neg() & m),
+        IUnOp::Not => cx.map1(dst, a, |x| !x & m),
+        IUnOp::BitReverse => cx.map1(dst, a, |x| x.reverse_bits() >> (64 - bits)),
+        IUnOp::BitCount => cx.map1(dst, a, |x| (x & m).count_ones() as u64),
+    }
+}
+
+/// OpBitFieldInsert.
+pub fn field_insert(
+    cx: &mut Ctx,
+    bits: u32,
+    dst: Slot,
+    base: Slot,
+    insert: Slot,
+    offset: Slot,
+    count: Slot,
+) {
+    for l in lanes(cx.mask) {
+        let off = cx.get(offset, l).min(bits as u64) as u32;
+        let n = cx.get(count, l).min((bits - off) as u64) as u32;
+        let field = low_bits(n) << off;
+        let v = (cx.get(base, l) & !field) | ((cx.get(insert, l) << off) & field);
+        cx.set(dst, l, v & low_bits(bits));
+    }
+}
+
+/// OpBitFieldSExtract / OpBitFieldUExtract.
+pub fn field_extract(
+    cx: &mut Ctx,
+    bits: u32,
+    signed: bool,
+    dst: Slot,
+    base: Slot,
+    offset: Slot,
+    count: Slot,
+) {
+    for l in lanes(cx.mask) {
+        let off = cx.get(offset, l).min(bits as u64) as u32;
+        let n = cx.get(count, l).min((bits - off) as u64) as u32;
+        let v = if n == 0 {
+            0
+        } else {
+            let f = (cx.get(base, l) >> off) & low_bits(n);
+            if signed {
+                sext(f, n) as u64 & low_bits(bits)
+            } else {
+                f
+            }
+        };
+        cx.set(dst, l, v);
+    }
+}

@@ -1,0 +1,164 @@
+//! Memory instructions: variable initialisation, access chains, loads, stores, OpCopyMemory
+//! and OpArrayLength. Every scalar access is bounds-checked against its memory object (see
+//! `crate::memory`): out-of-bounds reads give zero, writes are dropped, and both are reported.
+
+use super::{Ctx, Stop, lanes, sext};
+use crate::memory::{Access, Memory, Ptr};
+use crate::program::{ChainStep, Leaf, Slot};
+use crate::report::UbKind;
+
+fn space_name(ptr: Ptr) -> String {
+    Memory::space_kind(ptr.space()).to_string()
+}
+
+fn report_access(
+    cx: &mut Ctx,
+    lane: usize,
+    ptr: Ptr,
+    bytes: u32,
+    write: bool,
+    e: Access,
+) -> Result<(), Stop> {
+    let kind = match (e, write) {
+        (Access::ReadOnly, _) => UbKind::WriteToReadOnly,
+        (Access::OutOfBounds, false) => UbKind::OutOfBoundsRead {
+            space: space_name(ptr),
+            offset: ptr.offset(),
+            bytes,
+        },
+        (Access::OutOfBounds, true) => UbKind::OutOfBoundsWrite {
+            space: space_name(ptr),
+            offset: ptr.offset(),
+            bytes,
+        },
+    };
+    cx.report(kind, lane)
+}
+
+/// Writes the variable's pointer and initialises its bytes.
+pub fn var_init(
+    cx: &mut Ctx,
+    dst: Slot,
+    ptr: u64,
+    size: u32,
+    init: Option<&(Slot, Box<[Leaf]>)>,
+) -> Result<(), Stop> {
+    let p = Ptr(ptr);
+    for l in lanes(cx.mask) {
+        cx.set(dst, l, ptr);
+        for o in 0..size {
+            // Zero first: padding and anything the initialiser does not cover.
+            let _ = cx.mem.write(l, p.add(o as i64), 1, 0);
+        }
+        if let Some((src, leaves)) = init {
+            for leaf in leaves.iter() {
+                let v = cx.get(src + leaf.slot, l);
+                let _ = cx
+                    .mem
+                    .write(l, p.add(leaf.offset as i64), leaf.scalar.mem_bytes(), v);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `dst = base + offset + Σ index × stride`; indices outside a sized array are reported.
+pub fn access_chain(
+    cx: &mut Ctx,
+    dst: Slot,
+    base: Slot,
+    offset: u32,
+    steps: &[ChainStep],
+) -> Result<(), Stop> {
+    for l in lanes(cx.mask) {
+        let mut p = Ptr(cx.get(base, l)).add(offset as i64);
+        for s in steps {
+            let i = sext(cx.get(s.index, l), s.index_bits as u32);
+            if let Some(len) = s.length
+                && !(0..len as i64).contains(&i)
+            {
+                cx.report(
+                    UbKind::IndexOutOfRange {
+                        index: i,
+                        length: len,
+                    },
+                    l,
+                )?;
+            }
+            p = p.add(i.wrapping_mul(s.stride as i64));
+        }
+        cx.set(dst, l, p.0);
+    }
+    Ok(())
+}
+
+/// Loads the leaves of a value.
+pub fn load(cx: &mut Ctx, dst: Slot, ptr: Slot, leaves: &[Leaf]) -> Result<(), Stop> {
+    for l in lanes(cx.mask) {
+        let p = Ptr(cx.get(ptr, l));
+        for leaf in leaves {
+            let at = p.add(leaf.offset as i64);
+            let bytes = leaf.scalar.mem_bytes();
+            let v = match cx.mem.read(l, at, bytes) {
+                Ok(v) => v,
+                Err(e) => {
+                    report_access(cx, l, at, bytes, false, e)?;
+                    0
+                }
+            };
+            let v = if leaf.scalar == crate::program::Scalar::Bool {
+                (v != 0) as u64
+            } else {
+                v
+            };
+            cx.set(dst + leaf.slot, l, v);
+        }
+    }
+    Ok(())
+}
+
+/// Stores the leaves of a value.
+pub fn store(cx: &mut Ctx, ptr: Slot, src: Slot, leaves: &[Leaf]) -> Result<(), Stop> {
+    for l in lanes(cx.mask) {
+        let p = Ptr(cx.get(ptr, l));
+        for leaf in leaves {
+            let at = p.add(leaf.offset as i64);
+            let bytes = leaf.scalar.mem_bytes();
+            let v = cx.get(src + leaf.slot, l);
+            if let Err(e) = cx.mem.write(l, at, bytes, v) {
+                report_access(cx, l, at, bytes, true, e)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Copies `size` bytes between two pointers, byte by byte.
+pub fn copy_memory(cx: &mut Ctx, dst: Slot, src: Slot, size: u32) -> Result<(), Stop> {
+    for l in lanes(cx.mask) {
+        let (d, s) = (Ptr(cx.get(dst, l)), Ptr(cx.get(src, l)));
+        for o in 0..size as i64 {
+            let v = match cx.mem.read(l, s.add(o), 1) {
+                Ok(v) => v,
+                Err(e) => {
+                    report_access(cx, l, s.add(o), 1, false, e)?;
+                    0
+                }
+            };
+            if let Err(e) = cx.mem.write(l, d.add(o), 1, v) {
+                report_access(cx, l, d.add(o), 1, true, e)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// OpArrayLength: elements of the runtime array at `offset` in the block `ptr` points to.
+pub fn array_length(cx: &mut Ctx, dst: Slot, ptr: Slot, offset: u32, stride: u32) {
+    for l in lanes(cx.mask) {
+        let p = Ptr(cx.get(ptr, l));
+        let size = cx.mem.object_size(p);
+        let n = size.saturating_sub(p.offset() + offset as u64) / stride.max(1) as u64;
+        cx.set(dst, l, n & 0xffff_ffff);
+    }
+}

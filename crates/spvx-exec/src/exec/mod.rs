@@ -1,0 +1,338 @@
+//! SIMT execution of one subgroup: registers are stored lane-contiguous (slot-major:
+//! `regs[slot * width + lane]`), an active-lane mask says which lanes an instruction applies
+//! to, and one instruction is applied to all active lanes at once. The families of
+//! instructions live in their own files; [`control`] holds the scheduler (divergence and
+//! reconvergence, calls, barriers).
+
+pub mod arith;
+pub mod atomic;
+pub mod bitwise;
+pub mod compare;
+pub mod composite;
+pub mod control;
+pub mod convert;
+pub mod float;
+pub mod intdot;
+pub mod math;
+pub mod memory;
+pub mod mixdot;
+
+use crate::config::RunConfig;
+use crate::memory::Memory;
+use crate::program::{Inst, Slot};
+use crate::report::UbKind;
+
+/// An undefined-behaviour event as the executor sees it: lane and instruction index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawEvent {
+    pub kind: UbKind,
+    pub lane: usize,
+    /// Index of the instruction in the module's flat list.
+    pub source: u32,
+}
+
+/// Why execution stopped early.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Strict mode: the first undefined-behaviour event.
+    Undefined(RawEvent),
+    /// The step limit was reached.
+    StepLimit,
+}
+
+/// Where events go: kept (up to a maximum) and counted, or turned into [`Stop`] in strict mode.
+#[derive(Debug, Default)]
+pub struct Sink {
+    pub strict: bool,
+    pub max: usize,
+    pub events: Vec<RawEvent>,
+    pub count: u64,
+}
+
+impl Sink {
+    /// Records an event for `lane` at instruction `source`.
+    pub fn report(&mut self, kind: UbKind, lane: usize, source: u32) -> Result<(), Stop> {
+        let e = RawEvent { kind, lane, source };
+        if self.strict {
+            return Err(Stop::Undefined(e));
+        }
+        self.count += 1;
+        if self.events.len() < self.max {
+            self.events.push(e);
+        }
+        Ok(())
+    }
+}
+
+/// What one instruction runs against.
+pub struct Ctx<'a, 'm> {
+    /// The register file, `slot * width + lane`.
+    pub regs: &'a mut [u64],
+    /// Lanes per subgroup.
+    pub width: usize,
+    /// Active lanes (bit `l` for lane `l`).
+    pub mask: u64,
+    pub mem: &'a mut Memory<'m>,
+    pub sink: &'a mut Sink,
+    pub cfg: &'a RunConfig,
+    /// The source index of the instruction being run (for events).
+    pub source: u32,
+}
+
+/// The lanes set in `mask`, in increasing order.
+#[inline]
+pub fn lanes(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let l = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Some(l)
+        }
+    })
+}
+
+/// The mask of all `width` lanes.
+#[inline]
+pub fn full_mask(width: usize) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// The low `bits` bits set.
+#[inline]
+pub fn low_bits(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The `bits`-bit pattern `v` sign-extended to i64.
+#[inline]
+pub fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        let s = 64 - bits;
+        ((v << s) as i64) >> s
+    }
+}
+
+impl Ctx<'_, '_> {
+    #[inline]
+    pub fn get(&self, slot: Slot, lane: usize) -> u64 {
+        self.regs[slot as usize * self.width + lane]
+    }
+
+    #[inline]
+    pub fn set(&mut self, slot: Slot, lane: usize, v: u64) {
+        self.regs[slot as usize * self.width + lane] = v;
+    }
+
+    /// `dst = f(a)` on the active lanes.
+    #[inline]
+    pub fn map1(&mut self, dst: Slot, a: Slot, f: impl Fn(u64) -> u64) {
+        let w = self.width;
+        let (d, a) = (dst as usize * w, a as usize * w);
+        if self.mask == full_mask(w) {
+            for l in 0..w {
+                self.regs[d + l] = f(self.regs[a + l]);
+            }
+        } else {
+            for l in lanes(self.mask) {
+                self.regs[d + l] = f(self.regs[a + l]);
+            }
+        }
+    }
+
+    /// `dst = f(a, b)` on the active lanes.
+    #[inline]
+    pub fn map2(&mut self, dst: Slot, a: Slot, b: Slot, f: impl Fn(u64, u64) -> u64) {
+        let w = self.width;
+        let (d, a, b) = (dst as usize * w, a as usize * w, b as usize * w);
+        if self.mask == full_mask(w) {
+            for l in 0..w {
+                self.regs[d + l] = f(self.regs[a + l], self.regs[b + l]);
+            }
+        } else {
+            for l in lanes(self.mask) {
+                self.regs[d + l] = f(self.regs[a + l], self.regs[b + l]);
+            }
+        }
+    }
+
+    /// `dst = f(a, b, c)` on the active lanes.
+    #[inline]
+    pub fn map3(&mut self, dst: Slot, a: Slot, b: Slot, c: Slot, f: impl Fn(u64, u64, u64) -> u64) {
+        let w = self.width;
+        let (d, a, b, c) = (
+            dst as usize * w,
+            a as usize * w,
+            b as usize * w,
+            c as usize * w,
+        );
+        for l in lanes(self.mask) {
+            self.regs[d + l] = f(self.regs[a + l], self.regs[b + l], self.regs[c + l]);
+        }
+    }
+
+    /// Reports an event for `lane` at the current instruction.
+    pub fn report(&mut self, kind: UbKind, lane: usize) -> Result<(), Stop> {
+        self.sink.report(kind, lane, self.source)
+    }
+}
+
+/// Runs one straight-line instruction on the active lanes.
+pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
+    match inst {
+        Inst::Copy { dst, src } => cx.map1(*dst, *src, |x| x),
+        Inst::Const { dst, value } => {
+            let v = *value;
+            cx.map1(*dst, *dst, |_| v)
+        }
+        Inst::IBin {
+            op,
+            bits,
+            dst,
+            a,
+            b,
+        } => return arith::ibin(cx, *op, *bits as u32, *dst, *a, *b),
+        Inst::IUn { op, bits, dst, a } => bitwise::iun(cx, *op, *bits as u32, *dst, *a),
+        Inst::IWide {
+            op,
+            bits,
+            lo,
+            hi,
+            a,
+            b,
+        } => arith::iwide(cx, *op, *bits as u32, *lo, *hi, *a, *b),
+        Inst::ICmp {
+            op,
+            bits,
+            dst,
+            a,
+            b,
+        } => compare::icmp(cx, *op, *bits as u32, *dst, *a, *b),
+        Inst::FBin { op, fmt, dst, a, b } => float::fbin(cx, *op, *fmt, *dst, *a, *b),
+        Inst::FNeg { fmt, dst, a } => float::fneg(cx, *fmt, *dst, *a),
+        Inst::FCmp {
+            op,
+            ordered,
+            fmt,
+            dst,
+            a,
+            b,
+        } => compare::fcmp(cx, *op, *ordered, *fmt, *dst, *a, *b),
+        Inst::FClass { op, fmt, dst, a } => compare::fclass(cx, *op, *fmt, *dst, *a),
+        Inst::Logic { op, dst, a, b } => compare::logic(cx, *op, *dst, *a, *b),
+        Inst::LNot { dst, a } => cx.map1(*dst, *a, |x| (x == 0) as u64),
+        Inst::Select { dst, cond, a, b } => {
+            cx.map3(*dst, *cond, *a, *b, |c, x, y| if c != 0 { x } else { y })
+        }
+        Inst::Convert { op, dst, a } => convert::convert(cx, *op, *dst, *a),
+        Inst::BitFieldInsert {
+            bits,
+            dst,
+            base,
+            insert,
+            offset,
+            count,
+        } => bitwise::field_insert(cx, *bits as u32, *dst, *base, *insert, *offset, *count),
+        Inst::BitFieldExtract {
+            bits,
+            signed,
+            dst,
+            base,
+            offset,
+            count,
+        } => bitwise::field_extract(cx, *bits as u32, *signed, *dst, *base, *offset, *count),
+        Inst::Bitcast {
+            dst,
+            dst_bits,
+            dst_count,
+            src,
+            src_bits,
+            src_count,
+        } => convert::bitcast(cx, *dst, *dst_bits, *dst_count, *src, *src_bits, *src_count),
+        Inst::ExtractDyn {
+            dst,
+            base,
+            count,
+            index,
+            index_bits,
+        } => composite::extract_dyn(cx, *dst, *base, *count, *index, *index_bits),
+        Inst::InsertDyn {
+            dst,
+            src,
+            count,
+            value,
+            index,
+            index_bits,
+        } => composite::insert_dyn(cx, *dst, *src, *count, *value, *index, *index_bits),
+        Inst::IntDot {
+            spec,
+            dst,
+            a,
+            b,
+            count,
+            acc,
+        } => return intdot::int_dot(cx, spec, *dst, *a, *b, *count, *acc),
+        Inst::MixDot {
+            op,
+            half,
+            fp8,
+            dst,
+            a,
+            b,
+            acc,
+        } => mixdot::mix_dot(cx, *op, *half, *fp8, *dst, *a, *b, *acc),
+        Inst::VarInit {
+            dst,
+            ptr,
+            size,
+            init,
+        } => return memory::var_init(cx, *dst, *ptr, *size, init.as_ref()),
+        Inst::AccessChain {
+            dst,
+            base,
+            offset,
+            steps,
+        } => return memory::access_chain(cx, *dst, *base, *offset, steps),
+        Inst::Load { dst, ptr, leaves } => return memory::load(cx, *dst, *ptr, leaves),
+        Inst::Store { ptr, src, leaves } => return memory::store(cx, *ptr, *src, leaves),
+        Inst::CopyMemory { dst, src, size } => return memory::copy_memory(cx, *dst, *src, *size),
+        Inst::ArrayLength {
+            dst,
+            ptr,
+            offset,
+            stride,
+        } => memory::array_length(cx, *dst, *ptr, *offset, *stride),
+        Inst::Atomic {
+            op,
+            bits,
+            dst,
+            ptr,
+            value,
+            comparator,
+        } => return atomic::atomic(cx, *op, *bits as u32, *dst, *ptr, *value, *comparator),
+        Inst::Math {
+            func,
+            fmt,
+            dst,
+            args,
+        } => math::math(cx, *func, *fmt, *dst, *args),
+        Inst::IMath {
+            func,
+            bits,
+            dst,
+            args,
+        } => math::imath(cx, *func, *bits as u32, *dst, *args),
+    }
+    Ok(())
+}

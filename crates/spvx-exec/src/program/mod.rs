@@ -1,0 +1,142 @@
+//! The compiled program (the "bytecode"): functions made of segments of straight-line
+//! [`Inst`]s, each ended by a [`Term`] whose targets are segment indices.
+//!
+//! A segment is a basic block, or a part of one: the compiler splits a block after each
+//! function call and each control barrier so that the scheduler can switch frames or yield to
+//! the workgroup there. Segment indices follow the block order the compiler chose (a reverse
+//! post-order with merge and continue blocks placed after the constructs they close), which the
+//! scheduler uses as its reconvergence priority (see `exec::control`).
+
+pub mod inst;
+pub mod math;
+
+pub use inst::*;
+
+use crate::resources::BindingInfo;
+
+/// Index of a segment within its function.
+pub type SegId = u32;
+
+/// A control-flow edge: the target segment and the OpPhi copies (`dst`, `src`) made, as a
+/// parallel copy, for the lanes that take it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    pub target: SegId,
+    pub copies: Box<[(Slot, Slot)]>,
+}
+
+/// The end of a segment.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    /// OpBranch, or the fall-through into the next part of a split block.
+    Branch(Edge),
+    BranchConditional {
+        cond: Slot,
+        on_true: Edge,
+        on_false: Edge,
+    },
+    Switch {
+        selector: Slot,
+        bits: u8,
+        cases: Box<[(u64, Edge)]>,
+        default: Edge,
+    },
+    Return,
+    /// OpReturnValue: copy `count` slots from `src` to the function's return slots.
+    ReturnValue {
+        src: Slot,
+        count: u32,
+    },
+    /// OpFunctionCall: copy the arguments into the callee's parameter slots, run the callee for
+    /// the active lanes, then continue at `next` (whose first instructions copy the result).
+    Call {
+        func: u32,
+        args: Box<[(Slot, Slot)]>,
+        next: SegId,
+    },
+    /// OpControlBarrier with Workgroup execution scope: every subgroup of the workgroup waits
+    /// here; then continue at `next`. (Subgroup-scope barriers compile to a plain branch.)
+    Barrier {
+        next: SegId,
+    },
+    /// OpKill / OpTerminateInvocation: the lanes stop.
+    Kill,
+    /// OpUnreachable: reported as undefined behaviour; the lanes stop.
+    Unreachable,
+}
+
+/// One segment: `code[start..end]` then `term`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    pub start: u32,
+    pub end: u32,
+    pub term: Term,
+    /// Index (in the module's flat instruction list) of the terminating instruction.
+    pub term_source: u32,
+}
+
+/// A compiled function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// The SPIR-V result id of the `OpFunction`.
+    pub id: u32,
+    pub code: Vec<Inst>,
+    /// For each instruction of `code`, the index of the SPIR-V instruction it came from.
+    pub source: Vec<u32>,
+    pub segments: Vec<Segment>,
+    /// The first segment (the entry block).
+    pub entry: SegId,
+    /// The first slot of the return value and its slot count (count 0 for void).
+    pub ret: (Slot, u32),
+}
+
+/// A built-in input variable the run fills before an invocation starts: `components` 32-bit
+/// words at `offset` in the invocation's private memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuiltinVar {
+    pub builtin: Builtin,
+    pub offset: u32,
+    pub components: u32,
+}
+
+/// The built-ins of a compute invocation the engine provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    GlobalInvocationId,
+    LocalInvocationId,
+    WorkgroupId,
+    NumWorkgroups,
+    LocalInvocationIndex,
+    WorkgroupSize,
+    SubgroupSize,
+    SubgroupLocalInvocationId,
+    SubgroupId,
+    NumSubgroups,
+}
+
+/// A whole compiled entry point.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    /// Index of the entry point's function in `functions`.
+    pub entry: u32,
+    /// Registers per lane.
+    pub slot_count: u32,
+    /// Values every lane's registers start with: constants and the pointers of global
+    /// variables.
+    pub init: Vec<(Slot, u64)>,
+    /// Bytes of private memory per invocation (Private and Function variables, built-ins).
+    pub private_bytes: u32,
+    /// Initial contents of the private memory (Private variable initialisers).
+    pub private_init: Vec<u8>,
+    /// Bytes of workgroup memory per workgroup.
+    pub workgroup_bytes: u32,
+    pub builtins: Vec<BuiltinVar>,
+    /// The workgroup size (LocalSize or LocalSizeId).
+    pub local_size: [u32; 3],
+    /// The resources the entry point uses; buffer `i` is memory space `2 + i`.
+    pub bindings: Vec<BindingInfo>,
+    /// The opcode of every instruction of the module, by flat index, to name instructions in
+    /// errors and reports.
+    pub opcodes: Vec<u16>,
+}

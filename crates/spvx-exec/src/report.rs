@@ -1,0 +1,120 @@
+//! What a run reports: the undefined-behaviour events it met (each with the instruction,
+//! invocation and workgroup) and counters.
+
+use spvx_num::intdot::AccSatUndefined;
+use std::fmt;
+
+/// A kind of undefined or erroneous behaviour the engine gave a documented result for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UbKind {
+    /// A read outside its memory object: the value read is zero.
+    OutOfBoundsRead {
+        space: String,
+        offset: u64,
+        bytes: u32,
+    },
+    /// A write outside its memory object: the write is dropped.
+    OutOfBoundsWrite {
+        space: String,
+        offset: u64,
+        bytes: u32,
+    },
+    /// An access-chain index outside its array (the address is computed anyway; the access is
+    /// bounds-checked against the memory object).
+    IndexOutOfRange { index: i64, length: u32 },
+    /// Integer division or remainder by zero (result 0); also signed overflow `MIN / -1`
+    /// (result `MIN`, remainder 0).
+    DivisionByZero,
+    /// A shift by at least the operand width (result: as if shifted one bit at a time).
+    ShiftOutOfRange { shift: u64, bits: u32 },
+    /// The AccSat form of an integer dot product hit the spec's undefined case (result:
+    /// saturate(exact sum)).
+    AccSatOverflow(AccSatUndefined),
+    /// OpUnreachable was executed (the invocation stops).
+    Unreachable,
+    /// A workgroup barrier reached by only some invocations of a subgroup.
+    NonUniformBarrier,
+    /// A write to a read-only resource (uniform buffer or push constants): dropped.
+    WriteToReadOnly,
+}
+
+impl fmt::Display for UbKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UbKind::OutOfBoundsRead {
+                space,
+                offset,
+                bytes,
+            } => write!(
+                f,
+                "out-of-bounds read of {bytes} bytes at offset {offset} of {space} (read as zero)"
+            ),
+            UbKind::OutOfBoundsWrite {
+                space,
+                offset,
+                bytes,
+            } => write!(
+                f,
+                "out-of-bounds write of {bytes} bytes at offset {offset} of {space} (dropped)"
+            ),
+            UbKind::IndexOutOfRange { index, length } => {
+                write!(f, "access-chain index {index} outside an array of {length}")
+            }
+            UbKind::ShiftOutOfRange { shift, bits } => {
+                write!(f, "shift by {shift} of a {bits}-bit value")
+            }
+            UbKind::DivisionByZero => write!(f, "integer division by zero or overflow"),
+            UbKind::AccSatOverflow(u) => {
+                write!(f, "integer dot product AccSat undefined case: {u:?}")
+            }
+            UbKind::Unreachable => write!(f, "OpUnreachable executed"),
+            UbKind::NonUniformBarrier => {
+                write!(
+                    f,
+                    "workgroup barrier reached by only some invocations of a subgroup"
+                )
+            }
+            UbKind::WriteToReadOnly => write!(f, "write to a read-only resource (dropped)"),
+        }
+    }
+}
+
+/// One event: what happened, where, and to whom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UbEvent {
+    pub kind: UbKind,
+    /// Index of the instruction in the module's flat instruction list.
+    pub instruction: u32,
+    /// The instruction's opcode name.
+    pub opcode: String,
+    /// GlobalInvocationId of the invocation.
+    pub invocation: [u32; 3],
+    /// WorkgroupId.
+    pub workgroup: [u32; 3],
+}
+
+impl fmt::Display for UbEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.invocation;
+        let [a, b, c] = self.workgroup;
+        write!(
+            f,
+            "{} at instruction {} ({}), invocation ({x}, {y}, {z}) of workgroup ({a}, {b}, {c})",
+            self.kind, self.instruction, self.opcode
+        )
+    }
+}
+
+/// The outcome of a successful run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunReport {
+    /// The first recorded events (at most `RunConfig::max_events`), ordered by workgroup
+    /// (linear index), then in execution order within the workgroup.
+    pub events: Vec<UbEvent>,
+    /// How many events happened in all.
+    pub total_events: u64,
+    /// Instructions executed, counted once per subgroup (not per lane).
+    pub steps: u64,
+    /// Workgroups run.
+    pub workgroups: u64,
+}

@@ -1,0 +1,83 @@
+//! What a run binds: buffers by (set, binding) as bytes and push constants, and the description
+//! of each binding an entry point uses ([`BindingInfo`]) so that a caller can prepare them.
+
+use std::collections::BTreeMap;
+
+/// What kind of resource a binding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BindingKind {
+    /// A `StorageBuffer` variable, or a `Uniform` variable whose block is `BufferBlock`.
+    StorageBuffer,
+    /// A `Uniform` variable with a `Block` struct (read-only).
+    UniformBuffer,
+    /// The `PushConstant` block (no set or binding; stored in [`Resources::push_constants`]).
+    PushConstant,
+}
+
+/// One resource an entry point uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindingInfo {
+    /// `DescriptorSet` decoration (0 for push constants).
+    pub set: u32,
+    /// `Binding` decoration (0 for push constants).
+    pub binding: u32,
+    pub kind: BindingKind,
+    /// Bytes of the block's fixed part (for a block ending in a runtime array, the offset of
+    /// that array).
+    pub static_size: u64,
+    /// Stride of the trailing runtime array, if the block ends in one.
+    pub runtime_stride: Option<u32>,
+    /// The variable's name (`OpName`), if any.
+    pub name: Option<String>,
+}
+
+/// The data a run reads and writes: buffers keyed by (set, binding), and push constants.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    buffers: BTreeMap<(u32, u32), Vec<u8>>,
+    /// The push-constant bytes (reads beyond them give zero).
+    pub push_constants: Vec<u8>,
+}
+
+impl Resources {
+    /// No buffers, no push constants.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Binds `bytes` at (set, binding), replacing any previous buffer.
+    pub fn set_buffer(&mut self, set: u32, binding: u32, bytes: Vec<u8>) {
+        self.buffers.insert((set, binding), bytes);
+    }
+
+    /// Binds a buffer of 32-bit words (little-endian).
+    pub fn set_words(&mut self, set: u32, binding: u32, words: &[u32]) {
+        let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.set_buffer(set, binding, bytes);
+    }
+
+    /// The buffer at (set, binding).
+    pub fn buffer(&self, set: u32, binding: u32) -> Option<&[u8]> {
+        self.buffers.get(&(set, binding)).map(Vec::as_slice)
+    }
+
+    /// The buffer at (set, binding), mutably.
+    pub fn buffer_mut(&mut self, set: u32, binding: u32) -> Option<&mut Vec<u8>> {
+        self.buffers.get_mut(&(set, binding))
+    }
+
+    /// The buffer at (set, binding) read as little-endian 32-bit words (a trailing partial word
+    /// is dropped).
+    pub fn words(&self, set: u32, binding: u32) -> Option<Vec<u32>> {
+        self.buffer(set, binding).map(|b| {
+            b.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        })
+    }
+
+    /// Every bound buffer, in (set, binding) order.
+    pub fn buffers(&self) -> impl Iterator<Item = ((u32, u32), &[u8])> {
+        self.buffers.iter().map(|(k, v)| (*k, v.as_slice()))
+    }
+}

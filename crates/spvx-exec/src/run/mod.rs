@@ -1,0 +1,183 @@
+//! A dispatch: bind the buffers, run every workgroup (in parallel on rayon, or on the calling
+//! thread), merge the reports in workgroup order, and copy the buffers back.
+//!
+//! Workgroups run in parallel; buffers are shared atomic words (see `memory::SharedBuffer`),
+//! so a race-free program gives exactly the bytes of a single-threaded run, and the report is
+//! merged in linear workgroup order (x fastest), so it is identical too. The first error in
+//! workgroup order is returned.
+
+mod builtins;
+mod workgroup;
+
+use crate::config::RunConfig;
+use crate::error::{ExecError, opcode_name};
+use crate::exec::RawEvent;
+use crate::memory::SharedBuffer;
+use crate::program::Program;
+use crate::report::{RunReport, UbEvent};
+use crate::resources::{BindingKind, Resources};
+use rayon::prelude::*;
+use workgroup::{Outcome, Worker};
+
+/// Everything a workgroup needs that is the same for all workgroups.
+pub(crate) struct Dispatch<'a> {
+    pub prog: &'a Program,
+    pub cfg: &'a RunConfig,
+    pub buffers: &'a [SharedBuffer],
+    pub groups: [u32; 3],
+    /// Registers of a fresh subgroup (constants in place).
+    pub template: Vec<u64>,
+    pub width: usize,
+    pub subgroups: usize,
+}
+
+impl Dispatch<'_> {
+    /// The workgroup id of linear index `i` (x fastest).
+    pub fn workgroup_id(&self, i: u64) -> [u32; 3] {
+        let [x, y, _] = self.groups.map(u64::from);
+        [(i % x) as u32, (i / x % y) as u32, (i / (x * y)) as u32]
+    }
+
+    /// The event as reported: instruction name, invocation and workgroup ids.
+    pub fn event(&self, e: RawEvent, subgroup: usize, workgroup: [u32; 3]) -> UbEvent {
+        let local = builtins::local_id(self.prog.local_size, subgroup * self.width + e.lane);
+        let size = self.prog.local_size;
+        let invocation =
+            [0, 1, 2].map(|i| workgroup[i].wrapping_mul(size[i]).wrapping_add(local[i]));
+        let opcode = self
+            .prog
+            .opcodes
+            .get(e.source as usize)
+            .map_or_else(|| "?".to_string(), |o| opcode_name(*o));
+        UbEvent {
+            kind: e.kind,
+            instruction: e.source,
+            opcode,
+            invocation,
+            workgroup,
+        }
+    }
+}
+
+/// Runs `prog` over `groups` workgroups against `res`.
+pub fn run(
+    prog: &Program,
+    res: &mut Resources,
+    groups: [u32; 3],
+    cfg: &RunConfig,
+) -> Result<RunReport, ExecError> {
+    if !(1..=64).contains(&cfg.subgroup_size) {
+        return Err(ExecError::Config(format!(
+            "subgroup size {} is not in 1..=64",
+            cfg.subgroup_size
+        )));
+    }
+    let total: u64 = groups.iter().map(|&g| g as u64).product();
+    let width = cfg.subgroup_size as usize;
+    let invocations: u64 = prog.local_size.iter().map(|&g| g as u64).product();
+    let subgroups = invocations.div_ceil(width as u64) as usize;
+
+    // Buffers, in the program's binding order.
+    let mut buffers = Vec::with_capacity(prog.bindings.len());
+    let mut bytes_needed = 0u64;
+    for b in &prog.bindings {
+        let (data, read_only) = match b.kind {
+            BindingKind::PushConstant => (res.push_constants.as_slice(), true),
+            kind => {
+                let data = res
+                    .buffer(b.set, b.binding)
+                    .ok_or(ExecError::MissingBinding {
+                        set: b.set,
+                        binding: b.binding,
+                    })?;
+                (data, kind == BindingKind::UniformBuffer)
+            }
+        };
+        bytes_needed += data.len() as u64;
+        buffers.push(SharedBuffer::new(data, read_only));
+    }
+    let threads = match cfg.threads {
+        Some(n) => n.max(1) as u64,
+        None => rayon::current_num_threads() as u64,
+    };
+    let per_worker =
+        (prog.slot_count as u64 * 8 + prog.private_bytes as u64) * width as u64 * subgroups as u64
+            + prog.workgroup_bytes as u64;
+    bytes_needed += per_worker.saturating_mul(threads);
+    if bytes_needed > cfg.memory_limit {
+        return Err(ExecError::MemoryLimit {
+            what: "the dispatch (buffers, registers, private and workgroup memory)".into(),
+            needed: bytes_needed,
+            limit: cfg.memory_limit,
+        });
+    }
+
+    let mut template = vec![0u64; prog.slot_count as usize * width];
+    for &(slot, v) in &prog.init {
+        let s = slot as usize * width;
+        template[s..s + width].fill(v);
+    }
+    let d = Dispatch {
+        prog,
+        cfg,
+        buffers: &buffers,
+        groups,
+        template,
+        width,
+        subgroups,
+    };
+
+    let outcomes: Vec<Outcome> = if cfg.threads == Some(1) || total <= 1 {
+        let mut worker = Worker::new(&d);
+        let mut out = Vec::new();
+        for i in 0..total {
+            let o = worker.run(&d, i);
+            let failed = o.error.is_some();
+            out.push(o);
+            if failed {
+                break;
+            }
+        }
+        out
+    } else {
+        let go = || {
+            (0..total)
+                .into_par_iter()
+                .map_init(|| Worker::new(&d), |w, i| w.run(&d, i))
+                .collect()
+        };
+        match cfg.threads {
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| ExecError::Config(format!("cannot start {n} threads: {e}")))?
+                .install(go),
+            None => go(),
+        }
+    };
+
+    let mut report = RunReport {
+        workgroups: total,
+        ..RunReport::default()
+    };
+    for o in outcomes {
+        if let Some(e) = o.error {
+            return Err(e);
+        }
+        report.steps += o.steps;
+        report.total_events += o.count;
+        for e in o.events {
+            if report.events.len() < cfg.max_events {
+                report.events.push(e);
+            }
+        }
+    }
+    for (b, info) in buffers.iter().zip(&prog.bindings) {
+        if info.kind == BindingKind::StorageBuffer
+            && let Some(dst) = res.buffer_mut(info.set, info.binding)
+        {
+            *dst = b.to_bytes();
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,144 @@
+//! One workgroup: its subgroups scheduled cooperatively. Each subgroup runs until it finishes
+//! or reaches a workgroup barrier; when every subgroup waits at a barrier, all are released.
+//! If some subgroups finished while others wait, the workgroup deadlocked (an error).
+
+use super::Dispatch;
+use super::builtins::{self, Invocation};
+use crate::error::ExecError;
+use crate::exec::control::{Subgroup, Yield};
+use crate::exec::{Sink, Stop};
+use crate::memory::Memory;
+use crate::report::UbEvent;
+
+/// The result of one workgroup.
+pub struct Outcome {
+    pub events: Vec<UbEvent>,
+    pub count: u64,
+    pub steps: u64,
+    pub error: Option<ExecError>,
+}
+
+/// Per-thread state reused from workgroup to workgroup.
+pub struct Worker {
+    subgroups: Vec<Subgroup>,
+    privates: Vec<Vec<u8>>,
+    workgroup: Vec<u8>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Runnable,
+    Waiting(u32),
+    Done,
+}
+
+impl Worker {
+    pub fn new(d: &Dispatch) -> Worker {
+        let private = d.prog.private_bytes as usize * d.width;
+        Worker {
+            subgroups: (0..d.subgroups)
+                .map(|_| Subgroup::new(&d.template, d.width))
+                .collect(),
+            privates: vec![vec![0; private]; d.subgroups],
+            workgroup: vec![0; d.prog.workgroup_bytes as usize],
+        }
+    }
+
+    /// Runs the workgroup of linear index `linear`.
+    pub fn run(&mut self, d: &Dispatch, linear: u64) -> Outcome {
+        let wg = d.workgroup_id(linear);
+        let prog = d.prog;
+        let invocations: usize = prog.local_size.iter().map(|&s| s as usize).product();
+        let pb = prog.private_bytes as usize;
+        self.workgroup.fill(0);
+        for (s, (sg, private)) in self
+            .subgroups
+            .iter_mut()
+            .zip(&mut self.privates)
+            .enumerate()
+        {
+            let mut active = 0u64;
+            for l in 0..d.width {
+                let index = s * d.width + l;
+                if index >= invocations {
+                    continue;
+                }
+                active |= 1 << l;
+                let mine = &mut private[l * pb..(l + 1) * pb];
+                mine[..prog.private_init.len().min(pb)]
+                    .copy_from_slice(&prog.private_init[..prog.private_init.len().min(pb)]);
+                let inv = Invocation {
+                    local_index: index,
+                    workgroup: wg,
+                    groups: d.groups,
+                    subgroup_size: d.width as u32,
+                    subgroups: d.subgroups as u32,
+                };
+                builtins::write(prog, &inv, mine);
+            }
+            sg.start(prog, &d.template, active);
+        }
+        let mut sink = Sink {
+            strict: d.cfg.strict,
+            max: d.cfg.max_events,
+            ..Sink::default()
+        };
+        let mut out = Outcome {
+            events: Vec::new(),
+            count: 0,
+            steps: 0,
+            error: None,
+        };
+        let mut status = vec![Status::Runnable; self.subgroups.len()];
+        loop {
+            for s in 0..self.subgroups.len() {
+                if status[s] != Status::Runnable {
+                    continue;
+                }
+                let before = sink.events.len();
+                let mut mem = Memory {
+                    buffers: d.buffers,
+                    private: &mut self.privates[s],
+                    private_bytes: pb,
+                    workgroup: &mut self.workgroup,
+                };
+                let r = self.subgroups[s].run(prog, &mut mem, &mut sink, d.cfg, &mut out.steps);
+                for e in sink.events.drain(before..).collect::<Vec<_>>() {
+                    out.events.push(d.event(e, s, wg));
+                }
+                sink.events.clear();
+                match r {
+                    Ok(Yield::Finished) => status[s] = Status::Done,
+                    Ok(Yield::Barrier { source }) => status[s] = Status::Waiting(source),
+                    Err(Stop::StepLimit) => {
+                        out.error = Some(ExecError::StepLimit {
+                            limit: d.cfg.step_limit,
+                            workgroup: wg,
+                        });
+                        return out;
+                    }
+                    Err(Stop::Undefined(e)) => {
+                        out.error = Some(ExecError::Undefined(Box::new(d.event(e, s, wg))));
+                        return out;
+                    }
+                }
+            }
+            out.count = sink.count;
+            let waiting = status.iter().find_map(|s| match s {
+                Status::Waiting(src) => Some(*src),
+                _ => None,
+            });
+            match waiting {
+                None => return out,
+                Some(source) if status.contains(&Status::Done) => {
+                    out.error = Some(ExecError::BarrierDeadlock {
+                        workgroup: wg,
+                        instruction: source,
+                    });
+                    return out;
+                }
+                Some(_) => status.fill(Status::Runnable),
+            }
+        }
+    }
+}
