@@ -58,6 +58,13 @@ impl Cfg {
     /// Builds the graph of `f`. Branches to ids that are not labels of `f` are left out (the
     /// caller reports them).
     pub fn build(ix: &ModuleIndex, f: &FunctionInfo) -> Cfg {
+        Self::build_with(ix, f, &[])
+    }
+
+    /// The graph with `extra` edges (block numbers) added: with each header's edges to its
+    /// merge block and continue target, its dominators are the *structural* dominators of
+    /// SPIR-V §2.11 ("structurally dominates").
+    pub fn build_with(ix: &ModuleIndex, f: &FunctionInfo, extra: &[(usize, usize)]) -> Cfg {
         let n = f.blocks.len();
         let block_of_label: HashMap<Id, usize> = f
             .blocks
@@ -76,6 +83,12 @@ impl Cfg {
                     succs[i].push(j);
                     preds[j].push(i);
                 }
+            }
+        }
+        for &(i, j) in extra {
+            if i < n && j < n && !succs[i].contains(&j) {
+                succs[i].push(j);
+                preds[j].push(i);
             }
         }
         let mut cfg = Cfg {

@@ -13,6 +13,7 @@
 //! [`graph`] builds each function's CFG and dominator tree once.
 
 mod blocks;
+mod constructs;
 pub mod graph;
 mod structured;
 

@@ -47,13 +47,7 @@ pub(super) fn placement(ix: &ModuleIndex, out: &mut Vec<ValError>) {
     }
 }
 
-/// One header: its block, its merge instruction's index, merge block, continue target.
-struct Header {
-    block: usize,
-    at: usize,
-    merge: usize,
-    cont: Option<usize>,
-}
+use super::constructs::{HeaderInfo as Header, exits};
 
 pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec<ValError>) {
     let mut err = |index: usize, rule: String| {
@@ -172,6 +166,15 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
         }
     }
     selections(ix, f, cfg, &merge_inst, &mut err);
+    let mut extra = Vec::new();
+    for h in &headers {
+        extra.push((h.block, h.merge));
+        if let Some(c) = h.cont {
+            extra.push((h.block, c));
+        }
+    }
+    let structural = Cfg::build_with(ix, f, &extra);
+    exits(ix, f, &structural, &headers, out);
 }
 
 /// spirv-val's `ValidateStructuredSelections`: in reverse post-order, merge blocks, continue

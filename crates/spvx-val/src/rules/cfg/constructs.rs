@@ -1,0 +1,89 @@
+//! Exits from structured constructs (SPIR-V §2.11, Shader capability): a branch that leaves
+//! the construct of a selection or loop header must go to a merge block or continue target of
+//! a header that structurally dominates the branching block — the construct's own merge
+//! block, or a break or continue of an enclosing construct. Constructs and dominance are the
+//! structural ones of §2.11: the graph given here has each header's edges to its merge block
+//! and continue target added.
+//!
+//! This is the dominance reading of §2.11's "structured exits" (break to an enclosing loop's
+//! or switch's merge block, continue to an enclosing loop's continue target, the construct's
+//! own merge); it is more lenient than the spec where an exit targets the merge of an
+//! enclosing *selection* other than a switch, which §2.11 does not allow either.
+
+use super::CfgError;
+use super::graph::Cfg;
+use crate::error::ValError;
+use crate::index::{FunctionInfo, ModuleIndex};
+use std::collections::HashMap;
+
+/// A header as [`super::structured`] found it.
+pub(super) struct HeaderInfo {
+    pub block: usize,
+    pub at: usize,
+    pub merge: usize,
+    pub cont: Option<usize>,
+}
+
+pub(super) fn exits(
+    ix: &ModuleIndex,
+    f: &FunctionInfo,
+    cfg: &Cfg,
+    headers: &[HeaderInfo],
+    out: &mut Vec<ValError>,
+) {
+    if headers.is_empty() {
+        return;
+    }
+    let by_block: HashMap<usize, &HeaderInfo> = headers.iter().map(|h| (h.block, h)).collect();
+    // Headers having each block as merge block or continue target.
+    let mut exit_of: HashMap<usize, Vec<usize>> = HashMap::new();
+    for h in headers {
+        exit_of.entry(h.merge).or_default().push(h.block);
+        if let Some(c) = h.cont {
+            exit_of.entry(c).or_default().push(h.block);
+        }
+    }
+    let inside = |h: &HeaderInfo, t: usize| {
+        cfg.dominates(h.block, t) && !(cfg.reachable[h.merge] && cfg.dominates(h.merge, t))
+    };
+    for &b in &cfg.rpo {
+        for &t in &cfg.succs[b] {
+            let structured_exit = exit_of
+                .get(&t)
+                .is_some_and(|hs| hs.iter().any(|&g| cfg.dominates(g, b)));
+            if structured_exit {
+                continue;
+            }
+            // Every construct containing b (headers dominating b) must contain t.
+            let mut a = b;
+            loop {
+                if let Some(h) = by_block.get(&a)
+                    && !(cfg.reachable[h.merge] && cfg.dominates(h.merge, b))
+                    && !inside(h, t)
+                {
+                    let kind = if h.cont.is_some() {
+                        "loop"
+                    } else {
+                        "selection"
+                    };
+                    out.push(ValError::at(
+                        f.blocks[b].terminator,
+                        CfgError::Structured {
+                            rule: format!(
+                                "block {} exits the {kind} headed by {}, but not via a structured exit (the merge block, or a break or continue of an enclosing construct)",
+                                ix.name(f.blocks[b].label),
+                                ix.name(f.blocks[h.block].label)
+                            ),
+                        },
+                    ));
+                    let _ = h.at;
+                    break;
+                }
+                match cfg.idom[a] {
+                    Some(d) if d != a => a = d,
+                    _ => break,
+                }
+            }
+        }
+    }
+}
