@@ -76,7 +76,6 @@ pub(super) fn exits(
                             ),
                         },
                     ));
-                    let _ = h.at;
                     break;
                 }
                 match cfg.idom[a] {
