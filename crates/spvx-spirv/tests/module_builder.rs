@@ -423,3 +423,47 @@ mod widths {
         }
     }
 }
+
+/// The hand-written 64-bit `OpSwitch` module of `common`, rebuilt in code: case literals are
+/// given as two words each, low word first.
+#[test]
+fn switch_on_a_64_bit_selector() -> R {
+    let mut b = Builder::new(V16);
+    b.capability("Shader")?;
+    b.capability("Int64")?;
+    b.memory_model("Logical", "GLSL450")?;
+    let u64t = b.type_int(64, false)?;
+    let seven = b.constant_words(u64t, &[7, 0])?;
+    let void = b.type_void()?;
+    let fnty = b.type_function(void, &[])?;
+    b.begin_function(void, "None", fnty)?;
+    b.begin_block()?;
+    let (merge, a, c) = (b.fresh_id(), b.fresh_id(), b.fresh_id());
+    b.inst(
+        "OpSelectionMerge",
+        None,
+        &[Arg::Id(merge), Arg::name("None")],
+    )?;
+    let cases = [
+        Arg::Id(seven),
+        Arg::Id(merge),
+        Arg::Words(vec![0, 1]),
+        Arg::Id(a),
+        Arg::Words(vec![5, 0]),
+        Arg::Id(c),
+    ];
+    b.inst("OpSwitch", None, &cases)?;
+    for label in [a, c] {
+        b.begin_block_with(label)?;
+        b.inst("OpBranch", None, &[Arg::Id(merge)])?;
+    }
+    b.begin_block_with(merge)?;
+    b.inst("OpReturn", None, &[])?;
+    b.end_function()?;
+    let words = b.finish()?.to_words();
+    let want = common::switch64();
+    assert_eq!(words[..2], want[..2]);
+    assert_eq!(words[2], SPVX_GENERATOR);
+    assert_eq!(words[3..], want[3..]);
+    Ok(())
+}
