@@ -29,7 +29,15 @@ fn products(op: &str, a: u32, b: u32) -> [i64; 4] {
 }
 
 fn words() -> Vec<u32> {
-    let mut v = vec![0, 0x8080_8080, 0x7f7f_7f7f, 0xffff_ffff, 0x0102_0304, 0x80ff_7f01, 0x1234_5678];
+    let mut v = vec![
+        0,
+        0x8080_8080,
+        0x7f7f_7f7f,
+        0xffff_ffff,
+        0x0102_0304,
+        0x80ff_7f01,
+        0x1234_5678,
+    ];
     let mut s = 0x9e37_79b9u32;
     for _ in 0..25 {
         s ^= s << 13;
@@ -55,13 +63,28 @@ fn run3(body: &str, triples: &[(u32, u32, u32)]) -> (Vec<u32>, spvx_exec::RunRep
     let n = triples.len().div_ceil(8) * 8;
     let mut input: Vec<u32> = triples.iter().flat_map(|t| [t.0, t.1, t.2]).collect();
     input.resize(3 * n, 0);
-    let (out, report) = run_words(&m, &input, n, (n / 8) as u32, &spvx_exec::RunConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (out, report) = run_words(
+        &m,
+        &input,
+        n,
+        (n / 8) as u32,
+        &spvx_exec::RunConfig::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     (out[..triples.len()].to_vec(), report)
 }
 
 fn triples() -> Vec<(u32, u32, u32)> {
     let w = words();
-    let accs = [0u32, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_fff0, 0x7fff_0000, 70000];
+    let accs = [
+        0u32,
+        1,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_fff0,
+        0x7fff_0000,
+        70000,
+    ];
     let mut t = Vec::new();
     for (k, &a) in w.iter().enumerate() {
         for (j, &b) in w.iter().enumerate().step_by(3) {
@@ -76,9 +99,14 @@ fn packed_dot_products_with_32_bit_results() {
     let t = triples();
     for (op, name) in [("S", "OpSDot"), ("U", "OpUDot"), ("SU", "OpSUDot")] {
         let ty = if op == "U" { "uint" } else { "int" };
-        let (out, _) = run3(&format!("%d = {name} %{ty} %a %b PackedVectorFormat4x8Bit\n%r = OpBitcast %uint %d"), &t);
+        let (out, _) = run3(
+            &format!("%d = {name} %{ty} %a %b PackedVectorFormat4x8Bit\n%r = OpBitcast %uint %d"),
+            &t,
+        );
         let (sat, report) = run3(
-            &format!("%cc = OpBitcast %{ty} %c\n%d = {name}AccSat %{ty} %a %b %cc PackedVectorFormat4x8Bit\n%r = OpBitcast %uint %d"),
+            &format!(
+                "%cc = OpBitcast %{ty} %c\n%d = {name}AccSat %{ty} %a %b %cc PackedVectorFormat4x8Bit\n%r = OpBitcast %uint %d"
+            ),
             &t,
         );
         assert_eq!(report.total_events, 0);
@@ -98,9 +126,18 @@ fn packed_dot_products_with_32_bit_results() {
 #[test]
 fn vector_dot_products_on_i8vec4() {
     let t = triples();
-    let (out, _) = run3("%va = OpBitcast %v4char %a\n%vb = OpBitcast %v4char %b\n%d = OpSDot %int %va %vb\n%r = OpBitcast %uint %d", &t);
-    let (uout, _) = run3("%va = OpBitcast %v4uchar %a\n%vb = OpBitcast %v4uchar %b\n%d = OpUDot %uint %va %vb\n%r = OpCopyObject %uint %d", &t);
-    let (suout, _) = run3("%va = OpBitcast %v4char %a\n%vb = OpBitcast %v4uchar %b\n%d = OpSUDot %int %va %vb\n%r = OpBitcast %uint %d", &t);
+    let (out, _) = run3(
+        "%va = OpBitcast %v4char %a\n%vb = OpBitcast %v4char %b\n%d = OpSDot %int %va %vb\n%r = OpBitcast %uint %d",
+        &t,
+    );
+    let (uout, _) = run3(
+        "%va = OpBitcast %v4uchar %a\n%vb = OpBitcast %v4uchar %b\n%d = OpUDot %uint %va %vb\n%r = OpCopyObject %uint %d",
+        &t,
+    );
+    let (suout, _) = run3(
+        "%va = OpBitcast %v4char %a\n%vb = OpBitcast %v4uchar %b\n%d = OpSUDot %int %va %vb\n%r = OpBitcast %uint %d",
+        &t,
+    );
     for (k, &(a, b, _)) in t.iter().enumerate() {
         assert_eq!(out[k], products("S", a, b).iter().sum::<i64>() as u32);
         assert_eq!(uout[k], products("U", a, b).iter().sum::<i64>() as u32);
@@ -131,5 +168,10 @@ fn acc_sat_with_16_bit_results_saturates_and_reports_the_undefined_case() {
     }
     assert!(undefined > 0, "the inputs must exercise the undefined case");
     assert_eq!(report.total_events, undefined);
-    assert!(report.events.iter().all(|e| matches!(e.kind, UbKind::AccSatOverflow(_))));
+    assert!(
+        report
+            .events
+            .iter()
+            .all(|e| matches!(e.kind, UbKind::AccSatOverflow(_)))
+    );
 }

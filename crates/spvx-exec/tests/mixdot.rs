@@ -35,9 +35,19 @@ fn dot2_f16_acc32_hand_computed() {
     // (1, 1)·(2^-24, 2^-24) + 1: exact 1 + 2^-23; adding to the accumulator one product at
     // a time rounds each 1 + 2^-24 back to 1 (tie to even).
     let tiny = (0x3c00_3c00, 0x0001_0001, 1.0f32.to_bits());
-    let exact = run("OpFDot2MixAcc32VALVE", "v2half", &[simple, tiny], Model::Exact);
+    let exact = run(
+        "OpFDot2MixAcc32VALVE",
+        "v2half",
+        &[simple, tiny],
+        Model::Exact,
+    );
     assert_eq!(exact, vec![3.0f32.to_bits(), 0x3f80_0001]);
-    let acc_first = run("OpFDot2MixAcc32VALVE", "v2half", &[simple, tiny], Model::SequentialAccFirst);
+    let acc_first = run(
+        "OpFDot2MixAcc32VALVE",
+        "v2half",
+        &[simple, tiny],
+        Model::SequentialAccFirst,
+    );
     assert_eq!(acc_first, vec![3.0f32.to_bits(), 0x3f80_0000]);
 }
 
@@ -59,6 +69,7 @@ fn run_mixed(a: u32, b: u32, acc: u32, _ty: &str) -> u32 {
     let body = "%i3 = OpIMul %uint %i %u3\n%pa = OpAccessChain %ptr_sb_uint %in %u0 %i3\n%a = OpLoad %uint %pa\n%ib = OpIAdd %uint %i3 %u1\n%pb = OpAccessChain %ptr_sb_uint %in %u0 %ib\n%b = OpLoad %uint %pb\n%ic = OpIAdd %uint %i3 %u2\n%pc = OpAccessChain %ptr_sb_uint %in %u0 %ic\n%c = OpLoad %uint %pc\n%va = OpBitcast %v4e4 %a\n%vb = OpBitcast %v4e5 %b\n%cf = OpBitcast %float %c\n%d = OpFDot4MixAcc32VALVE %float %va %vb %cf\n%r = OpBitcast %uint %d";
     let text = support::kernel(1, decls, body).replacen("OpCapability Shader\n", CAPS, 1);
     let m = compile(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let (out, _) = run_words(&m, &[a, b, acc], 1, 1, &RunConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (out, _) =
+        run_words(&m, &[a, b, acc], 1, 1, &RunConfig::default()).unwrap_or_else(|e| panic!("{e}"));
     out[0]
 }
