@@ -1,6 +1,6 @@
 //! Generated combinations for the instruction-type rules: 13 arithmetic, bitwise, comparison
-//! and logical opcodes × every (Result Type, Operand 1, Operand 2) drawn from 9 scalar and
-//! vector types. spvx's verdict is checked against an independent statement of each rule
+//! and logical opcodes × every (Result Type, Operand 1, Operand 2), and 8 conversion opcodes ×
+//! every (Result Type, Operand), drawn from 9 scalar and vector types. spvx's verdict is checked against an independent statement of each rule
 //! written below from SPIR-V §3.52 (not from spvx's code), and a fixed sample of the
 //! combinations is compared with spirv-val 2025.5.
 
@@ -226,6 +226,98 @@ fn sample_agrees_with_spirv_val() {
                 "{op} {} {} {}: spvx {ours}, spirv-val {theirs}: {msg}",
                 r.name, a.name, b.name
             ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The conversion rules (§3.52.11), stated independently: true when (r, a) is valid.
+fn conversion_rule(op: &str, r: Ty, a: Ty) -> bool {
+    let same_count = r.count == a.count;
+    match op {
+        // "Result Type must be a scalar or vector of integer type, whose Signedness operand
+        // is 0" (OpConvertFToU); any integer for OpConvertFToS.
+        "OpConvertFToU" => r.kind == 'u' && a.kind == 'f' && same_count,
+        "OpConvertFToS" => is_int(r) && a.kind == 'f' && same_count,
+        "OpConvertSToF" | "OpConvertUToF" => r.kind == 'f' && is_int(a) && same_count,
+        "OpUConvert" => r.kind == 'u' && is_int(a) && same_count && r.width != a.width,
+        "OpSConvert" => is_int(r) && is_int(a) && same_count && r.width != a.width,
+        "OpFConvert" => r.kind == 'f' && a.kind == 'f' && same_count && r.width != a.width,
+        "OpBitcast" => r.kind != 'b' && a.kind != 'b' && r.width * r.count == a.width * a.count,
+        _ => unreachable!("no rule for {op}"),
+    }
+}
+
+const CONVERSIONS: [&str; 8] = [
+    "OpConvertFToU",
+    "OpConvertFToS",
+    "OpConvertSToF",
+    "OpConvertUToF",
+    "OpUConvert",
+    "OpSConvert",
+    "OpFConvert",
+    "OpBitcast",
+];
+
+fn conversion_module(op: &str, r: Ty, a: Ty) -> String {
+    format!(
+        "{PRELUDE}%x = {op} %{} %c_{}\nOpReturn\nOpFunctionEnd\n",
+        r.name, a.name
+    )
+}
+
+#[test]
+fn conversion_verdicts_follow_the_rules() {
+    let mut failures = Vec::new();
+    let mut valid = 0;
+    for op in CONVERSIONS {
+        for r in TYPES {
+            for a in TYPES {
+                let expected = conversion_rule(op, r, a);
+                valid += expected as usize;
+                let errors = support::validate_text(&conversion_module(op, r, a), "spv1.6");
+                if errors.is_empty() != expected {
+                    failures.push(format!(
+                        "{op} {} {}: rule says {expected}, spvx says {:?}",
+                        r.name,
+                        a.name,
+                        errors.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(valid > 30, "too few valid combinations: {valid}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn conversions_agree_with_spirv_val() {
+    let Some(dir) = support::tools_dir() else {
+        eprintln!("spirv-val not found: comparison skipped");
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut k = 0usize;
+    for op in CONVERSIONS {
+        for r in TYPES {
+            for a in TYPES {
+                k += 1;
+                // Every valid combination and one in 9 of the others.
+                if !conversion_rule(op, r, a) && k % 9 != 0 {
+                    continue;
+                }
+                let text = conversion_module(op, r, a);
+                let ours = support::validate_text(&text, "spv1.6").is_empty();
+                if let Some((theirs, msg)) = support::spirv_val(&dir, &text, "spv1.6")
+                    && theirs != ours
+                {
+                    failures.push(format!(
+                        "{op} {} {}: spvx {ours}, spirv-val {theirs}: {msg}",
+                        r.name, a.name
+                    ));
+                }
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -27,13 +27,14 @@ pub(super) fn check(cx: &Cx) -> Check {
         .result_shape()
         .filter(|s| s.kind == result_kind)
         .ok_or_else(|| {
-            if op == 113 {
+            if op == 113 || op == 109 {
                 cx.result_type_err("an unsigned int scalar or vector type")
             } else {
                 cx.result_type_err(names(result_kind))
             }
         })?;
-    if op == 113 {
+    // OpUConvert and OpConvertFToU: "whose Signedness operand is 0".
+    if op == 113 || op == 109 {
         ensure(!r.signed, || {
             cx.result_type_err("an unsigned int scalar or vector type")
         })?;
