@@ -242,10 +242,14 @@ pub(super) fn build() -> Grammar {
             last_version: parse_version(&i.last_version),
         })
         .collect();
-    let mut by_opcode = HashMap::new();
+    let max_opcode = instructions.iter().map(|i| i.opcode).max().unwrap_or(0);
+    let mut by_opcode = vec![u32::MAX; max_opcode as usize + 1];
     let mut by_name = HashMap::new();
     for (i, inst) in instructions.iter().enumerate() {
-        by_opcode.entry(inst.opcode).or_insert(i);
+        let slot = &mut by_opcode[inst.opcode as usize];
+        if *slot == u32::MAX {
+            *slot = i as u32;
+        }
         by_name.entry(inst.name.clone()).or_insert(i);
         for a in &inst.aliases {
             by_name.entry(a.clone()).or_insert(i);

@@ -224,7 +224,9 @@ pub struct Grammar {
     pub kinds: Vec<OperandKind>,
     pub ext_inst_sets: Vec<ExtInstSet>,
     pub common: CommonKinds,
-    by_opcode: HashMap<u16, usize>,
+    /// Index into `instructions` by opcode (`u32::MAX` where none): a dense table, because the
+    /// binary reader looks an opcode up for every instruction.
+    by_opcode: Vec<u32>,
     by_name: HashMap<String, usize>,
     kind_by_name: HashMap<String, KindId>,
 }
@@ -232,7 +234,10 @@ pub struct Grammar {
 impl Grammar {
     /// The instruction with this opcode.
     pub fn instruction(&self, opcode: u16) -> Option<&Instruction> {
-        self.by_opcode.get(&opcode).map(|&i| &self.instructions[i])
+        match self.by_opcode.get(opcode as usize) {
+            Some(&i) if i != u32::MAX => Some(&self.instructions[i as usize]),
+            _ => None,
+        }
     }
 
     /// The instruction with this name or alias (`OpSDotKHR` finds `OpSDot`).
