@@ -34,7 +34,17 @@ fn big_module(target_bytes: usize) -> Vec<u8> {
     let mut next = first_const + 2 * CONSTANTS;
     let mut names = Vec::new();
     let mut globals = vec![op(2, 17), 1, op(3, 14), 0, 1];
-    globals.extend([op(2, 19), void, op(4, 21), uint, 32, 0, op(3, 22), float, 32]);
+    globals.extend([
+        op(2, 19),
+        void,
+        op(4, 21),
+        uint,
+        32,
+        0,
+        op(3, 22),
+        float,
+        32,
+    ]);
     globals.extend([op(3, 33), fn_ty, void]);
     for i in 0..CONSTANTS {
         let (ci, cf) = (first_const + 2 * i, first_const + 2 * i + 1);

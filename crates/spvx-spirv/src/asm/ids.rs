@@ -16,8 +16,8 @@ impl Hasher for NameHasher {
         for chunk in bytes.chunks(8) {
             let mut b = [0u8; 8];
             b[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b))
-                .wrapping_mul(0x517c_c1b7_2722_0a95);
+            self.0 =
+                (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
     }
 

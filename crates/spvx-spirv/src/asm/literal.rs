@@ -62,10 +62,7 @@ fn parse(text: &str, max_limbs: usize) -> Result<Parsed, IntError> {
         if carry != 0 {
             if magnitude.len() >= max_limbs {
                 // Keep checking the syntax so that a malformed word is reported as such.
-                if digits
-                    .iter()
-                    .all(|&c| (c as char).is_digit(radix))
-                {
+                if digits.iter().all(|&c| (c as char).is_digit(radix)) {
                     return Err(IntError::OutOfRange);
                 }
                 return Err(IntError::Syntax);
