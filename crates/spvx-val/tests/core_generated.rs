@@ -1,5 +1,6 @@
 //! Generated combinations for the instruction-type rules: 13 arithmetic, bitwise, comparison
-//! and logical opcodes × every (Result Type, Operand 1, Operand 2), and 8 conversion opcodes ×
+//! and logical opcodes × every (Result Type, Operand 1, Operand 2), and 8 conversion and 7 unary
+//! opcodes ×
 //! every (Result Type, Operand), drawn from 9 scalar and vector types. spvx's verdict is checked against an independent statement of each rule
 //! written below from SPIR-V §3.52 (not from spvx's code), and a fixed sample of the
 //! combinations is compared with spirv-val 2025.5.
@@ -231,6 +232,28 @@ fn sample_agrees_with_spirv_val() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The unary arithmetic, bitwise and logical rules (§3.52.13-15), stated independently.
+fn unary_rule(op: &str, r: Ty, a: Ty) -> bool {
+    match op {
+        "OpSNegate" | "OpNot" => is_int(r) && is_int(a) && a.count == r.count && a.width == r.width,
+        "OpFNegate" => r.kind == 'f' && a == r,
+        "OpBitCount" => is_int(r) && is_int(a) && a.count == r.count,
+        "OpIsNan" | "OpIsInf" => r.kind == 'b' && a.kind == 'f' && a.count == r.count,
+        "OpLogicalNot" => r.kind == 'b' && a == r,
+        _ => unreachable!("no rule for {op}"),
+    }
+}
+
+const UNARY: [&str; 7] = [
+    "OpSNegate",
+    "OpNot",
+    "OpFNegate",
+    "OpBitCount",
+    "OpIsNan",
+    "OpIsInf",
+    "OpLogicalNot",
+];
+
 /// The conversion rules (§3.52.11), stated independently: true when (r, a) is valid.
 fn conversion_rule(op: &str, r: Ty, a: Ty) -> bool {
     let same_count = r.count == a.count;
@@ -266,14 +289,27 @@ fn conversion_module(op: &str, r: Ty, a: Ty) -> String {
     )
 }
 
+/// The rule of a unary opcode (conversion or not).
+fn one_operand_rule(op: &str, r: Ty, a: Ty) -> bool {
+    if CONVERSIONS.contains(&op) {
+        conversion_rule(op, r, a)
+    } else {
+        unary_rule(op, r, a)
+    }
+}
+
+fn one_operand_ops() -> impl Iterator<Item = &'static str> {
+    CONVERSIONS.iter().chain(UNARY.iter()).copied()
+}
+
 #[test]
-fn conversion_verdicts_follow_the_rules() {
+fn one_operand_verdicts_follow_the_rules() {
     let mut failures = Vec::new();
     let mut valid = 0;
-    for op in CONVERSIONS {
+    for op in one_operand_ops() {
         for r in TYPES {
             for a in TYPES {
-                let expected = conversion_rule(op, r, a);
+                let expected = one_operand_rule(op, r, a);
                 valid += expected as usize;
                 let errors = support::validate_text(&conversion_module(op, r, a), "spv1.6");
                 if errors.is_empty() != expected {
@@ -292,19 +328,19 @@ fn conversion_verdicts_follow_the_rules() {
 }
 
 #[test]
-fn conversions_agree_with_spirv_val() {
+fn one_operand_ops_agree_with_spirv_val() {
     let Some(dir) = support::tools_dir() else {
         eprintln!("spirv-val not found: comparison skipped");
         return;
     };
     let mut failures = Vec::new();
     let mut k = 0usize;
-    for op in CONVERSIONS {
+    for op in one_operand_ops() {
         for r in TYPES {
             for a in TYPES {
                 k += 1;
                 // Every valid combination and one in 9 of the others.
-                if !conversion_rule(op, r, a) && k % 9 != 0 {
+                if !one_operand_rule(op, r, a) && k % 9 != 0 {
                     continue;
                 }
                 let text = conversion_module(op, r, a);
