@@ -1,9 +1,9 @@
 //! Generated combinations for the instruction-type rules: 13 arithmetic, bitwise, comparison
-//! and logical opcodes × every (Result Type, Operand 1, Operand 2), and 8 conversion and 7 unary
-//! opcodes ×
-//! every (Result Type, Operand), drawn from 9 scalar and vector types. spvx's verdict is checked against an independent statement of each rule
-//! written below from SPIR-V §3.52 (not from spvx's code), and a fixed sample of the
-//! combinations is compared with spirv-val 2025.5.
+//! and logical opcodes × every (Result Type, Operand 1, Operand 2), and 8 conversion and 7
+//! unary opcodes × every (Result Type, Operand), drawn from 9 scalar and vector types. spvx's
+//! verdict is checked against an independent statement of each rule written below from SPIR-V
+//! §3.52 (not from spvx's code), and a fixed sample of the combinations is compared with
+//! spirv-val 2025.5.
 
 mod support;
 
