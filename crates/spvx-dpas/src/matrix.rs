@@ -13,5 +13,5 @@ mod matrices;
 mod tiled;
 
 pub use matrices::{AccMatrix, ElementMatrix, MAX_DIM, MatmulSpec};
-pub(crate) use matrices::{check_operands as check_operands_pub, int_range, sign_extend};
+pub(crate) use matrices::{check_operands as check_operands_pub, int_range};
 pub use tiled::{Tiling, matmul_instructions};

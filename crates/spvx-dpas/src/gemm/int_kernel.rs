@@ -43,7 +43,7 @@ impl IntKernel {
             .unwrap_or(IntKernel::Portable)
     }
 
-    /// Runs the kernel: `out[r][c] = Σ_g Σ_t a[g·MR + r].byte(t) · (b[(g·NR + c)·4 + t] as i8)`
+    /// Runs the kernel: `out[r][c] += Σ_g Σ_t a[g·MR + r].byte(t) · (b[(g·NR + c)·4 + t] as i8)`
     /// (wrapping), over `kg` k-groups. Slices shorter than `kg` groups are an internal error
     /// and only cut the sum short in release builds.
     pub(super) fn run(self, a: &[u32], b: &[u8], kg: usize, out: &mut [[i32; NR]; MR]) {
@@ -70,7 +70,6 @@ impl std::fmt::Display for IntKernel {
 }
 
 fn portable(a: &[u32], b: &[u8], kg: usize, out: &mut [[i32; NR]; MR]) {
-    *out = [[0; NR]; MR];
     for g in 0..kg {
         let bg = &b[g * NR * 4..(g + 1) * NR * 4];
         for (r, row) in out.iter_mut().enumerate() {
@@ -99,6 +98,12 @@ mod avx512 {
     pub(super) unsafe fn kernel(a: &[u32], b: &[u8], kg: usize, out: &mut [[i32; NR]; MR]) {
         debug_assert!(a.len() >= kg * MR && b.len() >= kg * NR * 4);
         let mut acc = [[_mm512_setzero_si512(); 4]; MR];
+        for (row, src) in acc.iter_mut().zip(out.iter()) {
+            for (q, v) in row.iter_mut().enumerate() {
+                // SAFETY: src has NR = 64 i32s; lanes q·16 .. q·16 + 16 are in bounds.
+                *v = unsafe { _mm512_loadu_si512(src.as_ptr().add(q * 16).cast()) };
+            }
+        }
         let ap = a.as_ptr();
         let bp = b.as_ptr();
         for g in 0..kg {
