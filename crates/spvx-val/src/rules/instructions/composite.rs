@@ -66,8 +66,12 @@ pub(super) fn step(cx: &Cx, t: Id, index: Option<u64>) -> Result<Id, String> {
     }
 }
 
-/// Walks `t` by the literal indices of operands `from..`.
+/// Walks `t` by the literal indices of operands `from..` (at least one: spirv-val's reading
+/// of "Indexes walk the type hierarchy").
 fn walk_literals(cx: &Cx, mut t: Id, from: usize) -> Result<Id, super::InstructionError> {
+    ensure(cx.inst.operands.len() > from, || {
+        cx.rule("Expected at least one index, zero found")
+    })?;
     for o in cx.inst.operands.iter().skip(from) {
         let i = o.word().map(u64::from);
         if matches!(cx.ix.ty(t), Some(Type::RuntimeArray { .. })) {
