@@ -263,8 +263,15 @@ impl Compiler<'_> {
             let target = *first_seg.get(&to).ok_or_else(|| {
                 self.err(0, format!("branch to unknown block {}", self.ix.name(to)))
             })?;
-            let copies = phis.get(&(from, to)).cloned().unwrap_or_default().into();
-            Ok(Edge { target, copies })
+            let copies: Vec<(Slot, Slot)> = phis.get(&(from, to)).cloned().unwrap_or_default();
+            let parallel = copies
+                .iter()
+                .any(|(d, _)| copies.iter().any(|(_, s)| s == d));
+            Ok(Edge {
+                target,
+                copies: copies.into(),
+                parallel,
+            })
         };
         let mut out = Vec::with_capacity(segments.len());
         for (start, end, pending, source, label) in segments {

@@ -99,19 +99,21 @@ impl Subgroup {
             let Some(frame) = self.frames.last() else {
                 return Ok(Yield::Finished);
             };
+            // One pass: the smallest next segment and the lanes waiting there.
             let mut best = DONE;
+            let mut mask = 0u64;
             for l in lanes(self.alive) {
-                best = best.min(frame.next[l]);
+                let n = frame.next[l];
+                if n < best {
+                    best = n;
+                    mask = 1 << l;
+                } else if n == best {
+                    mask |= 1 << l;
+                }
             }
             if best == DONE {
                 self.frames.pop();
                 continue;
-            }
-            let mut mask = 0u64;
-            for l in lanes(self.alive) {
-                if frame.next[l] == best {
-                    mask |= 1 << l;
-                }
             }
             let func_index = frame.func as usize;
             let func = &prog.functions[func_index];
@@ -244,14 +246,15 @@ impl Subgroup {
         (t, mask & !t)
     }
 
-    /// Sends the lanes of `mask` along `edge`, making its phi copies (as a parallel copy).
+    /// Sends the lanes of `mask` along `edge`, making its phi copies (as a parallel copy when
+    /// some copy reads a register another one writes).
     fn take_edge(&mut self, frame: usize, mask: u64, edge: &Edge) {
         if mask == 0 {
             return;
         }
         let w = self.width;
-        for l in lanes(mask) {
-            if !edge.copies.is_empty() {
+        if edge.parallel {
+            for l in lanes(mask) {
                 self.scratch.clear();
                 for (_, s) in edge.copies.iter() {
                     self.scratch.push(self.regs[*s as usize * w + l]);
@@ -260,7 +263,22 @@ impl Subgroup {
                     self.regs[*d as usize * w + l] = *v;
                 }
             }
-            self.frames[frame].next[l] = edge.target;
+        } else if mask == super::full_mask(w) {
+            for (d, s) in edge.copies.iter() {
+                let (d, s) = (*d as usize * w, *s as usize * w);
+                self.regs.copy_within(s..s + w, d);
+            }
+        } else {
+            for (d, s) in edge.copies.iter() {
+                let (d, s) = (*d as usize * w, *s as usize * w);
+                for l in lanes(mask) {
+                    self.regs[d + l] = self.regs[s + l];
+                }
+            }
+        }
+        let next = &mut self.frames[frame].next;
+        for l in lanes(mask) {
+            next[l] = edge.target;
         }
     }
 

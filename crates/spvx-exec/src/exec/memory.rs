@@ -3,7 +3,7 @@
 //! `crate::memory`): out-of-bounds reads give zero, writes are dropped, and both are reported.
 
 use super::{Ctx, Stop, lanes, sext};
-use crate::memory::{Access, Memory, Ptr};
+use crate::memory::{Access, Memory, Ptr, SPACE_BUFFER0};
 use crate::program::{ChainStep, Leaf, Slot};
 use crate::report::UbKind;
 
@@ -70,6 +70,21 @@ pub fn access_chain(
     offset: u32,
     steps: &[ChainStep],
 ) -> Result<(), Stop> {
+    if let [s] = steps
+        && s.length.is_none()
+    {
+        // One index into a runtime array: nothing to report.
+        let (bits, stride) = (s.index_bits as u32, s.stride as i64);
+        let index = s.index;
+        let w = cx.width;
+        let (d, b, i) = (dst as usize * w, base as usize * w, index as usize * w);
+        for l in lanes(cx.mask) {
+            let p = Ptr(cx.regs[b + l])
+                .add(offset as i64 + sext(cx.regs[i + l], bits).wrapping_mul(stride));
+            cx.regs[d + l] = p.0;
+        }
+        return Ok(());
+    }
     for l in lanes(cx.mask) {
         let mut p = Ptr(cx.get(base, l)).add(offset as i64);
         for s in steps {
@@ -94,6 +109,34 @@ pub fn access_chain(
 
 /// Loads the leaves of a value.
 pub fn load(cx: &mut Ctx, dst: Slot, ptr: Slot, leaves: &[Leaf]) -> Result<(), Stop> {
+    if let [leaf] = leaves
+        && leaf.scalar != crate::program::Scalar::Bool
+    {
+        // One scalar: read straight from the buffer when the pointer is into one.
+        let bytes = leaf.scalar.mem_bytes();
+        let w = cx.width;
+        let (d, p) = (dst as usize * w, ptr as usize * w);
+        for l in lanes(cx.mask) {
+            let at = Ptr(cx.regs[p + l]).add(leaf.offset as i64);
+            let fast = at
+                .space()
+                .checked_sub(SPACE_BUFFER0)
+                .and_then(|b| cx.mem.buffers.get(b as usize))
+                .and_then(|b| b.read(at.offset(), bytes));
+            let v = match fast {
+                Some(v) => v,
+                None => match cx.mem.read(l, at, bytes) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        report_access(cx, l, at, bytes, false, e)?;
+                        0
+                    }
+                },
+            };
+            cx.regs[d + l] = v;
+        }
+        return Ok(());
+    }
     for l in lanes(cx.mask) {
         let p = Ptr(cx.get(ptr, l));
         for leaf in leaves {

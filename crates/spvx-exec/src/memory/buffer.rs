@@ -55,13 +55,14 @@ impl SharedBuffer {
         out
     }
 
+    #[inline(always)]
     fn check(&self, offset: u64, bytes: u32) -> Option<usize> {
         let end = offset.checked_add(bytes as u64)?;
         (end <= self.len as u64).then_some(offset as usize)
     }
 
     /// Reads `bytes` (1..=8) little-endian bytes at `offset`; `None` when out of bounds.
-    #[inline]
+    #[inline(always)]
     pub fn read(&self, offset: u64, bytes: u32) -> Option<u64> {
         let o = self.check(offset, bytes)?;
         if o % 4 == 0 {

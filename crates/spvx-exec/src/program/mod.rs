@@ -23,6 +23,8 @@ pub type SegId = u32;
 pub struct Edge {
     pub target: SegId,
     pub copies: Box<[(Slot, Slot)]>,
+    /// Some copy reads a register another copy writes: copy through a temporary.
+    pub parallel: bool,
 }
 
 /// The end of a segment.
