@@ -98,7 +98,20 @@ pub fn run_words(
 /// Compiles `kernel(local, decls, body)` and runs it over `input` (one invocation per word),
 /// returning the output words.
 pub fn eval(decls: &str, body: &str, input: &[u32]) -> Vec<u32> {
-    let text = kernel(16, decls, body);
+    eval_caps("", decls, body, input)
+}
+
+/// [`eval`] with extra `OpCapability` lines (names, one per entry of `caps`, space-separated).
+pub fn eval_caps(caps: &str, decls: &str, body: &str, input: &[u32]) -> Vec<u32> {
+    let extra: String = caps
+        .split_whitespace()
+        .map(|c| format!("OpCapability {c}\n"))
+        .collect();
+    let text = kernel(16, decls, body).replacen(
+        "OpCapability Shader\n",
+        &format!("OpCapability Shader\n{extra}"),
+        1,
+    );
     let m = match compile(&text) {
         Ok(m) => m,
         Err(e) => panic!("compile failed: {e}\n{text}"),
