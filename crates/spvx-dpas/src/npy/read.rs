@@ -83,7 +83,10 @@ fn open<'a>(name: &'static str, bytes: &'a [u8]) -> Result<Array<'a>, NpyError> 
         cols,
         order: file.order(),
         kind: kind(&dtype).unwrap_or_default(),
-        display: dtype.descr(),
+        display: match &dtype {
+            DType::Plain(t) => t.to_string(),
+            other => other.descr(),
+        },
         file,
     })
 }

@@ -1,0 +1,578 @@
+//! `spvx dpas` end to end: `run` over hex and raw register files (results computed by hand),
+//! illegal instructions and syntax errors reported with the rule / line:column, and
+//! `matmul` over .npy files written and read here byte by byte (independent of the crate's
+//! npy code), checked against products computed here.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn spvx() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spvx"))
+}
+
+fn run(args: &[&str]) -> Output {
+    spvx()
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run spvx: {e}"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spvx-cli-dpas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn text(o: &[u8]) -> String {
+    String::from_utf8_lossy(o).into_owned()
+}
+
+/// A version-1.0 .npy file: `descr` (e.g. "<i4"), 2-D `shape`, C order, raw little-endian data.
+fn npy(descr: &str, shape: (usize, usize), data: &[u8], fortran: bool) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '{descr}', 'fortran_order': {}, 'shape': ({}, {}), }}",
+        if fortran { "True" } else { "False" },
+        shape.0,
+        shape.1
+    );
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    out.extend(data);
+    out
+}
+
+/// Parses a .npy written by spvx: returns (descr, shape, data).
+fn read_npy(bytes: &[u8]) -> (String, (usize, usize), Vec<u8>) {
+    assert_eq!(&bytes[..6], b"\x93NUMPY");
+    let (len, start) = if bytes[6] == 1 {
+        (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10)
+    } else {
+        (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        )
+    };
+    let header = std::str::from_utf8(&bytes[start..start + len]).unwrap();
+    let descr = header
+        .split("'descr': '")
+        .nth(1)
+        .unwrap()
+        .split('\'')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(header.contains("'fortran_order': False"), "{header}");
+    let shape = header
+        .split("'shape': (")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    let dims: Vec<usize> = shape
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().parse().unwrap())
+        .collect();
+    (descr, (dims[0], dims[1]), bytes[start + len..].to_vec())
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn run_hex_register_file() {
+    let regs = tmp("run.hex");
+    // PVC: A rows = bytes 0..32 and 32..64 of r0, all ones; B = r8..r15 all ones.
+    let ones = vec!["01010101"; 16].join(" ");
+    let mut s = format!("r0: {ones}\n");
+    for r in 8..16 {
+        s.push_str(&format!("r{r}: {ones}\n"));
+    }
+    write(&regs, s.as_bytes());
+    let prog = tmp("p.dpas");
+    write(&prog, b"// two rows\ndpas.s8.s8.8.2 (16) r40:d null r8 r0\ndpas.u8.u8.8.2 (16) r42:ud r40:d r8 r0\n");
+    let out = run(&[
+        "dpas",
+        "run",
+        prog.to_str().unwrap(),
+        "--regs",
+        regs.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let o = text(&out.stdout);
+    assert!(
+        o.contains(&format!("r40: {}", vec!["00000020"; 16].join(" "))),
+        "{o}"
+    );
+    assert!(
+        o.contains(&format!("r43: {}", vec!["00000040"; 16].join(" "))),
+        "{o}"
+    );
+}
+
+#[test]
+fn run_raw_register_file_to_raw_output() {
+    let regs = tmp("run.bin");
+    // DG2: 32-byte GRFs. r0 = A row (bytes 1..=32 as s8), r8..r15 = B with B[k][n] = 1 for
+    // k = 0 only (byte 0 of r8's dwords).
+    let mut image = vec![0u8; 16 * 32];
+    for (i, b) in image[..32].iter_mut().enumerate() {
+        *b = i as u8 + 1;
+    }
+    for lane in 0..8 {
+        image[8 * 32 + 4 * lane] = 1;
+    }
+    write(&regs, &image);
+    let prog = tmp("raw.dpas");
+    write(&prog, b"dpas.s8.s8.8.1 (8) r12:d null r8 r0\n");
+    let out_path = tmp("out.bin");
+    let out = run(&[
+        "dpas",
+        "run",
+        prog.to_str().unwrap(),
+        "--regs",
+        regs.to_str().unwrap(),
+        "--platform",
+        "dg2",
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let res = std::fs::read(&out_path).unwrap();
+    assert_eq!(res.len(), 128 * 32);
+    // D[0][n] = A[0][0]·1 = 1 — but r12 is inside B (r8..r15): inputs are read before Dst is
+    // written, so the result is still 1 in every lane.
+    for lane in 0..8 {
+        assert_eq!(
+            &res[12 * 32 + 4 * lane..12 * 32 + 4 * lane + 4],
+            &[1, 0, 0, 0]
+        );
+    }
+}
+
+#[test]
+fn run_errors() {
+    let prog = tmp("bad.dpas");
+    write(
+        &prog,
+        b"dpas.s8.s8.8.8 (16) r40 r32 r8 r0\ndpas.s8.s8.8.8 (8) r40 r32 r8 r0\n",
+    );
+    let out = run(&["dpas", "run", prog.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("instruction 1 (line 2)") && e.contains("rule exec-size"),
+        "{e}"
+    );
+    write(&prog, b"\ndpas.s8.s8.8.8 (16) r40 r32 r8 q0\n");
+    let out = run(&["dpas", "run", prog.to_str().unwrap()]);
+    let e = text(&out.stderr);
+    assert!(e.contains("bad.dpas:2:32:") && e.contains("Src2"), "{e}");
+    let out = run(&["dpas", "run", prog.to_str().unwrap(), "--platform", "mtl"]);
+    assert!(text(&out.stderr).contains("unknown platform `mtl`"));
+    let out = run(&["dpas", "run", prog.to_str().unwrap(), "--model", "fastest"]);
+    assert!(text(&out.stderr).contains("unknown float model `fastest`"));
+    let regs = tmp("short.bin");
+    write(&regs, &[0u8; 65]);
+    write(&prog, b"dpas.s8.s8.8.8 (16) r40 r32 r8 r0\n");
+    let out = run(&[
+        "dpas",
+        "run",
+        prog.to_str().unwrap(),
+        "--regs",
+        regs.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&out.stderr).contains("not a whole number of 64-byte GRFs"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+fn matmul(args: &[&str]) -> Output {
+    let mut all = vec!["dpas", "matmul"];
+    all.extend_from_slice(args);
+    run(&all)
+}
+
+#[test]
+fn matmul_s8_with_c() {
+    let (m, k, n) = (5, 40, 19);
+    let av: Vec<i8> = (0..m * k).map(|i| ((i * 37) % 256) as u8 as i8).collect();
+    let bv: Vec<i8> = (0..k * n)
+        .map(|i| ((i * 91 + 7) % 256) as u8 as i8)
+        .collect();
+    let cv: Vec<i32> = (0..m * n).map(|i| i as i32 * 1000 - 7).collect();
+    let (a, b, c, d) = (tmp("a.npy"), tmp("b.npy"), tmp("c.npy"), tmp("d.npy"));
+    write(
+        &a,
+        &npy(
+            "|i1",
+            (m, k),
+            &av.iter().map(|&v| v as u8).collect::<Vec<_>>(),
+            false,
+        ),
+    );
+    write(
+        &b,
+        &npy(
+            "|i1",
+            (k, n),
+            &bv.iter().map(|&v| v as u8).collect::<Vec<_>>(),
+            false,
+        ),
+    );
+    write(
+        &c,
+        &npy(
+            "<i4",
+            (m, n),
+            &cv.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>(),
+            false,
+        ),
+    );
+    for extra in [&[][..], &["--instructions"][..], &["--platform", "dg2"][..]] {
+        let mut args = vec![
+            "--a",
+            a.to_str().unwrap(),
+            "--b",
+            b.to_str().unwrap(),
+            "--c",
+            c.to_str().unwrap(),
+            "--a-type",
+            "s8",
+            "--b-type",
+            "s8",
+            "--dst-type",
+            "d",
+            "-o",
+            d.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = matmul(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let (descr, shape, data) = read_npy(&std::fs::read(&d).unwrap());
+        assert_eq!((descr.as_str(), shape), ("<i4", (m, n)));
+        for r in 0..m {
+            for j in 0..n {
+                let want: i64 = i64::from(cv[r * n + j])
+                    + (0..k)
+                        .map(|t| i64::from(av[r * k + t]) * i64::from(bv[t * n + j]))
+                        .sum::<i64>();
+                let got = i32::from_le_bytes(
+                    data[4 * (r * n + j)..4 * (r * n + j) + 4]
+                        .try_into()
+                        .unwrap(),
+                );
+                assert_eq!(i64::from(got), want, "[{r}][{j}] {extra:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn matmul_sub_byte_range_checked_and_fortran_order() {
+    let (m, k, n) = (2, 3, 2);
+    // u4 A given in Fortran order: columns first.
+    let a_rowmajor: [u8; 6] = [1, 2, 3, 4, 5, 15];
+    let a_fortran: Vec<u8> = (0..m * k)
+        .map(|i| a_rowmajor[(i % m) * k + i / m])
+        .collect();
+    let bv: [i8; 6] = [-8, 7, 1, 0, -1, 2];
+    let (a, b, d) = (tmp("a4.npy"), tmp("b4.npy"), tmp("d4.npy"));
+    write(&a, &npy("|u1", (m, k), &a_fortran, true));
+    write(&b, &npy("|i1", (k, n), &bv.map(|v| v as u8), false));
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "u4",
+        "--b-type",
+        "s4",
+        "--dst-type",
+        "ud",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (descr, _, data) = read_npy(&std::fs::read(&d).unwrap());
+    assert_eq!(descr, "<u4");
+    let got: Vec<i32> = data
+        .chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // [1 2 3; 4 5 15] x [-8 7; 1 0; -1 2]
+    assert_eq!(got, vec![-8 + 2 - 3, 7 + 6, -32 + 5 - 15, 28 + 30]);
+    // 16 does not fit u4.
+    let mut bad = a_fortran.clone();
+    bad[0] = 16;
+    write(&a, &npy("|u1", (m, k), &bad, true));
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "u4",
+        "--b-type",
+        "s4",
+        "--dst-type",
+        "ud",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    let e = text(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("element [0][0] = 16 is outside the range of u4"),
+        "{e}"
+    );
+}
+
+#[test]
+fn matmul_bf16_to_bf_bits_and_fp16_to_f() {
+    // bf16: A = [1.0, 2.0] (0x3f80, 0x4000), B = [[1.5],[0.25]] (0x3fc0, 0x3e80);
+    // D = 1.5 + 0.5 = 2.0 → bf16 0x4000 as uint16.
+    let (a, b, d) = (tmp("abf.npy"), tmp("bbf.npy"), tmp("dbf.npy"));
+    write(&a, &npy("<u2", (1, 2), &[0x80, 0x3f, 0x00, 0x40], false));
+    write(&b, &npy("<u2", (2, 1), &[0xc0, 0x3f, 0x80, 0x3e], false));
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "bf",
+        "--b-type",
+        "bf16",
+        "--dst-type",
+        "bf",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (descr, shape, data) = read_npy(&std::fs::read(&d).unwrap());
+    assert_eq!(
+        (descr.as_str(), shape, data),
+        ("<u2", (1, 1), vec![0x00, 0x40])
+    );
+    // BF Dst on DG2 is illegal.
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "bf",
+        "--b-type",
+        "bf",
+        "--dst-type",
+        "bf",
+        "--platform",
+        "dg2",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&out.stderr).contains("rule dst-type"),
+        "{}",
+        text(&out.stderr)
+    );
+    // fp16 as float16: A = [1.0, -2.0] (0x3c00, 0xc000), B = [[0.5],[0.5]] → -0.5 as float32.
+    let (a, b) = (tmp("ahf.npy"), tmp("bhf.npy"));
+    write(&a, &npy("<f2", (1, 2), &[0x00, 0x3c, 0x00, 0xc0], false));
+    write(&b, &npy("<f2", (2, 1), &[0x00, 0x38, 0x00, 0x38], false));
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "hf",
+        "--b-type",
+        "hf",
+        "--dst-type",
+        "f",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (descr, _, data) = read_npy(&std::fs::read(&d).unwrap());
+    assert_eq!(
+        (descr.as_str(), data),
+        ("<f4", (-0.5f32).to_le_bytes().to_vec())
+    );
+    // Wrong dtype: bf16 given as float32.
+    write(&a, &npy("<f4", (1, 2), &[0; 8], false));
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "bf",
+        "--b-type",
+        "bf",
+        "--dst-type",
+        "f",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("dtype <f4 cannot hold bf elements; expected uint16"),
+        "{e}"
+    );
+}
+
+#[test]
+fn matmul_fp8_and_tf32() {
+    // hf8 (E4M3) A = [1.0 (0x38), 448 (0x7e)], bf8 (E5M2) B = [[2.0 (0x40)], [0.5 (0x38)]] on
+    // Xe3P: 2 + 224 = 226.0 in float32.
+    let (a, b, d) = (tmp("a8.npy"), tmp("b8.npy"), tmp("d8.npy"));
+    write(&a, &npy("|u1", (1, 2), &[0x38, 0x7e], false));
+    write(&b, &npy("|u1", (2, 1), &[0x40, 0x38], false));
+    let args = |p: &str| -> Vec<String> {
+        [
+            "--a",
+            a.to_str().unwrap(),
+            "--b",
+            b.to_str().unwrap(),
+            "--a-type",
+            "hf8",
+            "--b-type",
+            "bf8",
+            "--dst-type",
+            "f",
+            "--platform",
+            p,
+            "-o",
+            d.to_str().unwrap(),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let out = spvx()
+        .arg("dpas")
+        .arg("matmul")
+        .args(args("xe3p"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (_, _, data) = read_npy(&std::fs::read(&d).unwrap());
+    assert_eq!(data, 226.0f32.to_le_bytes().to_vec());
+    let out = spvx()
+        .arg("dpas")
+        .arg("matmul")
+        .args(args("pvc"))
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stderr).contains("rule platform-precision"),
+        "{}",
+        text(&out.stderr)
+    );
+    // tf32 as float32: the low 13 bits are ignored: (1 + 2^-23) · 3 = 3.
+    write(
+        &a,
+        &npy(
+            "<f4",
+            (1, 1),
+            &f32::from_bits(0x3f80_0001).to_le_bytes(),
+            false,
+        ),
+    );
+    write(&b, &npy("<f4", (1, 1), &3.0f32.to_le_bytes(), false));
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "tf32",
+        "--b-type",
+        "tf32",
+        "--dst-type",
+        "f",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (_, _, data) = read_npy(&std::fs::read(&d).unwrap());
+    assert_eq!(data, 3.0f32.to_le_bytes().to_vec());
+    // With the CM model the container is read whole: 3 + 3·2^-23 rounds to 3 + 2^-21.
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "tf32",
+        "--b-type",
+        "tf32",
+        "--dst-type",
+        "f",
+        "--model",
+        "cm",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (_, _, data) = read_npy(&std::fs::read(&d).unwrap());
+    assert_eq!(data, f32::from_bits(0x4040_0002).to_le_bytes().to_vec());
+}
+
+#[test]
+fn matmul_shape_errors() {
+    let (a, b, d) = (tmp("sa.npy"), tmp("sb.npy"), tmp("sd.npy"));
+    write(&a, &npy("|i1", (2, 3), &[0; 6], false));
+    write(&b, &npy("|i1", (4, 2), &[0; 8], false));
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "s8",
+        "--b-type",
+        "s8",
+        "--dst-type",
+        "d",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&out.stderr).contains("columns of A vs rows of B (K): 3 vs 4"),
+        "{}",
+        text(&out.stderr)
+    );
+    write(&b, b"not an npy file");
+    let out = matmul(&[
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "s8",
+        "--b-type",
+        "s8",
+        "--dst-type",
+        "d",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&out.stderr).contains("B: not a valid .npy file"),
+        "{}",
+        text(&out.stderr)
+    );
+}
