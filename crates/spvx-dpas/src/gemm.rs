@@ -64,7 +64,7 @@ fn check_instructions(
     c_ty: Option<DataType>,
 ) -> Result<(), SimError> {
     let mut rcs = vec![m.min(8)];
-    if m % 8 != 0 && m > 8 {
+    if !m.is_multiple_of(8) && m > 8 {
         rcs.push(m % 8);
     }
     for rc in rcs {

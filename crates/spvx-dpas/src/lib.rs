@@ -9,14 +9,14 @@
 //! registers, instructions and matrices. It knows nothing of SPIR-V: the engine builds the
 //! matrices of one subgroup and calls [`matrix::matmul_instructions`] (see that function).
 //!
-//! - [`Platform`]: exec size, GRF size and supported precisions per platform.
-//! - [`RegisterFile`]: GRFs of 8 or 16 dwords, `rN.sub` addressing, raw and hex images.
-//! - [`isa`]: [`isa::Instruction`], [`isa::parse_program`], [`isa::check`], [`isa::execute`],
+//! - [`Platform`] — exec size, GRF size and supported precisions per platform.
+//! - [`RegisterFile`] — GRFs of 8 or 16 dwords, `rN.sub` addressing, raw and hex images.
+//! - [`isa`] — [`isa::Instruction`], [`isa::parse_program`], [`isa::check`], [`isa::execute`],
 //!   [`isa::Program`], [`isa::encoding`].
-//! - [`matrix`]: [`matrix::ElementMatrix`], [`matrix::AccMatrix`], [`matrix::MatmulSpec`],
+//! - [`matrix`] — [`matrix::ElementMatrix`], [`matrix::AccMatrix`], [`matrix::MatmulSpec`],
 //!   register-layout packing, [`matrix::matmul_instructions`].
-//! - [`gemm`]: [`gemm::matmul_fast`].
-//! - [`npy`]: `.npy` arrays ↔ matrices with the `spvx dpas matmul` element conventions.
+//! - [`gemm`] — [`gemm::matmul_fast`].
+//! - [`npy`] — `.npy` arrays ↔ matrices with the `spvx dpas matmul` element conventions.
 //!
 //! Sources and decisions: `docs/semantics.md`, section "DPAS simulator". Float results follow
 //! Intel's reference emulators (not silicon-verified).

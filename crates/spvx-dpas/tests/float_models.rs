@@ -175,11 +175,11 @@ fn mul(x: &V, y: &V) -> V {
 /// The exact sum of several values, IEEE specials first; an exact zero is -0 only if every
 /// term is a zero with negative sign (round to nearest).
 fn exact_sum(terms: &[V]) -> V {
-    if terms.iter().any(|t| *t == V::Nan) {
+    if terms.contains(&V::Nan) {
         return V::Nan;
     }
-    let pos = terms.iter().any(|t| *t == V::Inf(false));
-    let neg = terms.iter().any(|t| *t == V::Inf(true));
+    let pos = terms.contains(&V::Inf(false));
+    let neg = terms.contains(&V::Inf(true));
     match (pos, neg) {
         (true, true) => return V::Nan,
         (true, false) => return V::Inf(false),
@@ -401,7 +401,7 @@ fn random_bits(rng: &mut Rng, f: Fmt, container32: bool) -> u32 {
     let sign = (rng.below(2) as u32) << (f.ebits + f.mbits);
     let mant = (rng.next() as u32) & ((1 << f.mbits) - 1);
     let top = (1u32 << f.ebits) - 1;
-    let bias = f.bias() as i64;
+    let bias = f.bias();
     let e = match rng.below(100) {
         0..=69 => (bias + rng.range(-3, 3)) as u32,
         70..=79 => 0,
