@@ -5,7 +5,6 @@
 //! §3.52 (not from spvx's code), and a fixed sample of the combinations is compared with
 //! spirv-val 2025.5.
 
-mod core_tools;
 mod support;
 
 /// A scalar or vector type of the generated modules.
@@ -200,7 +199,7 @@ fn verdicts_follow_the_rules() {
 
 #[test]
 fn sample_agrees_with_spirv_val() {
-    let Some(dir) = core_tools::tools_dir() else {
+    let Some(dir) = support::tools_dir() else {
         eprintln!("spirv-val not found: comparison skipped");
         return;
     };
@@ -330,7 +329,7 @@ fn one_operand_verdicts_follow_the_rules() {
 
 #[test]
 fn one_operand_ops_agree_with_spirv_val() {
-    let Some(dir) = core_tools::tools_dir() else {
+    let Some(dir) = support::tools_dir() else {
         eprintln!("spirv-val not found: comparison skipped");
         return;
     };

@@ -5,7 +5,6 @@
 //! and spirv-val. A module spirv-val rejects (e.g. one using the VALVE instructions it does not
 //! know) is reported with its message and must be one spvx has a documented reason to accept.
 
-mod core_tools;
 mod support;
 
 use spvx_spirv::binary::read_bytes;
@@ -119,7 +118,7 @@ fn real_modules_validate() {
 
 #[test]
 fn real_modules_agree_with_spirv_val() {
-    let Some(dir) = core_tools::tools_dir() else {
+    let Some(dir) = support::tools_dir() else {
         eprintln!("spirv-val not found: comparison skipped");
         return;
     };

@@ -4,7 +4,6 @@
 //! whose verdicts must agree with spirv-val 2025.5 (the external reference; the sweep found the
 //! "at least one index" rule). A fixed stride keeps it to about 200 modules.
 
-mod core_tools;
 mod support;
 
 const PRELUDE: &str = "OpCapability Shader
@@ -86,7 +85,7 @@ fn cases() -> Vec<String> {
 
 #[test]
 fn composite_and_access_chain_sweep_agrees_with_spirv_val() {
-    let Some(dir) = core_tools::tools_dir() else {
+    let Some(dir) = support::tools_dir() else {
         eprintln!("spirv-val not found: comparison skipped");
         return;
     };
