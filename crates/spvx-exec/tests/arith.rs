@@ -99,7 +99,8 @@ fn unsigned_and_signed_division_and_remainders() {
 #[test]
 fn comparisons_and_select() {
     let p = pairs();
-    let cases: [(&str, fn(u32, u32) -> bool); 6] = [
+    type Case = (&'static str, fn(u32, u32) -> bool);
+    let cases: [Case; 6] = [
         ("OpULessThan", |a, b| a < b),
         ("OpUGreaterThanEqual", |a, b| a >= b),
         ("OpSLessThan", |a, b| (a as i32) < (b as i32)),

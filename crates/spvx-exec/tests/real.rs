@@ -72,7 +72,8 @@ fn wide_comp() {
             .wrapping_add(0xfedc_ba98_7654_3210)
     );
     assert_eq!(s, -5 + 81_985_529_216_486_895);
-    assert_eq!(d, 2.0 * 1.000_000_000_000_000_2 + std::f64::consts::PI);
+    // 1.0000000000000002 is 1 + 2^-52.
+    assert_eq!(d, 2.0 * (1.0 + f64::EPSILON) + std::f64::consts::PI);
     // float16(1.1) = 0x3c66 = 1.099609375; × 1.5 = 1.6494140625, exact in f16 (0x3e99).
     assert_eq!(h, 1.649_414_062_5);
     // int16(1234) * -3 = -3702.

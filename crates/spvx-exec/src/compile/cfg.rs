@@ -37,11 +37,11 @@ pub(crate) fn successors(term: &Instruction) -> Vec<Id> {
 }
 
 /// The merge instruction of a block (OpSelectionMerge or OpLoopMerge), if any.
-pub(crate) fn merge_of<'a>(
-    insts: &'a [Instruction],
+pub(crate) fn merge_of(
+    insts: &[Instruction],
     label_index: usize,
     terminator: usize,
-) -> Option<&'a Instruction> {
+) -> Option<&Instruction> {
     insts[label_index + 1..terminator]
         .iter()
         .rev()

@@ -34,6 +34,12 @@ enum Pending {
     Done(Term),
 }
 
+/// A segment under construction: code range, terminator, source index, block label.
+type PendingSegment = (u32, u32, Pending, u32, Id);
+
+/// Parameter slots, return slot and return slot count of each function.
+pub(crate) type Signatures = HashMap<Id, (Vec<Slot>, Slot, u32)>;
+
 /// Execution scope Workgroup (SPIR-V 1.6 §3.27).
 const SCOPE_WORKGROUP: u64 = 2;
 
@@ -91,10 +97,7 @@ pub(crate) fn reachable_functions(
 
 impl Compiler<'_> {
     /// Allocates the parameters and return slots of every function (callers need them).
-    pub(crate) fn prepare_functions(
-        &mut self,
-        order: &[Id],
-    ) -> Result<HashMap<Id, (Vec<Slot>, Slot, u32)>, ExecError> {
+    pub(crate) fn prepare_functions(&mut self, order: &[Id]) -> Result<Signatures, ExecError> {
         let mut sigs = HashMap::new();
         for &fid in order {
             let Some(f) = self.ix.functions.iter().find(|f| f.id == fid).cloned() else {
@@ -124,7 +127,7 @@ impl Compiler<'_> {
     pub(crate) fn compile_function(
         &mut self,
         fid: Id,
-        sigs: &HashMap<Id, (Vec<Slot>, Slot, u32)>,
+        sigs: &Signatures,
     ) -> Result<Function, ExecError> {
         let Some(f) = self.ix.functions.iter().find(|f| f.id == fid).cloned() else {
             return Err(self.err(0, format!("function {} not found", self.ix.name(fid))));
@@ -166,7 +169,7 @@ impl Compiler<'_> {
             }
         }
         let mut code = Code::default();
-        let mut segments: Vec<(u32, u32, Pending, u32, Id)> = Vec::new();
+        let mut segments: Vec<PendingSegment> = Vec::new();
         let mut first_seg: HashMap<Id, SegId> = HashMap::new();
         for bi in block_order(self.insts, &f) {
             let b = f.blocks[bi].clone();

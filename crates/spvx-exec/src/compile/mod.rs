@@ -3,13 +3,13 @@
 //! constants, with overrides) evaluated, variables given memory, operands pre-decoded, blocks
 //! ordered and linked by index, and the functions the entry point reaches compiled.
 //!
-//! - [`types`]: register leaves and memory layouts of types, decorations.
-//! - [`globals`]: constants, spec constants, global variables, bindings, built-ins.
-//! - [`cfg`]: the block order (the scheduler's reconvergence priority).
-//! - [`func`]: functions: slots, blocks, segments, phis, terminators.
-//! - [`ops`]: arithmetic, logic, conversion and composite instructions.
-//! - [`memops`]: memory, atomic and dot-product instructions.
-//! - [`ext`]: GLSL.std.450.
+//! - `types`: register leaves and memory layouts of types, decorations.
+//! - `globals`: constants, spec constants, global variables, bindings, built-ins.
+//! - `cfg`: the block order (the scheduler's reconvergence priority).
+//! - `func`: functions: slots, blocks, segments, phis, terminators.
+//! - `ops`: arithmetic, logic, conversion and composite instructions.
+//! - `memops`: memory, atomic and dot-product instructions.
+//! - `ext`: GLSL.std.450 functions.
 
 mod cfg;
 mod ext;

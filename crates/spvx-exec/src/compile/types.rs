@@ -18,7 +18,6 @@ use spvx_val::index::Type;
 /// Decoration numbers (SPIR-V 1.6 §3.20).
 pub mod deco {
     pub const SPEC_ID: u32 = 1;
-    pub const BLOCK: u32 = 2;
     pub const BUFFER_BLOCK: u32 = 3;
     pub const ROW_MAJOR: u32 = 4;
     pub const ARRAY_STRIDE: u32 = 6;
@@ -150,7 +149,7 @@ impl Compiler<'_> {
             }
             Type::Array { element, length } => {
                 let n = self.array_length(index, *length)?;
-                if n as u64 * 1 > MAX_VALUE_SLOTS as u64 {
+                if n > MAX_VALUE_SLOTS {
                     return Err(self.unsupported(index, format!("array values of {n} elements")));
                 }
                 for _ in 0..n {

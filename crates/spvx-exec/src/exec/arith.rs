@@ -45,8 +45,8 @@ fn divide(cx: &mut Ctx, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) -> R
             0
         } else {
             match op {
-                IBinOp::UDiv => x / y,
-                IBinOp::UMod => x % y,
+                IBinOp::UDiv => x.checked_div(y).unwrap_or(0),
+                IBinOp::UMod => x.checked_rem(y).unwrap_or(0),
                 IBinOp::SDiv => sx.wrapping_div(sy) as u64,
                 IBinOp::SRem => sx.wrapping_rem(sy) as u64,
                 _ => {

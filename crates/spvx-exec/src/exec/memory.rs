@@ -48,14 +48,17 @@ pub fn var_init(
         cx.set(dst, l, ptr);
         for o in 0..size {
             // Zero first: padding and anything the initialiser does not cover.
-            let _ = cx.mem.write(l, p.add(o as i64), 1, 0);
+            let _ = cx.mem.write(l, p.offset_by(o as i64), 1, 0);
         }
         if let Some((src, leaves)) = init {
             for leaf in leaves.iter() {
                 let v = cx.get(src + leaf.slot, l);
-                let _ = cx
-                    .mem
-                    .write(l, p.add(leaf.offset as i64), leaf.scalar.mem_bytes(), v);
+                let _ = cx.mem.write(
+                    l,
+                    p.offset_by(leaf.offset as i64),
+                    leaf.scalar.mem_bytes(),
+                    v,
+                );
             }
         }
     }
@@ -80,13 +83,13 @@ pub fn access_chain(
         let (d, b, i) = (dst as usize * w, base as usize * w, index as usize * w);
         for l in lanes(cx.mask) {
             let p = Ptr(cx.regs[b + l])
-                .add(offset as i64 + sext(cx.regs[i + l], bits).wrapping_mul(stride));
+                .offset_by(offset as i64 + sext(cx.regs[i + l], bits).wrapping_mul(stride));
             cx.regs[d + l] = p.0;
         }
         return Ok(());
     }
     for l in lanes(cx.mask) {
-        let mut p = Ptr(cx.get(base, l)).add(offset as i64);
+        let mut p = Ptr(cx.get(base, l)).offset_by(offset as i64);
         for s in steps {
             let i = sext(cx.get(s.index, l), s.index_bits as u32);
             if let Some(len) = s.length
@@ -100,7 +103,7 @@ pub fn access_chain(
                     l,
                 )?;
             }
-            p = p.add(i.wrapping_mul(s.stride as i64));
+            p = p.offset_by(i.wrapping_mul(s.stride as i64));
         }
         cx.set(dst, l, p.0);
     }
@@ -117,7 +120,7 @@ pub fn load(cx: &mut Ctx, dst: Slot, ptr: Slot, leaves: &[Leaf]) -> Result<(), S
         let w = cx.width;
         let (d, p) = (dst as usize * w, ptr as usize * w);
         for l in lanes(cx.mask) {
-            let at = Ptr(cx.regs[p + l]).add(leaf.offset as i64);
+            let at = Ptr(cx.regs[p + l]).offset_by(leaf.offset as i64);
             let fast = at
                 .space()
                 .checked_sub(SPACE_BUFFER0)
@@ -140,7 +143,7 @@ pub fn load(cx: &mut Ctx, dst: Slot, ptr: Slot, leaves: &[Leaf]) -> Result<(), S
     for l in lanes(cx.mask) {
         let p = Ptr(cx.get(ptr, l));
         for leaf in leaves {
-            let at = p.add(leaf.offset as i64);
+            let at = p.offset_by(leaf.offset as i64);
             let bytes = leaf.scalar.mem_bytes();
             let v = match cx.mem.read(l, at, bytes) {
                 Ok(v) => v,
@@ -165,7 +168,7 @@ pub fn store(cx: &mut Ctx, ptr: Slot, src: Slot, leaves: &[Leaf]) -> Result<(), 
     for l in lanes(cx.mask) {
         let p = Ptr(cx.get(ptr, l));
         for leaf in leaves {
-            let at = p.add(leaf.offset as i64);
+            let at = p.offset_by(leaf.offset as i64);
             let bytes = leaf.scalar.mem_bytes();
             let v = cx.get(src + leaf.slot, l);
             if let Err(e) = cx.mem.write(l, at, bytes, v) {
@@ -181,15 +184,15 @@ pub fn copy_memory(cx: &mut Ctx, dst: Slot, src: Slot, size: u32) -> Result<(), 
     for l in lanes(cx.mask) {
         let (d, s) = (Ptr(cx.get(dst, l)), Ptr(cx.get(src, l)));
         for o in 0..size as i64 {
-            let v = match cx.mem.read(l, s.add(o), 1) {
+            let v = match cx.mem.read(l, s.offset_by(o), 1) {
                 Ok(v) => v,
                 Err(e) => {
-                    report_access(cx, l, s.add(o), 1, false, e)?;
+                    report_access(cx, l, s.offset_by(o), 1, false, e)?;
                     0
                 }
             };
-            if let Err(e) = cx.mem.write(l, d.add(o), 1, v) {
-                report_access(cx, l, d.add(o), 1, true, e)?;
+            if let Err(e) = cx.mem.write(l, d.offset_by(o), 1, v) {
+                report_access(cx, l, d.offset_by(o), 1, true, e)?;
             }
         }
     }

@@ -39,7 +39,7 @@ impl Ptr {
         self.0 & OFFSET_MASK
     }
     /// The pointer `delta` bytes further (wrapping within the offset field).
-    pub fn add(self, delta: i64) -> Ptr {
+    pub fn offset_by(self, delta: i64) -> Ptr {
         Ptr::new(self.space(), self.offset().wrapping_add(delta as u64))
     }
 }

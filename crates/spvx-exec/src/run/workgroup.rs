@@ -91,8 +91,8 @@ impl Worker {
         };
         let mut status = vec![Status::Runnable; self.subgroups.len()];
         loop {
-            for s in 0..self.subgroups.len() {
-                if status[s] != Status::Runnable {
+            for (s, state) in status.iter_mut().enumerate() {
+                if *state != Status::Runnable {
                     continue;
                 }
                 let before = sink.events.len();
@@ -108,8 +108,8 @@ impl Worker {
                 }
                 sink.events.clear();
                 match r {
-                    Ok(Yield::Finished) => status[s] = Status::Done,
-                    Ok(Yield::Barrier { source }) => status[s] = Status::Waiting(source),
+                    Ok(Yield::Finished) => *state = Status::Done,
+                    Ok(Yield::Barrier { source }) => *state = Status::Waiting(source),
                     Err(Stop::StepLimit) => {
                         out.error = Some(ExecError::StepLimit {
                             limit: d.cfg.step_limit,
