@@ -172,3 +172,22 @@ fn invalid_modules_are_refused_with_the_validators_errors() {
     let err = compile(&text).expect_err("invalid");
     assert!(matches!(err, ExecError::Invalid(_)), "{err}");
 }
+
+#[test]
+fn memory_limit_stops_a_run_before_it_allocates() {
+    let text = kernel(64, "", "%r = OpCopyObject %uint %x");
+    let m = compile(&text).unwrap_or_else(|e| panic!("{e}"));
+    let cfg = RunConfig {
+        memory_limit: 4096,
+        ..RunConfig::default()
+    };
+    let err = run_words(&m, &[0; 1024], 1024, 16, &cfg).expect_err("over the limit");
+    assert!(
+        matches!(err, ExecError::MemoryLimit { limit: 4096, .. }),
+        "{err}"
+    );
+    // A huge dispatch is refused too (one outcome record per workgroup).
+    let err =
+        run_words(&m, &[0; 4], 4, u32::MAX, &RunConfig::default()).expect_err("huge dispatch");
+    assert!(matches!(err, ExecError::MemoryLimit { .. }), "{err}");
+}

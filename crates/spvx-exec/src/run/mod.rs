@@ -100,10 +100,15 @@ pub fn run(
         Some(n) => n.max(1) as u64,
         None => rayon::current_num_threads() as u64,
     };
-    let per_worker =
-        (prog.slot_count as u64 * 8 + prog.private_bytes as u64) * width as u64 * subgroups as u64
-            + prog.workgroup_bytes as u64;
-    bytes_needed += per_worker.saturating_mul(threads);
+    // Registers and private memory of every subgroup, and the workgroup memory, per worker;
+    // plus one outcome record per workgroup.
+    let per_worker = (prog.slot_count as u64 * 8 + prog.private_bytes as u64)
+        .saturating_mul(width as u64)
+        .saturating_mul(subgroups as u64)
+        .saturating_add(prog.workgroup_bytes as u64);
+    bytes_needed =
+        bytes_needed.saturating_add(total.saturating_mul(std::mem::size_of::<Outcome>() as u64));
+    bytes_needed = bytes_needed.saturating_add(per_worker.saturating_mul(threads));
     if bytes_needed > cfg.memory_limit {
         return Err(ExecError::MemoryLimit {
             what: "the dispatch (buffers, registers, private and workgroup memory)".into(),
