@@ -1,6 +1,6 @@
 //! Rules of result and operand types of the core instructions, by family: arithmetic, bitwise
 //! and logical ([`arith`]), conversion ([`convert`]), composite ([`composite`]), memory
-//! ([`memory`]) and control flow and function calls ([`control`]).
+//! ([`memory`]), control flow and function calls ([`control`]) and constants ([`constants`]).
 //!
 //! Each rule is the one the SPIR-V specification states for the instruction (§3.52, "Result
 //! Type must be ..."); the messages follow spirv-val's wording where it has one. An instruction
@@ -9,6 +9,7 @@
 
 mod arith;
 mod composite;
+mod constants;
 mod control;
 mod convert;
 mod memory;
@@ -50,7 +51,8 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
             .and_then(|()| convert::check(&cx))
             .and_then(|()| composite::check(&cx))
             .and_then(|()| memory::check(&cx))
-            .and_then(|()| control::check(&cx));
+            .and_then(|()| control::check(&cx))
+            .and_then(|()| constants::check(&cx));
         if let Err(e) = result {
             out.push(ValError::at(index, e));
         }
