@@ -34,6 +34,10 @@ pub enum UbKind {
     Unreachable,
     /// A workgroup barrier reached by only some invocations of a subgroup.
     NonUniformBarrier,
+    /// A fixed-point function met a special input (sqrt/rsqrt of a negative value, which the
+    /// spec calls undefined, or 1/0, 1/√0, log 0, log of a negative value), or could not be
+    /// evaluated within spvx-num's precision limit (result 0).
+    FixedPoint(String),
     /// A write to a read-only resource (uniform buffer or push constants): dropped.
     WriteToReadOnly,
 }
@@ -74,6 +78,7 @@ impl fmt::Display for UbKind {
                     "workgroup barrier reached by only some invocations of a subgroup"
                 )
             }
+            UbKind::FixedPoint(what) => write!(f, "fixed-point function: {what}"),
             UbKind::WriteToReadOnly => write!(f, "write to a read-only resource (dropped)"),
         }
     }

@@ -88,7 +88,7 @@ impl Compiler<'_> {
         Ok(match self.ty(index, ty)? {
             Type::Bool => Scalar::Bool,
             Type::Int { width, .. } => match width {
-                8 | 16 | 32 | 64 => Scalar::Int(*width as u8),
+                1..=64 => Scalar::Int(*width as u8),
                 w => return Err(self.unsupported(index, format!("{w}-bit integers"))),
             },
             Type::Float { width, encoding } => Scalar::Float(match (width, encoding) {

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod composite;
 pub mod control;
 pub mod convert;
+pub mod fixed;
 pub mod float;
 pub mod intdot;
 pub mod math;
@@ -321,6 +322,12 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             value,
             comparator,
         } => return atomic::atomic(cx, *op, *bits as u32, *dst, *ptr, *value, *comparator),
+        Inst::Fixed {
+            op,
+            result,
+            dst,
+            src,
+        } => return fixed::fixed(cx, op, *result, *dst, *src),
         Inst::Math {
             func,
             fmt,

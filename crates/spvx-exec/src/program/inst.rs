@@ -74,12 +74,13 @@ impl Scalar {
         }
     }
 
-    /// Bytes the scalar takes in memory (booleans take 4, as a 32-bit 0 or 1).
+    /// Bytes the scalar takes in memory (booleans take 4, as a 32-bit 0 or 1; integers of
+    /// other widths than 8, 16, 32, 64 take the next of those sizes).
     pub fn mem_bytes(self) -> u32 {
         match self {
             Scalar::Bool => 4,
             Scalar::Ptr => 8,
-            other => other.bits() / 8,
+            other => other.bits().div_ceil(8).next_power_of_two(),
         }
     }
 }
@@ -446,6 +447,13 @@ pub enum Inst {
         value: Option<Slot>,
         comparator: Option<Slot>,
     },
+    /// One of the eleven fixed-point functions (SPV_INTEL_arbitrary_precision_fixed_point).
+    Fixed {
+        op: spvx_num::fixed::FixedOp,
+        result: FixedResult,
+        dst: Slot,
+        src: Slot,
+    },
     /// A GLSL.std.450 (or other math) function of one to three float operands.
     Math {
         func: crate::program::math::MathFn,
@@ -460,6 +468,17 @@ pub enum Inst {
         dst: Slot,
         args: [Slot; 3],
     },
+}
+
+/// Where a fixed-point instruction puts its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixedResult {
+    /// One rW-bit value.
+    Single,
+    /// SinCos/SinCosPi into a 2-component vector: sine in `dst`, cosine in `dst + 1`.
+    Vector,
+    /// SinCos/SinCosPi into one 2·rW-bit scalar: sine in the high half, cosine in the low half.
+    Packed,
 }
 
 /// Two-result integer operations.
