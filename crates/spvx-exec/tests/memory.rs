@@ -191,3 +191,80 @@ fn memory_limit_stops_a_run_before_it_allocates() {
         run_words(&m, &[0; 4], 4, u32::MAX, &RunConfig::default()).expect_err("huge dispatch");
     assert!(matches!(err, ExecError::MemoryLimit { .. }), "{err}");
 }
+
+#[test]
+fn array_length_copy_memory_private_variables_and_compare_exchange() {
+    // out[i] = arrayLength(in) * 1000 + private counter after two increments (2) * 100
+    //          + (copied function array)[1] * 10 + (CAS on out[i] that fails, returning 0 + 1).
+    let decls = r#"
+%ptr_p_uint = OpTypePointer Private %uint
+%cnt = OpVariable %ptr_p_uint Private %u0
+%arr2 = OpTypeArray %uint %u2
+%ptr_f_arr2 = OpTypePointer Function %arr2
+%ptr_f_uint = OpTypePointer Function %uint
+%c5 = OpConstant %uint 5
+%c7 = OpConstant %uint 7
+%init = OpConstantComposite %arr2 %c5 %c7
+%k1000 = OpConstant %uint 1000
+%k100 = OpConstant %uint 100
+%k10 = OpConstant %uint 10
+%dev = OpConstant %uint 1
+%relaxed = OpConstant %uint 0
+"#;
+    let body = r#"
+%len = OpArrayLength %uint %in 0
+%c0 = OpLoad %uint %cnt
+%c1 = OpIAdd %uint %c0 %u1
+OpStore %cnt %c1
+%c2 = OpLoad %uint %cnt
+%c3 = OpIAdd %uint %c2 %u1
+OpStore %cnt %c3
+OpCopyMemory %dstv %srcv
+%p1 = OpAccessChain %ptr_f_uint %dstv %u1
+%e1 = OpLoad %uint %p1
+%po = OpAccessChain %ptr_sb_uint %out %u0 %i
+%old = OpAtomicCompareExchange %uint %po %dev %relaxed %relaxed %c7 %c5
+%t0 = OpIMul %uint %len %k1000
+%cf = OpLoad %uint %cnt
+%t1 = OpIMul %uint %cf %k100
+%t2 = OpIMul %uint %e1 %k10
+%t3 = OpIAdd %uint %t0 %t1
+%t4 = OpIAdd %uint %t3 %t2
+%t5 = OpIAdd %uint %t4 %old
+%r = OpIAdd %uint %t5 %u1
+"#;
+    let text = kernel(4, decls, body)
+        .replace("OpEntryPoint GLCompute %main \"main\" %gid %in %out", "OpEntryPoint GLCompute %main \"main\" %gid %in %out %cnt")
+        .replace(
+            "%entry = OpLabel\n",
+            "%entry = OpLabel\n%srcv = OpVariable %ptr_f_arr2 Function %init\n%dstv = OpVariable %ptr_f_arr2 Function\n",
+        );
+    let m = compile(&text).unwrap_or_else(|e| panic!("{e}"));
+    // in has 6 words → arrayLength 6; out starts as zeros, CAS compares with 5: fails, old 0.
+    let (out, report) =
+        run_words(&m, &[0; 6], 4, 1, &RunConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out, vec![6000 + 200 + 70 + 1; 4]);
+    assert_eq!(report.total_events, 0);
+}
+
+#[test]
+fn uniform_buffers_are_read_only() {
+    // Binding 1 as a Uniform (Block) buffer: the store is dropped and reported.
+    let text = kernel(4, "", "%r = OpCopyObject %uint %x")
+        .replace("%out = OpVariable %ptr_sb_Buf StorageBuffer", "%out = OpVariable %ptr_u_Buf Uniform")
+        .replace("%ptr_sb_uint = OpTypePointer StorageBuffer %uint\n", "%ptr_sb_uint = OpTypePointer StorageBuffer %uint\n%ptr_u_Buf = OpTypePointer Uniform %Buf\n%ptr_u_uint = OpTypePointer Uniform %uint\n")
+        .replace("%py = OpAccessChain %ptr_sb_uint %out %u0 %i", "%py = OpAccessChain %ptr_u_uint %out %u0 %i")
+        .replace("OpDecorate %arr ArrayStride 4\nOpMemberDecorate %Buf 0 Offset 0", "OpDecorate %arr ArrayStride 16\nOpMemberDecorate %Buf 0 Offset 0");
+    let m = compile(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.bindings()[1].kind, spvx_exec::BindingKind::UniformBuffer);
+    let (out, report) =
+        run_words(&m, &[1; 16], 16, 1, &RunConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out, vec![0; 16]);
+    assert_eq!(report.total_events, 4);
+    assert!(
+        report
+            .events
+            .iter()
+            .all(|e| e.kind == UbKind::WriteToReadOnly)
+    );
+}
