@@ -1,5 +1,6 @@
 //! Memory instructions (SPIR-V §3.52.8): `OpVariable` (result pointer type and storage class,
-//! initializer, Function storage class exactly inside functions), `OpLoad`, `OpStore`,
+//! initializer, Function storage class exactly inside functions), `OpLoad`, `OpStore` (not
+//! into read-only storage classes),
 //! `OpCopyMemory`, and the access chains (`OpAccessChain`, `OpInBoundsAccessChain`,
 //! `OpPtrAccessChain`, `OpInBoundsPtrAccessChain`): indices and result pointer type.
 
@@ -95,8 +96,17 @@ fn store(cx: &Cx) -> Check {
     if other_pointer(cx, pt) {
         return Ok(());
     }
-    let (_, pointee) =
+    let (sc, pointee) =
         pointer(cx, pt).ok_or_else(|| cx.operand_err(0, "Pointer", "a pointer type"))?;
+    // UniformConstant, Input and PushConstant memory is read-only (SPIR-V §2.18 storage
+    // classes; spirv-val: "storage class is read-only").
+    ensure(!matches!(sc, 0 | 1 | 9), || {
+        let kind = cx.ix.grammar.kind_by_name("StorageClass");
+        let name = kind
+            .and_then(|k| cx.ix.grammar.enumerant_name(k, sc))
+            .unwrap_or("?");
+        cx.rule(format!("Pointer's storage class {name} is read-only"))
+    })?;
     ensure(cx.type_of(1) == Some(pointee), || {
         cx.operand_err(
             1,
