@@ -36,6 +36,12 @@ pub enum ExecError {
     },
     #[error("no buffer bound at set {set}, binding {binding}")]
     MissingBinding { set: u32, binding: u32 },
+    #[error("tensor at set {set}, binding {binding}: {message}")]
+    Tensor {
+        set: u32,
+        binding: u32,
+        message: String,
+    },
     #[error("bad run configuration: {0}")]
     Config(String),
     #[error(

@@ -38,7 +38,7 @@ pub mod run;
 pub use config::{CompileOptions, RunConfig};
 pub use error::ExecError;
 pub use report::{RunReport, UbEvent, UbKind};
-pub use resources::{BindingInfo, BindingKind, Resources};
+pub use resources::{BindingInfo, BindingKind, Resources, Tensor, TensorInfo};
 
 use spvx_spirv::module::Module;
 

@@ -58,6 +58,7 @@ impl Compiler<'_> {
             private: &mut [],
             private_bytes: 0,
             workgroup: &mut [],
+            tensors: &[],
         };
         let mut cx = Ctx {
             regs: &mut self.eval,
@@ -137,12 +138,20 @@ impl Compiler<'_> {
                     self.fixed_value(index, inst)?;
                 }
                 "OpConstantComposite" | "OpSpecConstantComposite" => {
+                    if let Some(Type::Tensor { .. }) = inst.result_type.and_then(|t| self.ix.ty(t))
+                    {
+                        return Err(self.unsupported(index, "tensor constants (SPV_ARM_graph)"));
+                    }
                     let v = self.fixed_value(index, inst)?;
                     let mut at = v.slot as usize;
+                    let end = at + self.slot_count(index, v.ty)? as usize;
                     for o in &inst.operands {
                         let Some(id) = o.id() else { continue };
                         let part = self.value(index, id)?;
                         let n = self.slot_count(index, part.ty)? as usize;
+                        if at + n > end {
+                            return Err(self.err(index, "constituents larger than the type"));
+                        }
                         for k in 0..n {
                             self.eval[at + k] = self.eval[part.slot as usize + k];
                         }
@@ -224,6 +233,9 @@ impl Compiler<'_> {
         if !used.contains(&id) {
             self.eval[slot as usize] = Ptr::new(SPACE_PRIVATE, u64::MAX).0;
             return Ok(());
+        }
+        if let Type::Tensor { element, rank, .. } = self.ty(index, pointee)?.clone() {
+            return self.tensor_variable(index, id, slot, element, rank);
         }
         let (size, align) = match self.ty(index, pointee)? {
             Type::Struct { .. }
@@ -333,6 +345,7 @@ impl Compiler<'_> {
                     static_size: size,
                     runtime_stride,
                     name: self.debug_name(id),
+                    tensor: None,
                 });
                 Ptr::new(space, 0)
             }
@@ -345,6 +358,44 @@ impl Compiler<'_> {
             c => return Err(self.unsupported(index, format!("variables in storage class {c}"))),
         };
         self.eval[slot as usize] = ptr.0;
+        Ok(())
+    }
+
+    /// A storage tensor variable (UniformConstant, `OpTypeTensorARM` with a Rank).
+    fn tensor_variable(
+        &mut self,
+        index: usize,
+        id: Id,
+        slot: u32,
+        element: Id,
+        rank: Option<Id>,
+    ) -> Result<(), ExecError> {
+        let rank = rank.ok_or_else(|| self.unsupported(index, "tensors without a Rank"))?;
+        let rank = self.eval[self.value(index, rank)?.slot as usize];
+        let rank = u32::try_from(rank)
+            .ok()
+            .filter(|r| (1..=64).contains(r))
+            .ok_or_else(|| self.err(index, format!("tensor rank {rank}")))?;
+        let element_bytes = crate::exec::tensor::element_bytes(self.scalar(index, element)?);
+        let word = |d| {
+            self.deco(id, d)
+                .and_then(|w| w.first().copied())
+                .unwrap_or(0)
+        };
+        let space = SPACE_BUFFER0 + self.globals.bindings.len() as u32;
+        self.globals.bindings.push(BindingInfo {
+            set: word(deco::DESCRIPTOR_SET),
+            binding: word(deco::BINDING),
+            kind: BindingKind::Tensor,
+            static_size: 0,
+            runtime_stride: None,
+            name: self.debug_name(id),
+            tensor: Some(crate::resources::TensorInfo {
+                rank,
+                element_bytes,
+            }),
+        });
+        self.eval[slot as usize] = Ptr::new(space, 0).0;
         Ok(())
     }
 

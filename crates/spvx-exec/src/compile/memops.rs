@@ -74,6 +74,16 @@ impl Compiler<'_> {
             "OpLoad" => {
                 let dst = self.result(index, inst)?;
                 let ptr = self.operand(index, inst, 0)?;
+                if matches!(self.ty(index, dst.ty)?, Type::Tensor { .. }) {
+                    code.push(
+                        index,
+                        Inst::Copy {
+                            dst: dst.slot,
+                            src: ptr.slot,
+                        },
+                    );
+                    return Ok(());
+                }
                 let pid = inst.operands[0].id().unwrap_or(0);
                 let leaves = self.access_leaves(index, pid, dst.ty)?;
                 code.push(
@@ -388,6 +398,89 @@ impl Compiler<'_> {
                 acc: acc.slot,
             },
         );
+        Ok(())
+    }
+}
+
+impl Compiler<'_> {
+    /// OpTensorReadARM (4164), OpTensorWriteARM (4165), OpTensorQuerySizeARM (4166).
+    pub(crate) fn tensor_op(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+    ) -> Result<(), ExecError> {
+        let tensor = self.operand(index, inst, 0)?;
+        let Type::Tensor { element, .. } = self.ty(index, tensor.ty)?.clone() else {
+            return Err(self.err(index, "expected a tensor operand"));
+        };
+        let element = self.scalar(index, element)?;
+        if inst.opcode == 4166 {
+            let dst = self.result(index, inst)?;
+            let d = self.operand(index, inst, 1)?;
+            let dim = u32::try_from(self.eval[d.slot as usize])
+                .map_err(|_| self.err(index, "dimension out of range"))?;
+            let bits = self.scalar(index, dst.ty)?.bits() as u8;
+            code.push(
+                index,
+                Inst::TensorSize {
+                    dst: dst.slot,
+                    tensor: tensor.slot,
+                    dim,
+                    bits,
+                },
+            );
+            return Ok(());
+        }
+        let coords = self.operand(index, inst, 1)?;
+        let (rank, coord_bits) = match self.ty(index, coords.ty)?.clone() {
+            Type::Array { element, length } => (
+                self.array_length(index, length)?,
+                self.scalar(index, element)?.bits(),
+            ),
+            _ => return Err(self.err(index, "coordinates must be an integer array")),
+        };
+        let rank = u8::try_from(rank).map_err(|_| self.err(index, "tensor rank too large"))?;
+        let count_of = |c: &Self, ty| -> Result<u32, ExecError> { c.slot_count(index, ty) };
+        if inst.opcode == 4164 {
+            let dst = self.result(index, inst)?;
+            let count = count_of(self, dst.ty)?;
+            let mask = inst.operands.get(2).and_then(|o| o.word()).unwrap_or(0);
+            let oob = if mask & 0x2 != 0 {
+                let v = self.operand(index, inst, 3)?;
+                Some((v.slot, self.slot_count(index, v.ty)? > 1))
+            } else {
+                None
+            };
+            code.push(
+                index,
+                Inst::TensorRead {
+                    dst: dst.slot,
+                    tensor: tensor.slot,
+                    coords: coords.slot,
+                    rank,
+                    coord_bits: coord_bits as u8,
+                    count,
+                    element,
+                    oob,
+                },
+            );
+        } else {
+            let src = self.operand(index, inst, 2)?;
+            let count = count_of(self, src.ty)?;
+            code.push(
+                index,
+                Inst::TensorWrite {
+                    tensor: tensor.slot,
+                    coords: coords.slot,
+                    rank,
+                    coord_bits: coord_bits as u8,
+                    count,
+                    element,
+                    src: src.slot,
+                },
+            );
+        }
         Ok(())
     }
 }

@@ -105,6 +105,9 @@ impl Compiler<'_> {
         if (5923..=5933).contains(&inst.opcode) {
             return self.fixed_op(index, inst, code);
         }
+        if (4164..=4166).contains(&inst.opcode) {
+            return self.tensor_op(index, inst, code);
+        }
         let name = self
             .g
             .instruction(inst.opcode)

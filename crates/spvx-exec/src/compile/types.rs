@@ -162,6 +162,8 @@ impl Compiler<'_> {
                 }
             }
             Type::Void => {}
+            // A tensor value is its binding (a pointer to the tensor's memory space).
+            Type::Tensor { .. } => out.push(Scalar::Ptr),
             _ => out.push(self.scalar(index, ty)?),
         }
         Ok(())

@@ -17,6 +17,7 @@ pub mod intdot;
 pub mod math;
 pub mod memory;
 pub mod mixdot;
+pub mod tensor;
 
 use crate::config::RunConfig;
 use crate::memory::Memory;
@@ -322,6 +323,50 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             value,
             comparator,
         } => return atomic::atomic(cx, *op, *bits as u32, *dst, *ptr, *value, *comparator),
+        Inst::TensorRead {
+            dst,
+            tensor,
+            coords,
+            rank,
+            coord_bits,
+            count,
+            element,
+            oob,
+        } => tensor::read(
+            cx,
+            *dst,
+            *tensor,
+            *coords,
+            *rank,
+            *coord_bits,
+            *count,
+            *element,
+            *oob,
+        ),
+        Inst::TensorWrite {
+            tensor,
+            coords,
+            rank,
+            coord_bits,
+            count,
+            element,
+            src,
+        } => tensor::write(
+            cx,
+            *tensor,
+            *coords,
+            *rank,
+            *coord_bits,
+            *count,
+            *element,
+            *src,
+        ),
+        Inst::TensorSize {
+            dst,
+            tensor,
+            dim,
+            bits,
+        } => tensor::size(cx, *dst, *tensor, *dim, *bits),
         Inst::Fixed {
             op,
             result,

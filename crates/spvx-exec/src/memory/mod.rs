@@ -54,6 +54,15 @@ pub struct Memory<'a> {
     pub private_bytes: usize,
     /// The workgroup's shared memory.
     pub workgroup: &'a mut [u8],
+    /// For each buffer space that holds a tensor: its shape and byte strides.
+    pub tensors: &'a [Option<TensorView>],
+}
+
+/// The shape and byte strides of a bound tensor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorView {
+    pub shape: Vec<u64>,
+    pub strides: Vec<u64>,
 }
 
 /// Why an access did not happen.

@@ -447,6 +447,36 @@ pub enum Inst {
         value: Option<Slot>,
         comparator: Option<Slot>,
     },
+    /// OpTensorReadARM: `count` consecutive elements along the innermost dimension from
+    /// `coords` (`rank` slots); elements outside the tensor are `oob` (per element when
+    /// `oob_array`) or zero.
+    TensorRead {
+        dst: Slot,
+        tensor: Slot,
+        coords: Slot,
+        rank: u8,
+        coord_bits: u8,
+        count: u32,
+        element: Scalar,
+        oob: Option<(Slot, bool)>,
+    },
+    /// OpTensorWriteARM: elements outside the tensor are not written.
+    TensorWrite {
+        tensor: Slot,
+        coords: Slot,
+        rank: u8,
+        coord_bits: u8,
+        count: u32,
+        element: Scalar,
+        src: Slot,
+    },
+    /// OpTensorQuerySizeARM: the size of dimension `dim`, reduced to `bits`.
+    TensorSize {
+        dst: Slot,
+        tensor: Slot,
+        dim: u32,
+        bits: u8,
+    },
     /// One of the eleven fixed-point functions (SPV_INTEL_arbitrary_precision_fixed_point).
     Fixed {
         op: spvx_num::fixed::FixedOp,

@@ -12,10 +12,10 @@ mod workgroup;
 use crate::config::RunConfig;
 use crate::error::{ExecError, opcode_name};
 use crate::exec::RawEvent;
-use crate::memory::SharedBuffer;
+use crate::memory::{SharedBuffer, TensorView};
 use crate::program::Program;
 use crate::report::{RunReport, UbEvent};
-use crate::resources::{BindingKind, Resources};
+use crate::resources::{BindingInfo, BindingKind, Resources, Tensor};
 use rayon::prelude::*;
 use workgroup::{Outcome, Worker};
 
@@ -24,6 +24,7 @@ pub(crate) struct Dispatch<'a> {
     pub prog: &'a Program,
     pub cfg: &'a RunConfig,
     pub buffers: &'a [SharedBuffer],
+    pub tensors: &'a [Option<TensorView>],
     pub groups: [u32; 3],
     /// Registers of a fresh subgroup (constants in place).
     pub template: Vec<u64>,
@@ -79,10 +80,22 @@ pub fn run(
 
     // Buffers, in the program's binding order.
     let mut buffers = Vec::with_capacity(prog.bindings.len());
+    let mut tensors = Vec::with_capacity(prog.bindings.len());
     let mut bytes_needed = 0u64;
     for b in &prog.bindings {
+        let mut view = None;
         let (data, read_only) = match b.kind {
             BindingKind::PushConstant => (res.push_constants.as_slice(), true),
+            BindingKind::Tensor => {
+                let t = res
+                    .tensor(b.set, b.binding)
+                    .ok_or(ExecError::MissingBinding {
+                        set: b.set,
+                        binding: b.binding,
+                    })?;
+                view = Some(tensor_view(b, t)?);
+                (t.data.as_slice(), false)
+            }
             kind => {
                 let data = res
                     .buffer(b.set, b.binding)
@@ -95,6 +108,7 @@ pub fn run(
         };
         bytes_needed += data.len() as u64;
         buffers.push(SharedBuffer::new(data, read_only));
+        tensors.push(view);
     }
     let threads = match cfg.threads {
         Some(n) => n.max(1) as u64,
@@ -126,6 +140,7 @@ pub fn run(
         prog,
         cfg,
         buffers: &buffers,
+        tensors: &tensors,
         groups,
         template,
         width,
@@ -183,6 +198,61 @@ pub fn run(
         {
             *dst = b.to_bytes();
         }
+        if info.kind == BindingKind::Tensor
+            && let Some(t) = res.tensor_mut(info.set, info.binding)
+        {
+            t.data = b.to_bytes();
+        }
     }
     Ok(report)
+}
+
+/// Checks a bound tensor against the module's tensor type and the bytes it has.
+fn tensor_view(b: &BindingInfo, t: &Tensor) -> Result<TensorView, ExecError> {
+    let fail = |message: String| ExecError::Tensor {
+        set: b.set,
+        binding: b.binding,
+        message,
+    };
+    let info = b
+        .tensor
+        .ok_or_else(|| fail("not a tensor binding".into()))?;
+    if t.shape.len() != info.rank as usize {
+        return Err(fail(format!(
+            "the tensor has {} dimensions, the module's tensor type has rank {}",
+            t.shape.len(),
+            info.rank
+        )));
+    }
+    if t.shape.contains(&0) {
+        return Err(fail("a dimension is 0".into()));
+    }
+    let strides = t.byte_strides(info.element_bytes as u64);
+    if strides.len() != t.shape.len() {
+        return Err(fail(format!(
+            "{} strides for {} dimensions",
+            strides.len(),
+            t.shape.len()
+        )));
+    }
+    // The last byte any element occupies must be inside the data.
+    let mut end = info.element_bytes as u64;
+    for (d, s) in t.shape.iter().zip(&strides) {
+        end = (d - 1)
+            .checked_mul(*s)
+            .and_then(|x| x.checked_add(end))
+            .ok_or_else(|| fail("the strides overflow".into()))?;
+    }
+    if end > t.data.len() as u64 {
+        return Err(fail(format!(
+            "shape {:?} with byte strides {:?} needs {end} bytes, the data has {}",
+            t.shape,
+            strides,
+            t.data.len()
+        )));
+    }
+    Ok(TensorView {
+        shape: t.shape.clone(),
+        strides,
+    })
 }

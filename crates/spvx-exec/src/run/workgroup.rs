@@ -101,6 +101,7 @@ impl Worker {
                     private: &mut self.privates[s],
                     private_bytes: pb,
                     workgroup: &mut self.workgroup,
+                    tensors: d.tensors,
                 };
                 let r = self.subgroups[s].run(prog, &mut mem, &mut sink, d.cfg, &mut out.steps);
                 for e in sink.events.drain(before..).collect::<Vec<_>>() {

@@ -1,0 +1,187 @@
+//! Tensors (SPV_ARM_tensors with the VK_ARM_tensors access rules): element reads with an
+//! OutOfBoundsValueARM operand, array reads straddling the innermost dimension's end (per
+//! element replacement), writes (out-of-bounds ones have no effect), size queries, packed and
+//! non-packed byte strides. Expected values are worked out from those rules in the test.
+
+use spvx_exec::{BindingKind, CompileOptions, CompiledModule, Resources, RunConfig, Tensor};
+use spvx_spirv::asm::{AsmOptions, assemble};
+
+const TEXT: &str = r#"
+OpCapability Shader
+OpCapability TensorsARM
+OpExtension "SPV_ARM_tensors"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lidx %t %out
+OpExecutionMode %main LocalSize 16 1 1
+OpDecorate %lidx BuiltIn LocalInvocationIndex
+OpDecorate %t DescriptorSet 0
+OpDecorate %t Binding 0
+OpDecorate %rarr ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%u3 = OpConstant %uint 3
+%u4 = OpConstant %uint 4
+%u16 = OpConstant %uint 16
+%u17 = OpConstant %uint 17
+%u100 = OpConstant %uint 100
+%k7777 = OpConstant %int 7777
+%arr2uint = OpTypeArray %uint %u2
+%arr2int = OpTypeArray %int %u2
+%ten = OpTypeTensorARM %int %u2
+%ptr_t = OpTypePointer UniformConstant %ten
+%t = OpVariable %ptr_t UniformConstant
+%ptr_in_uint = OpTypePointer Input %uint
+%lidx = OpVariable %ptr_in_uint Input
+%rarr = OpTypeRuntimeArray %uint
+%Buf = OpTypeStruct %rarr
+%ptr_sb_Buf = OpTypePointer StorageBuffer %Buf
+%ptr_sb_uint = OpTypePointer StorageBuffer %uint
+%out = OpVariable %ptr_sb_Buf StorageBuffer
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %uint %lidx
+%row = OpUDiv %uint %i %u4
+%col = OpUMod %uint %i %u4
+%c = OpCompositeConstruct %arr2uint %row %col
+%tv = OpLoad %ten %t
+%e = OpTensorReadARM %int %tv %c OutOfBoundsValueARM %k7777
+%pair = OpTensorReadARM %arr2int %tv %c
+%p1 = OpCompositeExtract %int %pair 1
+%eu = OpBitcast %uint %e
+%p1u = OpBitcast %uint %p1
+%sum = OpIAdd %uint %eu %p1u
+%o = OpAccessChain %ptr_sb_uint %out %u0 %i
+OpStore %o %sum
+%w = OpIAdd %uint %i %u100
+%wi = OpBitcast %int %w
+OpTensorWriteARM %tv %c %wi
+%d0 = OpTensorQuerySizeARM %uint %tv %u0
+%d1 = OpTensorQuerySizeARM %uint %tv %u1
+%o16 = OpAccessChain %ptr_sb_uint %out %u0 %u16
+OpStore %o16 %d0
+%o17 = OpAccessChain %ptr_sb_uint %out %u0 %u17
+OpStore %o17 %d1
+OpReturn
+OpFunctionEnd
+"#;
+
+fn element(t: &Tensor, strides: &[u64], r: u64, c: u64) -> i32 {
+    let at = (r * strides[0] + c * strides[1]) as usize;
+    i32::from_le_bytes([t.data[at], t.data[at + 1], t.data[at + 2], t.data[at + 3]])
+}
+
+fn check(strides: Option<Vec<u64>>, bytes: usize) {
+    let asm = assemble(TEXT, &AsmOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let m = CompiledModule::from_bytes(&asm.bytes(), "main", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.bindings()[0].kind, BindingKind::Tensor);
+    assert_eq!(
+        m.bindings()[0].tensor.map(|t| (t.rank, t.element_bytes)),
+        Some((2, 4))
+    );
+    let real = strides.clone().unwrap_or(vec![16, 4]);
+    // Element (r, c) holds 10·r + c + 1; padding bytes hold 0xee.
+    let mut data = vec![0xeeu8; bytes];
+    for r in 0..3u64 {
+        for c in 0..4u64 {
+            let at = (r * real[0] + c * real[1]) as usize;
+            data[at..at + 4].copy_from_slice(&((10 * r + c + 1) as i32).to_le_bytes());
+        }
+    }
+    let mut res = Resources::new();
+    res.set_tensor(
+        0,
+        0,
+        Tensor {
+            shape: vec![3, 4],
+            strides,
+            data,
+        },
+    );
+    res.set_words(0, 1, &[0; 18]);
+    let report = m
+        .run(&mut res, [1, 1, 1], &RunConfig::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        report.total_events, 0,
+        "tensor bounds are defined behaviour"
+    );
+    let out = res.words(0, 1).unwrap_or_default();
+    for i in 0..16u64 {
+        let (r, c) = (i / 4, i % 4);
+        let inside = |r: u64, c: u64| r < 3 && c < 4;
+        let val = |r: u64, c: u64| (10 * r + c + 1) as u32;
+        // e: the element or 7777; pair[1]: element (r, c+1) or 0 (no wrap to the next row).
+        let e = if inside(r, c) { val(r, c) } else { 7777 };
+        let p1 = if inside(r, c + 1) { val(r, c + 1) } else { 0 };
+        assert_eq!(out[i as usize], e + p1, "invocation {i}");
+    }
+    assert_eq!(&out[16..18], &[3, 4]);
+    // Writes: (r, c) = i + 100 inside; row 3 writes dropped; padding untouched.
+    let t = res.tensor(0, 0).cloned().unwrap_or_default();
+    for r in 0..3u64 {
+        for c in 0..4u64 {
+            assert_eq!(element(&t, &real, r, c), (4 * r + c + 100) as i32);
+        }
+    }
+    let covered = t.data.len() - 12 * 4;
+    assert_eq!(
+        t.data.iter().filter(|&&b| b == 0xee).count(),
+        covered,
+        "padding untouched"
+    );
+}
+
+#[test]
+fn packed_tensor() {
+    check(None, 48);
+}
+
+#[test]
+fn tensor_with_row_pitch() {
+    check(Some(vec![32, 4]), 2 * 32 + 16);
+}
+
+#[test]
+fn mismatched_tensor_is_refused() {
+    let asm = assemble(TEXT, &AsmOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let m = CompiledModule::from_bytes(&asm.bytes(), "main", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut res = Resources::new();
+    res.set_words(0, 1, &[0; 18]);
+    res.set_tensor(
+        0,
+        0,
+        Tensor {
+            shape: vec![12],
+            strides: None,
+            data: vec![0; 48],
+        },
+    );
+    let err = m
+        .run(&mut res, [1, 1, 1], &RunConfig::default())
+        .expect_err("rank 1 vs 2");
+    assert!(err.to_string().contains("rank 2"), "{err}");
+    res.set_tensor(
+        0,
+        0,
+        Tensor {
+            shape: vec![3, 4],
+            strides: None,
+            data: vec![0; 40],
+        },
+    );
+    let err = m
+        .run(&mut res, [1, 1, 1], &RunConfig::default())
+        .expect_err("too few bytes");
+    assert!(err.to_string().contains("needs 48 bytes"), "{err}");
+}
