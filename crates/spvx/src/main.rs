@@ -31,6 +31,8 @@ enum Command {
     /// Intel DPAS: run DPAS programs over a register file, or multiply .npy matrices.
     #[command(subcommand)]
     Dpas(cmd::dpas::DpasCommand),
+    /// Run a compute entry point over buffers (command-line form or a TOML run file).
+    Run(Box<cmd::run::RunArgs>),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Val(args) => cmd::val::run(args),
         Command::Calc(c) => cmd::calc::run(c),
         Command::Dpas(c) => cmd::dpas::run(c),
+        Command::Run(args) => cmd::run::run(*args),
     };
     match result {
         Ok(code) => code,

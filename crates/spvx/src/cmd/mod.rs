@@ -2,8 +2,9 @@
 
 pub mod asm;
 pub mod calc;
-pub mod dpas;
 pub mod dis;
+pub mod dpas;
+pub mod run;
 pub mod val;
 
 /// What a subcommand returns: an exit code, or a fully rendered error message.

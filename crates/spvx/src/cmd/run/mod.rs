@@ -1,0 +1,210 @@
+//! `spvx run`: run a compute entry point with spvx-exec, from command-line arguments or a run
+//! file (TOML). Parsing, loading and saving data, and printing only; the engine does the rest.
+//!
+//! - [`cli_form`]: `spvx run MODULE --groups .. --buffer SET.BINDING=SOURCE ..`.
+//! - [`runfile`]: `spvx run FILE.toml` (schema, validation).
+//! - [`plan`]: the run both describe, and carrying it out.
+//! - [`data`], [`elem`], [`npy`], [`prng`]: data sources, element types, `.npy`, random fills.
+//! - [`expect`]: expected-output checks; [`output`]: summary, events, output files.
+//! - [`module`]: reading the module, choosing the entry point, places of instructions.
+//! - [`options`]: engine options shared by both forms.
+
+pub mod cli_form;
+pub mod data;
+pub mod elem;
+pub mod expect;
+pub mod module;
+pub mod npy;
+pub mod options;
+pub mod output;
+pub mod plan;
+pub mod prng;
+pub mod runfile;
+
+use crate::cmd::CmdResult;
+use options::{ByteCount, RunOptions};
+use std::path::PathBuf;
+
+/// The long help: both forms, SOURCE syntax, the run-file schema, exit status.
+const HELP: &str = "\
+COMMAND-LINE FORM
+  spvx run MODULE [--entry NAME] --groups X[,Y,Z] --buffer SET.BINDING=SOURCE ...
+           [--push SOURCE] [--spec ID=VALUE ...] [--out DIR] [engine options]
+  MODULE is a SPIR-V binary (recognised by its magic number, either byte order) or assembly
+  text (spirv-as syntax). The entry point defaults to the only one, else the one named main.
+  Every binding the entry point uses needs data; naming one it does not use is an error.
+  After the run every buffer (inputs too) is written to DIR/SET.BINDING.bin (DIR defaults to
+  the current directory).
+
+  SOURCE  a file path: raw bytes, or a .npy array when the name ends in .npy (its elements in
+          C order, little-endian; dtypes b1, i1-i8, u1-u8, f2, f4, f8);
+          zeros:BYTES (e.g. zeros:4096, zeros:64K);
+          TYPE:V,V,... inline values, TYPE one of u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16
+          f32 f64 e4m3 e5m2 (e.g. i8:1,-2,3 or f16:0.5,0x3c00). Write ./NAME for a file
+          whose name looks like these.
+  VALUE   of --spec: an integer (two's complement when negative), 0x bits, true/false, or
+          TYPE:VALUE (f32:1.5, f16:0.1, i8:-3).
+  Values: decimals are rounded once, to nearest even, into the type; 0x/0b/0o give bits;
+  integers must be in the type's range.
+
+RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
+  module = \"gemm.spvasm\"        # required
+  entry  = \"main\"               # optional (default as above)
+  groups = [4, 4, 1]            # required: 1 to 3 counts (or 4, or \"4,4\")
+  out    = \"out\"                # optional: write SET.BINDING.bin there (default: none)
+  [spec]                        # optional: SpecId = value
+  0 = 64                        #   integer, true/false, or \"f32:1.5\"
+  [run]                         # optional engine options (the command line wins):
+  strict = true                 #   max_steps, max_memory (bytes or \"4G\"), threads,
+                                #   subgroup_size, mixdot_model, mixdot_rounding,
+                                #   mixdot_flush_inputs, mixdot_flush_outputs
+  push = { u32 = [1, 2] }       # optional push constants (a data table)
+  [[buffer]]                    # one per binding
+  set = 0                       #   default 0
+  binding = 1                   #   required
+  name = \"weights\"              #   optional note
+  data = { i8 = [1, -2, 3, 4] } #   required data table
+  expect = { i32 = [5, 6] }     #   optional expected contents after the run
+
+  A data table has exactly one source:
+    file = \"a.bin\" | \"a.npy\"    raw bytes or .npy elements (paths relative to the run file)
+    zeros = 4096 | \"64K\"          zero bytes
+    TYPE = [v, ...]               inline values: numbers, or strings (\"0x3c00\", \"-inf\")
+    random = \"TYPE\", count = N, min = A, max = B, seed = S
+        SplitMix64 from seed S (default 0); integers uniform in [min, max] (default: the
+        type's range, by rejection); floats min + (max-min)*u with u = (x>>11)*2^-53 in f64,
+        rounded to nearest even into TYPE. Not allowed in expect.
+  In expect tables, type = \"TYPE\" says how to compare and print file or zeros data
+  (default: the .npy dtype, else u8). Expected data covers the first bytes of the buffer;
+  comparison is bit for bit.
+
+  Each checked binding prints PASS or FAIL (with the first differing element: its index,
+  the value got and the value expected). Unknown keys and wrong types are errors with
+  FILE:LINE:COLUMN.
+
+NOT SUPPORTED YET (clear errors, not silently ignored): --tensor / [[tensor]] (spvx-exec
+cannot bind tensors yet), --arg / [[arg]] and Kernel entry points (spvx-exec runs GLCompute
+entry points only).
+
+UNDEFINED BEHAVIOUR: each event (out-of-bounds access, division by zero, AccSat overflow, ...)
+gets its documented result and is printed as a warning with the instruction, invocation,
+workgroup and place in the module; --strict makes the first one an error instead.
+
+EXIT STATUS: 0 when the run succeeded and every expectation passed; 1 otherwise.
+
+EXAMPLES
+  spvx run examples/gemm_int8.toml
+  spvx run examples/dot4.spvasm --groups 1 --buffer 0.0=a.bin --buffer 0.1=b.bin \\
+           --buffer 0.2=zeros:256 --buffer 0.3=zeros:256 --out out/";
+
+/// Run a compute entry point of a SPIR-V module over buffers, or run a run file (TOML).
+#[derive(clap::Args)]
+#[command(after_long_help = HELP)]
+pub struct RunArgs {
+    /// The module (binary or text), or a run file when the name ends in .toml.
+    #[arg(value_name = "MODULE|FILE.toml")]
+    pub input: PathBuf,
+    /// The entry point (default: the only one, else `main`).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// Workgroup counts X[,Y,Z] (missing ones are 1).
+    #[arg(long, value_name = "X[,Y,Z]")]
+    pub groups: Option<String>,
+    /// A buffer binding and its data: SOURCE is a path (raw or .npy), zeros:BYTES or TYPE:V,V,...
+    #[arg(long = "buffer", value_name = "SET.BINDING=SOURCE")]
+    pub buffers: Vec<String>,
+    /// A tensor binding from a .npy file (not supported yet).
+    #[arg(long = "tensor", value_name = "SET.BINDING=FILE.npy")]
+    pub tensors: Vec<String>,
+    /// A Kernel entry point's argument N (not supported yet).
+    #[arg(long = "arg", value_name = "N=SOURCE")]
+    pub kernel_args: Vec<String>,
+    /// Push-constant bytes (same SOURCE forms as --buffer).
+    #[arg(long, value_name = "SOURCE")]
+    pub push: Option<String>,
+    /// A specialisation constant: SpecId=VALUE (integer, 0x bits, true/false, TYPE:VALUE).
+    #[arg(long = "spec", value_name = "ID=VALUE", allow_hyphen_values = true)]
+    pub spec: Vec<String>,
+    /// Where to write SET.BINDING.bin (command-line form default: the current directory; run
+    /// files: none unless `out` is set).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Undefined behaviour is an error naming the instruction, invocation and workgroup.
+    #[arg(long)]
+    pub strict: bool,
+    /// Largest number of steps (instructions × subgroups) one workgroup may execute.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+    /// Largest number of bytes the run may allocate (e.g. 65536, 512M, 4G).
+    #[arg(long, value_name = "BYTES")]
+    pub max_memory: Option<String>,
+    /// Worker threads (1 runs on the calling thread; default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Invocations per subgroup, 1..=64 (default 32).
+    #[arg(long, value_name = "N")]
+    pub subgroup_size: Option<u32>,
+    /// Accumulation model of the VALVE mixed float dot products: exact (default), sequential,
+    /// sequential-acc-first, fused-products, fma-chain.
+    #[arg(long, value_name = "MODEL")]
+    pub mixdot_model: Option<String>,
+    /// Rounding of every mixdot rounding step: rne (default), rtz, rtp, rtn.
+    #[arg(long, value_name = "MODE")]
+    pub mixdot_rounding: Option<String>,
+    /// Mixdot: read subnormal inputs as zero.
+    #[arg(long)]
+    pub mixdot_flush_inputs: bool,
+    /// Mixdot: turn subnormal results into zero.
+    #[arg(long)]
+    pub mixdot_flush_outputs: bool,
+}
+
+impl RunArgs {
+    /// The engine options given on the command line.
+    pub fn options(&self) -> RunOptions {
+        RunOptions {
+            strict: self.strict.then_some(true),
+            max_steps: self.max_steps,
+            max_memory: self.max_memory.clone().map(ByteCount::Text),
+            threads: self.threads,
+            subgroup_size: self.subgroup_size,
+            mixdot_model: self.mixdot_model.clone(),
+            mixdot_rounding: self.mixdot_rounding.clone(),
+            mixdot_flush_inputs: self.mixdot_flush_inputs.then_some(true),
+            mixdot_flush_outputs: self.mixdot_flush_outputs.then_some(true),
+        }
+    }
+
+    /// True when the input is a run file.
+    fn is_run_file(&self) -> bool {
+        self.input.extension().is_some_and(|e| e == "toml")
+    }
+}
+
+pub fn run(args: RunArgs) -> CmdResult {
+    let plan = if args.is_run_file() {
+        cli_form::reject_unsupported(&args)?;
+        if !args.buffers.is_empty() || args.push.is_some() {
+            return Err(
+                "error: --buffer and --push do not go with a run file; give bindings in the file"
+                    .into(),
+            );
+        }
+        let mut plan = runfile::plan(&args.input, &args.options())?;
+        if args.entry.is_some() {
+            plan.entry = args.entry.clone();
+        }
+        if let Some(g) = &args.groups {
+            plan.groups =
+                cli_form::parse_groups(g).map_err(|e| format!("error: --groups {g}: {e}"))?;
+        }
+        plan.spec.extend(cli_form::parse_spec_args(&args.spec)?);
+        if let Some(out) = &args.out {
+            plan.out = Some(out.clone());
+        }
+        plan
+    } else {
+        cli_form::plan(&args)?
+    };
+    plan.execute()
+}

@@ -1,0 +1,167 @@
+//! `.npy` arrays as buffer bytes: the elements in C (row-major) order, each little-endian,
+//! whatever the file's byte order and memory order. Plain dtypes only: `b1` (as one byte 0/1),
+//! `i1`…`i8`, `u1`…`u8`, `f2`, `f4`, `f8`.
+
+use super::elem::ElemType;
+use npyz::{DType, NpyFile, Order, TypeChar};
+
+/// The bytes of an array and the element type they hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NpyBytes {
+    pub bytes: Vec<u8>,
+    pub elem: ElemType,
+    pub shape: Vec<u64>,
+}
+
+/// Reads a `.npy` file's elements as little-endian bytes in C order.
+pub fn read_npy(file: &[u8]) -> Result<NpyBytes, String> {
+    let npy = NpyFile::new(file).map_err(|e| format!("not a valid .npy file: {e}"))?;
+    let shape = npy.shape().to_vec();
+    let order = npy.order();
+    let dtype = npy.dtype();
+    let DType::Plain(ts) = &dtype else {
+        return Err(format!(
+            "dtype {} is not supported (plain numbers only: b1, i1-i8, u1-u8, f2, f4, f8)",
+            dtype.descr()
+        ));
+    };
+    let bad = || {
+        format!("dtype {ts} is not supported (plain numbers only: b1, i1-i8, u1-u8, f2, f4, f8)")
+    };
+    let io = |e: std::io::Error| format!("cannot read the array data: {e}");
+    let (elem, elements): (ElemType, Vec<u64>) = match (ts.type_char(), ts.size_field()) {
+        (TypeChar::Bool, 1) => (ElemType::U8, widen(npy.into_vec::<bool>().map_err(io)?)),
+        (TypeChar::Int, 1) => (ElemType::I8, widen(npy.into_vec::<i8>().map_err(io)?)),
+        (TypeChar::Int, 2) => (ElemType::I16, widen(npy.into_vec::<i16>().map_err(io)?)),
+        (TypeChar::Int, 4) => (ElemType::I32, widen(npy.into_vec::<i32>().map_err(io)?)),
+        (TypeChar::Int, 8) => (ElemType::I64, widen(npy.into_vec::<i64>().map_err(io)?)),
+        (TypeChar::Uint, 1) => (ElemType::U8, widen(npy.into_vec::<u8>().map_err(io)?)),
+        (TypeChar::Uint, 2) => (ElemType::U16, widen(npy.into_vec::<u16>().map_err(io)?)),
+        (TypeChar::Uint, 4) => (ElemType::U32, widen(npy.into_vec::<u32>().map_err(io)?)),
+        (TypeChar::Uint, 8) => (ElemType::U64, widen(npy.into_vec::<u64>().map_err(io)?)),
+        (TypeChar::Float, 2) => (
+            ElemType::F16,
+            widen(npy.into_vec::<half::f16>().map_err(io)?),
+        ),
+        (TypeChar::Float, 4) => (ElemType::F32, widen(npy.into_vec::<f32>().map_err(io)?)),
+        (TypeChar::Float, 8) => (ElemType::F64, widen(npy.into_vec::<f64>().map_err(io)?)),
+        _ => return Err(bad()),
+    };
+    let count = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
+    if count != Some(elements.len() as u64) {
+        return Err(format!("{} elements for shape {shape:?}", elements.len()));
+    }
+    let elements = match order {
+        Order::C => elements,
+        Order::Fortran => fortran_to_c(&elements, &shape),
+    };
+    let mut bytes = Vec::with_capacity(elements.len() * elem.size());
+    for e in elements {
+        elem.push_bytes(e, &mut bytes);
+    }
+    Ok(NpyBytes { bytes, elem, shape })
+}
+
+/// Element bits as u64 (the low bits of the element's width).
+trait Bits: Copy {
+    fn bits(self) -> u64;
+}
+macro_rules! bits_int {
+    ($($t:ty => $u:ty),*) => {$(impl Bits for $t { fn bits(self) -> u64 { self as $u as u64 } })*};
+}
+bits_int!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, u8 => u8, u16 => u16, u32 => u32, u64 => u64);
+impl Bits for bool {
+    fn bits(self) -> u64 {
+        u64::from(self)
+    }
+}
+impl Bits for half::f16 {
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+}
+impl Bits for f32 {
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+}
+impl Bits for f64 {
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+}
+
+fn widen<T: Bits>(v: Vec<T>) -> Vec<u64> {
+    v.into_iter().map(Bits::bits).collect()
+}
+
+/// Reorders Fortran-order (first index fastest) elements into C order (last index fastest).
+fn fortran_to_c(elements: &[u64], shape: &[u64]) -> Vec<u64> {
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let mut out = Vec::with_capacity(elements.len());
+    let mut index = vec![0usize; dims.len()];
+    for _ in 0..elements.len() {
+        // Fortran offset of the current C-order index.
+        let mut offset = 0;
+        let mut stride = 1;
+        for (i, &d) in index.iter().zip(&dims) {
+            offset += i * stride;
+            stride *= d;
+        }
+        out.push(elements[offset]);
+        // Advance the C-order index (last dimension fastest).
+        for k in (0..dims.len()).rev() {
+            index[k] += 1;
+            if index[k] < dims[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A version-1 .npy file written by hand (the format of numpy's `format.py`).
+    fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
+        let mut header = format!(
+            "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+            if fortran { "True" } else { "False" }
+        );
+        while (10 + header.len() + 1) % 64 != 0 {
+            header.push(' ');
+        }
+        header.push('\n');
+        let mut out = b"\x93NUMPY\x01\x00".to_vec();
+        out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(data);
+        out
+    }
+
+    #[test]
+    fn big_endian_fortran_int16() {
+        // [[1, 2, 3], [4, 5, 6]] stored column-major, big-endian: 1 4 2 5 3 6.
+        let data: Vec<u8> = [1i16, 4, 2, 5, 3, 6]
+            .iter()
+            .flat_map(|v| v.to_be_bytes())
+            .collect();
+        let got = read_npy(&npy(">i2", true, "(2, 3)", &data)).unwrap();
+        assert_eq!(got.elem, ElemType::I16);
+        assert_eq!(got.bytes, [1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0]);
+        assert_eq!(got.shape, [2, 3]);
+    }
+
+    #[test]
+    fn f16_and_errors() {
+        let got = read_npy(&npy("<f2", false, "(2,)", &[0x00, 0x3c, 0x00, 0xc0])).unwrap();
+        assert_eq!(got.elem, ElemType::F16);
+        assert_eq!(got.bytes, [0x00, 0x3c, 0x00, 0xc0]);
+        assert!(read_npy(b"not npy").is_err());
+        assert!(read_npy(&npy("<c8", false, "(1,)", &[0; 8])).is_err());
+        assert!(read_npy(&npy("<i4", false, "(3,)", &[0; 8])).is_err());
+    }
+}

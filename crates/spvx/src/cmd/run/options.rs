@@ -1,0 +1,117 @@
+//! The engine options a run may set, from the command line or a run file's `[run]` table
+//! (the command line wins), and their translation into `spvx_exec::RunConfig`.
+
+use super::data::parse_count;
+use spvx_exec::RunConfig;
+use spvx_num::float::RoundingMode;
+use spvx_num::mixdot::Model;
+
+/// Options of the engine; `None` keeps the engine's default.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunOptions {
+    /// Undefined behaviour becomes an error.
+    pub strict: Option<bool>,
+    /// Step limit per workgroup.
+    pub max_steps: Option<u64>,
+    /// Memory limit in bytes (`4G`, `512M`, `65536`).
+    pub max_memory: Option<ByteCount>,
+    /// Worker threads (1: the calling thread only).
+    pub threads: Option<usize>,
+    /// Invocations per subgroup (1..=64).
+    pub subgroup_size: Option<u32>,
+    /// Accumulation model of the VALVE mixed float dot products.
+    pub mixdot_model: Option<String>,
+    /// Rounding of every mixdot rounding step.
+    pub mixdot_rounding: Option<String>,
+    /// Read subnormal mixdot inputs as zero.
+    pub mixdot_flush_inputs: Option<bool>,
+    /// Turn subnormal mixdot results into zero.
+    pub mixdot_flush_outputs: Option<bool>,
+}
+
+/// A byte count: an integer, or text with a binary suffix (`512M`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(untagged)]
+pub enum ByteCount {
+    Bytes(u64),
+    Text(String),
+}
+
+impl RunOptions {
+    /// `self`, with every option `over` sets replaced by it.
+    pub fn overridden_by(&self, over: &RunOptions) -> RunOptions {
+        RunOptions {
+            strict: over.strict.or(self.strict),
+            max_steps: over.max_steps.or(self.max_steps),
+            max_memory: over.max_memory.clone().or_else(|| self.max_memory.clone()),
+            threads: over.threads.or(self.threads),
+            subgroup_size: over.subgroup_size.or(self.subgroup_size),
+            mixdot_model: over
+                .mixdot_model
+                .clone()
+                .or_else(|| self.mixdot_model.clone()),
+            mixdot_rounding: over
+                .mixdot_rounding
+                .clone()
+                .or_else(|| self.mixdot_rounding.clone()),
+            mixdot_flush_inputs: over.mixdot_flush_inputs.or(self.mixdot_flush_inputs),
+            mixdot_flush_outputs: over.mixdot_flush_outputs.or(self.mixdot_flush_outputs),
+        }
+    }
+
+    /// The engine configuration.
+    pub fn config(&self) -> Result<RunConfig, String> {
+        let mut cfg = RunConfig::default();
+        if let Some(s) = self.strict {
+            cfg.strict = s;
+        }
+        if let Some(n) = self.max_steps {
+            if n == 0 {
+                return Err("error: the step limit must be at least 1".into());
+            }
+            cfg.step_limit = n;
+        }
+        match &self.max_memory {
+            None => {}
+            Some(ByteCount::Bytes(n)) => cfg.memory_limit = *n,
+            Some(ByteCount::Text(m)) => {
+                cfg.memory_limit = parse_count(m).ok_or_else(|| {
+                    format!("error: memory limit '{m}' is not a byte count (e.g. 65536, 512M, 4G)")
+                })?;
+            }
+        }
+        if let Some(t) = self.threads {
+            if t == 0 {
+                return Err("error: --threads must be at least 1".into());
+            }
+            cfg.threads = Some(t);
+        }
+        if let Some(s) = self.subgroup_size {
+            if !(1..=64).contains(&s) {
+                return Err(format!("error: subgroup size {s} is not in 1..=64"));
+            }
+            cfg.subgroup_size = s;
+        }
+        if let Some(m) = &self.mixdot_model {
+            cfg.mixdot.model = m.parse::<Model>().map_err(|e| {
+                format!(
+                    "error: {e} (models: {})",
+                    Model::ALL.map(|m| m.name()).join(", ")
+                )
+            })?;
+        }
+        if let Some(r) = &self.mixdot_rounding {
+            cfg.mixdot.rounding = r
+                .parse::<RoundingMode>()
+                .map_err(|e| format!("error: {e} (rne, rtz, rtp, rtn)"))?;
+        }
+        if let Some(f) = self.mixdot_flush_inputs {
+            cfg.mixdot.flush_input_denormals = f;
+        }
+        if let Some(f) = self.mixdot_flush_outputs {
+            cfg.mixdot.flush_output_denormals = f;
+        }
+        Ok(cfg)
+    }
+}

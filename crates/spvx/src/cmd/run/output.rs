@@ -1,0 +1,58 @@
+//! What a run prints and writes: the one-line summary, the undefined-behaviour events (with
+//! the place of each instruction), and `DIR/SET.BINDING.bin` for every buffer.
+
+use super::module::LoadedModule;
+use spvx_exec::{Resources, RunReport};
+use std::path::Path;
+
+/// Events printed in full (all are counted).
+const EVENTS_SHOWN: usize = 10;
+
+/// Prints `ran 'main': ...` to standard output and the undefined-behaviour events to standard
+/// error as warnings.
+pub fn print_summary(
+    module: &LoadedModule,
+    entry: &str,
+    groups: [u32; 3],
+    local: [u32; 3],
+    report: &RunReport,
+) {
+    let [x, y, z] = groups;
+    let [lx, ly, lz] = local;
+    let ub = match report.total_events {
+        0 => "no undefined behaviour".to_string(),
+        n => format!("{n} undefined-behaviour event(s)"),
+    };
+    println!(
+        "ran '{entry}' of {}: {x}x{y}x{z} workgroups of {lx}x{ly}x{lz} invocations, {} steps, {ub}",
+        module.name, report.steps
+    );
+    for e in report.events.iter().take(EVENTS_SHOWN) {
+        eprintln!(
+            "warning: {e} (the documented result was used; --strict makes this an error){}",
+            module.place(e.instruction)
+        );
+    }
+    if report.total_events > EVENTS_SHOWN as u64 {
+        eprintln!(
+            "warning: {} more undefined-behaviour event(s) not shown",
+            report.total_events - EVENTS_SHOWN as u64
+        );
+    }
+}
+
+/// Writes every buffer to `dir/SET.BINDING.bin`, creating `dir` if needed.
+pub fn write_outputs(dir: &Path, res: &Resources) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
+    let mut written = Vec::new();
+    for ((set, binding), bytes) in res.buffers() {
+        let name = format!("{set}.{binding}.bin");
+        let path = dir.join(&name);
+        std::fs::write(&path, bytes)
+            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+        written.push(name);
+    }
+    println!("wrote {} in {}", written.join(" "), dir.display());
+    Ok(())
+}
