@@ -37,16 +37,63 @@ pub(super) fn matmul(
     } else {
         128
     };
-    let kp = k.div_ceil(4) * 4;
-    let kg = kp / 4;
-    let ((a_pack, row_sum), (b_pack, col_sum)) =
-        rayon::join(|| pack_a(a, alpha, kg), || pack_b(b, beta, kg));
-    let constant = (kp as i32).wrapping_mul(alpha).wrapping_mul(beta);
-    let col_term: Vec<i32> = col_sum
-        .iter()
-        .map(|&s| alpha.wrapping_mul(s).wrapping_add(constant))
-        .collect();
+    let kg = k.div_ceil(4);
+    with_scratch(|a_pack, b_pack| {
+        let row_sum = pack_a(a, alpha, kg, a_pack);
+        let col_sum = pack_b(b, beta, kg, b_pack);
+        multiply(
+            a_pack,
+            b_pack,
+            &row_sum,
+            &col_sum,
+            (m, kg, n),
+            (alpha, beta),
+            c,
+            kernel,
+        )
+    })
+}
 
+/// The packed operands and the terms that undo the shifts.
+struct Packed<'a> {
+    a_pack: &'a [u32],
+    b_pack: &'a [u8],
+    /// β·Σ A'[row].
+    row_term: Vec<i32>,
+    /// α·Σ B'[col] + K'·α·β.
+    col_term: Vec<i32>,
+    kg: usize,
+    n: usize,
+    c: Option<&'a AccMatrix>,
+    kernel: IntKernel,
+}
+
+/// The blocked, parallel product of the packed operands, with the shifts undone.
+#[allow(clippy::too_many_arguments)]
+fn multiply(
+    a_pack: &[u32],
+    b_pack: &[u8],
+    row_sum: &[i32],
+    col_sum: &[i32],
+    (m, kg, n): (usize, usize, usize),
+    (alpha, beta): (i32, i32),
+    c: Option<&AccMatrix>,
+    kernel: IntKernel,
+) -> Vec<u32> {
+    let constant = ((kg * 4) as i32).wrapping_mul(alpha).wrapping_mul(beta);
+    let packed = Packed {
+        a_pack,
+        b_pack,
+        row_term: row_sum.iter().map(|&s| beta.wrapping_mul(s)).collect(),
+        col_term: col_sum
+            .iter()
+            .map(|&s| alpha.wrapping_mul(s).wrapping_add(constant))
+            .collect(),
+        kg,
+        n,
+        c,
+        kernel,
+    };
     // About four row blocks per thread, each a whole number of micro-panels.
     let panels = m.div_ceil(MR);
     let tasks = (rayon::current_num_threads() * 4).max(1);
@@ -56,139 +103,294 @@ pub(super) fn matmul(
     out.par_chunks_mut(mc * n)
         .enumerate()
         .for_each(|(block, out_rows)| {
-            let row0 = block * mc;
-            let rows = out_rows.len() / n;
-            let micro = rows.div_ceil(MR);
-            let mut tiles = vec![[[0i32; NR]; MR]; micro];
-            for col0 in (0..n).step_by(NR) {
-                let panel = col0 / NR;
-                let b_panel = &b_pack[panel * kg * NR * 4..(panel + 1) * kg * NR * 4];
-                for t in tiles.iter_mut() {
-                    *t = [[0; NR]; MR];
-                }
-                for g0 in (0..kg).step_by(KCG) {
-                    let gn = KCG.min(kg - g0);
-                    let b_block = &b_panel[g0 * NR * 4..(g0 + gn) * NR * 4];
-                    for (i, tile) in tiles.iter_mut().enumerate() {
-                        let ap = row0 / MR + i;
-                        let a_panel = &a_pack[ap * kg * MR..(ap + 1) * kg * MR];
-                        kernel.run(&a_panel[g0 * MR..(g0 + gn) * MR], b_block, gn, tile);
-                    }
-                }
-                let width = NR.min(n - col0);
-                let terms = &col_term[col0..col0 + width];
-                for (i, tile) in tiles.iter().enumerate() {
-                    for (r, tile_row) in tile.iter().enumerate().take(rows.saturating_sub(i * MR)) {
-                        let lr = i * MR + r;
-                        let gr = row0 + lr;
-                        let rs = beta.wrapping_mul(row_sum[gr]);
-                        let dst = &mut out_rows[lr * n + col0..lr * n + col0 + width];
-                        for ((d, &v), &ct) in dst.iter_mut().zip(tile_row).zip(terms) {
-                            *d = v.wrapping_add(rs).wrapping_add(ct) as u32;
-                        }
-                        if let Some(c) = c {
-                            let cs = &c.bits()[gr * n + col0..gr * n + col0 + width];
-                            for (d, &cv) in dst.iter_mut().zip(cs) {
-                                *d = d.wrapping_add(cv);
-                            }
-                        }
-                    }
-                }
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 was detected at run time.
+                unsafe { row_block_avx2(&packed, block * mc, out_rows) };
+                return;
             }
+            row_block(&packed, block * mc, out_rows)
         });
     out
 }
 
-/// The elements of `m` as bytes `value − offset`, row-major (u8 for A with offset α, the bits
-/// of an i8 for B with offset β).
-fn shifted_bytes(m: &ElementMatrix, offset: i32) -> Vec<u8> {
-    let p = m.precision();
-    let shift = 32 - p.bits();
-    let signed = p.is_signed_integer();
-    let mut out = vec![0u8; m.bits().len()];
-    out.par_chunks_mut(1 << 16)
-        .zip(m.bits().par_chunks(1 << 16))
-        .for_each(|(dst, src)| {
-            for (d, &x) in dst.iter_mut().zip(src) {
-                let v = if signed {
-                    ((x << shift) as i32) >> shift
-                } else {
-                    x as i32
-                };
-                *d = v.wrapping_sub(offset) as u8;
-            }
-        });
-    out
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn row_block_avx2(p: &Packed, row0: usize, out_rows: &mut [u32]) {
+    row_block(p, row0, out_rows)
 }
 
-/// A' in MR-row panels: dword (panel·kg + g)·MR + r holds A'[panel·MR + r][4g..4g+4]; and
-/// Σ_k A'[row] over the K' columns (padding included).
-fn pack_a(a: &ElementMatrix, alpha: i32, kg: usize) -> (Vec<u32>, Vec<i32>) {
-    let (m, k) = (a.rows(), a.cols());
-    let bytes = shifted_bytes(a, alpha);
-    let pad = (-alpha) as u8;
-    let panels = m.div_ceil(MR);
-    let mut pack = vec![0u32; panels * kg * MR];
-    pack.par_chunks_mut(kg * MR)
-        .enumerate()
-        .for_each(|(panel, dst)| {
-            for r in 0..MR {
-                let row = panel * MR + r;
-                if row >= m {
-                    break;
+/// Rows `row0 ..` of D (as many as `out_rows` holds): micro-kernels over every column panel
+/// and K block, then D = C + Σ A'B' + row term + column term.
+#[inline(always)]
+fn row_block(p: &Packed, row0: usize, out_rows: &mut [u32]) {
+    let (kg, n) = (p.kg, p.n);
+    let rows = out_rows.len() / n;
+    let micro = rows.div_ceil(MR);
+    let mut tiles = vec![[[0i32; NR]; MR]; micro];
+    for col0 in (0..n).step_by(NR) {
+        let panel = col0 / NR;
+        let b_panel = &p.b_pack[panel * kg * NR * 4..(panel + 1) * kg * NR * 4];
+        for t in tiles.iter_mut() {
+            *t = [[0; NR]; MR];
+        }
+        for g0 in (0..kg).step_by(KCG) {
+            let gn = KCG.min(kg - g0);
+            let b_block = &b_panel[g0 * NR * 4..(g0 + gn) * NR * 4];
+            for (i, tile) in tiles.iter_mut().enumerate() {
+                let ap = row0 / MR + i;
+                let a_panel = &p.a_pack[ap * kg * MR..(ap + 1) * kg * MR];
+                p.kernel
+                    .run(&a_panel[g0 * MR..(g0 + gn) * MR], b_block, gn, tile);
+            }
+        }
+        let width = NR.min(n - col0);
+        let terms = &p.col_term[col0..col0 + width];
+        for (i, tile) in tiles.iter().enumerate() {
+            for (r, tile_row) in tile.iter().enumerate().take(rows.saturating_sub(i * MR)) {
+                let lr = i * MR + r;
+                let gr = row0 + lr;
+                let rt = p.row_term[gr];
+                let dst = &mut out_rows[lr * n + col0..lr * n + col0 + width];
+                for ((d, &v), &ct) in dst.iter_mut().zip(tile_row).zip(terms) {
+                    *d = v.wrapping_add(rt).wrapping_add(ct) as u32;
                 }
-                let src = &bytes[row * k..row * k + k];
-                for g in 0..kg {
-                    let mut q = [pad; 4];
-                    let lo = 4 * g;
-                    if lo + 4 <= k {
-                        q.copy_from_slice(&src[lo..lo + 4]);
-                    } else {
-                        for (t, b) in q.iter_mut().enumerate() {
-                            if lo + t < k {
-                                *b = src[lo + t];
-                            }
-                        }
+                if let Some(c) = p.c {
+                    let cs = &c.bits()[gr * n + col0..gr * n + col0 + width];
+                    for (d, &cv) in dst.iter_mut().zip(cs) {
+                        *d = d.wrapping_add(cv);
                     }
-                    dst[g * MR + r] = u32::from_le_bytes(q);
                 }
             }
-        });
-    let padding = (kg * 4 - k) as i32 * i32::from(pad);
-    let sums = bytes
-        .par_chunks(k)
-        .map(|row| row.iter().map(|&b| i32::from(b)).sum::<i32>() + padding)
-        .collect();
-    (pack, sums)
-}
-
-/// B' in NR-column panels: byte ((panel·kg + g)·NR + c)·4 + t holds B'[4g + t][panel·NR + c];
-/// and Σ_k B'[col] over the K' rows (padding included).
-fn pack_b(b: &ElementMatrix, beta: i32, kg: usize) -> (Vec<u8>, Vec<i32>) {
-    let (k, n) = (b.rows(), b.cols());
-    let bytes = shifted_bytes(b, beta);
-    let pad = (-beta) as i8 as u8;
-    let panels = n.div_ceil(NR);
-    let mut pack = vec![pad; panels * kg * NR * 4];
-    pack.par_chunks_mut(kg * NR * 4)
-        .enumerate()
-        .for_each(|(panel, dst)| {
-            let col0 = panel * NR;
-            let width = NR.min(n - col0);
-            for row in 0..k {
-                let (g, t) = (row / 4, row % 4);
-                let src = &bytes[row * n + col0..row * n + col0 + width];
-                let group = &mut dst[g * NR * 4..(g + 1) * NR * 4];
-                for (c, &v) in src.iter().enumerate() {
-                    group[c * 4 + t] = v;
-                }
-            }
-        });
-    let mut sums = vec![(kg * 4 - k) as i32 * i32::from(pad as i8); n];
-    for row in bytes.chunks_exact(n) {
-        for (s, &v) in sums.iter_mut().zip(row) {
-            *s = s.wrapping_add(i32::from(v as i8));
         }
     }
-    (pack, sums)
+}
+
+/// Converts element bit patterns to bytes `value − offset` (u8 for A with offset α, the bits
+/// of an i8 for B with offset β).
+#[derive(Clone, Copy)]
+struct Shift {
+    shift: u32,
+    signed: bool,
+    offset: i32,
+}
+
+impl Shift {
+    fn new(m: &ElementMatrix, offset: i32) -> Shift {
+        let p = m.precision();
+        Shift {
+            shift: 32 - p.bits(),
+            signed: p.is_signed_integer(),
+            offset,
+        }
+    }
+
+    /// The byte of one pattern.
+    fn byte(self, x: u32) -> u8 {
+        let v = if self.signed {
+            ((x << self.shift) as i32) >> self.shift
+        } else {
+            x as i32
+        };
+        v.wrapping_sub(self.offset) as u8
+    }
+
+    /// The bytes of `src` into `dst` (same length).
+    fn bytes(self, src: &[u32], dst: &mut [u8]) {
+        let (shift, offset) = (self.shift, self.offset);
+        if self.signed {
+            for (d, &x) in dst.iter_mut().zip(src) {
+                *d = ((((x << shift) as i32) >> shift).wrapping_sub(offset)) as u8;
+            }
+        } else {
+            for (d, &x) in dst.iter_mut().zip(src) {
+                *d = (x as i32).wrapping_sub(offset) as u8;
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// Packing buffers kept between calls on the calling thread (fresh pages are expensive).
+    static SCRATCH: std::cell::RefCell<(Vec<u32>, Vec<u8>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Runs `f` with the calling thread's A and B packing buffers.
+pub(super) fn with_scratch<R>(f: impl FnOnce(&mut Vec<u32>, &mut Vec<u8>) -> R) -> R {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut guard) => {
+            let (a, b) = &mut *guard;
+            f(a, b)
+        }
+        // Re-entered (cannot happen in this crate): fresh buffers.
+        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
+    })
+}
+
+/// A' in MR-row panels into `pack`: dword (panel·kg + g)·MR + r holds
+/// A'[panel·MR + r][4g..4g+4]; returns Σ_k A'[row] over the K' columns (padding included).
+fn pack_a(a: &ElementMatrix, alpha: i32, kg: usize, pack: &mut Vec<u32>) -> Vec<i32> {
+    let m = a.rows();
+    let sh = Shift::new(a, alpha);
+    let pad = sh.byte(0);
+    let panels = m.div_ceil(MR);
+    pack.clear();
+    pack.resize(panels * kg * MR, 0);
+    let mut sums = vec![0i32; panels * MR];
+    pack.par_chunks_mut(kg * MR)
+        .zip(sums.par_chunks_mut(MR))
+        .enumerate()
+        .for_each(|(panel, (dst, sum))| {
+            with_avx2!(
+                pack_a_panel,
+                pack_a_panel_avx2,
+                (a, sh, pad, kg, panel, dst, sum)
+            )
+        });
+    sums.truncate(m);
+    sums
+}
+
+/// B' in NR-column panels into `pack`: byte ((panel·kg + g)·NR + c)·4 + t holds
+/// B'[4g + t][panel·NR + c]; returns Σ_k B'[col] over the K' rows (padding included).
+fn pack_b(b: &ElementMatrix, beta: i32, kg: usize, pack: &mut Vec<u8>) -> Vec<i32> {
+    let (k, n) = (b.rows(), b.cols());
+    let sh = Shift::new(b, beta);
+    let pad = sh.byte(0);
+    let panels = n.div_ceil(NR);
+    pack.clear();
+    pack.resize(panels * kg * NR * 4, pad);
+    let mut sums = vec![(kg * 4 - k) as i32 * i32::from(pad as i8); panels * NR];
+    // Tasks of PANEL_GROUP panels: each row of B is read in runs of PANEL_GROUP·NR columns.
+    pack.par_chunks_mut(PANEL_GROUP * kg * NR * 4)
+        .zip(sums.par_chunks_mut(PANEL_GROUP * NR))
+        .enumerate()
+        .for_each(|(group, (dst, sum))| {
+            with_avx2!(
+                pack_b_panels,
+                pack_b_panels_avx2,
+                (b, sh, pad, kg, group * PANEL_GROUP, dst, sum)
+            )
+        });
+    sums.truncate(n);
+    sums
+}
+
+/// One A panel (MR rows) and its row sums.
+#[inline(always)]
+fn pack_a_panel(
+    a: &ElementMatrix,
+    sh: Shift,
+    pad: u8,
+    kg: usize,
+    panel: usize,
+    dst: &mut [u32],
+    sum: &mut [i32],
+) {
+    let (m, k) = (a.rows(), a.cols());
+    let mut row_bytes = vec![pad; kg * 4];
+    for (r, s) in sum.iter_mut().enumerate() {
+        let row = panel * MR + r;
+        if row >= m {
+            break;
+        }
+        sh.bytes(&a.bits()[row * k..row * k + k], &mut row_bytes[..k]);
+        for (g, q) in row_bytes.chunks_exact(4).enumerate() {
+            dst[g * MR + r] = u32::from_le_bytes([q[0], q[1], q[2], q[3]]);
+        }
+        *s = row_bytes.iter().map(|&b| i32::from(b)).sum();
+    }
+}
+
+/// Panels of B packed by one task.
+const PANEL_GROUP: usize = 4;
+
+/// Consecutive B panels from `first_panel` (as many as `dst` holds) and their column sums,
+/// four rows (one k-group) at a time.
+#[inline(always)]
+fn pack_b_panels(
+    b: &ElementMatrix,
+    sh: Shift,
+    pad: u8,
+    kg: usize,
+    first_panel: usize,
+    dst: &mut [u8],
+    sum: &mut [i32],
+) {
+    let (k, n) = (b.rows(), b.cols());
+    let panel_bytes = kg * NR * 4;
+    let panels = dst.len() / panel_bytes;
+    let col0 = first_panel * NR;
+    let width = (panels * NR).min(n - col0);
+    let mut rows = vec![[pad; 4]; panels * NR];
+    let mut row_bytes = vec![pad; panels * NR];
+    for g in 0..kg {
+        for t in 0..4 {
+            let row = 4 * g + t;
+            if row < k {
+                sh.bytes(
+                    &b.bits()[row * n + col0..row * n + col0 + width],
+                    &mut row_bytes[..width],
+                );
+                for (s, &v) in sum.iter_mut().zip(&row_bytes[..width]) {
+                    *s += i32::from(v as i8);
+                }
+            } else {
+                row_bytes.fill(pad);
+            }
+            for (q, &v) in rows.iter_mut().zip(&row_bytes) {
+                q[t] = v;
+            }
+        }
+        for (p, cols) in rows.chunks_exact(NR).enumerate() {
+            let at = p * panel_bytes + g * NR * 4;
+            for (d, q) in dst[at..at + NR * 4].chunks_exact_mut(4).zip(cols) {
+                d.copy_from_slice(q);
+            }
+        }
+    }
+}
+
+/// Calls the AVX2-compiled twin of a packing function when the CPU has AVX2.
+macro_rules! with_avx2 {
+    ($plain:ident, $avx2:ident, ($($arg:expr),*)) => {{
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 was detected at run time.
+            unsafe { $avx2($($arg),*) }
+        } else {
+            $plain($($arg),*)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        $plain($($arg),*)
+    }};
+}
+use with_avx2;
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn pack_a_panel_avx2(
+    a: &ElementMatrix,
+    sh: Shift,
+    pad: u8,
+    kg: usize,
+    panel: usize,
+    dst: &mut [u32],
+    sum: &mut [i32],
+) {
+    pack_a_panel(a, sh, pad, kg, panel, dst, sum)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn pack_b_panels_avx2(
+    b: &ElementMatrix,
+    sh: Shift,
+    pad: u8,
+    kg: usize,
+    first_panel: usize,
+    dst: &mut [u8],
+    sum: &mut [i32],
+) {
+    pack_b_panels(b, sh, pad, kg, first_panel, dst, sum)
 }
