@@ -17,6 +17,7 @@ pub mod intdot;
 pub mod math;
 pub mod memory;
 pub mod mixdot;
+pub mod subgroup;
 pub mod tensor;
 
 use crate::config::RunConfig;
@@ -367,6 +368,14 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             dim,
             bits,
         } => tensor::size(cx, *dst, *tensor, *dim, *bits),
+        Inst::Group {
+            op,
+            scalar,
+            dst,
+            a,
+            b,
+        } => subgroup::group(cx, *op, *scalar, *dst, *a, *b),
+        Inst::Ballot { dst, pred } => subgroup::ballot(cx, *dst, *pred),
         Inst::Fixed {
             op,
             result,

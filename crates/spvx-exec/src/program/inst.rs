@@ -477,6 +477,20 @@ pub enum Inst {
         dim: u32,
         bits: u8,
     },
+    /// A subgroup operation: `a` the value (or predicate), `b` the lane id / mask / delta.
+    Group {
+        op: GroupOp,
+        scalar: Scalar,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    /// OpGroupNonUniformBallot: the active lanes whose predicate is true, as a uvec4
+    /// (`dst..dst + 4`, lane 0 in bit 0 of component 0).
+    Ballot {
+        dst: Slot,
+        pred: Slot,
+    },
     /// One of the eleven fixed-point functions (SPV_INTEL_arbitrary_precision_fixed_point).
     Fixed {
         op: spvx_num::fixed::FixedOp,
@@ -498,6 +512,56 @@ pub enum Inst {
         dst: Slot,
         args: [Slot; 3],
     },
+}
+
+/// A subgroup (group non-uniform) operation on one scalar per lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupOp {
+    Elect,
+    All,
+    Any,
+    AllEqual,
+    /// The value of lane `b` (a uniform id).
+    Broadcast,
+    BroadcastFirst,
+    /// The value of lane `b`.
+    Shuffle,
+    /// The value of lane `lane ^ b`.
+    ShuffleXor,
+    /// The value of lane `lane − b`.
+    ShuffleUp,
+    /// The value of lane `lane + b`.
+    ShuffleDown,
+    /// An arithmetic reduction or scan.
+    Arith(ReduceOp, GroupMode),
+}
+
+/// The combining operations of the group arithmetic instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    IAdd,
+    FAdd,
+    IMul,
+    FMul,
+    SMin,
+    UMin,
+    FMin,
+    SMax,
+    UMax,
+    FMax,
+    And,
+    Or,
+    Xor,
+}
+
+/// GroupOperation: Reduce, InclusiveScan, ExclusiveScan, ClusteredReduce (with the cluster
+/// size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupMode {
+    Reduce,
+    InclusiveScan,
+    ExclusiveScan,
+    Clustered(u32),
 }
 
 /// Where a fixed-point instruction puts its result.

@@ -1,0 +1,198 @@
+//! Subgroup (group non-uniform) operations. The lanes that take part are the active lanes: with
+//! the min-PC scheduler (see `control`) these are the lanes that reached the instruction
+//! together, which after structured control flow reconverges is every lane that reached it.
+//!
+//! Reductions and scans combine in increasing lane order, one rounding per step for floats
+//! (SPIR-V leaves the order of float reductions unspecified). Reading an inactive or
+//! nonexistent lane (Broadcast, Shuffle*) gives 0 (undefined in SPIR-V).
+
+use super::float::{canonical_nan, from_f64, to_f64};
+use super::{Ctx, lanes, low_bits, sext};
+use crate::program::{FloatFmt, GroupMode, GroupOp, ReduceOp, Scalar, Slot};
+
+/// The identity of a combining operation (the first value of an exclusive scan).
+fn identity(op: ReduceOp, s: Scalar) -> u64 {
+    let bits = s.bits();
+    let float = |v: f64| match s {
+        Scalar::Float(f) => from_f64(f, v),
+        _ => 0,
+    };
+    match op {
+        ReduceOp::IAdd | ReduceOp::Or | ReduceOp::Xor | ReduceOp::UMax => 0,
+        ReduceOp::FAdd => float(0.0),
+        ReduceOp::IMul => 1,
+        ReduceOp::FMul => float(1.0),
+        ReduceOp::SMin => low_bits(bits) >> 1,
+        ReduceOp::UMin | ReduceOp::And => low_bits(bits),
+        ReduceOp::SMax => 1u64 << (bits - 1),
+        ReduceOp::FMin => float(f64::INFINITY),
+        ReduceOp::FMax => float(f64::NEG_INFINITY),
+    }
+}
+
+fn fop(fmt: FloatFmt, x: u64, y: u64, f: impl Fn(f64, f64) -> f64) -> u64 {
+    match fmt {
+        FloatFmt::F32 => {
+            let r = f(
+                f32::from_bits(x as u32) as f64,
+                f32::from_bits(y as u32) as f64,
+            ) as f32;
+            if r.is_nan() {
+                canonical_nan(fmt)
+            } else {
+                r.to_bits() as u64
+            }
+        }
+        _ => from_f64(fmt, f(to_f64(fmt, x), to_f64(fmt, y))),
+    }
+}
+
+/// `x ∘ y`.
+fn combine(op: ReduceOp, s: Scalar, x: u64, y: u64) -> u64 {
+    let bits = s.bits();
+    let m = low_bits(bits);
+    let fmt = match s {
+        Scalar::Float(f) => f,
+        _ => FloatFmt::F32,
+    };
+    match op {
+        ReduceOp::IAdd => x.wrapping_add(y) & m,
+        ReduceOp::IMul => x.wrapping_mul(y) & m,
+        ReduceOp::SMin => (sext(x, bits).min(sext(y, bits)) as u64) & m,
+        ReduceOp::SMax => (sext(x, bits).max(sext(y, bits)) as u64) & m,
+        ReduceOp::UMin => x.min(y),
+        ReduceOp::UMax => x.max(y),
+        ReduceOp::And => x & y,
+        ReduceOp::Or => x | y,
+        ReduceOp::Xor => x ^ y,
+        // f32 sums and products: exact in f64 before the one rounding to f32 (innocuous).
+        ReduceOp::FAdd => fop(fmt, x, y, |a, b| a + b),
+        ReduceOp::FMul => fop(fmt, x, y, |a, b| a * b),
+        ReduceOp::FMin => fop(fmt, x, y, f64::min),
+        ReduceOp::FMax => fop(fmt, x, y, f64::max),
+    }
+}
+
+/// Runs a subgroup operation.
+pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) {
+    let active = cx.mask;
+    let first = active.trailing_zeros() as usize;
+    let w = cx.width;
+    let read = |cx: &Ctx, lane: u64| -> u64 {
+        if lane < w as u64 && active >> lane & 1 == 1 {
+            cx.get(a, lane as usize)
+        } else {
+            0
+        }
+    };
+    match op {
+        GroupOp::Elect => {
+            for l in lanes(active) {
+                cx.set(dst, l, (l == first) as u64);
+            }
+        }
+        GroupOp::All | GroupOp::Any | GroupOp::AllEqual => {
+            let v0 = cx.get(a, first);
+            let (mut all, mut any, mut eq) = (true, false, true);
+            for l in lanes(active) {
+                let v = cx.get(a, l);
+                all &= v != 0;
+                any |= v != 0;
+                eq &= v == v0;
+            }
+            let r = match op {
+                GroupOp::All => all,
+                GroupOp::Any => any,
+                _ => eq,
+            } as u64;
+            for l in lanes(active) {
+                cx.set(dst, l, r);
+            }
+        }
+        GroupOp::BroadcastFirst => {
+            let v = cx.get(a, first);
+            for l in lanes(active) {
+                cx.set(dst, l, v);
+            }
+        }
+        GroupOp::Broadcast
+        | GroupOp::Shuffle
+        | GroupOp::ShuffleXor
+        | GroupOp::ShuffleUp
+        | GroupOp::ShuffleDown => {
+            let values: Vec<(usize, u64)> = lanes(active)
+                .map(|l| {
+                    let id = cx.get(b, l);
+                    let src = match op {
+                        GroupOp::ShuffleXor => (l as u64) ^ id,
+                        GroupOp::ShuffleUp => (l as u64).wrapping_sub(id),
+                        GroupOp::ShuffleDown => (l as u64).wrapping_add(id),
+                        _ => id,
+                    };
+                    (l, read(cx, src))
+                })
+                .collect();
+            for (l, v) in values {
+                cx.set(dst, l, v);
+            }
+        }
+        GroupOp::Arith(rop, mode) => {
+            let id = identity(rop, s);
+            match mode {
+                GroupMode::Reduce | GroupMode::Clustered(_) => {
+                    let size = match mode {
+                        GroupMode::Clustered(n) => (n as usize).clamp(1, w),
+                        _ => w,
+                    };
+                    for start in (0..w).step_by(size) {
+                        let cluster = active & (low_bits(size as u32) << start);
+                        let mut acc = None;
+                        for l in lanes(cluster) {
+                            let v = cx.get(a, l);
+                            acc = Some(acc.map_or(v, |x| combine(rop, s, x, v)));
+                        }
+                        let r = acc.unwrap_or(id);
+                        for l in lanes(cluster) {
+                            cx.set(dst, l, r);
+                        }
+                    }
+                }
+                GroupMode::InclusiveScan | GroupMode::ExclusiveScan => {
+                    let mut acc: Option<u64> = None;
+                    let values: Vec<(usize, u64)> =
+                        lanes(active).map(|l| (l, cx.get(a, l))).collect();
+                    for (l, v) in values {
+                        let before = acc.unwrap_or(id);
+                        let after = acc.map_or(v, |x| combine(rop, s, x, v));
+                        cx.set(
+                            dst,
+                            l,
+                            if mode == GroupMode::InclusiveScan {
+                                after
+                            } else {
+                                before
+                            },
+                        );
+                        acc = Some(after);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// OpGroupNonUniformBallot.
+pub fn ballot(cx: &mut Ctx, dst: Slot, pred: Slot) {
+    let mut bits = 0u64;
+    for l in lanes(cx.mask) {
+        if cx.get(pred, l) != 0 {
+            bits |= 1 << l;
+        }
+    }
+    for l in lanes(cx.mask) {
+        cx.set(dst, l, bits & 0xffff_ffff);
+        cx.set(dst + 1, l, bits >> 32);
+        cx.set(dst + 2, l, 0);
+        cx.set(dst + 3, l, 0);
+    }
+}
