@@ -196,3 +196,96 @@ OpFunctionEnd
         run_words(&m, &[], 8, 1, &RunConfig::default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out, vec![42, 43, 44, 45, 46, 47, 0, 0]);
 }
+
+#[test]
+fn matrix_arithmetic() {
+    // M = columns (1,2,3), (4,5,6) (3 rows × 2 columns); v = (x, 2); w = (1, x, 3).
+    // M·v = (x + 8, 2x + 10, 3x + 12); w·M = (1 + 2x + 9, 4 + 5x + 18);
+    // Mᵀ·w (2×3 · 3) = the same as w·M. (M·v)·(w·M as a 1×2 outer product...) kept simple:
+    // r = (M·v)[2] · 1000 + (w·M)[1] · 10 + (Mᵀ)[col 2][row 1] (= M[1][2] = 6).
+    let decls = r#"
+%v2float = OpTypeVector %float 2
+%v3float = OpTypeVector %float 3
+%m2x3 = OpTypeMatrix %v3float 2
+%m3x2 = OpTypeMatrix %v2float 3
+%f1 = OpConstant %float 1
+%f2 = OpConstant %float 2
+%f3 = OpConstant %float 3
+%f4 = OpConstant %float 4
+%f5 = OpConstant %float 5
+%f6 = OpConstant %float 6
+%f10 = OpConstant %float 10
+%f1000 = OpConstant %float 1000
+%c0 = OpConstantComposite %v3float %f1 %f2 %f3
+%c1 = OpConstantComposite %v3float %f4 %f5 %f6
+%M = OpConstantComposite %m2x3 %c0 %c1
+"#;
+    let body = r#"
+%xf = OpConvertUToF %float %x
+%v = OpCompositeConstruct %v2float %xf %f2
+%w = OpCompositeConstruct %v3float %f1 %xf %f3
+%mv = OpMatrixTimesVector %v3float %M %v
+%wm = OpVectorTimesMatrix %v2float %w %M
+%mt = OpTranspose %m3x2 %M
+%a = OpCompositeExtract %float %mv 2
+%b = OpCompositeExtract %float %wm 1
+%c = OpCompositeExtract %float %mt 2 1
+%a1 = OpFMul %float %a %f1000
+%b1 = OpFMul %float %b %f10
+%s = OpFAdd %float %a1 %b1
+%s2 = OpFAdd %float %s %c
+%r = OpConvertFToU %uint %s2
+"#;
+    let input = [0u32, 1, 7];
+    let out = eval(decls, body, &input);
+    for (k, &x) in input.iter().enumerate() {
+        let want = (3 * x + 12) * 1000 + (4 + 5 * x + 18) * 10 + 6;
+        assert_eq!(out[k], want, "x = {x}");
+    }
+}
+
+#[test]
+fn matrix_products() {
+    // With M as above: (Mᵀ·M)[col 1][row 0] = (1,2,3)·(4,5,6) = 32; outer(v, w)[col 1][row 0]
+    // = v[0]·w[1] = x²; (M·2)[col 1][row 2] = 12. r = 32·10000 + x²·10 + 12.
+    let decls = r#"
+%v2float = OpTypeVector %float 2
+%v3float = OpTypeVector %float 3
+%m2x3 = OpTypeMatrix %v3float 2
+%m3x2 = OpTypeMatrix %v2float 3
+%m2x2 = OpTypeMatrix %v2float 2
+%f1 = OpConstant %float 1
+%f2 = OpConstant %float 2
+%f3 = OpConstant %float 3
+%f4 = OpConstant %float 4
+%f5 = OpConstant %float 5
+%f6 = OpConstant %float 6
+%f10 = OpConstant %float 10
+%f10000 = OpConstant %float 10000
+%c0 = OpConstantComposite %v3float %f1 %f2 %f3
+%c1 = OpConstantComposite %v3float %f4 %f5 %f6
+%M = OpConstantComposite %m2x3 %c0 %c1
+"#;
+    let body = r#"
+%xf = OpConvertUToF %float %x
+%v = OpCompositeConstruct %v2float %xf %f2
+%w = OpCompositeConstruct %v3float %f1 %xf %f3
+%mt = OpTranspose %m3x2 %M
+%mtm = OpMatrixTimesMatrix %m2x2 %mt %M
+%op = OpOuterProduct %m3x2 %v %w
+%ms = OpMatrixTimesScalar %m2x3 %M %f2
+%a = OpCompositeExtract %float %mtm 1 0
+%b = OpCompositeExtract %float %op 1 0
+%c = OpCompositeExtract %float %ms 1 2
+%a1 = OpFMul %float %a %f10000
+%b1 = OpFMul %float %b %f10
+%s = OpFAdd %float %a1 %b1
+%s2 = OpFAdd %float %s %c
+%r = OpConvertFToU %uint %s2
+"#;
+    let input = [0u32, 3, 9];
+    let out = eval(decls, body, &input);
+    for (k, &x) in input.iter().enumerate() {
+        assert_eq!(out[k], 32 * 10000 + x * x * 10 + 12, "x = {x}");
+    }
+}
