@@ -108,7 +108,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
     /// Workgroup counts X[,Y,Z] (missing ones are 1).
-    #[arg(long, value_name = "X[,Y,Z]")]
+    #[arg(long, value_name = "X[,Y,Z]", allow_hyphen_values = true)]
     pub groups: Option<String>,
     /// A buffer binding and its data: SOURCE is a path (raw or .npy), zeros:BYTES or TYPE:V,V,...
     #[arg(long = "buffer", value_name = "SET.BINDING=SOURCE")]

@@ -1,0 +1,476 @@
+//! `spvx run` end to end: every bundled example passes its expected outputs (computed by
+//! examples/make_examples.py from the source documents, independently of spvx); the
+//! command-line form writes output files whose bytes are checked against results computed here
+//! with plain integer arithmetic; errors (missing binding, bad SOURCE, bad groups, unknown entry,
+//! undefined behaviour under --strict, run-file mistakes with line:column) are clear.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn spvx() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spvx"))
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    spvx()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run spvx: {e}"))
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+fn example(name: &str) -> String {
+    examples().join(name).display().to_string()
+}
+
+/// A fresh directory for one test.
+fn tmp(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spvx-cli-run-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(o: &[u8]) -> String {
+    String::from_utf8_lossy(o).into_owned()
+}
+
+fn words(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// sat(Σ a_i·b_i + acc) over the four signed bytes of each word: OpSDotAccSatKHR with
+/// PackedVectorFormat4x8Bit, written from SPV_KHR_integer_dot_product.
+fn sdot_acc_sat(a: u32, b: u32, acc: i32) -> i32 {
+    let dot: i64 = (0..4)
+        .map(|i| i64::from((a >> (8 * i)) as u8 as i8) * i64::from((b >> (8 * i)) as u8 as i8))
+        .sum();
+    (dot + i64::from(acc)).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
+/// A version-1.0 .npy file, written byte by byte (numpy's format.py layout).
+fn npy(descr: &str, len: usize, data: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({len},), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+#[test]
+fn every_example_passes() {
+    let mut ran = 0;
+    for entry in std::fs::read_dir(examples()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let out = run_in(&examples(), &["run", path.to_str().unwrap()]);
+        let stdout = text(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains("PASS") && !stdout.contains("FAIL"),
+            "{}:\n{stdout}\n{}",
+            path.display(),
+            text(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 2, "only {ran} run files in examples/");
+}
+
+#[test]
+fn mixdot_model_switch_changes_the_tiny_case() {
+    // Invocation 1 of mixdot.toml: (1, 1)·(2^-24, 2^-24) + 1. Exactly 1 + 2^-23 (0x3f800001),
+    // but adding the products to the accumulator one at a time rounds each step back to 1.
+    let out = run_in(
+        &examples(),
+        &[
+            "run",
+            &example("mixdot.toml"),
+            "--mixdot-model",
+            "sequential-acc-first",
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAIL 0.8 (D16)")
+            && stdout.contains("first at element 1 (byte 4): got 1 (0x3f800000), expected 1.0000001192092896 (0x3f800001)"),
+        "{stdout}"
+    );
+}
+
+/// dot4.spvasm (out[i] = sat(dot(a[i], b[i]) + acc[i])) over 64 invocations, with inputs as a
+/// raw file, a .npy file, and inline values; the outputs are checked byte by byte.
+#[test]
+fn command_line_form_writes_every_binding() {
+    let dir = tmp("cli");
+    let a: Vec<u32> = (0..64u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x8070_7f80)
+        .collect();
+    let b: Vec<u32> = (0..64u32)
+        .map(|i| i.wrapping_mul(0x85eb_ca6b) ^ 0x7f80_0180)
+        .collect();
+    let mut acc: Vec<i32> = (0..64).map(|i| i * 1000 - 32000).collect();
+    acc[5] = i32::MAX - 10; // saturates upwards when the dot product is positive
+    acc[6] = i32::MIN + 10;
+    let a_bytes: Vec<u8> = a.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(dir.join("a.bin"), &a_bytes).unwrap();
+    let b_bytes: Vec<u8> = b.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(dir.join("b.npy"), npy("|i1", 256, &b_bytes)).unwrap();
+    let acc_inline = format!(
+        "i32:{}",
+        acc.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
+    );
+    let buf0 = "0.0=a.bin".to_string();
+    let buf2 = format!("0.2={acc_inline}");
+    let out = run_in(
+        &dir,
+        &[
+            "run",
+            &example("dot4.spvasm"),
+            "--groups",
+            "1",
+            "--buffer",
+            &buf0,
+            "--buffer",
+            "0.1=b.npy",
+            "--buffer",
+            &buf2,
+            "--buffer",
+            "0.3=zeros:256",
+            "--out",
+            "out",
+            "--threads",
+            "2",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let want: Vec<i32> = (0..64).map(|i| sdot_acc_sat(a[i], b[i], acc[i])).collect();
+    // The data makes saturation happen (so that the check covers it).
+    assert!(want.contains(&i32::MAX) || want.contains(&i32::MIN));
+    let got = std::fs::read(dir.join("out/0.3.bin")).unwrap();
+    assert_eq!(got, words(&want));
+    // Inputs are written back unchanged.
+    assert_eq!(std::fs::read(dir.join("out/0.0.bin")).unwrap(), a_bytes);
+    assert_eq!(std::fs::read(dir.join("out/0.1.bin")).unwrap(), b_bytes);
+    assert_eq!(std::fs::read(dir.join("out/0.2.bin")).unwrap(), words(&acc));
+    assert!(text(&out.stdout).contains("no undefined behaviour"));
+}
+
+/// A binary module (made by `spvx as`) and spec constants on the command line: the GEMM with
+/// KW = 1 (K = 4) and N = 4 over one workgroup, default output directory.
+#[test]
+fn binary_module_and_spec_constants() {
+    let dir = tmp("spec");
+    let asm = run_in(
+        &dir,
+        &["as", &example("gemm_int8.spvasm"), "-o", "gemm.spv"],
+    );
+    assert!(asm.status.success(), "{}", text(&asm.stderr));
+    let a: Vec<u32> = (0..4u32)
+        .map(|m| 0x0102_03ff_u32.wrapping_mul(m + 1))
+        .collect();
+    let bt: Vec<u32> = (0..4u32)
+        .map(|n| 0x80ff_7f01_u32.rotate_left(8 * n))
+        .collect();
+    let bias: Vec<i32> = (0..16).map(|i| i * 7 - 50).collect();
+    let hex = |v: &[u32]| {
+        format!(
+            "u32:{}",
+            v.iter()
+                .map(|w| format!("0x{w:x}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    };
+    let bias_src = format!(
+        "0.2=i32:{}",
+        bias.iter()
+            .map(i32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let out = run_in(
+        &dir,
+        &[
+            "run",
+            "gemm.spv",
+            "--groups",
+            "1,1",
+            "--spec",
+            "0=1",
+            "--spec",
+            "1=4",
+            "--buffer",
+            &format!("0.0={}", hex(&a)),
+            "--buffer",
+            &format!("0.1={}", hex(&bt)),
+            "--buffer",
+            &bias_src,
+            "--buffer",
+            "0.3=zeros:64",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let want: Vec<i32> = (0..16)
+        .map(|i| sdot_acc_sat(a[i / 4], bt[i % 4], bias[i]))
+        .collect();
+    assert_eq!(std::fs::read(dir.join("0.3.bin")).unwrap(), words(&want));
+}
+
+fn dot4_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["run", "--groups", "1"];
+    v.extend_from_slice(extra);
+    v
+}
+
+fn fails_with(dir: &Path, args: &[&str], needles: &[&str]) {
+    let out = run_in(dir, args);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+    for n in needles {
+        assert!(stderr.contains(n), "{args:?}: no '{n}' in:\n{stderr}");
+    }
+}
+
+#[test]
+fn command_line_errors() {
+    let dir = tmp("errors");
+    let m = example("dot4.spvasm");
+    let three = [
+        "--buffer",
+        "0.0=zeros:256",
+        "--buffer",
+        "0.1=zeros:256",
+        "--buffer",
+        "0.2=zeros:256",
+    ];
+    // Missing binding: names it, its variable and how to give it.
+    let mut args = dot4_args(&[&m]);
+    args.extend_from_slice(&three);
+    fails_with(
+        &dir,
+        &args,
+        &["binding 0.3", "has no data", "--buffer 0.3="],
+    );
+    // Bad SOURCE.
+    let mut args = dot4_args(&[&m, "--buffer", "0.3=zeros:lots"]);
+    args.extend_from_slice(&three);
+    fails_with(&dir, &args, &["zeros:BYTES needs a byte count"]);
+    let mut args = dot4_args(&[&m, "--buffer", "0.3=missing.bin"]);
+    args.extend_from_slice(&three);
+    fails_with(&dir, &args, &["cannot read missing.bin"]);
+    let mut args = dot4_args(&[&m, "--buffer", "3=zeros:4"]);
+    args.extend_from_slice(&three);
+    fails_with(&dir, &args, &["is not SET.BINDING"]);
+    let mut args = dot4_args(&[&m, "--buffer", "0.3=i8:1,300"]);
+    args.extend_from_slice(&three);
+    fails_with(&dir, &args, &["300 is outside the range of i8"]);
+    // A binding the entry point does not use.
+    let mut args = dot4_args(&[&m, "--buffer", "0.3=zeros:4", "--buffer", "1.0=zeros:4"]);
+    args.extend_from_slice(&three);
+    fails_with(
+        &dir,
+        &args,
+        &["uses no buffer at binding 1.0", "0.0, 0.1, 0.2, 0.3"],
+    );
+    // Bad groups.
+    for g in ["0", "1,2,3,4", "x", "-1"] {
+        let mut args = vec!["run", &m, "--groups", g, "--buffer", "0.3=zeros:4"];
+        args.extend_from_slice(&three);
+        fails_with(&dir, &args, &["--groups"]);
+    }
+    // Unknown entry point.
+    let mut args = dot4_args(&[&m, "--entry", "nope", "--buffer", "0.3=zeros:4"]);
+    args.extend_from_slice(&three);
+    fails_with(&dir, &args, &["no entry point named 'nope'", "main"]);
+    // Not supported yet: said, not ignored.
+    let mut args = dot4_args(&[&m, "--tensor", "0.5=t.npy", "--buffer", "0.3=zeros:4"]);
+    args.extend_from_slice(&three);
+    fails_with(&dir, &args, &["not supported yet"]);
+    let mut args = dot4_args(&[&m, "--arg", "0=zeros:4", "--buffer", "0.3=zeros:4"]);
+    args.extend_from_slice(&three);
+    fails_with(&dir, &args, &["Kernel arguments are not supported yet"]);
+    // Text that does not assemble: the assembler's line:column.
+    std::fs::write(
+        dir.join("bad.spvasm"),
+        "OpCapability Shader\nOpNoSuchThing\n",
+    )
+    .unwrap();
+    fails_with(&dir, &dot4_args(&["bad.spvasm"]), &["bad.spvasm:2:1"]);
+}
+
+#[test]
+fn undefined_behaviour_warns_or_fails_under_strict() {
+    let dir = tmp("strict");
+    let m = example("dot4.spvasm");
+    // acc has 4 bytes: invocations 1..63 read it out of bounds.
+    let args = [
+        "run",
+        &m,
+        "--groups",
+        "1",
+        "--buffer",
+        "0.0=zeros:256",
+        "--buffer",
+        "0.1=zeros:256",
+        "--buffer",
+        "0.2=zeros:4",
+        "--buffer",
+        "0.3=zeros:256",
+        "--threads",
+        "1",
+    ];
+    let out = run_in(&dir, &args);
+    assert!(out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        text(&out.stdout).contains("63 undefined-behaviour event(s)"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        stderr.contains("warning: out-of-bounds read of 4 bytes at offset 4"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("dot4.spvasm:50:"), "{stderr}");
+    let mut strict = args.to_vec();
+    strict.push("--strict");
+    fails_with(
+        &dir,
+        &strict,
+        &[
+            "undefined behaviour (strict mode)",
+            "OpLoad",
+            "invocation (1, 0, 0)",
+            "workgroup (0, 0, 0)",
+            "dot4.spvasm:50:",
+        ],
+    );
+}
+
+/// Writes `body` as a run file next to a copy of dot4.spvasm and runs it.
+fn run_file(test: &str, body: &str) -> Output {
+    let dir = tmp(test);
+    std::fs::copy(examples().join("dot4.spvasm"), dir.join("dot4.spvasm")).unwrap();
+    std::fs::write(dir.join("run.toml"), body).unwrap();
+    run_in(&dir, &["run", "run.toml"])
+}
+
+const DOT4_HEAD: &str = "module = \"dot4.spvasm\"\ngroups = 1\n";
+
+#[test]
+fn run_file_pass_and_fail() {
+    // Invocations 0 and 1: a = (1, -2, 3, -4)·(5, 6, -7, 8) + 100 = 5 - 12 - 21 - 32 + 100 = 40;
+    // a = (127, 127, 127, 127)·(127, 127, 127, 127) + (2^31 - 1) saturates to 2^31 - 1.
+    let data = "[[buffer]]\nbinding = 0\ndata = { i8 = [1, -2, 3, -4, 127, 127, 127, 127] }\n\
+                [[buffer]]\nbinding = 1\ndata = { i8 = [5, 6, -7, 8, 127, 127, 127, 127] }\n\
+                [[buffer]]\nbinding = 2\ndata = { i32 = [100, 2147483647] }\n\
+                [[buffer]]\nbinding = 3\ndata = { zeros = 8 }\n";
+    let good = format!("{DOT4_HEAD}{data}expect = {{ i32 = [40, 2147483647] }}\n");
+    let out = run_file("pass", &good);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).contains("PASS 0.3: 2 i32 elements match"));
+    let bad = format!("{DOT4_HEAD}{data}expect = {{ i32 = [40, 2147483646] }}\n");
+    let out = run_file("fail", &bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains(
+            "FAIL 0.3: 1 of 2 i32 elements differ; first at element 1 (byte 4): got 2147483647 (0x7fffffff), expected 2147483646 (0x7ffffffe)"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn run_file_errors_have_line_and_column() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "unknown_key",
+            "module = \"dot4.spvasm\"\ngroups = 1\ncolour = 3\n",
+            &["run.toml:3:1", "unknown field `colour`"],
+        ),
+        (
+            "wrong_type",
+            "module = \"dot4.spvasm\"\ngroups = 1\n[[buffer]]\nbinding = \"zero\"\ndata = { zeros = 4 }\n",
+            &["run.toml:4:11", "invalid type"],
+        ),
+        (
+            "range",
+            "module = \"dot4.spvasm\"\ngroups = 1\n[[buffer]]\nbinding = 0\ndata = { i8 = [1, 200] }\n",
+            &["run.toml:5:19", "200 is outside the range of i8"],
+        ),
+        (
+            "two_sources",
+            "module = \"dot4.spvasm\"\ngroups = 1\n[[buffer]]\nbinding = 0\ndata = { zeros = 4, u8 = [1] }\n",
+            &["run.toml:5:8", "2 data sources"],
+        ),
+        (
+            "random_expect",
+            "module = \"dot4.spvasm\"\ngroups = 1\n[[buffer]]\nbinding = 0\ndata = { zeros = 4 }\nexpect = { random = \"u8\", count = 4 }\n",
+            &["run.toml:6:21", "cannot be random"],
+        ),
+        (
+            "groups",
+            "module = \"dot4.spvasm\"\ngroups = [1, 0]\n",
+            &["run.toml:2:10", "counts start at 1"],
+        ),
+        (
+            "float_in_int",
+            "module = \"dot4.spvasm\"\ngroups = 1\n[[buffer]]\nbinding = 0\ndata = { u32 = [1.5] }\n",
+            &["run.toml:5:17", "not an integer"],
+        ),
+        (
+            "tensor",
+            "module = \"dot4.spvasm\"\ngroups = 1\n[[tensor]]\nbinding = 0\n",
+            &["run.toml:", "not supported yet"],
+        ),
+        (
+            "missing_module",
+            "groups = 1\n",
+            &["missing field `module`"],
+        ),
+    ];
+    for (name, body, needles) in cases {
+        let out = run_file(name, body);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        for n in *needles {
+            assert!(stderr.contains(n), "{name}: no '{n}' in:\n{stderr}");
+        }
+    }
+}
+
+#[test]
+fn help_documents_the_run_file_schema() {
+    let out = run_in(&examples(), &["run", "--help"]);
+    let help = text(&out.stdout);
+    for key in [
+        "SET.BINDING=SOURCE",
+        "zeros:BYTES",
+        "[[buffer]]",
+        "expect",
+        "random",
+        "seed",
+        "--strict",
+        "not supported yet",
+    ] {
+        assert!(help.contains(key), "--help lacks {key}");
+    }
+}
