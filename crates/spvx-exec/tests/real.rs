@@ -135,3 +135,22 @@ fn matmul_comp_all_switch_cases() {
         }
     }
 }
+
+#[test]
+fn mixdot_comp() {
+    // res.r[i] = fdot2_mix_acc32(a[2i], a[2i+1], res.r[i]): (1.5, 2.0)·(2.0, −0.25) + 0.5 = 3.
+    let m = module("mixdot.comp.spv");
+    let mut a = vec![0u32; 64];
+    a[0] = 0x4000_3e00;
+    a[1] = 0xb400_4000;
+    let mut res = Resources::new();
+    res.set_words(0, 0, &a);
+    let mut r = vec![0u32; 32];
+    r[0] = 0.5f32.to_bits();
+    res.set_words(0, 1, &r);
+    m.run(&mut res, [1, 1, 1], &RunConfig::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = res.words(0, 1).unwrap_or_default();
+    assert_eq!(out[0], 3.0f32.to_bits());
+    assert!(out[1..].iter().all(|&w| w == 0));
+}

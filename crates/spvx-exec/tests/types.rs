@@ -289,3 +289,53 @@ fn matrix_products() {
         assert_eq!(out[k], 32 * 10000 + x * x * 10 + 12, "x = {x}");
     }
 }
+
+#[test]
+fn glsl_geometric_functions() {
+    // length((x, 4)) for x = 3 is 5; distance((x, 0), (0, 4)) = 5; cross((1,0,0), (0,x,0))
+    // = (0, 0, x); reflect((1, −1), (0, 1)) = (1, 1). r = len·1000 + dist·100 + cross.z·10
+    // + reflect.y.
+    let decls = r#"
+%v2float = OpTypeVector %float 2
+%v3float = OpTypeVector %float 3
+%f0 = OpConstant %float 0
+%f1 = OpConstant %float 1
+%fm1 = OpConstant %float -1
+%f4 = OpConstant %float 4
+%f10 = OpConstant %float 10
+%f100 = OpConstant %float 100
+%f1000 = OpConstant %float 1000
+%e1 = OpConstantComposite %v3float %f1 %f0 %f0
+%inc = OpConstantComposite %v2float %f1 %fm1
+%nrm = OpConstantComposite %v2float %f0 %f1
+%b04 = OpConstantComposite %v2float %f0 %f4
+"#;
+    let body = r#"
+%xf = OpConvertUToF %float %x
+%a = OpCompositeConstruct %v2float %xf %f4
+%len = OpExtInst %float %glsl Length %a
+%p = OpCompositeConstruct %v2float %xf %f0
+%dist = OpExtInst %float %glsl Distance %p %b04
+%e2 = OpCompositeConstruct %v3float %f0 %xf %f0
+%cr = OpExtInst %v3float %glsl Cross %e1 %e2
+%cz = OpCompositeExtract %float %cr 2
+%rf = OpExtInst %v2float %glsl Reflect %inc %nrm
+%ry = OpCompositeExtract %float %rf 1
+%t0 = OpFMul %float %len %f1000
+%t1 = OpFMul %float %dist %f100
+%t2 = OpFMul %float %cz %f10
+%t3 = OpFAdd %float %t0 %t1
+%t4 = OpFAdd %float %t3 %t2
+%t5 = OpFAdd %float %t4 %ry
+%r = OpConvertFToU %uint %t5
+"#;
+    let text = support::kernel(1, decls, body).replacen(
+        "OpMemoryModel",
+        "%glsl = OpExtInstImport \"GLSL.std.450\"\nOpMemoryModel",
+        1,
+    );
+    let m = support::compile(&text).unwrap_or_else(|e| panic!("{e}"));
+    let (out, _) =
+        run_words(&m, &[3], 1, 1, &RunConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out, vec![5000 + 500 + 30 + 1]);
+}

@@ -100,6 +100,9 @@ impl Compiler<'_> {
             args.get(i)
                 .map_or(0, |&(s, vn)| if vn == 1 { s } else { s + k })
         };
+        if let (66..=68 | 71, Scalar::Float(fmt)) = (number, rs) {
+            return self.geometric(index, inst, code, number, fmt);
+        }
         if let (Some(f), Scalar::Float(fmt)) = (glsl_float(number), rs) {
             for k in 0..n {
                 code.push(
@@ -129,5 +132,83 @@ impl Compiler<'_> {
             return Ok(());
         }
         Err(self.unsupported(index, format!("GLSL.std.450 instruction {number}")))
+    }
+}
+
+impl Compiler<'_> {
+    /// Length (66), Distance (67), Cross (68) and Reflect (71):
+    /// composed of the engine's float instructions, each step rounded once in the operand
+    /// format (dot products in index order, as OpDot).
+    fn geometric(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+        number: u32,
+        fmt: crate::program::FloatFmt,
+    ) -> Result<(), ExecError> {
+        use crate::program::FBinOp::{Add, Mul, Sub};
+        let dst = self.result(index, inst)?;
+        let x = self.operand(index, inst, 2)?;
+        let (_, n) = self.components(index, x.ty)?;
+        let fbin = |op, dst, a, b| Inst::FBin { op, fmt, dst, a, b };
+        // Σ a[k]·b[k] into `d`.
+        let dot =
+            |c: &mut Self, code: &mut Code, d: u32, a: u32, b: u32| -> Result<(), ExecError> {
+                let t = c.alloc(index, 1)?;
+                code.push(index, fbin(Mul, d, a, b));
+                for k in 1..n {
+                    code.push(index, fbin(Mul, t, a + k, b + k));
+                    code.push(index, fbin(Add, d, d, t));
+                }
+                Ok(())
+            };
+        match number {
+            66 | 67 => {
+                let v = if number == 67 {
+                    let y = self.operand(index, inst, 3)?;
+                    let d = self.alloc(index, n)?;
+                    for k in 0..n {
+                        code.push(index, fbin(Sub, d + k, x.slot + k, y.slot + k));
+                    }
+                    d
+                } else {
+                    x.slot
+                };
+                dot(self, code, dst.slot, v, v)?;
+                code.push(
+                    index,
+                    Inst::Math {
+                        func: MathFn::Sqrt,
+                        fmt,
+                        dst: dst.slot,
+                        args: [dst.slot, 0, 0],
+                    },
+                );
+            }
+            68 => {
+                let y = self.operand(index, inst, 3)?;
+                let t = self.alloc(index, 1)?;
+                let (a, b) = (x.slot, y.slot);
+                for (k, (i, j)) in [(1u32, 2u32), (2, 0), (0, 1)].into_iter().enumerate() {
+                    let d = dst.slot + k as u32;
+                    code.push(index, fbin(Mul, d, a + i, b + j));
+                    code.push(index, fbin(Mul, t, a + j, b + i));
+                    code.push(index, fbin(Sub, d, d, t));
+                }
+            }
+            _ => {
+                // Reflect: I − 2·dot(N, I)·N.
+                let nrm = self.operand(index, inst, 3)?;
+                let d = self.alloc(index, 2)?;
+                dot(self, code, d, nrm.slot, x.slot)?;
+                code.push(index, fbin(Add, d, d, d));
+                for k in 0..n {
+                    code.push(index, fbin(Mul, d + 1, d, nrm.slot + k));
+                    code.push(index, fbin(Sub, dst.slot + k, x.slot + k, d + 1));
+                }
+            }
+        }
+        Ok(())
     }
 }
