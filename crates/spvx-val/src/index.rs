@@ -14,7 +14,7 @@ use spvx_spirv::dis::FriendlyNames;
 use spvx_spirv::grammar::{Grammar, grammar};
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
 use spvx_spirv::module::is_terminator;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Opcodes the index itself interprets.
 pub mod op {
@@ -96,7 +96,7 @@ impl<'a> ModuleIndex<'a> {
     /// Indexes `insts`. Fails with one error per id defined more than once.
     pub fn build(header: &Header, insts: &'a [Instruction]) -> Result<Self, Vec<ValError>> {
         let g = grammar();
-        let mut defs = HashMap::new();
+        let mut defs = HashMap::default();
         let mut errors = Vec::new();
         let mut context = ModuleContext::new();
         for (index, inst) in insts.iter().enumerate() {
@@ -128,14 +128,14 @@ impl<'a> ModuleIndex<'a> {
             header: *header,
             insts,
             defs,
-            types: HashMap::new(),
-            declared_capabilities: HashSet::new(),
-            enabled_capabilities: HashSet::new(),
-            extensions: HashSet::new(),
-            ext_imports: HashMap::new(),
+            types: HashMap::default(),
+            declared_capabilities: HashSet::default(),
+            enabled_capabilities: HashSet::default(),
+            extensions: HashSet::default(),
+            ext_imports: HashMap::default(),
             functions: Vec::new(),
             entry_points: Vec::new(),
-            decorations: HashMap::new(),
+            decorations: HashMap::default(),
             function_of: vec![None; insts.len()],
             names,
             context,
@@ -223,7 +223,7 @@ impl<'a> ModuleIndex<'a> {
     /// Declared capabilities plus everything they implicitly declare, transitively.
     fn capability_closure(&self) -> HashSet<u32> {
         let caps = self.grammar.kind(self.grammar.common.capability);
-        let mut enabled: HashSet<u32> = HashSet::new();
+        let mut enabled: HashSet<u32> = HashSet::default();
         let mut work: Vec<u32> = self.declared_capabilities.iter().copied().collect();
         while let Some(c) = work.pop() {
             if !enabled.insert(c) {

@@ -12,7 +12,7 @@ use crate::Options;
 use crate::error::ValError;
 use crate::index::ModuleIndex;
 use spvx_spirv::instruction::{Id, Instruction};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use thiserror::Error;
 
 /// A broken id rule.
@@ -117,7 +117,7 @@ fn may_refer_forward(
 
 /// Appends every id error to `out`.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
-    let mut forward_pointers = HashSet::new();
+    let mut forward_pointers = HashSet::default();
     for (index, inst) in ix.insts.iter().enumerate() {
         let opcode = || ix.opcode_name(inst.opcode);
         if let Some(t) = inst.result_type {

@@ -18,7 +18,7 @@ use crate::error::ValError;
 use crate::index::{ModuleIndex, Type};
 use spvx_spirv::grammar::Version;
 use spvx_spirv::instruction::Id;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use thiserror::Error;
 
 /// A broken entry-point or execution-mode rule.
@@ -83,8 +83,8 @@ const BUILTIN_WORKGROUP_SIZE: u32 = 25;
 pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     let v14 = ix.header.version() >= Version::new(1, 4);
     let uses = StaticUses::new(ix);
-    let mut seen_names: HashSet<(u32, &str)> = HashSet::new();
-    let mut models: HashMap<Id, Vec<u32>> = HashMap::new();
+    let mut seen_names: HashSet<(u32, &str)> = HashSet::default();
+    let mut models: HashMap<Id, Vec<u32>> = HashMap::default();
     for &index in &ix.entry_points {
         let inst = &ix.insts[index];
         let model = inst.operands.first().and_then(|o| o.word()).unwrap_or(0);
@@ -123,7 +123,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
             None => continue,
         }
         // The interface list.
-        let mut listed = HashSet::new();
+        let mut listed = HashSet::default();
         for id in inst.operands.iter().skip(3).filter_map(|o| o.id()) {
             let name = || ix.name(id);
             let entry = entry.to_string();
@@ -164,7 +164,7 @@ fn modes(
     models: &HashMap<Id, Vec<u32>>,
     out: &mut Vec<ValError>,
 ) {
-    let mut sized: HashSet<Id> = HashSet::new();
+    let mut sized: HashSet<Id> = HashSet::default();
     for (index, inst) in ix.insts.iter().enumerate() {
         if !matches!(inst.opcode, op::EXECUTION_MODE | op::EXECUTION_MODE_ID) {
             continue;
@@ -246,11 +246,11 @@ struct StaticUses<'i, 'a> {
 
 impl<'i, 'a> StaticUses<'i, 'a> {
     fn new(ix: &'i ModuleIndex<'a>) -> Self {
-        let mut by_function = HashMap::new();
+        let mut by_function = HashMap::default();
         for f in &ix.functions {
             let mut globals = Vec::new();
             let mut callees = Vec::new();
-            let mut seen = HashSet::new();
+            let mut seen = HashSet::default();
             for inst in &ix.insts[f.def + 1..f.end] {
                 if inst.opcode == op::FUNCTION_CALL
                     && let Some(c) = inst.operands.first().and_then(|o| o.id())
@@ -275,10 +275,10 @@ impl<'i, 'a> StaticUses<'i, 'a> {
     /// The global variables used by `f` and every function it calls, transitively.
     fn globals_reached_from(&self, f: Id) -> Vec<Id> {
         let _ = self.ix;
-        let mut visited = HashSet::new();
+        let mut visited = HashSet::default();
         let mut stack = vec![f];
         let mut out = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         while let Some(g) = stack.pop() {
             if !visited.insert(g) {
                 continue;

@@ -10,7 +10,7 @@ use crate::Options;
 use crate::error::ValError;
 use crate::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction, Operand};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use thiserror::Error;
 
 /// A broken rule of a type declaration.
@@ -66,7 +66,7 @@ fn may_repeat(opcode: u16) -> bool {
 
 /// Appends every type-declaration error to `out`.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
-    let mut seen: HashMap<(u16, &[Operand]), Id> = HashMap::new();
+    let mut seen: HashMap<(u16, &[Operand]), Id> = HashMap::default();
     for (index, inst) in ix.insts.iter().enumerate() {
         let Some(id) = inst.result else { continue };
         if ix.ty(id).is_none() {

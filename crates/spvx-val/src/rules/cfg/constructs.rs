@@ -14,7 +14,7 @@ use super::CfgError;
 use super::graph::Cfg;
 use crate::error::ValError;
 use crate::index::{FunctionInfo, ModuleIndex};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A header as [`super::structured`] found it.
 pub(super) struct HeaderInfo {
@@ -36,7 +36,7 @@ pub(super) fn exits(
     }
     let by_block: HashMap<usize, &HeaderInfo> = headers.iter().map(|h| (h.block, h)).collect();
     // Headers having each block as merge block or continue target.
-    let mut exit_of: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut exit_of: HashMap<usize, Vec<usize>> = HashMap::default();
     for h in headers {
         exit_of.entry(h.merge).or_default().push(h.block);
         if let Some(c) = h.cont {

@@ -5,7 +5,7 @@
 
 use crate::index::{FunctionInfo, ModuleIndex};
 use spvx_spirv::instruction::{Id, Instruction};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 pub const OP_LABEL: u16 = 248;
 pub const OP_BRANCH: u16 = 249;

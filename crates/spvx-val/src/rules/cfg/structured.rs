@@ -15,7 +15,7 @@ use super::CfgError;
 use super::graph::{Cfg, OP_BRANCH, OP_BRANCH_CONDITIONAL, OP_SWITCH};
 use crate::error::ValError;
 use crate::index::{FunctionInfo, ModuleIndex};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 const OP_LOOP_MERGE: u16 = 246;
 const OP_SELECTION_MERGE: u16 = 247;
@@ -86,7 +86,7 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
         });
     }
     // One header per merge block; headers dominate their merge blocks.
-    let mut merge_owner: HashMap<usize, usize> = HashMap::new();
+    let mut merge_owner: HashMap<usize, usize> = HashMap::default();
     for h in &headers {
         if let Some(&other) = merge_owner.get(&h.merge) {
             err(
@@ -117,7 +117,7 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
         .filter(|h| h.cont.is_some())
         .map(|h| (h.block, h))
         .collect();
-    let mut back_edges: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut back_edges: HashMap<usize, Vec<usize>> = HashMap::default();
     for &a in &cfg.rpo {
         for &b in &cfg.succs[a] {
             if cfg.dominates(b, a) {
@@ -187,7 +187,7 @@ fn selections(
     merge_inst: &[Option<usize>],
     err: &mut impl FnMut(usize, String),
 ) {
-    let mut seen: HashSet<u32> = HashSet::new();
+    let mut seen: HashSet<u32> = HashSet::default();
     for &b in &cfg.rpo {
         let term = &ix.insts[f.blocks[b].terminator];
         let merge = merge_inst[b].map(|m| &ix.insts[m]);
