@@ -172,3 +172,22 @@ fn hand_computed_values() {
     );
     assert_eq!(out[0], 0xfdea_dbee ^ 0xeadb_eef0 ^ 0x2152_4110);
 }
+
+#[test]
+fn bit_field_instructions() {
+    // insert(base = x, insert = 0xff, offset 4, count 8) = (x & !0xff0) | 0xff0;
+    // uextract(x, 28, 4) = x >> 28; sextract(x, 28, 4) sign-extends that nibble;
+    // offset 32 with count 0 (at the width) changes nothing / extracts 0.
+    let decls = "%u8 = OpConstant %uint 8\n%u28 = OpConstant %uint 28\n%u32c = OpConstant %uint 32\n%ff = OpConstant %uint 255\n";
+    let body = "%a = OpBitFieldInsert %uint %x %ff %u4 %u8\n%b = OpBitFieldUExtract %uint %x %u28 %u4\n%c = OpBitFieldSExtract %uint %x %u28 %u4\n%d = OpBitFieldInsert %uint %x %ff %u32c %u0\n%e = OpBitFieldUExtract %uint %x %u32c %u0\n%t0 = OpBitwiseXor %uint %a %b\n%t1 = OpBitwiseXor %uint %t0 %c\n%t2 = OpBitwiseXor %uint %t1 %d\n%r = OpBitwiseXor %uint %t2 %e";
+    let input = [0x9abc_def0u32, 0x1234_5678];
+    let out = eval(decls, body, &input);
+    for (k, &x) in input.iter().enumerate() {
+        let a = (x & !0xff0) | 0xff0;
+        let b = x >> 28;
+        let c = ((x as i32) >> 28) as u32;
+        let d = x;
+        let e = 0;
+        assert_eq!(out[k], a ^ b ^ c ^ d ^ e, "{x:#x}");
+    }
+}

@@ -202,7 +202,10 @@ impl Compiler<'_> {
                                 .ok_or_else(|| self.err(index, "too many arguments"))?;
                             args.extend((0..n).map(|i| (p + i, a.slot + i)));
                         }
-                        let func = self.func_index[&callee];
+                        let func = *self
+                            .func_index
+                            .get(&callee)
+                            .ok_or_else(|| self.err(index, "call to an unknown function"))?;
                         let next = segments.len() as SegId + 1;
                         let term = Term::Call {
                             func,

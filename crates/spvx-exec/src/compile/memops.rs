@@ -84,7 +84,7 @@ impl Compiler<'_> {
                     );
                     return Ok(());
                 }
-                let pid = inst.operands[0].id().unwrap_or(0);
+                let pid = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
                 let leaves = self.access_leaves(index, pid, dst.ty)?;
                 code.push(
                     index,
@@ -99,7 +99,7 @@ impl Compiler<'_> {
             "OpStore" => {
                 let ptr = self.operand(index, inst, 0)?;
                 let v = self.operand(index, inst, 1)?;
-                let pid = inst.operands[0].id().unwrap_or(0);
+                let pid = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
                 let leaves = self.access_leaves(index, pid, v.ty)?;
                 code.push(
                     index,
@@ -169,14 +169,14 @@ impl Compiler<'_> {
     ) -> Result<(), ExecError> {
         let dst = self.result(index, inst)?;
         let base = self.operand(index, inst, 0)?;
-        let base_id = inst.operands[0].id().unwrap_or(0);
+        let base_id = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
         let mut t = self.pointee(index, base)?;
         let mut m = self.ptr_matrix.get(&base_id).copied().unwrap_or_default();
         let mut offset = 0u64;
         let mut steps = Vec::new();
         for k in 1..inst.operands.len() {
             let iv = self.operand(index, inst, k)?;
-            let id = inst.operands[k].id().unwrap_or(0);
+            let id = inst.operands.get(k).and_then(|o| o.id()).unwrap_or(0);
             let bits = self.scalar(index, iv.ty)?.bits();
             let constant = self
                 .ix

@@ -379,6 +379,9 @@ impl Compiler<'_> {
                 if ds == Scalar::Ptr || ss == Scalar::Ptr {
                     return Err(self.unsupported(index, "bitcasts of pointers"));
                 }
+                if ds.bits() != ss.bits() && (ds.bits() * dn > 128 || ss.bits() * sn > 128) {
+                    return Err(self.unsupported(index, "bitcasts regrouping more than 128 bits"));
+                }
                 code.push(
                     index,
                     Inst::Bitcast {

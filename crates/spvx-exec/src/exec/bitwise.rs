@@ -58,8 +58,9 @@ pub fn field_insert(
     for l in lanes(cx.mask) {
         let off = cx.get(offset, l).min(bits as u64) as u32;
         let n = cx.get(count, l).min((bits - off) as u64) as u32;
-        let field = low_bits(n) << off;
-        let v = (cx.get(base, l) & !field) | ((cx.get(insert, l) << off) & field);
+        let field = low_bits(n).checked_shl(off).unwrap_or(0);
+        let moved = cx.get(insert, l).checked_shl(off).unwrap_or(0);
+        let v = (cx.get(base, l) & !field) | (moved & field);
         cx.set(dst, l, v & low_bits(bits));
     }
 }
@@ -80,7 +81,7 @@ pub fn field_extract(
         let v = if n == 0 {
             0
         } else {
-            let f = (cx.get(base, l) >> off) & low_bits(n);
+            let f = cx.get(base, l).checked_shr(off).unwrap_or(0) & low_bits(n);
             if signed {
                 sext(f, n) as u64 & low_bits(bits)
             } else {

@@ -90,8 +90,10 @@ pub fn bitcast(
     src_bits: u8,
     src_count: u8,
 ) {
-    if dst_count == 1 && src_count == 1 {
-        cx.map1(dst, src, |x| x);
+    if dst_bits == src_bits {
+        for k in 0..dst_count.min(src_count) as u32 {
+            cx.map1(dst + k, src + k, |x| x);
+        }
         return;
     }
     for l in lanes(cx.mask) {

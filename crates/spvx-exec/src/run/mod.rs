@@ -30,6 +30,8 @@ pub(crate) struct Dispatch<'a> {
     pub template: Vec<u64>,
     pub width: usize,
     pub subgroups: usize,
+    /// Invocations per workgroup.
+    pub invocations: usize,
 }
 
 impl Dispatch<'_> {
@@ -75,7 +77,14 @@ pub fn run(
     }
     let total: u64 = groups.iter().map(|&g| g as u64).product();
     let width = cfg.subgroup_size as usize;
-    let invocations: u64 = prog.local_size.iter().map(|&g| g as u64).product();
+    let invocations: u64 = prog
+        .local_size
+        .iter()
+        .try_fold(1u64, |a, &g| a.checked_mul(g as u64))
+        .filter(|&n| n <= u32::MAX as u64)
+        .ok_or_else(|| {
+            ExecError::Config(format!("workgroup size {:?} is too large", prog.local_size))
+        })?;
     let subgroups = invocations.div_ceil(width as u64) as usize;
 
     // Buffers, in the program's binding order.
@@ -145,6 +154,7 @@ pub fn run(
         template,
         width,
         subgroups,
+        invocations: invocations as usize,
     };
 
     let outcomes: Vec<Outcome> = if cfg.threads == Some(1) || total <= 1 {

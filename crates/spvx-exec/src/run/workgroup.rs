@@ -48,7 +48,7 @@ impl Worker {
     pub fn run(&mut self, d: &Dispatch, linear: u64) -> Outcome {
         let wg = d.workgroup_id(linear);
         let prog = d.prog;
-        let invocations: usize = prog.local_size.iter().map(|&s| s as usize).product();
+        let invocations = d.invocations;
         let pb = prog.private_bytes as usize;
         self.workgroup.fill(0);
         for (s, (sg, private)) in self
