@@ -306,6 +306,69 @@ expect = {{ u32 = {toml_list(hx32(h16))} }}
         f.write(text)
 
 
+# ---------------------------------------------------------------- SPV_ARM_tensors
+def tensor():
+    """VK_ARM_tensors rules (reference/tensors.md): an element whose coordinates are not all in
+    [0, dimension) is replaced by the OutOfBoundsValueARM value on read (each element of an array
+    read on its own); a write outside has no effect; OpTensorQuerySizeARM gives the dimension."""
+    rows, cols = 3, 4
+    t = [[(10 * r + c + 1) * (-1 if (r + c) % 3 == 0 else 1) for c in range(cols)] for r in range(rows)]
+    u = [[7] * rows for _ in range(cols)]  # U is cols x rows, initially all 7
+    oob = -1
+
+    def read(r, c):
+        return t[r][c] if 0 <= r < rows and 0 <= c < cols else oob
+
+    e, p = [], []
+    for i in range(16):
+        r, c = divmod(i, 4)
+        e.append(read(r, c))
+        p.append(read(r, c + 1))
+        if 0 <= c < cols and 0 <= r < rows:  # U[c, r]
+            u[c][r] = 2 * e[-1] + 1
+    flat = lambda m: [str(v) for row in m for v in row]
+    text = f"""# SPV_ARM_tensors: reads with OutOfBoundsValueARM (element and 2-element array reads), writes
+# (those outside the tensor have no effect), size queries. See tensor.spvasm.
+# Written by make_examples.py; expected values from the VK_ARM_tensors rules there.
+module = "tensor.spvasm"
+groups = 1
+
+[[tensor]]
+binding = 0
+name = "T (3x4 int32)"
+shape = [3, 4]
+data = {{ i32 = {toml_list(flat(t), per_line=4)} }}
+
+[[tensor]]
+binding = 1
+name = "U (4x3 int32), U[c, r] = 2 T[r, c] + 1"
+shape = [4, 3]
+data = {{ i32 = {toml_list(flat([[7] * rows for _ in range(cols)]), per_line=3)} }}
+expect = {{ i32 = {toml_list(flat(u), per_line=3)} }}
+
+[[buffer]]
+binding = 2
+name = "E: T[r, c] or -1"
+data = {{ zeros = 64 }}
+expect = {{ i32 = {toml_list([str(v) for v in e], per_line=4)} }}
+
+[[buffer]]
+binding = 3
+name = "P: T[r, c + 1] or -1"
+data = {{ zeros = 64 }}
+expect = {{ i32 = {toml_list([str(v) for v in p], per_line=4)} }}
+
+[[buffer]]
+binding = 4
+name = "S: sizes of T and U"
+data = {{ zeros = 16 }}
+expect = {{ u32 = [{rows}, {cols}, {cols}, {rows}] }}
+"""
+    with open(os.path.join(HERE, "tensor.toml"), "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     gemm()
     mixdot()
+    tensor()

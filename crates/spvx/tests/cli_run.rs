@@ -54,7 +54,11 @@ fn sdot_acc_sat(a: u32, b: u32, acc: i32) -> i32 {
 
 /// A version-1.0 .npy file, written byte by byte (numpy's format.py layout).
 fn npy(descr: &str, len: usize, data: &[u8]) -> Vec<u8> {
-    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({len},), }}");
+    npy_shaped(descr, &format!("({len},)"), data)
+}
+
+fn npy_shaped(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
     }
@@ -228,6 +232,60 @@ fn binary_module_and_spec_constants() {
     assert_eq!(std::fs::read(dir.join("0.3.bin")).unwrap(), words(&want));
 }
 
+/// examples/tensor.spvasm from the command line: T from a .npy file (3x4 int32), U from a
+/// .npy file of sevens (4x3); U is written back as .npy, E as raw bytes; values from the
+/// VK_ARM_tensors rules worked out here.
+#[test]
+fn tensors_from_npy_files() {
+    let dir = tmp("tensor");
+    let t: Vec<i32> = (0..12).map(|k| k * 3 - 7).collect();
+    let le = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    std::fs::write(dir.join("t.npy"), npy_shaped("<i4", "(3, 4)", &le(&t))).unwrap();
+    std::fs::write(
+        dir.join("u.npy"),
+        npy_shaped("<i4", "(4, 3)", &le(&[7; 12])),
+    )
+    .unwrap();
+    let out = run_in(
+        &dir,
+        &[
+            "run",
+            &example("tensor.spvasm"),
+            "--groups",
+            "1",
+            "--tensor",
+            "0.0=t.npy",
+            "--tensor",
+            "0.1=u.npy",
+            "--buffer",
+            "0.2=zeros:64",
+            "--buffer",
+            "0.3=zeros:64",
+            "--buffer",
+            "0.4=zeros:16",
+            "--out",
+            "out",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |r: usize, c: usize| if r < 3 && c < 4 { t[4 * r + c] } else { -1 };
+    let e: Vec<i32> = (0..16).map(|i| read(i / 4, i % 4)).collect();
+    assert_eq!(std::fs::read(dir.join("out/0.2.bin")).unwrap(), le(&e));
+    // U[c][r] = 2 T[r][c] + 1 for r < 3 (all of U).
+    let u: Vec<i32> = (0..12).map(|k| 2 * t[4 * (k % 3) + k / 3] + 1).collect();
+    let file = std::fs::read(dir.join("out/0.1.npy")).unwrap();
+    let header = text(&file[..file.len() - 48]);
+    assert!(
+        header.contains("'<i4'") && header.contains("(4, 3"),
+        "{header}"
+    );
+    assert_eq!(&file[file.len() - 48..], le(&u).as_slice());
+    assert_eq!(
+        std::fs::read(dir.join("out/0.4.bin")).unwrap(),
+        le(&[3, 4, 4, 3])
+    );
+}
+
 fn dot4_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["run", "--groups", "1"];
     v.extend_from_slice(extra);
@@ -294,10 +352,12 @@ fn command_line_errors() {
     let mut args = dot4_args(&[&m, "--entry", "nope", "--buffer", "0.3=zeros:4"]);
     args.extend_from_slice(&three);
     fails_with(&dir, &args, &["no entry point named 'nope'", "main"]);
-    // Not supported yet: said, not ignored.
+    // A tensor for a module without tensors.
+    std::fs::write(dir.join("t.npy"), npy("<i4", 1, &[0; 4])).unwrap();
     let mut args = dot4_args(&[&m, "--tensor", "0.5=t.npy", "--buffer", "0.3=zeros:4"]);
     args.extend_from_slice(&three);
-    fails_with(&dir, &args, &["not supported yet"]);
+    fails_with(&dir, &args, &["uses no tensor at binding 0.5"]);
+    // Not supported yet: said, not ignored.
     let mut args = dot4_args(&[&m, "--arg", "0=zeros:4", "--buffer", "0.3=zeros:4"]);
     args.extend_from_slice(&three);
     fails_with(&dir, &args, &["Kernel arguments are not supported yet"]);
@@ -439,7 +499,17 @@ fn run_file_errors_have_line_and_column() {
         (
             "tensor",
             "module = \"dot4.spvasm\"\ngroups = 1\n[[tensor]]\nbinding = 0\n",
-            &["run.toml:", "not supported yet"],
+            &["run.toml:3:1", "missing field `data`"],
+        ),
+        (
+            "strides",
+            "module = \"dot4.spvasm\"\ngroups = 1\n[[tensor]]\nbinding = 0\nshape = [2, 2]\nstrides = [8]\ndata = { zeros = 16 }\n",
+            &["run.toml:3:1", "1 strides for a shape of 2 dimensions"],
+        ),
+        (
+            "kernel_arg",
+            "module = \"dot4.spvasm\"\ngroups = 1\n[[arg]]\nindex = 0\n",
+            &["run.toml:3:1", "not supported yet"],
         ),
         (
             "missing_module",

@@ -5,7 +5,7 @@
 use super::RunArgs;
 use super::data::DataSpec;
 use super::elem::ElemType;
-use super::plan::{BufferPlan, RunPlan};
+use super::plan::{BufferPlan, RunPlan, TensorPlan};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -31,6 +31,21 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
             origin: format!("--buffer {set}.{binding}"),
         });
     }
+    let mut tensors = Vec::new();
+    for t in &args.tensors {
+        let (set, binding, source) =
+            parse_binding_arg(t).map_err(|e| format!("error: --tensor {t}: {e}"))?;
+        tensors.push(TensorPlan {
+            set,
+            binding,
+            data: DataSpec::parse_source(source)
+                .map_err(|e| format!("error: --tensor {t}: {e}"))?,
+            shape: None,
+            strides: None,
+            expect: None,
+            origin: format!("--tensor {set}.{binding}"),
+        });
+    }
     let push = match &args.push {
         Some(p) => Some(DataSpec::parse_source(p).map_err(|e| format!("error: --push {p}: {e}"))?),
         None => None,
@@ -41,6 +56,7 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
         entry: args.entry.clone(),
         groups,
         buffers,
+        tensors,
         push,
         spec: parse_spec_args(&args.spec)?,
         config: args.options().config()?,
@@ -48,13 +64,8 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
     })
 }
 
-/// Tensors and Kernel arguments: refused with the reason (spvx-exec cannot bind them yet).
+/// Kernel arguments: refused with the reason (spvx-exec does not run Kernel entry points yet).
 pub fn reject_unsupported(args: &RunArgs) -> Result<(), String> {
-    if let Some(t) = args.tensors.first() {
-        return Err(format!(
-            "error: --tensor {t}: tensors (SPV_ARM_tensors) are not supported yet: spvx-exec cannot bind or run tensors yet"
-        ));
-    }
     if let Some(a) = args.kernel_args.first() {
         return Err(format!(
             "error: --arg {a}: Kernel arguments are not supported yet: spvx-exec does not run Kernel (OpenCL) entry points yet"

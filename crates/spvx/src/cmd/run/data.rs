@@ -39,6 +39,8 @@ pub struct Data {
     pub bytes: Vec<u8>,
     /// The element type, when the source says it (inline, random, `.npy`).
     pub elem: Option<ElemType>,
+    /// The shape, for `.npy` data.
+    pub shape: Option<Vec<u64>>,
 }
 
 impl DataSpec {
@@ -88,11 +90,13 @@ impl DataSpec {
                     Ok(Data {
                         bytes: npy.bytes,
                         elem: Some(npy.elem),
+                        shape: Some(npy.shape),
                     })
                 } else {
                     Ok(Data {
                         bytes: raw,
                         elem: None,
+                        shape: None,
                     })
                 }
             }
@@ -101,6 +105,7 @@ impl DataSpec {
                 Ok(Data {
                     bytes: vec![0; *n as usize],
                     elem: None,
+                    shape: None,
                 })
             }
             DataSpec::Inline { elem, values } => {
@@ -111,6 +116,7 @@ impl DataSpec {
                 Ok(Data {
                     bytes,
                     elem: Some(*elem),
+                    shape: None,
                 })
             }
             DataSpec::Random {
@@ -123,6 +129,7 @@ impl DataSpec {
                 Ok(Data {
                     bytes: random_bytes(*elem, *count, range, *seed)?,
                     elem: Some(*elem),
+                    shape: None,
                 })
             }
         }

@@ -8,6 +8,9 @@
 //! - [`expect`]: expected-output checks; [`output`]: summary, events, output files.
 //! - [`module`]: reading the module, choosing the entry point, places of instructions.
 //! - [`options`]: engine options shared by both forms.
+//!
+//! Tensors are written after the run as `.npy` when packed (shape and element type of their
+//! input), as raw `.bin` bytes when strided.
 
 pub mod cli_form;
 pub mod data;
@@ -29,12 +32,14 @@ use std::path::PathBuf;
 const HELP: &str = "\
 COMMAND-LINE FORM
   spvx run MODULE [--entry NAME] --groups X[,Y,Z] --buffer SET.BINDING=SOURCE ...
-           [--push SOURCE] [--spec ID=VALUE ...] [--out DIR] [engine options]
+           [--tensor SET.BINDING=FILE.npy ...] [--push SOURCE] [--spec ID=VALUE ...]
+           [--out DIR] [engine options]
   MODULE is a SPIR-V binary (recognised by its magic number, either byte order) or assembly
   text (spirv-as syntax). The entry point defaults to the only one, else the one named main.
   Every binding the entry point uses needs data; naming one it does not use is an error.
-  After the run every buffer (inputs too) is written to DIR/SET.BINDING.bin (DIR defaults to
-  the current directory).
+  After the run every buffer (inputs too) is written to DIR/SET.BINDING.bin and every tensor
+  to DIR/SET.BINDING.npy (DIR defaults to the current directory). A tensor's shape and
+  element type come from its .npy file (packed, C order).
 
   SOURCE  a file path: raw bytes, or a .npy array when the name ends in .npy (its elements in
           C order, little-endian; dtypes b1, i1-i8, u1-u8, f2, f4, f8);
@@ -65,6 +70,10 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   name = \"weights\"              #   optional note
   data = { i8 = [1, -2, 3, 4] } #   required data table
   expect = { i32 = [5, 6] }     #   optional expected contents after the run
+  [[tensor]]                    # one per tensor binding (SPV_ARM_tensors)
+  binding = 0                   #   set (default 0), binding, name, data, expect as above
+  shape = [3, 4]                #   outermost first (default: the .npy file's shape)
+  strides = [16, 4]             #   optional byte strides (default: packed)
 
   A data table has exactly one source:
     file = \"a.bin\" | \"a.npy\"    raw bytes or .npy elements (paths relative to the run file)
@@ -82,9 +91,8 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   the value got and the value expected). Unknown keys and wrong types are errors with
   FILE:LINE:COLUMN.
 
-NOT SUPPORTED YET (clear errors, not silently ignored): --tensor / [[tensor]] (spvx-exec
-cannot bind tensors yet), --arg / [[arg]] and Kernel entry points (spvx-exec runs GLCompute
-entry points only).
+NOT SUPPORTED YET (clear errors, not silently ignored): --arg / [[arg]] and Kernel entry
+points (spvx-exec runs GLCompute entry points only).
 
 UNDEFINED BEHAVIOUR: each event (out-of-bounds access, division by zero, AccSat overflow, ...)
 gets its documented result and is printed as a warning with the instruction, invocation,
@@ -113,7 +121,7 @@ pub struct RunArgs {
     /// A buffer binding and its data: SOURCE is a path (raw or .npy), zeros:BYTES or TYPE:V,V,...
     #[arg(long = "buffer", value_name = "SET.BINDING=SOURCE")]
     pub buffers: Vec<String>,
-    /// A tensor binding from a .npy file (not supported yet).
+    /// A tensor binding; its shape and element type come from the .npy file.
     #[arg(long = "tensor", value_name = "SET.BINDING=FILE.npy")]
     pub tensors: Vec<String>,
     /// A Kernel entry point's argument N (not supported yet).

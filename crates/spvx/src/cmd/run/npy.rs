@@ -1,6 +1,7 @@
 //! `.npy` arrays as buffer bytes: the elements in C (row-major) order, each little-endian,
 //! whatever the file's byte order and memory order. Plain dtypes only: `b1` (as one byte 0/1),
-//! `i1`…`i8`, `u1`…`u8`, `f2`, `f4`, `f8`.
+//! `i1`…`i8`, `u1`…`u8`, `f2`, `f4`, `f8`. Writing: tensors after a run, with the dtype of
+//! their element type (bf16 as `<u2` bits, e4m3/e5m2 as `|u1` bits: numpy has no such dtypes).
 
 use super::elem::ElemType;
 use npyz::{DType, NpyFile, Order, TypeChar};
@@ -60,6 +61,54 @@ pub fn read_npy(file: &[u8]) -> Result<NpyBytes, String> {
         elem.push_bytes(e, &mut bytes);
     }
     Ok(NpyBytes { bytes, elem, shape })
+}
+
+/// The `.npy` file of `bytes` (little-endian elements of `elem`, C order) with `shape`.
+pub fn write_npy(elem: ElemType, shape: &[u64], bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let size = elem.size();
+    let n = bytes.len() / size;
+    let bits = (0..n).map(|i| {
+        let mut w = [0u8; 8];
+        w[..size].copy_from_slice(&bytes[i * size..(i + 1) * size]);
+        u64::from_le_bytes(w)
+    });
+    let mut out = Vec::new();
+    let r = match elem {
+        ElemType::U8 | ElemType::E4m3 | ElemType::E5m2 => {
+            write(&mut out, shape, bits.map(|b| b as u8))
+        }
+        ElemType::I8 => write(&mut out, shape, bits.map(|b| b as u8 as i8)),
+        ElemType::U16 | ElemType::Bf16 => write(&mut out, shape, bits.map(|b| b as u16)),
+        ElemType::I16 => write(&mut out, shape, bits.map(|b| b as u16 as i16)),
+        ElemType::U32 => write(&mut out, shape, bits.map(|b| b as u32)),
+        ElemType::I32 => write(&mut out, shape, bits.map(|b| b as u32 as i32)),
+        ElemType::U64 => write(&mut out, shape, bits),
+        ElemType::I64 => write(&mut out, shape, bits.map(|b| b as i64)),
+        ElemType::F16 => write(
+            &mut out,
+            shape,
+            bits.map(|b| half::f16::from_bits(b as u16)),
+        ),
+        ElemType::F32 => write(&mut out, shape, bits.map(|b| f32::from_bits(b as u32))),
+        ElemType::F64 => write(&mut out, shape, bits.map(f64::from_bits)),
+    };
+    r.map_err(|e| format!("cannot write .npy: {e}"))?;
+    Ok(out)
+}
+
+fn write<T: npyz::AutoSerialize>(
+    out: &mut Vec<u8>,
+    shape: &[u64],
+    values: impl Iterator<Item = T>,
+) -> std::io::Result<()> {
+    use npyz::WriterBuilder;
+    let mut writer = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(out)
+        .begin_nd()?;
+    writer.extend(values)?;
+    writer.finish()
 }
 
 /// Element bits as u64 (the low bits of the element's width).
@@ -153,6 +202,24 @@ mod tests {
         assert_eq!(got.elem, ElemType::I16);
         assert_eq!(got.bytes, [1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0]);
         assert_eq!(got.shape, [2, 3]);
+    }
+
+    #[test]
+    fn write_then_read() {
+        let bytes = [1u8, 0, 0xff, 0xff, 3, 0];
+        let file = write_npy(ElemType::I16, &[3], &bytes).unwrap();
+        // The header says little-endian int16 of shape (3,).
+        let header = String::from_utf8_lossy(&file[10..]);
+        assert!(
+            header.contains("'<i2'") && header.contains("'shape': (3, )"),
+            "{header}"
+        );
+        assert_eq!(&file[file.len() - 6..], &bytes);
+        let back = read_npy(&file).unwrap();
+        assert_eq!(
+            (back.elem, back.bytes, back.shape),
+            (ElemType::I16, bytes.to_vec(), vec![3])
+        );
     }
 
     #[test]

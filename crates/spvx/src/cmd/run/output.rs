@@ -2,6 +2,8 @@
 //! the place of each instruction), and `DIR/SET.BINDING.bin` for every buffer.
 
 use super::module::LoadedModule;
+use super::npy::write_npy;
+use super::plan::TensorOutput;
 use spvx_exec::{Resources, RunReport};
 use std::path::Path;
 
@@ -41,13 +43,30 @@ pub fn print_summary(
     }
 }
 
-/// Writes every buffer to `dir/SET.BINDING.bin`, creating `dir` if needed.
-pub fn write_outputs(dir: &Path, res: &Resources) -> Result<(), String> {
+/// Writes every buffer to `dir/SET.BINDING.bin` and every tensor to `dir/SET.BINDING.npy`
+/// (packed) or `.bin` (strided: the raw bytes), creating `dir` if needed.
+pub fn write_outputs(dir: &Path, res: &Resources, tensors: &[TensorOutput]) -> Result<(), String> {
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
     let mut written = Vec::new();
     for ((set, binding), bytes) in res.buffers() {
         let name = format!("{set}.{binding}.bin");
+        let path = dir.join(&name);
+        std::fs::write(&path, bytes)
+            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+        written.push(name);
+    }
+    for t in tensors {
+        let Some(tensor) = res.tensor(t.set, t.binding) else {
+            continue;
+        };
+        let (name, bytes) = if t.packed {
+            let file = write_npy(t.elem, &tensor.shape, &tensor.data)
+                .map_err(|e| format!("error: tensor {}.{}: {e}", t.set, t.binding))?;
+            (format!("{}.{}.npy", t.set, t.binding), file)
+        } else {
+            (format!("{}.{}.bin", t.set, t.binding), tensor.data.clone())
+        };
         let path = dir.join(&name);
         std::fs::write(&path, bytes)
             .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;

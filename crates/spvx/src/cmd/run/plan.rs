@@ -8,7 +8,7 @@ use super::expect::check;
 use super::module::{KERNEL, LoadedModule};
 use super::output::{print_summary, write_outputs};
 use crate::cmd::CmdResult;
-use spvx_exec::{BindingInfo, BindingKind, CompileOptions, Resources, RunConfig};
+use spvx_exec::{BindingInfo, BindingKind, CompileOptions, Resources, RunConfig, Tensor};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +32,21 @@ pub struct BufferPlan {
     pub origin: String,
 }
 
+/// One tensor binding (SPV_ARM_tensors).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TensorPlan {
+    pub set: u32,
+    pub binding: u32,
+    pub data: DataSpec,
+    /// Dimensions, outermost first (default: the `.npy` file's shape).
+    pub shape: Option<Vec<u64>>,
+    /// Byte strides, outermost first (default: packed).
+    pub strides: Option<Vec<u64>>,
+    pub expect: Option<ExpectPlan>,
+    /// Where it was given, for messages.
+    pub origin: String,
+}
+
 /// Everything a run needs.
 #[derive(Clone, Debug)]
 pub struct RunPlan {
@@ -41,6 +56,7 @@ pub struct RunPlan {
     pub entry: Option<String>,
     pub groups: [u32; 3],
     pub buffers: Vec<BufferPlan>,
+    pub tensors: Vec<TensorPlan>,
     pub push: Option<DataSpec>,
     pub spec: BTreeMap<u32, u64>,
     pub config: RunConfig,
@@ -93,6 +109,23 @@ impl RunPlan {
             res.set_buffer(b.set, b.binding, data.bytes.clone());
             loaded.insert((b.set, b.binding), data);
         }
+        for t in &self.tensors {
+            let info = bindings
+                .iter()
+                .find(|i| i.set == t.set && i.binding == t.binding);
+            let element_bytes = info.and_then(|i| i.tensor).map_or(1, |i| i.element_bytes);
+            let (tensor, data) = self.load_tensor(t, limit)?;
+            if let Some(elem) = data.elem
+                && elem.size() as u32 != element_bytes
+            {
+                return Err(format!(
+                    "error: {}: {elem} data for a tensor of {element_bytes}-byte elements",
+                    t.origin
+                ));
+            }
+            res.set_tensor(t.set, t.binding, tensor);
+            loaded.insert((t.set, t.binding), data);
+        }
         if let Some(push) = &self.push {
             res.push_constants = push
                 .load(&self.base, limit)
@@ -110,9 +143,74 @@ impl RunPlan {
             &report,
         );
         if let Some(dir) = &self.out {
-            write_outputs(dir, &res)?;
+            write_outputs(dir, &res, &self.tensor_outputs(&bindings, &loaded))?;
         }
         self.check_expectations(&res, &bindings, &loaded)
+    }
+
+    /// A tensor's data and shape.
+    fn load_tensor(&self, t: &TensorPlan, limit: u64) -> Result<(Tensor, Data), String> {
+        let data = t
+            .data
+            .load(&self.base, limit)
+            .map_err(|e| format!("error: {}: {e}", t.origin))?;
+        let shape = match (&t.shape, &data.shape) {
+            (Some(s), Some(n)) if count(s) != count(n) => {
+                return Err(format!(
+                    "error: {}: shape {s:?} has {} elements, the .npy array {n:?} has {}",
+                    t.origin,
+                    count(s).unwrap_or(u64::MAX),
+                    count(n).unwrap_or(u64::MAX)
+                ));
+            }
+            (Some(s), _) => s.clone(),
+            (None, Some(n)) => n.clone(),
+            (None, None) => {
+                return Err(format!(
+                    "error: {}: a tensor needs a shape: give a .npy file, or shape = [...] in the run file",
+                    t.origin
+                ));
+            }
+        };
+        let tensor = Tensor {
+            shape,
+            strides: t.strides.clone(),
+            data: data.bytes.clone(),
+        };
+        Ok((tensor, data))
+    }
+
+    /// How each tensor is written after the run: `.npy` of its element type when packed.
+    fn tensor_outputs(
+        &self,
+        bindings: &[BindingInfo],
+        loaded: &BTreeMap<(u32, u32), Data>,
+    ) -> Vec<TensorOutput> {
+        self.tensors
+            .iter()
+            .map(|t| {
+                let bytes = bindings
+                    .iter()
+                    .find(|i| i.set == t.set && i.binding == t.binding)
+                    .and_then(|i| i.tensor)
+                    .map_or(1, |i| i.element_bytes);
+                let elem = loaded
+                    .get(&(t.set, t.binding))
+                    .and_then(|d| d.elem)
+                    .unwrap_or(match bytes {
+                        2 => ElemType::U16,
+                        4 => ElemType::U32,
+                        8 => ElemType::U64,
+                        _ => ElemType::U8,
+                    });
+                TensorOutput {
+                    set: t.set,
+                    binding: t.binding,
+                    elem,
+                    packed: t.strides.is_none(),
+                }
+            })
+            .collect()
     }
 
     /// Every binding the entry point uses has data, and no data names a binding it does not use.
@@ -126,10 +224,62 @@ impl RunPlan {
                 ));
             }
         }
+        for t in &self.tensors {
+            let origin = format!("{} (tensor)", t.origin);
+            if let Some(first) = seen.insert((t.set, t.binding), &t.origin) {
+                return Err(format!(
+                    "error: {origin}: binding {}.{} is already given ({first})",
+                    t.set, t.binding
+                ));
+            }
+        }
+        for info in bindings.iter().filter(|i| i.kind == BindingKind::Tensor) {
+            if self
+                .buffers
+                .iter()
+                .any(|b| (b.set, b.binding) == (info.set, info.binding))
+            {
+                return Err(format!(
+                    "error: {module}: binding {}.{} is a tensor; give it with --tensor {}.{}=FILE.npy or a [[tensor]] entry",
+                    info.set, info.binding, info.set, info.binding
+                ));
+            }
+        }
+        for t in &self.tensors {
+            let is_tensor = bindings
+                .iter()
+                .any(|i| i.kind == BindingKind::Tensor && (i.set, i.binding) == (t.set, t.binding));
+            if !is_tensor {
+                return Err(format!(
+                    "error: {}: the entry point uses no tensor at binding {}.{}",
+                    t.origin, t.set, t.binding
+                ));
+            }
+        }
         let used: Vec<&BindingInfo> = bindings
             .iter()
-            .filter(|i| i.kind != BindingKind::PushConstant)
+            .filter(|i| {
+                matches!(
+                    i.kind,
+                    BindingKind::StorageBuffer | BindingKind::UniformBuffer
+                )
+            })
             .collect();
+        for info in bindings.iter().filter(|i| i.kind == BindingKind::Tensor) {
+            if !seen.contains_key(&(info.set, info.binding)) {
+                return Err(format!(
+                    "error: {module}: tensor binding {}.{}{} (rank {}) has no data; give --tensor {}.{}=FILE.npy or a [[tensor]] entry in the run file",
+                    info.set,
+                    info.binding,
+                    info.name
+                        .as_ref()
+                        .map_or_else(String::new, |n| format!(" '{n}'")),
+                    info.tensor.map_or(0, |t| t.rank),
+                    info.set,
+                    info.binding
+                ));
+            }
+        }
         for info in &used {
             if !seen.contains_key(&(info.set, info.binding)) {
                 return Err(format!(
@@ -188,8 +338,29 @@ impl RunPlan {
     ) -> CmdResult {
         let mut failed = 0;
         let mut checked = 0;
-        for b in &self.buffers {
-            let Some(expect) = &b.expect else { continue };
+        let checks = self
+            .buffers
+            .iter()
+            .map(|b| {
+                (
+                    b.set,
+                    b.binding,
+                    &b.expect,
+                    &b.origin,
+                    res.buffer(b.set, b.binding),
+                )
+            })
+            .chain(self.tensors.iter().map(|t| {
+                let data = res.tensor(t.set, t.binding).map(|t| t.data.as_slice());
+                (t.set, t.binding, &t.expect, &t.origin, data)
+            }));
+        for (set, binding, expect, origin, actual) in checks {
+            let Some(expect) = expect else { continue };
+            let b = BindingRef {
+                set,
+                binding,
+                origin,
+            };
             let want = expect
                 .data
                 .load(&self.base, self.config.memory_limit)
@@ -199,7 +370,7 @@ impl RunPlan {
                 .or(want.elem)
                 .or_else(|| loaded.get(&(b.set, b.binding)).and_then(|d| d.elem))
                 .unwrap_or(ElemType::U8);
-            let actual = res.buffer(b.set, b.binding).unwrap_or(&[]);
+            let actual = actual.unwrap_or(&[]);
             let name = bindings
                 .iter()
                 .find(|i| i.set == b.set && i.binding == b.binding)
@@ -228,6 +399,27 @@ impl RunPlan {
             ExitCode::FAILURE
         })
     }
+}
+
+/// Which binding a check is about.
+struct BindingRef<'a> {
+    set: u32,
+    binding: u32,
+    origin: &'a str,
+}
+
+/// How a tensor is written after the run.
+pub struct TensorOutput {
+    pub set: u32,
+    pub binding: u32,
+    pub elem: ElemType,
+    /// Packed tensors are written as `.npy` of their shape; strided ones as raw `.bin` bytes.
+    pub packed: bool,
+}
+
+/// The number of elements of a shape (None on overflow).
+fn count(shape: &[u64]) -> Option<u64> {
+    shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))
 }
 
 /// `storage buffer of 16 + 4·n bytes`.

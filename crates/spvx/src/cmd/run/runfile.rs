@@ -10,7 +10,7 @@ use super::cli_form::{parse_groups, parse_spec_value};
 use super::data::{DataSpec, Range, parse_count};
 use super::elem::ElemType;
 use super::options::RunOptions;
-use super::plan::{BufferPlan, ExpectPlan, RunPlan};
+use super::plan::{BufferPlan, ExpectPlan, RunPlan, TensorPlan};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range as Span;
@@ -33,7 +33,7 @@ struct RunFile {
     #[serde(default)]
     buffer: Vec<Spanned<BufferTable>>,
     #[serde(default)]
-    tensor: Vec<Spanned<Value>>,
+    tensor: Vec<Spanned<TensorTable>>,
     #[serde(default)]
     arg: Vec<Spanned<Value>>,
 }
@@ -48,6 +48,22 @@ struct BufferTable {
     /// A note for people (shown nowhere).
     #[allow(dead_code)]
     name: Option<String>,
+    data: Spanned<DataTable>,
+    expect: Option<Spanned<DataTable>>,
+}
+
+/// One `[[tensor]]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TensorTable {
+    #[serde(default)]
+    set: u32,
+    binding: u32,
+    /// A note for people (shown nowhere).
+    #[allow(dead_code)]
+    name: Option<String>,
+    shape: Option<Vec<u64>>,
+    strides: Option<Vec<u64>>,
     data: Spanned<DataTable>,
     expect: Option<Spanned<DataTable>>,
 }
@@ -129,12 +145,6 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, String> {
         None => format!("error: {}: {}", src.name, e.message()),
     })?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    if let Some(t) = file.tensor.first() {
-        return Err(src.error(
-            &t.span(),
-            "tensors (SPV_ARM_tensors) are not supported yet: spvx-exec cannot bind or run tensors yet",
-        ));
-    }
     if let Some(a) = file.arg.first() {
         return Err(src.error(
             &a.span(),
@@ -188,6 +198,37 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, String> {
             origin: src.error_place(&b.span()),
         });
     }
+    let mut tensors = Vec::new();
+    for t in &file.tensor {
+        let table = t.get_ref();
+        if let (Some(shape), Some(strides)) = (&table.shape, &table.strides)
+            && shape.len() != strides.len()
+        {
+            return Err(src.error(
+                &t.span(),
+                format!(
+                    "{} strides for a shape of {} dimensions",
+                    strides.len(),
+                    shape.len()
+                ),
+            ));
+        }
+        tensors.push(TensorPlan {
+            set: table.set,
+            binding: table.binding,
+            data: data_spec(&src, &table.data, false)?,
+            shape: table.shape.clone(),
+            strides: table.strides.clone(),
+            expect: match &table.expect {
+                Some(e) => Some(ExpectPlan {
+                    data: data_spec(&src, e, true)?,
+                    elem: elem_option(&src, e.get_ref())?,
+                }),
+                None => None,
+            },
+            origin: src.error_place(&t.span()),
+        });
+    }
     let push = match &file.push {
         Some(p) => Some(data_spec(&src, p, false)?),
         None => None,
@@ -198,6 +239,7 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, String> {
         entry: file.entry,
         groups,
         buffers,
+        tensors,
         push,
         spec,
         config: file.run.overridden_by(cli).config()?,
