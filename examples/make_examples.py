@@ -8,6 +8,12 @@ fractions, independently of spvx: nothing in this script calls spvx or shares co
   dot product of Vector 1 and Vector 2 ... added to Accumulator, saturating" at each packed word.
   A and Bt are random fills (SplitMix64, as `spvx run --help` defines them, re-implemented here
   and checked against the published reference outputs).
+- tensor.toml: SPV_ARM_tensors reads (with OutOfBoundsValueARM), writes and size queries, by the
+  VK_ARM_tensors rules.
+- fixed.toml: the eleven functions of SPV_INTEL_arbitrary_precision_fixed_point on signed
+  <32, 4> values, RND_CONV and SAT: f(x) evaluated with mpmath at 400 bits (the only
+  non-standard-library module used; `pip install mpmath` to regenerate), then rounded to nearest
+  even at 2^-28 and clamped; every value is checked to be far from a rounding tie.
 - mixdot.toml: OpFDot2MixAcc32VALVE (f16 and bf16), OpFDot2MixAcc16VALVE (f16) and
   OpFDot4MixAcc32VALVE (E4M3 x E5M2) under spvx's default `exact` model: acc + sum of products
   computed exactly, rounded once (to nearest even) to the result type.
@@ -368,7 +374,62 @@ expect = {{ u32 = [{rows}, {cols}, {cols}, {rows}] }}
         f.write(text)
 
 
+# ---------------------------------------------------------------- fixed point
+def fixed():
+    import mpmath
+
+    mpmath.mp.prec = 400
+    frac_bits = 28  # <32, 4>: raw N means N * 2^-28, for the input and every result
+    lo, hi = -(2**31), 2**31 - 1
+    values = ["0.5", "1", "2", "3.75", "0.1", "7.9", "0.001", "3.14159265358979"]
+    raws = [int(mpmath.nint(mpmath.mpf(v) * 2**frac_bits)) for v in values]
+
+    def q(fx):
+        """RND_CONV (nearest, ties to even) at 2^-28, then SAT."""
+        t = fx * mpmath.mpf(2) ** frac_bits
+        n = int(mpmath.floor(t))
+        rest = t - n
+        if rest != 0:  # exact values (sqrt 4, recip 2, ...) are integers here
+            assert abs(rest - mpmath.mpf(0.5)) > mpmath.mpf(2) ** -300, "too close to a tie"
+        if rest > 0.5 or (rest == 0.5 and n % 2 == 1):
+            n += 1
+        return min(hi, max(lo, n))
+
+    pi = mpmath.pi
+    out = []
+    for n in raws:
+        x = mpmath.mpf(n) / 2**frac_bits
+        out += [
+            q(mpmath.sqrt(x)), q(1 / x), q(1 / mpmath.sqrt(x)),
+            q(mpmath.sin(x)), q(mpmath.cos(x)), q(mpmath.sin(x)), q(mpmath.cos(x)),
+            q(mpmath.sin(pi * x)), q(mpmath.cos(pi * x)), q(mpmath.sin(pi * x)), q(mpmath.cos(pi * x)),
+            q(mpmath.log(x)), q(mpmath.exp(x)),
+        ]
+    text = f"""# SPV_INTEL_arbitrary_precision_fixed_point: all eleven functions on eight inputs, signed
+# <32, 4> in and out (raw N means N * 2^-28), RND_CONV (nearest, ties to even), SAT.
+# Out[13 i + k]: sqrt, recip, rsqrt, sin, cos, sincos (sin, cos), sinpi, cospi,
+# sincospi (sin, cos), log, exp of X[i]. Written by make_examples.py (mpmath at 400 bits).
+# Inputs: {", ".join(values)} (each rounded to the nearest multiple of 2^-28).
+module = "fixed.spvasm"
+groups = 1
+
+[[buffer]]
+binding = 0
+name = "X"
+data = {{ i32 = {toml_list([str(v) for v in raws], per_line=4)} }}
+
+[[buffer]]
+binding = 1
+name = "Out"
+data = {{ zeros = {4 * 13 * len(raws)} }}
+expect = {{ i32 = {toml_list([str(v) for v in out], per_line=13, indent="  ")} }}
+"""
+    with open(os.path.join(HERE, "fixed.toml"), "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     gemm()
     mixdot()
     tensor()
+    fixed()
