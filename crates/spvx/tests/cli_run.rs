@@ -361,6 +361,20 @@ fn command_line_errors() {
     let mut args = dot4_args(&[&m, "--arg", "0=zeros:4", "--buffer", "0.3=zeros:4"]);
     args.extend_from_slice(&three);
     fails_with(&dir, &args, &["Kernel arguments are not supported yet"]);
+    // A Kernel entry point: said plainly.
+    std::fs::write(
+        dir.join("kernel.spvasm"),
+        "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%k = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n",
+    )
+    .unwrap();
+    fails_with(
+        &dir,
+        &dot4_args(&["kernel.spvasm"]),
+        &[
+            "'k' is a Kernel (OpenCL) entry point",
+            "does not run Kernel entry points yet",
+        ],
+    );
     // Text that does not assemble: the assembler's line:column.
     std::fs::write(
         dir.join("bad.spvasm"),

@@ -163,7 +163,9 @@ impl LoadedModule {
         match &self.places {
             Places::Text { at, lines } => match at.get(index as usize) {
                 Some(&(line, col)) => {
-                    let src = lines.get(line as usize - 1).map_or("", String::as_str);
+                    let src = lines
+                        .get((line as usize).saturating_sub(1))
+                        .map_or("", String::as_str);
                     let number = line.to_string();
                     let pad = " ".repeat(number.len());
                     format!(
