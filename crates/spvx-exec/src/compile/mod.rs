@@ -10,11 +10,15 @@
 //! - `ops`: arithmetic, logic, conversion and composite instructions.
 //! - `memops`: memory, atomic and dot-product instructions.
 //! - `ext`: GLSL.std.450 functions.
+//! - `fixedops`, `group`, `matrix`: fixed-point, subgroup and matrix instructions.
 
 mod cfg;
 mod ext;
+mod fixedops;
 mod func;
 mod globals;
+mod group;
+mod matrix;
 mod memops;
 mod ops;
 mod types;

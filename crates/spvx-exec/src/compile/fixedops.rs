@@ -1,0 +1,65 @@
+//! Translation of the eleven fixed-point instructions (SPV_INTEL_arbitrary_precision_fixed_point,
+//! opcodes 5923–5933).
+
+use super::Compiler;
+use super::func::Code;
+use super::ops::literals;
+use crate::error::ExecError;
+use crate::program::*;
+use spvx_spirv::instruction::Instruction;
+
+impl Compiler<'_> {
+    /// The fixed-point functions (opcodes 5923–5933): Input, then literals S, I, rI, Q, O.
+    pub(crate) fn fixed_op(
+        &self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+    ) -> Result<(), ExecError> {
+        use spvx_num::fixed::{
+            FixedFunction, FixedOp, Overflow, Quantization, signedness_from_spirv,
+        };
+        let function = FixedFunction::from_opcode(inst.opcode as u32)
+            .ok_or_else(|| self.err(index, "unknown fixed-point opcode"))?;
+        let dst = self.result(index, inst)?;
+        let src = self.operand(index, inst, 0)?;
+        let lit = literals(inst, 1);
+        let [s, i, ri, q, o] = lit[..] else {
+            return Err(self.err(index, "expected the literals S, I, rI, Q, O"));
+        };
+        let bad = |e: spvx_num::fixed::FixedError| self.err(index, e.to_string());
+        let (input, _) = self.scalar_components(index, src.ty)?;
+        let (res, n) = self.scalar_components(index, dst.ty)?;
+        let (Scalar::Int(w), Scalar::Int(rw)) = (input, res) else {
+            return Err(self.err(index, "fixed-point operands must be integers"));
+        };
+        let (result, result_width) = match (function.is_pair(), n) {
+            (false, 1) => (FixedResult::Single, rw as u32),
+            (true, 2) => (FixedResult::Vector, rw as u32),
+            (true, 1) if rw % 2 == 0 => (FixedResult::Packed, rw as u32 / 2),
+            _ => return Err(self.err(index, "result type does not fit the function")),
+        };
+        let op = FixedOp {
+            function,
+            signed: signedness_from_spirv(s).map_err(bad)?,
+            input_width: w as u32,
+            input_int_bits: i as i32,
+            result_width,
+            result_int_bits: ri as i32,
+            quantization: Quantization::from_spirv(q).map_err(bad)?,
+            overflow: Overflow::from_spirv(o).map_err(bad)?,
+        };
+        op.input_format().map_err(bad)?;
+        op.result_format().map_err(bad)?;
+        code.push(
+            index,
+            Inst::Fixed {
+                op,
+                result,
+                dst: dst.slot,
+                src: src.slot,
+            },
+        );
+        Ok(())
+    }
+}
