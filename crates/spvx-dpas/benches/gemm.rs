@@ -6,6 +6,10 @@
 //! - `gemm_s8_1024`: the fast GEMM path, s8 × s8 → D, 1024 × 1024 × 1024.
 //! - `s8_128`: fast path vs the instruction-by-instruction path at 128 × 128 × 128.
 //! - `bf16_256`: fast float path (bf16 × bf16 → F, default model) at 256³.
+//! - `side_by_side` (printed, not a criterion measurement): the best of 15 alternating runs of
+//!   the all-thread peak loop and the 1024³ s8 GEMM, and their ratio; and the same ratio per
+//!   CPU-second (process CPU time from /proc/self/stat, 100 ticks/s, over ~1 s of each), which
+//!   does not depend on how many cores other processes leave free on a shared machine.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvx_dpas::gemm::matmul_fast;
@@ -152,5 +156,91 @@ fn bf16_256(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, peak, gemm_s8_1024, s8_128, bf16_256);
+fn side_by_side(_c: &mut Criterion) {
+    if !vnni_available() {
+        return;
+    }
+    let n = 1024;
+    let (a, b) = s8_operands(n, n, n);
+    let s = spec(Precision::S8, Precision::S8, DataType::D);
+    let threads = rayon::current_num_threads() as f64;
+    let iters = 1 << 18;
+    let peak_macs = (iters * CHAINS * 64) as f64 * threads;
+    let gemm_macs = (n * n * n) as f64;
+    let (mut best_peak, mut best_gemm) = (f64::MAX, f64::MAX);
+    for _ in 0..15 {
+        let t = std::time::Instant::now();
+        rayon::broadcast(|_| {
+            // SAFETY: AVX-512F and VNNI were detected above.
+            unsafe { vpdpbusd_loop(black_box(iters)) }
+        });
+        best_peak = best_peak.min(t.elapsed().as_secs_f64());
+        let t = std::time::Instant::now();
+        black_box(matmul_fast(&s, &a, &b, None).unwrap());
+        best_gemm = best_gemm.min(t.elapsed().as_secs_f64());
+    }
+    let peak = peak_macs / best_peak / 1e9;
+    let gemm = gemm_macs / best_gemm / 1e9;
+    eprintln!(
+        "side_by_side: vpdpbusd peak ({threads} threads) {peak:.1} GMAC/s, s8 GEMM 1024^3 {gemm:.1} GMAC/s, ratio {:.2}",
+        gemm / peak
+    );
+    // Per CPU-second: MACs divided by the process CPU time they took.
+    let cpu = |f: &mut dyn FnMut()| -> Option<f64> {
+        let start = process_cpu_seconds()?;
+        f();
+        Some(process_cpu_seconds()? - start)
+    };
+    let reps = 100;
+    let peak_cpu = cpu(&mut || {
+        for _ in 0..reps / 10 {
+            rayon::broadcast(|_| {
+                // SAFETY: AVX-512F and VNNI were detected above.
+                unsafe { vpdpbusd_loop(black_box(iters * 4)) }
+            });
+        }
+    });
+    let gemm_cpu = cpu(&mut || {
+        for _ in 0..reps {
+            black_box(matmul_fast(&s, &a, &b, None).unwrap());
+        }
+    });
+    if let (Some(p), Some(g)) = (peak_cpu, gemm_cpu) {
+        let peak = peak_macs * 4.0 * (reps / 10) as f64 / p / 1e9;
+        let gemm = gemm_macs * reps as f64 / g / 1e9;
+        eprintln!(
+            "side_by_side: per CPU-second: peak {peak:.1} GMAC/s, s8 GEMM 1024^3 {gemm:.1} GMAC/s, ratio {:.2}",
+            gemm / peak
+        );
+    }
+    let m = 128;
+    let (a, b) = s8_operands(m, m, m);
+    let (mut best_fast, mut best_slow) = (f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        black_box(matmul_fast(&s, &a, &b, None).unwrap());
+        best_fast = best_fast.min(t.elapsed().as_secs_f64());
+        let t = std::time::Instant::now();
+        black_box(matmul_instructions(&s, &a, &b, None).unwrap());
+        best_slow = best_slow.min(t.elapsed().as_secs_f64());
+    }
+    eprintln!(
+        "side_by_side: s8 128^3 fast {:.1} us, instruction path {:.1} ms, ratio {:.0}",
+        best_fast * 1e6,
+        best_slow * 1e3,
+        best_slow / best_fast
+    );
+}
+
+/// User + system CPU time of this process in seconds (Linux /proc, 100 ticks per second).
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+criterion_group!(benches, side_by_side, peak, gemm_s8_1024, s8_128, bf16_256);
 criterion_main!(benches);

@@ -48,7 +48,9 @@ pub fn matmul_fast_with(
     let tiling = Tiling::of(spec, k)?;
     check_instructions(spec, &tiling, m, c.map(AccMatrix::ty))?;
     let bits = if spec.b.is_integer() {
-        int::matmul(a, b, c, kernel)
+        int::matmul(a, b, c, kernel).ok_or_else(|| {
+            SimError::Unsupported("integer elements are not stored as bytes".into())
+        })?
     } else {
         float::matmul(spec, &tiling, a, b, c)?
     };

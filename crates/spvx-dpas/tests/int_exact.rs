@@ -141,3 +141,38 @@ fn large_k_wraps_exactly() {
     let d = spvx_dpas::gemm::matmul_fast(&s, &a, &b, Some(&c)).unwrap();
     assert!(d.bits().iter().all(|&x| x == want));
 }
+
+#[test]
+fn wide_aligned_rows_against_exact_product() {
+    // N a multiple of 64: the fast path writes whole 64-column rows with streaming stores.
+    let mut rng = Rng(0xa11_9e0);
+    let (m, k, n) = (13, 100, 192);
+    let av: Vec<i64> = (0..m * k).map(|_| rng.range(-128, 127)).collect();
+    let bv: Vec<i64> = (0..k * n).map(|_| rng.range(0, 255)).collect();
+    let cv: Vec<i64> = (0..m * n)
+        .map(|_| rng.range(-1 << 31, (1 << 31) - 1))
+        .collect();
+    let want = exact(&av, &bv, &cv, m, k, n);
+    let a = int_matrix("A", m, k, spvx_dpas::Precision::S8, &av);
+    let b = int_matrix("B", k, n, spvx_dpas::Precision::U8, &bv);
+    let c = acc(
+        m,
+        n,
+        DataType::D,
+        cv.iter().map(|&x| x as i32 as u32).collect(),
+    );
+    let s = spec(
+        Platform::Pvc,
+        spvx_dpas::Precision::S8,
+        spvx_dpas::Precision::U8,
+        DataType::D,
+    );
+    for kernel in IntKernel::ALL.into_iter().filter(|k| k.is_available()) {
+        let got = matmul_fast_with(&s, &a, &b, Some(&c), kernel).unwrap();
+        assert_eq!(got.bits(), &want[..], "{kernel}");
+    }
+    assert_eq!(
+        matmul_instructions(&s, &a, &b, Some(&c)).unwrap().bits(),
+        &want[..]
+    );
+}

@@ -11,6 +11,8 @@
 //! parallel task owns a block of rows; for each column panel it walks K in blocks of KCG
 //! k-groups (a 32 KiB slice of the B panel, which stays in L1 across the block's micro-panels).
 
+use std::mem::MaybeUninit;
+
 use rayon::prelude::*;
 
 use super::int_kernel::{IntKernel, MR, NR};
@@ -25,8 +27,9 @@ pub(super) fn matmul(
     b: &ElementMatrix,
     c: Option<&AccMatrix>,
     kernel: IntKernel,
-) -> Vec<u32> {
+) -> Option<Vec<u32>> {
     let (m, k, n) = (a.rows(), a.cols(), b.cols());
+    let (a_bytes, b_bytes) = (a.bytes()?, b.bytes()?);
     let alpha: i32 = if a.precision().is_signed_integer() {
         -128
     } else {
@@ -38,9 +41,9 @@ pub(super) fn matmul(
         128
     };
     let kg = k.div_ceil(4);
-    with_scratch(|a_pack, b_pack| {
-        let row_sum = pack_a(a, alpha, kg, a_pack);
-        let col_sum = pack_b(b, beta, kg, b_pack);
+    Some(with_scratch(|a_pack, b_pack| {
+        let row_sum = pack_a(a, a_bytes, alpha, kg, a_pack);
+        let col_sum = pack_b(b, b_bytes, beta, kg, b_pack);
         multiply(
             a_pack,
             b_pack,
@@ -51,7 +54,7 @@ pub(super) fn matmul(
             c,
             kernel,
         )
-    })
+    }))
 }
 
 /// The packed operands and the terms that undo the shifts.
@@ -99,8 +102,11 @@ fn multiply(
     let tasks = (rayon::current_num_threads() * 4).max(1);
     let mc = panels.div_ceil(tasks).max(1) * MR;
 
-    let mut out = vec![0u32; m * n];
-    out.par_chunks_mut(mc * n)
+    // Every element of D is written exactly once by `row_block` (each row block covers all
+    // of its rows and every column panel up to n), so D need not be zeroed first.
+    let mut out: Vec<u32> = Vec::with_capacity(m * n);
+    out.spare_capacity_mut()[..m * n]
+        .par_chunks_mut(mc * n)
         .enumerate()
         .for_each(|(block, out_rows)| {
             #[cfg(target_arch = "x86_64")]
@@ -111,19 +117,21 @@ fn multiply(
             }
             row_block(&packed, block * mc, out_rows)
         });
+    // SAFETY: the capacity is m·n and all m·n elements were initialised above.
+    unsafe { out.set_len(m * n) };
     out
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn row_block_avx2(p: &Packed, row0: usize, out_rows: &mut [u32]) {
+fn row_block_avx2(p: &Packed, row0: usize, out_rows: &mut [MaybeUninit<u32>]) {
     row_block(p, row0, out_rows)
 }
 
 /// Rows `row0 ..` of D (as many as `out_rows` holds): micro-kernels over every column panel
 /// and K block, then D = C + Σ A'B' + row term + column term.
 #[inline(always)]
-fn row_block(p: &Packed, row0: usize, out_rows: &mut [u32]) {
+fn row_block(p: &Packed, row0: usize, out_rows: &mut [MaybeUninit<u32>]) {
     let (kg, n) = (p.kg, p.n);
     let rows = out_rows.len() / n;
     let micro = rows.div_ceil(MR);
@@ -131,8 +139,24 @@ fn row_block(p: &Packed, row0: usize, out_rows: &mut [u32]) {
     for col0 in (0..n).step_by(NR) {
         let panel = col0 / NR;
         let b_panel = &p.b_pack[panel * kg * NR * 4..(panel + 1) * kg * NR * 4];
-        for t in tiles.iter_mut() {
-            *t = [[0; NR]; MR];
+        // Start each tile from C + row term + column term; the kernels add Σ A'B'.
+        let width = NR.min(n - col0);
+        let terms = &p.col_term[col0..col0 + width];
+        for (i, tile) in tiles.iter_mut().enumerate() {
+            for (r, tile_row) in tile.iter_mut().enumerate() {
+                let gr = (row0 + i * MR + r).min(p.row_term.len() - 1);
+                let rt = p.row_term[gr];
+                tile_row.fill(0);
+                for (t, &ct) in tile_row.iter_mut().zip(terms) {
+                    *t = rt.wrapping_add(ct);
+                }
+                if let Some(c) = p.c {
+                    let cs = &c.bits()[gr * n + col0..gr * n + col0 + width];
+                    for (t, &cv) in tile_row.iter_mut().zip(cs) {
+                        *t = t.wrapping_add(cv as i32);
+                    }
+                }
+            }
         }
         for g0 in (0..kg).step_by(KCG) {
             let gn = KCG.min(kg - g0);
@@ -144,25 +168,44 @@ fn row_block(p: &Packed, row0: usize, out_rows: &mut [u32]) {
                     .run(&a_panel[g0 * MR..(g0 + gn) * MR], b_block, gn, tile);
             }
         }
-        let width = NR.min(n - col0);
-        let terms = &p.col_term[col0..col0 + width];
         for (i, tile) in tiles.iter().enumerate() {
             for (r, tile_row) in tile.iter().enumerate().take(rows.saturating_sub(i * MR)) {
                 let lr = i * MR + r;
-                let gr = row0 + lr;
-                let rt = p.row_term[gr];
-                let dst = &mut out_rows[lr * n + col0..lr * n + col0 + width];
-                for ((d, &v), &ct) in dst.iter_mut().zip(tile_row).zip(terms) {
-                    *d = v.wrapping_add(rt).wrapping_add(ct) as u32;
-                }
-                if let Some(c) = p.c {
-                    let cs = &c.bits()[gr * n + col0..gr * n + col0 + width];
-                    for (d, &cv) in dst.iter_mut().zip(cs) {
-                        *d = d.wrapping_add(cv);
-                    }
-                }
+                store_row(
+                    &mut out_rows[lr * n + col0..lr * n + col0 + width],
+                    tile_row,
+                );
             }
         }
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of x86-64; the fence orders the streaming stores of `store_row`.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
+}
+
+/// Writes one tile row into D. Full 64-element rows starting at a 16-byte boundary use
+/// streaming (non-temporal) stores: D is written once and not read again here, so this
+/// saves reading its lines into the cache first.
+#[inline(always)]
+fn store_row(dst: &mut [MaybeUninit<u32>], src: &[i32; NR]) {
+    #[cfg(target_arch = "x86_64")]
+    if dst.len() == NR && (dst.as_ptr() as usize).is_multiple_of(16) {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        for q in 0..NR / 4 {
+            // SAFETY: q·4 + 4 ≤ NR = dst.len() = src.len(); the destination address is 16-byte
+            // aligned (checked above, and 16 bytes per step keep it aligned); SSE2 is part of
+            // x86-64. MaybeUninit<u32> has the layout of u32.
+            unsafe {
+                let v = _mm_loadu_si128(src.as_ptr().add(q * 4).cast::<__m128i>());
+                _mm_stream_si128(dst.as_mut_ptr().add(q * 4).cast::<__m128i>(), v);
+            }
+        }
+        return;
+    }
+    for (d, &v) in dst.iter_mut().zip(src) {
+        d.write(v as u32);
     }
 }
 
@@ -195,16 +238,16 @@ impl Shift {
         v.wrapping_sub(self.offset) as u8
     }
 
-    /// The bytes of `src` into `dst` (same length).
-    fn bytes(self, src: &[u32], dst: &mut [u8]) {
+    /// The shifted bytes of the patterns `src` into `dst` (same length).
+    fn bytes(self, src: &[u8], dst: &mut [u8]) {
         let (shift, offset) = (self.shift, self.offset);
         if self.signed {
             for (d, &x) in dst.iter_mut().zip(src) {
-                *d = ((((x << shift) as i32) >> shift).wrapping_sub(offset)) as u8;
+                *d = ((((u32::from(x) << shift) as i32) >> shift).wrapping_sub(offset)) as u8;
             }
         } else {
             for (d, &x) in dst.iter_mut().zip(src) {
-                *d = (x as i32).wrapping_sub(offset) as u8;
+                *d = (i32::from(x)).wrapping_sub(offset) as u8;
             }
         }
     }
@@ -229,12 +272,18 @@ pub(super) fn with_scratch<R>(f: impl FnOnce(&mut Vec<u32>, &mut Vec<u8>) -> R) 
 
 /// A' in MR-row panels into `pack`: dword (panel·kg + g)·MR + r holds
 /// A'[panel·MR + r][4g..4g+4]; returns Σ_k A'[row] over the K' columns (padding included).
-fn pack_a(a: &ElementMatrix, alpha: i32, kg: usize, pack: &mut Vec<u32>) -> Vec<i32> {
+fn pack_a(
+    a: &ElementMatrix,
+    a_bytes: &[u8],
+    alpha: i32,
+    kg: usize,
+    pack: &mut Vec<u32>,
+) -> Vec<i32> {
     let m = a.rows();
     let sh = Shift::new(a, alpha);
     let pad = sh.byte(0);
     let panels = m.div_ceil(MR);
-    pack.clear();
+    // Stale contents are harmless: every element that reaches a kept result is rewritten.
     pack.resize(panels * kg * MR, 0);
     let mut sums = vec![0i32; panels * MR];
     pack.par_chunks_mut(kg * MR)
@@ -244,7 +293,7 @@ fn pack_a(a: &ElementMatrix, alpha: i32, kg: usize, pack: &mut Vec<u32>) -> Vec<
             with_avx2!(
                 pack_a_panel,
                 pack_a_panel_avx2,
-                (a, sh, pad, kg, panel, dst, sum)
+                (a, a_bytes, sh, pad, kg, panel, dst, sum)
             )
         });
     sums.truncate(m);
@@ -253,13 +302,15 @@ fn pack_a(a: &ElementMatrix, alpha: i32, kg: usize, pack: &mut Vec<u32>) -> Vec<
 
 /// B' in NR-column panels into `pack`: byte ((panel·kg + g)·NR + c)·4 + t holds
 /// B'[4g + t][panel·NR + c]; returns Σ_k B'[col] over the K' rows (padding included).
-fn pack_b(b: &ElementMatrix, beta: i32, kg: usize, pack: &mut Vec<u8>) -> Vec<i32> {
+fn pack_b(b: &ElementMatrix, b_bytes: &[u8], beta: i32, kg: usize, pack: &mut Vec<u8>) -> Vec<i32> {
     let (k, n) = (b.rows(), b.cols());
     let sh = Shift::new(b, beta);
     let pad = sh.byte(0);
     let panels = n.div_ceil(NR);
-    pack.clear();
-    pack.resize(panels * kg * NR * 4, pad);
+    if pack.len() != panels * kg * NR * 4 {
+        pack.clear();
+        pack.resize(panels * kg * NR * 4, pad);
+    }
     let mut sums = vec![(kg * 4 - k) as i32 * i32::from(pad as i8); panels * NR];
     // Tasks of PANEL_GROUP panels: each row of B is read in runs of PANEL_GROUP·NR columns.
     pack.par_chunks_mut(PANEL_GROUP * kg * NR * 4)
@@ -269,7 +320,7 @@ fn pack_b(b: &ElementMatrix, beta: i32, kg: usize, pack: &mut Vec<u8>) -> Vec<i3
             with_avx2!(
                 pack_b_panels,
                 pack_b_panels_avx2,
-                (b, sh, pad, kg, group * PANEL_GROUP, dst, sum)
+                (b, b_bytes, sh, pad, kg, group * PANEL_GROUP, dst, sum)
             )
         });
     sums.truncate(n);
@@ -278,8 +329,10 @@ fn pack_b(b: &ElementMatrix, beta: i32, kg: usize, pack: &mut Vec<u8>) -> Vec<i3
 
 /// One A panel (MR rows) and its row sums.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn pack_a_panel(
     a: &ElementMatrix,
+    a_bytes: &[u8],
     sh: Shift,
     pad: u8,
     kg: usize,
@@ -294,7 +347,7 @@ fn pack_a_panel(
         if row >= m {
             break;
         }
-        sh.bytes(&a.bits()[row * k..row * k + k], &mut row_bytes[..k]);
+        sh.bytes(&a_bytes[row * k..row * k + k], &mut row_bytes[..k]);
         for (g, q) in row_bytes.chunks_exact(4).enumerate() {
             dst[g * MR + r] = u32::from_le_bytes([q[0], q[1], q[2], q[3]]);
         }
@@ -308,8 +361,10 @@ const PANEL_GROUP: usize = 4;
 /// Consecutive B panels from `first_panel` (as many as `dst` holds) and their column sums,
 /// four rows (one k-group) at a time.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn pack_b_panels(
     b: &ElementMatrix,
+    b_bytes: &[u8],
     sh: Shift,
     pad: u8,
     kg: usize,
@@ -329,7 +384,7 @@ fn pack_b_panels(
             let row = 4 * g + t;
             if row < k {
                 sh.bytes(
-                    &b.bits()[row * n + col0..row * n + col0 + width],
+                    &b_bytes[row * n + col0..row * n + col0 + width],
                     &mut row_bytes[..width],
                 );
                 for (s, &v) in sum.iter_mut().zip(&row_bytes[..width]) {
@@ -369,8 +424,10 @@ use with_avx2;
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
 fn pack_a_panel_avx2(
     a: &ElementMatrix,
+    a_bytes: &[u8],
     sh: Shift,
     pad: u8,
     kg: usize,
@@ -378,13 +435,15 @@ fn pack_a_panel_avx2(
     dst: &mut [u32],
     sum: &mut [i32],
 ) {
-    pack_a_panel(a, sh, pad, kg, panel, dst, sum)
+    pack_a_panel(a, a_bytes, sh, pad, kg, panel, dst, sum)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
 fn pack_b_panels_avx2(
     b: &ElementMatrix,
+    b_bytes: &[u8],
     sh: Shift,
     pad: u8,
     kg: usize,
@@ -392,5 +451,5 @@ fn pack_b_panels_avx2(
     dst: &mut [u8],
     sum: &mut [i32],
 ) {
-    pack_b_panels(b, sh, pad, kg, first_panel, dst, sum)
+    pack_b_panels(b, b_bytes, sh, pad, kg, first_panel, dst, sum)
 }

@@ -10,12 +10,32 @@ pub const MAX_DIM: usize = 1 << 20;
 
 /// A row-major matrix of DPAS source elements (A or B). Each element is its bit pattern in the
 /// low `bits(precision)` bits (integers in two's complement; tf32 the whole fp32 container).
+/// Elements of at most 8 bits are stored one per byte, 16-bit ones in `u16`s.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ElementMatrix {
     rows: usize,
     cols: usize,
     precision: Precision,
-    bits: Vec<u32>,
+    storage: Storage,
+}
+
+/// Element storage by width.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Storage {
+    Bytes(Vec<u8>),
+    Halves(Vec<u16>),
+    Words(Vec<u32>),
+}
+
+impl Storage {
+    /// Patterns (already range-checked) in the narrowest container of `precision`.
+    fn of(precision: Precision, bits: Vec<u32>) -> Storage {
+        match precision.bits() {
+            0..=8 => Storage::Bytes(bits.into_iter().map(|b| b as u8).collect()),
+            9..=16 => Storage::Halves(bits.into_iter().map(|b| b as u16).collect()),
+            _ => Storage::Words(bits),
+        }
+    }
 }
 
 fn check_shape(
@@ -94,7 +114,7 @@ impl ElementMatrix {
             rows,
             cols,
             precision,
-            bits,
+            storage: Storage::of(precision, bits),
         })
     }
 
@@ -125,7 +145,7 @@ impl ElementMatrix {
             rows,
             cols,
             precision,
-            bits,
+            storage: Storage::of(precision, bits),
         })
     }
 
@@ -145,13 +165,31 @@ impl ElementMatrix {
     }
 
     /// The bit patterns, row-major.
-    pub fn bits(&self) -> &[u32] {
-        &self.bits
+    pub fn to_bits(&self) -> Vec<u32> {
+        match &self.storage {
+            Storage::Bytes(v) => v.iter().map(|&b| u32::from(b)).collect(),
+            Storage::Halves(v) => v.iter().map(|&b| u32::from(b)).collect(),
+            Storage::Words(v) => v.clone(),
+        }
+    }
+
+    /// The patterns of an at-most-8-bit precision, one byte each, row-major (`None` for wider
+    /// precisions).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match &self.storage {
+            Storage::Bytes(v) => Some(v),
+            _ => None,
+        }
     }
 
     /// The bit pattern of element [r][c].
     pub fn get(&self, r: usize, c: usize) -> u32 {
-        self.bits[r * self.cols + c]
+        let i = r * self.cols + c;
+        match &self.storage {
+            Storage::Bytes(v) => u32::from(v[i]),
+            Storage::Halves(v) => u32::from(v[i]),
+            Storage::Words(v) => v[i],
+        }
     }
 
     /// The integer value of element [r][c] (sign-extended for signed precisions); meaningful
