@@ -121,3 +121,14 @@ fn illegal_combinations_fail_identically() {
     assert_eq!(slow, fast);
     assert_eq!(slow.rule(), Some(spvx_dpas::Rule::DstType));
 }
+
+#[test]
+fn huge_outputs_are_refused() {
+    // 2^15 × 1 times 1 × 2^14: tiny inputs, but D would have 2^29 elements.
+    let a = ElementMatrix::from_ints("A", 1 << 15, 1, Precision::S8, &vec![1; 1 << 15]).unwrap();
+    let b = ElementMatrix::from_ints("B", 1, 1 << 14, Precision::S8, &vec![1; 1 << 14]).unwrap();
+    let s = spec(Platform::Pvc, Precision::S8, Precision::S8, DataType::D);
+    let e = spvx_dpas::gemm::matmul_fast(&s, &a, &b, None).unwrap_err();
+    assert!(e.to_string().contains("M·N (elements of D)"), "{e}");
+    assert_eq!(matmul_instructions(&s, &a, &b, None).unwrap_err(), e);
+}

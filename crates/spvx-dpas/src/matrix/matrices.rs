@@ -8,6 +8,10 @@ use crate::{DataType, MatrixError, Platform, SimError};
 /// Largest matrix dimension accepted (keeps every index and byte count far inside `usize`).
 pub const MAX_DIM: usize = 1 << 20;
 
+/// Largest number of elements of D (M·N) a multiplication may produce (1 GiB of 32-bit
+/// elements), so that small A and B cannot request an unbounded allocation.
+pub const MAX_OUTPUT_ELEMENTS: usize = 1 << 28;
+
 /// A row-major matrix of DPAS source elements (A or B). Each element is its bit pattern in the
 /// low `bits(precision)` bits (integers in two's complement; tf32 the whole fp32 container).
 /// Elements of at most 8 bits are stored one per byte, 16-bit ones in `u16`s.
@@ -330,6 +334,15 @@ pub(crate) fn check_operands(
             }
             .into());
         }
+    }
+    let outputs = a.rows().saturating_mul(b.cols());
+    if outputs > MAX_OUTPUT_ELEMENTS {
+        return Err(MatrixError::BadDimension {
+            what: "M·N (elements of D)",
+            value: outputs,
+            max: MAX_OUTPUT_ELEMENTS,
+        }
+        .into());
     }
     Ok((a.rows(), a.cols(), b.cols()))
 }
