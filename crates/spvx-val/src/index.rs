@@ -8,13 +8,13 @@ pub use types::Type;
 
 use crate::error::ValError;
 use crate::rules::ids::IdError;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use spvx_spirv::binary::Header;
 use spvx_spirv::context::ModuleContext;
 use spvx_spirv::dis::FriendlyNames;
 use spvx_spirv::grammar::{Grammar, grammar};
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
 use spvx_spirv::module::is_terminator;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Opcodes the index itself interprets.
 pub mod op {

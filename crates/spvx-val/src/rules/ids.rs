@@ -11,8 +11,8 @@
 use crate::Options;
 use crate::error::ValError;
 use crate::index::ModuleIndex;
-use spvx_spirv::instruction::{Id, Instruction};
 use rustc_hash::FxHashSet as HashSet;
+use spvx_spirv::instruction::{Id, Instruction};
 use thiserror::Error;
 
 /// A broken id rule.

@@ -16,9 +16,9 @@
 use crate::Options;
 use crate::error::ValError;
 use crate::index::{ModuleIndex, Type};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use spvx_spirv::grammar::Version;
 use spvx_spirv::instruction::Id;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use thiserror::Error;
 
 /// A broken entry-point or execution-mode rule.

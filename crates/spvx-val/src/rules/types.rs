@@ -9,8 +9,8 @@
 use crate::Options;
 use crate::error::ValError;
 use crate::index::{ModuleIndex, Type};
-use spvx_spirv::instruction::{Id, Instruction, Operand};
 use rustc_hash::FxHashMap as HashMap;
+use spvx_spirv::instruction::{Id, Instruction, Operand};
 use thiserror::Error;
 
 /// A broken rule of a type declaration.

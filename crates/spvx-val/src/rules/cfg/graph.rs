@@ -4,8 +4,8 @@
 //! pre/post numbers of the dominator tree.
 
 use crate::index::{FunctionInfo, ModuleIndex};
-use spvx_spirv::instruction::{Id, Instruction};
 use rustc_hash::FxHashMap as HashMap;
+use spvx_spirv::instruction::{Id, Instruction};
 
 pub const OP_LABEL: u16 = 248;
 pub const OP_BRANCH: u16 = 249;

@@ -8,10 +8,14 @@
 //! to the other checks: these rules only judge what they can see.
 
 mod arith;
+mod atomics;
+mod bits;
 mod composite;
 mod constants;
 mod control;
 mod convert;
+mod glsl;
+mod matrix;
 mod memory;
 
 use crate::Options;
@@ -52,7 +56,11 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
             .and_then(|()| composite::check(&cx))
             .and_then(|()| memory::check(&cx))
             .and_then(|()| control::check(&cx))
-            .and_then(|()| constants::check(&cx));
+            .and_then(|()| constants::check(&cx))
+            .and_then(|()| atomics::check(&cx))
+            .and_then(|()| bits::check(&cx))
+            .and_then(|()| matrix::check(&cx))
+            .and_then(|()| glsl::check(&cx));
         if let Err(e) = result {
             out.push(ValError::at(index, e));
         }
