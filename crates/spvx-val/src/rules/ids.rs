@@ -184,3 +184,21 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
         }
     }
 }
+
+/// Cascade suppression: an instruction with a broken id rule (an operand undefined, used
+/// before its definition or from another function) is reported for that alone — the other
+/// rules' errors on the same instruction follow from the missing definition and are dropped.
+/// Identical errors on one instruction are reported once.
+pub fn suppress_cascades(errors: &mut Vec<ValError>) {
+    use crate::error::ErrorKind;
+    let broken: HashSet<usize> = errors
+        .iter()
+        .filter(|e| matches!(e.kind, ErrorKind::Id(_)))
+        .filter_map(|e| e.index)
+        .collect();
+    errors.retain(|e| {
+        matches!(e.kind, ErrorKind::Id(_)) || e.index.is_none_or(|i| !broken.contains(&i))
+    });
+    let mut seen: HashSet<(Option<usize>, String)> = HashSet::default();
+    errors.retain(|e| seen.insert((e.index, format!("{:?}", e.kind))));
+}

@@ -35,4 +35,5 @@ pub fn run_all(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     mixdot::check(ix, opts, out);
     subgroup_mma::check(ix, opts, out);
     env::check(ix, opts, out);
+    ids::suppress_cascades(out);
 }
