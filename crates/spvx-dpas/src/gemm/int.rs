@@ -9,7 +9,8 @@
 //!
 //! Blocking: B is packed in NR-column panels, A in MR-row panels, both in k-groups of 4. Each
 //! parallel task owns a block of rows; for each column panel it walks K in blocks of KCG
-//! k-groups (a 32 KiB slice of the B panel, which stays in L1 across the block's micro-panels).
+//! k-groups (a 64 KiB slice of the B panel, re-read from L2 by each micro-panel; smaller
+//! blocks that fit L1 measured slower here).
 
 use std::mem::MaybeUninit;
 
@@ -18,8 +19,8 @@ use rayon::prelude::*;
 use super::int_kernel::{IntKernel, MR, NR};
 use crate::matrix::{AccMatrix, ElementMatrix};
 
-/// k-groups (of 4) per K block.
-const KCG: usize = 128;
+/// k-groups (of 4) per K block (K = 1024 per block).
+const KCG: usize = 256;
 
 /// D = C + A × B for integer precisions (bit patterns of D/UD).
 pub(super) fn matmul(
