@@ -1,9 +1,10 @@
 //! The validator's error type: which rule was broken, and at which instruction.
 
 use crate::rules::{
-    capabilities::CapabilityError, cfg::CfgError, env::EnvError, fixed::FixedError, ids::IdError,
-    instructions::InstructionError, intdot::IntDotError, interface::InterfaceError,
-    mixdot::MixedDotError, subgroup_mma::SubgroupMmaError, tensor::TensorError, types::TypeError,
+    capabilities::CapabilityError, cfg::CfgError, decorations::DecorationError, env::EnvError,
+    fixed::FixedError, ids::IdError, instructions::InstructionError, intdot::IntDotError,
+    interface::InterfaceError, mixdot::MixedDotError, subgroup_mma::SubgroupMmaError,
+    tensor::TensorError, types::TypeError,
 };
 use spvx_spirv::module::LayoutError;
 use thiserror::Error;
@@ -23,6 +24,8 @@ pub enum ErrorKind {
     Cfg(#[from] CfgError),
     #[error(transparent)]
     Interface(#[from] InterfaceError),
+    #[error(transparent)]
+    Decoration(#[from] DecorationError),
     #[error(transparent)]
     Instruction(#[from] InstructionError),
     #[error(transparent)]

@@ -185,15 +185,15 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     }
 }
 
-/// Cascade suppression: an instruction with a broken id rule (an operand undefined, used
-/// before its definition or from another function) is reported for that alone — the other
-/// rules' errors on the same instruction follow from the missing definition and are dropped.
-/// Identical errors on one instruction are reported once.
+/// Cascade suppression: an instruction using an undefined id is reported for that alone — the
+/// other rules' errors on the same instruction follow from the missing definition and are
+/// dropped. (Ids used before their definition or from another function are defined, so the
+/// other rules still judge them.) Identical errors on one instruction are reported once.
 pub fn suppress_cascades(errors: &mut Vec<ValError>) {
     use crate::error::ErrorKind;
     let broken: HashSet<usize> = errors
         .iter()
-        .filter(|e| matches!(e.kind, ErrorKind::Id(_)))
+        .filter(|e| matches!(e.kind, ErrorKind::Id(IdError::Undefined { .. })))
         .filter_map(|e| e.index)
         .collect();
     errors.retain(|e| {

@@ -1,11 +1,13 @@
 //! The checks, one module per concern, each with its own error enum.
 //!
-//! Core rules: [`ids`], [`types`], [`capabilities`], [`cfg`], [`interface`], [`instructions`].
+//! Core rules: [`ids`], [`types`], [`capabilities`], [`cfg`], [`interface`], [`decorations`],
+//! [`instructions`].
 //! Extension rules (the five source documents and the extensions they rely on): [`intdot`],
 //! [`tensor`], [`fixed`], [`mixdot`], [`subgroup_mma`]. Environment rules: [`env`].
 
 pub mod capabilities;
 pub mod cfg;
+pub mod decorations;
 pub mod env;
 pub mod fixed;
 pub mod ids;
@@ -28,6 +30,7 @@ pub fn run_all(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     capabilities::check(ix, opts, out);
     cfg::check(ix, opts, out);
     interface::check(ix, opts, out);
+    decorations::check(ix, opts, out);
     instructions::check(ix, opts, out);
     intdot::check(ix, opts, out);
     tensor::check(ix, opts, out);

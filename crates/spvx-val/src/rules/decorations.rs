@@ -1,0 +1,306 @@
+//! Rules of decoration targets (SPIR-V §3.20 "Decoration": what each decoration may apply to;
+//! §3.52.2 `OpDecorate`, `OpMemberDecorate`, `OpDecorateId`): layout decorations of structs
+//! and arrays, decorations of variables and memory object declarations, member-only and
+//! never-member decorations, member indices in range, decorations with `<id>` operands only
+//! through `OpDecorateId`, and the Vulkan environment's storage-class restrictions.
+//!
+//! The target rules are those spirv-val applies (SPIRV-Tools source/val/validate_annotation.cpp,
+//! `ValidateDecorationTarget`, `IsMemberDecorationOnly`, `IsNotMemberDecoration`); the
+//! messages use its wording. Decorations through decoration groups are not judged.
+
+use crate::Options;
+use crate::error::ValError;
+use crate::index::{ModuleIndex, Type};
+use spvx_spirv::instruction::{Id, Instruction};
+use thiserror::Error;
+
+/// A broken decoration rule.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DecorationError {
+    /// The decoration may not apply to this kind of target.
+    #[error("{decoration} decoration on target <id> {target} {rule}")]
+    Target {
+        decoration: String,
+        target: String,
+        rule: String,
+    },
+    /// RowMajor, ColMajor and MatrixStride apply only to structure members (§3.20).
+    #[error("{decoration} can only be applied to structure members")]
+    MemberOnly { decoration: String },
+    /// A decoration that §3.20 does not allow on structure members.
+    #[error("{decoration} cannot be applied to structure members")]
+    NotMember { decoration: String },
+    /// `OpMemberDecorate` on something that is not a struct type.
+    #[error("OpMemberDecorate Structure type <id> {target} is not a struct type")]
+    MemberNotStruct { target: String },
+    /// `OpMemberDecorate` member index out of range.
+    #[error(
+        "OpMemberDecorate Structure type <id> {target} has {count} members; member {member} does not exist"
+    )]
+    MemberIndex {
+        target: String,
+        count: usize,
+        member: u32,
+    },
+    /// Decorations with `<id>` operands only through `OpDecorateId`, and only they.
+    #[error("{decoration}: {rule}")]
+    IdForm { decoration: String, rule: String },
+    /// A rule of the Vulkan environment.
+    #[error("{decoration} decoration on target <id> {target}: {rule} (Vulkan environment)")]
+    Vulkan {
+        decoration: String,
+        target: String,
+        rule: String,
+    },
+}
+
+mod op {
+    pub const DECORATE: u16 = 71;
+    pub const MEMBER_DECORATE: u16 = 72;
+    pub const DECORATION_GROUP: u16 = 73;
+    pub const DECORATE_ID: u16 = 332;
+    pub const DECORATE_STRING: u16 = 5632;
+    pub const MEMBER_DECORATE_STRING: u16 = 5633;
+    pub const VARIABLE: u16 = 59;
+    pub const FUNCTION_PARAMETER: u16 = 55;
+    pub const TYPE_ARRAY: u16 = 28;
+    pub const TYPE_RUNTIME_ARRAY: u16 = 29;
+    pub const TYPE_STRUCT: u16 = 30;
+    pub const TYPE_POINTER: u16 = 32;
+    pub const TYPE_UNTYPED_POINTER: u16 = 4417;
+    pub const SPEC_CONSTANT_TRUE: u16 = 48;
+    pub const SPEC_CONSTANT_FALSE: u16 = 49;
+    pub const SPEC_CONSTANT: u16 = 50;
+}
+
+/// Decoration numbers (§3.20).
+mod dec {
+    pub const SPEC_ID: u32 = 1;
+    pub const BLOCK: u32 = 2;
+    pub const BUFFER_BLOCK: u32 = 3;
+    pub const ROW_MAJOR: u32 = 4;
+    pub const COL_MAJOR: u32 = 5;
+    pub const ARRAY_STRIDE: u32 = 6;
+    pub const MATRIX_STRIDE: u32 = 7;
+    pub const GLSL_SHARED: u32 = 8;
+    pub const GLSL_PACKED: u32 = 9;
+    pub const CPACKED: u32 = 10;
+    pub const BUILT_IN: u32 = 11;
+    pub const BINDING: u32 = 33;
+    pub const DESCRIPTOR_SET: u32 = 34;
+    pub const UNIFORM_ID: u32 = 27;
+    pub const ALIGNMENT_ID: u32 = 46;
+    pub const MAX_BYTE_OFFSET_ID: u32 = 47;
+    pub const COUNTER_BUFFER: u32 = 5634;
+    pub const WORKGROUP_SIZE: u32 = 25;
+}
+
+/// Decorations that apply to memory object declarations (variables and function parameters of
+/// pointer type): NoPerspective, Flat, Patch, Centroid, Sample, Restrict, Aliased, Volatile,
+/// Coherent, NonWritable, NonReadable, XfbBuffer, XfbStride, Component, Stream,
+/// RestrictPointer, AliasedPointer.
+const MEMORY_OBJECT: [u32; 17] = [
+    13, 14, 15, 16, 17, 19, 20, 21, 23, 24, 25, 36, 37, 31, 29, 5355, 5356,
+];
+
+/// Decorations that apply to variables only: Invariant, Constant, Location, Index, Binding,
+/// DescriptorSet, InputAttachmentIndex.
+const VARIABLE_ONLY: [u32; 7] = [18, 22, 30, 32, 33, 34, 43];
+
+/// Decorations not allowed on structure members (spirv-val's `IsNotMemberDecoration`).
+const NOT_MEMBER: [u32; 29] = [
+    1, 2, 3, 6, 8, 9, 10, 20, 22, 26, 27, 28, 32, 33, 34, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    4469, 4470, 5300, 5634,
+];
+
+/// Appends every decoration error to `out`.
+pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
+    for (index, inst) in ix.insts.iter().enumerate() {
+        let r = match inst.opcode {
+            op::DECORATE | op::DECORATE_STRING => decorate(ix, opts, inst, false),
+            op::DECORATE_ID => decorate(ix, opts, inst, true),
+            op::MEMBER_DECORATE | op::MEMBER_DECORATE_STRING => member_decorate(ix, inst),
+            _ => Ok(()),
+        };
+        if let Err(e) = r {
+            out.push(ValError::at(index, e));
+        }
+    }
+}
+
+fn decoration_name(ix: &ModuleIndex, d: u32) -> String {
+    let g = ix.grammar;
+    g.kind_by_name("Decoration")
+        .and_then(|k| g.enumerant_name(k, d))
+        .map_or_else(|| format!("Decoration {d}"), str::to_string)
+}
+
+fn takes_id(d: u32) -> bool {
+    matches!(
+        d,
+        dec::UNIFORM_ID | dec::ALIGNMENT_ID | dec::MAX_BYTE_OFFSET_ID | dec::COUNTER_BUFFER
+    )
+}
+
+fn decorate(
+    ix: &ModuleIndex,
+    opts: &Options,
+    inst: &Instruction,
+    id_form: bool,
+) -> Result<(), DecorationError> {
+    let (Some(target), Some(d)) = (
+        ModuleIndex::operand_id(inst, 0),
+        inst.operands.get(1).and_then(|o| o.word()),
+    ) else {
+        return Ok(());
+    };
+    let Some(def) = ix.def_inst(target) else {
+        return Ok(()); // undefined target: an id rule
+    };
+    let name = || decoration_name(ix, d);
+    if id_form != takes_id(d) && inst.opcode != op::DECORATE_STRING {
+        let rule = if id_form {
+            "decorations that don't take <id> parameters may not be used with OpDecorateId"
+        } else {
+            "decorations taking <id> parameters must be used with OpDecorateId"
+        };
+        return Err(DecorationError::IdForm {
+            decoration: name(),
+            rule: rule.to_string(),
+        });
+    }
+    if def.opcode == op::DECORATION_GROUP {
+        return Ok(());
+    }
+    if matches!(d, dec::ROW_MAJOR | dec::COL_MAJOR | dec::MATRIX_STRIDE) {
+        return Err(DecorationError::MemberOnly { decoration: name() });
+    }
+    let fail = |rule: &str| DecorationError::Target {
+        decoration: name(),
+        target: ix.name(target),
+        rule: rule.to_string(),
+    };
+    let is_constant = ix.is_constant(target);
+    match d {
+        dec::SPEC_ID => {
+            if !matches!(
+                def.opcode,
+                op::SPEC_CONSTANT_TRUE | op::SPEC_CONSTANT_FALSE | op::SPEC_CONSTANT
+            ) {
+                return Err(fail("must be a scalar specialization constant"));
+            }
+        }
+        dec::BLOCK | dec::BUFFER_BLOCK | dec::GLSL_SHARED | dec::GLSL_PACKED | dec::CPACKED => {
+            if def.opcode != op::TYPE_STRUCT {
+                return Err(fail("must be a structure type"));
+            }
+        }
+        dec::ARRAY_STRIDE => {
+            if !matches!(
+                def.opcode,
+                op::TYPE_ARRAY
+                    | op::TYPE_RUNTIME_ARRAY
+                    | op::TYPE_POINTER
+                    | op::TYPE_UNTYPED_POINTER
+            ) {
+                return Err(fail("must be an array or pointer type"));
+            }
+        }
+        dec::BUILT_IN => {
+            if def.opcode != op::VARIABLE && !is_constant {
+                return Err(fail(
+                    "must be a variable, a structure member or a constant (BuiltIns can only target variables, structure members or constants)",
+                ));
+            }
+            let built_in = inst.operands.get(2).and_then(|o| o.word());
+            if built_in == Some(dec::WORKGROUP_SIZE) {
+                if !is_constant && ix.has_capability("Shader") {
+                    return Err(fail("must be a constant for WorkgroupSize"));
+                }
+            } else if def.opcode != op::VARIABLE {
+                return Err(fail("must be a variable"));
+            }
+        }
+        d if MEMORY_OBJECT.contains(&d) => {
+            if def.opcode != op::VARIABLE && def.opcode != op::FUNCTION_PARAMETER {
+                return Err(fail("must be a memory object declaration"));
+            }
+            let pointer = def
+                .result_type
+                .and_then(|t| ix.def(t))
+                .is_some_and(|t| matches!(t.opcode, op::TYPE_POINTER | op::TYPE_UNTYPED_POINTER));
+            if !pointer {
+                return Err(fail("must be a pointer type"));
+            }
+        }
+        d if VARIABLE_ONLY.contains(&d) => {
+            if def.opcode != op::VARIABLE {
+                return Err(fail("must be a variable"));
+            }
+        }
+        _ => {}
+    }
+    if opts.target_env.is_vulkan() {
+        vulkan(ix, d, target, def)?;
+    }
+    Ok(())
+}
+
+/// The storage class of the pointer type of `def`'s result (Uniform when it has none, as
+/// spirv-val assumes).
+fn storage_class(ix: &ModuleIndex, def: &Instruction) -> u32 {
+    match def.result_type.and_then(|t| ix.ty(t)) {
+        Some(Type::Pointer { storage_class, .. }) => *storage_class,
+        _ => 2,
+    }
+}
+
+fn vulkan(ix: &ModuleIndex, d: u32, target: Id, def: &Instruction) -> Result<(), DecorationError> {
+    let fail = |rule: &str| DecorationError::Vulkan {
+        decoration: decoration_name(ix, d),
+        target: ix.name(target),
+        rule: rule.to_string(),
+    };
+    let sc = storage_class(ix, def);
+    match d {
+        dec::GLSL_SHARED | dec::GLSL_PACKED => Err(fail(
+            "not valid for the Vulkan execution environment (VUID-StandaloneSpirv-GLSLShared-04669)",
+        )),
+        // UniformConstant 0, Uniform 2, StorageBuffer 12.
+        dec::BINDING | dec::DESCRIPTOR_SET if ![0, 2, 12].contains(&sc) => Err(fail(
+            "must be in the StorageBuffer, Uniform, or UniformConstant storage class (VUID-StandaloneSpirv-DescriptorSet-06491)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn member_decorate(ix: &ModuleIndex, inst: &Instruction) -> Result<(), DecorationError> {
+    let (Some(target), Some(member), Some(d)) = (
+        ModuleIndex::operand_id(inst, 0),
+        inst.operands.get(1).and_then(|o| o.word()),
+        inst.operands.get(2).and_then(|o| o.word()),
+    ) else {
+        return Ok(());
+    };
+    if ix.def(target).is_none() {
+        return Ok(());
+    }
+    let Some(Type::Struct { members }) = ix.ty(target) else {
+        return Err(DecorationError::MemberNotStruct {
+            target: ix.name(target),
+        });
+    };
+    if member as usize >= members.len() {
+        return Err(DecorationError::MemberIndex {
+            target: ix.name(target),
+            count: members.len(),
+            member,
+        });
+    }
+    if NOT_MEMBER.contains(&d) {
+        return Err(DecorationError::NotMember {
+            decoration: decoration_name(ix, d),
+        });
+    }
+    Ok(())
+}
