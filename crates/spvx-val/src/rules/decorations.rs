@@ -180,65 +180,8 @@ fn decorate(
         target: ix.name(target),
         rule: rule.to_string(),
     };
-    let is_constant = ix.is_constant(target);
-    match d {
-        dec::SPEC_ID => {
-            if !matches!(
-                def.opcode,
-                op::SPEC_CONSTANT_TRUE | op::SPEC_CONSTANT_FALSE | op::SPEC_CONSTANT
-            ) {
-                return Err(fail("must be a scalar specialization constant"));
-            }
-        }
-        dec::BLOCK | dec::BUFFER_BLOCK | dec::GLSL_SHARED | dec::GLSL_PACKED | dec::CPACKED => {
-            if def.opcode != op::TYPE_STRUCT {
-                return Err(fail("must be a structure type"));
-            }
-        }
-        dec::ARRAY_STRIDE => {
-            if !matches!(
-                def.opcode,
-                op::TYPE_ARRAY
-                    | op::TYPE_RUNTIME_ARRAY
-                    | op::TYPE_POINTER
-                    | op::TYPE_UNTYPED_POINTER
-            ) {
-                return Err(fail("must be an array or pointer type"));
-            }
-        }
-        dec::BUILT_IN => {
-            if def.opcode != op::VARIABLE && !is_constant {
-                return Err(fail(
-                    "must be a variable, a structure member or a constant (BuiltIns can only target variables, structure members or constants)",
-                ));
-            }
-            let built_in = inst.operands.get(2).and_then(|o| o.word());
-            if built_in == Some(dec::WORKGROUP_SIZE) {
-                if !is_constant && ix.has_capability("Shader") {
-                    return Err(fail("must be a constant for WorkgroupSize"));
-                }
-            } else if def.opcode != op::VARIABLE {
-                return Err(fail("must be a variable"));
-            }
-        }
-        d if MEMORY_OBJECT.contains(&d) => {
-            if def.opcode != op::VARIABLE && def.opcode != op::FUNCTION_PARAMETER {
-                return Err(fail("must be a memory object declaration"));
-            }
-            let pointer = def
-                .result_type
-                .and_then(|t| ix.def(t))
-                .is_some_and(|t| matches!(t.opcode, op::TYPE_POINTER | op::TYPE_UNTYPED_POINTER));
-            if !pointer {
-                return Err(fail("must be a pointer type"));
-            }
-        }
-        d if VARIABLE_ONLY.contains(&d) => {
-            if def.opcode != op::VARIABLE {
-                return Err(fail("must be a variable"));
-            }
-        }
-        _ => {}
+    if let Some(rule) = target_violation(ix, inst, d, def) {
+        return Err(fail(rule));
     }
     if opts.target_env.is_vulkan() {
         vulkan(ix, d, target, def)?;
@@ -303,4 +246,56 @@ fn member_decorate(ix: &ModuleIndex, inst: &Instruction) -> Result<(), Decoratio
         });
     }
     Ok(())
+}
+
+/// The rule `OpDecorate` of decoration `d` breaks on `def` (the target), if any.
+fn target_violation(
+    ix: &ModuleIndex,
+    inst: &Instruction,
+    d: u32,
+    def: &Instruction,
+) -> Option<&'static str> {
+    let is_constant = def.result.is_some_and(|t| ix.is_constant(t));
+    let opcode = def.opcode;
+    match d {
+        dec::SPEC_ID => (!matches!(
+            opcode,
+            op::SPEC_CONSTANT_TRUE | op::SPEC_CONSTANT_FALSE | op::SPEC_CONSTANT
+        ))
+        .then_some("must be a scalar specialization constant"),
+        dec::BLOCK | dec::BUFFER_BLOCK | dec::GLSL_SHARED | dec::GLSL_PACKED | dec::CPACKED => {
+            (opcode != op::TYPE_STRUCT).then_some("must be a structure type")
+        }
+        dec::ARRAY_STRIDE => (!matches!(
+            opcode,
+            op::TYPE_ARRAY | op::TYPE_RUNTIME_ARRAY | op::TYPE_POINTER | op::TYPE_UNTYPED_POINTER
+        ))
+        .then_some("must be an array or pointer type"),
+        dec::BUILT_IN => {
+            if opcode != op::VARIABLE && !is_constant {
+                return Some(
+                    "must be a variable, a structure member or a constant (BuiltIns can only target variables, structure members or constants)",
+                );
+            }
+            let built_in = inst.operands.get(2).and_then(|o| o.word());
+            if built_in == Some(dec::WORKGROUP_SIZE) {
+                (!is_constant && ix.has_capability("Shader"))
+                    .then_some("must be a constant for WorkgroupSize")
+            } else {
+                (opcode != op::VARIABLE).then_some("must be a variable")
+            }
+        }
+        d if MEMORY_OBJECT.contains(&d) => {
+            if opcode != op::VARIABLE && opcode != op::FUNCTION_PARAMETER {
+                return Some("must be a memory object declaration");
+            }
+            let pointer = def
+                .result_type
+                .and_then(|t| ix.def(t))
+                .is_some_and(|t| matches!(t.opcode, op::TYPE_POINTER | op::TYPE_UNTYPED_POINTER));
+            (!pointer).then_some("must be a pointer type")
+        }
+        d if VARIABLE_ONLY.contains(&d) => (opcode != op::VARIABLE).then_some("must be a variable"),
+        _ => None,
+    }
 }
