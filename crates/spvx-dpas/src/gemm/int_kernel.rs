@@ -97,37 +97,37 @@ mod avx512 {
     #[target_feature(enable = "avx512f,avx512vnni")]
     pub(super) unsafe fn kernel(a: &[u32], b: &[u8], kg: usize, out: &mut [[i32; NR]; MR]) {
         debug_assert!(a.len() >= kg * MR && b.len() >= kg * NR * 4);
-        let mut acc = [[_mm512_setzero_si512(); 4]; MR];
+        const Q: usize = NR / 16;
+        let mut acc = [[_mm512_setzero_si512(); Q]; MR];
         for (row, src) in acc.iter_mut().zip(out.iter()) {
             for (q, v) in row.iter_mut().enumerate() {
-                // SAFETY: src has NR = 64 i32s; lanes q·16 .. q·16 + 16 are in bounds.
+                // SAFETY: src has NR i32s; lanes q·16 .. q·16 + 16 are in bounds.
                 *v = unsafe { _mm512_loadu_si512(src.as_ptr().add(q * 16).cast()) };
             }
         }
         let ap = a.as_ptr();
         let bp = b.as_ptr();
         for g in 0..kg {
-            // SAFETY: g < kg, so bytes g·256 .. g·256 + 256 of `b` and dwords g·MR .. g·MR + MR
+            // SAFETY: g < kg, so bytes g·NR·4 .. (g + 1)·NR·4 of `b` and dwords g·MR .. g·MR + MR
             // of `a` are in bounds (caller's contract).
             unsafe {
                 let bg = bp.add(g * NR * 4);
-                let b0 = _mm512_loadu_si512(bg.cast());
-                let b1 = _mm512_loadu_si512(bg.add(64).cast());
-                let b2 = _mm512_loadu_si512(bg.add(128).cast());
-                let b3 = _mm512_loadu_si512(bg.add(192).cast());
+                let mut bv = [_mm512_setzero_si512(); Q];
+                for (q, v) in bv.iter_mut().enumerate() {
+                    *v = _mm512_loadu_si512(bg.add(q * 64).cast());
+                }
                 let ag = ap.add(g * MR);
                 for (r, row) in acc.iter_mut().enumerate() {
                     let av = _mm512_set1_epi32(*ag.add(r) as i32);
-                    row[0] = _mm512_dpbusd_epi32(row[0], av, b0);
-                    row[1] = _mm512_dpbusd_epi32(row[1], av, b1);
-                    row[2] = _mm512_dpbusd_epi32(row[2], av, b2);
-                    row[3] = _mm512_dpbusd_epi32(row[3], av, b3);
+                    for (v, &bq) in row.iter_mut().zip(bv.iter()) {
+                        *v = _mm512_dpbusd_epi32(*v, av, bq);
+                    }
                 }
             }
         }
         for (row, dst) in acc.iter().zip(out.iter_mut()) {
             for (q, v) in row.iter().enumerate() {
-                // SAFETY: dst has NR = 64 i32s; lanes q·16 .. q·16 + 16 are in bounds.
+                // SAFETY: dst has NR i32s; lanes q·16 .. q·16 + 16 are in bounds.
                 unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(q * 16).cast(), *v) };
             }
         }
