@@ -11,6 +11,7 @@
 use crate::Options;
 use crate::error::ValError;
 use crate::index::{ModuleIndex, Type};
+use rustc_hash::FxHashSet as HashSet;
 use spvx_spirv::instruction::{Id, Instruction};
 use thiserror::Error;
 
@@ -45,6 +46,13 @@ pub enum DecorationError {
     /// Decorations with `<id>` operands only through `OpDecorateId`, and only they.
     #[error("{decoration}: {rule}")]
     IdForm { decoration: String, rule: String },
+    /// The same decoration applied twice to one target (or one member).
+    #[error("{target} is decorated with {decoration} more than once{member}")]
+    Duplicate {
+        target: String,
+        decoration: String,
+        member: String,
+    },
     /// A rule of the Vulkan environment.
     #[error("{decoration} decoration on target <id> {target}: {rule} (Vulkan environment)")]
     Vulkan {
@@ -115,7 +123,12 @@ const NOT_MEMBER: [u32; 29] = [
 
 /// Appends every decoration error to `out`.
 pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
+    let mut seen: HashSet<(Id, Option<u32>, u32)> = HashSet::default();
     for (index, inst) in ix.insts.iter().enumerate() {
+        if let Some(e) = duplicate(ix, inst, &mut seen) {
+            out.push(ValError::at(index, e));
+            continue;
+        }
         let r = match inst.opcode {
             op::DECORATE | op::DECORATE_STRING => decorate(ix, opts, inst, false),
             op::DECORATE_ID => decorate(ix, opts, inst, true),
@@ -298,4 +311,36 @@ fn target_violation(
         d if VARIABLE_ONLY.contains(&d) => (opcode != op::VARIABLE).then_some("must be a variable"),
         _ => None,
     }
+}
+
+/// The decorations spvx refuses to see twice on one target: the core decorations 0..=47 except
+/// FuncParamAttr (spirv-val 2025.5: "ID ... decorated with X multiple times is not allowed";
+/// it accepts repeated FuncParamAttr, UserSemantic and UserTypeGOOGLE). Extension decorations
+/// are not judged.
+fn unique_decoration(d: u32) -> bool {
+    d <= 47 && d != 38
+}
+
+/// A `Duplicate` error when `inst` decorates a (target, member) with a decoration it already
+/// has; records the decoration otherwise.
+fn duplicate(
+    ix: &ModuleIndex,
+    inst: &Instruction,
+    seen: &mut HashSet<(Id, Option<u32>, u32)>,
+) -> Option<DecorationError> {
+    let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
+    let target = ModuleIndex::operand_id(inst, 0)?;
+    let (member, d) = match inst.opcode {
+        op::DECORATE | op::DECORATE_ID | op::DECORATE_STRING => (None, word(1)?),
+        op::MEMBER_DECORATE | op::MEMBER_DECORATE_STRING => (Some(word(1)?), word(2)?),
+        _ => return None,
+    };
+    if !unique_decoration(d) || seen.insert((target, member, d)) {
+        return None;
+    }
+    Some(DecorationError::Duplicate {
+        target: ix.name(target),
+        decoration: decoration_name(ix, d),
+        member: member.map_or_else(String::new, |m| format!(" (member {m})")),
+    })
 }
