@@ -435,7 +435,8 @@ fn undefined_behaviour_warns_or_fails_under_strict() {
 
 /// Writes `body` as a run file next to a copy of dot4.spvasm and runs it.
 fn run_file(test: &str, body: &str) -> Output {
-    let dir = tmp(test);
+    // A prefix keeps these directories apart from those of tests with the same name.
+    let dir = tmp(&format!("run-file-{test}"));
     std::fs::copy(examples().join("dot4.spvasm"), dir.join("dot4.spvasm")).unwrap();
     std::fs::write(dir.join("run.toml"), body).unwrap();
     run_in(&dir, &["run", "run.toml"])
