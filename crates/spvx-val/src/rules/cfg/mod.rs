@@ -16,6 +16,7 @@ mod blocks;
 mod constructs;
 pub mod graph;
 mod structured;
+mod switch;
 
 use crate::Options;
 use crate::error::ValError;

@@ -8,8 +8,8 @@
 //! target; `OpSwitch` has an `OpSelectionMerge`; and a conditional branch without a selection
 //! merge must have a target that is already a merge block, continue target or earlier branch
 //! target (spirv-val's "Selection must be structured", same reverse-post-order walk).
-//! Not checked: the full nesting of constructs and the exits from them (§2.11 "break",
-//! "continue" and "return" rules beyond the ones above).
+//! Exits from constructs are checked in [`super::constructs`], the case constructs of a switch
+//! in [`super::switch`].
 
 use super::CfgError;
 use super::graph::{Cfg, OP_BRANCH, OP_BRANCH_CONDITIONAL, OP_SWITCH};
@@ -175,6 +175,7 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
     }
     let structural = Cfg::build_with(ix, f, &extra);
     exits(ix, f, &structural, &headers, out);
+    super::switch::check(ix, f, &structural, &headers, out);
 }
 
 /// spirv-val's `ValidateStructuredSelections`: in reverse post-order, merge blocks, continue
