@@ -5,13 +5,15 @@
 //! structural ones of §2.11: the graph given here has each header's edges to its merge block
 //! and continue target added.
 //!
-//! This is the dominance reading of §2.11's "structured exits" (break to an enclosing loop's
-//! or switch's merge block, continue to an enclosing loop's continue target, the construct's
-//! own merge); it is more lenient than the spec where an exit targets the merge of an
-//! enclosing *selection* other than a switch, which §2.11 does not allow either.
+//! This is the dominance reading of §2.11's "structured exits": break to an enclosing loop's
+//! or switch's merge block, continue to an enclosing loop's continue target, or the
+//! construct's own merge block. A branch from inside a nested construct straight to the merge
+//! block of an enclosing selection that is not a switch is not a structured exit (§2.11 allows
+//! no "break" out of an if), as spirv-val ("... exits the selection headed by ..., but not via
+//! a structured exit").
 
 use super::CfgError;
-use super::graph::Cfg;
+use super::graph::{Cfg, OP_SWITCH};
 use crate::error::ValError;
 use crate::index::{FunctionInfo, ModuleIndex};
 use rustc_hash::FxHashMap as HashMap;
@@ -35,10 +37,14 @@ pub(super) fn exits(
         return;
     }
     let by_block: HashMap<usize, &HeaderInfo> = headers.iter().map(|h| (h.block, h)).collect();
-    // Headers having each block as merge block or continue target.
+    // Loop and switch headers having each block as merge block (a break) or continue target.
+    // Merge blocks of other selections are exits only of their own construct.
+    let is_switch = |h: &HeaderInfo| ix.insts[f.blocks[h.block].terminator].opcode == OP_SWITCH;
     let mut exit_of: HashMap<usize, Vec<usize>> = HashMap::default();
     for h in headers {
-        exit_of.entry(h.merge).or_default().push(h.block);
+        if h.cont.is_some() || is_switch(h) {
+            exit_of.entry(h.merge).or_default().push(h.block);
+        }
         if let Some(c) = h.cont {
             exit_of.entry(c).or_default().push(h.block);
         }
@@ -59,6 +65,7 @@ pub(super) fn exits(
             loop {
                 if let Some(h) = by_block.get(&a)
                     && !(cfg.reachable[h.merge] && cfg.dominates(h.merge, b))
+                    && t != h.merge
                     && !inside(h, t)
                 {
                     let kind = if h.cont.is_some() {
