@@ -1,9 +1,10 @@
 //! Conversion instructions (SPIR-V §3.52.11): `OpConvertFToU`/`FToS`/`SToF`/`UToF`,
-//! `OpUConvert`, `OpSConvert`, `OpFConvert`, `OpQuantizeToF16` and `OpBitcast` between numeric
-//! types.
+//! `OpUConvert`, `OpSConvert`, `OpFConvert`, `OpQuantizeToF16` and `OpBitcast` (numeric types,
+//! and pointers to and from pointers and integers).
 
 use super::{Check, Cx, Kind, Shape, ensure};
 use crate::index::Type;
+use spvx_spirv::grammar::Version;
 
 pub(super) fn check(cx: &Cx) -> Check {
     let op = cx.inst.opcode;
@@ -72,8 +73,9 @@ fn bitcast(cx: &Cx) -> Check {
         return Ok(());
     };
     let is_ptr = |t: Option<u32>| matches!(t.and_then(|t| cx.ix.ty(t)), Some(Type::Pointer { .. }));
-    if is_ptr(Some(rt)) || is_ptr(cx.type_of(0)) {
-        return Ok(());
+    let (rp, xp) = (is_ptr(Some(rt)), is_ptr(cx.type_of(0)));
+    if rp || xp {
+        return pointer_bitcast(cx, rp, xp);
     }
     let r = cx
         .shape(rt)
@@ -96,5 +98,37 @@ fn bitcast(cx: &Cx) -> Check {
             bits(&x),
             bits(&r)
         ))
+    })
+}
+
+/// `OpBitcast` involving a pointer (§3.52.11: "If either Result Type or Operand is a pointer,
+/// the other must be a pointer or an integer scalar" — from SPIR-V 1.5, or with
+/// SPV_KHR_physical_storage_buffer, also "an integer vector of 32-bit components"); spirv-val's
+/// messages.
+fn pointer_bitcast(cx: &Cx, result_is_ptr: bool, input_is_ptr: bool) -> Check {
+    if result_is_ptr && input_is_ptr {
+        return Ok(());
+    }
+    let wide = cx.ix.header.version() >= Version::new(1, 5)
+        || cx.ix.has_extension("SPV_KHR_physical_storage_buffer");
+    let other = if result_is_ptr {
+        cx.type_of(0)
+    } else {
+        cx.inst.result_type
+    };
+    let ok = other
+        .and_then(|t| cx.shape(t))
+        .is_some_and(|s| s.kind == Kind::Int && (!s.vector || (wide && s.width == 32)));
+    let allowed = if wide {
+        "a pointer, int scalar or 32-bit int vector (SPIR-V 1.5 or later, or SPV_KHR_physical_storage_buffer)"
+    } else {
+        "a pointer or int scalar (SPIR-V 1.4 or earlier, without SPV_KHR_physical_storage_buffer)"
+    };
+    ensure(ok, || {
+        if result_is_ptr {
+            cx.operand_err(0, "the Operand of a bitcast to a pointer", allowed)
+        } else {
+            cx.result_type_err(&format!("{allowed} when the Operand is a pointer"))
+        }
     })
 }
