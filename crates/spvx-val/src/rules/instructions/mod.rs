@@ -17,6 +17,7 @@ mod convert;
 mod glsl;
 mod matrix;
 mod memory;
+mod spec_op;
 
 use crate::Options;
 use crate::error::ValError;
@@ -60,7 +61,8 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
             .and_then(|()| atomics::check(&cx))
             .and_then(|()| bits::check(&cx))
             .and_then(|()| matrix::check(&cx))
-            .and_then(|()| glsl::check(&cx));
+            .and_then(|()| glsl::check(&cx))
+            .and_then(|()| spec_op::check(&cx));
         if let Err(e) = result {
             out.push(ValError::at(index, e));
         }
