@@ -5,8 +5,8 @@
 //! a block is the merge block of at most one header; a header dominates its merge block; a
 //! back-edge (an edge to a block that dominates its source) targets a loop header, each loop
 //! header has exactly one back-edge block, and that block is dominated by the continue
-//! target; `OpSwitch` has an `OpSelectionMerge`; and a conditional branch without a selection
-//! merge must have a target that is already a merge block, continue target or earlier branch
+//! target and post-dominates it within the continue construct; `OpSwitch` has an
+//! `OpSelectionMerge`; and a conditional branch without a selection merge must have a target that is already a merge block, continue target or earlier branch
 //! target (spirv-val's "Selection must be structured", same reverse-post-order walk).
 //! Exits from constructs are checked in [`super::constructs`], the case constructs of a switch
 //! in [`super::switch`].
@@ -163,6 +163,18 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
                     label(c)
                 ),
             );
+        } else if let Some(c) = h.cont
+            && cfg.reachable[c]
+            && !post_dominates_continue(cfg, c, edges[0])
+        {
+            err(
+                h.at,
+                format!(
+                    "The continue construct with the continue target {} is not structurally post dominated by the back-edge block {}",
+                    label(c),
+                    label(edges[0])
+                ),
+            );
         }
     }
     selections(ix, f, cfg, &merge_inst, &mut err);
@@ -234,4 +246,33 @@ fn selections(
             _ => {}
         }
     }
+}
+
+/// §2.11: "the back-edge block must structurally post dominate the continue target". True when
+/// every path from the continue target `c` reaches the back-edge block `b` before it leaves
+/// the continue construct (the blocks `c` dominates) or ends the function.
+fn post_dominates_continue(cfg: &Cfg, c: usize, b: usize) -> bool {
+    if c == b {
+        return true;
+    }
+    let mut seen: HashSet<usize> = HashSet::default();
+    let mut work = vec![c];
+    seen.insert(c);
+    while let Some(n) = work.pop() {
+        if cfg.succs[n].is_empty() {
+            return false; // a return, kill or unreachable inside the continue construct
+        }
+        for &s in &cfg.succs[n] {
+            if s == b {
+                continue;
+            }
+            if !cfg.dominates(c, s) {
+                return false;
+            }
+            if seen.insert(s) {
+                work.push(s);
+            }
+        }
+    }
+    true
 }
