@@ -6,8 +6,9 @@
 //! back-edge (an edge to a block that dominates its source) targets a loop header, each loop
 //! header has exactly one back-edge block, and that block is dominated by the continue
 //! target and post-dominates it within the continue construct; `OpSwitch` has an
-//! `OpSelectionMerge`; and a conditional branch without a selection merge must have a target that is already a merge block, continue target or earlier branch
-//! target (spirv-val's "Selection must be structured", same reverse-post-order walk).
+//! `OpSelectionMerge`; and a conditional branch without a selection merge must have a target
+//! that is already a merge block, continue target or earlier branch target (spirv-val's
+//! "Selection must be structured", same reverse-post-order walk).
 //! Exits from constructs are checked in [`super::constructs`], the case constructs of a switch
 //! in [`super::switch`].
 
