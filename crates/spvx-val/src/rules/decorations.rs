@@ -53,6 +53,11 @@ pub enum DecorationError {
         decoration: String,
         member: String,
     },
+    /// Some but not all members of a struct are BuiltIn.
+    #[error(
+        "When BuiltIn decoration is applied to a structure-type member, all members of that structure type must also be decorated with BuiltIn ({target})"
+    )]
+    BuiltInMixing { target: String },
     /// A rule of the Vulkan environment.
     #[error("{decoration} decoration on target <id> {target}: {rule} (Vulkan environment)")]
     Vulkan {
@@ -101,7 +106,22 @@ mod dec {
     pub const MAX_BYTE_OFFSET_ID: u32 = 47;
     pub const COUNTER_BUFFER: u32 = 5634;
     pub const WORKGROUP_SIZE: u32 = 25;
+    pub const RELAXED_PRECISION: u32 = 0;
+    pub const NON_WRITABLE: u32 = 24;
+    pub const NON_READABLE: u32 = 25;
+    pub const INVARIANT: u32 = 18;
+    pub const LOCATION: u32 = 30;
+    pub const COMPONENT: u32 = 31;
+    pub const FLAT: u32 = 14;
+    pub const NO_PERSPECTIVE: u32 = 13;
+    pub const CENTROID: u32 = 16;
+    pub const SAMPLE: u32 = 17;
 }
+
+/// Storage classes whose variables NonWritable (and NonReadable) may not decorate — spirv-val's
+/// "Target of NonWritable decoration is invalid" list, kept to the classes it names as refused:
+/// Input, Output, Workgroup, CrossWorkgroup, PushConstant.
+const NOT_WRITABLE_TARGET: [u32; 5] = [1, 3, 4, 5, 9];
 
 /// Decorations that apply to memory object declarations (variables and function parameters of
 /// pointer type): NoPerspective, Flat, Patch, Centroid, Sample, Restrict, Aliased, Volatile,
@@ -137,6 +157,41 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
         };
         if let Err(e) = r {
             out.push(ValError::at(index, e));
+        }
+    }
+    built_in_members(ix, out);
+}
+
+/// §3.20 BuiltIn / spirv-val: when a structure member is decorated BuiltIn, every member of that
+/// structure is ("No allowed mixing of built-in variables and non-built-in variables within a
+/// single structure").
+fn built_in_members(ix: &ModuleIndex, out: &mut Vec<ValError>) {
+    let mut by_struct: Vec<(Id, usize, HashSet<u32>)> = Vec::new();
+    for (index, inst) in ix.insts.iter().enumerate() {
+        let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
+        if inst.opcode != op::MEMBER_DECORATE || word(2) != Some(dec::BUILT_IN) {
+            continue;
+        }
+        let (Some(target), Some(member)) = (ModuleIndex::operand_id(inst, 0), word(1)) else {
+            continue;
+        };
+        match by_struct.iter_mut().find(|(t, _, _)| *t == target) {
+            Some((_, _, members)) => {
+                members.insert(member);
+            }
+            None => by_struct.push((target, index, HashSet::from_iter([member]))),
+        }
+    }
+    for (target, index, members) in by_struct {
+        if let Some(Type::Struct { members: all }) = ix.ty(target)
+            && members.len() < all.len()
+        {
+            out.push(ValError::at(
+                index,
+                DecorationError::BuiltInMixing {
+                    target: ix.name(target),
+                },
+            ));
         }
     }
 }
@@ -218,11 +273,45 @@ fn vulkan(ix: &ModuleIndex, d: u32, target: Id, def: &Instruction) -> Result<(),
         rule: rule.to_string(),
     };
     let sc = storage_class(ix, def);
+    if d == dec::BUILT_IN
+        && let Some(rule) = compute_built_in_type(ix, inst_built_in(ix, target), def)
+    {
+        return Err(fail(rule));
+    }
+    let built_in_target = ix.decorations.get(&target).is_some_and(|ds| {
+        ds.iter().any(|&i| {
+            let x = &ix.insts[i];
+            x.opcode == op::DECORATE
+                && x.operands.get(1).and_then(|o| o.word()) == Some(dec::BUILT_IN)
+        })
+    });
+    if matches!(d, dec::LOCATION | dec::COMPONENT) && built_in_target {
+        return Err(fail(
+            "a BuiltIn variable cannot have any Location or Component decorations (VUID-StandaloneSpirv-Location-04915)",
+        ));
+    }
     match d {
         dec::GLSL_SHARED | dec::GLSL_PACKED => Err(fail(
             "not valid for the Vulkan execution environment (VUID-StandaloneSpirv-GLSLShared-04669)",
         )),
         // UniformConstant 0, Uniform 2, StorageBuffer 12.
+        // Input 1, Output 3.
+        dec::INVARIANT if ![1, 3].contains(&sc) => Err(fail(
+            "a variable decorated with Invariant must be in the Input or Output storage class (VUID-StandaloneSpirv-Invariant-04677)",
+        )),
+        dec::FLAT | dec::NO_PERSPECTIVE | dec::CENTROID | dec::SAMPLE if ![1, 3].contains(&sc) => {
+            Err(fail(
+                "storage class must be Input or Output (VUID-StandaloneSpirv-Flat-04670)",
+            ))
+        }
+        // Input, Output and the ray-tracing classes (5338, 5339, 5342, 5328, 5329, 5343).
+        dec::LOCATION | dec::COMPONENT
+            if ![1, 3, 5338, 5339, 5342, 5328, 5329, 5343].contains(&sc) =>
+        {
+            Err(fail(
+                "must not be applied to this storage class (VUID-StandaloneSpirv-Location-06672)",
+            ))
+        }
         dec::BINDING | dec::DESCRIPTOR_SET if ![0, 2, 12].contains(&sc) => Err(fail(
             "must be in the StorageBuffer, Uniform, or UniformConstant storage class (VUID-StandaloneSpirv-DescriptorSet-06491)",
         )),
@@ -298,6 +387,13 @@ fn target_violation(
                 (opcode != op::VARIABLE).then_some("must be a variable")
             }
         }
+        dec::RELAXED_PRECISION => ix
+            .grammar
+            .instruction(opcode)
+            .is_some_and(|i| i.class == "Type-Declaration")
+            .then_some(
+                "cannot be applied to a type (RelaxedPrecision applies to results and variables)",
+            ),
         d if MEMORY_OBJECT.contains(&d) => {
             if opcode != op::VARIABLE && opcode != op::FUNCTION_PARAMETER {
                 return Some("must be a memory object declaration");
@@ -306,7 +402,20 @@ fn target_violation(
                 .result_type
                 .and_then(|t| ix.def(t))
                 .is_some_and(|t| matches!(t.opcode, op::TYPE_POINTER | op::TYPE_UNTYPED_POINTER));
-            (!pointer).then_some("must be a pointer type")
+            if !pointer {
+                return Some("must be a pointer type");
+            }
+            let sc = storage_class(ix, def);
+            match d {
+                dec::NON_WRITABLE => NOT_WRITABLE_TARGET.contains(&sc).then_some(
+                    "must point to a storage image, a tensor in UniformConstant, a uniform block, a storage buffer, or a Private or Function variable",
+                ),
+                dec::NON_READABLE => (NOT_WRITABLE_TARGET.contains(&sc) || matches!(sc, 6 | 7))
+                    .then_some(
+                        "must point to a storage image, a tensor in UniformConstant, a uniform block or a storage buffer",
+                    ),
+                _ => None,
+            }
         }
         d if VARIABLE_ONLY.contains(&d) => (opcode != op::VARIABLE).then_some("must be a variable"),
         _ => None,
@@ -343,4 +452,42 @@ fn duplicate(
         decoration: decoration_name(ix, d),
         member: member.map_or_else(String::new, |m| format!(" (member {m})")),
     })
+}
+
+/// The BuiltIn of the first `OpDecorate ... BuiltIn` of `target`.
+fn inst_built_in(ix: &ModuleIndex, target: Id) -> Option<u32> {
+    ix.decorations.get(&target)?.iter().find_map(|&i| {
+        let x = &ix.insts[i];
+        let w = |k: usize| x.operands.get(k).and_then(|o| o.word());
+        (x.opcode == op::DECORATE && w(1) == Some(dec::BUILT_IN))
+            .then(|| w(2))
+            .flatten()
+    })
+}
+
+/// Vulkan's type rules of the compute built-ins (VUID-GlobalInvocationId-GlobalInvocationId-04238
+/// and its siblings): NumWorkgroups, WorkgroupSize, WorkgroupId, LocalInvocationId and
+/// GlobalInvocationId are 3-component vectors of 32-bit ints; LocalInvocationIndex a 32-bit int.
+/// The type is the variable's pointee, or a constant's type.
+fn compute_built_in_type(
+    ix: &ModuleIndex,
+    built_in: Option<u32>,
+    def: &Instruction,
+) -> Option<&'static str> {
+    let b = built_in?;
+    let t = match def.result_type.and_then(|t| ix.ty(t).map(|ty| (t, ty))) {
+        Some((_, Type::Pointer { pointee, .. })) => *pointee,
+        Some((t, _)) => t,
+        None => return None,
+    };
+    let int32 = |c: Id| ix.int_type(c).is_some_and(|(w, _)| w == 32);
+    match b {
+        24..=28 => {
+            let ok =
+                matches!(ix.ty(t), Some(Type::Vector { component, count: 3 }) if int32(*component));
+            (!ok).then_some("this BuiltIn must be a 3-component vector of 32-bit ints")
+        }
+        29 => (!int32(t)).then_some("LocalInvocationIndex must be a 32-bit int scalar"),
+        _ => None,
+    }
 }
