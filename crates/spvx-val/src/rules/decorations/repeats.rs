@@ -1,0 +1,72 @@
+//! Decorations that must not repeat, and BuiltIn members all-or-none.
+
+use super::{DecorationError, HashSet, dec, decoration_name, op};
+use crate::error::ValError;
+use crate::index::{ModuleIndex, Type};
+use spvx_spirv::instruction::{Id, Instruction};
+
+/// §3.20 BuiltIn / spirv-val: when a structure member is decorated BuiltIn, every member of that
+/// structure is ("No allowed mixing of built-in variables and non-built-in variables within a
+/// single structure").
+pub(super) fn built_in_members(ix: &ModuleIndex, out: &mut Vec<ValError>) {
+    let mut by_struct: Vec<(Id, usize, HashSet<u32>)> = Vec::new();
+    for (index, inst) in ix.insts.iter().enumerate() {
+        let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
+        if inst.opcode != op::MEMBER_DECORATE || word(2) != Some(dec::BUILT_IN) {
+            continue;
+        }
+        let (Some(target), Some(member)) = (ModuleIndex::operand_id(inst, 0), word(1)) else {
+            continue;
+        };
+        match by_struct.iter_mut().find(|(t, _, _)| *t == target) {
+            Some((_, _, members)) => {
+                members.insert(member);
+            }
+            None => by_struct.push((target, index, HashSet::from_iter([member]))),
+        }
+    }
+    for (target, index, members) in by_struct {
+        if let Some(Type::Struct { members: all }) = ix.ty(target)
+            && members.len() < all.len()
+        {
+            out.push(ValError::at(
+                index,
+                DecorationError::BuiltInMixing {
+                    target: ix.name(target),
+                },
+            ));
+        }
+    }
+}
+
+/// The decorations spvx refuses to see twice on one target: the core decorations 0..=47 except
+/// FuncParamAttr (spirv-val 2025.5: "ID ... decorated with X multiple times is not allowed";
+/// it accepts repeated FuncParamAttr, UserSemantic and UserTypeGOOGLE). Extension decorations
+/// are not judged.
+pub(super) fn unique_decoration(d: u32) -> bool {
+    d <= 47 && d != 38
+}
+
+/// A `Duplicate` error when `inst` decorates a (target, member) with a decoration it already
+/// has; records the decoration otherwise.
+pub(super) fn duplicate(
+    ix: &ModuleIndex,
+    inst: &Instruction,
+    seen: &mut HashSet<(Id, Option<u32>, u32)>,
+) -> Option<DecorationError> {
+    let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
+    let target = ModuleIndex::operand_id(inst, 0)?;
+    let (member, d) = match inst.opcode {
+        op::DECORATE | op::DECORATE_ID | op::DECORATE_STRING => (None, word(1)?),
+        op::MEMBER_DECORATE | op::MEMBER_DECORATE_STRING => (Some(word(1)?), word(2)?),
+        _ => return None,
+    };
+    if !unique_decoration(d) || seen.insert((target, member, d)) {
+        return None;
+    }
+    Some(DecorationError::Duplicate {
+        target: ix.name(target),
+        decoration: decoration_name(ix, d),
+        member: member.map_or_else(String::new, |m| format!(" (member {m})")),
+    })
+}
