@@ -1,5 +1,5 @@
 //! What a run reports: the undefined-behaviour events it met (each with the instruction,
-//! invocation and workgroup) and counters.
+//! invocation and workgroup), the lines the program printed ([`PrintRecord`]) and counters.
 
 use spvx_num::intdot::AccSatUndefined;
 use std::fmt;
@@ -122,4 +122,37 @@ pub struct RunReport {
     pub steps: u64,
     /// Workgroups run.
     pub workgroups: u64,
+    /// The lines the program printed (NonSemantic.DebugPrintf `debugPrintfEXT`, OpenCL
+    /// `printf`), ordered by workgroup (linear index), then invocation (LocalInvocationIndex),
+    /// then the invocation's program order (docs/semantics.md "Printing").
+    pub prints: Vec<PrintRecord>,
+}
+
+/// One line printed by one invocation: one execution of a print instruction
+/// (`debugPrintfEXT` of NonSemantic.DebugPrintf, or OpenCL.std `printf`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrintRecord {
+    /// WorkgroupId of the printing invocation.
+    pub workgroup: [u32; 3],
+    /// LocalInvocationId of the printing invocation.
+    pub local_invocation: [u32; 3],
+    /// GlobalInvocationId of the printing invocation.
+    pub global_invocation: [u32; 3],
+    /// Index of the print instruction in the module's flat instruction list.
+    pub instruction: u32,
+    /// The formatted text (the format string with its directives replaced; no newline added).
+    pub text: String,
+}
+
+impl fmt::Display for PrintRecord {
+    /// `[workgroup (x, y, z) local (x, y, z)] text`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b, c] = self.workgroup;
+        let [x, y, z] = self.local_invocation;
+        write!(
+            f,
+            "[workgroup ({a}, {b}, {c}) local ({x}, {y}, {z})] {}",
+            self.text
+        )
+    }
 }
