@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use spvx_spirv::binary::read_bytes;
 use spvx_spirv::dis::{DisOptions, disassemble, disassemble_bytes};
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 fn op(word_count: u32, opcode: u32) -> u32 {
@@ -87,15 +87,7 @@ fn big_module(target_bytes: usize) -> Vec<u8> {
 }
 
 fn spirv_dis() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("SPVX_SPIRV_TOOLS") {
-        let p = Path::new(&dir).join("spirv-dis");
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join("spirv-dis"))
-        .find(|p| p.is_file())
+    spvx_testtools::tool("spirv-dis")
 }
 
 fn bench(c: &mut Criterion) {

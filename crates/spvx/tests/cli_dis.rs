@@ -161,28 +161,12 @@ fn help_explains() {
     }
 }
 
-fn find_tool(name: &str) -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("SPVX_SPIRV_TOOLS") {
-        let p = Path::new(&dir).join(name);
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
 #[test]
 fn same_bytes_as_spirv_dis_on_the_corpus() {
-    let (Some(spirv_as), Some(spirv_dis)) = (find_tool("spirv-as"), find_tool("spirv-dis")) else {
-        assert!(
-            std::env::var("SPVX_REQUIRE_TOOLS").map_or(true, |v| v != "1"),
-            "SPVX_REQUIRE_TOOLS=1 but spirv-as/spirv-dis were not found"
-        );
-        eprintln!("note: spirv-as/spirv-dis not found; skipping");
+    let Some(tools) = spvx_testtools::tools_dir() else {
         return;
     };
+    let (spirv_as, spirv_dis) = (tools.join("spirv-as"), tools.join("spirv-dis"));
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spvx-spirv/tests/dis_corpus");
     let dir = temp_dir();
     let mut count = 0;

@@ -256,13 +256,14 @@ fn decoding_errors_name_the_word_offset() {
 
 #[test]
 fn instruction_line_matches_spirv_val() {
-    let dir = std::env::var_os("SPVX_SPIRV_TOOLS").map(PathBuf::from);
-    let val = dir.map_or_else(|| PathBuf::from("spirv-val"), |d| d.join("spirv-val"));
-    let p = temp("bad_for_spirv_val.spv", &assemble(BAD));
-    let Ok(o) = Command::new(&val).arg(&p).output() else {
-        eprintln!("spirv-val not found: comparison skipped");
+    let Some(val) = spvx_testtools::tool("spirv-val") else {
         return;
     };
+    let p = temp("bad_for_spirv_val.spv", &assemble(BAD));
+    let o = Command::new(&val)
+        .arg(&p)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", val.display()));
     let theirs = String::from_utf8_lossy(&o.stderr).to_string();
     assert!(!o.status.success());
     assert_eq!(theirs.lines().nth(1), Some(BAD_LINE), "{theirs}");

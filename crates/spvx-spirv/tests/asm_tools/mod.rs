@@ -6,40 +6,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-/// The spirv-as executable: `$SPVX_SPIRV_TOOLS/spirv-as`, else `spirv-as` on PATH. `None` (with
-/// a note) when missing, unless `SPVX_REQUIRE_TOOLS=1`, which makes a missing tool a failure.
+/// The spirv-as executable (see `spvx_testtools::tools_dir`), or `None` when missing and not
+/// required.
 pub fn spirv_as() -> Option<PathBuf> {
-    let candidate = match std::env::var_os("SPVX_SPIRV_TOOLS") {
-        Some(dir) => PathBuf::from(dir).join("spirv-as"),
-        None => PathBuf::from("spirv-as"),
-    };
-    let ok = Command::new(&candidate)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        return Some(resolve_shim(candidate));
-    }
-    if std::env::var("SPVX_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("spirv-as not found (SPVX_SPIRV_TOOLS or PATH) and SPVX_REQUIRE_TOOLS=1");
-    }
-    eprintln!("note: spirv-as not found; skipping the comparison with SPIRV-Tools");
-    None
-}
-
-/// The real executable behind a wrapper (such as a pyenv shim, which costs half a second per
-/// call): spirv-as prints its own path first in `--help`.
-fn resolve_shim(tool: PathBuf) -> PathBuf {
-    let Ok(out) = Command::new(&tool).arg("--help").output() else {
-        return tool;
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    match text.split_whitespace().next().map(PathBuf::from) {
-        Some(real) if real.is_absolute() && real.is_file() => real,
-        _ => tool,
-    }
+    spvx_testtools::tool("spirv-as")
 }
 
 /// Assembles `text` with spirv-as; the words, or its error message.

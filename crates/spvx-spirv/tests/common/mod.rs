@@ -122,28 +122,9 @@ pub fn switch64() -> Vec<u32> {
     ]
 }
 
-/// The directory holding SPIRV-Tools' `spirv-as` and `spirv-dis`: `SPVX_SPIRV_TOOLS` if it has
-/// them, else the first `PATH` entry that does. `None` when there is none; but when
-/// `SPVX_REQUIRE_TOOLS=1` a missing tool fails the test instead.
+/// The directory holding SPIRV-Tools (see `spvx_testtools::tools_dir`).
 pub fn tools_dir() -> Option<PathBuf> {
-    let has_tools =
-        |d: &std::path::Path| d.join("spirv-as").is_file() && d.join("spirv-dis").is_file();
-    let found = std::env::var_os("SPVX_SPIRV_TOOLS")
-        .map(PathBuf::from)
-        .filter(|d| has_tools(d))
-        .or_else(|| {
-            let path = std::env::var_os("PATH")?;
-            std::env::split_paths(&path).find(|d| has_tools(d))
-        });
-    if found.is_none() {
-        assert_ne!(
-            std::env::var("SPVX_REQUIRE_TOOLS").as_deref(),
-            Ok("1"),
-            "SPVX_REQUIRE_TOOLS=1 but spirv-as/spirv-dis were not found"
-        );
-        eprintln!("note: spirv-as/spirv-dis not found; skipping the comparison with SPIRV-Tools");
-    }
-    found
+    spvx_testtools::tools_dir()
 }
 
 /// Runs a command, failing the test with its stderr if it fails.

@@ -19,36 +19,14 @@ pub struct Tools {
     pub spirv_dis: PathBuf,
 }
 
-fn find(name: &str) -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("SPVX_SPIRV_TOOLS") {
-        let p = Path::new(&dir).join(name);
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
-/// The tools, or `None` (after printing a note) when they are missing and not required.
+/// The tools, or `None` (after a note) when they are missing and not required (see
+/// `spvx_testtools::tools_dir`).
 pub fn tools() -> Option<Tools> {
-    match (find("spirv-as"), find("spirv-dis")) {
-        (Some(spirv_as), Some(spirv_dis)) => Some(Tools {
-            spirv_as,
-            spirv_dis,
-        }),
-        _ => {
-            let required = std::env::var("SPVX_REQUIRE_TOOLS").is_ok_and(|v| v == "1");
-            assert!(
-                !required,
-                "SPVX_REQUIRE_TOOLS=1 but spirv-as/spirv-dis were not found in $SPVX_SPIRV_TOOLS or PATH"
-            );
-            eprintln!("note: spirv-as/spirv-dis not found; skipping comparison with SPIRV-Tools");
-            None
-        }
-    }
+    let dir = spvx_testtools::tools_dir()?;
+    Some(Tools {
+        spirv_as: dir.join("spirv-as"),
+        spirv_dis: dir.join("spirv-dis"),
+    })
 }
 
 fn run(tool: &Path, args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {

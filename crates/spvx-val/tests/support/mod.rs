@@ -5,7 +5,7 @@
 
 use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_val::{Options, TargetEnv, ValError, validate};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 /// Assembles `text` (spirv-as syntax) for `env` and validates it.
@@ -20,39 +20,10 @@ pub fn validate_text(text: &str, env: &str) -> Vec<ValError> {
     validate(&asm.header, &insts, &Options { target_env: target })
 }
 
-/// The directory of SPIRV-Tools binaries (holding spirv-as and spirv-val), or `None` (then a
+/// The directory of SPIRV-Tools binaries (see `spvx_testtools::tools_dir`), or `None` (then a
 /// test returns early unless `SPVX_REQUIRE_TOOLS=1`, in which case it fails).
-///
-/// `$SPVX_SPIRV_TOOLS` first, else the `spirv-val` found on PATH. A wrapper such as a pyenv
-/// shim costs ~0.5 s per call, so the real executable is resolved once: spirv-val prints its
-/// own path first in `--help` (the approach of spvx-spirv's `tests/asm_tools`). Resolved once
-/// per test process.
 pub fn tools_dir() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let dir = DIR.get_or_init(find_tools).clone();
-    if dir.is_none() && std::env::var("SPVX_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("SPIRV-Tools (spirv-as, spirv-val) not found but SPVX_REQUIRE_TOOLS=1");
-    }
-    dir
-}
-
-fn find_tools() -> Option<PathBuf> {
-    let has_tools = |d: &Path| d.join("spirv-val").is_file() && d.join("spirv-as").is_file();
-    if let Some(d) = std::env::var_os("SPVX_SPIRV_TOOLS").map(PathBuf::from)
-        && has_tools(&d)
-    {
-        return Some(d);
-    }
-    let out = Command::new("spirv-val").arg("--help").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let real = PathBuf::from(text.split_whitespace().next()?);
-    let dir = real.parent()?.to_path_buf();
-    if real.is_absolute() && has_tools(&dir) {
-        return Some(dir);
-    }
-    // No path in --help: take the first PATH directory holding both tools.
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).find(|d| has_tools(d))
+    spvx_testtools::tools_dir()
 }
 
 /// spirv-val's verdict (true = valid) on `text` for `env`, with its message; `None` when
