@@ -1,4 +1,27 @@
-//! `spvx-vk`: runs modules on real Vulkan drivers (lavapipe, GPUs) so that results can be compared with spvx-exec.
+//! `spvx-vk`: runs SPIR-V compute modules on real Vulkan drivers (lavapipe, GPUs) so that the
+//! results of spvx-exec can be compared with an independent implementation, and compares
+//! output bytes element by element.
 //!
-//! Not implemented yet: this crate is a placeholder in the workspace layout of DESIGN.md and
-//! exports nothing. Its work is tracked by issue #7.
+//! The Vulkan loader is loaded at run time (`ash::Entry::load`): spvx builds and runs where
+//! no Vulkan is installed, and [`VkRunner::new`] says so when asked for a device. This crate
+//! knows Vulkan and the module's interface (read with spvx-spirv); it knows nothing of the
+//! engine (it must not depend on spvx-exec).
+//!
+//! - [`device`]: device choice (`vulkan`, `vulkan:NAME`), instance and device, [`DeviceReport`].
+//! - [`reflect`]: entry point, descriptor bindings, specialisation constants, capabilities.
+//! - [`features`]: capabilities → Vulkan features, checked before a run.
+//! - [`runner`]: [`VkRunner::run`] on a [`VkRun`].
+//! - [`compare`]: bit-for-bit (or ULP-bounded) comparison of output bytes.
+
+pub mod compare;
+pub mod device;
+pub mod error;
+pub mod features;
+mod objects;
+pub mod reflect;
+pub mod runner;
+
+pub use device::{DeviceChoice, DeviceReport};
+pub use error::{VkError, VkResult};
+pub use reflect::ModuleInfo;
+pub use runner::{BufferData, VkOutputs, VkRun, VkRunner};

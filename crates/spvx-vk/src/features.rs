@@ -1,0 +1,202 @@
+//! The Vulkan features a module's capabilities need, and the device's supported features.
+//!
+//! The mapping follows the Vulkan specification's "SPIR-V Environment" appendix (table
+//! "List of SPIR-V Capabilities and corresponding Vulkan features"). A capability missing from
+//! the table is refused with its name rather than passed to the driver unchecked.
+
+use crate::error::{VkError, VkResult};
+use spirv::Capability;
+
+/// The features spvx-vk knows about, as plain booleans (what the device supports; spvx-vk
+/// enables every supported one when it creates the device).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeviceFeatures {
+    pub shader_int16: bool,
+    pub shader_int64: bool,
+    pub shader_float64: bool,
+    pub robust_buffer_access: bool,
+    pub storage_buffer_16bit_access: bool,
+    pub uniform_and_storage_buffer_16bit_access: bool,
+    pub storage_push_constant16: bool,
+    pub variable_pointers_storage_buffer: bool,
+    pub variable_pointers: bool,
+    pub storage_buffer_8bit_access: bool,
+    pub uniform_and_storage_buffer_8bit_access: bool,
+    pub storage_push_constant8: bool,
+    pub shader_buffer_int64_atomics: bool,
+    pub shader_shared_int64_atomics: bool,
+    pub shader_float16: bool,
+    pub shader_int8: bool,
+    pub vulkan_memory_model: bool,
+    pub vulkan_memory_model_device_scope: bool,
+    pub subgroup_size_control: bool,
+    pub compute_full_subgroups: bool,
+    pub shader_integer_dot_product: bool,
+    pub shader_zero_initialize_workgroup_memory: bool,
+    pub shader_demote_to_helper_invocation: bool,
+    /// VK_EXT_robustness2 `robustBufferAccess2` (extension present and feature supported).
+    pub robust_buffer_access2: bool,
+    /// VK_ARM_tensors `tensors` (extension present; through the emulation layer on lavapipe).
+    pub tensors: bool,
+}
+
+/// The subgroup operation classes of the compute stage (VkSubgroupFeatureFlags bits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SubgroupSupport {
+    pub size: u32,
+    /// `supportedOperations` bits, or 0 when the compute stage has no subgroup operations.
+    pub operations: u32,
+}
+
+/// One thing a capability needs.
+enum Need {
+    Feature(&'static str, fn(&DeviceFeatures) -> bool),
+    Subgroup(&'static str, u32),
+    Nothing,
+}
+
+/// What capability `cap` (a number) needs of the device.
+fn need(cap: u32) -> VkResult<Vec<Need>> {
+    use Capability as C;
+    use Need::{Feature as F, Nothing, Subgroup as S};
+    let Some(c) = Capability::from_u32(cap) else {
+        return Err(VkError::UnknownCapability(cap.to_string()));
+    };
+    Ok(match c {
+        C::Matrix | C::Shader | C::StorageImageExtendedFormats => vec![Nothing],
+        C::Int16 => vec![F("shaderInt16", |f| f.shader_int16)],
+        C::Int64 => vec![F("shaderInt64", |f| f.shader_int64)],
+        C::Float64 => vec![F("shaderFloat64", |f| f.shader_float64)],
+        C::Int8 => vec![F("shaderInt8", |f| f.shader_int8)],
+        C::Float16 => vec![F("shaderFloat16", |f| f.shader_float16)],
+        C::StorageBuffer16BitAccess => {
+            vec![F("storageBuffer16BitAccess", |f| {
+                f.storage_buffer_16bit_access
+            })]
+        }
+        C::UniformAndStorageBuffer16BitAccess => {
+            vec![F("uniformAndStorageBuffer16BitAccess", |f| {
+                f.uniform_and_storage_buffer_16bit_access
+            })]
+        }
+        C::StoragePushConstant16 => {
+            vec![F("storagePushConstant16", |f| f.storage_push_constant16)]
+        }
+        C::StorageBuffer8BitAccess => {
+            vec![F("storageBuffer8BitAccess", |f| {
+                f.storage_buffer_8bit_access
+            })]
+        }
+        C::UniformAndStorageBuffer8BitAccess => vec![F("uniformAndStorageBuffer8BitAccess", |f| {
+            f.uniform_and_storage_buffer_8bit_access
+        })],
+        C::StoragePushConstant8 => vec![F("storagePushConstant8", |f| f.storage_push_constant8)],
+        C::VariablePointersStorageBuffer => vec![F("variablePointersStorageBuffer", |f| {
+            f.variable_pointers_storage_buffer
+        })],
+        C::VariablePointers => vec![F("variablePointers", |f| f.variable_pointers)],
+        C::Int64Atomics => vec![F("shaderBufferInt64Atomics", |f| {
+            f.shader_buffer_int64_atomics
+        })],
+        C::VulkanMemoryModel => vec![F("vulkanMemoryModel", |f| f.vulkan_memory_model)],
+        C::VulkanMemoryModelDeviceScope => vec![F("vulkanMemoryModelDeviceScope", |f| {
+            f.vulkan_memory_model_device_scope
+        })],
+        C::DotProduct
+        | C::DotProductInput4x8Bit
+        | C::DotProductInput4x8BitPacked
+        | C::DotProductInputAll => {
+            vec![F("shaderIntegerDotProduct", |f| {
+                f.shader_integer_dot_product
+            })]
+        }
+        C::DemoteToHelperInvocation => vec![F("shaderDemoteToHelperInvocation", |f| {
+            f.shader_demote_to_helper_invocation
+        })],
+        C::TensorsARM => vec![F("tensors (VK_ARM_tensors)", |f| f.tensors)],
+        C::GroupNonUniform => vec![S("subgroup operations: basic", 0x1)],
+        C::GroupNonUniformVote => vec![S("subgroup operations: vote", 0x2)],
+        C::GroupNonUniformArithmetic => vec![S("subgroup operations: arithmetic", 0x4)],
+        C::GroupNonUniformBallot => vec![S("subgroup operations: ballot", 0x8)],
+        C::GroupNonUniformShuffle => vec![S("subgroup operations: shuffle", 0x10)],
+        C::GroupNonUniformShuffleRelative => {
+            vec![S("subgroup operations: shuffle relative", 0x20)]
+        }
+        C::GroupNonUniformClustered => vec![S("subgroup operations: clustered", 0x40)],
+        C::GroupNonUniformQuad => vec![S("subgroup operations: quad", 0x80)],
+        other => return Err(VkError::UnknownCapability(format!("{other:?}"))),
+    })
+}
+
+/// Checks that the device offers what every capability needs; the first missing feature is
+/// the error.
+pub fn check_capabilities(
+    device: &str,
+    caps: &[u32],
+    features: &DeviceFeatures,
+    subgroups: &SubgroupSupport,
+) -> VkResult<()> {
+    for &cap in caps {
+        let cap_name =
+            Capability::from_u32(cap).map_or_else(|| cap.to_string(), |c| format!("{c:?}"));
+        for n in need(cap)? {
+            let missing = match n {
+                Need::Feature(name, has) => (!has(features)).then(|| name.to_string()),
+                Need::Subgroup(name, bit) => {
+                    (subgroups.operations & bit == 0).then(|| format!("{name} in compute shaders"))
+                }
+                Need::Nothing => None,
+            };
+            if let Some(missing) = missing {
+                return Err(VkError::MissingFeature {
+                    device: device.to_string(),
+                    missing,
+                    reason: format!("capability {cap_name}"),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_feature_is_named_with_its_capability() {
+        let features = DeviceFeatures {
+            shader_integer_dot_product: true,
+            ..DeviceFeatures::default()
+        };
+        let caps = [Capability::Shader as u32, Capability::DotProduct as u32];
+        let sg = SubgroupSupport::default();
+        assert!(check_capabilities("dev", &caps, &features, &sg).is_ok());
+        let caps = [Capability::Int8 as u32];
+        let err = check_capabilities("dev", &caps, &features, &sg)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "device 'dev' lacks shaderInt8, which the module needs (capability Int8)"
+        );
+        let caps = [Capability::GroupNonUniformBallot as u32];
+        let err = check_capabilities("dev", &caps, &features, &sg)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("subgroup operations: ballot"), "{err}");
+    }
+
+    #[test]
+    fn an_unmapped_capability_is_refused_by_name() {
+        let err = check_capabilities(
+            "dev",
+            &[Capability::Kernel as u32],
+            &DeviceFeatures::default(),
+            &SubgroupSupport::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("Kernel"), "{err}");
+    }
+}

@@ -1,0 +1,399 @@
+//! The Vulkan objects of one run (buffers and their memory, descriptor sets, pipeline, command
+//! buffer, fence), created step by step and destroyed together when the run ends, also on an
+//! error. After a timeout they are leaked instead: the device may still be using them.
+
+use crate::error::{VkError, VkResult};
+use crate::reflect::{DescriptorBinding, DescriptorKind};
+use crate::runner::SpecData;
+use ash::vk;
+use std::collections::BTreeMap;
+use std::ffi::CString;
+use std::time::Duration;
+
+/// One buffer with host-visible, coherent memory, mapped for the run's lifetime.
+struct HostBuffer {
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    ptr: *mut u8,
+    /// The bytes of data (the descriptor's range; at least 1).
+    len: usize,
+    uniform: bool,
+}
+
+/// Everything one run created.
+pub(crate) struct RunObjects<'d> {
+    device: &'d ash::Device,
+    buffers: BTreeMap<(u32, u32), HostBuffer>,
+    set_layouts: Vec<vk::DescriptorSetLayout>,
+    pool: vk::DescriptorPool,
+    sets: Vec<vk::DescriptorSet>,
+    pipeline_layout: vk::PipelineLayout,
+    shader: vk::ShaderModule,
+    pipeline: vk::Pipeline,
+    command_pool: vk::CommandPool,
+    fence: vk::Fence,
+    leak: bool,
+}
+
+impl<'d> RunObjects<'d> {
+    pub fn new(device: &'d ash::Device) -> RunObjects<'d> {
+        RunObjects {
+            device,
+            buffers: BTreeMap::new(),
+            set_layouts: Vec::new(),
+            pool: vk::DescriptorPool::null(),
+            sets: Vec::new(),
+            pipeline_layout: vk::PipelineLayout::null(),
+            shader: vk::ShaderModule::null(),
+            pipeline: vk::Pipeline::null(),
+            command_pool: vk::CommandPool::null(),
+            fence: vk::Fence::null(),
+            leak: false,
+        }
+    }
+
+    /// Do not destroy anything (the device may still use it).
+    pub fn leak(&mut self) {
+        self.leak = true;
+    }
+
+    /// Creates a buffer for (set, binding) holding `bytes`.
+    pub fn create_buffer(
+        &mut self,
+        memory: &vk::PhysicalDeviceMemoryProperties,
+        set: u32,
+        binding: u32,
+        uniform: bool,
+        bytes: &[u8],
+    ) -> VkResult<()> {
+        let len = bytes.len().max(1);
+        let size = len.next_multiple_of(4) as u64;
+        let usage = if uniform {
+            vk::BufferUsageFlags::UNIFORM_BUFFER
+        } else {
+            vk::BufferUsageFlags::STORAGE_BUFFER
+        };
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let dev = self.device;
+        // SAFETY: valid create info; the buffer is stored before anything else can fail, so
+        // Drop destroys it.
+        let buffer =
+            unsafe { dev.create_buffer(&info, None) }.map_err(VkError::call("vkCreateBuffer"))?;
+        let mut hb = HostBuffer {
+            buffer,
+            memory: vk::DeviceMemory::null(),
+            ptr: std::ptr::null_mut(),
+            len,
+            uniform,
+        };
+        // SAFETY: valid buffer.
+        let req = unsafe { dev.get_buffer_memory_requirements(buffer) };
+        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let Some(type_index) = (0..memory.memory_type_count).find(|&i| {
+            req.memory_type_bits & (1 << i) != 0
+                && memory.memory_types[i as usize]
+                    .property_flags
+                    .contains(wanted)
+        }) else {
+            self.buffers.insert((set, binding), hb);
+            return Err(VkError::MissingFeature {
+                device: "this device".into(),
+                missing: "host-visible coherent memory for buffers".into(),
+                reason: "spvx-vk copies data through mapped memory".into(),
+            });
+        };
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(type_index);
+        // SAFETY: valid allocation info; the memory is recorded in hb and freed in Drop.
+        let result = unsafe { dev.allocate_memory(&alloc, None) };
+        hb.memory = match result {
+            Ok(m) => m,
+            Err(e) => {
+                self.buffers.insert((set, binding), hb);
+                return Err(VkError::call("vkAllocateMemory")(e));
+            }
+        };
+        // SAFETY: memory and buffer are fresh and compatible (type from the requirements).
+        let mapped = unsafe {
+            dev.bind_buffer_memory(buffer, hb.memory, 0).and_then(|()| {
+                dev.map_memory(hb.memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+            })
+        };
+        match mapped {
+            Ok(p) => hb.ptr = p.cast(),
+            Err(e) => {
+                self.buffers.insert((set, binding), hb);
+                return Err(VkError::call("vkMapMemory")(e));
+            }
+        }
+        // SAFETY: the mapping holds at least `size` ≥ bytes.len() bytes.
+        unsafe {
+            std::ptr::write_bytes(hb.ptr, 0, size as usize);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), hb.ptr, bytes.len());
+        }
+        self.buffers.insert((set, binding), hb);
+        Ok(())
+    }
+
+    /// Reads `len` bytes of (set, binding) back.
+    pub fn read_back(&self, set: u32, binding: u32, len: usize) -> VkResult<Vec<u8>> {
+        let hb = self.buffers.get(&(set, binding)).ok_or(VkError::Binding {
+            set,
+            binding,
+            message: "no buffer was created for it".into(),
+        })?;
+        let n = len.min(hb.len);
+        let mut out = vec![0u8; n];
+        // SAFETY: the mapping holds hb.len ≥ n bytes; the fence wait made the device's writes
+        // available to the host (coherent memory, host-read barrier recorded).
+        unsafe { std::ptr::copy_nonoverlapping(hb.ptr, out.as_mut_ptr(), n) };
+        Ok(out)
+    }
+
+    /// Creates the set layouts (sets 0..=max, empty where the module has none), the pool and
+    /// the sets, and writes every buffer descriptor.
+    pub fn create_descriptors(&mut self, bindings: &[DescriptorBinding]) -> VkResult<()> {
+        let dev = self.device;
+        let set_count = bindings.iter().map(|b| b.set + 1).max().unwrap_or(0);
+        let kind_of = |k: DescriptorKind| match k {
+            DescriptorKind::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+            _ => vk::DescriptorType::STORAGE_BUFFER,
+        };
+        for set in 0..set_count {
+            let lb: Vec<vk::DescriptorSetLayoutBinding> = bindings
+                .iter()
+                .filter(|b| b.set == set)
+                .map(|b| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(b.binding)
+                        .descriptor_type(kind_of(b.kind))
+                        .descriptor_count(1)
+                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                })
+                .collect();
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&lb);
+            // SAFETY: valid create info.
+            let l = unsafe { dev.create_descriptor_set_layout(&info, None) }
+                .map_err(VkError::call("vkCreateDescriptorSetLayout"))?;
+            self.set_layouts.push(l);
+        }
+        if set_count == 0 {
+            return Ok(());
+        }
+        let storage = self.buffers.values().filter(|b| !b.uniform).count() as u32;
+        let uniform = self.buffers.values().filter(|b| b.uniform).count() as u32;
+        let mut sizes = Vec::new();
+        if storage > 0 {
+            sizes.push(vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_BUFFER,
+                descriptor_count: storage,
+            });
+        }
+        if uniform > 0 {
+            sizes.push(vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::UNIFORM_BUFFER,
+                descriptor_count: uniform,
+            });
+        }
+        let info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(set_count)
+            .pool_sizes(&sizes);
+        // SAFETY: valid create info.
+        self.pool = unsafe { dev.create_descriptor_pool(&info, None) }
+            .map_err(VkError::call("vkCreateDescriptorPool"))?;
+        let alloc = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(self.pool)
+            .set_layouts(&self.set_layouts);
+        // SAFETY: the pool has room for one set per layout.
+        self.sets = unsafe { dev.allocate_descriptor_sets(&alloc) }
+            .map_err(VkError::call("vkAllocateDescriptorSets"))?;
+        let infos: Vec<(u32, u32, bool, [vk::DescriptorBufferInfo; 1])> = self
+            .buffers
+            .iter()
+            .map(|(&(set, binding), b)| {
+                (
+                    set,
+                    binding,
+                    b.uniform,
+                    [vk::DescriptorBufferInfo {
+                        buffer: b.buffer,
+                        offset: 0,
+                        range: b.len as u64,
+                    }],
+                )
+            })
+            .collect();
+        let writes: Vec<vk::WriteDescriptorSet> = infos
+            .iter()
+            .map(|(set, binding, uniform, info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(self.sets[*set as usize])
+                    .dst_binding(*binding)
+                    .descriptor_type(if *uniform {
+                        vk::DescriptorType::UNIFORM_BUFFER
+                    } else {
+                        vk::DescriptorType::STORAGE_BUFFER
+                    })
+                    .buffer_info(info)
+            })
+            .collect();
+        // SAFETY: every write names a live set, binding and buffer.
+        unsafe { dev.update_descriptor_sets(&writes, &[]) };
+        Ok(())
+    }
+
+    /// Creates the shader module, the pipeline layout and the compute pipeline.
+    pub fn create_pipeline(
+        &mut self,
+        words: &[u32],
+        entry: &str,
+        push_bytes: u32,
+        spec: &SpecData,
+    ) -> VkResult<()> {
+        let dev = self.device;
+        let ranges = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::COMPUTE,
+            offset: 0,
+            size: push_bytes,
+        }];
+        let info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&self.set_layouts)
+            .push_constant_ranges(if push_bytes > 0 { &ranges } else { &[] });
+        // SAFETY: valid create info.
+        self.pipeline_layout = unsafe { dev.create_pipeline_layout(&info, None) }
+            .map_err(VkError::call("vkCreatePipelineLayout"))?;
+        let info = vk::ShaderModuleCreateInfo::default().code(words);
+        // SAFETY: the words are a SPIR-V module the reflection read without error.
+        self.shader = unsafe { dev.create_shader_module(&info, None) }
+            .map_err(VkError::call("vkCreateShaderModule"))?;
+        let name = CString::new(entry).map_err(|_| {
+            VkError::Entry(entry.into(), "the name contains a NUL character".into())
+        })?;
+        let spec_info = vk::SpecializationInfo::default()
+            .map_entries(&spec.entries)
+            .data(&spec.data);
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(self.shader)
+            .name(&name)
+            .specialization_info(&spec_info);
+        let info = [vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(self.pipeline_layout)];
+        // SAFETY: valid create info; everything it points at lives until the call returns.
+        let pipelines =
+            unsafe { dev.create_compute_pipelines(vk::PipelineCache::null(), &info, None) }
+                .map_err(|(_, e)| VkError::call("vkCreateComputePipelines")(e))?;
+        self.pipeline = pipelines.first().copied().unwrap_or_default();
+        Ok(())
+    }
+
+    /// Records the dispatch, submits it and waits for it.
+    pub fn dispatch(
+        &mut self,
+        queue: vk::Queue,
+        queue_family: u32,
+        groups: [u32; 3],
+        push: &[u8],
+        timeout: Duration,
+    ) -> VkResult<()> {
+        let dev = self.device;
+        let info = vk::CommandPoolCreateInfo::default().queue_family_index(queue_family);
+        // SAFETY: valid create info.
+        self.command_pool = unsafe { dev.create_command_pool(&info, None) }
+            .map_err(VkError::call("vkCreateCommandPool"))?;
+        let alloc = vk::CommandBufferAllocateInfo::default()
+            .command_pool(self.command_pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: valid pool.
+        let cb = unsafe { dev.allocate_command_buffers(&alloc) }
+            .map_err(VkError::call("vkAllocateCommandBuffers"))?[0];
+        // SAFETY: recording into a fresh command buffer with live objects.
+        unsafe {
+            dev.begin_command_buffer(
+                cb,
+                &vk::CommandBufferBeginInfo::default()
+                    .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+            )
+            .map_err(VkError::call("vkBeginCommandBuffer"))?;
+            dev.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            if !self.sets.is_empty() {
+                dev.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::COMPUTE,
+                    self.pipeline_layout,
+                    0,
+                    &self.sets,
+                    &[],
+                );
+            }
+            if !push.is_empty() {
+                dev.cmd_push_constants(
+                    cb,
+                    self.pipeline_layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    push,
+                );
+            }
+            dev.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+            let barrier = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ);
+            dev.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[barrier],
+                &[],
+                &[],
+            );
+            dev.end_command_buffer(cb)
+                .map_err(VkError::call("vkEndCommandBuffer"))?;
+            self.fence = dev
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+                .map_err(VkError::call("vkCreateFence"))?;
+            let cbs = [cb];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
+            dev.queue_submit(queue, &submit, self.fence)
+                .map_err(VkError::call("vkQueueSubmit"))?;
+            match dev.wait_for_fences(&[self.fence], true, timeout.as_nanos() as u64) {
+                Ok(()) => Ok(()),
+                Err(vk::Result::TIMEOUT) => Err(VkError::Timeout(timeout.as_secs())),
+                Err(e) => Err(VkError::call("vkWaitForFences")(e)),
+            }
+        }
+    }
+}
+
+impl Drop for RunObjects<'_> {
+    fn drop(&mut self) {
+        if self.leak {
+            return;
+        }
+        let dev = self.device;
+        // SAFETY: the fence was waited for (or nothing was submitted); destroying null handles
+        // is allowed.
+        unsafe {
+            dev.destroy_fence(self.fence, None);
+            dev.destroy_command_pool(self.command_pool, None);
+            dev.destroy_pipeline(self.pipeline, None);
+            dev.destroy_shader_module(self.shader, None);
+            dev.destroy_pipeline_layout(self.pipeline_layout, None);
+            dev.destroy_descriptor_pool(self.pool, None);
+            for &l in &self.set_layouts {
+                dev.destroy_descriptor_set_layout(l, None);
+            }
+            for b in self.buffers.values() {
+                dev.destroy_buffer(b.buffer, None);
+                dev.free_memory(b.memory, None);
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! What a module asks of a Vulkan device, read from its instructions: the GLCompute entry
+//! point, the descriptor bindings (storage buffers, uniform buffers, tensors), the
+//! specialisation constants (SpecId and byte size) and the capabilities.
+//!
+//! Only what a Vulkan pipeline needs is read; validation is spvx-val's job.
+
+use crate::error::{VkError, VkResult};
+use spirv::{Capability, Decoration, ExecutionModel, Op, StorageClass};
+use spvx_spirv::binary::read_words;
+use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::module::Module;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The kind of a descriptor binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DescriptorKind {
+    /// `StorageBuffer` storage class, or `Uniform` with a `BufferBlock` struct.
+    StorageBuffer,
+    /// `Uniform` storage class with a `Block` struct.
+    UniformBuffer,
+    /// A `UniformConstant` variable of `OpTypeTensorARM` (SPV_ARM_tensors).
+    Tensor,
+}
+
+/// One descriptor binding of the module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DescriptorBinding {
+    pub set: u32,
+    pub binding: u32,
+    pub kind: DescriptorKind,
+    /// The variable's OpName, if any.
+    pub name: Option<String>,
+}
+
+/// One specialisation constant: its SpecId and the bytes Vulkan's map entry must give
+/// (booleans are a 4-byte VkBool32; integers and floats their width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecConstant {
+    pub id: u32,
+    pub bytes: u32,
+    /// A boolean (OpSpecConstantTrue/False): its value is a VkBool32, 0 or 1.
+    pub is_bool: bool,
+}
+
+/// What the pipeline needs to know about a module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleInfo {
+    /// The GLCompute entry point's name.
+    pub entry: String,
+    /// Every descriptor binding declared in the module, by (set, binding).
+    pub bindings: Vec<DescriptorBinding>,
+    /// Specialisation constants with a SpecId.
+    pub spec_constants: Vec<SpecConstant>,
+    /// The module's capabilities (numbers; [`Capability`] when known).
+    pub capabilities: Vec<u32>,
+    /// The module's extensions.
+    pub extensions: Vec<String>,
+    /// True when the module declares a push-constant variable.
+    pub has_push_constants: bool,
+    /// The entry point's `LocalSize` execution mode, if it has one (LocalSizeId and the
+    /// WorkgroupSize built-in are not read).
+    pub local_size: Option<[u32; 3]>,
+}
+
+impl ModuleInfo {
+    /// Reads `words` and reflects the entry point `entry` (None: the only GLCompute entry point).
+    pub fn read(words: &[u32], entry: Option<&str>) -> VkResult<ModuleInfo> {
+        let parsed = read_words(words).map_err(|e| VkError::Module(e.to_string()))?;
+        let module = Module::from_instructions(parsed.header, parsed.instructions)
+            .map_err(|e| VkError::Module(e.to_string()))?;
+        let (entry, entry_fn) = choose_entry(&module, entry)?;
+        let local_size = module
+            .execution_modes
+            .iter()
+            .filter(|m| m.opcode == Op::ExecutionMode as u16)
+            .filter(|m| m.operands.first().and_then(|o| o.id()) == Some(entry_fn))
+            .filter(|m| word(m, 1) == Some(spirv::ExecutionMode::LocalSize as u32))
+            .find_map(|m| Some([word(m, 2)?, word(m, 3)?, word(m, 4)?]));
+        let decorations = Decorations::read(&module);
+        let names = names(&module);
+        let defs: HashMap<Id, &Instruction> = module
+            .types_globals
+            .iter()
+            .filter_map(|i| i.result.map(|r| (r, i)))
+            .collect();
+        let mut bindings: BTreeMap<(u32, u32), DescriptorBinding> = BTreeMap::new();
+        let mut has_push_constants = false;
+        let mut spec_constants = Vec::new();
+        for inst in &module.types_globals {
+            let Some(id) = inst.result else { continue };
+            if inst.opcode == Op::Variable as u16 {
+                let class = word(inst, 0);
+                if class == Some(StorageClass::PushConstant as u32) {
+                    has_push_constants = true;
+                }
+                let (Some(set), Some(binding)) = (
+                    decorations.value(id, Decoration::DescriptorSet),
+                    decorations.value(id, Decoration::Binding),
+                ) else {
+                    continue;
+                };
+                let pointee = inst
+                    .result_type
+                    .and_then(|t| defs.get(&t))
+                    .and_then(|p| p.operands.get(1))
+                    .and_then(|o| o.id())
+                    .map(|t| strip_arrays(&defs, t));
+                let kind = match (class, pointee) {
+                    (Some(c), _) if c == StorageClass::StorageBuffer as u32 => {
+                        DescriptorKind::StorageBuffer
+                    }
+                    (Some(c), Some(t)) if c == StorageClass::Uniform as u32 => {
+                        if decorations.has(t, Decoration::BufferBlock) {
+                            DescriptorKind::StorageBuffer
+                        } else {
+                            DescriptorKind::UniformBuffer
+                        }
+                    }
+                    (Some(c), Some(t))
+                        if c == StorageClass::UniformConstant as u32
+                            && defs
+                                .get(&t)
+                                .is_some_and(|d| d.opcode == Op::TypeTensorARM as u16) =>
+                    {
+                        DescriptorKind::Tensor
+                    }
+                    _ => continue,
+                };
+                bindings.entry((set, binding)).or_insert(DescriptorBinding {
+                    set,
+                    binding,
+                    kind,
+                    name: names.get(&id).cloned(),
+                });
+            } else if let Some(spec_id) = decorations.value(id, Decoration::SpecId) {
+                let bytes = spec_bytes(inst, &defs).ok_or_else(|| VkError::Spec {
+                    id: spec_id,
+                    message: "not a scalar boolean, integer or float constant".into(),
+                })?;
+                let is_bool = inst.opcode == Op::SpecConstantTrue as u16
+                    || inst.opcode == Op::SpecConstantFalse as u16;
+                spec_constants.push(SpecConstant {
+                    id: spec_id,
+                    bytes,
+                    is_bool,
+                });
+            }
+        }
+        Ok(ModuleInfo {
+            entry,
+            bindings: bindings.into_values().collect(),
+            spec_constants,
+            capabilities: module
+                .capabilities
+                .iter()
+                .filter_map(|c| word(c, 0))
+                .collect(),
+            extensions: module
+                .extensions
+                .iter()
+                .filter_map(|e| e.operands.first().and_then(|o| o.string()))
+                .map(str::to_string)
+                .collect(),
+            has_push_constants,
+            local_size,
+        })
+    }
+
+    /// The binding at (set, binding), if declared.
+    pub fn binding(&self, set: u32, binding: u32) -> Option<&DescriptorBinding> {
+        self.bindings
+            .iter()
+            .find(|b| b.set == set && b.binding == binding)
+    }
+
+    /// True when the module declares this capability.
+    pub fn has_capability(&self, cap: Capability) -> bool {
+        self.capabilities.contains(&(cap as u32))
+    }
+}
+
+/// The entry point's name and function id: the named one, or the only GLCompute one.
+fn choose_entry(module: &Module, wanted: Option<&str>) -> VkResult<(String, Id)> {
+    let entries: Vec<(u32, &str, Id)> = module
+        .entry_points
+        .iter()
+        .filter_map(|e| {
+            Some((
+                word(e, 0)?,
+                e.operands.get(2)?.string()?,
+                e.operands.get(1)?.id()?,
+            ))
+        })
+        .collect();
+    let glcompute = ExecutionModel::GLCompute as u32;
+    match wanted {
+        Some(name) => match entries.iter().find(|(_, n, _)| *n == name) {
+            Some((model, _, f)) if *model == glcompute => Ok((name.to_string(), *f)),
+            Some(_) => Err(VkError::Entry(
+                name.into(),
+                "not a GLCompute entry point; spvx-vk runs compute shaders only".into(),
+            )),
+            None => Err(VkError::Entry(
+                name.into(),
+                format!(
+                    "not in the module (it has: {})",
+                    entries.iter().map(|e| e.1).collect::<Vec<_>>().join(", ")
+                ),
+            )),
+        },
+        None => {
+            let compute: Vec<(&str, Id)> = entries
+                .iter()
+                .filter(|e| e.0 == glcompute)
+                .map(|e| (e.1, e.2))
+                .collect();
+            match compute.as_slice() {
+                [(one, f)] => Ok((one.to_string(), *f)),
+                [] => Err(VkError::Entry(
+                    String::new(),
+                    "the module has no GLCompute entry point".into(),
+                )),
+                many => Err(VkError::Entry(
+                    String::new(),
+                    format!(
+                        "several GLCompute entry points: {}",
+                        many.iter().map(|e| e.0).collect::<Vec<_>>().join(", ")
+                    ),
+                )),
+            }
+        }
+    }
+}
+
+/// The type under any arrays (`OpTypeArray`, `OpTypeRuntimeArray`).
+fn strip_arrays(defs: &HashMap<Id, &Instruction>, mut t: Id) -> Id {
+    for _ in 0..16 {
+        match defs.get(&t) {
+            Some(d)
+                if d.opcode == Op::TypeArray as u16 || d.opcode == Op::TypeRuntimeArray as u16 =>
+            {
+                match d.operands.first().and_then(|o| o.id()) {
+                    Some(e) => t = e,
+                    None => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    t
+}
+
+/// The byte size of a specialisation constant's map entry.
+fn spec_bytes(inst: &Instruction, defs: &HashMap<Id, &Instruction>) -> Option<u32> {
+    let op = inst.opcode;
+    if op == Op::SpecConstantTrue as u16 || op == Op::SpecConstantFalse as u16 {
+        return Some(4);
+    }
+    if op != Op::SpecConstant as u16 {
+        return None;
+    }
+    let ty = defs.get(&inst.result_type?)?;
+    if ty.opcode == Op::TypeInt as u16 || ty.opcode == Op::TypeFloat as u16 {
+        let width = word(ty, 0)?;
+        Some(width.div_ceil(8))
+    } else {
+        None
+    }
+}
+
+/// The word of operand `i`.
+fn word(inst: &Instruction, i: usize) -> Option<u32> {
+    inst.operands.get(i).and_then(|o| o.word())
+}
+
+/// OpName of each id.
+fn names(module: &Module) -> HashMap<Id, String> {
+    module
+        .debug
+        .iter()
+        .filter(|i| i.opcode == Op::Name as u16)
+        .filter_map(|i| {
+            Some((
+                i.operands.first()?.id()?,
+                i.operands.get(1)?.string()?.to_string(),
+            ))
+        })
+        .collect()
+}
+
+/// The OpDecorate decorations of ids (first literal only).
+struct Decorations {
+    values: HashMap<(Id, u32), Option<u32>>,
+    flags: HashSet<(Id, u32)>,
+}
+
+impl Decorations {
+    fn read(module: &Module) -> Decorations {
+        let mut values = HashMap::new();
+        let mut flags = HashSet::new();
+        for i in &module.annotations {
+            if i.opcode != Op::Decorate as u16 {
+                continue;
+            }
+            let (Some(target), Some(deco)) = (
+                i.operands.first().and_then(|o| o.id()),
+                i.operands.get(1).and_then(|o| o.word()),
+            ) else {
+                continue;
+            };
+            flags.insert((target, deco));
+            values.insert((target, deco), word(i, 2));
+        }
+        Decorations { values, flags }
+    }
+
+    fn value(&self, id: Id, d: Decoration) -> Option<u32> {
+        self.values.get(&(id, d as u32)).copied().flatten()
+    }
+
+    fn has(&self, id: Id, d: Decoration) -> bool {
+        self.flags.contains(&(id, d as u32))
+    }
+}
