@@ -1,0 +1,30 @@
+//! `spvx-bench`: the benchmark runner behind `spvx bench`.
+//!
+//! For each kernel of a benchmark set it runs the engine and, when one is given, a Vulkan device
+//! (lavapipe) alternately — warm-up rounds, then timed rounds — and reports the median time of
+//! each per dispatch, their ratio, invocations/s and GMAC/s or GB/s. Every run's outputs are
+//! checked bit for bit against a single-threaded engine reference run, and the device's outputs
+//! against the same reference. It knows nothing of command lines or run files: the caller
+//! builds each [`BenchCase`] (the CLI does it from the run files listed in `bench/set.toml`).
+//!
+//! - [`case`]: what one benchmark is (module, dispatch, resources, work done).
+//! - [`manifest`]: the benchmark set file (`bench/set.toml`).
+//! - [`device`]: the interface a device column is measured through.
+//! - [`runner`]: timing and checking of one case.
+//! - [`stats`]: medians and rates.
+//! - [`table`]: rows and the markdown table.
+
+pub mod case;
+pub mod device;
+pub mod error;
+pub mod manifest;
+pub mod runner;
+pub mod stats;
+pub mod table;
+
+pub use case::{BenchCase, DeviceSupport, Work};
+pub use device::{Device, DeviceKernel, DeviceOutputs};
+pub use error::BenchError;
+pub use manifest::{Manifest, ManifestEntry};
+pub use runner::{BenchOptions, run_case};
+pub use table::{Check, DeviceResult, Row, Table};

@@ -1,0 +1,296 @@
+//! Timing and checking one case: a single-threaded engine reference run, then warm-up and
+//! timed rounds in which the engine and the device run alternately, every run's outputs
+//! compared bit for bit with the reference.
+//!
+//! What is timed, the same for both: one dispatch end to end on an already compiled module —
+//! for the engine `CompiledModule::run` on a fresh copy of the inputs (copying them into engine
+//! memory, running every workgroup, copying the outputs back); for the device
+//! [`DeviceKernel::dispatch`] (uploading the inputs, dispatching, waiting, reading back). The
+//! copy of the inputs made before each engine run is not timed.
+
+use crate::case::{BenchCase, DeviceSupport};
+use crate::device::{Device, DeviceKernel, DeviceOutputs};
+use crate::error::BenchError;
+use crate::table::{Check, DeviceResult, Row};
+use spvx_exec::{Resources, RunConfig};
+use std::time::{Duration, Instant};
+
+/// Rounds per kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchOptions {
+    /// Untimed rounds first (outputs still checked).
+    pub warmup: usize,
+    /// Timed rounds (at least 1).
+    pub rounds: usize,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            warmup: 1,
+            rounds: 5,
+        }
+    }
+}
+
+/// The first difference between two sets of resources, described; `None` when equal.
+pub fn first_difference(actual: &Resources, reference: &Resources) -> Option<String> {
+    if actual == reference {
+        return None;
+    }
+    for ((key, want), (_, got)) in reference.buffers().zip(actual.buffers()) {
+        if let Some(d) = bytes_difference(got, want) {
+            return Some(format!("binding {}.{}: {d}", key.0, key.1));
+        }
+    }
+    Some("a tensor or the set of bindings differs".into())
+}
+
+/// Where `got` first differs from `want`.
+fn bytes_difference(got: &[u8], want: &[u8]) -> Option<String> {
+    if let Some(i) = got.iter().zip(want).position(|(g, w)| g != w) {
+        let word = i / 4 * 4;
+        let show = |b: &[u8]| {
+            b.get(word..(word + 4).min(b.len()))
+                .map(|s| {
+                    s.iter()
+                        .rev()
+                        .map(|x| format!("{x:02x}"))
+                        .collect::<String>()
+                })
+                .unwrap_or_default()
+        };
+        return Some(format!(
+            "byte {i}: word at {word} is 0x{} (reference 0x{})",
+            show(got),
+            show(want)
+        ));
+    }
+    (got.len() != want.len()).then(|| format!("{} bytes (reference {})", got.len(), want.len()))
+}
+
+/// The first difference of a device's outputs from the reference run; `None` when every
+/// buffer the device returned equals the reference's (a device buffer may be longer: only the
+/// reference's length is compared).
+pub fn device_difference(outputs: &DeviceOutputs, reference: &Resources) -> Option<String> {
+    for ((set, binding), got) in outputs {
+        let Some(want) = reference.buffer(*set, *binding) else {
+            return Some(format!("binding {set}.{binding}: not bound on the engine"));
+        };
+        if got.len() < want.len() {
+            return Some(format!(
+                "binding {set}.{binding}: {} bytes back, reference has {}",
+                got.len(),
+                want.len()
+            ));
+        }
+        if let Some(d) = bytes_difference(&got[..want.len()], want) {
+            return Some(format!("binding {set}.{binding}: {d}"));
+        }
+    }
+    None
+}
+
+/// Whether the reference run holds the case's expected bytes.
+fn check_expected(case: &BenchCase, reference: &Resources) -> Option<Result<(), String>> {
+    if case.expected.is_empty() {
+        return None;
+    }
+    for ((set, binding), want) in &case.expected {
+        let got = reference
+            .buffer(*set, *binding)
+            .or_else(|| reference.tensor(*set, *binding).map(|t| t.data.as_slice()));
+        let Some(got) = got else {
+            return Some(Err(format!("binding {set}.{binding} is not bound")));
+        };
+        if let Some(d) = bytes_difference(got, want) {
+            return Some(Err(format!("binding {set}.{binding}: {d}")));
+        }
+    }
+    Some(Ok(()))
+}
+
+/// The device's timed dispatches of one case.
+struct DeviceRuns<'a> {
+    kernel: Box<dyn DeviceKernel + 'a>,
+    samples: Vec<Duration>,
+    runs: usize,
+    mismatches: usize,
+    first_mismatch: Option<String>,
+    failure: Option<String>,
+}
+
+impl DeviceRuns<'_> {
+    fn round(&mut self, case: &BenchCase, reference: &Resources, timed: bool) -> Option<Duration> {
+        if self.failure.is_some() {
+            return None;
+        }
+        let start = Instant::now();
+        let result = self.kernel.dispatch(&case.resources);
+        let elapsed = start.elapsed();
+        match result {
+            Ok(outputs) => {
+                self.runs += 1;
+                if let Some(d) = device_difference(&outputs, reference) {
+                    self.mismatches += 1;
+                    self.first_mismatch.get_or_insert(d);
+                }
+                if timed {
+                    self.samples.push(elapsed);
+                }
+                Some(elapsed)
+            }
+            Err(e) => {
+                self.failure = Some(e);
+                None
+            }
+        }
+    }
+
+    fn result(self) -> DeviceResult {
+        match self.failure {
+            Some(f) => DeviceResult::Failed(f),
+            None => DeviceResult::Measured {
+                samples: self.samples,
+                runs: self.runs,
+                mismatches: self.mismatches,
+                first_mismatch: self.first_mismatch,
+            },
+        }
+    }
+}
+
+/// Runs one case: the reference run, then `opts.warmup + opts.rounds` rounds of engine then
+/// device. `device` is `Ok` with the device to compare with, `Err` with why none is available,
+/// or `None` when none was asked for. Progress lines go to `progress`.
+pub fn run_case(
+    case: &BenchCase,
+    device: Option<Result<&mut dyn Device, String>>,
+    opts: &BenchOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Row, BenchError> {
+    if opts.rounds == 0 {
+        return Err(BenchError::Options(
+            "at least one timed round is needed".into(),
+        ));
+    }
+    let mut config = case.config.clone();
+    if case.subgroup_size_from_device
+        && let Some(Ok(d)) = &device
+        && let Some(size) = d.subgroup_size()
+    {
+        config.subgroup_size = size;
+    }
+    let engine_err = |source| BenchError::Engine {
+        case: case.name.clone(),
+        source,
+    };
+    progress(&format!("{}: reference run (1 thread)", case.name));
+    let mut reference = case.resources.clone();
+    let single = RunConfig {
+        threads: Some(1),
+        ..config.clone()
+    };
+    case.module
+        .run(&mut reference, case.groups, &single)
+        .map_err(engine_err)?;
+    let mut check = Check {
+        expected: check_expected(case, &reference),
+        ..Check::default()
+    };
+
+    let mut device_runs = None;
+    let mut device_result = DeviceResult::NotRequested;
+    match (device, &case.device) {
+        (None, _) => {}
+        (Some(Err(why)), _) => device_result = DeviceResult::NotAvailable(why),
+        (Some(Ok(_)), DeviceSupport::Unsupported(why)) => {
+            device_result = DeviceResult::Unsupported(why.clone())
+        }
+        (Some(Ok(d)), DeviceSupport::Supported) => {
+            progress(&format!("{}: preparing the device pipeline", case.name));
+            match d.prepare(case) {
+                Ok(kernel) => {
+                    device_runs = Some(DeviceRuns {
+                        kernel,
+                        samples: Vec::new(),
+                        runs: 0,
+                        mismatches: 0,
+                        first_mismatch: None,
+                        failure: None,
+                    })
+                }
+                Err(e) => device_result = DeviceResult::Failed(e),
+            }
+        }
+    }
+
+    let mut engine = Vec::with_capacity(opts.rounds);
+    let total = opts.warmup + opts.rounds;
+    for round in 0..total {
+        let timed = round >= opts.warmup;
+        let mut res = case.resources.clone();
+        let start = Instant::now();
+        case.module
+            .run(&mut res, case.groups, &config)
+            .map_err(engine_err)?;
+        let elapsed = start.elapsed();
+        check.engine_runs += 1;
+        if let Some(d) = first_difference(&res, &reference) {
+            check.engine_mismatches += 1;
+            check.first_mismatch.get_or_insert(d);
+        }
+        if timed {
+            engine.push(elapsed);
+        }
+        let device_time = device_runs
+            .as_mut()
+            .and_then(|r| r.round(case, &reference, timed));
+        let kind = if timed { "round" } else { "warm-up" };
+        progress(&format!(
+            "{}: {kind} {}/{total}: engine {:.3} ms{}",
+            case.name,
+            round + 1,
+            elapsed.as_secs_f64() * 1e3,
+            device_time.map_or(String::new(), |t| format!(
+                ", device {:.3} ms",
+                t.as_secs_f64() * 1e3
+            ))
+        ));
+    }
+    if let Some(runs) = device_runs {
+        device_result = runs.result();
+    }
+    Ok(Row {
+        name: case.name.clone(),
+        invocations: case.invocations(),
+        work: case.work,
+        subgroup_size: config.subgroup_size,
+        engine,
+        device: device_result,
+        check,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_name_binding_and_byte() {
+        let mut a = Resources::new();
+        a.set_words(0, 1, &[1, 2, 3]);
+        let mut b = a.clone();
+        assert_eq!(first_difference(&a, &b), None);
+        b.set_words(0, 1, &[1, 2, 0x0403_0201]);
+        let d = first_difference(&a, &b).expect("differs");
+        assert!(d.starts_with("binding 0.1: byte 8:"), "{d}");
+        assert!(d.contains("0x00000003 (reference 0x04030201)"), "{d}");
+        let outs: DeviceOutputs = vec![((0, 1), vec![1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 9, 9])];
+        assert_eq!(device_difference(&outs, &a), None);
+        let short: DeviceOutputs = vec![((0, 1), vec![1, 0, 0, 0])];
+        assert!(device_difference(&short, &a).is_some());
+        let unbound: DeviceOutputs = vec![((1, 0), vec![])];
+        assert!(device_difference(&unbound, &a).is_some());
+    }
+}

@@ -1,0 +1,351 @@
+//! The results of a benchmark set: one [`Row`] per kernel, rendered as a markdown [`Table`].
+
+use crate::case::Work;
+use crate::stats::{geometric_mean, median, per_second};
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// How the outputs of a kernel's runs compared.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Check {
+    /// Engine runs (warm-up included) compared with the single-threaded reference run.
+    pub engine_runs: usize,
+    /// How many of them differed.
+    pub engine_mismatches: usize,
+    /// The first difference found, described.
+    pub first_mismatch: Option<String>,
+    /// Whether the reference run gave the set's expected outputs (`None`: the set gives none).
+    pub expected: Option<Result<(), String>>,
+}
+
+impl Check {
+    /// Every engine run matched the reference and the reference matched the expectations.
+    pub fn passed(&self) -> bool {
+        self.engine_mismatches == 0 && !matches!(self.expected, Some(Err(_)))
+    }
+}
+
+/// The device column of a row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeviceResult {
+    /// No device was requested.
+    NotRequested,
+    /// A device was requested but none could be used.
+    NotAvailable(String),
+    /// The set says the device cannot run this kernel.
+    Unsupported(String),
+    /// The device failed to prepare or run it.
+    Failed(String),
+    /// Measured: the timed dispatches, and how many dispatches' outputs differed from the
+    /// engine's reference (with the first difference).
+    Measured {
+        samples: Vec<Duration>,
+        runs: usize,
+        mismatches: usize,
+        first_mismatch: Option<String>,
+    },
+}
+
+/// One kernel's results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub name: String,
+    pub invocations: u64,
+    pub work: Work,
+    /// The engine's subgroup size in the timed runs.
+    pub subgroup_size: u32,
+    /// The engine's timed dispatches (warm-up excluded).
+    pub engine: Vec<Duration>,
+    pub device: DeviceResult,
+    pub check: Check,
+}
+
+impl Row {
+    /// The engine's median time per dispatch.
+    pub fn engine_median(&self) -> Option<Duration> {
+        median(&self.engine)
+    }
+
+    /// The device's median time per dispatch, when measured.
+    pub fn device_median(&self) -> Option<Duration> {
+        match &self.device {
+            DeviceResult::Measured { samples, .. } => median(samples),
+            _ => None,
+        }
+    }
+
+    /// The engine's speed relative to the device: device median / engine median (above 1: the
+    /// engine is faster).
+    pub fn ratio(&self) -> Option<f64> {
+        let e = self.engine_median()?.as_secs_f64();
+        let d = self.device_median()?.as_secs_f64();
+        (e > 0.0).then(|| d / e)
+    }
+
+    /// Every comparison of this row passed.
+    pub fn passed(&self) -> bool {
+        let device_ok = match &self.device {
+            DeviceResult::Measured { mismatches, .. } => *mismatches == 0,
+            DeviceResult::Failed(_) => false,
+            _ => true,
+        };
+        self.check.passed() && device_ok
+    }
+}
+
+/// A benchmark table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The machine, as written above the table.
+    pub machine: String,
+    /// The device's name, or why there is none.
+    pub device: String,
+    /// Warm-up and timed rounds per kernel.
+    pub warmup: usize,
+    pub rounds: usize,
+    pub rows: Vec<Row>,
+}
+
+/// A time in milliseconds with three significant decimals.
+fn ms(d: Duration) -> String {
+    let v = d.as_secs_f64() * 1e3;
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else if v >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// GMAC/s or GB/s of `work` done in `time`.
+fn throughput(work: Work, time: Option<Duration>) -> String {
+    let Some(t) = time else {
+        return "—".into();
+    };
+    let mut parts = Vec::new();
+    if let Some(r) = work.macs.and_then(|m| per_second(m, t)) {
+        parts.push(format!("{:.3} GMAC/s", r / 1e9));
+    }
+    if let Some(r) = work.bytes.and_then(|b| per_second(b, t)) {
+        parts.push(format!("{:.2} GB/s", r / 1e9));
+    }
+    if parts.is_empty() {
+        "—".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A cell's text with `|` escaped and kept short.
+fn cell(text: &str) -> String {
+    let short: String = text.chars().take(70).collect();
+    let ell = if text.chars().count() > 70 { "…" } else { "" };
+    format!("{}{ell}", short.replace('|', "\\|").replace('\n', " "))
+}
+
+impl Row {
+    fn device_cells(&self) -> (String, String) {
+        match &self.device {
+            DeviceResult::NotRequested => ("—".into(), "—".into()),
+            DeviceResult::NotAvailable(why) => {
+                (format!("not available ({})", cell(why)), "—".into())
+            }
+            DeviceResult::Unsupported(why) => (format!("unsupported: {}", cell(why)), "—".into()),
+            DeviceResult::Failed(why) => (format!("failed: {}", cell(why)), "—".into()),
+            DeviceResult::Measured { .. } => match (self.device_median(), self.ratio()) {
+                (Some(d), Some(r)) => (ms(d), format!("{r:.2}")),
+                (Some(d), None) => (ms(d), "—".into()),
+                _ => ("—".into(), "—".into()),
+            },
+        }
+    }
+
+    fn check_cell(&self) -> String {
+        let mut parts = Vec::new();
+        if self.check.engine_mismatches == 0 {
+            parts.push(format!(
+                "engine {}/{} = ref",
+                self.check.engine_runs, self.check.engine_runs
+            ));
+        } else {
+            parts.push(format!(
+                "ENGINE MISMATCH {}/{}: {}",
+                self.check.engine_mismatches,
+                self.check.engine_runs,
+                cell(self.check.first_mismatch.as_deref().unwrap_or(""))
+            ));
+        }
+        match &self.check.expected {
+            Some(Ok(())) => parts.push("ref = expected".into()),
+            Some(Err(e)) => parts.push(format!("REF ≠ EXPECTED: {}", cell(e))),
+            None => {}
+        }
+        if let DeviceResult::Measured {
+            runs,
+            mismatches,
+            first_mismatch,
+            ..
+        } = &self.device
+        {
+            if *mismatches == 0 {
+                parts.push(format!("device {runs}/{runs} = ref"));
+            } else {
+                parts.push(format!(
+                    "DEVICE MISMATCH {mismatches}/{runs}: {}",
+                    cell(first_mismatch.as_deref().unwrap_or(""))
+                ));
+            }
+        }
+        parts.join("; ")
+    }
+}
+
+impl Table {
+    /// The geometric mean of the measured ratios, and how many there are.
+    pub fn geometric_mean_ratio(&self) -> (Option<f64>, usize) {
+        let ratios: Vec<f64> = self.rows.iter().filter_map(Row::ratio).collect();
+        (geometric_mean(&ratios), ratios.len())
+    }
+
+    /// Every row passed its checks.
+    pub fn passed(&self) -> bool {
+        self.rows.iter().all(Row::passed)
+    }
+
+    /// The table as markdown: a header paragraph, the table, and the geometric mean.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "Machine: {}. Device: {}.", self.machine, self.device);
+        let _ = writeln!(
+            out,
+            "Per kernel: {} warm-up round(s), then {} timed rounds, engine and device alternating; \
+             times are medians per dispatch, end to end (inputs in, dispatch, outputs out; \
+             compilation and pipeline creation excluded). Ratio = device time / engine time \
+             (above 1: the engine is faster).",
+            self.warmup, self.rounds
+        );
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "| kernel | invocations | subgroup | engine ms | device ms | ratio | engine Minv/s | engine rate | device rate | outputs |"
+        );
+        let _ = writeln!(
+            out,
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
+        );
+        for r in &self.rows {
+            let em = r.engine_median();
+            let (dev, ratio) = r.device_cells();
+            let minv = em
+                .and_then(|t| per_second(r.invocations, t))
+                .map_or("—".into(), |v| format!("{:.2}", v / 1e6));
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                cell(&r.name),
+                r.invocations,
+                r.subgroup_size,
+                em.map_or("—".into(), ms),
+                dev,
+                ratio,
+                minv,
+                throughput(r.work, em),
+                throughput(r.work, r.device_median()),
+                r.check_cell()
+            );
+        }
+        let (g, n) = self.geometric_mean_ratio();
+        let _ = writeln!(out);
+        match g {
+            Some(g) => {
+                let _ = writeln!(
+                    out,
+                    "Geometric mean of the ratio over the {n} kernels the device ran: {g:.3}."
+                );
+            }
+            None => {
+                let _ = writeln!(out, "No kernel was measured on the device: no ratio.");
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(engine_ms: u64, device: DeviceResult) -> Row {
+        Row {
+            name: "k|1".into(),
+            invocations: 1000,
+            work: Work {
+                macs: Some(2_000_000),
+                bytes: None,
+            },
+            subgroup_size: 32,
+            engine: vec![Duration::from_millis(engine_ms)],
+            device,
+            check: Check {
+                engine_runs: 2,
+                ..Check::default()
+            },
+        }
+    }
+
+    #[test]
+    fn ratio_is_device_over_engine() {
+        let r = row(
+            2,
+            DeviceResult::Measured {
+                samples: vec![Duration::from_millis(6)],
+                runs: 2,
+                mismatches: 0,
+                first_mismatch: None,
+            },
+        );
+        assert_eq!(r.ratio(), Some(3.0));
+        assert!(r.passed());
+        let t = Table {
+            machine: "m".into(),
+            device: "d".into(),
+            warmup: 1,
+            rounds: 1,
+            rows: vec![r],
+        };
+        let md = t.to_markdown();
+        // 2e6 MACs in 2 ms = 1 GMAC/s; 1000 invocations in 2 ms = 0.5 M/s.
+        assert!(
+            md.contains(
+                "| k\\|1 | 1000 | 32 | 2.00 | 6.00 | 3.00 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("mean of the ratio over the 1 kernels the device ran: 3.000"));
+    }
+
+    #[test]
+    fn mismatches_fail_the_row() {
+        let mut r = row(1, DeviceResult::NotRequested);
+        assert!(r.passed());
+        r.check.engine_mismatches = 1;
+        assert!(!r.passed());
+        let d = row(
+            1,
+            DeviceResult::Measured {
+                samples: vec![Duration::from_millis(1)],
+                runs: 1,
+                mismatches: 1,
+                first_mismatch: Some("x".into()),
+            },
+        );
+        assert!(!d.passed());
+        assert_eq!(
+            row(1, DeviceResult::NotAvailable("none".into())).ratio(),
+            None
+        );
+    }
+}
