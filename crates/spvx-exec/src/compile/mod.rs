@@ -19,6 +19,7 @@ mod func;
 mod globals;
 mod group;
 mod matrix;
+mod matrix_mma;
 mod memops;
 mod ops;
 mod types;

@@ -575,6 +575,7 @@ impl Compiler<'_> {
             "OpFDot2MixAcc32VALVE" | "OpFDot2MixAcc16VALVE" | "OpFDot4MixAcc32VALVE" => {
                 self.mix_dot(index, inst, code, name)
             }
+            "OpSubgroupMatrixMultiplyAccumulateINTEL" => self.subgroup_mma(index, inst, code),
             "" => Err(self.unsupported(index, format!("opcode {}", inst.opcode))),
             other => Err(self.unsupported(index, other.to_string())),
         }

@@ -15,6 +15,7 @@ pub mod fixed;
 pub mod float;
 pub mod intdot;
 pub mod math;
+pub mod matrix_mma;
 pub mod memory;
 pub mod mixdot;
 pub mod subgroup;
@@ -376,6 +377,9 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             b,
         } => subgroup::group(cx, *op, *scalar, *dst, *a, *b),
         Inst::Ballot { dst, pred } => subgroup::ballot(cx, *dst, *pred),
+        Inst::SubgroupMma { spec, dst, a, b, c } => {
+            matrix_mma::subgroup_mma(cx, spec, *dst, *a, *b, *c)
+        }
         Inst::Fixed {
             op,
             result,

@@ -491,6 +491,15 @@ pub enum Inst {
         dst: Slot,
         pred: Slot,
     },
+    /// OpSubgroupMatrixMultiplyAccumulateINTEL: one DPAS for the whole subgroup; `a`, `b`,
+    /// `c`, `dst` are the first slots of the operands' components.
+    SubgroupMma {
+        spec: Box<crate::exec::matrix_mma::MmaSpec>,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+    },
     /// One of the eleven fixed-point functions (SPV_INTEL_arbitrary_precision_fixed_point).
     Fixed {
         op: spvx_num::fixed::FixedOp,

@@ -75,6 +75,7 @@ pub fn run(
             cfg.subgroup_size
         )));
     }
+    crate::exec::matrix_mma::check_program(prog, cfg.subgroup_size)?;
     let total: u64 = groups.iter().map(|&g| g as u64).product();
     let width = cfg.subgroup_size as usize;
     let invocations: u64 = prog
