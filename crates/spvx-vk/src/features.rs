@@ -52,6 +52,8 @@ pub struct SubgroupSupport {
 enum Need {
     Feature(&'static str, fn(&DeviceFeatures) -> bool),
     Subgroup(&'static str, u32),
+    /// A feature spvx-vk does not query or enable (so no device offers it through spvx-vk).
+    NotEnabled(&'static str),
     Nothing,
 }
 
@@ -59,6 +61,12 @@ enum Need {
 fn need(cap: u32) -> VkResult<Vec<Need>> {
     use Capability as C;
     use Need::{Feature as F, Nothing, Subgroup as S};
+    // SPV_VALVE_mixed_float_dot_product (seeds/003) is newer than the `spirv` crate.
+    if (6912..=6915).contains(&cap) {
+        return Ok(vec![Need::NotEnabled(
+            "VK_VALVE_shader_mixed_float_dot_product (spvx-vk does not enable it; lavapipe lacks it)",
+        )]);
+    }
     let Some(c) = Capability::from_u32(cap) else {
         return Err(VkError::UnknownCapability(cap.to_string()));
     };
@@ -114,6 +122,20 @@ fn need(cap: u32) -> VkResult<Vec<Need>> {
             f.shader_demote_to_helper_invocation
         })],
         C::TensorsARM => vec![F("tensors (VK_ARM_tensors)", |f| f.tensors)],
+        C::Float8EXT | C::Float8CooperativeMatrixEXT => vec![Need::NotEnabled(
+            "shaderFloat8 (VK_EXT_shader_float8; spvx-vk does not enable it, lavapipe lacks it)",
+        )],
+        C::BFloat16TypeKHR | C::BFloat16DotProductKHR | C::BFloat16CooperativeMatrixKHR => {
+            vec![Need::NotEnabled(
+                "shaderBFloat16Type (VK_KHR_shader_bfloat16; spvx-vk does not enable it, lavapipe lacks it)",
+            )]
+        }
+        C::ArbitraryPrecisionFixedPointINTEL => vec![Need::NotEnabled(
+            "support for SPV_INTEL_arbitrary_precision_fixed_point (no Vulkan extension exposes it)",
+        )],
+        C::SubgroupMatrixMultiplyAccumulateINTEL => vec![Need::NotEnabled(
+            "support for SPV_INTEL_subgroup_matrix_multiply_accumulate (no Vulkan extension exposes it)",
+        )],
         C::GroupNonUniform => vec![S("subgroup operations: basic", 0x1)],
         C::GroupNonUniformVote => vec![S("subgroup operations: vote", 0x2)],
         C::GroupNonUniformArithmetic => vec![S("subgroup operations: arithmetic", 0x4)],
@@ -145,6 +167,7 @@ pub fn check_capabilities(
                 Need::Subgroup(name, bit) => {
                     (subgroups.operations & bit == 0).then(|| format!("{name} in compute shaders"))
                 }
+                Need::NotEnabled(what) => Some(what.to_string()),
                 Need::Nothing => None,
             };
             if let Some(missing) = missing {

@@ -4,6 +4,7 @@
 //!
 //! Only what a Vulkan pipeline needs is read; validation is spvx-val's job.
 
+use crate::compare::Element;
 use crate::error::{VkError, VkResult};
 use spirv::{Capability, Decoration, ExecutionModel, Op, StorageClass};
 use spvx_spirv::binary::read_words;
@@ -30,6 +31,9 @@ pub struct DescriptorBinding {
     pub kind: DescriptorKind,
     /// The variable's OpName, if any.
     pub name: Option<String>,
+    /// The scalar type of every leaf of the block (or tensor element), when they all agree:
+    /// how its bytes are best compared and printed.
+    pub element: Option<Element>,
 }
 
 /// One specialisation constant: its SpecId and the bytes Vulkan's map entry must give
@@ -126,11 +130,13 @@ impl ModuleInfo {
                     }
                     _ => continue,
                 };
+                let element = pointee.and_then(|t| uniform_scalar(&defs, t));
                 bindings.entry((set, binding)).or_insert(DescriptorBinding {
                     set,
                     binding,
                     kind,
                     name: names.get(&id).cloned(),
+                    element,
                 });
             } else if let Some(spec_id) = decorations.value(id, Decoration::SpecId) {
                 let bytes = spec_bytes(inst, &defs).ok_or_else(|| VkError::Spec {
@@ -248,6 +254,66 @@ fn strip_arrays(defs: &HashMap<Id, &Instruction>, mut t: Id) -> Id {
         }
     }
     t
+}
+
+/// The one scalar type all leaves of type `t` share (struct members, array, vector, matrix
+/// and tensor elements), if they do.
+fn uniform_scalar(defs: &HashMap<Id, &Instruction>, t: Id) -> Option<Element> {
+    let mut found: Option<Element> = None;
+    let mut stack = vec![(t, 0u32)];
+    while let Some((t, depth)) = stack.pop() {
+        if depth > 32 {
+            return None;
+        }
+        let d = defs.get(&t)?;
+        let op = d.opcode;
+        let leaf = if op == Op::TypeInt as u16 {
+            let signed = word(d, 1)? != 0;
+            Some(match (word(d, 0)?, signed) {
+                (8, false) => Element::U8,
+                (8, true) => Element::I8,
+                (16, false) => Element::U16,
+                (16, true) => Element::I16,
+                (32, false) => Element::U32,
+                (32, true) => Element::I32,
+                (64, false) => Element::U64,
+                (64, true) => Element::I64,
+                _ => return None,
+            })
+        } else if op == Op::TypeFloat as u16 {
+            Some(match (word(d, 0)?, word(d, 1)) {
+                (16, None) => Element::F16,
+                (16, Some(0)) => Element::BF16,
+                (32, None) => Element::F32,
+                (64, None) => Element::F64,
+                (8, Some(4214)) => Element::E4M3,
+                (8, Some(4215)) => Element::E5M2,
+                _ => return None,
+            })
+        } else if op == Op::TypeStruct as u16 {
+            for o in &d.operands {
+                stack.push((o.id()?, depth + 1));
+            }
+            None
+        } else if op == Op::TypeArray as u16
+            || op == Op::TypeRuntimeArray as u16
+            || op == Op::TypeVector as u16
+            || op == Op::TypeMatrix as u16
+            || op == Op::TypeTensorARM as u16
+        {
+            stack.push((d.operands.first()?.id()?, depth + 1));
+            None
+        } else {
+            return None;
+        };
+        if let Some(e) = leaf {
+            match found {
+                Some(f) if f != e => return None,
+                _ => found = Some(e),
+            }
+        }
+    }
+    found
 }
 
 /// The byte size of a specialisation constant's map entry.

@@ -33,6 +33,8 @@ enum Command {
     Dpas(cmd::dpas::DpasCommand),
     /// Run a compute entry point over buffers (command-line form or a TOML run file).
     Run(Box<cmd::run::RunArgs>),
+    /// Run on the engine and on a Vulkan device; compare every output buffer bit for bit.
+    Diff(Box<cmd::diff::DiffArgs>),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Calc(c) => cmd::calc::run(c),
         Command::Dpas(c) => cmd::dpas::run(c),
         Command::Run(args) => cmd::run::run(*args),
+        Command::Diff(args) => cmd::diff::run(*args),
     };
     match result {
         Ok(code) => code,

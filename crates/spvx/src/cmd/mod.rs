@@ -2,6 +2,7 @@
 
 pub mod asm;
 pub mod calc;
+pub mod diff;
 pub mod dis;
 pub mod dpas;
 pub mod run;

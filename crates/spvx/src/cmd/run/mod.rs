@@ -14,6 +14,7 @@
 
 pub mod cli_form;
 pub mod data;
+pub mod device;
 pub mod elem;
 pub mod expect;
 pub mod module;
@@ -165,6 +166,10 @@ pub struct RunArgs {
     /// Mixdot: turn subnormal results into zero.
     #[arg(long)]
     pub mixdot_flush_outputs: bool,
+    /// Run on a Vulkan device instead of the engine: `vulkan` (the first device) or
+    /// `vulkan:NAME` (the first whose name contains NAME, any case).
+    #[arg(long, value_name = "vulkan[:NAME]")]
+    pub device: Option<String>,
 }
 
 impl RunArgs {
@@ -190,8 +195,18 @@ impl RunArgs {
 }
 
 pub fn run(args: RunArgs) -> CmdResult {
-    let plan = if args.is_run_file() {
-        cli_form::reject_unsupported(&args)?;
+    let plan = plan_of(&args)?;
+    match &args.device {
+        Some(device) => device::execute(&plan, device),
+        None => plan.execute(),
+    }
+}
+
+/// The run the arguments describe (a run file with command-line overrides, or the
+/// command-line form).
+pub fn plan_of(args: &RunArgs) -> Result<plan::RunPlan, String> {
+    Ok(if args.is_run_file() {
+        cli_form::reject_unsupported(args)?;
         if !args.buffers.is_empty() || args.push.is_some() {
             return Err(
                 "error: --buffer and --push do not go with a run file; give bindings in the file"
@@ -212,7 +227,6 @@ pub fn run(args: RunArgs) -> CmdResult {
         }
         plan
     } else {
-        cli_form::plan(&args)?
-    };
-    plan.execute()
+        cli_form::plan(args)?
+    })
 }

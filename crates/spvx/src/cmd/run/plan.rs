@@ -149,7 +149,7 @@ impl RunPlan {
     }
 
     /// A tensor's data and shape.
-    fn load_tensor(&self, t: &TensorPlan, limit: u64) -> Result<(Tensor, Data), String> {
+    pub(crate) fn load_tensor(&self, t: &TensorPlan, limit: u64) -> Result<(Tensor, Data), String> {
         let data = t
             .data
             .load(&self.base, limit)
@@ -214,7 +214,11 @@ impl RunPlan {
     }
 
     /// Every binding the entry point uses has data, and no data names a binding it does not use.
-    fn check_bindings(&self, bindings: &[BindingInfo], module: &str) -> Result<(), String> {
+    pub(crate) fn check_bindings(
+        &self,
+        bindings: &[BindingInfo],
+        module: &str,
+    ) -> Result<(), String> {
         let mut seen = BTreeMap::new();
         for b in &self.buffers {
             if let Some(first) = seen.insert((b.set, b.binding), &b.origin) {
@@ -330,7 +334,7 @@ impl RunPlan {
     }
 
     /// Prints PASS/FAIL for every buffer with an expectation.
-    fn check_expectations(
+    pub(crate) fn check_expectations(
         &self,
         res: &Resources,
         bindings: &[BindingInfo],
