@@ -14,7 +14,7 @@ spirv_instruction(extensions = ["SPV_KHR_integer_dot_product"], capabilities = [
 int sudot_vec(i8vec4 a, u8vec4 b);
 spirv_instruction(extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6018], id = 4453)
 int sdot_acc_sat_packed(uint a, uint b, int acc, spirv_literal int fmt);
-spirv_instruction(extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019], id = 4454)
+spirv_instruction(extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6016], id = 4454)
 uint16_t udot_acc_sat16(u16vec2 a, u16vec2 b, uint16_t acc);
 
 void main() {

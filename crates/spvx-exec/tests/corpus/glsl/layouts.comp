@@ -14,9 +14,9 @@ layout(std140, binding = 0) uniform U {
 layout(std430, binding = 1) buffer S {
     mat3 m3;               // 0: 3 columns at stride 16
     layout(row_major) mat2 r2;    // 48: 2 rows at stride 8
-    Item items[2];         // 64: Item size 24? (vec3 at 0, w at 12, tags at 16 stride 4) → 24, align 16 → 32
+    Item items[2];         // 64: p at 0, w at 12, tags at 16 stride 4; size 24 rounded to 32
     vec3 outv;             // 128
-    float outs[8];         // 144
+    float outs[8];         // 140
 } s;
 
 void main() {
@@ -34,5 +34,6 @@ void main() {
     mat2 mm = transpose(s.r2) * s.r2;
     s.outs[6] = mm[0][1] + 100.0 * mm[1][1];
     s.items[0].tags[0] = int(u.m[2][1]);
-    s.r2[1][0] = 77.0;
+    mat2 r = s.r2;
+    s.r2 = mat2(r[0], vec2(77.0, r[1][1]));
 }

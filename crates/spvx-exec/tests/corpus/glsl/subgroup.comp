@@ -20,7 +20,7 @@ void main() {
     outp.r[o + 3u] = subgroupMin(v);
     uvec4 b = subgroupBallot(v > 0);
     outp.r[o + 4u] = int(b.x);
-    outp.r[o + 5u] = int(subgroupBallotBitCount(b));
+    outp.r[o + 5u] = bitCount(b.x) + bitCount(b.y);
     outp.r[o + 6u] = subgroupShuffle(v, (gl_SubgroupInvocationID * 5u + 3u) % gl_SubgroupSize);
     outp.r[o + 7u] = subgroupShuffleXor(v, 1u) + subgroupShuffleDown(v, 2u);
     outp.r[o + 8u] = subgroupBroadcastFirst(v) + (subgroupElect() ? 1000 : 0);
