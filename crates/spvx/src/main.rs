@@ -35,6 +35,8 @@ enum Command {
     Run(Box<cmd::run::RunArgs>),
     /// Run on the engine and on a Vulkan device; compare every output buffer bit for bit.
     Diff(Box<cmd::diff::DiffArgs>),
+    /// Time the engine (and lavapipe) on the benchmark set, checking every output bit for bit.
+    Bench(cmd::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Dpas(c) => cmd::dpas::run(c),
         Command::Run(args) => cmd::run::run(*args),
         Command::Diff(args) => cmd::diff::run(*args),
+        Command::Bench(args) => cmd::bench::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,129 @@
+//! `spvx bench`: times the engine (and a Vulkan device, when asked) on the benchmark set of
+//! `bench/set.toml`, checks every run's outputs, prints the markdown table and saves it. The
+//! timing and checking are spvx-bench's; this file parses arguments and prints.
+
+mod load;
+mod machine;
+
+use crate::cmd::CmdResult;
+use crate::cmd::run::options::RunOptions;
+use spvx_bench::{BenchOptions, Device, Manifest, Table, run_case};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Time the engine (and lavapipe with --device vulkan) on the benchmark set.
+#[derive(clap::Args)]
+#[command(after_help = "\
+For each kernel of the set (bench/set.toml: a run file per kernel, plus the work one dispatch
+does), spvx bench runs the engine once on one thread as the reference, then --warmup untimed and
+--rounds timed rounds in which the engine and the device (with --device) run alternately. Every
+run's outputs are compared bit for bit with the reference (and the reference with the run file's
+expected outputs, where it gives them). Times are medians per dispatch, end to end on a compiled
+module / created pipeline: inputs in, dispatch, outputs out. The ratio is device time / engine
+time (above 1: the engine is faster).
+
+The table (markdown) goes to standard output and to -o FILE; progress goes to standard error.
+The exit status is 1 when any output differs.
+
+Examples:
+  spvx bench
+  spvx bench --filter gemm --rounds 9 --device vulkan -o bench/results.md")]
+pub struct BenchArgs {
+    /// The benchmark set file.
+    #[arg(long, value_name = "FILE", default_value = "bench/set.toml")]
+    set: PathBuf,
+    /// Only the kernels whose name contains NAME.
+    #[arg(long, value_name = "NAME")]
+    filter: Option<String>,
+    /// Timed rounds per kernel.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    rounds: usize,
+    /// Untimed warm-up rounds per kernel.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    warmup: usize,
+    /// Engine worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Compare with a Vulkan device: `vulkan` (the first) or `vulkan:NAME`.
+    #[arg(long, value_name = "DEVICE")]
+    device: Option<String>,
+    /// Also write the table to FILE.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Runs `spvx bench`.
+pub fn run(args: BenchArgs) -> CmdResult {
+    if args.rounds == 0 {
+        return Err("error: --rounds must be at least 1".into());
+    }
+    let manifest = Manifest::read(&args.set).map_err(|e| format!("error: {e}"))?;
+    let kernels = manifest.filtered(args.filter.as_deref());
+    if kernels.is_empty() {
+        return Err(format!(
+            "error: no kernel of {} matches '{}'",
+            args.set.display(),
+            args.filter.as_deref().unwrap_or("")
+        ));
+    }
+    let mut device: Option<Result<Box<dyn Device>, String>> =
+        args.device.as_deref().map(open_device);
+    let device_name = match &device {
+        None => "none requested".to_string(),
+        Some(Ok(d)) => d.name(),
+        Some(Err(why)) => format!("not available: {why}"),
+    };
+    if let Some(Err(why)) = &device {
+        eprintln!("warning: device not available: {why}");
+    }
+    let over = RunOptions {
+        threads: args.threads,
+        ..RunOptions::default()
+    };
+    let opts = BenchOptions {
+        warmup: args.warmup,
+        rounds: args.rounds,
+    };
+    let mut rows = Vec::new();
+    for entry in kernels {
+        eprintln!("{}: loading {}", entry.name, entry.run.display());
+        let case = load::load_case(entry, &over)?;
+        let dev = match &mut device {
+            None => None,
+            Some(Ok(d)) => Some(Ok(d.as_mut() as &mut dyn Device)),
+            Some(Err(why)) => Some(Err(why.clone())),
+        };
+        let row = run_case(&case, dev, &opts, &mut |line| eprintln!("{line}"))
+            .map_err(|e| format!("error: {e}"))?;
+        rows.push(row);
+    }
+    let table = Table {
+        machine: machine::describe(),
+        device: device_name,
+        warmup: args.warmup,
+        rounds: args.rounds,
+        rows,
+    };
+    let text = table.to_markdown();
+    print!("{text}");
+    if let Some(path) = &args.output {
+        std::fs::write(path, &text)
+            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+    }
+    Ok(if table.passed() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("error: some outputs differ (see the outputs column)");
+        ExitCode::FAILURE
+    })
+}
+
+/// Opens the device named on the command line.
+fn open_device(name: &str) -> Result<Box<dyn Device>, String> {
+    if name != "vulkan" && !name.starts_with("vulkan:") {
+        return Err(format!(
+            "unknown device '{name}' (use vulkan or vulkan:NAME)"
+        ));
+    }
+    Err("spvx-vk cannot time kernels yet".into())
+}
