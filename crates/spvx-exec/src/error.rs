@@ -19,7 +19,7 @@ pub enum ExecError {
         available: Vec<String>,
     },
     #[error(
-        "entry point '{name}' has execution model {model}; spvx-exec runs GLCompute entry points"
+        "entry point '{name}' has execution model {model}; spvx-exec runs GLCompute and Kernel entry points"
     )]
     ExecutionModel { name: String, model: u32 },
     #[error("not supported yet by spvx-exec: {what} (instruction {instruction}, {opcode})")]
@@ -44,6 +44,8 @@ pub enum ExecError {
     },
     #[error("bad run configuration: {0}")]
     Config(String),
+    #[error("kernel argument {index}: {message}")]
+    KernelArg { index: u32, message: String },
     #[error(
         "step limit of {limit} reached in workgroup ({}, {}, {}) (an infinite loop?); raise RunConfig::step_limit if the program is just long",
         .workgroup[0], .workgroup[1], .workgroup[2]

@@ -97,7 +97,16 @@ impl CompiledModule {
         &self.program.bindings
     }
 
-    /// The workgroup size.
+    /// The arguments of a Kernel entry point, in order (empty for GLCompute).
+    pub fn kernel_args(&self) -> &[resources::KernelArgInfo] {
+        self.program
+            .kernel
+            .as_ref()
+            .map_or(&[], |k| k.args.as_slice())
+    }
+
+    /// The workgroup size (for a Kernel entry point without LocalSize: 1, 1, 1; the dispatch
+    /// gives it, see [`Resources::local_size`]).
     pub fn local_size(&self) -> [u32; 3] {
         self.program.local_size
     }

@@ -69,13 +69,59 @@ pub struct BindingInfo {
     pub tensor: Option<TensorInfo>,
 }
 
-/// The data a run reads and writes: buffers keyed by (set, binding), and push constants.
+/// What kind of argument a Kernel (OpenCL) entry point's parameter is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelArgKind {
+    /// A `__global` (CrossWorkgroup) pointer: bind a buffer ([`KernelArg::Buffer`]).
+    Buffer,
+    /// A `__constant` (UniformConstant) pointer: bind a buffer; the kernel cannot write it.
+    ConstantBuffer,
+    /// A `__local` (Workgroup) pointer: give a byte size ([`KernelArg::Local`]).
+    Local,
+    /// A scalar or vector passed by value: give its bytes ([`KernelArg::Scalar`]).
+    Scalar,
+    /// A struct passed by value (a Function-storage pointer with the ByVal attribute): give
+    /// its bytes in C layout ([`KernelArg::Scalar`]).
+    ByValue,
+}
+
+/// One argument of a Kernel entry point, as [`crate::CompiledModule::kernel_args`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelArgInfo {
+    /// The argument index (0 = the kernel function's first parameter).
+    pub index: u32,
+    pub kind: KernelArgKind,
+    /// Bytes of the value (Scalar, ByValue), or of the pointee type (pointers; 0 when the
+    /// pointee has no size, e.g. `void*` or a runtime array).
+    pub size: u64,
+    /// The parameter's name (`OpName`), if any.
+    pub name: Option<String>,
+}
+
+/// The value of one Kernel argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelArg {
+    /// A buffer's bytes (for `__global` and `__constant` pointers); written back after the run
+    /// (`__global` ones).
+    Buffer(Vec<u8>),
+    /// Local memory of this many bytes per workgroup (zero-initialised).
+    Local(u64),
+    /// The bytes of a value argument, little-endian in C layout.
+    Scalar(Vec<u8>),
+}
+
+/// The data a run reads and writes: buffers keyed by (set, binding), push constants, and for
+/// Kernel entry points the arguments and the dispatch's local size.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
     buffers: BTreeMap<(u32, u32), Vec<u8>>,
     tensors: BTreeMap<(u32, u32), Tensor>,
+    args: BTreeMap<u32, KernelArg>,
     /// The push-constant bytes (reads beyond them give zero).
     pub push_constants: Vec<u8>,
+    /// The workgroup size of a Kernel dispatch whose module gives none (OpenCL's
+    /// `local_work_size`). When the module has LocalSize, this must equal it or be `None`.
+    pub local_size: Option<[u32; 3]>,
 }
 
 impl Resources {
@@ -128,6 +174,39 @@ impl Resources {
     /// The tensor at (set, binding), mutably.
     pub fn tensor_mut(&mut self, set: u32, binding: u32) -> Option<&mut Tensor> {
         self.tensors.get_mut(&(set, binding))
+    }
+
+    /// Binds Kernel argument `index`, replacing any previous value.
+    pub fn set_arg(&mut self, index: u32, arg: KernelArg) {
+        self.args.insert(index, arg);
+    }
+
+    /// Kernel argument `index`.
+    pub fn arg(&self, index: u32) -> Option<&KernelArg> {
+        self.args.get(&index)
+    }
+
+    /// Kernel argument `index`, mutably.
+    pub fn arg_mut(&mut self, index: u32) -> Option<&mut KernelArg> {
+        self.args.get_mut(&index)
+    }
+
+    /// The bytes of Kernel buffer argument `index` (after a run: its contents then).
+    pub fn arg_buffer(&self, index: u32) -> Option<&[u8]> {
+        match self.args.get(&index) {
+            Some(KernelArg::Buffer(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The first argument index at or beyond `count` that is bound, if any.
+    pub fn args_beyond(&self, count: u32) -> Option<u32> {
+        self.args.range(count..).next().map(|(k, _)| *k)
+    }
+
+    /// Sets the local size of a Kernel dispatch (see [`Resources::local_size`]).
+    pub fn set_local_size(&mut self, size: [u32; 3]) {
+        self.local_size = Some(size);
     }
 
     /// Every bound buffer, in (set, binding) order.

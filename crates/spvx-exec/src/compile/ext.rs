@@ -83,6 +83,9 @@ impl Compiler<'_> {
             .get(1)
             .and_then(|o| o.word())
             .unwrap_or(u32::MAX);
+        if set.is_some() && set == self.opencl {
+            return self.opencl_inst(index, inst, code);
+        }
         if set.is_none() || set != self.glsl {
             return Err(
                 self.unsupported(index, "extended instruction sets other than GLSL.std.450")

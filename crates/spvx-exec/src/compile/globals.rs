@@ -276,17 +276,33 @@ impl Compiler<'_> {
                     41 => Builtin::SubgroupLocalInvocationId,
                     40 => Builtin::SubgroupId,
                     38 => Builtin::NumSubgroups,
+                    30 => Builtin::WorkDim,
+                    31 => Builtin::GlobalSize,
+                    32 => Builtin::EnqueuedWorkgroupSize,
+                    33 => Builtin::GlobalOffset,
+                    34 => Builtin::GlobalLinearId,
+                    37 => Builtin::SubgroupMaxSize,
+                    39 => Builtin::NumEnqueuedSubgroups,
                     b => return Err(self.unsupported(index, format!("built-in {b}"))),
                 };
-                let off = reserve(&mut self.globals.private_bytes, size, 4).ok_or_else(too_big)?;
+                // 32-bit components (Vulkan), or 64-bit `size_t` ones (OpenCL, Physical64).
+                let (comp, count) = self.scalar_components(index, pointee)?;
+                let component_bytes = comp.mem_bytes().clamp(4, 8);
+                let off = reserve(&mut self.globals.private_bytes, size, 8).ok_or_else(too_big)?;
                 self.globals.builtins.push(BuiltinVar {
                     builtin,
                     offset: off,
-                    components: (size / 4) as u32,
+                    components: count,
+                    component_bytes,
                 });
                 Ptr::new(SPACE_PRIVATE, off as u64)
             }
-            sc::PRIVATE | sc::OUTPUT => {
+            c if c == sc::PRIVATE
+                || c == sc::OUTPUT
+                || (c == sc::UNIFORM_CONSTANT && self.pointer_bits.is_some()) =>
+            {
+                // (A Kernel module's UniformConstant variables are program-scope `__constant`
+                // data: read-only, so a per-invocation copy is indistinguishable.)
                 let off =
                     reserve(&mut self.globals.private_bytes, size, align).ok_or_else(too_big)?;
                 let init_id = inst.operands.get(1).and_then(|o| o.id());

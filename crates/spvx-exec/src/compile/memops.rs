@@ -111,7 +111,10 @@ impl Compiler<'_> {
                 );
                 Ok(())
             }
-            "OpAccessChain" | "OpInBoundsAccessChain" => self.access_chain(index, inst, code),
+            "OpAccessChain"
+            | "OpInBoundsAccessChain"
+            | "OpPtrAccessChain"
+            | "OpInBoundsPtrAccessChain" => self.access_chain(index, inst, code, name),
             "OpCopyMemory" => {
                 let (d, s) = (self.operand(index, inst, 0)?, self.operand(index, inst, 1)?);
                 let pointee = self.pointee(index, d)?;
@@ -161,11 +164,15 @@ impl Compiler<'_> {
         }
     }
 
+    /// OpAccessChain and OpInBoundsAccessChain; OpPtrAccessChain and OpInBoundsPtrAccessChain
+    /// first step over whole pointees (`Element` × the pointer type's ArrayStride, else the
+    /// pointee's size rounded to its alignment: C's pointer arithmetic).
     fn access_chain(
         &mut self,
         index: usize,
         inst: &Instruction,
         code: &mut Code,
+        name: &str,
     ) -> Result<(), ExecError> {
         let dst = self.result(index, inst)?;
         let base = self.operand(index, inst, 0)?;
@@ -174,7 +181,41 @@ impl Compiler<'_> {
         let mut m = self.ptr_matrix.get(&base_id).copied().unwrap_or_default();
         let mut offset = 0u64;
         let mut steps = Vec::new();
-        for k in 1..inst.operands.len() {
+        let mut first = 1;
+        if name.ends_with("PtrAccessChain") {
+            first = 2;
+            let e = self.operand(index, inst, 1)?;
+            let e_id = inst.operands.get(1).and_then(|o| o.id()).unwrap_or(0);
+            let bits = self.scalar(index, e.ty)?.bits();
+            let stride = match self
+                .deco(base.ty, super::types::deco::ARRAY_STRIDE)
+                .and_then(|w| w.first().copied())
+            {
+                Some(s) => s as u64,
+                None => {
+                    let (s, a) = self.size_align(index, t, m)?;
+                    s.next_multiple_of(a.max(1))
+                }
+            };
+            let stride = u32::try_from(stride)
+                .map_err(|_| self.err(index, "pointee too large for pointer arithmetic"))?;
+            let constant = self
+                .ix
+                .is_constant(e_id)
+                .then(|| crate::exec::sext(self.eval[e.slot as usize], bits))
+                .filter(|i| (0..1 << 20).contains(i));
+            match constant {
+                // (A negative constant element goes through a run-time step, which is signed.)
+                Some(i) => offset = offset.wrapping_add(i as u64 * stride as u64),
+                None => steps.push(ChainStep {
+                    index: e.slot,
+                    index_bits: bits as u8,
+                    stride,
+                    length: None,
+                }),
+            }
+        }
+        for k in first..inst.operands.len() {
             let iv = self.operand(index, inst, k)?;
             let id = inst.operands.get(k).and_then(|o| o.id()).unwrap_or(0);
             let bits = self.scalar(index, iv.ty)?.bits();

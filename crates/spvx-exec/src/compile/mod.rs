@@ -18,9 +18,11 @@ mod fixedops;
 mod func;
 mod globals;
 mod group;
+mod kernel;
 mod matrix;
 mod matrix_mma;
 mod memops;
+mod opencl;
 mod ops;
 mod types;
 
@@ -47,6 +49,7 @@ pub(crate) const MAX_SLOTS: u32 = 1 << 22;
 
 /// Execution model numbers (SPIR-V 1.6 §3.4).
 const MODEL_GLCOMPUTE: u32 = 5;
+const MODEL_KERNEL: u32 = 6;
 
 /// State of one compilation.
 pub(crate) struct Compiler<'a> {
@@ -68,6 +71,11 @@ pub(crate) struct Compiler<'a> {
     /// Matrix layout of the pointee of access-chain results that point into a decorated
     /// struct member.
     pub ptr_matrix: HashMap<Id, types::MatrixDeco>,
+    /// Physical addressing (Physical32/Physical64): the pointer width in bits; `None` for
+    /// Logical addressing.
+    pub pointer_bits: Option<u32>,
+    /// Result id of `OpExtInstImport "OpenCL.std"`.
+    pub opencl: Option<Id>,
 }
 
 impl<'a> Compiler<'a> {
@@ -133,7 +141,20 @@ pub fn compile(
         }
     }
     let ix = ModuleIndex::build(header, insts).map_err(ExecError::Invalid)?;
-    let (entry_fn, ep_index) = find_entry(&ix, insts, entry)?;
+    let (entry_fn, ep_index, model) = find_entry(&ix, insts, entry)?;
+    let pointer_bits = kernel::physical_bits(insts);
+    if pointer_bits == Some(32) {
+        return Err(ExecError::Unsupported {
+            what: "the Physical32 addressing model (Physical64 is supported)".into(),
+            instruction: 0,
+            opcode: "OpMemoryModel".into(),
+        });
+    }
+    let opencl = ix
+        .ext_imports
+        .iter()
+        .find(|(_, name)| name.as_str() == "OpenCL.std")
+        .map(|(id, _)| *id);
     let glsl = ix
         .ext_imports
         .iter()
@@ -152,14 +173,22 @@ pub fn compile(
         func_index: HashMap::new(),
         glsl,
         ptr_matrix: HashMap::new(),
+        pointer_bits,
+        opencl,
     };
     let order = func::reachable_functions(&c, entry_fn, ep_index)?;
     for (i, f) in order.iter().enumerate() {
         c.func_index.insert(*f, i as u32);
     }
     c.compile_globals(&order)?;
-    let local_size = c.local_size(entry_fn, ep_index)?;
     let sigs = c.prepare_functions(&order)?;
+    let (local_size, kernel) = if model == MODEL_KERNEL {
+        let fixed = c.local_size(entry_fn, ep_index).ok();
+        let info = c.kernel_info(entry_fn, &sigs, fixed)?;
+        (fixed.unwrap_or([1, 1, 1]), Some(info))
+    } else {
+        (c.local_size(entry_fn, ep_index)?, None)
+    };
     let mut functions = Vec::with_capacity(order.len());
     for f in &order {
         functions.push(c.compile_function(*f, &sigs)?);
@@ -178,15 +207,17 @@ pub fn compile(
         local_size,
         bindings: g.bindings,
         opcodes: insts.iter().map(|i| i.opcode).collect(),
+        kernel,
     })
 }
 
-/// The entry point's function id and the index of its OpEntryPoint.
+/// The entry point's function id, the index of its OpEntryPoint and its execution model
+/// (GLCompute or Kernel).
 fn find_entry(
     ix: &ModuleIndex,
     insts: &[Instruction],
     name: &str,
-) -> Result<(Id, usize), ExecError> {
+) -> Result<(Id, usize, u32), ExecError> {
     let mut available = Vec::new();
     for &i in &ix.entry_points {
         let inst = &insts[i];
@@ -197,14 +228,14 @@ fn find_entry(
                 .first()
                 .and_then(|o| o.word())
                 .unwrap_or(u32::MAX);
-            if model != MODEL_GLCOMPUTE {
+            if model != MODEL_GLCOMPUTE && model != MODEL_KERNEL {
                 return Err(ExecError::ExecutionModel {
                     name: name.to_string(),
                     model,
                 });
             }
             let f = inst.operands.get(1).and_then(|o| o.id()).unwrap_or(0);
-            return Ok((f, i));
+            return Ok((f, i, model));
         }
         available.push(ep_name.to_string());
     }

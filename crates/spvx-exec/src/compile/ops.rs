@@ -376,6 +376,21 @@ impl Compiler<'_> {
             }
             "OpUConvert" | "OpSConvert" | "OpFConvert" | "OpConvertFToU" | "OpConvertFToS"
             | "OpConvertSToF" | "OpConvertUToF" => self.conversion(index, inst, code, name),
+            "OpConvertPtrToU"
+            | "OpConvertUToPtr"
+            | "OpPtrCastToGeneric"
+            | "OpGenericCastToPtr"
+            | "OpGenericCastToPtrExplicit"
+            | "OpGenericPtrMemSemantics"
+            | "OpPtrEqual"
+            | "OpPtrNotEqual"
+            | "OpPtrDiff"
+            | "OpCopyMemorySized" => self.pointer_op(index, inst, code, name),
+            "OpBitcast"
+                if self.pointer_bits.is_some() && self.bitcast_has_pointer(index, inst)? =>
+            {
+                self.pointer_op(index, inst, code, name)
+            }
             "OpBitcast" => {
                 let dst = self.result(index, inst)?;
                 let v = self.operand(index, inst, 0)?;
@@ -566,6 +581,8 @@ impl Compiler<'_> {
             | "OpStore"
             | "OpAccessChain"
             | "OpInBoundsAccessChain"
+            | "OpPtrAccessChain"
+            | "OpInBoundsPtrAccessChain"
             | "OpCopyMemory"
             | "OpArrayLength" => self.memory_op(index, inst, code, name),
             n if n.starts_with("OpAtomic") => self.atomic_op(index, inst, code, name),

@@ -181,7 +181,14 @@ impl Compiler<'_> {
         Ok(match self.ty(index, ty)? {
             Type::Vector { component, count } => {
                 let (s, a) = self.size_align(index, *component, m)?;
-                (s * *count as u64, a)
+                if self.pointer_bits.is_some() {
+                    // OpenCL C 6.3.5: a vector of 3 takes the size and alignment of 4, and a
+                    // vector is aligned to its size.
+                    let n = if *count == 3 { 4 } else { *count as u64 };
+                    (s * n, s * n)
+                } else {
+                    (s * *count as u64, a)
+                }
             }
             Type::Matrix { column, count } => {
                 let (cs, a) = self.size_align(index, *column, MatrixDeco::default())?;
@@ -378,7 +385,7 @@ impl Compiler<'_> {
             }
             _ => {
                 let s = self.scalar(index, ty)?;
-                if s == Scalar::Ptr {
+                if s == Scalar::Ptr && self.pointer_bits.is_none() {
                     return Err(
                         self.unsupported(index, "pointers stored in memory (variable pointers)")
                     );

@@ -11,7 +11,7 @@ fn space_name(ptr: Ptr) -> String {
     Memory::space_kind(ptr.space()).to_string()
 }
 
-fn report_access(
+pub(crate) fn report_access(
     cx: &mut Ctx,
     lane: usize,
     ptr: Ptr,

@@ -14,10 +14,12 @@ pub mod convert;
 pub mod fixed;
 pub mod float;
 pub mod intdot;
+pub mod kernel;
 pub mod math;
 pub mod matrix_mma;
 pub mod memory;
 pub mod mixdot;
+pub mod opencl;
 pub mod subgroup;
 pub mod tensor;
 
@@ -398,6 +400,14 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             dst,
             args,
         } => math::imath(cx, *func, *bits as u32, *dst, *args),
+        Inst::Ptr { op, dst, a, b } => kernel::ptr_op(cx, *op, *dst, *a, *b),
+        Inst::CopyMemorySized {
+            dst,
+            src,
+            size,
+            size_bits,
+        } => return kernel::copy_sized(cx, *dst, *src, *size, *size_bits),
+        Inst::Ocl { op, ty, dst, args } => opencl::ocl(cx, *op, *ty, *dst, *args),
     }
     Ok(())
 }

@@ -10,12 +10,16 @@ mod buffer;
 
 pub use buffer::SharedBuffer;
 
+/// No memory object: the null pointer (all bits zero) and anything else in space 0 is out of
+/// bounds (OpenCL's NULL must never reach a variable).
+pub const SPACE_NULL: u32 = 0;
 /// The invocation's private memory (Private and Function variables, built-in inputs).
-pub const SPACE_PRIVATE: u32 = 0;
-/// The workgroup's shared memory (Workgroup variables).
-pub const SPACE_WORKGROUP: u32 = 1;
-/// Buffer `i` of the program's bindings is space `SPACE_BUFFER0 + i`.
-pub const SPACE_BUFFER0: u32 = 2;
+pub const SPACE_PRIVATE: u32 = 1;
+/// The workgroup's shared memory (Workgroup variables, Kernel local-memory arguments).
+pub const SPACE_WORKGROUP: u32 = 2;
+/// Buffer `i` of the program's bindings (then the Kernel buffer arguments) is space
+/// `SPACE_BUFFER0 + i`.
+pub const SPACE_BUFFER0: u32 = 3;
 
 const OFFSET_BITS: u32 = 48;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
@@ -107,9 +111,9 @@ impl Memory<'_> {
                 Ok(read_le(&self.workgroup[o..o + bytes as usize]))
             }
             s => {
-                let b = self
-                    .buffers
-                    .get((s - SPACE_BUFFER0) as usize)
+                let b = s
+                    .checked_sub(SPACE_BUFFER0)
+                    .and_then(|i| self.buffers.get(i as usize))
                     .ok_or(Access::OutOfBounds)?;
                 b.read(off, bytes).ok_or(Access::OutOfBounds)
             }
@@ -133,9 +137,9 @@ impl Memory<'_> {
                 Ok(())
             }
             s => {
-                let b = self
-                    .buffers
-                    .get((s - SPACE_BUFFER0) as usize)
+                let b = s
+                    .checked_sub(SPACE_BUFFER0)
+                    .and_then(|i| self.buffers.get(i as usize))
                     .ok_or(Access::OutOfBounds)?;
                 if b.read_only {
                     return Err(Access::ReadOnly);
@@ -154,9 +158,9 @@ impl Memory<'_> {
         match ptr.space() {
             SPACE_PRIVATE => self.private_bytes as u64,
             SPACE_WORKGROUP => self.workgroup.len() as u64,
-            s => self
-                .buffers
-                .get((s - SPACE_BUFFER0) as usize)
+            s => s
+                .checked_sub(SPACE_BUFFER0)
+                .and_then(|i| self.buffers.get(i as usize))
                 .map_or(0, |b| b.len() as u64),
         }
     }
@@ -167,6 +171,7 @@ impl Memory<'_> {
         match space {
             SPACE_PRIVATE => "private memory",
             SPACE_WORKGROUP => "workgroup memory",
+            SPACE_NULL => "no memory (null pointer)",
             _ => "buffer",
         }
     }

@@ -514,6 +514,27 @@ pub enum Inst {
         dst: Slot,
         args: [Slot; 3],
     },
+    /// A pointer operation of physical addressing (Kernel modules).
+    Ptr {
+        op: crate::program::kernel::PtrOp,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    /// OpCopyMemorySized: copy as many bytes as the `size_bits`-bit integer in `size` says.
+    CopyMemorySized {
+        dst: Slot,
+        src: Slot,
+        size: Slot,
+        size_bits: u8,
+    },
+    /// An OpenCL.std function on one component.
+    Ocl {
+        op: crate::program::opencl::OclOp,
+        ty: crate::program::opencl::OclType,
+        dst: Slot,
+        args: [Slot; 3],
+    },
     /// A GLSL.std.450 integer function (SAbs, SSign, UMin, SMax, FindMsb, ...).
     IMath {
         func: crate::program::math::IMathFn,

@@ -8,7 +8,9 @@
 //! scheduler uses as its reconvergence priority (see `exec::control`).
 
 pub mod inst;
+pub mod kernel;
 pub mod math;
+pub mod opencl;
 
 pub use inst::*;
 
@@ -92,13 +94,15 @@ pub struct Function {
     pub ret: (Slot, u32),
 }
 
-/// A built-in input variable the run fills before an invocation starts: `components` 32-bit
-/// words at `offset` in the invocation's private memory.
+/// A built-in input variable the run fills before an invocation starts: `components`
+/// little-endian integers of `component_bytes` (4, or 8 for OpenCL's 64-bit `size_t`) at
+/// `offset` in the invocation's private memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuiltinVar {
     pub builtin: Builtin,
     pub offset: u32,
     pub components: u32,
+    pub component_bytes: u32,
 }
 
 /// The built-ins of a compute invocation the engine provides.
@@ -114,6 +118,20 @@ pub enum Builtin {
     SubgroupLocalInvocationId,
     SubgroupId,
     NumSubgroups,
+    /// OpenCL: the number of dimensions in use (see `run::builtins`).
+    WorkDim,
+    /// OpenCL: workgroups × workgroup size, per dimension.
+    GlobalSize,
+    /// OpenCL: the workgroup size (no non-uniform workgroups: equal to WorkgroupSize).
+    EnqueuedWorkgroupSize,
+    /// OpenCL: always 0 (no global offset).
+    GlobalOffset,
+    /// OpenCL: the linear global id (x fastest).
+    GlobalLinearId,
+    /// OpenCL: the subgroup size.
+    SubgroupMaxSize,
+    /// OpenCL: the number of subgroups (workgroups are uniform).
+    NumEnqueuedSubgroups,
 }
 
 /// A whole compiled entry point.
@@ -141,4 +159,6 @@ pub struct Program {
     /// The opcode of every instruction of the module, by flat index, to name instructions in
     /// errors and reports.
     pub opcodes: Vec<u16>,
+    /// For a Kernel (OpenCL) entry point: its arguments and required workgroup size.
+    pub kernel: Option<kernel::KernelInfo>,
 }

@@ -7,6 +7,7 @@
 //! workgroup order is returned.
 
 mod builtins;
+mod kernel;
 mod workgroup;
 
 use crate::config::RunConfig;
@@ -32,6 +33,12 @@ pub(crate) struct Dispatch<'a> {
     pub subgroups: usize,
     /// Invocations per workgroup.
     pub invocations: usize,
+    /// The workgroup size (the program's, or a Kernel dispatch's local size).
+    pub local_size: [u32; 3],
+    /// Bytes of workgroup memory (Workgroup variables, then Kernel local-memory arguments).
+    pub workgroup_bytes: u32,
+    /// Initial private memory of an invocation (with Kernel by-value arguments).
+    pub private_init: Vec<u8>,
 }
 
 impl Dispatch<'_> {
@@ -43,8 +50,8 @@ impl Dispatch<'_> {
 
     /// The event as reported: instruction name, invocation and workgroup ids.
     pub fn event(&self, e: RawEvent, subgroup: usize, workgroup: [u32; 3]) -> UbEvent {
-        let local = builtins::local_id(self.prog.local_size, subgroup * self.width + e.lane);
-        let size = self.prog.local_size;
+        let local = builtins::local_id(self.local_size, subgroup * self.width + e.lane);
+        let size = self.local_size;
         let invocation =
             [0, 1, 2].map(|i| workgroup[i].wrapping_mul(size[i]).wrapping_add(local[i]));
         let opcode = self
@@ -78,14 +85,13 @@ pub fn run(
     crate::exec::matrix_mma::check_program(prog, cfg.subgroup_size)?;
     let total: u64 = groups.iter().map(|&g| g as u64).product();
     let width = cfg.subgroup_size as usize;
-    let invocations: u64 = prog
-        .local_size
+    let ks = kernel::setup(prog, res)?;
+    let local_size = ks.local_size;
+    let invocations: u64 = local_size
         .iter()
         .try_fold(1u64, |a, &g| a.checked_mul(g as u64))
         .filter(|&n| n <= u32::MAX as u64)
-        .ok_or_else(|| {
-            ExecError::Config(format!("workgroup size {:?} is too large", prog.local_size))
-        })?;
+        .ok_or_else(|| ExecError::Config(format!("workgroup size {local_size:?} is too large")))?;
     let subgroups = invocations.div_ceil(width as u64) as usize;
 
     // Buffers, in the program's binding order.
@@ -120,6 +126,11 @@ pub fn run(
         buffers.push(SharedBuffer::new(data, read_only));
         tensors.push(view);
     }
+    for &(_, data, read_only) in &ks.buffers {
+        bytes_needed += data.len() as u64;
+        buffers.push(SharedBuffer::new(data, read_only));
+        tensors.push(None);
+    }
     let threads = match cfg.threads {
         Some(n) => n.max(1) as u64,
         None => rayon::current_num_threads() as u64,
@@ -129,7 +140,7 @@ pub fn run(
     let per_worker = (prog.slot_count as u64 * 8 + prog.private_bytes as u64)
         .saturating_mul(width as u64)
         .saturating_mul(subgroups as u64)
-        .saturating_add(prog.workgroup_bytes as u64);
+        .saturating_add(ks.workgroup_bytes as u64);
     bytes_needed =
         bytes_needed.saturating_add(total.saturating_mul(std::mem::size_of::<Outcome>() as u64));
     bytes_needed = bytes_needed.saturating_add(per_worker.saturating_mul(threads));
@@ -146,6 +157,13 @@ pub fn run(
         let s = slot as usize * width;
         template[s..s + width].fill(v);
     }
+    for &(slot, v) in &ks.regs {
+        let s = slot as usize * width;
+        if let Some(r) = template.get_mut(s..s + width) {
+            r.fill(v);
+        }
+    }
+    let arg_buffers: Vec<(u32, bool)> = ks.buffers.iter().map(|b| (b.0, b.2)).collect();
     let d = Dispatch {
         prog,
         cfg,
@@ -156,6 +174,9 @@ pub fn run(
         width,
         subgroups,
         invocations: invocations as usize,
+        local_size,
+        workgroup_bytes: ks.workgroup_bytes,
+        private_init: ks.private_init,
     };
 
     let outcomes: Vec<Outcome> = if cfg.threads == Some(1) || total <= 1 {
@@ -213,6 +234,12 @@ pub fn run(
             && let Some(t) = res.tensor_mut(info.set, info.binding)
         {
             t.data = b.to_bytes();
+        }
+    }
+    let after_bindings = buffers.iter().skip(prog.bindings.len());
+    for (b, &(index, read_only)) in after_bindings.zip(&arg_buffers) {
+        if !read_only && let Some(crate::resources::KernelArg::Buffer(dst)) = res.arg_mut(index) {
+            *dst = b.to_bytes();
         }
     }
     Ok(report)

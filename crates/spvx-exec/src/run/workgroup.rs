@@ -40,7 +40,7 @@ impl Worker {
                 .map(|_| Subgroup::new(&d.template, d.width))
                 .collect(),
             privates: vec![vec![0; private]; d.subgroups],
-            workgroup: vec![0; d.prog.workgroup_bytes as usize],
+            workgroup: vec![0; d.workgroup_bytes as usize],
         }
     }
 
@@ -65,9 +65,10 @@ impl Worker {
                 }
                 active |= 1 << l;
                 let mine = &mut private[l * pb..(l + 1) * pb];
-                mine[..prog.private_init.len().min(pb)]
-                    .copy_from_slice(&prog.private_init[..prog.private_init.len().min(pb)]);
+                let init = &d.private_init[..d.private_init.len().min(pb)];
+                mine[..init.len()].copy_from_slice(init);
                 let inv = Invocation {
+                    local_size: d.local_size,
                     local_index: index,
                     workgroup: wg,
                     groups: d.groups,

@@ -1,0 +1,71 @@
+//! Pointer operations of physical addressing (Kernel modules): generic-to-specific casts,
+//! OpGenericPtrMemSemantics, OpPtrDiff, and OpCopyMemorySized.
+
+use super::{Ctx, Stop, lanes, low_bits};
+use crate::memory::{Ptr, SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
+use crate::program::Slot;
+use crate::program::kernel::PtrOp;
+
+/// The storage class of the memory a pointer points into (Function, Workgroup,
+/// CrossWorkgroup), or `None` for the null space.
+fn class_of(p: Ptr) -> Option<u32> {
+    match p.space() {
+        SPACE_PRIVATE => Some(7),
+        SPACE_WORKGROUP => Some(4),
+        s if s >= SPACE_BUFFER0 => Some(5),
+        _ => None,
+    }
+}
+
+/// Runs a [`PtrOp`] on the active lanes.
+pub fn ptr_op(cx: &mut Ctx, op: PtrOp, dst: Slot, a: Slot, b: Slot) {
+    match op {
+        PtrOp::GenericToClass(class) => cx.map1(dst, a, |x| {
+            if class_of(Ptr(x)) == Some(class) {
+                x
+            } else {
+                0
+            }
+        }),
+        PtrOp::MemSemantics => cx.map1(dst, a, |x| match class_of(Ptr(x)) {
+            Some(4) => 0x100,
+            Some(5) => 0x200,
+            _ => 0,
+        }),
+        PtrOp::Diff { elem, bits } => cx.map2(dst, a, b, |x, y| {
+            let d = x.wrapping_sub(y) as i64;
+            (d.wrapping_div(elem.max(1) as i64) as u64) & low_bits(bits as u32)
+        }),
+    }
+}
+
+/// OpCopyMemorySized: copies the bytes one by one (each access bounds-checked and reported
+/// like a load or store of one byte).
+pub fn copy_sized(
+    cx: &mut Ctx,
+    dst: Slot,
+    src: Slot,
+    size: Slot,
+    size_bits: u8,
+) -> Result<(), Stop> {
+    for l in lanes(cx.mask) {
+        let n = cx.get(size, l) & low_bits(size_bits as u32);
+        let (d, s) = (Ptr(cx.get(dst, l)), Ptr(cx.get(src, l)));
+        // A size larger than the source object cannot copy more than it reads in bounds, and
+        // each out-of-bounds byte is reported: stop at the first one to keep runs finite.
+        for o in 0..n {
+            let v = match cx.mem.read(l, s.offset_by(o as i64), 1) {
+                Ok(v) => v,
+                Err(e) => {
+                    super::memory::report_access(cx, l, s.offset_by(o as i64), 1, false, e)?;
+                    break;
+                }
+            };
+            if let Err(e) = cx.mem.write(l, d.offset_by(o as i64), 1, v) {
+                super::memory::report_access(cx, l, d.offset_by(o as i64), 1, true, e)?;
+                break;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,376 @@
+//! OpenCL.std functions that have no GLSL.std.450 counterpart (the compiler maps the others to
+//! the engine's GLSL.std.450 instructions, which use the same definitions).
+//!
+//! Float functions follow the engine's accuracy policy (docs/semantics.md, "Arithmetic"):
+//! operands widened exactly to f64, the function evaluated there and rounded once to the
+//! operand format; exact functions (copysign, fdim, ldexp, nextafter, remainder, ilogb, logb,
+//! maxmag, minmag) are exact; transcendental ones use the host's f64 libm. Integer functions
+//! are exact, computed with wider integers.
+
+use super::float::{canonical_nan, from_f64, to_f64};
+use super::{Ctx, lanes, low_bits, sext};
+use crate::program::opencl::{OclOp, OclType};
+use crate::program::{FloatFmt, Slot};
+
+/// Runs an OpenCL.std function on the active lanes.
+pub fn ocl(cx: &mut Ctx, op: OclOp, ty: OclType, dst: Slot, args: [Slot; 3]) {
+    for l in lanes(cx.mask) {
+        let v = [0, 1, 2].map(|i| cx.get(args[i], l));
+        let r = match ty {
+            OclType::Float(fmt) => float_op(op, fmt, v),
+            OclType::Int { bits, signed } => int_op(op, bits as u32, signed, v),
+        };
+        cx.set(dst, l, r);
+    }
+}
+
+/// The integer value of a 32-bit operand (exponents, `n` of pown/rootn).
+fn int32(bits: u64) -> i64 {
+    sext(bits, 32)
+}
+
+fn float_op(op: OclOp, fmt: FloatFmt, v: [u64; 3]) -> u64 {
+    let [x, y, z] = v.map(|b| to_f64(fmt, b));
+    let sign_bit = 1u64 << (fmt.bits() - 1);
+    use OclOp::*;
+    let r = match op {
+        Mad => {
+            let p = to_f64(fmt, from_f64(fmt, x * y));
+            p + z
+        }
+        Sign => {
+            if x.is_nan() {
+                0.0
+            } else if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                x
+            }
+        }
+        FrexpMant => {
+            if x == 0.0 || !x.is_finite() {
+                x
+            } else {
+                scale(x, -(exponent(x) as i32) - 1)
+            }
+        }
+        FrexpExp => {
+            return if x == 0.0 || !x.is_finite() {
+                0
+            } else {
+                (exponent(x) + 1) as u64 & 0xffff_ffff
+            };
+        }
+        Copysign => return (v[0] & !sign_bit) | (v[1] & sign_bit),
+        Fdim => {
+            if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else if x > y {
+                x - y
+            } else {
+                0.0
+            }
+        }
+        Ldexp => return ldexp(fmt, x, int32(v[1])),
+        Nextafter => return nextafter(fmt, v[0], v[1]),
+        Remainder => remainder(x, y),
+        Ilogb => {
+            return (if x.is_nan() || x.is_infinite() {
+                i32::MAX as i64
+            } else if x == 0.0 {
+                i32::MIN as i64
+            } else {
+                exponent(x)
+            }) as u64
+                & 0xffff_ffff;
+        }
+        Logb => {
+            if x.is_nan() {
+                x
+            } else if x.is_infinite() {
+                f64::INFINITY
+            } else if x == 0.0 {
+                f64::NEG_INFINITY
+            } else {
+                exponent(x) as f64
+            }
+        }
+        Maxmag => pick_mag(x, y, true),
+        Minmag => pick_mag(x, y, false),
+        Cbrt => x.cbrt(),
+        Expm1 => x.exp_m1(),
+        Log1p => x.ln_1p(),
+        Log10 => x.log10(),
+        Exp10 => 10f64.powf(x),
+        Hypot => x.hypot(y),
+        Asinh => x.asinh(),
+        Acosh => x.acosh(),
+        Atanh => x.atanh(),
+        SinPi => sin_pi(x),
+        CosPi => cos_pi_value(x),
+        TanPi => sin_pi(x) / cos_pi_value(x),
+        AsinPi => x.asin() / std::f64::consts::PI,
+        AcosPi => x.acos() / std::f64::consts::PI,
+        AtanPi => x.atan() / std::f64::consts::PI,
+        Atan2Pi => x.atan2(y) / std::f64::consts::PI,
+        Erf | Erfc | Tgamma | Lgamma => f64::NAN,
+        Pown => x.powi(int32(v[1]).clamp(i32::MIN as i64, i32::MAX as i64) as i32),
+        Rootn => {
+            let n = int32(v[1]);
+            if n == 0 {
+                f64::NAN
+            } else if x < 0.0 && n % 2 != 0 {
+                -(-x).powf(1.0 / n as f64)
+            } else {
+                x.powf(1.0 / n as f64)
+            }
+        }
+        Powr => {
+            if x < 0.0 {
+                f64::NAN
+            } else {
+                x.powf(y)
+            }
+        }
+        Recip => 1.0 / x,
+        Divide => x / y,
+        Bitselect => return (v[0] & !v[2]) | (v[1] & v[2]),
+        _ => f64::NAN,
+    };
+    let _ = z;
+    from_f64(fmt, r)
+}
+
+/// The unbiased exponent of a finite nonzero f64 (subnormals included).
+fn exponent(x: f64) -> i64 {
+    let b = x.abs().to_bits();
+    let e = (b >> 52) as i64;
+    if e == 0 {
+        // Subnormal: the position of the top bit.
+        -1074 + 63 - b.leading_zeros() as i64
+    } else {
+        e - 1023
+    }
+}
+
+/// `x · 2^n` rounded once to `fmt` (f64 values are exact after scaling in steps).
+fn ldexp(fmt: FloatFmt, x: f64, n: i64) -> u64 {
+    if fmt != FloatFmt::F64 {
+        // x has at most 24 significant bits; x·2^n is exact in f64 for n within ±1000 and
+        // beyond that over/underflows the format anyway.
+        let n = n.clamp(-1100, 1100) as i32;
+        return from_f64(fmt, scale(x, n));
+    }
+    from_f64(fmt, scale(x, n.clamp(-2200, 2200) as i32))
+}
+
+/// x · 2^n, one rounding (scaling by powers of two in steps that stay exact until the last).
+fn scale(mut x: f64, mut n: i32) -> f64 {
+    while n > 1000 {
+        x *= 2f64.powi(1000);
+        n -= 1000;
+    }
+    while n < -1000 {
+        // Keep the intermediate normal: scale down in steps that do not underflow until last.
+        if n >= -1000 - 52 {
+            break;
+        }
+        x *= 2f64.powi(-1000);
+        n += 1000;
+    }
+    if n < -1000 {
+        // Two steps: the first exact, the second rounds once.
+        let a = n / 2;
+        return x * 2f64.powi(a) * 2f64.powi(n - a);
+    }
+    x * 2f64.powi(n)
+}
+
+/// The next representable value after `x` toward `y`, on the format's bits.
+fn nextafter(fmt: FloatFmt, x: u64, y: u64) -> u64 {
+    let (fx, fy) = (to_f64(fmt, x), to_f64(fmt, y));
+    if fx.is_nan() || fy.is_nan() {
+        return canonical_nan(fmt);
+    }
+    if fx == fy {
+        return y;
+    }
+    let sign = 1u64 << (fmt.bits() - 1);
+    if fx == 0.0 {
+        // The smallest subnormal with the sign of the direction.
+        return if fy > 0.0 { 1 } else { sign | 1 };
+    }
+    let away = (fy > fx) == (x & sign == 0);
+    if away { x + 1 } else { x - 1 }
+}
+
+/// IEEE 754 remainder: x − n·y with n the integer nearest x/y (ties to even); exact.
+fn remainder(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0 {
+        return f64::NAN;
+    }
+    if y.is_infinite() {
+        return x;
+    }
+    let ay = y.abs();
+    let two = 2.0 * ay;
+    let mut r = if two.is_finite() {
+        (x % two).abs()
+    } else {
+        x.abs()
+    };
+    let mut odd = false;
+    if r >= ay {
+        r -= ay;
+        odd = true;
+    }
+    let half_cmp = if ay < f64::MIN_POSITIVE * 2.0 {
+        (2.0 * r).partial_cmp(&ay)
+    } else {
+        r.partial_cmp(&(ay * 0.5))
+    };
+    match half_cmp {
+        Some(std::cmp::Ordering::Greater) => r -= ay,
+        Some(std::cmp::Ordering::Equal) if odd => r -= ay,
+        _ => {}
+    }
+    if x < 0.0 { -r } else { r }
+}
+
+fn pick_mag(x: f64, y: f64, max: bool) -> f64 {
+    let (ax, ay) = (x.abs(), y.abs());
+    let first = if max { ax > ay } else { ax < ay };
+    let second = if max { ay > ax } else { ay < ax };
+    if first {
+        x
+    } else if second {
+        y
+    } else if max {
+        x.max(y)
+    } else {
+        x.min(y)
+    }
+}
+
+/// sin(π·x) with the argument reduced exactly first (exact zeros at integers).
+fn sin_pi(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = x % 2.0; // exact, in (−2, 2)
+    if r == r.trunc() {
+        return 0.0f64.copysign(x);
+    }
+    (std::f64::consts::PI * r).sin()
+}
+
+fn cos_pi_value(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = (x % 2.0).abs();
+    if r == 0.5 || r == 1.5 {
+        return 0.0;
+    }
+    (std::f64::consts::PI * r).cos()
+}
+
+fn int_op(op: OclOp, bits: u32, signed: bool, v: [u64; 3]) -> u64 {
+    let m = low_bits(bits);
+    let val = |x: u64| -> i128 {
+        if signed {
+            sext(x, bits) as i128
+        } else {
+            (x & m) as i128
+        }
+    };
+    let [a, b, c] = v.map(val);
+    let (lo, hi) = if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, m as i128)
+    };
+    let sat = |r: i128| r.clamp(lo, hi) as u64 & m;
+    let wrap = |r: i128| r as u64 & m;
+    use OclOp::*;
+    match op {
+        AbsDiff => wrap((a - b).abs()),
+        AddSat => sat(a + b),
+        SubSat => sat(a - b),
+        Hadd => wrap((a + b) >> 1),
+        Rhadd => wrap((a + b + 1) >> 1),
+        MulHi => wrap(mul_hi(a, b, bits)),
+        MadHi => wrap(mul_hi(a, b, bits) + c),
+        MadSat => {
+            // |a·b| < 2^126 and |c| < 2^64: exact in i128.
+            sat(a * b + c)
+        }
+        Rotate => {
+            let x = v[0] & m;
+            let k = (v[1] & m) % bits as u64;
+            if k == 0 {
+                x
+            } else {
+                ((x << k) | (x >> (bits as u64 - k))) & m
+            }
+        }
+        Clz => {
+            let x = v[0] & m;
+            (x.leading_zeros() - (64 - bits)) as u64
+        }
+        Ctz => {
+            let x = v[0] & m;
+            if x == 0 {
+                bits as u64
+            } else {
+                x.trailing_zeros() as u64
+            }
+        }
+        Mul24 | Mad24 => {
+            let t = |x: u64| -> i128 {
+                if signed {
+                    sext(x & 0xff_ffff, 24) as i128
+                } else {
+                    (x & 0xff_ffff) as i128
+                }
+            };
+            let p = t(v[0]) * t(v[1]);
+            wrap(if op == Mad24 { p + c } else { p })
+        }
+        Upsample => ((v[0] & m) << bits) | (v[1] & m),
+        Bitselect => (v[0] & !v[2]) | (v[1] & v[2]),
+        _ => 0,
+    }
+}
+
+/// The high half of the 2·bits-bit product (operands already extended; floor division by
+/// 2^bits, so signed results are the high word of the two's-complement product).
+fn mul_hi(a: i128, b: i128, bits: u32) -> i128 {
+    if bits == 64 {
+        // The product may need 128 bits: split the signed/unsigned product.
+        let p = a.wrapping_mul(b);
+        let neg = (a < 0) != (b < 0) && a != 0 && b != 0;
+        let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+        // Full 128 × 128 is not needed: |a|, |b| < 2^64.
+        let (a_hi, a_lo) = (ua >> 32, ua & 0xffff_ffff);
+        let (b_hi, b_lo) = (ub >> 32, ub & 0xffff_ffff);
+        let ll = a_lo * b_lo;
+        let lh = a_lo * b_hi;
+        let hl = a_hi * b_lo;
+        let hh = a_hi * b_hi;
+        let mid = (ll >> 32) + (lh & 0xffff_ffff) + (hl & 0xffff_ffff);
+        let high = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+        let low = (mid << 32) | (ll & 0xffff_ffff);
+        let _ = p;
+        if neg {
+            // −(high·2^64 + low) = (!high)·2^64 + (2^64 − low), borrowing when low is 0.
+            let low64 = low & 0xffff_ffff_ffff_ffff;
+            let nh = !(high as u64) as i128 + if low64 == 0 { 1 } else { 0 };
+            return nh;
+        }
+        return high as i128;
+    }
+    (a * b) >> bits
+}
