@@ -1,0 +1,897 @@
+//! A generator of structurally valid, semantically random SPIR-V compute modules, driven by the
+//! fuzzer's bytes and built with spvx-spirv's `module::Builder`.
+//!
+//! Every module has one GLCompute entry point `main` (LocalSize from the bytes), the built-in
+//! GlobalInvocationId, two storage buffers of `uint[]` (set 0, binding 0 read and written;
+//! binding 1 only ever read), up to two helper functions it calls, and a body of random
+//! statements: scalar, vector and conversion arithmetic over 8/16/32/64-bit types, GLSL.std.450
+//! calls, buffer loads and stores and atomics at random (often out-of-bounds) indices, array
+//! length, barriers, subgroup reductions, and structured selections, switches and loops (whose
+//! trip counts may be huge or infinite). In the default mode the module is meant to be valid
+//! (the engine target runs these); with `chaos` set, operands are drawn from every id of the
+//! module regardless of type, which gives modules that are well formed but mostly invalid (the
+//! validator target's second diet).
+
+use spvx_spirv::grammar::Version;
+use spvx_spirv::module::{Arg, Builder, Module};
+
+/// Reads bytes from the front of the fuzzer's input; zeros when it runs out.
+pub struct Bytes<'a>(pub &'a [u8]);
+
+impl Bytes<'_> {
+    /// The next byte (0 once the input is used up).
+    pub fn u8(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((b, rest)) => {
+                self.0 = rest;
+                *b
+            }
+            None => 0,
+        }
+    }
+    /// A value below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.u8() as usize % n.max(1)
+    }
+    /// The next four bytes, little-endian.
+    pub fn u32(&mut self) -> u32 {
+        (0..4).fold(0, |acc, k| acc | (self.u8() as u32) << (8 * k))
+    }
+    /// True when the input is used up.
+    pub fn done(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// The value types the generator computes with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    U32,
+    I32,
+    U64,
+    U16,
+    F32,
+    F64,
+    F16,
+    Bool,
+    V4F32,
+    V2U32,
+}
+
+const INTS: [Ty; 4] = [Ty::U32, Ty::I32, Ty::U64, Ty::U16];
+const FLOATS: [Ty; 3] = [Ty::F32, Ty::F64, Ty::F16];
+const ALL_TYS: [Ty; 10] = [
+    Ty::U32,
+    Ty::I32,
+    Ty::U64,
+    Ty::U16,
+    Ty::F32,
+    Ty::F64,
+    Ty::F16,
+    Ty::Bool,
+    Ty::V4F32,
+    Ty::V2U32,
+];
+
+fn width(t: Ty) -> u32 {
+    match t {
+        Ty::U32 | Ty::I32 | Ty::F32 | Ty::Bool => 32,
+        Ty::U64 | Ty::F64 | Ty::V2U32 => 64,
+        Ty::U16 | Ty::F16 => 16,
+        Ty::V4F32 => 128,
+    }
+}
+
+/// What the generated module's interface is, for the engine check.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// LocalSize x (y = z = 1).
+    pub local_x: u32,
+}
+
+struct Gen<'a> {
+    b: Builder,
+    bytes: Bytes<'a>,
+    chaos: bool,
+    types: Vec<(Ty, u32)>,
+    /// Values in scope: (id, type). Truncated when a construct ends.
+    pool: Vec<(u32, Ty)>,
+    /// Every id the module declared (chaos operands come from here).
+    all_ids: Vec<u32>,
+    budget: u32,
+    glsl: u32,
+    buf0: u32,
+    buf1: u32,
+    ptr_sb_u32: u32,
+    ptr_fn_u32: u32,
+    counters: Vec<u32>,
+    helpers: Vec<(u32, usize)>,
+    u32_consts: Vec<u32>,
+    scope_device: u32,
+    scope_workgroup: u32,
+    scope_subgroup: u32,
+    sem_none: u32,
+    sem_barrier: u32,
+    in_helper: bool,
+}
+
+/// Builds a module from `data`; `None` when the builder refuses something (only possible in
+/// chaos mode, or for a generator bug, which the targets then simply skip).
+pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
+    let mut bytes = Bytes(data);
+    let local_x = 1 + bytes.below(8) as u32;
+    let mut b = Builder::new(Version::new(1, 6));
+    for cap in [
+        "Shader",
+        "Int64",
+        "Int16",
+        "Float16",
+        "Float64",
+        "GroupNonUniform",
+        "GroupNonUniformArithmetic",
+    ] {
+        b.capability(cap).ok()?;
+    }
+    b.memory_model("Logical", "GLSL450").ok()?;
+    let glsl = b.ext_inst_import("GLSL.std.450").ok()?;
+    let mut types = Vec::new();
+    let u32t = b.type_int(32, false).ok()?;
+    types.push((Ty::U32, u32t));
+    types.push((Ty::I32, b.type_int(32, true).ok()?));
+    types.push((Ty::U64, b.type_int(64, false).ok()?));
+    types.push((Ty::U16, b.type_int(16, false).ok()?));
+    let f32t = b.type_float(32, None).ok()?;
+    types.push((Ty::F32, f32t));
+    types.push((Ty::F64, b.type_float(64, None).ok()?));
+    types.push((Ty::F16, b.type_float(16, None).ok()?));
+    types.push((Ty::Bool, b.type_bool().ok()?));
+    types.push((Ty::V4F32, b.type_vector(f32t, 4).ok()?));
+    types.push((Ty::V2U32, b.type_vector(u32t, 2).ok()?));
+    let v3u = b.type_vector(u32t, 3).ok()?;
+    let ptr_in_v3 = b.type_pointer("Input", v3u).ok()?;
+    let gid = b.global_variable(ptr_in_v3, "Input", None).ok()?;
+    b.decorate(gid, "BuiltIn", &[Arg::name("GlobalInvocationId")])
+        .ok()?;
+    let arr = b.type_runtime_array(u32t).ok()?;
+    b.decorate(arr, "ArrayStride", &[Arg::Int(4)]).ok()?;
+    let block = b.type_struct(&[arr]).ok()?;
+    b.member_decorate(block, 0, "Offset", &[Arg::Int(0)]).ok()?;
+    b.decorate(block, "Block", &[]).ok()?;
+    let ptr_sb_block = b.type_pointer("StorageBuffer", block).ok()?;
+    let ptr_sb_u32 = b.type_pointer("StorageBuffer", u32t).ok()?;
+    let ptr_fn_u32 = b.type_pointer("Function", u32t).ok()?;
+    let buf0 = b
+        .global_variable(ptr_sb_block, "StorageBuffer", None)
+        .ok()?;
+    let buf1 = b
+        .global_variable(ptr_sb_block, "StorageBuffer", None)
+        .ok()?;
+    for (v, binding) in [(buf0, 0), (buf1, 1)] {
+        b.decorate(v, "DescriptorSet", &[Arg::Int(0)]).ok()?;
+        b.decorate(v, "Binding", &[Arg::Int(binding)]).ok()?;
+    }
+    let mut u32_consts = Vec::new();
+    for v in [0u32, 1, 2, 3, 4, 7, 31, 32, 255, 0xffff_ffff, 0x8000_0000] {
+        u32_consts.push(b.constant_u32(v).ok()?);
+    }
+    let scope_device = b.constant_u32(1).ok()?;
+    let scope_workgroup = b.constant_u32(2).ok()?;
+    let scope_subgroup = b.constant_u32(3).ok()?;
+    let sem_none = u32_consts[0];
+    // AcquireRelease | WorkgroupMemory
+    let sem_barrier = b.constant_u32(0x8 | 0x100).ok()?;
+    let mut g = Gen {
+        b,
+        bytes,
+        chaos,
+        types,
+        pool: Vec::new(),
+        all_ids: Vec::new(),
+        budget: 80,
+        glsl,
+        buf0,
+        buf1,
+        ptr_sb_u32,
+        ptr_fn_u32,
+        counters: Vec::new(),
+        helpers: Vec::new(),
+        u32_consts,
+        scope_device,
+        scope_workgroup,
+        scope_subgroup,
+        sem_none,
+        sem_barrier,
+        in_helper: false,
+    };
+    g.all_ids = (1..g.b.bound()).collect();
+    g.constants()?;
+    let consts = g.pool.clone();
+    let void = g.b.type_void().ok()?;
+    // Helper functions `uint hN(uint, uint)`, each may call the earlier ones.
+    for _ in 0..g.bytes.below(3) {
+        g.pool = consts.clone();
+        g.in_helper = true;
+        let fty = g.b.type_function(u32t, &[u32t, u32t]).ok()?;
+        let f = g.b.begin_function(u32t, "None", fty).ok()?;
+        let p0 = g.b.function_parameter(u32t).ok()?;
+        let p1 = g.b.function_parameter(u32t).ok()?;
+        g.b.begin_block().ok()?;
+        g.counter_vars()?;
+        g.pool.push((p0, Ty::U32));
+        g.pool.push((p1, Ty::U32));
+        g.budget = 20;
+        g.statements(0)?;
+        let r = g.value(Ty::U32)?;
+        g.b.inst("OpReturnValue", None, &[Arg::Id(r)]).ok()?;
+        g.b.end_function().ok()?;
+        g.helpers.push((f, 2));
+    }
+    g.in_helper = false;
+    g.pool = consts;
+    let fvoid = g.b.type_function(void, &[]).ok()?;
+    let main = g.b.begin_function(void, "None", fvoid).ok()?;
+    g.b.begin_block().ok()?;
+    g.counter_vars()?;
+    let ptr_in_u32 = g.b.type_pointer("Input", u32t).ok()?;
+    let gx =
+        g.b.inst(
+            "OpAccessChain",
+            Some(ptr_in_u32),
+            &[Arg::Id(gid), Arg::Id(g.u32_consts[0])],
+        )
+        .ok()??;
+    let x = g.b.inst("OpLoad", Some(u32t), &[Arg::Id(gx)]).ok()??;
+    g.pool.push((x, Ty::U32));
+    g.budget = 80;
+    g.statements(0)?;
+    g.b.inst("OpReturn", None, &[]).ok()?;
+    g.b.end_function().ok()?;
+    g.b.entry_point("GLCompute", main, "main", &[gid, buf0, buf1])
+        .ok()?;
+    g.b.execution_mode(main, "LocalSize", &[local_x, 1, 1])
+        .ok()?;
+    let module = g.b.finish().ok()?;
+    Some((module, Shape { local_x }))
+}
+
+impl Gen<'_> {
+    fn ty(&self, t: Ty) -> u32 {
+        self.types
+            .iter()
+            .find(|(k, _)| *k == t)
+            .map(|p| p.1)
+            .unwrap_or(0)
+    }
+
+    fn constants(&mut self) -> Option<()> {
+        for &c in &self.u32_consts {
+            self.pool.push((c, Ty::U32));
+        }
+        for _ in 0..1 + self.bytes.below(6) {
+            let t = ALL_TYS[self.bytes.below(ALL_TYS.len())];
+            let ty = self.ty(t);
+            let w = self.bytes.u32();
+            let id = match t {
+                Ty::Bool => self.b.constant_bool(w & 1 == 1).ok()?,
+                Ty::U64 | Ty::F64 => self.b.constant_words(ty, &[w, self.bytes.u32()]).ok()?,
+                Ty::U16 | Ty::F16 => self.b.constant_words(ty, &[w & 0xffff]).ok()?,
+                Ty::V4F32 | Ty::V2U32 => self.b.constant_null(ty).ok()?,
+                _ => self.b.constant_words(ty, &[w]).ok()?,
+            };
+            self.pool.push((id, t));
+        }
+        Some(())
+    }
+
+    /// Function variables used as loop counters, one per nesting depth.
+    fn counter_vars(&mut self) -> Option<()> {
+        self.counters.clear();
+        for _ in 0..3 {
+            let v = self
+                .b
+                .inst(
+                    "OpVariable",
+                    Some(self.ptr_fn_u32),
+                    &[Arg::name("Function")],
+                )
+                .ok()??;
+            self.counters.push(v);
+        }
+        Some(())
+    }
+
+    /// A value of type `t` in scope (made from a constant when there is none).
+    fn value(&mut self, t: Ty) -> Option<u32> {
+        if self.chaos && self.bytes.u8() < 24 && !self.all_ids.is_empty() {
+            let i = self.bytes.below(self.all_ids.len());
+            return Some(self.all_ids[i]);
+        }
+        let have: Vec<u32> = self.pool.iter().filter(|p| p.1 == t).map(|p| p.0).collect();
+        if !have.is_empty() {
+            return Some(have[self.bytes.below(have.len())]);
+        }
+        let ty = self.ty(t);
+        let id = match t {
+            Ty::Bool => self.b.constant_bool(self.bytes.u8() & 1 == 1).ok()?,
+            Ty::U64 | Ty::F64 => self.b.constant_words(ty, &[self.bytes.u32(), 0]).ok()?,
+            Ty::U16 | Ty::F16 => self
+                .b
+                .constant_words(ty, &[self.bytes.u32() & 0xffff])
+                .ok()?,
+            Ty::V4F32 | Ty::V2U32 => self.b.constant_null(ty).ok()?,
+            _ => self.b.constant_words(ty, &[self.bytes.u32()]).ok()?,
+        };
+        Some(id)
+    }
+
+    fn push(&mut self, r: Option<u32>, t: Ty) {
+        if let Some(id) = r {
+            self.pool.push((id, t));
+            self.all_ids.push(id);
+        }
+    }
+
+    fn op(&mut self, name: &str, t: Ty, args: &[Arg]) -> Option<()> {
+        let ty = self.ty(t);
+        let r = self.b.inst(name, Some(ty), args).ok()?;
+        self.push(r, t);
+        Some(())
+    }
+
+    fn ext(&mut self, number: u32, t: Ty, operands: &[u32]) -> Option<()> {
+        let mut args = vec![Arg::Id(self.glsl), Arg::Int(number)];
+        args.extend(operands.iter().map(|&i| Arg::Id(i)));
+        self.op("OpExtInst", t, &args)
+    }
+
+    /// A pointer to element `index` of buffer `buf`.
+    fn element(&mut self, buf: u32) -> Option<u32> {
+        let index = self.value(Ty::U32)?;
+        let zero = self.u32_consts[0];
+        self.b
+            .inst(
+                "OpAccessChain",
+                Some(self.ptr_sb_u32),
+                &[Arg::Id(buf), Arg::Id(zero), Arg::Id(index)],
+            )
+            .ok()?
+    }
+
+    fn statements(&mut self, depth: u32) -> Option<()> {
+        let n = self.bytes.below(8);
+        for _ in 0..n {
+            if self.budget == 0 || self.bytes.done() {
+                break;
+            }
+            self.budget -= 1;
+            self.statement(depth)?;
+        }
+        Some(())
+    }
+
+    fn statement(&mut self, depth: u32) -> Option<()> {
+        let choice = self.bytes.below(24);
+        match choice {
+            0..=3 => self.arith(),
+            4 | 5 => self.float_arith(),
+            6 => self.compare(),
+            7 => self.convert(),
+            8 => self.composite(),
+            9 => self.glsl_call(),
+            10 | 11 => {
+                let buf = if self.bytes.u8() & 1 == 0 {
+                    self.buf0
+                } else {
+                    self.buf1
+                };
+                let p = self.element(buf)?;
+                self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
+            }
+            12 | 13 => {
+                let p = self.element(self.buf0)?;
+                let v = self.value(Ty::U32)?;
+                self.b
+                    .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
+                    .ok()?;
+                Some(())
+            }
+            14 => self.atomic(),
+            15 => self.op("OpArrayLength", Ty::U32, &[Arg::Id(self.buf0), Arg::Int(0)]),
+            16 => {
+                let c = self.value(Ty::Bool)?;
+                let t = ALL_TYS[self.bytes.below(ALL_TYS.len())];
+                let a = self.value(t)?;
+                let b = self.value(t)?;
+                self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
+            }
+            17 if !self.in_helper => {
+                // A barrier: in divergent control flow this deadlocks, a documented error.
+                let (s, m) = (self.scope_workgroup, self.sem_barrier);
+                self.b
+                    .inst(
+                        "OpControlBarrier",
+                        None,
+                        &[Arg::Id(s), Arg::Id(s), Arg::Id(m)],
+                    )
+                    .ok()?;
+                Some(())
+            }
+            18 => {
+                let t = [Ty::U32, Ty::F32][self.bytes.below(2)];
+                let v = self.value(t)?;
+                let name = match (t, self.bytes.below(3)) {
+                    (Ty::U32, 0) => "OpGroupNonUniformIAdd",
+                    (Ty::U32, 1) => "OpGroupNonUniformUMax",
+                    (Ty::U32, _) => "OpGroupNonUniformBitwiseXor",
+                    (_, 0) => "OpGroupNonUniformFAdd",
+                    (_, 1) => "OpGroupNonUniformFMin",
+                    _ => "OpGroupNonUniformFMul",
+                };
+                let op = ["Reduce", "InclusiveScan", "ExclusiveScan"][self.bytes.below(3)];
+                let s = self.scope_subgroup;
+                self.op(name, t, &[Arg::Id(s), Arg::name(op), Arg::Id(v)])
+            }
+            19 if !self.helpers.is_empty() => {
+                let (f, _) = self.helpers[self.bytes.below(self.helpers.len())];
+                let a = self.value(Ty::U32)?;
+                let b = self.value(Ty::U32)?;
+                self.op(
+                    "OpFunctionCall",
+                    Ty::U32,
+                    &[Arg::Id(f), Arg::Id(a), Arg::Id(b)],
+                )
+            }
+            20 | 21 if depth < 3 => self.selection(depth),
+            22 if depth < 3 => self.switch(depth),
+            23 if depth < 3 => self.lp(depth),
+            _ => self.arith(),
+        }
+    }
+
+    fn arith(&mut self) -> Option<()> {
+        const BIN: [&str; 14] = [
+            "OpIAdd",
+            "OpISub",
+            "OpIMul",
+            "OpUDiv",
+            "OpSDiv",
+            "OpUMod",
+            "OpSRem",
+            "OpSMod",
+            "OpShiftLeftLogical",
+            "OpShiftRightLogical",
+            "OpShiftRightArithmetic",
+            "OpBitwiseAnd",
+            "OpBitwiseOr",
+            "OpBitwiseXor",
+        ];
+        const UN: [&str; 4] = ["OpNot", "OpSNegate", "OpBitReverse", "OpBitCount"];
+        let t = INTS[self.bytes.below(INTS.len())];
+        let k = self.bytes.below(BIN.len() + UN.len() + 2);
+        if k < BIN.len() {
+            // OpUDiv and OpUMod need an unsigned result type (SPIR-V §3.49.13).
+            let t = if matches!(BIN[k], "OpUDiv" | "OpUMod") && t == Ty::I32 {
+                Ty::U32
+            } else {
+                t
+            };
+            let a = self.value(t)?;
+            let b = self.value(t)?;
+            self.op(BIN[k], t, &[Arg::Id(a), Arg::Id(b)])
+        } else if k < BIN.len() + UN.len() {
+            let a = self.value(t)?;
+            self.op(UN[k - BIN.len()], t, &[Arg::Id(a)])
+        } else {
+            // BitFieldInsert / UBitFieldExtract with random offset and count.
+            let a = self.value(t)?;
+            let o = self.value(Ty::U32)?;
+            let c = self.value(Ty::U32)?;
+            if k == BIN.len() + UN.len() {
+                let b = self.value(t)?;
+                self.op(
+                    "OpBitFieldInsert",
+                    t,
+                    &[Arg::Id(a), Arg::Id(b), Arg::Id(o), Arg::Id(c)],
+                )
+            } else {
+                self.op(
+                    "OpBitFieldUExtract",
+                    t,
+                    &[Arg::Id(a), Arg::Id(o), Arg::Id(c)],
+                )
+            }
+        }
+    }
+
+    fn float_arith(&mut self) -> Option<()> {
+        const BIN: [&str; 6] = ["OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFRem", "OpFMod"];
+        let t = FLOATS[self.bytes.below(FLOATS.len())];
+        let k = self.bytes.below(BIN.len() + 1);
+        if k < BIN.len() {
+            let a = self.value(t)?;
+            let b = self.value(t)?;
+            self.op(BIN[k], t, &[Arg::Id(a), Arg::Id(b)])
+        } else {
+            let a = self.value(t)?;
+            self.op("OpFNegate", t, &[Arg::Id(a)])
+        }
+    }
+
+    fn compare(&mut self) -> Option<()> {
+        const INT: [&str; 6] = [
+            "OpIEqual",
+            "OpINotEqual",
+            "OpULessThan",
+            "OpSLessThan",
+            "OpUGreaterThanEqual",
+            "OpSGreaterThan",
+        ];
+        const FLT: [&str; 5] = [
+            "OpFOrdLessThan",
+            "OpFUnordEqual",
+            "OpFOrdEqual",
+            "OpFUnordGreaterThanEqual",
+            "OpFOrdNotEqual",
+        ];
+        match self.bytes.below(4) {
+            0 => {
+                let t = INTS[self.bytes.below(INTS.len())];
+                let (a, b) = (self.value(t)?, self.value(t)?);
+                let name = INT[self.bytes.below(INT.len())];
+                self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
+            }
+            1 => {
+                let t = FLOATS[self.bytes.below(FLOATS.len())];
+                let (a, b) = (self.value(t)?, self.value(t)?);
+                let name = FLT[self.bytes.below(FLT.len())];
+                self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
+            }
+            2 => {
+                let t = FLOATS[self.bytes.below(FLOATS.len())];
+                let a = self.value(t)?;
+                let name = ["OpIsNan", "OpIsInf"][self.bytes.below(2)];
+                self.op(name, Ty::Bool, &[Arg::Id(a)])
+            }
+            _ => {
+                let (a, b) = (self.value(Ty::Bool)?, self.value(Ty::Bool)?);
+                match self.bytes.below(3) {
+                    0 => self.op("OpLogicalAnd", Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
+                    1 => self.op("OpLogicalNotEqual", Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
+                    _ => self.op("OpLogicalNot", Ty::Bool, &[Arg::Id(a)]),
+                }
+            }
+        }
+    }
+
+    fn convert(&mut self) -> Option<()> {
+        let i = INTS[self.bytes.below(INTS.len())];
+        let f = FLOATS[self.bytes.below(FLOATS.len())];
+        match self.bytes.below(7) {
+            0 => {
+                let a = self.value(i)?;
+                let name = ["OpConvertUToF", "OpConvertSToF"][self.bytes.below(2)];
+                self.op(name, f, &[Arg::Id(a)])
+            }
+            1 => {
+                let a = self.value(f)?;
+                let name = ["OpConvertFToU", "OpConvertFToS"][self.bytes.below(2)];
+                // ConvertFToU needs an unsigned result type (SPIR-V §3.49.11).
+                let i = if name == "OpConvertFToU" && i == Ty::I32 {
+                    Ty::U32
+                } else {
+                    i
+                };
+                self.op(name, i, &[Arg::Id(a)])
+            }
+            2 => {
+                let to = INTS[self.bytes.below(INTS.len())];
+                if width(to) == width(i) {
+                    let a = self.value(i)?;
+                    return self.op("OpBitcast", to, &[Arg::Id(a)]);
+                }
+                let a = self.value(i)?;
+                let name = ["OpUConvert", "OpSConvert"][self.bytes.below(2)];
+                // UConvert needs an unsigned result type (SPIR-V §3.49.11).
+                let to = if name == "OpUConvert" && to == Ty::I32 {
+                    Ty::U32
+                } else {
+                    to
+                };
+                if width(to) == width(i) {
+                    return self.op("OpBitcast", to, &[Arg::Id(a)]);
+                }
+                self.op(name, to, &[Arg::Id(a)])
+            }
+            3 => {
+                let to = FLOATS[self.bytes.below(FLOATS.len())];
+                let a = self.value(f)?;
+                if to == f {
+                    return self.op("OpCopyObject", to, &[Arg::Id(a)]);
+                }
+                self.op("OpFConvert", to, &[Arg::Id(a)])
+            }
+            4 => {
+                // Bitcast between equal widths: u32/i32/f32, u64/f64/v2u32, u16/f16.
+                let groups: [&[Ty]; 3] = [
+                    &[Ty::U32, Ty::I32, Ty::F32],
+                    &[Ty::U64, Ty::F64, Ty::V2U32],
+                    &[Ty::U16, Ty::F16],
+                ];
+                let g = groups[self.bytes.below(3)];
+                let from = g[self.bytes.below(g.len())];
+                let to = g[self.bytes.below(g.len())];
+                let a = self.value(from)?;
+                self.op("OpBitcast", to, &[Arg::Id(a)])
+            }
+            5 => {
+                let a = self.value(Ty::Bool)?;
+                let (one, zero) = (self.value(i)?, self.value(i)?);
+                self.op("OpSelect", i, &[Arg::Id(a), Arg::Id(one), Arg::Id(zero)])
+            }
+            _ => {
+                let a = self.value(i)?;
+                self.op("OpCopyObject", i, &[Arg::Id(a)])
+            }
+        }
+    }
+
+    fn composite(&mut self) -> Option<()> {
+        match self.bytes.below(6) {
+            0 => {
+                let c: Vec<Arg> = (0..4)
+                    .map(|_| self.value(Ty::F32).map(Arg::Id))
+                    .collect::<Option<_>>()?;
+                self.op("OpCompositeConstruct", Ty::V4F32, &c)
+            }
+            1 => {
+                let v = self.value(Ty::V4F32)?;
+                let k = self.bytes.below(4) as u32;
+                self.op("OpCompositeExtract", Ty::F32, &[Arg::Id(v), Arg::Int(k)])
+            }
+            2 => {
+                let (a, b) = (self.value(Ty::V4F32)?, self.value(Ty::V4F32)?);
+                let mut args = vec![Arg::Id(a), Arg::Id(b)];
+                for _ in 0..4 {
+                    let k = self.bytes.below(9) as u32;
+                    args.push(Arg::Int(if k == 8 { 0xffff_ffff } else { k }));
+                }
+                self.op("OpVectorShuffle", Ty::V4F32, &args)
+            }
+            3 => {
+                let (a, b) = (self.value(Ty::V4F32)?, self.value(Ty::V4F32)?);
+                self.op("OpDot", Ty::F32, &[Arg::Id(a), Arg::Id(b)])
+            }
+            4 => {
+                let v = self.value(Ty::V4F32)?;
+                let i = self.value(Ty::U32)?;
+                self.op("OpVectorExtractDynamic", Ty::F32, &[Arg::Id(v), Arg::Id(i)])
+            }
+            _ => {
+                let v = self.value(Ty::V2U32)?;
+                let x = self.value(Ty::U32)?;
+                let k = self.bytes.below(2) as u32;
+                self.op(
+                    "OpCompositeInsert",
+                    Ty::V2U32,
+                    &[Arg::Id(x), Arg::Id(v), Arg::Int(k)],
+                )
+            }
+        }
+    }
+
+    fn glsl_call(&mut self) -> Option<()> {
+        // GLSL.std.450 numbers: unary float, binary float, ternary float, integer.
+        const UN: [u32; 12] = [4, 6, 8, 9, 10, 13, 14, 27, 28, 29, 31, 32];
+        const BIN: [u32; 4] = [26, 37, 40, 48];
+        let t = FLOATS[self.bytes.below(2)]; // f32, f64 (f16 too rarely supported by libm)
+        // Transcendentals (Sin, Cos, Pow, Exp, Log, Exp2, InverseSqrt) take 16/32-bit floats only.
+        let narrow = |n: u32, t: Ty| {
+            if matches!(n, 13 | 14 | 26 | 27 | 28 | 29 | 32) {
+                Ty::F32
+            } else {
+                t
+            }
+        };
+        match self.bytes.below(5) {
+            0 | 1 => {
+                let n = UN[self.bytes.below(UN.len())];
+                let t = narrow(n, t);
+                let a = self.value(t)?;
+                self.ext(n, t, &[a])
+            }
+            2 => {
+                let n = BIN[self.bytes.below(BIN.len())];
+                let t = narrow(n, t);
+                let (a, b) = (self.value(t)?, self.value(t)?);
+                self.ext(n, t, &[a, b])
+            }
+            3 => {
+                let (a, b, c) = (self.value(t)?, self.value(t)?, self.value(t)?);
+                let n = [43, 46, 50][self.bytes.below(3)];
+                self.ext(n, t, &[a, b, c])
+            }
+            _ => {
+                let a = self.value(Ty::I32)?;
+                let n = [5, 7, 73, 74, 75][self.bytes.below(5)];
+                self.ext(n, Ty::I32, &[a])
+            }
+        }
+    }
+
+    fn atomic(&mut self) -> Option<()> {
+        let p = self.element(self.buf0)?;
+        let v = self.value(Ty::U32)?;
+        let (s, m) = (self.scope_device, self.sem_none);
+        let name = [
+            "OpAtomicIAdd",
+            "OpAtomicExchange",
+            "OpAtomicUMax",
+            "OpAtomicAnd",
+            "OpAtomicCompareExchange",
+            "OpAtomicLoad",
+            "OpAtomicIIncrement",
+        ][self.bytes.below(7)];
+        match name {
+            "OpAtomicCompareExchange" => {
+                let c = self.value(Ty::U32)?;
+                self.op(
+                    name,
+                    Ty::U32,
+                    &[
+                        Arg::Id(p),
+                        Arg::Id(s),
+                        Arg::Id(m),
+                        Arg::Id(m),
+                        Arg::Id(v),
+                        Arg::Id(c),
+                    ],
+                )
+            }
+            "OpAtomicLoad" | "OpAtomicIIncrement" => {
+                self.op(name, Ty::U32, &[Arg::Id(p), Arg::Id(s), Arg::Id(m)])
+            }
+            _ => self.op(
+                name,
+                Ty::U32,
+                &[Arg::Id(p), Arg::Id(s), Arg::Id(m), Arg::Id(v)],
+            ),
+        }
+    }
+
+    /// Runs `f` with the value pool restored afterwards (values of a construct's blocks do not
+    /// dominate its merge block).
+    fn scoped(&mut self, f: impl FnOnce(&mut Self) -> Option<()>) -> Option<()> {
+        let keep = self.pool.len();
+        let r = f(self);
+        self.pool.truncate(keep);
+        r
+    }
+
+    fn selection(&mut self, depth: u32) -> Option<()> {
+        let c = self.value(Ty::Bool)?;
+        let (then, other, merge) = (self.b.fresh_id(), self.b.fresh_id(), self.b.fresh_id());
+        self.b
+            .inst(
+                "OpSelectionMerge",
+                None,
+                &[Arg::Id(merge), Arg::name("None")],
+            )
+            .ok()?;
+        self.b
+            .inst(
+                "OpBranchConditional",
+                None,
+                &[Arg::Id(c), Arg::Id(then), Arg::Id(other)],
+            )
+            .ok()?;
+        self.b.begin_block_with(then).ok()?;
+        let early_return = !self.in_helper && self.bytes.below(6) == 0;
+        self.scoped(|g| g.statements(depth + 1))?;
+        if early_return {
+            self.b.inst("OpReturn", None, &[]).ok()?;
+        } else {
+            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+        }
+        self.b.begin_block_with(other).ok()?;
+        self.scoped(|g| g.statements(depth + 1))?;
+        self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+        self.b.begin_block_with(merge).ok()?;
+        Some(())
+    }
+
+    fn switch(&mut self, depth: u32) -> Option<()> {
+        let sel = self.value(Ty::U32)?;
+        let merge = self.b.fresh_id();
+        let default = self.b.fresh_id();
+        let n = 1 + self.bytes.below(3);
+        let mut cases = Vec::new();
+        let mut args = vec![Arg::Id(sel), Arg::Id(default)];
+        for k in 0..n {
+            let label = self.b.fresh_id();
+            let lit = (k as u32) * (1 + self.bytes.below(3) as u32);
+            if cases.iter().any(|&(l, _)| l == lit) {
+                continue;
+            }
+            cases.push((lit, label));
+            args.push(Arg::Int(lit));
+            args.push(Arg::Id(label));
+        }
+        self.b
+            .inst(
+                "OpSelectionMerge",
+                None,
+                &[Arg::Id(merge), Arg::name("None")],
+            )
+            .ok()?;
+        self.b.inst("OpSwitch", None, &args).ok()?;
+        for label in cases.iter().map(|c| c.1).chain([default]) {
+            self.b.begin_block_with(label).ok()?;
+            self.scoped(|g| g.statements(depth + 1))?;
+            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+        }
+        self.b.begin_block_with(merge).ok()?;
+        Some(())
+    }
+
+    /// `for (c = 0; ; ) { body; c += 1; if !(c < bound) break; }`: the bound is a small
+    /// constant, any uint in scope (possibly huge), or never reached (an infinite loop).
+    fn lp(&mut self, depth: u32) -> Option<()> {
+        let counter = *self.counters.get(depth as usize)?;
+        let zero = self.u32_consts[0];
+        let one = self.u32_consts[1];
+        let u32t = self.ty(Ty::U32);
+        let boolt = self.ty(Ty::Bool);
+        let forever = self.bytes.below(16) == 0;
+        let bound = self.value(Ty::U32)?;
+        self.b
+            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(zero)])
+            .ok()?;
+        let (header, body, cont, merge) = (
+            self.b.fresh_id(),
+            self.b.fresh_id(),
+            self.b.fresh_id(),
+            self.b.fresh_id(),
+        );
+        self.b.inst("OpBranch", None, &[Arg::Id(header)]).ok()?;
+        self.b.begin_block_with(header).ok()?;
+        self.b
+            .inst(
+                "OpLoopMerge",
+                None,
+                &[Arg::Id(merge), Arg::Id(cont), Arg::name("None")],
+            )
+            .ok()?;
+        self.b.inst("OpBranch", None, &[Arg::Id(body)]).ok()?;
+        self.b.begin_block_with(body).ok()?;
+        self.scoped(|g| g.statements(depth + 1))?;
+        self.b.inst("OpBranch", None, &[Arg::Id(cont)]).ok()?;
+        self.b.begin_block_with(cont).ok()?;
+        let c = self
+            .b
+            .inst("OpLoad", Some(u32t), &[Arg::Id(counter)])
+            .ok()??;
+        let c1 = self
+            .b
+            .inst("OpIAdd", Some(u32t), &[Arg::Id(c), Arg::Id(one)])
+            .ok()??;
+        self.b
+            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(c1)])
+            .ok()?;
+        let go_on = if forever {
+            self.b.constant_bool(true).ok()?
+        } else {
+            self.b
+                .inst("OpULessThan", Some(boolt), &[Arg::Id(c1), Arg::Id(bound)])
+                .ok()??
+        };
+        self.b
+            .inst(
+                "OpBranchConditional",
+                None,
+                &[Arg::Id(go_on), Arg::Id(header), Arg::Id(merge)],
+            )
+            .ok()?;
+        self.b.begin_block_with(merge).ok()?;
+        Some(())
+    }
+}

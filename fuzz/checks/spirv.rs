@@ -1,0 +1,149 @@
+//! Fuzz checks of spvx-spirv (binary reader, assembler, disassembler round trip). Each function
+//! takes the fuzzer's bytes, never panics on its own, and asserts a property that must hold for
+//! every input; a panic is a finding. The fuzz targets in `fuzz/fuzz_targets/` and the
+//! regression replay `crates/spvx-spirv/tests/fuzz_regressions.rs` call these same functions.
+
+use spvx_spirv::asm::{AsmOptions, assemble};
+use spvx_spirv::binary::{read_bytes, to_bytes};
+use spvx_spirv::dis::{DisOptions, disassemble};
+use spvx_spirv::module::Module;
+
+/// Binary reader: arbitrary bytes never panic; a module that reads writes back to exactly the
+/// input (byte-swapped for big-endian input, since the writer writes little-endian); the module
+/// model either splits the instructions and flattens them back exactly or reports a layout
+/// error.
+pub fn binary_reader(data: &[u8]) {
+    let Ok(m) = read_bytes(data) else {
+        return;
+    };
+    let written = to_bytes(&m.header, &m.instructions);
+    if m.big_endian {
+        let swapped: Vec<u8> = data
+            .chunks_exact(4)
+            .flat_map(|c| [c[3], c[2], c[1], c[0]])
+            .collect();
+        assert_eq!(written, swapped);
+    } else {
+        assert_eq!(written, data);
+    }
+    if let Ok(module) = Module::from_instructions(m.header, m.instructions.clone()) {
+        assert_eq!(module.to_instructions(), m.instructions);
+    }
+}
+
+/// Assembler: arbitrary UTF-8 text gives a module or one error whose span lies inside the text;
+/// a module that assembles (without raw words) reads back to the same instructions.
+pub fn asm(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match assemble(text, &AsmOptions::default()) {
+        Err(e) => {
+            assert!(e.line >= 1 && e.column >= 1 && e.start <= e.end && e.end <= text.len());
+        }
+        Ok(a) => {
+            if !a.has_raw() {
+                let read = read_bytes(&a.bytes()).expect("assembled words must read back");
+                let ours: Vec<_> = a.instructions().cloned().collect();
+                assert_eq!(read.instructions, ours);
+            }
+        }
+    }
+}
+
+/// True when `module` holds a literal the disassembler prints in a form that does not assemble
+/// back to the same words: an integer constant narrower than 32 bits whose word is not the sign
+/// or zero extension of its value (SPIR-V §2.2.1 requires it; the reader keeps the words as they
+/// are and leaves the rule to the validator).
+fn has_noncanonical_narrow_literal(m: &spvx_spirv::binary::ParsedModule) -> bool {
+    use spvx_spirv::instruction::OperandValue;
+    use std::collections::HashMap;
+    // id → (width, signed) of OpTypeInt, width of OpTypeFloat (signed false); id → its type.
+    let mut scalars: HashMap<u32, (u32, bool, bool)> = HashMap::new();
+    let mut type_of: HashMap<u32, u32> = HashMap::new();
+    for i in &m.instructions {
+        let w = |k: usize| i.operands.get(k).and_then(|o| o.word());
+        if let (Some(r), Some(t)) = (i.result, i.result_type) {
+            type_of.insert(r, t);
+        }
+        match (i.opcode, i.result) {
+            (21, Some(r)) => {
+                if let (Some(width), Some(s)) = (w(0), w(1)) {
+                    scalars.insert(r, (width, s != 0, true));
+                }
+            }
+            (22, Some(r)) => {
+                if let Some(width) = w(0) {
+                    scalars.insert(r, (width, false, false));
+                }
+            }
+            _ => {}
+        }
+    }
+    let bad = |ty: u32, word: u32| -> bool {
+        let Some(&(w, signed, is_int)) = scalars.get(&ty) else {
+            return false;
+        };
+        if w == 0 || w >= 32 {
+            return false;
+        }
+        let mask = (1u32 << w) - 1;
+        let low = word & mask;
+        let canonical = if is_int && signed && (low >> (w - 1)) & 1 == 1 {
+            low | !mask
+        } else {
+            low
+        };
+        canonical != word
+    };
+    m.instructions.iter().any(|i| {
+        let ty = match i.opcode {
+            // OpConstant, OpSpecConstant: the result type; OpSwitch: the selector's type.
+            43 | 50 => i.result_type,
+            251 => i
+                .operands
+                .first()
+                .and_then(|o| o.id())
+                .and_then(|s| type_of.get(&s).copied()),
+            _ => None,
+        };
+        let Some(ty) = ty else { return false };
+        i.operands.iter().any(|o| match &o.value {
+            OperandValue::Number(ws) => ws.len() == 1 && bad(ty, ws[0]),
+            _ => false,
+        })
+    })
+}
+
+/// Disassembler round trip: whatever the reader accepts disassembles without panicking (with
+/// friendly names and with raw ids), and the raw-id text assembles back to exactly the same
+/// instruction words, except for literals the disassembler cannot spell canonically.
+pub fn dis_roundtrip(data: &[u8]) {
+    let Ok(m) = read_bytes(data) else {
+        return;
+    };
+    let _ = disassemble(&m, &DisOptions::default());
+    let text = disassemble(
+        &m,
+        &DisOptions {
+            raw_id: true,
+            ..DisOptions::default()
+        },
+    );
+    if m.instructions.is_empty() {
+        return;
+    }
+    let exempt = has_noncanonical_narrow_literal(&m);
+    match assemble(&text, &AsmOptions::default()) {
+        Ok(a) => {
+            let got = &a.words()[5..];
+            let want = &spvx_spirv::binary::to_words(&m.header, &m.instructions)[5..];
+            if !exempt {
+                assert!(got == want, "reassembled words differ:\n{text}");
+            }
+        }
+        Err(e) => {
+            assert!(exempt, "disassembly does not assemble: {e}\n{text}");
+        }
+    }
+}
