@@ -57,3 +57,46 @@ impl Rng {
         (self.next() >> 32) as u32
     }
 }
+
+/// The value of binary16 bits (exact in f64).
+pub fn f16_value(bits: u16) -> f64 {
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = i32::from((bits >> 10) & 0x1f);
+    let m = f64::from(bits & 0x3ff);
+    sign * match e {
+        0 => m * 2f64.powi(-24),
+        31 if m == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1024.0 + m) * 2f64.powi(e - 25),
+    }
+}
+
+/// `x` (exact in f64) rounded to binary16, to nearest even, by integer scaling (written here
+/// from IEEE 754, not taken from the engine). NaN gives the canonical 0x7e00.
+pub fn f16_round(x: f64) -> u16 {
+    if x.is_nan() {
+        return 0x7e00;
+    }
+    let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let a = x.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    if a.is_infinite() {
+        return sign | 0x7c00;
+    }
+    // Exponent of a (2^e <= a < 2^(e+1)), from the f64 bits (a is normal in f64 here).
+    let e = ((a.to_bits() >> 52) as i32) - 1023;
+    let ulp_exp = e.max(-14) - 10;
+    let q = (a * 2f64.powi(-ulp_exp)).round_ties_even();
+    let v = q * 2f64.powi(ulp_exp);
+    if v >= 65536.0 {
+        return sign | 0x7c00;
+    }
+    if v < 2f64.powi(-14) {
+        return sign | q as u16;
+    }
+    let e = ((v.to_bits() >> 52) as i32) - 1023;
+    let mant = (v * 2f64.powi(10 - e)) as u16 - 1024;
+    sign | (((e + 15) as u16) << 10) | mant
+}
