@@ -3,6 +3,7 @@
 
 use crate::case::BenchCase;
 use spvx_exec::Resources;
+use std::time::Duration;
 
 /// The contents of every buffer binding after a device dispatch: ((set, binding), bytes).
 pub type DeviceOutputs = Vec<((u32, u32), Vec<u8>)>;
@@ -21,4 +22,10 @@ pub trait Device {
 pub trait DeviceKernel {
     /// One timed dispatch: upload `inputs`, dispatch, wait, read every buffer back.
     fn dispatch(&mut self, inputs: &Resources) -> Result<DeviceOutputs, String>;
+
+    /// The part of a dispatch's time that is not the kernel's work (e.g. pipeline creation when
+    /// the device cannot keep a pipeline between dispatches), if measured.
+    fn setup_time(&self) -> Option<Duration> {
+        None
+    }
 }

@@ -13,6 +13,7 @@
 //! - [`runner`]: timing and checking of one case.
 //! - [`stats`]: medians and rates.
 //! - [`table`]: rows and the markdown table.
+//! - [`vulkan`]: the device column through spvx-vk.
 
 pub mod case;
 pub mod device;
@@ -21,6 +22,7 @@ pub mod manifest;
 pub mod runner;
 pub mod stats;
 pub mod table;
+pub mod vulkan;
 
 pub use case::{BenchCase, DeviceSupport, Work};
 pub use device::{Device, DeviceKernel, DeviceOutputs};
@@ -28,3 +30,4 @@ pub use error::BenchError;
 pub use manifest::{Manifest, ManifestEntry};
 pub use runner::{BenchOptions, run_case};
 pub use table::{Check, DeviceResult, Row, Table};
+pub use vulkan::VulkanDevice;

@@ -151,6 +151,7 @@ impl DeviceRuns<'_> {
         match self.failure {
             Some(f) => DeviceResult::Failed(f),
             None => DeviceResult::Measured {
+                setup: self.kernel.setup_time(),
                 samples: self.samples,
                 runs: self.runs,
                 mismatches: self.mismatches,

@@ -43,6 +43,8 @@ pub enum DeviceResult {
         runs: usize,
         mismatches: usize,
         first_mismatch: Option<String>,
+        /// The device's own estimate of the part of a dispatch that is setup, not work.
+        setup: Option<Duration>,
     },
 }
 
@@ -79,6 +81,20 @@ impl Row {
     pub fn ratio(&self) -> Option<f64> {
         let e = self.engine_median()?.as_secs_f64();
         let d = self.device_median()?.as_secs_f64();
+        (e > 0.0).then(|| d / e)
+    }
+
+    /// The ratio with the device's setup time taken off its median: (device median − setup) /
+    /// engine median.
+    pub fn ratio_excluding_setup(&self) -> Option<f64> {
+        let DeviceResult::Measured {
+            setup: Some(setup), ..
+        } = &self.device
+        else {
+            return None;
+        };
+        let e = self.engine_median()?.as_secs_f64();
+        let d = self.device_median()?.saturating_sub(*setup).as_secs_f64();
         (e > 0.0).then(|| d / e)
     }
 
@@ -147,20 +163,27 @@ fn cell(text: &str) -> String {
 }
 
 impl Row {
-    fn device_cells(&self) -> (String, String) {
-        match &self.device {
-            DeviceResult::NotRequested => ("—".into(), "—".into()),
-            DeviceResult::NotAvailable(why) => {
-                (format!("not available ({})", cell(why)), "—".into())
-            }
-            DeviceResult::Unsupported(why) => (format!("unsupported: {}", cell(why)), "—".into()),
-            DeviceResult::Failed(why) => (format!("failed: {}", cell(why)), "—".into()),
-            DeviceResult::Measured { .. } => match (self.device_median(), self.ratio()) {
-                (Some(d), Some(r)) => (ms(d), format!("{r:.2}")),
-                (Some(d), None) => (ms(d), "—".into()),
-                _ => ("—".into(), "—".into()),
-            },
-        }
+    /// Device time, device setup time, ratio, ratio without setup.
+    fn device_cells(&self) -> [String; 4] {
+        let dash = || "—".to_string();
+        let first = match &self.device {
+            DeviceResult::NotRequested => dash(),
+            DeviceResult::NotAvailable(why) => format!("not available ({})", cell(why)),
+            DeviceResult::Unsupported(why) => format!("unsupported: {}", cell(why)),
+            DeviceResult::Failed(why) => format!("failed: {}", cell(why)),
+            DeviceResult::Measured { .. } => self.device_median().map_or_else(dash, ms),
+        };
+        let setup = match &self.device {
+            DeviceResult::Measured { setup: Some(s), .. } => ms(*s),
+            _ => dash(),
+        };
+        let ratio = |r: Option<f64>| r.map_or_else(dash, |r| format!("{r:.2}"));
+        [
+            first,
+            setup,
+            ratio(self.ratio()),
+            ratio(self.ratio_excluding_setup()),
+        ]
     }
 
     fn check_cell(&self) -> String {
@@ -210,6 +233,16 @@ impl Table {
         (geometric_mean(&ratios), ratios.len())
     }
 
+    /// The geometric mean of the ratios without the device's setup time, and how many.
+    pub fn geometric_mean_ratio_excluding_setup(&self) -> (Option<f64>, usize) {
+        let ratios: Vec<f64> = self
+            .rows
+            .iter()
+            .filter_map(Row::ratio_excluding_setup)
+            .collect();
+        (geometric_mean(&ratios), ratios.len())
+    }
+
     /// Every row passed its checks.
     pub fn passed(&self) -> bool {
         self.rows.iter().all(Row::passed)
@@ -238,19 +271,21 @@ impl Table {
         );
         for r in &self.rows {
             let em = r.engine_median();
-            let (dev, ratio) = r.device_cells();
+            let [dev, setup, ratio, ratio_net] = r.device_cells();
             let minv = em
                 .and_then(|t| per_second(r.invocations, t))
                 .map_or("—".into(), |v| format!("{:.2}", v / 1e6));
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&r.name),
                 r.invocations,
                 r.subgroup_size,
                 em.map_or("—".into(), ms),
                 dev,
+                setup,
                 ratio,
+                ratio_net,
                 minv,
                 throughput(r.work, em),
                 throughput(r.work, r.device_median()),
@@ -269,6 +304,12 @@ impl Table {
             None => {
                 let _ = writeln!(out, "No kernel was measured on the device: no ratio.");
             }
+        }
+        if let (Some(g), n) = self.geometric_mean_ratio_excluding_setup() {
+            let _ = writeln!(
+                out,
+                "Geometric mean of the ratio without the device's setup time, over {n} kernels: {g:.3}."
+            );
         }
         out
     }
@@ -305,9 +346,11 @@ mod tests {
                 runs: 2,
                 mismatches: 0,
                 first_mismatch: None,
+                setup: Some(Duration::from_millis(4)),
             },
         );
         assert_eq!(r.ratio(), Some(3.0));
+        assert_eq!(r.ratio_excluding_setup(), Some(1.0));
         assert!(r.passed());
         let t = Table {
             machine: "m".into(),
@@ -320,7 +363,7 @@ mod tests {
         // 2e6 MACs in 2 ms = 1 GMAC/s; 1000 invocations in 2 ms = 0.5 M/s.
         assert!(
             md.contains(
-                "| k\\|1 | 1000 | 32 | 2.00 | 6.00 | 3.00 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
+                "| k\\|1 | 1000 | 32 | 2.00 | 6.00 | 4.00 | 3.00 | 1.00 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
             ),
             "{md}"
         );
@@ -340,6 +383,7 @@ mod tests {
                 runs: 1,
                 mismatches: 1,
                 first_mismatch: Some("x".into()),
+                setup: None,
             },
         );
         assert!(!d.passed());
