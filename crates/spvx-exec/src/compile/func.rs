@@ -71,6 +71,9 @@ pub(crate) fn reachable_functions(
             if on_path.contains(&callee) {
                 return Err(c.unsupported(at, "recursive function calls"));
             }
+            if super::cl_builtins::imported_builtin(c, callee).is_some() {
+                continue; // compiled inline (OpenCL C built-ins imported by name)
+            }
             if !c
                 .ix
                 .functions
@@ -189,6 +192,10 @@ impl Compiler<'_> {
                     57 => {
                         // OpFunctionCall
                         let callee = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
+                        if let Some(b) = super::cl_builtins::imported_builtin(self, callee) {
+                            self.call_builtin(index, inst, b, &mut code)?;
+                            continue;
+                        }
                         let (params, ret, ret_n) = sigs
                             .get(&callee)
                             .cloned()

@@ -13,6 +13,7 @@
 //! - `fixedops`, `group`, `matrix`: fixed-point, subgroup and matrix instructions.
 
 mod cfg;
+mod cl_builtins;
 mod ext;
 mod fixedops;
 mod func;

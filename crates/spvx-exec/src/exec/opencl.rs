@@ -236,7 +236,7 @@ fn remainder(x: f64, y: f64) -> f64 {
         Some(std::cmp::Ordering::Equal) if odd => r -= ay,
         _ => {}
     }
-    if x < 0.0 { -r } else { r }
+    if x.is_sign_negative() { -r } else { r }
 }
 
 fn pick_mag(x: f64, y: f64, max: bool) -> f64 {
