@@ -41,7 +41,22 @@ pub enum IdError {
         owner: String,
         user: String,
     },
+    /// SPIR-V §2.3 (Physical Layout, word 3): "all <id>s in this module are guaranteed to
+    /// satisfy 0 < id < Bound". Message as spirv-val 2025.5.
+    #[error("Result <id> '{id}' must be less than the ID bound '{bound}'.")]
+    ExceedsBound { id: Id, bound: u32 },
+    /// SPIR-V §2.17 (Universal Limits): the id bound's minimum guaranteed limit is 4,194,303;
+    /// spirv-val 2025.5 rejects larger bounds by default (`--max-id-bound` raises it). spvx keeps
+    /// that limit ([`MAX_ID_BOUND`]).
+    #[error(
+        "the id bound {bound} is larger than the max id bound {max} (SPIR-V §2.17 Universal Limits)"
+    )]
+    BoundTooLarge { bound: u32, max: u32 },
 }
+
+/// The largest id bound a module may declare: SPIR-V §2.17's universal limit, spirv-val's
+/// default `--max-id-bound`.
+pub const MAX_ID_BOUND: u32 = 0x3f_ffff;
 
 mod op {
     pub const NAME: u16 = 5;
@@ -117,9 +132,21 @@ fn may_refer_forward(
 
 /// Appends every id error to `out`.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
+    let bound = ix.header.bound;
+    if bound > MAX_ID_BOUND {
+        out.push(ValError::module(IdError::BoundTooLarge {
+            bound,
+            max: MAX_ID_BOUND,
+        }));
+    }
     let mut forward_pointers = HashSet::default();
     for (index, inst) in ix.insts.iter().enumerate() {
         let opcode = || ix.opcode_name(inst.opcode);
+        if let Some(id) = inst.result
+            && id >= bound
+        {
+            out.push(ValError::at(index, IdError::ExceedsBound { id, bound }));
+        }
         if let Some(t) = inst.result_type {
             match ix.def(t) {
                 None => out.push(ValError::at(
