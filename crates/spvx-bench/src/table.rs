@@ -254,20 +254,23 @@ impl Table {
         let _ = writeln!(out, "Machine: {}. Device: {}.", self.machine, self.device);
         let _ = writeln!(
             out,
-            "Per kernel: {} warm-up round(s), then {} timed rounds, engine and device alternating; \
-             times are medians per dispatch, end to end (inputs in, dispatch, outputs out; \
-             compilation and pipeline creation excluded). Ratio = device time / engine time \
-             (above 1: the engine is faster).",
+            "Per kernel: {} warm-up round(s), then {} timed rounds, engine and device alternating. \
+             Times are medians per dispatch, end to end: inputs in, dispatch, outputs out. The \
+             engine's module is compiled once beforehand; the device's time includes creating its \
+             buffers and pipeline at each dispatch (spvx-vk has no prepared form), which the \
+             device setup column estimates with a one-workgroup run of the same module. Ratio = \
+             device time / engine time (above 1: the engine is faster); w/o setup: the device \
+             time minus that estimate.",
             self.warmup, self.rounds
         );
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "| kernel | invocations | subgroup | engine ms | device ms | ratio | engine Minv/s | engine rate | device rate | outputs |"
+            "| kernel | invocations | subgroup | engine ms | device ms | device setup ms | ratio | ratio w/o setup | engine Minv/s | engine rate | device rate | outputs |"
         );
         let _ = writeln!(
             out,
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
         );
         for r in &self.rows {
             let em = r.engine_median();

@@ -125,5 +125,6 @@ fn open_device(name: &str) -> Result<Box<dyn Device>, String> {
             "unknown device '{name}' (use vulkan or vulkan:NAME)"
         ));
     }
-    Err("spvx-vk cannot time kernels yet".into())
+    let device = spvx_bench::VulkanDevice::open(name)?;
+    Ok(Box::new(device))
 }
