@@ -1,5 +1,6 @@
 //! Translation of OpExtInst: the GLSL.std.450 functions the engine implements (numbers from
-//! the GLSL.std.450 specification, table "Extended Instruction Set").
+//! the GLSL.std.450 specification, table "Extended Instruction Set"); the functions on whole
+//! vectors and matrices are in `glsl_ext`.
 
 use super::Compiler;
 use super::func::Code;
@@ -30,6 +31,9 @@ fn glsl_float(n: u32) -> Option<MathFn> {
         19 => Sinh,
         20 => Cosh,
         21 => Tanh,
+        22 => Asinh,
+        23 => Acosh,
+        24 => Atanh,
         25 => Atan2,
         26 => Pow,
         27 => Exp,
@@ -90,6 +94,9 @@ impl Compiler<'_> {
             return Err(
                 self.unsupported(index, "extended instruction sets other than GLSL.std.450")
             );
+        }
+        if self.glsl_whole(index, inst, code, number)? {
+            return Ok(());
         }
         let dst = self.result(index, inst)?;
         let (rs, n) = self.scalar_components(index, dst.ty)?;

@@ -18,6 +18,7 @@ mod ext;
 mod fixedops;
 mod func;
 mod globals;
+mod glsl_ext;
 mod group;
 mod kernel;
 mod matrix;

@@ -1,11 +1,11 @@
 //! GLSL.std.450 functions on floats and integers.
 //!
-//! Operands are widened exactly to f64 and the function is evaluated there, then rounded once
-//! to the operand format. For the functions IEEE 754 defines exactly (abs, sign, floor, ceil,
-//! trunc, round, fract, min, max, clamp, fma, sqrt for fp16/fp32) the result is the exact or
-//! correctly rounded one. The transcendental functions use the host's f64 libm, whose result
-//! rounded to fp16/fp32 is correctly rounded except in rare hard-to-round cases, and is within
-//! libm's accuracy (not correctly rounded) for fp64 — see docs/semantics.md.
+//! Operands are widened exactly to f64. The functions IEEE 754 defines exactly (abs, sign,
+//! floor, ceil, trunc, round, fract, min, max, clamp, fma, sqrt) give the exact or correctly
+//! rounded result. The transcendental functions (sin … atanh, exp, exp2, log, log2, pow,
+//! inversesqrt) are CORE-MATH's correctly rounded functions (the `core-math` crate): the fp32
+//! ones for fp32, the fp64 ones for fp64, and for fp16 the fp64 result rounded to fp16 (checked
+//! against MPFR for every fp16 input: tests/glsl_math_ref.rs) — see docs/semantics.md.
 
 use super::float::{from_f64, to_f64};
 use super::{Ctx, lanes, low_bits, sext};
@@ -43,24 +43,16 @@ fn eval(f: MathFn, fmt: FloatFmt, x: f64, y: f64, z: f64) -> f64 {
             }
         }
         Sqrt => x.sqrt(),
-        InverseSqrt => 1.0 / x.sqrt(),
-        Exp => x.exp(),
-        Exp2 => x.exp2(),
-        Log => x.ln(),
-        Log2 => x.log2(),
-        Pow => x.powf(y),
-        Sin => x.sin(),
-        Cos => x.cos(),
-        Tan => x.tan(),
-        Asin => x.asin(),
-        Acos => x.acos(),
-        Atan => x.atan(),
-        Atan2 => x.atan2(y),
-        Sinh => x.sinh(),
-        Cosh => x.cosh(),
-        Tanh => x.tanh(),
-        Radians => x * (std::f64::consts::PI / 180.0),
-        Degrees => x * (180.0 / std::f64::consts::PI),
+        InverseSqrt | Exp | Exp2 | Log | Log2 | Pow | Sin | Cos | Tan | Asin | Acos | Atan
+        | Atan2 | Sinh | Cosh | Tanh | Asinh | Acosh | Atanh => {
+            if fmt == FloatFmt::F32 {
+                f64::from(transcendental_f32(f, x as f32, y as f32))
+            } else {
+                transcendental_f64(f, x, y)
+            }
+        }
+        Radians => times_constant(x, RADIANS_PER_DEGREE),
+        Degrees => times_constant(x, DEGREES_PER_RADIAN),
         FMin => x.min(y),
         FMax => x.max(y),
         FClamp => x.max(y).min(z),
@@ -83,35 +75,110 @@ fn eval(f: MathFn, fmt: FloatFmt, x: f64, y: f64, z: f64) -> f64 {
     }
 }
 
+/// π/180 as an unevaluated sum of two f64 (high part the f64 nearest π/180; checked against
+/// MPFR in tests/glsl_math_ref.rs).
+const RADIANS_PER_DEGREE: (f64, f64) = (0.017453292519943295, 2.9486522708701687e-19);
+/// 180/π likewise.
+const DEGREES_PER_RADIAN: (f64, f64) = (57.29577951308232, -1.9878495670576283e-15);
+
+/// x·c for a constant c = hi + lo, with the product's rounding error recovered by fma: the
+/// result is within a tiny fraction of an f64 ulp of the exact x·c, so it rounds correctly
+/// except for inputs whose product lies extremely close to a rounding boundary.
+fn times_constant(x: f64, (hi, lo): (f64, f64)) -> f64 {
+    let p = x * hi;
+    if !p.is_finite() || p == 0.0 {
+        return p;
+    }
+    let e = x.mul_add(hi, -p);
+    p + (e + x * lo)
+}
+
+/// A correctly rounded fp64 transcendental function (CORE-MATH); `y` is the second operand
+/// of Pow and Atan2 (GLSL's Atan2(y, x) passes y first).
+pub fn transcendental_f64(f: MathFn, x: f64, y: f64) -> f64 {
+    use MathFn::*;
+    use core_math as cm;
+    match f {
+        InverseSqrt => cm::rsqrt(x),
+        Exp => cm::exp(x),
+        Exp2 => cm::exp2(x),
+        Log => cm::log(x),
+        Log2 => cm::log2(x),
+        Pow => cm::pow(x, y),
+        Sin => cm::sin(x),
+        Cos => cm::cos(x),
+        Tan => cm::tan(x),
+        Asin => cm::asin(x),
+        Acos => cm::acos(x),
+        Atan => cm::atan(x),
+        Atan2 => cm::atan2(x, y),
+        Sinh => cm::sinh(x),
+        Cosh => cm::cosh(x),
+        Tanh => cm::tanh(x),
+        Asinh => cm::asinh(x),
+        Acosh => cm::acosh(x),
+        Atanh => cm::atanh(x),
+        _ => f64::NAN,
+    }
+}
+
+/// A correctly rounded fp32 transcendental function (CORE-MATH).
+pub fn transcendental_f32(f: MathFn, x: f32, y: f32) -> f32 {
+    use MathFn::*;
+    use core_math as cm;
+    match f {
+        InverseSqrt => cm::rsqrtf(x),
+        Exp => cm::expf(x),
+        Exp2 => cm::exp2f(x),
+        Log => cm::logf(x),
+        Log2 => cm::log2f(x),
+        Pow => cm::powf(x, y),
+        Sin => cm::sinf(x),
+        Cos => cm::cosf(x),
+        Tan => cm::tanf(x),
+        Asin => cm::asinf(x),
+        Acos => cm::acosf(x),
+        Atan => cm::atanf(x),
+        Atan2 => cm::atan2f(x, y),
+        Sinh => cm::sinhf(x),
+        Cosh => cm::coshf(x),
+        Tanh => cm::tanhf(x),
+        Asinh => cm::asinhf(x),
+        Acosh => cm::acoshf(x),
+        Atanh => cm::atanhf(x),
+        _ => f32::NAN,
+    }
+}
+
 /// A float function on the active lanes.
 pub fn math(cx: &mut Ctx, f: MathFn, fmt: FloatFmt, dst: Slot, args: [Slot; 3]) {
     let n = f.arity();
     for l in lanes(cx.mask) {
-        let x = to_f64(fmt, cx.get(args[0], l));
-        let y = if n > 1 {
-            to_f64(fmt, cx.get(args[1], l))
-        } else {
-            0.0
-        };
-        let z = if n > 2 {
-            to_f64(fmt, cx.get(args[2], l))
-        } else {
-            0.0
-        };
-        let r = if fmt == FloatFmt::F64 && f == MathFn::Fma {
-            x.mul_add(y, z)
-        } else if f == MathFn::Fma {
-            // Exact fused multiply-add in the operand format (one rounding).
-            let ff = fmt.format();
-            let d = |v: f64| spvx_num::float::Format::F64.decode(v.to_bits());
-            let bits = ff.fma(d(x), d(y), d(z), spvx_num::float::RoundingMode::NearestEven);
-            cx.set(dst, l, bits);
-            continue;
-        } else {
-            eval(f, fmt, x, y, z)
-        };
-        cx.set(dst, l, from_f64(fmt, r));
+        let mut a = [0u64; 3];
+        for (k, v) in a.iter_mut().enumerate().take(n) {
+            *v = cx.get(args[k], l);
+        }
+        cx.set(dst, l, math_bits(f, fmt, a));
     }
+}
+
+/// The result bits of float function `f` on operand bits `args` (unused operands ignored):
+/// what one lane of [`math`] computes.
+pub fn math_bits(f: MathFn, fmt: FloatFmt, args: [u64; 3]) -> u64 {
+    let n = f.arity();
+    let get = |k: usize| if k < n { to_f64(fmt, args[k]) } else { 0.0 };
+    let (x, y, z) = (get(0), get(1), get(2));
+    let r = if fmt == FloatFmt::F64 && f == MathFn::Fma {
+        x.mul_add(y, z)
+    } else if f == MathFn::Fma {
+        // Exact fused multiply-add in the operand format (one rounding).
+        let ff = fmt.format();
+        let d = |v: f64| spvx_num::float::Format::F64.decode(v.to_bits());
+        return ff.fma(d(x), d(y), d(z), spvx_num::float::RoundingMode::NearestEven);
+    } else {
+        eval(f, fmt, x, y, z)
+    };
+    from_f64(fmt, r)
 }
 
 /// An integer function on the active lanes.

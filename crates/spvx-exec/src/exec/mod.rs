@@ -13,6 +13,9 @@ pub mod control;
 pub mod convert;
 pub mod fixed;
 pub mod float;
+pub mod glsl_ext;
+pub mod glsl_matrix;
+pub mod glsl_pack;
 pub mod intdot;
 pub mod kernel;
 pub mod math;
@@ -400,6 +403,14 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             dst,
             args,
         } => math::imath(cx, *func, *bits as u32, *dst, *args),
+        Inst::Glsl {
+            op,
+            fmt,
+            bits,
+            n,
+            dst,
+            args,
+        } => glsl_ext::glsl(cx, *op, *fmt, *bits as u32, *n as u32, *dst, *args),
         Inst::Ptr { op, dst, a, b } => kernel::ptr_op(cx, *op, *dst, *a, *b),
         Inst::CopyMemorySized {
             dst,

@@ -535,6 +535,16 @@ pub enum Inst {
         dst: Slot,
         args: [Slot; 3],
     },
+    /// A GLSL.std.450 function on whole vectors or matrices (`program::glsl`): float format
+    /// `fmt`, integer width `bits` (Frexp/Ldexp exponents), component count or order `n`.
+    Glsl {
+        op: crate::program::glsl::GlslOp,
+        fmt: FloatFmt,
+        bits: u8,
+        n: u8,
+        dst: Slot,
+        args: [Slot; 3],
+    },
     /// A GLSL.std.450 integer function (SAbs, SSign, UMin, SMax, FindMsb, ...).
     IMath {
         func: crate::program::math::IMathFn,

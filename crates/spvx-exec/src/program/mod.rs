@@ -7,6 +7,7 @@
 //! post-order with merge and continue blocks placed after the constructs they close), which the
 //! scheduler uses as its reconvergence priority (see `exec::control`).
 
+pub mod glsl;
 pub mod inst;
 pub mod kernel;
 pub mod math;
