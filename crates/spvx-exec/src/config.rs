@@ -1,6 +1,7 @@
 //! Options of compilation (specialisation constants, validation) and of a run (subgroup size,
 //! strict mode, limits, threads, the mixed-float-dot model).
 
+use crate::ExecError;
 use spvx_num::mixdot::{Model, ModelConfig};
 use std::collections::BTreeMap;
 
@@ -14,6 +15,20 @@ pub struct CompileOptions {
     pub validate: bool,
     /// Validation options (target environment).
     pub validation: spvx_val::Options,
+    /// Largest module, in bytes (words × 4), that compilation accepts (default 256 MiB); a
+    /// larger one is refused with `ExecError::Config` before it is read.
+    pub max_module_bytes: u64,
+}
+
+/// Refuses a module of `bytes` bytes larger than `opts.max_module_bytes`.
+pub(crate) fn check_module_size(bytes: u64, opts: &CompileOptions) -> Result<(), ExecError> {
+    if bytes > opts.max_module_bytes {
+        return Err(ExecError::Config(format!(
+            "the module is {bytes} bytes, more than the limit of {} (CompileOptions::max_module_bytes)",
+            opts.max_module_bytes
+        )));
+    }
+    Ok(())
 }
 
 impl Default for CompileOptions {
@@ -22,6 +37,7 @@ impl Default for CompileOptions {
             spec_constants: BTreeMap::new(),
             validate: true,
             validation: spvx_val::Options::default(),
+            max_module_bytes: 256 << 20,
         }
     }
 }
@@ -33,8 +49,12 @@ pub struct RunConfig {
     pub subgroup_size: u32,
     /// Turn the first undefined-behaviour event into an error.
     pub strict: bool,
-    /// Largest number of steps (instructions × subgroups) one workgroup may execute.
+    /// Largest number of steps (instructions × subgroups) one workgroup may execute (default
+    /// 2^25: an infinite loop ends in `ExecError::StepLimit` in about a second).
     pub step_limit: u64,
+    /// Largest dispatch, in invocations (workgroups × local size), a run may start (default
+    /// 2^28); a larger one is refused before anything runs with `ExecError::Config`.
+    pub max_invocations: u64,
     /// Largest number of bytes the run may allocate (buffers copied in, registers, private and
     /// workgroup memory of the workgroups in flight).
     pub memory_limit: u64,
@@ -51,7 +71,8 @@ impl Default for RunConfig {
         RunConfig {
             subgroup_size: 32,
             strict: false,
-            step_limit: 1 << 32,
+            step_limit: 1 << 25,
+            max_invocations: 1 << 28,
             memory_limit: 4 << 30,
             threads: None,
             max_events: 100,

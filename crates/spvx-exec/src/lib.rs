@@ -65,6 +65,7 @@ pub struct CompiledModule {
 impl CompiledModule {
     /// Reads, validates and compiles the entry point `entry` of a binary module.
     pub fn from_bytes(bytes: &[u8], entry: &str, opts: &CompileOptions) -> Result<Self, ExecError> {
+        config::check_module_size(bytes.len() as u64, opts)?;
         let parsed = spvx_spirv::binary::read_bytes(bytes)
             .map_err(|e| ExecError::Module(spvx_spirv::module::ModuleError::Binary(e)))?;
         Self::from_instructions(&parsed.header, &parsed.instructions, entry, opts)
@@ -87,6 +88,11 @@ impl CompiledModule {
         entry: &str,
         opts: &CompileOptions,
     ) -> Result<Self, ExecError> {
+        let words: u64 = 5 + instructions
+            .iter()
+            .map(|i| i.word_count() as u64)
+            .sum::<u64>();
+        config::check_module_size(words * 4, opts)?;
         Ok(CompiledModule {
             program: compile::compile(header, instructions, entry, opts)?,
         })

@@ -239,15 +239,33 @@ fn a_deep_call_chain_does_not_overflow_the_host_stack() {
 }
 
 #[test]
-fn a_huge_dispatch_ends_in_the_dispatch_limit() {
+fn a_huge_dispatch_ends_in_the_dispatch_limit_before_running() {
     let text = kernel("", "");
     let err = guarded("huge dispatch", move || {
         let m = compile_words(&words(&text), true).unwrap_or_else(|e| panic!("{e}"));
         m.run(&mut resources(), [65535, 65535, 65535], &small_limits())
             .expect_err("2.8e14 workgroups exceed the limits")
     });
+    match &err {
+        ExecError::Config(m) => assert!(m.contains("RunConfig::max_invocations"), "{m}"),
+        e => panic!("expected the dispatch limit, got {e}"),
+    }
+    // Just over the limit is refused too; the limit is configurable.
+    let text = kernel("", "");
+    let err = guarded("dispatch over the limit", move || {
+        let m = compile_words(&words(&text), true).unwrap_or_else(|e| panic!("{e}"));
+        let cfg = RunConfig {
+            max_invocations: 4 * 1000,
+            ..small_limits()
+        };
+        m.run(&mut resources(), [1000, 1, 1], &cfg)
+            .expect("4000 invocations are within a limit of 4000");
+        m.run(&mut resources(), [1001, 1, 1], &cfg)
+            .expect_err("4004 invocations exceed it")
+    });
     assert!(
-        matches!(err, ExecError::MemoryLimit { .. } | ExecError::Config(_)),
+        err.to_string()
+            .contains("(4004 in all) exceeds the limit of 4000"),
         "{err}"
     );
 }
@@ -404,18 +422,52 @@ fn deeply_nested_constructs_are_refused_or_handled() {
 }
 
 #[test]
-fn a_huge_id_bound_allocates_nothing_in_proportion() {
-    // The header claims bound 0xffffffff; the module itself is small.
+fn a_huge_id_bound_is_invalid_and_allocates_nothing_in_proportion() {
+    // The header claims bound 0xffffffff; the module itself is small. The validator refuses
+    // bounds above SPIR-V §2.17's 4,194,303 (as spirv-val); unvalidated, the engine compiles
+    // and runs it without allocating anything in proportion to the bound.
     let mut w = words(&kernel("", ""));
     w[3] = u32::MAX;
-    let out = guarded("huge bound", move || {
-        let m = compile_words(&w, true)?;
-        m.run(&mut resources(), [1, 1, 1], &small_limits())
-            .map(|_| ())
+    let (validated, unvalidated) = guarded("huge bound", move || {
+        let validated = compile_words(&w, true).err();
+        let unvalidated = compile_words(&w, false).and_then(|m| {
+            m.run(&mut resources(), [1, 1, 1], &small_limits())
+                .map(|_| ())
+        });
+        (validated, unvalidated)
     });
-    if let Err(e) = out {
-        assert!(e.to_string().contains("bound"), "{e}");
+    match validated {
+        Some(ExecError::Invalid(errs)) => assert!(
+            errs[0]
+                .to_string()
+                .contains("id bound 4294967295 is larger than the max id bound 4194303"),
+            "{errs:?}"
+        ),
+        other => panic!("expected Invalid, got {other:?}"),
     }
+    unvalidated.unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn a_module_over_the_size_limit_is_refused_before_it_is_read() {
+    let w = words(&kernel("", ""));
+    let n = w.len() as u64 * 4;
+    let opts = |max| CompileOptions {
+        max_module_bytes: max,
+        ..CompileOptions::default()
+    };
+    let bytes = bytes_of(&w);
+    assert!(CompiledModule::from_bytes(&bytes, "main", &opts(n)).is_ok());
+    let err = CompiledModule::from_bytes(&bytes, "main", &opts(n - 1))
+        .err()
+        .expect("one byte over the limit");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "bad run configuration: the module is {n} bytes, more than the limit of {} (CompileOptions::max_module_bytes)",
+            n - 1
+        )
+    );
 }
 
 #[test]
@@ -445,4 +497,85 @@ fn claimed_word_counts_and_strings_beyond_the_file_are_read_errors() {
     let header_only = bytes_of(&[0x0723_0203, 0x0001_0600, 0, 1 << 30, 0]);
     let m = read_bytes(&header_only).unwrap_or_else(|e| panic!("{e}"));
     let _ = spvx_val::validate(&m.header, &m.instructions, &Default::default());
+}
+
+/// A Kernel (OpenCL, Physical64) entry point `walk(global uint* a, global uint* b)` that stores
+/// 7 and does an atomic add at `a + e` for each element offset `e` of `elements`
+/// (OpPtrAccessChain, element size 4).
+fn kernel_walk(elements: &[i64]) -> String {
+    let mut consts = String::new();
+    let mut body = String::new();
+    for (k, e) in elements.iter().enumerate() {
+        // Kernel integers are signless (signedness 0): the element offset as its bit pattern.
+        consts += &format!("%e{k} = OpConstant %long {}\n", *e as u64);
+        body += &format!(
+            "%p{k} = OpPtrAccessChain %ptr %a %e{k}\nOpStore %p{k} %c7\n%x{k} = OpAtomicIAdd %uint %p{k} %dev %none %c1\n"
+        );
+    }
+    format!(
+        "OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k \"walk\"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%long = OpTypeInt 64 0
+%ptr = OpTypePointer CrossWorkgroup %uint
+%fn = OpTypeFunction %void %ptr %ptr
+%c1 = OpConstant %uint 1
+%c7 = OpConstant %uint 7
+%dev = OpConstant %uint 1
+%none = OpConstant %uint 0
+{consts}%k = OpFunction %void None %fn
+%a = OpFunctionParameter %ptr
+%b = OpFunctionParameter %ptr
+%entry = OpLabel
+{body}OpReturn
+OpFunctionEnd
+"
+    )
+}
+
+#[test]
+fn kernel_pointer_walks_never_leave_their_buffer() {
+    use spvx_exec::resources::KernelArg;
+    // Element offsets: in bounds (1), far past the end, before the start, the extremes of i64
+    // (whose byte offsets overflow 64 bits), and 2^46 elements = 2^48 bytes, which wraps the
+    // 48-bit offset back to a[0] (docs: pointer arithmetic is modulo 2^48 within the space).
+    let elements = [1, 1 << 20, -1, -(1 << 40), i64::MAX, i64::MIN, 1 << 46];
+    let text = kernel_walk(&elements);
+    let (a, b, events) = guarded("kernel pointer walk", move || {
+        let m = CompiledModule::from_bytes(
+            &bytes_of(&words(&text)),
+            "walk",
+            &CompileOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut res = Resources::new();
+        res.set_arg(0, KernelArg::Buffer(bytes_of(&[0, 0, 0, 0])));
+        res.set_arg(1, KernelArg::Buffer(bytes_of(&[10, 20, 30, 40])));
+        res.local_size = Some([1, 1, 1]);
+        let report = m
+            .run(&mut res, [1, 1, 1], &small_limits())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let buf = |i| match res.arg(i) {
+            Some(KernelArg::Buffer(b)) => b.clone(),
+            _ => Vec::new(),
+        };
+        (buf(0), buf(1), report.total_events)
+    });
+    assert_eq!(
+        b,
+        bytes_of(&[10, 20, 30, 40]),
+        "the other buffer is untouched"
+    );
+    assert_eq!(
+        a,
+        bytes_of(&[8, 8, 0, 0]),
+        "a[1] and a[0] (the wrapped walk): store 7, add 1"
+    );
+    // i64::MIN elements × 4 bytes is 0 modulo 2^48 (a[0] again); the other four walks are out
+    // of bounds, each a store and an atomic.
+    assert_eq!(events, 8);
 }

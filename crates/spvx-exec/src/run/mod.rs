@@ -93,6 +93,13 @@ pub fn run(
         .filter(|&n| n <= u32::MAX as u64)
         .ok_or_else(|| ExecError::Config(format!("workgroup size {local_size:?} is too large")))?;
     let subgroups = invocations.div_ceil(width as u64) as usize;
+    let dispatch = total.saturating_mul(invocations);
+    if dispatch > cfg.max_invocations {
+        return Err(ExecError::Config(format!(
+            "the dispatch of {groups:?} workgroups of {local_size:?} invocations ({dispatch} in all) exceeds the limit of {} invocations (RunConfig::max_invocations)",
+            cfg.max_invocations
+        )));
+    }
 
     // Buffers, in the program's binding order.
     let mut buffers = Vec::with_capacity(prog.bindings.len());
