@@ -85,7 +85,7 @@ impl Row {
     }
 
     /// The ratio with the device's setup time taken off its median: (device median − setup) /
-    /// engine median.
+    /// engine median; `None` when the setup estimate is not below the device median.
     pub fn ratio_excluding_setup(&self) -> Option<f64> {
         let DeviceResult::Measured {
             setup: Some(setup), ..
@@ -94,7 +94,12 @@ impl Row {
             return None;
         };
         let e = self.engine_median()?.as_secs_f64();
-        let d = self.device_median()?.saturating_sub(*setup).as_secs_f64();
+        let full = self.device_median()?;
+        // An estimate as large as the whole time says nothing about the dispatch itself.
+        if *setup >= full {
+            return None;
+        }
+        let d = (full - *setup).as_secs_f64();
         (e > 0.0).then(|| d / e)
     }
 
@@ -394,5 +399,17 @@ mod tests {
             row(1, DeviceResult::NotAvailable("none".into())).ratio(),
             None
         );
+        let slow_setup = row(
+            1,
+            DeviceResult::Measured {
+                samples: vec![Duration::from_millis(3)],
+                runs: 1,
+                mismatches: 0,
+                first_mismatch: None,
+                setup: Some(Duration::from_millis(3)),
+            },
+        );
+        assert_eq!(slow_setup.ratio(), Some(3.0));
+        assert_eq!(slow_setup.ratio_excluding_setup(), None);
     }
 }
