@@ -357,11 +357,11 @@ fn command_line_errors() {
     let mut args = dot4_args(&[&m, "--tensor", "0.5=t.npy", "--buffer", "0.3=zeros:4"]);
     args.extend_from_slice(&three);
     fails_with(&dir, &args, &["uses no tensor at binding 0.5"]);
-    // Not supported yet: said, not ignored.
+    // Kernel arguments for a GLCompute entry point: said, not ignored.
     let mut args = dot4_args(&[&m, "--arg", "0=zeros:4", "--buffer", "0.3=zeros:4"]);
     args.extend_from_slice(&three);
-    fails_with(&dir, &args, &["Kernel arguments are not supported yet"]);
-    // A Kernel entry point: said plainly.
+    fails_with(&dir, &args, &["--arg 0", "is not a Kernel entry point"]);
+    // A Kernel entry point without a required workgroup size needs --local.
     std::fs::write(
         dir.join("kernel.spvasm"),
         "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%k = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n",
@@ -370,10 +370,7 @@ fn command_line_errors() {
     fails_with(
         &dir,
         &dot4_args(&["kernel.spvasm"]),
-        &[
-            "'k' is a Kernel (OpenCL) entry point",
-            "does not run Kernel entry points yet",
-        ],
+        &["no LocalSize", "--local"],
     );
     // Text that does not assemble: the assembler's line:column.
     std::fs::write(
@@ -524,7 +521,7 @@ fn run_file_errors_have_line_and_column() {
         (
             "kernel_arg",
             "module = \"dot4.spvasm\"\ngroups = 1\n[[arg]]\nindex = 0\n",
-            &["run.toml:3:1", "not supported yet"],
+            &["run.toml:3:1", "exactly one of `data"],
         ),
         (
             "missing_module",
@@ -554,7 +551,9 @@ fn help_documents_the_run_file_schema() {
         "random",
         "seed",
         "--strict",
-        "not supported yet",
+        "--arg N=SOURCE",
+        "[[arg]]",
+        "local:BYTES",
     ] {
         assert!(help.contains(key), "--help lacks {key}");
     }

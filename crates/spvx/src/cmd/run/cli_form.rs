@@ -11,7 +11,6 @@ use std::path::PathBuf;
 
 /// The plan of a command-line run.
 pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
-    reject_unsupported(args)?;
     let groups = match &args.groups {
         Some(g) => parse_groups(g).map_err(|e| format!("error: --groups {g}: {e}"))?,
         None => {
@@ -61,17 +60,19 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
         spec: parse_spec_args(&args.spec)?,
         config: args.options().config()?,
         out: Some(args.out.clone().unwrap_or_else(|| PathBuf::from("."))),
+        args: args
+            .kernel_args
+            .iter()
+            .map(|a| super::kernel_args::parse_arg(a))
+            .collect::<Result<_, _>>()?,
+        local: match &args.local {
+            Some(l) => Some(
+                super::kernel_args::parse_local(l)
+                    .map_err(|e| format!("error: --local {l}: {e}"))?,
+            ),
+            None => None,
+        },
     })
-}
-
-/// Kernel arguments: refused with the reason (spvx-exec does not run Kernel entry points yet).
-pub fn reject_unsupported(args: &RunArgs) -> Result<(), String> {
-    if let Some(a) = args.kernel_args.first() {
-        return Err(format!(
-            "error: --arg {a}: Kernel arguments are not supported yet: spvx-exec does not run Kernel (OpenCL) entry points yet"
-        ));
-    }
-    Ok(())
 }
 
 /// The `--spec ID=VALUE` arguments.

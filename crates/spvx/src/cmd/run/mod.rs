@@ -8,6 +8,7 @@
 //! - [`expect`]: expected-output checks; [`output`]: summary, events, output files.
 //! - [`module`]: reading the module, choosing the entry point, places of instructions.
 //! - [`options`]: engine options shared by both forms.
+//! - [`kernel_args`]: Kernel (OpenCL) entry points: `--arg`, `--local`, `[[arg]]`, `arg.N.bin`.
 //!
 //! Tensors are written after the run as `.npy` when packed (shape and element type of their
 //! input), as raw `.bin` bytes when strided.
@@ -17,6 +18,7 @@ pub mod data;
 pub mod device;
 pub mod elem;
 pub mod expect;
+pub mod kernel_args;
 pub mod module;
 pub mod npy;
 pub mod options;
@@ -92,8 +94,19 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   the value got and the value expected). Unknown keys and wrong types are errors with
   FILE:LINE:COLUMN.
 
-NOT SUPPORTED YET (clear errors, not silently ignored): --arg / [[arg]] and Kernel entry
-points (spvx-exec runs GLCompute entry points only).
+KERNEL (OpenCL) ENTRY POINTS: spvx run MODULE --groups X[,Y,Z] [--local X[,Y,Z]]
+           --arg N=SOURCE ... [--out DIR]
+  Argument N of the kernel: SOURCE as above for __global/__constant buffers and for values
+  (--arg 0=f32:1.5; exactly the value's size), or local:BYTES for a __local pointer. Every
+  argument must be given. --local is the local size of a kernel without
+  reqd_work_group_size. After the run every buffer argument is written to DIR/arg.N.bin.
+  In run files: local = [16, 1, 1] and one [[arg]] per argument:
+  [[arg]]
+  index = 0                     #   required
+  name = \"x\"                    #   optional note
+  data = { f32 = [1.5] }        #   a data table, or
+  local = 256                   #   bytes of local memory (instead of data)
+  expect = { f32 = [...] }      #   optional, as for buffers
 
 UNDEFINED BEHAVIOUR: each event (out-of-bounds access, division by zero, AccSat overflow, ...)
 gets its documented result and is printed as a warning with the instruction, invocation,
@@ -103,6 +116,7 @@ EXIT STATUS: 0 when the run succeeded and every expectation passed; 1 otherwise.
 
 EXAMPLES
   spvx run examples/gemm_int8.toml
+  spvx run examples/opencl_rowdot.toml
   spvx run examples/dot4.spvasm --groups 1 --buffer 0.0=a.bin --buffer 0.1=b.bin \\
            --buffer 0.2=zeros:256 --buffer 0.3=zeros:256 --out out/";
 
@@ -125,9 +139,13 @@ pub struct RunArgs {
     /// A tensor binding; its shape and element type come from the .npy file.
     #[arg(long = "tensor", value_name = "SET.BINDING=FILE.npy")]
     pub tensors: Vec<String>,
-    /// A Kernel entry point's argument N (not supported yet).
+    /// A Kernel (OpenCL) entry point's argument N: SOURCE as for --buffer (buffers, and
+    /// values as TYPE:V), or local:BYTES for a __local pointer.
     #[arg(long = "arg", value_name = "N=SOURCE")]
     pub kernel_args: Vec<String>,
+    /// The local size X[,Y,Z] of a Kernel entry point without a required workgroup size.
+    #[arg(long, value_name = "X[,Y,Z]")]
+    pub local: Option<String>,
     /// Push-constant bytes (same SOURCE forms as --buffer).
     #[arg(long, value_name = "SOURCE")]
     pub push: Option<String>,
@@ -206,10 +224,9 @@ pub fn run(args: RunArgs) -> CmdResult {
 /// command-line form).
 pub fn plan_of(args: &RunArgs) -> Result<plan::RunPlan, String> {
     Ok(if args.is_run_file() {
-        cli_form::reject_unsupported(args)?;
-        if !args.buffers.is_empty() || args.push.is_some() {
+        if !args.buffers.is_empty() || args.push.is_some() || !args.kernel_args.is_empty() {
             return Err(
-                "error: --buffer and --push do not go with a run file; give bindings in the file"
+                "error: --buffer, --arg and --push do not go with a run file; give bindings and arguments in the file"
                     .into(),
             );
         }
@@ -224,6 +241,10 @@ pub fn plan_of(args: &RunArgs) -> Result<plan::RunPlan, String> {
         plan.spec.extend(cli_form::parse_spec_args(&args.spec)?);
         if let Some(out) = &args.out {
             plan.out = Some(out.clone());
+        }
+        if let Some(l) = &args.local {
+            plan.local =
+                Some(kernel_args::parse_local(l).map_err(|e| format!("error: --local {l}: {e}"))?);
         }
         plan
     } else {

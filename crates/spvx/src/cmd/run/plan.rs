@@ -62,6 +62,10 @@ pub struct RunPlan {
     pub config: RunConfig,
     /// Where to write `SET.BINDING.bin` after the run (none: do not write).
     pub out: Option<PathBuf>,
+    /// Kernel (OpenCL) entry points: the arguments.
+    pub args: Vec<super::kernel_args::ArgPlan>,
+    /// Kernel entry points: the dispatch's local size (when the kernel requires none).
+    pub local: Option<[u32; 3]>,
 }
 
 impl RunPlan {
@@ -70,17 +74,26 @@ impl RunPlan {
     pub fn execute(&self) -> CmdResult {
         let module = LoadedModule::read(&self.module)?;
         let entry = module.choose_entry(self.entry.as_deref())?;
-        if entry.model == KERNEL {
-            return Err(format!(
-                "error: {}: entry point '{}' is a Kernel (OpenCL) entry point; spvx-exec does not run Kernel entry points yet",
-                module.name, entry.name
-            ));
-        }
         let opts = CompileOptions {
             spec_constants: self.spec.clone(),
             ..CompileOptions::default()
         };
         let compiled = module.compile(&entry.name, &opts)?;
+        if entry.model == KERNEL {
+            return self.execute_kernel(&module, &entry, &compiled);
+        }
+        if let Some(a) = self.args.first() {
+            return Err(format!(
+                "error: {}: '{}' is not a Kernel entry point; it takes descriptor bindings (--buffer), not arguments",
+                a.origin, entry.name
+            ));
+        }
+        if self.local.is_some() {
+            return Err(format!(
+                "error: {}: --local is for Kernel entry points; '{}' has its workgroup size in the module",
+                module.name, entry.name
+            ));
+        }
         let limit = self.config.memory_limit;
         let bindings = compiled.bindings().to_vec();
         self.check_bindings(&bindings, &module.name)?;

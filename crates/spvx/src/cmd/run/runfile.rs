@@ -9,6 +9,7 @@
 use super::cli_form::{parse_groups, parse_spec_value};
 use super::data::{DataSpec, Range, parse_count};
 use super::elem::ElemType;
+use super::kernel_args::{ArgPlan, ArgSource};
 use super::options::RunOptions;
 use super::plan::{BufferPlan, ExpectPlan, RunPlan, TensorPlan};
 use serde::Deserialize;
@@ -35,7 +36,23 @@ struct RunFile {
     #[serde(default)]
     tensor: Vec<Spanned<TensorTable>>,
     #[serde(default)]
-    arg: Vec<Spanned<Value>>,
+    arg: Vec<Spanned<ArgTable>>,
+    /// Kernel entry points: the dispatch's local size (as `groups`).
+    local: Option<Spanned<Value>>,
+}
+
+/// One `[[arg]]` of a Kernel entry point: `data` (buffers and values) or `local` (bytes of
+/// local memory).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArgTable {
+    index: u32,
+    /// A note for people (shown nowhere).
+    #[allow(dead_code)]
+    name: Option<String>,
+    data: Option<Spanned<DataTable>>,
+    local: Option<Spanned<Value>>,
+    expect: Option<Spanned<DataTable>>,
 }
 
 /// One `[[buffer]]`.
@@ -145,13 +162,50 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, String> {
         None => format!("error: {}: {}", src.name, e.message()),
     })?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    if let Some(a) = file.arg.first() {
-        return Err(src.error(
-            &a.span(),
-            "Kernel arguments are not supported yet: spvx-exec does not run Kernel (OpenCL) entry points yet",
-        ));
-    }
+    let local = match &file.local {
+        Some(l) => Some(groups(&src, l)?),
+        None => None,
+    };
     let groups = groups(&src, &file.groups)?;
+    let mut args = Vec::new();
+    for a in &file.arg {
+        let table = a.get_ref();
+        let source = match (&table.data, &table.local) {
+            (Some(d), None) => ArgSource::Data(data_spec(&src, d, false)?),
+            (None, Some(l)) => {
+                let bytes = match l.get_ref() {
+                    Value::Integer(n) => u64::try_from(*n).ok(),
+                    Value::String(s) => parse_count(s),
+                    _ => None,
+                };
+                ArgSource::Local(bytes.ok_or_else(|| {
+                    src.error(
+                        &l.span(),
+                        "local is a byte count: a number or a string such as \"4K\"",
+                    )
+                })?)
+            }
+            _ => {
+                return Err(src.error(
+                    &a.span(),
+                    "an [[arg]] has exactly one of `data = {...}` (buffers and values) or `local = BYTES`",
+                ));
+            }
+        };
+        let expect = match &table.expect {
+            Some(e) => Some(ExpectPlan {
+                data: data_spec(&src, e, true)?,
+                elem: elem_option(&src, e.get_ref())?,
+            }),
+            None => None,
+        };
+        args.push(ArgPlan {
+            index: table.index,
+            source,
+            expect,
+            origin: src.error_place(&a.span()),
+        });
+    }
     let mut spec = BTreeMap::new();
     for (key, value) in &file.spec {
         let id: u32 = key.parse().map_err(|_| {
@@ -244,6 +298,8 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, String> {
         spec,
         config: file.run.overridden_by(cli).config()?,
         out: file.out.map(|o| base.join(o)),
+        args,
+        local,
     })
 }
 
