@@ -152,6 +152,35 @@ OpBranchConditional %true %h %m
 }
 
 #[test]
+fn infinite_loop_ends_under_the_default_limits() {
+    // The default step limit (2^25 steps per workgroup) is what makes this end in about a
+    // second on a 2-core VM; the hang guard only catches a regression to minutes.
+    let text = kernel(
+        "",
+        "OpBranch %h
+%h = OpLabel
+OpLoopMerge %m %c None
+OpBranch %c
+%c = OpLabel
+OpBranchConditional %true %h %m
+%m = OpLabel",
+    );
+    let err = guarded("infinite loop, default limits", move || {
+        let m = compile_words(&words(&text), true).unwrap_or_else(|e| panic!("{e}"));
+        let cfg = RunConfig {
+            threads: Some(1),
+            ..RunConfig::default()
+        };
+        m.run(&mut resources(), [1, 1, 1], &cfg)
+            .expect_err("an infinite loop cannot finish")
+    });
+    assert!(
+        matches!(err, ExecError::StepLimit { limit, .. } if limit == 1 << 25),
+        "{err}"
+    );
+}
+
+#[test]
 fn recursion_is_refused_even_without_validation() {
     // main calls %f, %f calls itself (SPIR-V §2.16.1: "Recursion is not allowed").
     let text = kernel(

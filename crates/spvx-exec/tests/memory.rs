@@ -186,9 +186,19 @@ fn memory_limit_stops_a_run_before_it_allocates() {
         matches!(err, ExecError::MemoryLimit { limit: 4096, .. }),
         "{err}"
     );
-    // A huge dispatch is refused too (one outcome record per workgroup).
+    // A huge dispatch is refused too: by the dispatch limit (RunConfig::max_invocations) under
+    // the defaults, by the memory limit (one outcome record per workgroup) without it.
     let err =
         run_words(&m, &[0; 4], 4, u32::MAX, &RunConfig::default()).expect_err("huge dispatch");
+    assert!(
+        matches!(err, ExecError::Config(ref s) if s.contains("max_invocations")),
+        "{err}"
+    );
+    let unlimited = RunConfig {
+        max_invocations: u64::MAX,
+        ..RunConfig::default()
+    };
+    let err = run_words(&m, &[0; 4], 4, u32::MAX, &unlimited).expect_err("huge dispatch");
     assert!(matches!(err, ExecError::MemoryLimit { .. }), "{err}");
 }
 
