@@ -351,3 +351,106 @@ fn integer_dot_products_of_cl_khr_integer_dot_product() {
         );
     }
 }
+
+/// Libm-evaluated functions at arguments whose true result is representable: the correctly
+/// rounded result is then that value exactly.
+#[test]
+fn libm_functions_at_exactly_representable_results() {
+    let m = kernel("exactmath.spv", "exactmath");
+    let xs: Vec<f32> = vec![
+        0.0, 1.0, 2.0, 3.0, 4.0, 5.0, -1.0, -2.0, -3.0, -6.0, 7.0, 10.0,
+    ];
+    let n = xs.len();
+    let (res, _) = run(
+        &m,
+        [n as u32, 1, 1],
+        Some([1, 1, 1]),
+        vec![
+            KernelArg::Buffer(bytes_f32(&xs)),
+            KernelArg::Buffer(vec![0; 4 * 10 * n]),
+        ],
+    );
+    let got = f32s(out(&res, 1));
+    for (i, &v) in xs.iter().enumerate() {
+        // sinpi(v/2), cospi(v/2) for integer v: 0, ±1, with sinpi's zero signed as v.
+        let k = (v as i32).rem_euclid(4);
+        let sinpi = match k {
+            1 => 1.0,
+            3 => -1.0,
+            _ => 0.0f32.copysign(v),
+        };
+        let cospi = match k {
+            0 => 1.0,
+            2 => -1.0,
+            _ => 0.0,
+        };
+        let p10 = 10f64.powi(v.abs() as i32) as f32; // exact up to 10^10
+        let mag = |a: f32, b: f32, max: bool| {
+            if (a.abs() > b.abs()) == max && a.abs() != b.abs() {
+                a
+            } else if a.abs() == b.abs() {
+                if max { a.max(b) } else { a.min(b) }
+            } else {
+                b
+            }
+        };
+        let logb = if v == 0.0 {
+            f32::NEG_INFINITY
+        } else {
+            v.abs().log2().floor() // exact for these integers
+        };
+        let sign = if v - 2.0 > 0.0 {
+            1.0
+        } else if v - 2.0 < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        let want = [
+            sinpi,
+            cospi,
+            v,
+            p10,
+            5.0 * v.abs(),
+            v * v * v,
+            sign,
+            mag(v, -3.0, true),
+            mag(v, -3.0, false),
+            logb,
+        ];
+        let g: Vec<u32> = got[10 * i..10 * i + 10]
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        let w: Vec<u32> = want.iter().map(|x| x.to_bits()).collect();
+        assert_eq!(
+            g,
+            w,
+            "v = {v}: got {:?}, want {want:?}",
+            &got[10 * i..10 * i + 10]
+        );
+    }
+}
+
+/// Program-scope `__constant` data and a `__constant` pointer argument (read-only buffer).
+#[test]
+fn constant_data_and_constant_arguments() {
+    let m = kernel("constants.spv", "constants");
+    assert_eq!(
+        m.kernel_args()[0].kind,
+        spvx_exec::resources::KernelArgKind::ConstantBuffer
+    );
+    let k: Vec<i32> = (0..12).map(|i| i * 3 - 7).collect();
+    let (res, _) = run(
+        &m,
+        [3, 1, 1],
+        Some([4, 1, 1]),
+        vec![
+            KernelArg::Buffer(bytes_i32(&k)),
+            KernelArg::Buffer(vec![0; 48]),
+        ],
+    );
+    let table = [10, 20, 30, 40];
+    let want: Vec<i32> = (0..12).map(|i| table[i % 4] * k[i] + 4).collect();
+    assert_eq!(i32s(out(&res, 1)), want);
+}
