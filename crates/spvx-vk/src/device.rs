@@ -101,10 +101,11 @@ impl Device {
         // SAFETY: valid create info; the instance is destroyed in Drop.
         let instance = unsafe { entry.create_instance(&info, None) }
             .map_err(VkError::call("vkCreateInstance"))?;
-        match Self::open_device(entry, instance, choice) {
+        match Self::open_device(&entry, instance, choice) {
             Ok(d) => Ok(d),
             Err((instance, e)) => {
-                // SAFETY: nothing created from the instance survives.
+                // SAFETY: nothing created from the instance survives; the loader (`entry`) is
+                // still loaded here and unloaded only after this call.
                 unsafe { instance.destroy_instance(None) };
                 Err(e)
             }
@@ -112,7 +113,7 @@ impl Device {
     }
 
     fn open_device(
-        entry: ash::Entry,
+        entry: &ash::Entry,
         instance: ash::Instance,
         choice: &DeviceChoice,
     ) -> Result<Device, (ash::Instance, VkError)> {
@@ -182,7 +183,7 @@ impl Device {
         // SAFETY: the device has one queue in this family.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
         Ok(Device {
-            _entry: entry,
+            _entry: entry.clone(),
             instance,
             device,
             queue,

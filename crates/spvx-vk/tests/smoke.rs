@@ -135,3 +135,18 @@ fn user_errors_are_typed_and_name_the_place() {
     run.words = vec![0x07230203, 1, 2];
     assert!(matches!(r.run(&run).unwrap_err(), VkError::Module(_)));
 }
+
+#[test]
+fn a_device_name_that_matches_nothing_is_an_error_listing_the_devices() {
+    let Some(r) = runner() else { return };
+    let name = r.report().name.clone();
+    drop(r);
+    let e = match spvx_vk::VkRunner::new(&spvx_vk::DeviceChoice::Named("no-such-gpu".into())) {
+        Ok(_) => panic!("a device named no-such-gpu"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("'no-such-gpu'") && e.contains(&name), "{e}");
+    assert!("vulkan:LLVMPIPE".parse::<spvx_vk::DeviceChoice>().is_ok());
+    assert!("vulkan:".parse::<spvx_vk::DeviceChoice>().is_err());
+    assert!("gpu".parse::<spvx_vk::DeviceChoice>().is_err());
+}

@@ -16,6 +16,10 @@ void main() {
     uint g = gl_GlobalInvocationID.x;
     uint v = inp.x[g];
     uint base = g * 8u;
+    // Shuffling down from the last lane reads a lane that does not exist: undefined in SPIR-V
+    // (the engine gives 0, lavapipe the next subgroup's value), so that lane takes 0 here.
+    uint down = subgroupShuffleDown(v, 1u);
+    down = gl_SubgroupInvocationID + 1u < gl_SubgroupSize ? down : 0u;
     outp.r[base + 0u] = subgroupAdd(v);
     outp.r[base + 1u] = subgroupInclusiveAdd(v);
     outp.r[base + 2u] = subgroupExclusiveMax(v);
@@ -24,5 +28,5 @@ void main() {
     outp.r[base + 5u] = subgroupBroadcastFirst(v) ^ subgroupMin(v);
     outp.r[base + 6u] = subgroupElect() ? gl_SubgroupInvocationID : 1000u + gl_SubgroupSize;
     outp.r[base + 7u] = (subgroupAll(v != 0u) ? 1u : 0u) | (subgroupAny(v == 7u) ? 2u : 0u)
-        | (subgroupShuffleDown(v, 1u) & 0xff00u);
+        | (down & 0xff00u);
 }

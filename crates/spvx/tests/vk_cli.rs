@@ -1,0 +1,191 @@
+//! `spvx run --device` and `spvx diff` from the command line: the bundled examples lavapipe can
+//! run agree bit for bit; the others are refused naming the missing feature; a flipped bit of
+//! the engine's output is caught and reported with its place and both values; bad device
+//! choices are clear errors.
+
+mod vk_common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn spvx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .args(args)
+        .current_dir(examples())
+        .output()
+        .expect("spawn spvx")
+}
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// True when a device exists (or panics under SPVX_REQUIRE_VULKAN=1).
+fn have_device() -> bool {
+    vk_common::device().is_some()
+}
+
+#[test]
+fn gemm_example_runs_on_the_device_and_diffs_clean() {
+    if !have_device() {
+        return;
+    }
+    let o = spvx(&["run", "gemm_int8.toml", "--device", "vulkan"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("PASS 0.3 (C): 64 i32 elements match"), "{out}");
+    assert!(out.contains("subgroup size"), "{out}");
+    let o = spvx(&["diff", "gemm_int8.toml"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(out.contains("SAME: 4 of 4 bindings match"), "{out}");
+}
+
+#[test]
+fn command_line_form_runs_on_the_device() {
+    if !have_device() {
+        return;
+    }
+    // dot4: out[i] = sat(sdot4x8(a[i], b[i]) + acc[i]); one word per invocation, 64 per group.
+    // a = 0x7f7f7f7f (127 each), b = 0x80808080 (-128 each): 4 * 127 * -128 = -65024, plus
+    // acc = i32::MIN saturates to i32::MIN; invocation 1: a = 0x01020304, b = 0x01010101, acc
+    // 10 gives 1 + 2 + 3 + 4 + 10 = 20.
+    let mut a = vec!["0x7f7f7f7f".to_string(), "0x01020304".into()];
+    let mut b = vec!["0x80808080".to_string(), "0x01010101".into()];
+    let mut acc = vec!["-2147483648".to_string(), "10".into()];
+    for _ in 2..64 {
+        a.push("0".into());
+        b.push("0".into());
+        acc.push("0".into());
+    }
+    let dir = std::env::temp_dir().join(format!("spvx-vk-cli-{}", std::process::id()));
+    let (ab, bb, cb) = (
+        format!("0.0=u32:{}", a.join(",")),
+        format!("0.1=u32:{}", b.join(",")),
+        format!("0.2=i32:{}", acc.join(",")),
+    );
+    let out_dir = dir.to_string_lossy().to_string();
+    let o = spvx(&[
+        "run",
+        "dot4.spvasm",
+        "--groups",
+        "1",
+        "--buffer",
+        &ab,
+        "--buffer",
+        &bb,
+        "--buffer",
+        &cb,
+        "--buffer",
+        "0.3=zeros:256",
+        "--device",
+        "vulkan:llvmpipe",
+        "--out",
+        &out_dir,
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    let bytes = std::fs::read(dir.join("0.3.bin")).expect("output written");
+    let _ = std::fs::remove_dir_all(&dir);
+    let word = |i: usize| {
+        i32::from_le_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ])
+    };
+    assert_eq!(word(0), i32::MIN);
+    assert_eq!(word(1), 20);
+    assert_eq!(word(2), 0);
+}
+
+#[test]
+fn examples_lavapipe_cannot_run_are_refused_naming_the_feature() {
+    if !have_device() {
+        return;
+    }
+    for (file, needle) in [
+        ("mixdot.toml", "shaderFloat8"),
+        ("fixed.toml", "SPV_INTEL_arbitrary_precision_fixed_point"),
+        ("tensor.toml", "tensors"),
+    ] {
+        let o = spvx(&["diff", file]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{file}: {out}{err}");
+        assert!(err.contains(needle), "{file}: {err}");
+    }
+}
+
+#[test]
+fn one_flipped_bit_of_the_engine_output_is_reported() {
+    if !have_device() {
+        return;
+    }
+    // Byte 4 of binding 0.3 is the low byte of C[1]; bit 0 flipped.
+    let o = spvx(&[
+        "diff",
+        "gemm_int8.toml",
+        "--flip-engine-bit",
+        "0.3:4:0",
+        "--as",
+        "0.3=i32",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        out.contains("DIFF 0.3 (C): 1 of 64 i32 elements differ"),
+        "{out}"
+    );
+    assert!(out.contains("DIFF: 1 of 4 bindings differ"), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("element 1 (byte 4): engine "))
+        .unwrap_or_else(|| panic!("no element line: {out}"));
+    // "engine V (0xBITS), device V (0xBITS): mismatch": the two bit patterns differ in bit 0.
+    let hex: Vec<u64> = line
+        .split("(0x")
+        .skip(1)
+        .filter_map(|s| s.split(')').next())
+        .filter_map(|h| u64::from_str_radix(h, 16).ok())
+        .collect();
+    assert_eq!(hex.len(), 2, "{line}");
+    assert_eq!(hex[0] ^ hex[1], 1, "{line}");
+    assert!(line.ends_with("mismatch"), "{line}");
+}
+
+#[test]
+fn bad_device_choices_are_clear_errors() {
+    let o = spvx(&["run", "gemm_int8.toml", "--device", "cuda"]);
+    let (_, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(err.contains("not `vulkan` or `vulkan:NAME`"), "{err}");
+    if !have_device() {
+        return;
+    }
+    let o = spvx(&["run", "gemm_int8.toml", "--device", "vulkan:no-such-gpu"]);
+    let (_, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("whose name contains 'no-such-gpu'") && err.contains("llvmpipe"),
+        "{err}"
+    );
+    // A loader without any driver.
+    let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .args(["run", "gemm_int8.toml", "--device", "vulkan"])
+        .current_dir(examples())
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .expect("spawn");
+    let (_, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(err.contains("--device vulkan"), "{err}");
+}
