@@ -167,3 +167,74 @@ fn strict_mode_names_the_null_load() {
     let e = m.run(&mut res, [1, 1, 1], &cfg).unwrap_err().to_string();
     assert!(e.contains("OpLoad") && e.contains("no memory"), "{e}");
 }
+
+/// `out[i] = *(src + idx[i])` for 64-bit element indices.
+const WALK: &str = r#"
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main" %gid
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %gid BuiltIn GlobalInvocationId
+%void = OpTypeVoid
+%ulong = OpTypeInt 64 0
+%v3ulong = OpTypeVector %ulong 3
+%pin = OpTypePointer Input %v3ulong
+%pg = OpTypePointer CrossWorkgroup %ulong
+%fn = OpTypeFunction %void %pg %pg %pg
+%gid = OpVariable %pin Input
+%main = OpFunction %void None %fn
+%out = OpFunctionParameter %pg
+%src = OpFunctionParameter %pg
+%idx = OpFunctionParameter %pg
+%entry = OpLabel
+%ids = OpLoad %v3ulong %gid
+%i = OpCompositeExtract %ulong %ids 0
+%pi = OpPtrAccessChain %pg %idx %i
+%k = OpLoad %ulong %pi
+%p = OpPtrAccessChain %pg %src %k
+%v = OpLoad %ulong %p
+%po = OpPtrAccessChain %pg %out %i
+OpStore %po %v
+OpReturn
+OpFunctionEnd
+"#;
+
+use proptest::prelude::Strategy as _;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Isolation: whatever the element index, a load through `src + index` reads `src` at
+    /// `8·index mod 2^48` when that is inside `src`, and 0 otherwise — never `out` or `idx`,
+    /// which hold other values.
+    #[test]
+    fn pointer_arithmetic_stays_in_its_buffer(
+        idx in proptest::collection::vec(
+            proptest::prop_oneof![
+                -40i64..40,
+                proptest::prelude::any::<i64>(),
+                (0i64..16).prop_map(|k| k + (1 << 45)),
+                (0i64..16).prop_map(|k| k - (1 << 45)),
+            ],
+            8,
+        )
+    ) {
+        let a = assemble(WALK, &AsmOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let m = CompiledModule::from_bytes(&a.bytes(), "main", &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let src: Vec<u64> = (0..16).map(|k| 0x5000 + k).collect();
+        let mut res = Resources::new();
+        res.set_arg(0, KernelArg::Buffer(vec![0xee; 64]));
+        res.set_arg(1, KernelArg::Buffer(src.iter().flat_map(|v| v.to_le_bytes()).collect()));
+        res.set_arg(2, KernelArg::Buffer(idx.iter().flat_map(|v| v.to_le_bytes()).collect()));
+        m.run(&mut res, [1, 1, 1], &RunConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+        let out = u64s(res.arg_buffer(0).unwrap_or(&[]));
+        for (k, &ix) in idx.iter().enumerate() {
+            let offset = (ix as i128 * 8).rem_euclid(1 << 48) as u64;
+            let want = if offset + 8 <= 128 && offset % 8 == 0 { src[(offset / 8) as usize] } else { 0 };
+            proptest::prop_assert_eq!(out[k], want, "index {}", ix);
+        }
+    }
+}
