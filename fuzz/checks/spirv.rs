@@ -164,7 +164,15 @@ pub fn dis_roundtrip(data: &[u8]) {
     if m.instructions.is_empty() {
         return;
     }
-    let exempt = has_noncanonical_narrow_literal(&m);
+    // The assembler rightly refuses an id defined twice (the reader leaves that rule to the
+    // validator).
+    let mut defined = std::collections::HashSet::new();
+    let duplicate_ids = m
+        .instructions
+        .iter()
+        .filter_map(|i| i.result)
+        .any(|r| !defined.insert(r));
+    let exempt = has_noncanonical_narrow_literal(&m) || duplicate_ids;
     match assemble(&text, &AsmOptions::default()) {
         Ok(a) => {
             let got = &a.words()[5..];

@@ -212,6 +212,15 @@ impl Walk<'_> {
                 let Some(desc) = g.instruction(op) else {
                     return Err(src.error(format!("unknown opcode {op} in OpSpecConstantOp")));
                 };
+                // Every opcode OpSpecConstantOp allows computes a value (spec 3.52.7); one
+                // without a result type and result (e.g. OpTypeFloat) could be read and
+                // printed, but not assembled back (spirv-dis rejects it too).
+                if !(desc.has_result_type(g) && desc.has_result(g)) {
+                    return Err(src.error(format!(
+                        "{} cannot be embedded in OpSpecConstantOp (it has no result type and result)",
+                        desc.name
+                    )));
+                }
                 let rest: Vec<GOperand> = desc
                     .operands
                     .iter()
