@@ -90,6 +90,10 @@ impl Compiler<'_> {
         if set.is_some() && set == self.opencl {
             return self.opencl_inst(index, inst, code);
         }
+        let set_name = set.and_then(|s| self.ix.ext_imports.iter().find(|(id, _)| **id == s));
+        if set_name.is_some_and(|(_, name)| name.as_str() == "NonSemantic.DebugPrintf") {
+            return self.debug_printf(index, inst, code);
+        }
         if set.is_none() || set != self.glsl {
             return Err(
                 self.unsupported(index, "extended instruction sets other than GLSL.std.450")

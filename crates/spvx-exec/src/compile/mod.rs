@@ -26,6 +26,7 @@ mod matrix_mma;
 mod memops;
 mod opencl;
 mod ops;
+mod printf;
 mod types;
 
 use crate::config::CompileOptions;

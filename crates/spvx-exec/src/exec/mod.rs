@@ -23,6 +23,8 @@ pub mod matrix_mma;
 pub mod memory;
 pub mod mixdot;
 pub mod opencl;
+pub mod printf;
+mod printf_format;
 pub mod subgroup;
 pub mod tensor;
 
@@ -56,6 +58,8 @@ pub struct Sink {
     pub max: usize,
     pub events: Vec<RawEvent>,
     pub count: u64,
+    /// Lines printed by the running subgroup (DebugPrintf), drained by the workgroup.
+    pub prints: Vec<printf::RawPrint>,
 }
 
 impl Sink {
@@ -403,6 +407,7 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             dst,
             args,
         } => math::imath(cx, *func, *bits as u32, *dst, *args),
+        Inst::Print(spec) => printf::print(cx, spec),
         Inst::Glsl {
             op,
             fmt,

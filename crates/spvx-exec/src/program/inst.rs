@@ -535,6 +535,8 @@ pub enum Inst {
         dst: Slot,
         args: [Slot; 3],
     },
+    /// NonSemantic.DebugPrintf: format and record a line for each active lane.
+    Print(Box<crate::program::print::PrintSpec>),
     /// A GLSL.std.450 function on whole vectors or matrices (`program::glsl`): float format
     /// `fmt`, integer width `bits` (Frexp/Ldexp exponents), component count or order `n`.
     Glsl {

@@ -12,6 +12,7 @@ pub mod inst;
 pub mod kernel;
 pub mod math;
 pub mod opencl;
+pub mod print;
 
 pub use inst::*;
 

@@ -49,6 +49,25 @@ impl Dispatch<'_> {
     }
 
     /// The event as reported: instruction name, invocation and workgroup ids.
+    /// A printed line of lane `p.lane` of subgroup `subgroup`.
+    pub fn print(
+        &self,
+        p: crate::exec::printf::RawPrint,
+        subgroup: usize,
+        workgroup: [u32; 3],
+    ) -> crate::report::PrintRecord {
+        let local = builtins::local_id(self.local_size, subgroup * self.width + p.lane);
+        let size = self.local_size;
+        let global = [0, 1, 2].map(|i| workgroup[i].wrapping_mul(size[i]).wrapping_add(local[i]));
+        crate::report::PrintRecord {
+            workgroup,
+            local_invocation: local,
+            global_invocation: global,
+            instruction: p.source,
+            text: p.text,
+        }
+    }
+
     pub fn event(&self, e: RawEvent, subgroup: usize, workgroup: [u32; 3]) -> UbEvent {
         let local = builtins::local_id(self.local_size, subgroup * self.width + e.lane);
         let size = self.local_size;
@@ -225,6 +244,7 @@ pub fn run(
         }
         report.steps += o.steps;
         report.total_events += o.count;
+        report.prints.extend(o.prints);
         for e in o.events {
             if report.events.len() < cfg.max_events {
                 report.events.push(e);

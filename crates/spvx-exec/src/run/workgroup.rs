@@ -8,11 +8,13 @@ use crate::error::ExecError;
 use crate::exec::control::{Subgroup, Yield};
 use crate::exec::{Sink, Stop};
 use crate::memory::Memory;
-use crate::report::UbEvent;
+use crate::report::{PrintRecord, UbEvent};
 
 /// The result of one workgroup.
 pub struct Outcome {
     pub events: Vec<UbEvent>,
+    /// Printed lines, by LocalInvocationIndex, then program order.
+    pub prints: Vec<PrintRecord>,
     pub count: u64,
     pub steps: u64,
     pub error: Option<ExecError>,
@@ -86,6 +88,7 @@ impl Worker {
         };
         let mut out = Outcome {
             events: Vec::new(),
+            prints: Vec::new(),
             count: 0,
             steps: 0,
             error: None,
@@ -109,6 +112,9 @@ impl Worker {
                     out.events.push(d.event(e, s, wg));
                 }
                 sink.events.clear();
+                for p in sink.prints.drain(..) {
+                    out.prints.push(d.print(p, s, wg));
+                }
                 match r {
                     Ok(Yield::Finished) => *state = Status::Done,
                     Ok(Yield::Barrier { source }) => *state = Status::Waiting(source),
@@ -131,7 +137,14 @@ impl Worker {
                 _ => None,
             });
             match waiting {
-                None => return out,
+                None => {
+                    // Stable: an invocation's lines stay in program order.
+                    out.prints.sort_by_key(|p| {
+                        let [x, y, z] = p.local_invocation;
+                        (z, y, x)
+                    });
+                    return out;
+                }
                 Some(source) if status.contains(&Status::Done) => {
                     out.error = Some(ExecError::BarrierDeadlock {
                         workgroup: wg,

@@ -1,0 +1,49 @@
+//! NonSemantic.DebugPrintf execution: each active lane, in lane order, formats the compiled
+//! pieces with its operand values (docs/semantics.md "Printing") and records the text in the
+//! sink; the workgroup turns the records into [`crate::report::PrintRecord`]s.
+
+use super::{Ctx, lanes};
+use crate::program::print::{Conv, Piece, PrintSpec};
+
+/// The most lines one workgroup keeps (later ones are dropped).
+pub const MAX_PRINTS_PER_WORKGROUP: usize = 1 << 16;
+
+/// A printed line as the executor sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawPrint {
+    pub lane: usize,
+    pub source: u32,
+    pub text: String,
+}
+
+/// Runs one print instruction for the active lanes.
+pub fn print(cx: &mut Ctx, spec: &PrintSpec) {
+    for l in lanes(cx.mask) {
+        if cx.sink.prints.len() >= MAX_PRINTS_PER_WORKGROUP {
+            return;
+        }
+        let mut text = String::new();
+        for p in &spec.pieces {
+            match p {
+                Piece::Text(t) => text.push_str(t),
+                Piece::Conv(c) => {
+                    let parts: Vec<String> = (0..c.count)
+                        .map(|k| super::printf_format::format(c, cx.get(c.slot + k, l)))
+                        .collect();
+                    text.push_str(&parts.join(", "));
+                }
+            }
+        }
+        let source = cx.source;
+        cx.sink.prints.push(RawPrint {
+            lane: l,
+            source,
+            text,
+        });
+    }
+}
+
+/// Re-exported for the format tests.
+pub fn format_one(c: &Conv, bits: u64) -> String {
+    super::printf_format::format(c, bits)
+}
