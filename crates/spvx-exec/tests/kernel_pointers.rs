@@ -233,7 +233,7 @@ proptest::proptest! {
         let out = u64s(res.arg_buffer(0).unwrap_or(&[]));
         for (k, &ix) in idx.iter().enumerate() {
             let offset = (ix as i128 * 8).rem_euclid(1 << 48) as u64;
-            let want = if offset + 8 <= 128 && offset % 8 == 0 { src[(offset / 8) as usize] } else { 0 };
+            let want = if offset + 8 <= 128 && offset.is_multiple_of(8) { src[(offset / 8) as usize] } else { 0 };
             proptest::prop_assert_eq!(out[k], want, "index {}", ix);
         }
     }

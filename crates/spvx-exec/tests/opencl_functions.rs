@@ -54,8 +54,8 @@ fn integer_functions() {
             let s24 = |v: i64| ((v as i32) << 8 >> 8) as i64;
             let up = ((a[i] as i16 as i64) << 16) | (b[i] as u16 as i64);
             let want: [i32; 24] = [
-                x.abs() as u32 as i32,
-                (x - y).abs() as u32 as i32,
+                x.unsigned_abs() as u32 as i32,
+                (x - y).unsigned_abs() as u32 as i32,
                 sat((x + y) as i128),
                 usat((ux + uy) as i128),
                 ((x + y) >> 1) as i32,
