@@ -18,6 +18,7 @@
 mod float;
 mod int;
 mod int_kernel;
+mod int_pack;
 
 pub use int_kernel::IntKernel;
 

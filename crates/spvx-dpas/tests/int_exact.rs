@@ -144,7 +144,7 @@ fn large_k_wraps_exactly() {
 
 #[test]
 fn wide_aligned_rows_against_exact_product() {
-    // N a multiple of 64: the fast path writes whole 64-column rows with streaming stores.
+    // N a multiple of 64: the fast path stores whole 6 × 64 blocks straight from the kernel.
     let mut rng = Rng(0xa11_9e0);
     let (m, k, n) = (13, 100, 192);
     let av: Vec<i64> = (0..m * k).map(|_| rng.range(-128, 127)).collect();
@@ -175,4 +175,39 @@ fn wide_aligned_rows_against_exact_product() {
         matmul_instructions(&s, &a, &b, Some(&c)).unwrap().bits(),
         &want[..]
     );
+}
+
+#[test]
+fn several_k_blocks_with_full_and_edge_blocks() {
+    // K = 2100: three K blocks of the fast path (1024, 1024, 52 → 13 k-groups), so full 6 × 64
+    // blocks start from C and the terms, then twice from D; M = 13 and N = 130 add edge blocks.
+    use spvx_dpas::Precision::*;
+    let mut rng = Rng(0x6b_b10c);
+    let (m, k, n) = (13, 2100, 130);
+    for (pa, pb) in [(S8, U8), (U4, S8), (S8, S8)] {
+        let (alo, ahi) = range_of(pa);
+        let (blo, bhi) = range_of(pb);
+        let av: Vec<i64> = (0..m * k).map(|_| rng.range(alo, ahi)).collect();
+        let bv: Vec<i64> = (0..k * n).map(|_| rng.range(blo, bhi)).collect();
+        let cv: Vec<i64> = (0..m * n)
+            .map(|_| rng.range(-1 << 31, (1 << 31) - 1))
+            .collect();
+        let a = int_matrix("A", m, k, pa, &av);
+        let b = int_matrix("B", k, n, pb, &bv);
+        let c = acc(
+            m,
+            n,
+            DataType::D,
+            cv.iter().map(|&x| x as i32 as u32).collect(),
+        );
+        let s = spec(Platform::Pvc, pa, pb, DataType::D);
+        let want_c = exact(&av, &bv, &cv, m, k, n);
+        let want_null = exact(&av, &bv, &vec![0; m * n], m, k, n);
+        for kernel in IntKernel::ALL.into_iter().filter(|k| k.is_available()) {
+            let got = matmul_fast_with(&s, &a, &b, Some(&c), kernel).unwrap();
+            assert_eq!(got.bits(), &want_c[..], "{kernel} {pa} {pb} with C");
+            let got = matmul_fast_with(&s, &a, &b, None, kernel).unwrap();
+            assert_eq!(got.bits(), &want_null[..], "{kernel} {pa} {pb} null C");
+        }
+    }
 }

@@ -1,6 +1,11 @@
 //! Integer GEMM micro-kernels: an MR × NR block of 32-bit sums of u8 × s8 products over packed
 //! panels (A: per k-group of 4, MR dwords each holding 4 bytes of one row; B: per k-group, NR
-//! columns × 4 bytes). Sums wrap modulo 2^32, as `vpdpbusd` does.
+//! dwords each holding 4 bytes (rows) of one column). Sums wrap modulo 2^32, as `vpdpbusd`
+//! does. Two forms: [`IntKernel::run`] on a tile in memory (any block, any kernel) and
+//! [`IntKernel::run_direct`], which starts from the epilogue terms or from D and stores the
+//! sums straight into D (full blocks, AVX-512 VNNI).
+
+use std::mem::MaybeUninit;
 
 /// Rows of a micro-kernel block.
 pub(super) const MR: usize = 6;
@@ -43,11 +48,11 @@ impl IntKernel {
             .unwrap_or(IntKernel::Portable)
     }
 
-    /// Runs the kernel: `out[r][c] += Σ_g Σ_t a[g·MR + r].byte(t) · (b[(g·NR + c)·4 + t] as i8)`
+    /// Runs the kernel: `out[r][c] += Σ_g Σ_t a[g·MR + r].byte(t) · (b[g·NR + c].byte(t) as i8)`
     /// (wrapping), over `kg` k-groups. Slices shorter than `kg` groups are an internal error
     /// and only cut the sum short in release builds.
-    pub(super) fn run(self, a: &[u32], b: &[u8], kg: usize, out: &mut [[i32; NR]; MR]) {
-        let kg = kg.min(a.len() / MR).min(b.len() / (NR * 4));
+    pub(super) fn run(self, a: &[u32], b: &[u32], kg: usize, out: &mut [[i32; NR]; MR]) {
+        let kg = kg.min(a.len() / MR).min(b.len() / NR);
         match self {
             #[cfg(target_arch = "x86_64")]
             IntKernel::Avx512Vnni if self.is_available() => {
@@ -56,6 +61,62 @@ impl IntKernel {
                 unsafe { avx512::kernel(a, b, kg, out) }
             }
             _ => portable(a, b, kg, out),
+        }
+    }
+}
+
+/// How a direct block's sums start.
+#[derive(Clone, Copy)]
+pub(super) enum Start<'a> {
+    /// From the block of D itself (a later K block; the first one wrote it).
+    FromD,
+    /// From `row[r] + col[c]` plus, if given, C's element `c[r·ldc + c]`.
+    Terms {
+        row: [i32; MR],
+        col: &'a [i32],
+        c: Option<(&'a [u32], usize)>,
+    },
+}
+
+impl IntKernel {
+    /// Runs the kernel on the full MR × NR block of D at `d[r·ldd + c]`: starts as `start`
+    /// says, adds the products of `kg` k-groups (as [`IntKernel::run`]) and stores the sums
+    /// into D. Returns false, having done nothing, when this kernel has no direct form on
+    /// this CPU or a slice is too short for the block.
+    pub(super) fn run_direct(
+        self,
+        a: &[u32],
+        b: &[u32],
+        kg: usize,
+        start: Start,
+        d: &mut [MaybeUninit<u32>],
+        ldd: usize,
+    ) -> bool {
+        let block = (MR - 1) * ldd + NR;
+        let fits = a.len() >= kg * MR
+            && b.len() >= kg * NR
+            && d.len() >= block
+            && ldd >= NR
+            && match start {
+                Start::FromD => true,
+                Start::Terms { col, c, .. } => {
+                    col.len() >= NR
+                        && c.is_none_or(|(c, ldc)| ldc >= NR && c.len() >= (MR - 1) * ldc + NR)
+                }
+            };
+        if !fits {
+            return false;
+        }
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            IntKernel::Avx512Vnni if self.is_available() => {
+                // SAFETY: AVX-512F and VNNI were detected at run time; every slice holds the
+                // block (checked above). With `Start::FromD` the caller has written the block
+                // of D in an earlier K block (see `gemm::int::row_block`).
+                unsafe { avx512::kernel_direct(a, b, kg, start, d, ldd) };
+                true
+            }
+            _ => false,
         }
     }
 }
@@ -69,13 +130,13 @@ impl std::fmt::Display for IntKernel {
     }
 }
 
-fn portable(a: &[u32], b: &[u8], kg: usize, out: &mut [[i32; NR]; MR]) {
+fn portable(a: &[u32], b: &[u32], kg: usize, out: &mut [[i32; NR]; MR]) {
     for g in 0..kg {
-        let bg = &b[g * NR * 4..(g + 1) * NR * 4];
+        let bg = &b[g * NR..(g + 1) * NR];
         for (r, row) in out.iter_mut().enumerate() {
             let av = a[g * MR + r].to_le_bytes();
             for (c, o) in row.iter_mut().enumerate() {
-                let bc = &bg[c * 4..c * 4 + 4];
+                let bc = bg[c].to_le_bytes();
                 let mut s = 0i32;
                 for t in 0..4 {
                     s += i32::from(av[t]) * i32::from(bc[t] as i8);
@@ -88,33 +149,31 @@ fn portable(a: &[u32], b: &[u8], kg: usize, out: &mut [[i32; NR]; MR]) {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{MR, NR};
+    use super::{MR, NR, Start};
     use std::arch::x86_64::*;
+    use std::mem::MaybeUninit;
 
+    const Q: usize = NR / 16;
+    type Acc = [[__m512i; Q]; MR];
+
+    /// `acc += Σ_g A'·B'` over `kg` k-groups.
+    ///
     /// # Safety
     /// The CPU must support AVX-512F and AVX-512 VNNI; `a` must hold `kg·MR` dwords and `b`
-    /// `kg·NR·4` bytes.
-    #[target_feature(enable = "avx512f,avx512vnni")]
-    pub(super) unsafe fn kernel(a: &[u32], b: &[u8], kg: usize, out: &mut [[i32; NR]; MR]) {
-        debug_assert!(a.len() >= kg * MR && b.len() >= kg * NR * 4);
-        const Q: usize = NR / 16;
-        let mut acc = [[_mm512_setzero_si512(); Q]; MR];
-        for (row, src) in acc.iter_mut().zip(out.iter()) {
-            for (q, v) in row.iter_mut().enumerate() {
-                // SAFETY: src has NR i32s; lanes q·16 .. q·16 + 16 are in bounds.
-                *v = unsafe { _mm512_loadu_si512(src.as_ptr().add(q * 16).cast()) };
-            }
-        }
+    /// `kg·NR` dwords.
+    #[inline(always)]
+    unsafe fn accumulate(a: &[u32], b: &[u32], kg: usize, acc: &mut Acc) {
+        debug_assert!(a.len() >= kg * MR && b.len() >= kg * NR);
         let ap = a.as_ptr();
         let bp = b.as_ptr();
         for g in 0..kg {
-            // SAFETY: g < kg, so bytes g·NR·4 .. (g + 1)·NR·4 of `b` and dwords g·MR .. g·MR + MR
-            // of `a` are in bounds (caller's contract).
+            // SAFETY: g < kg, so dwords g·NR .. (g + 1)·NR of `b` and g·MR .. g·MR + MR of `a`
+            // are in bounds (caller's contract); the target features are the caller's.
             unsafe {
-                let bg = bp.add(g * NR * 4);
+                let bg = bp.add(g * NR);
                 let mut bv = [_mm512_setzero_si512(); Q];
                 for (q, v) in bv.iter_mut().enumerate() {
-                    *v = _mm512_loadu_si512(bg.add(q * 64).cast());
+                    *v = _mm512_loadu_si512(bg.add(q * 16).cast());
                 }
                 let ag = ap.add(g * MR);
                 for (r, row) in acc.iter_mut().enumerate() {
@@ -125,6 +184,82 @@ mod avx512 {
                 }
             }
         }
+    }
+
+    /// The direct form (see [`super::IntKernel::run_direct`]).
+    ///
+    /// # Safety
+    /// As [`accumulate`]; `d` holds `(MR − 1)·ldd + NR` elements, and so does C's slice for its
+    /// `ldc`; `col` holds NR; with `Start::FromD` the block of `d` is initialised.
+    #[target_feature(enable = "avx512f,avx512vnni")]
+    pub(super) unsafe fn kernel_direct(
+        a: &[u32],
+        b: &[u32],
+        kg: usize,
+        start: Start,
+        d: &mut [MaybeUninit<u32>],
+        ldd: usize,
+    ) {
+        let mut acc: Acc = [[_mm512_setzero_si512(); Q]; MR];
+        let dp = d.as_mut_ptr().cast::<u32>();
+        // SAFETY (all blocks below): offsets r·ldd + q·16 + 16 ≤ (MR − 1)·ldd + NR, likewise for
+        // C and `col` (caller's contract); MaybeUninit<u32> has the layout of u32.
+        match start {
+            Start::FromD => {
+                for (r, row) in acc.iter_mut().enumerate() {
+                    for (q, v) in row.iter_mut().enumerate() {
+                        *v = unsafe { _mm512_loadu_si512(dp.add(r * ldd + q * 16).cast()) };
+                    }
+                }
+            }
+            Start::Terms { row, col, c } => {
+                for (r, acc_row) in acc.iter_mut().enumerate() {
+                    let rt = _mm512_set1_epi32(row[r]);
+                    for (q, v) in acc_row.iter_mut().enumerate() {
+                        let ct = unsafe { _mm512_loadu_si512(col.as_ptr().add(q * 16).cast()) };
+                        *v = _mm512_add_epi32(rt, ct);
+                        if let Some((c, ldc)) = c {
+                            let cv = unsafe {
+                                _mm512_loadu_si512(c.as_ptr().add(r * ldc + q * 16).cast())
+                            };
+                            *v = _mm512_add_epi32(*v, cv);
+                        }
+                    }
+                }
+            }
+        }
+        // Ask for the block's lines of D in writable state now, so that the stores at the end
+        // do not wait for them (D is written once per K block and is not in L2; waiting for
+        // those lines at the stores measured as a quarter of the GEMM's time).
+        for r in 0..MR {
+            for q in 0..=Q {
+                // A prefetch does not fault; the address is at most one line past the block's
+                // row (q = Q covers a row that does not start on a line boundary).
+                _mm_prefetch::<_MM_HINT_ET0>(dp.wrapping_add(r * ldd + q * 16).cast::<i8>());
+            }
+        }
+        // SAFETY: the caller's contract covers `a` and `b`.
+        unsafe { accumulate(a, b, kg, &mut acc) };
+        for (r, row) in acc.iter().enumerate() {
+            for (q, v) in row.iter().enumerate() {
+                unsafe { _mm512_storeu_si512(dp.add(r * ldd + q * 16).cast(), *v) };
+            }
+        }
+    }
+
+    /// # Safety
+    /// As [`accumulate`].
+    #[target_feature(enable = "avx512f,avx512vnni")]
+    pub(super) unsafe fn kernel(a: &[u32], b: &[u32], kg: usize, out: &mut [[i32; NR]; MR]) {
+        let mut acc: Acc = [[_mm512_setzero_si512(); Q]; MR];
+        for (row, src) in acc.iter_mut().zip(out.iter()) {
+            for (q, v) in row.iter_mut().enumerate() {
+                // SAFETY: src has NR i32s; lanes q·16 .. q·16 + 16 are in bounds.
+                *v = unsafe { _mm512_loadu_si512(src.as_ptr().add(q * 16).cast()) };
+            }
+        }
+        // SAFETY: the caller's contract.
+        unsafe { accumulate(a, b, kg, &mut acc) };
         for (row, dst) in acc.iter().zip(out.iter_mut()) {
             for (q, v) in row.iter().enumerate() {
                 // SAFETY: dst has NR i32s; lanes q·16 .. q·16 + 16 are in bounds.
