@@ -79,7 +79,7 @@ fn loops_and_switch() {
                 break;
             }
             steps += 1;
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 n /= 2;
             } else {
                 odd += 1;
@@ -135,12 +135,15 @@ fn calls_with_inout() {
     }
 }
 
+/// (spec overrides, local size, mul, negate, bias).
+type Case = (Vec<(u32, u64)>, u32, i32, bool, f32);
+
 /// specpush.comp: workgroup size, MUL, NEGATE and BIAS from specialisation constants (default
 /// and overridden), offset, scale and add[] from push constants.
 #[test]
 fn spec_and_push_constants() {
     // (spec overrides, local size, mul, negate, bias)
-    let cases: [(Vec<(u32, u64)>, u32, i32, bool, f32); 2] = [
+    let cases: [Case; 2] = [
         (vec![], 1, 3, false, 0.5),
         (
             vec![(0, 8), (1, 5), (2, 1), (3, (-2.25f32).to_bits() as u64)],

@@ -265,7 +265,7 @@ fn det(m: &[Vec<Rational>]) -> Rational {
                     .collect()
             })
             .collect();
-        let t = Rational::from(&m[0][c] * det(&minor));
+        let t: Rational = &m[0][c] * det(&minor);
         if c % 2 == 0 { total += t } else { total -= t }
     }
     total
@@ -294,7 +294,7 @@ fn inverse_entry(rows: &[Vec<Rational>], col: usize, row: usize) -> Rational {
         })
         .collect();
     let c = det(&minor);
-    let c = if (row + col) % 2 == 0 { c } else { -c };
+    let c = if (row + col).is_multiple_of(2) { c } else { -c };
     c / det(rows)
 }
 

@@ -89,11 +89,16 @@ fn float_directives_match_glibc() {
         };
         let c = ['f', 'e', 'E', 'g', 'G', 'a'][(rng.next() % 6) as usize];
         let fl = flags[(rng.next() % flags.len() as u64) as usize];
-        let width = (rng.next() % 3 == 0).then(|| (rng.next() % 30) as usize);
+        let width = rng
+            .next()
+            .is_multiple_of(3)
+            .then(|| (rng.next() % 30) as usize);
         let prec = if c == 'a' {
             None
         } else {
-            (rng.next() % 2 == 0).then(|| (rng.next() % 20) as usize)
+            rng.next()
+                .is_multiple_of(2)
+                .then(|| (rng.next() % 20) as usize)
         };
         if c == 'f' && x.abs() > 1e30 {
             continue;
@@ -119,8 +124,14 @@ fn integer_directives_match_glibc() {
         };
         let c = ['d', 'i', 'u', 'x', 'X', 'o'][(rng.next() % 6) as usize];
         let fl = flags[(rng.next() % flags.len() as u64) as usize];
-        let width = (rng.next() % 3 == 0).then(|| (rng.next() % 25) as usize);
-        let prec = (rng.next() % 4 == 0).then(|| (rng.next() % 22) as usize);
+        let width = rng
+            .next()
+            .is_multiple_of(3)
+            .then(|| (rng.next() % 25) as usize);
+        let prec = rng
+            .next()
+            .is_multiple_of(4)
+            .then(|| (rng.next() % 22) as usize);
         // The value C sees: sign-extended for d/i, zero-extended otherwise.
         let v = if matches!(c, 'd' | 'i') && bits < 64 {
             ((masked << (64 - bits)) as i64) >> (64 - bits)

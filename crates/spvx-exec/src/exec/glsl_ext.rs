@@ -56,7 +56,9 @@ pub fn glsl(cx: &mut Ctx, op: GlslOp, fmt: FloatFmt, bits: u32, n: u32, dst: Slo
                     FaceForward => {
                         let i: Vec<f64> = (0..n).map(|k| x(cx, a[1], k)).collect();
                         let nref: Vec<f64> = (0..n).map(|k| x(cx, a[2], k)).collect();
-                        let flip = !(dot(fmt, &nref, &i) < 0.0);
+                        // N when dot(Nref, I) < 0; a NaN dot gives −N.
+                        let keep = dot(fmt, &nref, &i) < 0.0;
+                        let flip = !keep;
                         let sign = 1u64 << (fmt.bits() - 1);
                         for k in 0..n {
                             let b = cx.get(a[0] + k, l);
