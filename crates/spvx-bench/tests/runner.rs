@@ -3,105 +3,14 @@
 //! engine); a host "device" that adds on the CPU is compared with the reference, and one that
 //! flips a bit is caught.
 
+mod common;
+
+use common::{N, case, host_sum, le};
 use spvx_bench::{
     BenchCase, BenchOptions, Device, DeviceKernel, DeviceOutputs, DeviceResult, DeviceSupport,
-    Table, Work, run_case,
+    Table, run_case,
 };
-use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
-use spvx_spirv::asm::{AsmOptions, assemble};
-use std::collections::BTreeMap;
-
-const VADD: &str = r#"
-               OpCapability Shader
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main" %gid %a %b %c
-               OpExecutionMode %main LocalSize 64 1 1
-               OpDecorate %gid BuiltIn GlobalInvocationId
-               OpDecorate %arr ArrayStride 4
-               OpMemberDecorate %Buf 0 Offset 0
-               OpDecorate %Buf Block
-               OpDecorate %a DescriptorSet 0
-               OpDecorate %a Binding 0
-               OpDecorate %b DescriptorSet 0
-               OpDecorate %b Binding 1
-               OpDecorate %c DescriptorSet 0
-               OpDecorate %c Binding 2
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-       %uint = OpTypeInt 32 0
-     %v3uint = OpTypeVector %uint 3
-    %ptr_gid = OpTypePointer Input %v3uint
-        %gid = OpVariable %ptr_gid Input
-        %arr = OpTypeRuntimeArray %uint
-        %Buf = OpTypeStruct %arr
-    %ptr_buf = OpTypePointer StorageBuffer %Buf
-   %ptr_uint = OpTypePointer StorageBuffer %uint
-          %a = OpVariable %ptr_buf StorageBuffer
-          %b = OpVariable %ptr_buf StorageBuffer
-          %c = OpVariable %ptr_buf StorageBuffer
-         %u0 = OpConstant %uint 0
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-         %id = OpLoad %v3uint %gid
-          %i = OpCompositeExtract %uint %id 0
-         %pa = OpAccessChain %ptr_uint %a %u0 %i
-         %pb = OpAccessChain %ptr_uint %b %u0 %i
-         %pc = OpAccessChain %ptr_uint %c %u0 %i
-         %va = OpLoad %uint %pa
-         %vb = OpLoad %uint %pb
-         %vc = OpIAdd %uint %va %vb
-               OpStore %pc %vc
-               OpReturn
-               OpFunctionEnd
-"#;
-
-const N: usize = 4096;
-
-fn inputs() -> (Vec<u32>, Vec<u32>) {
-    let a = (0..N as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
-    let b = (0..N as u32)
-        .map(|i| u32::MAX - i.wrapping_mul(7))
-        .collect();
-    (a, b)
-}
-
-fn le(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-fn case(expected_c: Vec<u32>) -> BenchCase {
-    let asm = assemble(VADD, &AsmOptions::default()).expect("assembles");
-    let module = CompiledModule::from_bytes(&asm.bytes(), "main", &CompileOptions::default())
-        .expect("compiles");
-    let (a, b) = inputs();
-    let mut resources = Resources::new();
-    resources.set_words(0, 0, &a);
-    resources.set_words(0, 1, &b);
-    resources.set_words(0, 2, &vec![0; N]);
-    BenchCase {
-        name: "vadd".into(),
-        module,
-        spirv: asm.words(),
-        entry: "main".into(),
-        spec: BTreeMap::new(),
-        groups: [(N / 64) as u32, 1, 1],
-        resources,
-        config: RunConfig::default(),
-        subgroup_size_from_device: false,
-        work: Work {
-            macs: None,
-            bytes: Some(12 * N as u64),
-        },
-        device: DeviceSupport::Supported,
-        expected: vec![((0, 2), le(&expected_c))],
-    }
-}
-
-/// Wrapping sums, computed on the host.
-fn host_sum() -> Vec<u32> {
-    let (a, b) = inputs();
-    a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect()
-}
+use spvx_exec::Resources;
 
 /// A device that adds on the host, optionally flipping bit 5 of element 100 of C.
 struct HostDevice {
