@@ -344,9 +344,19 @@ impl Gen<'_> {
         self.op("OpExtInst", t, &args)
     }
 
-    /// A pointer to element `index` of buffer `buf`.
+    /// A pointer to element `index` of buffer `buf`. Mostly the index is masked to 0..=1023 at
+    /// run time (the engine refuses constant indices whose offset is beyond 4 GiB at compile
+    /// time, which would waste most modules); one time in eight it is any uint in scope.
     fn element(&mut self, buf: u32) -> Option<u32> {
-        let index = self.value(Ty::U32)?;
+        let mut index = self.value(Ty::U32)?;
+        if self.bytes.below(8) != 0 {
+            let mask = self.b.constant_u32(0x3ff).ok()?;
+            let u32t = self.ty(Ty::U32);
+            index = self
+                .b
+                .inst("OpBitwiseAnd", Some(u32t), &[Arg::Id(index), Arg::Id(mask)])
+                .ok()??;
+        }
         let zero = self.u32_consts[0];
         self.b
             .inst(
