@@ -3,6 +3,7 @@
 
 use crate::error::{VkError, VkResult};
 use crate::features::{DeviceFeatures, SubgroupSupport};
+use crate::tensor_ffi;
 use ash::vk;
 
 /// Which device to run on.
@@ -67,6 +68,8 @@ pub(crate) struct Device {
     pub subgroups: SubgroupSupport,
     pub limits: vk::PhysicalDeviceLimits,
     pub memory: vk::PhysicalDeviceMemoryProperties,
+    /// VK_ARM_tensors functions, when the extension is enabled.
+    pub tensor_fns: Option<tensor_ffi::TensorFns>,
 }
 
 /// `major.minor.patch` of a Vulkan version number.
@@ -101,9 +104,9 @@ impl Device {
         // SAFETY: valid create info; the instance is destroyed in Drop.
         let instance = unsafe { entry.create_instance(&info, None) }
             .map_err(VkError::call("vkCreateInstance"))?;
-        match Self::open_device(&entry, instance, choice) {
+        match Self::open_device(&entry, &instance, choice) {
             Ok(d) => Ok(d),
-            Err((instance, e)) => {
+            Err(e) => {
                 // SAFETY: nothing created from the instance survives; the loader (`entry`) is
                 // still loaded here and unloaded only after this call.
                 unsafe { instance.destroy_instance(None) };
@@ -114,22 +117,12 @@ impl Device {
 
     fn open_device(
         entry: &ash::Entry,
-        instance: ash::Instance,
+        instance: &ash::Instance,
         choice: &DeviceChoice,
-    ) -> Result<Device, (ash::Instance, VkError)> {
-        macro_rules! tryv {
-            ($e:expr) => {
-                match $e {
-                    Ok(v) => v,
-                    Err(e) => return Err((instance, e)),
-                }
-            };
-        }
+    ) -> VkResult<Device> {
         // SAFETY: valid instance.
-        let physicals = tryv!(
-            unsafe { instance.enumerate_physical_devices() }
-                .map_err(VkError::call("vkEnumeratePhysicalDevices"))
-        );
+        let physicals = unsafe { instance.enumerate_physical_devices() }
+            .map_err(VkError::call("vkEnumeratePhysicalDevices"))?;
         let mut names = Vec::new();
         let mut chosen = None;
         for &p in &physicals {
@@ -146,22 +139,19 @@ impl Device {
             names.push(name);
         }
         let Some(physical) = chosen else {
-            return Err((
-                instance,
-                VkError::NoDevice {
-                    wanted: match choice {
-                        DeviceChoice::First => "at all".into(),
-                        DeviceChoice::Named(n) => format!("whose name contains '{n}'"),
-                    },
-                    available: if names.is_empty() {
-                        "none".into()
-                    } else {
-                        names.join("; ")
-                    },
+            return Err(VkError::NoDevice {
+                wanted: match choice {
+                    DeviceChoice::First => "at all".into(),
+                    DeviceChoice::Named(n) => format!("whose name contains '{n}'"),
                 },
-            ));
+                available: if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join("; ")
+                },
+            });
         };
-        let q = tryv!(query(&instance, physical));
+        let q = query(instance, physical)?;
         let device_name = q.report.name.clone();
         // SAFETY: valid physical device.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
@@ -169,22 +159,25 @@ impl Device {
             .iter()
             .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
         else {
-            return Err((
-                instance,
-                VkError::MissingFeature {
-                    device: device_name,
-                    missing: "a compute queue".into(),
-                    reason: "every dispatch".into(),
-                },
-            ));
+            return Err(VkError::MissingFeature {
+                device: device_name,
+                missing: "a compute queue".into(),
+                reason: "every dispatch".into(),
+            });
         };
         let queue_family = queue_family as u32;
-        let device = tryv!(create_device(&instance, physical, queue_family, &q));
+        let device = create_device(instance, physical, queue_family, &q)?;
         // SAFETY: the device has one queue in this family.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
+        let tensor_fns = if q.features.tensors {
+            // SAFETY: the device was created with VK_ARM_tensors enabled.
+            unsafe { tensor_ffi::TensorFns::load(instance, device.handle()) }
+        } else {
+            None
+        };
         Ok(Device {
             _entry: entry.clone(),
-            instance,
+            instance: instance.clone(),
             device,
             queue,
             queue_family,
@@ -193,6 +186,7 @@ impl Device {
             subgroups: q.subgroups,
             limits: q.limits,
             memory: q.memory,
+            tensor_fns,
         })
     }
 }
@@ -274,6 +268,13 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
         if robustness2 {
             f2 = f2.push_next(&mut rob2);
         }
+        let mut tensor = tensor_ffi::PhysicalDeviceTensorFeatures::default();
+        let has_tensors = has_ext("VK_ARM_tensors");
+        if has_tensors {
+            // ash has no type for it: linked by hand at the head of the chain.
+            tensor.p_next = f2.p_next;
+            f2.p_next = (&mut tensor as *mut tensor_ffi::PhysicalDeviceTensorFeatures).cast();
+        }
         instance.get_physical_device_features2(p, &mut f2);
         let core = f2.features;
         let b = |x: vk::Bool32| x == vk::TRUE;
@@ -302,7 +303,7 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
             shader_zero_initialize_workgroup_memory: b(v13.shader_zero_initialize_workgroup_memory),
             shader_demote_to_helper_invocation: b(v13.shader_demote_to_helper_invocation),
             robust_buffer_access2: robustness2 && b(rob2.robust_buffer_access2),
-            tensors: has_ext("VK_ARM_tensors"),
+            tensors: has_tensors && b(tensor.tensors) && b(tensor.shader_tensor_access),
         };
         let memory = instance.get_physical_device_memory_properties(p);
         Ok(Queried {
@@ -363,6 +364,9 @@ fn create_device(
     if f.robust_buffer_access2 {
         ext_names.push(c"VK_EXT_robustness2".as_ptr());
     }
+    if f.tensors {
+        ext_names.push(tensor_ffi::EXTENSION_NAME.as_ptr());
+    }
     let mut info = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
         .enabled_features(&core)
@@ -372,6 +376,17 @@ fn create_device(
         .push_next(&mut v13);
     if f.robust_buffer_access2 {
         info = info.push_next(&mut rob2);
+    }
+    let mut tensor = tensor_ffi::PhysicalDeviceTensorFeatures {
+        tensors: vk::TRUE,
+        shader_tensor_access: vk::TRUE,
+        ..Default::default()
+    };
+    if f.tensors {
+        tensor.p_next = info.p_next.cast_mut();
+        info.p_next = (&mut tensor as *mut tensor_ffi::PhysicalDeviceTensorFeatures)
+            .cast_const()
+            .cast();
     }
     // SAFETY: every chained struct outlives the call; features enabled are supported.
     unsafe { instance.create_device(p, &info, None) }.map_err(VkError::call("vkCreateDevice"))

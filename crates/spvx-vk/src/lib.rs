@@ -20,8 +20,9 @@ pub mod features;
 mod objects;
 pub mod reflect;
 pub mod runner;
+mod tensor_ffi;
 
 pub use device::{DeviceChoice, DeviceReport};
 pub use error::{VkError, VkResult};
 pub use reflect::ModuleInfo;
-pub use runner::{BufferData, VkOutputs, VkRun, VkRunner};
+pub use runner::{BufferData, TensorData, VkOutputs, VkRun, VkRunner};

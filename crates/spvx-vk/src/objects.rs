@@ -5,6 +5,7 @@
 use crate::error::{VkError, VkResult};
 use crate::reflect::{DescriptorBinding, DescriptorKind};
 use crate::runner::SpecData;
+use crate::tensor_ffi;
 use ash::vk;
 use std::collections::BTreeMap;
 use std::ffi::CString;
@@ -20,9 +21,20 @@ struct HostBuffer {
     uniform: bool,
 }
 
+/// One tensor (linear tiling) with host-visible memory and its view.
+struct HostTensor {
+    tensor: tensor_ffi::Handle,
+    view: tensor_ffi::Handle,
+    memory: vk::DeviceMemory,
+    ptr: *mut u8,
+    len: usize,
+}
+
 /// Everything one run created.
 pub(crate) struct RunObjects<'d> {
     device: &'d ash::Device,
+    tensor_fns: Option<tensor_ffi::TensorFns>,
+    tensors: BTreeMap<(u32, u32), HostTensor>,
     buffers: BTreeMap<(u32, u32), HostBuffer>,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     pool: vk::DescriptorPool,
@@ -36,9 +48,14 @@ pub(crate) struct RunObjects<'d> {
 }
 
 impl<'d> RunObjects<'d> {
-    pub fn new(device: &'d ash::Device) -> RunObjects<'d> {
+    pub fn new(
+        device: &'d ash::Device,
+        tensor_fns: Option<tensor_ffi::TensorFns>,
+    ) -> RunObjects<'d> {
         RunObjects {
             device,
+            tensor_fns,
+            tensors: BTreeMap::new(),
             buffers: BTreeMap::new(),
             set_layouts: Vec::new(),
             pool: vk::DescriptorPool::null(),
@@ -139,6 +156,164 @@ impl<'d> RunObjects<'d> {
         Ok(())
     }
 
+    /// Creates a linear tensor for (set, binding) of `shape` (outermost first) and byte
+    /// `strides` (None: packed), holding `bytes`, and its view.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_tensor(
+        &mut self,
+        memory: &vk::PhysicalDeviceMemoryProperties,
+        set: u32,
+        binding: u32,
+        format: i32,
+        shape: &[i64],
+        strides: Option<&[i64]>,
+        bytes: &[u8],
+    ) -> VkResult<()> {
+        let fns = self.tensor_fns.ok_or(VkError::Binding {
+            set,
+            binding,
+            message: "a tensor, but the device has no VK_ARM_tensors (load Arm's emulation layer: VK_LAYER_PATH, VK_INSTANCE_LAYERS=VK_LAYER_ML_Tensor_Emulation)".into(),
+        })?;
+        let dev = self.device.handle();
+        let desc = tensor_ffi::TensorDescription {
+            s_type: tensor_ffi::STRUCTURE_TYPE_TENSOR_DESCRIPTION,
+            p_next: std::ptr::null(),
+            tiling: tensor_ffi::TENSOR_TILING_LINEAR,
+            format,
+            dimension_count: shape.len() as u32,
+            p_dimensions: shape.as_ptr(),
+            p_strides: strides.map_or(std::ptr::null(), |s| s.as_ptr()),
+            usage: tensor_ffi::TENSOR_USAGE_SHADER,
+        };
+        let info = tensor_ffi::TensorCreateInfo {
+            s_type: tensor_ffi::STRUCTURE_TYPE_TENSOR_CREATE_INFO,
+            p_next: std::ptr::null(),
+            flags: 0,
+            p_description: &desc,
+            sharing_mode: vk::SharingMode::EXCLUSIVE.as_raw(),
+            queue_family_index_count: 0,
+            p_queue_family_indices: std::ptr::null(),
+        };
+        let mut tensor: tensor_ffi::Handle = 0;
+        // SAFETY: valid create info pointing at live locals.
+        let r = unsafe { (fns.create_tensor)(dev, &info, std::ptr::null(), &mut tensor) };
+        if r != vk::Result::SUCCESS {
+            return Err(VkError::call("vkCreateTensorARM")(r));
+        }
+        let mut ht = HostTensor {
+            tensor,
+            view: 0,
+            memory: vk::DeviceMemory::null(),
+            ptr: std::ptr::null_mut(),
+            len: bytes.len(),
+        };
+        let req_info = tensor_ffi::TensorMemoryRequirementsInfo {
+            s_type: tensor_ffi::STRUCTURE_TYPE_TENSOR_MEMORY_REQUIREMENTS_INFO,
+            p_next: std::ptr::null(),
+            tensor,
+        };
+        let mut req2 = vk::MemoryRequirements2::default();
+        // SAFETY: valid tensor and output struct.
+        unsafe {
+            (fns.get_tensor_memory_requirements)(
+                dev,
+                &req_info,
+                (&mut req2 as *mut vk::MemoryRequirements2).cast(),
+            )
+        };
+        let req = req2.memory_requirements;
+        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let type_index = (0..memory.memory_type_count).find(|&i| {
+            req.memory_type_bits & (1 << i) != 0
+                && memory.memory_types[i as usize]
+                    .property_flags
+                    .contains(wanted)
+        });
+        let size = req.size.max(bytes.len() as u64);
+        let result = match type_index {
+            None => Err(VkError::MissingFeature {
+                device: "this device".into(),
+                missing: "host-visible coherent memory for tensors".into(),
+                reason: "spvx-vk copies tensor data through mapped memory".into(),
+            }),
+            Some(t) => {
+                let alloc = vk::MemoryAllocateInfo::default()
+                    .allocation_size(size)
+                    .memory_type_index(t);
+                // SAFETY: valid allocation info.
+                unsafe { self.device.allocate_memory(&alloc, None) }
+                    .map_err(VkError::call("vkAllocateMemory"))
+            }
+        };
+        match result {
+            Ok(m) => ht.memory = m,
+            Err(e) => {
+                self.tensors.insert((set, binding), ht);
+                return Err(e);
+            }
+        }
+        let bind = tensor_ffi::BindTensorMemoryInfo {
+            s_type: tensor_ffi::STRUCTURE_TYPE_BIND_TENSOR_MEMORY_INFO,
+            p_next: std::ptr::null(),
+            tensor,
+            memory: ht.memory,
+            memory_offset: 0,
+        };
+        // SAFETY: fresh tensor and memory of the required type and size.
+        let r = unsafe { (fns.bind_tensor_memory)(dev, 1, &bind) };
+        let mapped = if r == vk::Result::SUCCESS {
+            // SAFETY: host-visible memory, not mapped yet.
+            unsafe {
+                self.device
+                    .map_memory(ht.memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+            }
+            .map_err(VkError::call("vkMapMemory"))
+        } else {
+            Err(VkError::call("vkBindTensorMemoryARM")(r))
+        };
+        match mapped {
+            Ok(p) => ht.ptr = p.cast(),
+            Err(e) => {
+                self.tensors.insert((set, binding), ht);
+                return Err(e);
+            }
+        }
+        // SAFETY: the mapping holds `size` ≥ bytes.len() bytes.
+        unsafe {
+            std::ptr::write_bytes(ht.ptr, 0, size as usize);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ht.ptr, bytes.len());
+        }
+        let view_info = tensor_ffi::TensorViewCreateInfo {
+            s_type: tensor_ffi::STRUCTURE_TYPE_TENSOR_VIEW_CREATE_INFO,
+            p_next: std::ptr::null(),
+            flags: 0,
+            tensor,
+            format,
+        };
+        // SAFETY: valid tensor bound to memory.
+        let r =
+            unsafe { (fns.create_tensor_view)(dev, &view_info, std::ptr::null(), &mut ht.view) };
+        self.tensors.insert((set, binding), ht);
+        if r != vk::Result::SUCCESS {
+            return Err(VkError::call("vkCreateTensorViewARM")(r));
+        }
+        Ok(())
+    }
+
+    /// Reads a tensor's bytes back.
+    pub fn read_tensor(&self, set: u32, binding: u32) -> VkResult<Vec<u8>> {
+        let ht = self.tensors.get(&(set, binding)).ok_or(VkError::Binding {
+            set,
+            binding,
+            message: "no tensor was created for it".into(),
+        })?;
+        let mut out = vec![0u8; ht.len];
+        // SAFETY: the mapping holds at least ht.len bytes; the fence wait made the writes
+        // visible (coherent memory, host-read barrier recorded).
+        unsafe { std::ptr::copy_nonoverlapping(ht.ptr, out.as_mut_ptr(), ht.len) };
+        Ok(out)
+    }
+
     /// Reads `len` bytes of (set, binding) back.
     pub fn read_back(&self, set: u32, binding: u32, len: usize) -> VkResult<Vec<u8>> {
         let hb = self.buffers.get(&(set, binding)).ok_or(VkError::Binding {
@@ -161,7 +336,10 @@ impl<'d> RunObjects<'d> {
         let set_count = bindings.iter().map(|b| b.set + 1).max().unwrap_or(0);
         let kind_of = |k: DescriptorKind| match k {
             DescriptorKind::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
-            _ => vk::DescriptorType::STORAGE_BUFFER,
+            DescriptorKind::Tensor => {
+                vk::DescriptorType::from_raw(tensor_ffi::DESCRIPTOR_TYPE_TENSOR)
+            }
+            DescriptorKind::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
         };
         for set in 0..set_count {
             let lb: Vec<vk::DescriptorSetLayoutBinding> = bindings
@@ -199,6 +377,12 @@ impl<'d> RunObjects<'d> {
                 descriptor_count: uniform,
             });
         }
+        if !self.tensors.is_empty() {
+            sizes.push(vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::from_raw(tensor_ffi::DESCRIPTOR_TYPE_TENSOR),
+                descriptor_count: self.tensors.len() as u32,
+            });
+        }
         let info = vk::DescriptorPoolCreateInfo::default()
             .max_sets(set_count)
             .pool_sizes(&sizes);
@@ -227,7 +411,21 @@ impl<'d> RunObjects<'d> {
                 )
             })
             .collect();
-        let writes: Vec<vk::WriteDescriptorSet> = infos
+        let views: Vec<(u32, u32, [tensor_ffi::Handle; 1])> = self
+            .tensors
+            .iter()
+            .map(|(&(set, binding), t)| (set, binding, [t.view]))
+            .collect();
+        let tensor_writes: Vec<tensor_ffi::WriteDescriptorSetTensor> = views
+            .iter()
+            .map(|(_, _, v)| tensor_ffi::WriteDescriptorSetTensor {
+                s_type: tensor_ffi::STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_TENSOR,
+                p_next: std::ptr::null(),
+                tensor_view_count: 1,
+                p_tensor_views: v.as_ptr(),
+            })
+            .collect();
+        let mut writes: Vec<vk::WriteDescriptorSet> = infos
             .iter()
             .map(|(set, binding, uniform, info)| {
                 vk::WriteDescriptorSet::default()
@@ -241,6 +439,17 @@ impl<'d> RunObjects<'d> {
                     .buffer_info(info)
             })
             .collect();
+        for ((set, binding, _), tw) in views.iter().zip(&tensor_writes) {
+            let mut w = vk::WriteDescriptorSet::default()
+                .dst_set(self.sets[*set as usize])
+                .dst_binding(*binding)
+                .descriptor_type(vk::DescriptorType::from_raw(
+                    tensor_ffi::DESCRIPTOR_TYPE_TENSOR,
+                ));
+            w.descriptor_count = 1;
+            w.p_next = (tw as *const tensor_ffi::WriteDescriptorSetTensor).cast();
+            writes.push(w);
+        }
         // SAFETY: every write names a live set, binding and buffer.
         unsafe { dev.update_descriptor_sets(&writes, &[]) };
         Ok(())
@@ -393,6 +602,15 @@ impl Drop for RunObjects<'_> {
             for b in self.buffers.values() {
                 dev.destroy_buffer(b.buffer, None);
                 dev.free_memory(b.memory, None);
+            }
+            if let Some(fns) = self.tensor_fns {
+                for t in self.tensors.values() {
+                    if t.view != 0 {
+                        (fns.destroy_tensor_view)(dev.handle(), t.view, std::ptr::null());
+                    }
+                    (fns.destroy_tensor)(dev.handle(), t.tensor, std::ptr::null());
+                    dev.free_memory(t.memory, None);
+                }
             }
         }
     }

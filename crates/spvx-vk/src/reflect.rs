@@ -34,6 +34,18 @@ pub struct DescriptorBinding {
     /// The scalar type of every leaf of the block (or tensor element), when they all agree:
     /// how its bytes are best compared and printed.
     pub element: Option<Element>,
+    /// For a tensor: its rank and the Vulkan format of its elements.
+    pub tensor: Option<TensorType>,
+}
+
+/// A tensor binding's type as VK_ARM_tensors needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorType {
+    pub rank: u32,
+    /// The raw VkFormat: R8/R16/R32/R64 SINT or UINT by the integer type's signedness,
+    /// R16/R32/R64 SFLOAT, or R8_BOOL_ARM for booleans.
+    pub format: i32,
+    pub element_bytes: u32,
 }
 
 /// One specialisation constant: its SpecId and the bytes Vulkan's map entry must give
@@ -131,12 +143,17 @@ impl ModuleInfo {
                     _ => continue,
                 };
                 let element = pointee.and_then(|t| uniform_scalar(&defs, t));
+                let tensor = match (kind, pointee) {
+                    (DescriptorKind::Tensor, Some(t)) => tensor_type(&defs, t),
+                    _ => None,
+                };
                 bindings.entry((set, binding)).or_insert(DescriptorBinding {
                     set,
                     binding,
                     kind,
                     name: names.get(&id).cloned(),
                     element,
+                    tensor,
                 });
             } else if let Some(spec_id) = decorations.value(id, Decoration::SpecId) {
                 let bytes = spec_bytes(inst, &defs).ok_or_else(|| VkError::Spec {
@@ -254,6 +271,51 @@ fn strip_arrays(defs: &HashMap<Id, &Instruction>, mut t: Id) -> Id {
         }
     }
     t
+}
+
+/// Rank and format of an OpTypeTensorARM (element type, rank constant).
+fn tensor_type(defs: &HashMap<Id, &Instruction>, t: Id) -> Option<TensorType> {
+    use ash::vk::Format as F;
+    let d = defs.get(&t)?;
+    let elem = defs.get(&d.operands.first()?.id()?)?;
+    let rank_const = defs.get(&d.operands.get(1)?.id()?)?;
+    let rank = match &rank_const.operands.first()?.value {
+        spvx_spirv::instruction::OperandValue::Number(w) => *w.first()?,
+        spvx_spirv::instruction::OperandValue::Word(w) => *w,
+        _ => return None,
+    };
+    let (format, bytes) = if elem.opcode == Op::TypeBool as u16 {
+        (crate::tensor_ffi::FORMAT_R8_BOOL, 1)
+    } else if elem.opcode == Op::TypeInt as u16 {
+        let signed = word(elem, 1)? != 0;
+        let f = match (word(elem, 0)?, signed) {
+            (8, false) => F::R8_UINT,
+            (8, true) => F::R8_SINT,
+            (16, false) => F::R16_UINT,
+            (16, true) => F::R16_SINT,
+            (32, false) => F::R32_UINT,
+            (32, true) => F::R32_SINT,
+            (64, false) => F::R64_UINT,
+            (64, true) => F::R64_SINT,
+            _ => return None,
+        };
+        (f.as_raw(), word(elem, 0)? / 8)
+    } else if elem.opcode == Op::TypeFloat as u16 && elem.operands.len() == 1 {
+        let f = match word(elem, 0)? {
+            16 => F::R16_SFLOAT,
+            32 => F::R32_SFLOAT,
+            64 => F::R64_SFLOAT,
+            _ => return None,
+        };
+        (f.as_raw(), word(elem, 0)? / 8)
+    } else {
+        return None;
+    };
+    Some(TensorType {
+        rank,
+        format,
+        element_bytes: bytes,
+    })
 }
 
 /// The one scalar type all leaves of type `t` share (struct members, array, vector, matrix

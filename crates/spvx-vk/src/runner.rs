@@ -27,6 +27,19 @@ pub struct BufferData {
     pub bytes: Vec<u8>,
 }
 
+/// One tensor binding's data (SPV_ARM_tensors through VK_ARM_tensors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorData {
+    pub set: u32,
+    pub binding: u32,
+    /// Dimensions, outermost first.
+    pub shape: Vec<u64>,
+    /// Byte strides, outermost first (None: packed).
+    pub strides: Option<Vec<u64>>,
+    /// The bytes; element (x0, …, xn) at Σ xi · strides[i].
+    pub bytes: Vec<u8>,
+}
+
 /// A run: the module, its entry point, the dispatch and the data.
 #[derive(Clone, Debug, Default)]
 pub struct VkRun {
@@ -45,10 +58,12 @@ pub struct VkRun {
     pub spec: BTreeMap<u32, u64>,
 }
 
-/// The outcome of a run: every buffer's bytes after the dispatch, in the order given.
+/// The outcome of a run: every buffer's (and tensor's) bytes after the dispatch, in the order
+/// given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VkOutputs {
     pub buffers: Vec<BufferData>,
+    pub tensors: Vec<TensorData>,
     pub device: DeviceReport,
 }
 
@@ -90,12 +105,18 @@ impl VkRunner {
 
     /// Runs the module once and reads every buffer back.
     pub fn run(&self, run: &VkRun) -> VkResult<VkOutputs> {
+        self.run_with_tensors(run, &[])
+    }
+
+    /// Runs the module once with tensors bound too (the device needs VK_ARM_tensors) and reads
+    /// every buffer and tensor back.
+    pub fn run_with_tensors(&self, run: &VkRun, tensors: &[TensorData]) -> VkResult<VkOutputs> {
         let info = ModuleInfo::read(&run.words, run.entry.as_deref())?;
         self.check(&info)?;
         self.check_limits(&info, run)?;
         let d = &self.device;
-        let mut objs = RunObjects::new(&d.device);
-        let result = self.record_and_submit(&info, run, &mut objs);
+        let mut objs = RunObjects::new(&d.device, d.tensor_fns);
+        let result = self.record_and_submit(&info, run, tensors, &mut objs);
         if let Err(VkError::Timeout(_)) = result {
             objs.leak();
         }
@@ -112,8 +133,18 @@ impl VkRunner {
                 })
             })
             .collect::<VkResult<Vec<_>>>()?;
+        let tensors = tensors
+            .iter()
+            .map(|t| {
+                Ok(TensorData {
+                    bytes: objs.read_tensor(t.set, t.binding)?,
+                    ..t.clone()
+                })
+            })
+            .collect::<VkResult<Vec<_>>>()?;
         Ok(VkOutputs {
             buffers,
+            tensors,
             device: d.report.clone(),
         })
     }
@@ -160,6 +191,7 @@ impl VkRunner {
         &self,
         info: &ModuleInfo,
         run: &VkRun,
+        tensors: &[TensorData],
         objs: &mut RunObjects,
     ) -> VkResult<()> {
         let d = &self.device;
@@ -189,13 +221,59 @@ impl VkRunner {
             }
         }
         let dummy = vec![0u8; DUMMY_BUFFER_BYTES];
+        for t in tensors {
+            let ty = info
+                .binding(t.set, t.binding)
+                .filter(|b| b.kind == DescriptorKind::Tensor)
+                .and_then(|b| b.tensor)
+                .ok_or_else(|| VkError::Binding {
+                    set: t.set,
+                    binding: t.binding,
+                    message: "the module declares no tensor of a supported element type there"
+                        .into(),
+                })?;
+            let bad = |message: String| VkError::Binding {
+                set: t.set,
+                binding: t.binding,
+                message,
+            };
+            if t.shape.len() != ty.rank as usize {
+                return Err(bad(format!(
+                    "{} dimensions given for a tensor of rank {}",
+                    t.shape.len(),
+                    ty.rank
+                )));
+            }
+            let to_i64 = |v: &[u64]| -> VkResult<Vec<i64>> {
+                v.iter()
+                    .map(|&x| i64::try_from(x).map_err(|_| bad(format!("{x} is too large"))))
+                    .collect()
+            };
+            let shape = to_i64(&t.shape)?;
+            let strides = t.strides.as_deref().map(to_i64).transpose()?;
+            objs.create_tensor(
+                &d.memory,
+                t.set,
+                t.binding,
+                ty.format,
+                &shape,
+                strides.as_deref(),
+                &t.bytes,
+            )?;
+        }
         for decl in &info.bindings {
             if decl.kind == DescriptorKind::Tensor {
-                return Err(VkError::Binding {
-                    set: decl.set,
-                    binding: decl.binding,
-                    message: "tensor bindings are not supported by spvx-vk yet".into(),
-                });
+                if !tensors
+                    .iter()
+                    .any(|t| (t.set, t.binding) == (decl.set, decl.binding))
+                {
+                    return Err(VkError::Binding {
+                        set: decl.set,
+                        binding: decl.binding,
+                        message: "a tensor binding without data".into(),
+                    });
+                }
+                continue;
             }
             let bytes = given
                 .get(&(decl.set, decl.binding))

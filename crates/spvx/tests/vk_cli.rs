@@ -189,3 +189,34 @@ fn bad_device_choices_are_clear_errors() {
     assert!(!o.status.success());
     assert!(err.contains("--device vulkan"), "{err}");
 }
+
+/// Tensors through VK_ARM_tensors: Arm's emulation layer over the device, found through
+/// SPVX_EMULATION_LAYER (its `deploy` directory; scripts/test installs it). The example reads
+/// with OutOfBoundsValueARM (elements and 2-element arrays), writes outside the tensor (dropped)
+/// and queries sizes; every output, tensors included, must match bit for bit.
+#[test]
+fn tensor_example_agrees_through_the_emulation_layer() {
+    if !have_device() {
+        return;
+    }
+    let Ok(layer) = std::env::var("SPVX_EMULATION_LAYER") else {
+        if std::env::var("SPVX_REQUIRE_VULKAN").is_ok_and(|v| v == "1") {
+            panic!("SPVX_REQUIRE_VULKAN=1 but SPVX_EMULATION_LAYER is not set");
+        }
+        eprintln!("skipped: SPVX_EMULATION_LAYER not set");
+        return;
+    };
+    let layer = PathBuf::from(layer);
+    let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .args(["diff", "tensor.toml"])
+        .current_dir(examples())
+        .env("LD_LIBRARY_PATH", layer.join("lib"))
+        .env("VK_LAYER_PATH", layer.join("share/vulkan/explicit_layer.d"))
+        .env("VK_INSTANCE_LAYERS", "VK_LAYER_ML_Tensor_Emulation")
+        .output()
+        .expect("spawn spvx");
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(out.contains("SAME 0.0 (T): 12 i32 elements"), "{out}");
+    assert!(out.contains("SAME: 5 of 5 bindings match"), "{out}");
+}

@@ -49,6 +49,13 @@ pub struct DiffArgs {
     pub flip_engine_bit: Option<String>,
 }
 
+/// One output of the device.
+struct BindingBytes<'a> {
+    set: u32,
+    binding: u32,
+    bytes: &'a [u8],
+}
+
 /// `SET.BINDING`.
 fn parse_binding(t: &str) -> Option<(u32, u32)> {
     let (s, b) = t.split_once('.')?;
@@ -128,7 +135,7 @@ pub fn run(args: DiffArgs) -> CmdResult {
     }
     // The device.
     let out = runner
-        .run(&loaded.vk_run(&plan))
+        .run_with_tensors(&loaded.vk_run(&plan), &loaded.vk_tensors())
         .map_err(|e| format!("error: {}: {e}", loaded.module.name))?;
     println!(
         "device: {} (engine subgroup size {})",
@@ -137,7 +144,29 @@ pub fn run(args: DiffArgs) -> CmdResult {
     let reflected = spvx_vk::ModuleInfo::read(&loaded.words(), Some(&loaded.entry)).ok();
     let inputs = loaded.input_types();
     let mut differing = 0;
-    for b in &out.buffers {
+    // Buffers, then tensors (their whole byte layout, padding included).
+    let outputs: Vec<(u32, u32, &[u8], Option<&[u8]>)> = out
+        .buffers
+        .iter()
+        .map(|b| {
+            (
+                b.set,
+                b.binding,
+                b.bytes.as_slice(),
+                res.buffer(b.set, b.binding),
+            )
+        })
+        .chain(out.tensors.iter().map(|t| {
+            let engine = res.tensor(t.set, t.binding).map(|e| e.data.as_slice());
+            (t.set, t.binding, t.bytes.as_slice(), engine)
+        }))
+        .collect();
+    for &(set, binding, device_bytes, engine_bytes) in &outputs {
+        let b = BindingBytes {
+            set,
+            binding,
+            bytes: device_bytes,
+        };
         let key = (b.set, b.binding);
         let plan_buf = plan.buffers.iter().find(|p| (p.set, p.binding) == key);
         let elem = types
@@ -157,8 +186,8 @@ pub fn run(args: DiffArgs) -> CmdResult {
                     .map(cli_element)
             })
             .unwrap_or(ElemType::U8);
-        let engine = res.buffer(b.set, b.binding).unwrap_or(&[]);
-        let c = compare(engine, &b.bytes, vk_element(elem), args.ulps, args.show);
+        let engine = engine_bytes.unwrap_or(&[]);
+        let c = compare(engine, b.bytes, vk_element(elem), args.ulps, args.show);
         let name = loaded
             .bindings
             .iter()
@@ -207,7 +236,7 @@ pub fn run(args: DiffArgs) -> CmdResult {
             differing += 1;
         }
     }
-    let total = out.buffers.len();
+    let total = outputs.len();
     if differing == 0 {
         println!("SAME: {total} of {total} bindings match");
         return Ok(ExitCode::SUCCESS);

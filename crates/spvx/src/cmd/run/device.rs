@@ -10,9 +10,9 @@ use super::module::{KERNEL, LoadedModule};
 use super::output::write_outputs;
 use super::plan::RunPlan;
 use crate::cmd::CmdResult;
-use spvx_exec::{BindingInfo, CompileOptions, CompiledModule, Resources};
+use spvx_exec::{BindingInfo, CompileOptions, CompiledModule, Resources, Tensor};
 use spvx_spirv::binary::to_words;
-use spvx_vk::{BufferData, DeviceChoice, VkRun, VkRunner};
+use spvx_vk::{BufferData, DeviceChoice, TensorData, VkRun, VkRunner};
 use std::collections::BTreeMap;
 
 /// A plan's module and data, loaded once for the engine and the device.
@@ -25,12 +25,13 @@ pub struct Loaded {
     pub bindings: Vec<BindingInfo>,
     /// Each buffer's input data, in plan order.
     pub buffers: Vec<(u32, u32, Data)>,
+    /// Each tensor's input, in plan order.
+    pub tensors: Vec<(u32, u32, Tensor, Data)>,
     pub push: Option<Vec<u8>>,
 }
 
 impl Loaded {
-    /// Reads the module and every buffer's data; refuses tensors (not on devices yet) and
-    /// Kernel entry points.
+    /// Reads the module and every buffer's and tensor's data; refuses Kernel entry points.
     pub fn load(plan: &RunPlan) -> Result<Loaded, String> {
         let module = LoadedModule::read(&plan.module)?;
         let entry = module.choose_entry(plan.entry.as_deref())?;
@@ -38,12 +39,6 @@ impl Loaded {
             return Err(format!(
                 "error: {}: entry point '{}' is a Kernel (OpenCL) entry point; Vulkan runs GLCompute entry points only",
                 module.name, entry.name
-            ));
-        }
-        if let Some(t) = plan.tensors.first() {
-            return Err(format!(
-                "error: {}: tensors on a Vulkan device are not supported by spvx-vk yet",
-                t.origin
             ));
         }
         let opts = CompileOptions {
@@ -68,6 +63,11 @@ impl Loaded {
                 .map_err(|e| format!("error: {}: {e}", b.origin))?;
             buffers.push((b.set, b.binding, data));
         }
+        let mut tensors = Vec::new();
+        for t in &plan.tensors {
+            let (tensor, data) = plan.load_tensor(t, limit)?;
+            tensors.push((t.set, t.binding, tensor, data));
+        }
         let push = match &plan.push {
             Some(p) => Some(
                 p.load(&plan.base, limit)
@@ -82,8 +82,23 @@ impl Loaded {
             compiled,
             bindings,
             buffers,
+            tensors,
             push,
         })
+    }
+
+    /// The tensors as spvx-vk takes them.
+    pub fn vk_tensors(&self) -> Vec<TensorData> {
+        self.tensors
+            .iter()
+            .map(|(set, binding, t, _)| TensorData {
+                set: *set,
+                binding: *binding,
+                shape: t.shape.clone(),
+                strides: t.strides.clone(),
+                bytes: t.data.clone(),
+            })
+            .collect()
     }
 
     /// The module's words.
@@ -117,6 +132,9 @@ impl Loaded {
         for (set, binding, d) in &self.buffers {
             res.set_buffer(*set, *binding, d.bytes.clone());
         }
+        for (set, binding, t, _) in &self.tensors {
+            res.set_tensor(*set, *binding, t.clone());
+        }
         if let Some(p) = &self.push {
             res.push_constants = p.clone();
         }
@@ -128,6 +146,11 @@ impl Loaded {
         self.buffers
             .iter()
             .map(|(s, b, d)| ((*s, *b), d.clone()))
+            .chain(
+                self.tensors
+                    .iter()
+                    .map(|(s, b, _, d)| ((*s, *b), d.clone())),
+            )
             .collect()
     }
 }
@@ -145,7 +168,7 @@ pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
     let loaded = Loaded::load(plan)?;
     let runner = open(device)?;
     let out = runner
-        .run(&loaded.vk_run(plan))
+        .run_with_tensors(&loaded.vk_run(plan), &loaded.vk_tensors())
         .map_err(|e| format!("error: {}: {e}", loaded.module.name))?;
     let [x, y, z] = plan.groups;
     println!(
@@ -155,6 +178,17 @@ pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
     let mut res = Resources::new();
     for b in out.buffers {
         res.set_buffer(b.set, b.binding, b.bytes);
+    }
+    for t in out.tensors {
+        res.set_tensor(
+            t.set,
+            t.binding,
+            Tensor {
+                shape: t.shape,
+                strides: t.strides,
+                data: t.bytes,
+            },
+        );
     }
     if let Some(dir) = &plan.out {
         write_outputs(dir, &res, &[])?;
