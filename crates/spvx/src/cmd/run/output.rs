@@ -10,7 +10,8 @@ use std::path::Path;
 /// Events printed in full (all are counted).
 const EVENTS_SHOWN: usize = 10;
 
-/// Prints `ran 'main': ...` to standard output and the undefined-behaviour events to standard
+/// Prints `ran 'main': ...` and then the printed lines (`[workgroup (x, y, z) local (x, y, z)]
+/// text`, DebugPrintf) to standard output, and the undefined-behaviour events to standard
 /// error as warnings.
 pub fn print_summary(
     module: &LoadedModule,
@@ -29,6 +30,10 @@ pub fn print_summary(
         "ran '{entry}' of {}: {x}x{y}x{z} workgroups of {lx}x{ly}x{lz} invocations, {} steps, {ub}",
         module.name, report.steps
     );
+    // DebugPrintf lines, in the report's order (workgroup, invocation, program order).
+    for p in &report.prints {
+        println!("{p}");
+    }
     for e in report.events.iter().take(EVENTS_SHOWN) {
         eprintln!(
             "warning: {e} (the documented result was used; --strict makes this an error){}",
