@@ -475,3 +475,31 @@ fn constant_data_and_constant_arguments() {
         assert_eq!(i32s(out(&res, 1)), want);
     }
 }
+
+/// OpenCL C printf: the format string from the module's constant data, one record per
+/// invocation in workgroup then invocation order; texts as C's printf writes them.
+#[test]
+fn printf_prints_one_line_per_invocation() {
+    for file in ["printf.spv", "printf.O0.spv"] {
+        let m = kernel(file, "printf_kernel");
+        let (_, report) = run(
+            &m,
+            [2, 1, 1],
+            Some([2, 1, 1]),
+            vec![KernelArg::Buffer(bytes_i32(&[5, -7, 300, 0]))],
+        );
+        let texts: Vec<&str> = report.prints.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "i=0 v=    5 f=2.50 l=0 x=0x5 p=5, -5\n",
+                "i=1 v=   -7 f=-3.50 l=1000000000 x=0xfffffff9 p=-7, 7\n",
+                "i=2 v=  300 f=150.00 l=2000000000 x=0x12c p=300, -300\n",
+                "i=3 v=    0 f=0.00 l=3000000000 x=0 p=0, 0\n",
+            ],
+            "{file}"
+        );
+        let ids: Vec<[u32; 3]> = report.prints.iter().map(|p| p.global_invocation).collect();
+        assert_eq!(ids, [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]], "{file}");
+    }
+}

@@ -160,6 +160,7 @@ impl Compiler<'_> {
             187 => return self.ocl_select(index, inst, code),
             104..=110 => return self.ocl_geometric(index, inst, code, number),
             185 => return Ok(()),
+            184 => return self.opencl_printf(index, inst, code),
             30 | 31 | 45 | 58 => return self.with_pointer_out(index, inst, code, number),
             166 => {
                 // popcount: OpBitCount's instruction.
@@ -671,6 +672,86 @@ impl Compiler<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Compiler<'_> {
+    /// printf (184): the format string is read at compile time from the constant it points
+    /// to (a UniformConstant variable's initialiser, through access chains and casts), then
+    /// compiled as DebugPrintf is; the result is 0 (success).
+    fn opencl_printf(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+    ) -> Result<(), ExecError> {
+        let fmt_id = inst.operands.get(2).and_then(|o| o.id()).unwrap_or(0);
+        let Some(format) = self.constant_c_string(index, fmt_id) else {
+            return Err(self.unsupported(
+                index,
+                "printf with a format that is not a constant string in UniformConstant memory",
+            ));
+        };
+        self.compile_print(index, inst, code, &format, 3)?;
+        if let Some(id) = inst.result {
+            let dst = self.value(index, id)?;
+            code.push(
+                index,
+                Inst::Const {
+                    dst: dst.slot,
+                    value: 0,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The NUL-terminated string a pointer id refers to, when it is constant: the initialiser
+    /// of a variable, reached through access chains (whose indices are taken as 0), casts and
+    /// OpSpecConstantOp forms of them.
+    fn constant_c_string(&self, index: usize, mut id: u32) -> Option<String> {
+        for _ in 0..64 {
+            let def = self.insts.iter().find(|i| i.result == Some(id))?;
+            let name = self
+                .g
+                .instruction(def.opcode)
+                .map_or("", |i| i.name.as_str());
+            let base_at = match name {
+                "OpVariable" => {
+                    let init = def.operands.get(1)?.id()?;
+                    return self.constant_bytes_string(index, init);
+                }
+                "OpSpecConstantOp" => 1,
+                "OpAccessChain"
+                | "OpInBoundsAccessChain"
+                | "OpPtrAccessChain"
+                | "OpInBoundsPtrAccessChain"
+                | "OpBitcast"
+                | "OpPtrCastToGeneric"
+                | "OpCopyObject"
+                | "OpGenericCastToPtr" => 0,
+                _ => return None,
+            };
+            id = def.operands.get(base_at)?.id()?;
+        }
+        None
+    }
+
+    /// The bytes of a constant array of 8-bit integers, up to the first NUL, as text.
+    fn constant_bytes_string(&self, index: usize, init: u32) -> Option<String> {
+        let def = self.insts.iter().find(|i| i.result == Some(init))?;
+        let mut bytes = Vec::new();
+        if self.g.instruction(def.opcode).map(|i| i.name.as_str()) == Some("OpConstantComposite") {
+            for o in &def.operands {
+                let v = self.value(index, o.id()?).ok()?;
+                let b = self.eval[v.slot as usize] as u8;
+                if b == 0 {
+                    break;
+                }
+                bytes.push(b);
+            }
+        }
+        Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 }
 

@@ -41,7 +41,21 @@ impl Compiler<'_> {
         let Some(format) = self.string_of(fmt_id) else {
             return Err(self.err(index, "the format operand is not an OpString"));
         };
-        let mut next = 3usize;
+        self.compile_print(index, inst, code, &format, 3)
+    }
+
+    /// Compiles a printf-style `format` whose directives take the id operands of `inst` from
+    /// operand `first` on into [`Inst::Print`] (shared by DebugPrintf and OpenCL.std printf).
+    pub(crate) fn compile_print(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+        format: &str,
+        first: usize,
+    ) -> Result<(), ExecError> {
+        let format = format.to_string();
+        let mut next = first;
         let mut pieces = Vec::new();
         let mut text = String::new();
         let chars: Vec<char> = format.chars().collect();
