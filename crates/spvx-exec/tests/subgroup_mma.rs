@@ -245,3 +245,17 @@ fn wrong_k_is_a_compile_error() {
     let err = compile_case(&case).expect_err("must fail");
     assert!(err.to_string().contains("DPAS"), "{err}");
 }
+
+/// tf32 DPAS needs PVC (SIMD16); with subgroup size 8 the run is refused before it starts.
+#[test]
+fn tf32_on_simd8_is_an_error() {
+    let case = Case::new(16, 2, Elem::Tf32, Elem::Tf32, Acc::F, Acc::F);
+    let m = compile_case(&case).unwrap_or_else(|e| panic!("{e}"));
+    let cfg = RunConfig {
+        subgroup_size: 8,
+        ..RunConfig::default()
+    };
+    let err = run_module(&m, &case, &[0; 16 * 20], &cfg).expect_err("must fail");
+    assert!(matches!(err, ExecError::Config(_)), "{err}");
+    assert!(err.to_string().contains("tf32"), "{err}");
+}

@@ -126,7 +126,6 @@ impl MmaSpec {
     /// Checks that the instruction is one DPAS of the platform of subgroup size `n`.
     pub fn check(&self, n: u32) -> Result<(), String> {
         let spec = self.matmul_spec(n)?;
-        self.a_layout(n)?;
         let tiling = Tiling::of(&spec, self.k as usize).map_err(|e| e.to_string())?;
         if tiling.kd != self.k as usize {
             return Err(format!(
@@ -140,6 +139,9 @@ impl MmaSpec {
                 self.m
             ));
         }
+        // Legality of the DPAS itself (types per platform), on zero matrices.
+        self.legal(&spec, n)?;
+        self.a_layout(n)?;
         let expected_b = if self.b.bits() <= 16 {
             self.k * self.b.bits() / self.b_component_bits
         } else {
@@ -151,13 +153,17 @@ impl MmaSpec {
                 self.b_component_bits, self.k, self.b_components
             ));
         }
-        // Legality of the DPAS itself (types per platform), on zero matrices.
+        Ok(())
+    }
+
+    /// Whether the platform's DPAS accepts the types (one matmul on zero matrices).
+    fn legal(&self, spec: &MatmulSpec, n: u32) -> Result<(), String> {
         let (m, k, n) = (self.m as usize, self.k as usize, n as usize);
         let a = ElementMatrix::from_bits("A", m, k, self.a, vec![0; m * k]);
         let b = ElementMatrix::from_bits("B", k, n, self.b, vec![0; k * n]);
         let c = AccMatrix::from_bits("C", m, n, self.c, vec![0; m * n]);
         match (a, b, c) {
-            (Ok(a), Ok(b), Ok(c)) => matmul_instructions(&spec, &a, &b, Some(&c))
+            (Ok(a), Ok(b), Ok(c)) => matmul_instructions(spec, &a, &b, Some(&c))
                 .map(|_| ())
                 .map_err(|e| e.to_string()),
             _ => Err("matrix shapes out of range".into()),
