@@ -220,3 +220,42 @@ fn tensor_example_agrees_through_the_emulation_layer() {
     assert!(out.contains("SAME 0.0 (T): 12 i32 elements"), "{out}");
     assert!(out.contains("SAME: 5 of 5 bindings match"), "{out}");
 }
+
+/// The subgroup shader at lavapipe's other subgroup sizes (LP_NATIVE_VECTOR_WIDTH 128 and 512
+/// give 4 and 16 lanes): `spvx diff` runs the engine with the device's size, and every output
+/// matches.
+#[test]
+fn subgroup_operations_agree_at_subgroup_sizes_4_and_16() {
+    if !have_device() {
+        return;
+    }
+    let module = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../spvx-vk/tests/shaders/subgroup_ops.comp.spv");
+    let values: Vec<String> = (0..512u32)
+        .map(|i| (if i % 5 == 0 { 7 } else { i * 7919 % 1000 }).to_string())
+        .collect();
+    let input = format!("0.0=u32:{}", values.join(","));
+    for (width, lanes) in [("128", 4), ("512", 16)] {
+        let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+            .arg("diff")
+            .arg(&module)
+            .args([
+                "--groups",
+                "8",
+                "--buffer",
+                &input,
+                "--buffer",
+                "0.1=zeros:16384",
+            ])
+            .env("LP_NATIVE_VECTOR_WIDTH", width)
+            .output()
+            .expect("spawn spvx");
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "width {width}: {out}{err}");
+        assert!(
+            out.contains(&format!("engine subgroup size {lanes})")),
+            "width {width}: {out}"
+        );
+        assert!(out.contains("SAME: 2 of 2 bindings match"), "{out}");
+    }
+}

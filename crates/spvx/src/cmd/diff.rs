@@ -49,6 +49,9 @@ pub struct DiffArgs {
     pub flip_engine_bit: Option<String>,
 }
 
+/// set, binding, the device's bytes, the engine's bytes.
+type Output<'a> = (u32, u32, &'a [u8], Option<&'a [u8]>);
+
 /// One output of the device.
 struct BindingBytes<'a> {
     set: u32,
@@ -145,7 +148,7 @@ pub fn run(args: DiffArgs) -> CmdResult {
     let inputs = loaded.input_types();
     let mut differing = 0;
     // Buffers, then tensors (their whole byte layout, padding included).
-    let outputs: Vec<(u32, u32, &[u8], Option<&[u8]>)> = out
+    let outputs: Vec<Output> = out
         .buffers
         .iter()
         .map(|b| {
