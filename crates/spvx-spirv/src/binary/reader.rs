@@ -270,7 +270,16 @@ impl OperandSource for WordSource<'_> {
     ) -> Result<(u32, ExtInstChoice), ()> {
         let number = self.word(kind)?;
         let g = self.g;
-        match set.and_then(|s| g.ext_inst_set(s)) {
+        // The set must be an OpExtInstImport result (as SPIRV-Tools' binary parser requires):
+        // otherwise the instruction cannot be written as text (the assembler needs the set).
+        let Some(set) = set else {
+            let message = format!(
+                "{}: the extended instruction set operand is not the result of an OpExtInstImport",
+                self.name
+            );
+            return self.fail(K::Other { message });
+        };
+        match g.ext_inst_set(set) {
             Some(s) => match s.instruction(number) {
                 Some(i) => Ok((number, ExtInstChoice::Known(i.operands.clone()))),
                 None => {

@@ -1,0 +1,38 @@
+//! Writes generated modules for a differential check against spirv-val:
+//! `cargo run --release --example gen_dump -- DIR N [chaos]` writes DIR/gNNNN.spv and prints,
+//! per module, its name and spvx-val's verdict (`valid` or the first error).
+
+use spvx_fuzz::generator::generate;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = args.get(1).cloned().unwrap_or_else(|| "gen".into());
+    let n: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let chaos = args.get(3).is_some_and(|s| s == "chaos");
+    let _ = std::fs::create_dir_all(&dir);
+    let mut state = 0x0bad_5eed_u64 ^ (chaos as u64);
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as u8
+    };
+    for k in 0..n {
+        let len = 64 + next() as usize * 4;
+        let data: Vec<u8> = (0..len).map(|_| next()).collect();
+        let Some((m, _)) = generate(&data, chaos) else {
+            continue;
+        };
+        let insts = m.to_instructions();
+        let bytes = spvx_spirv::binary::to_bytes(&m.header, &insts);
+        let name = format!("{dir}/g{k:04}.spv");
+        if std::fs::write(&name, bytes).is_err() {
+            continue;
+        }
+        let errs = spvx_val::validate(&m.header, &insts, &Default::default());
+        match errs.first() {
+            None => println!("{name}\tvalid"),
+            Some(e) => println!("{name}\t{e}"),
+        }
+    }
+}
