@@ -108,6 +108,10 @@ KERNEL (OpenCL) ENTRY POINTS: spvx run MODULE --groups X[,Y,Z] [--local X[,Y,Z]]
   local = 256                   #   bytes of local memory (instead of data)
   expect = { f32 = [...] }      #   optional, as for buffers
 
+ON A VULKAN DEVICE: --device vulkan (the first device) or vulkan:NAME (the first whose name
+contains NAME) runs the same bindings on a real driver through spvx-vk (the loader is loaded at
+run time); `spvx diff` runs both and compares every output bit for bit.
+
 UNDEFINED BEHAVIOUR: each event (out-of-bounds access, division by zero, AccSat overflow, ...)
 gets its documented result and is printed as a warning with the instruction, invocation,
 workgroup and place in the module; --strict makes the first one an error instead.
