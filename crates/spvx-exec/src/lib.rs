@@ -38,7 +38,10 @@ pub mod run;
 pub use config::{CompileOptions, RunConfig};
 pub use error::ExecError;
 pub use report::{PrintRecord, RunReport, UbEvent, UbKind};
-pub use resources::{BindingInfo, BindingKind, Resources, Tensor, TensorInfo};
+pub use resources::{
+    BindingInfo, BindingKind, KernelArg, KernelArgInfo, KernelArgKind, Resources, Tensor,
+    TensorInfo,
+};
 
 use spvx_spirv::module::Module;
 
