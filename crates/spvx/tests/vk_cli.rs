@@ -259,3 +259,67 @@ fn subgroup_operations_agree_at_subgroup_sizes_4_and_16() {
         assert!(out.contains("SAME: 2 of 2 bindings match"), "{out}");
     }
 }
+
+/// The tensor example's module with strided tensors (rows padded; padding holds 999): reads
+/// and writes inside and outside the shape agree with the engine bit for bit, padding
+/// included (neither side may touch it).
+#[test]
+fn strided_tensors_agree_through_the_emulation_layer() {
+    if !have_device() {
+        return;
+    }
+    let Ok(layer) = std::env::var("SPVX_EMULATION_LAYER") else {
+        if std::env::var("SPVX_REQUIRE_VULKAN").is_ok_and(|v| v == "1") {
+            panic!("SPVX_REQUIRE_VULKAN=1 but SPVX_EMULATION_LAYER is not set");
+        }
+        eprintln!("skipped: SPVX_EMULATION_LAYER not set");
+        return;
+    };
+    let layer = PathBuf::from(layer);
+    let dir = std::env::temp_dir().join(format!("spvx-vk-strided-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let module = examples().join("tensor.spvasm");
+    // T: 3x4 i32 with row stride 24 (2 padding elements); U: 4x3 i32 with row stride 16.
+    let run = format!(
+        r#"module = "{}"
+groups = 1
+[[tensor]]
+binding = 0
+shape = [3, 4]
+strides = [24, 4]
+data = {{ i32 = [-1, 2, 3, -4, 999, 999, 11, 12, -13, 14, 999, 999, 21, -22, 23, 24, 999, 999] }}
+[[tensor]]
+binding = 1
+shape = [4, 3]
+strides = [16, 4]
+data = {{ i32 = [7, 7, 7, 999, 7, 7, 7, 999, 7, 7, 7, 999, 7, 7, 7, 999] }}
+[[buffer]]
+binding = 2
+data = {{ zeros = 64 }}
+[[buffer]]
+binding = 3
+data = {{ zeros = 64 }}
+[[buffer]]
+binding = 4
+data = {{ zeros = 16 }}
+"#,
+        module.display()
+    );
+    let file = dir.join("strided.toml");
+    std::fs::write(&file, run).expect("write run file");
+    let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .arg("diff")
+        .arg(&file)
+        .args(["--as", "0.0=i32", "--as", "0.1=i32"])
+        .env("LD_LIBRARY_PATH", layer.join("lib"))
+        .env("VK_LAYER_PATH", layer.join("share/vulkan/explicit_layer.d"))
+        .env("VK_INSTANCE_LAYERS", "VK_LAYER_ML_Tensor_Emulation")
+        .output()
+        .expect("spawn spvx");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(out.contains("SAME 0.0 (T): 18 i32 elements"), "{out}");
+    assert!(out.contains("SAME 0.1 (U): 16 i32 elements"), "{out}");
+    assert!(out.contains("SAME: 5 of 5 bindings match"), "{out}");
+}
