@@ -80,21 +80,33 @@ fn has_noncanonical_narrow_literal(m: &spvx_spirv::binary::ParsedModule) -> bool
             _ => {}
         }
     }
-    let bad = |ty: u32, word: u32| -> bool {
+    // The words of a number of type `ty` are non-canonical when the bits above the width are
+    // not the zero or sign extension of the value (one or two words; wider ones are left alone).
+    let bad = |ty: u32, words: &[u32]| -> bool {
         let Some(&(w, signed, is_int)) = scalars.get(&ty) else {
             return false;
         };
-        if w == 0 || w >= 32 {
+        let total = 32 * words.len() as u32;
+        if w == 0 || w >= total || words.len() > 2 {
             return false;
         }
-        let mask = (1u32 << w) - 1;
-        let low = word & mask;
+        let raw = words
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &x| (acc << 32) | x as u64);
+        let mask = (1u64 << w) - 1;
+        let low = raw & mask;
+        let full = if total == 64 {
+            u64::MAX
+        } else {
+            (1u64 << total) - 1
+        };
         let canonical = if is_int && signed && (low >> (w - 1)) & 1 == 1 {
-            low | !mask
+            (low | !mask) & full
         } else {
             low
         };
-        canonical != word
+        canonical != raw
     };
     m.instructions.iter().any(|i| {
         let ty = match i.opcode {
@@ -109,7 +121,7 @@ fn has_noncanonical_narrow_literal(m: &spvx_spirv::binary::ParsedModule) -> bool
         };
         let Some(ty) = ty else { return false };
         i.operands.iter().any(|o| match &o.value {
-            OperandValue::Number(ws) => ws.len() == 1 && bad(ty, ws[0]),
+            OperandValue::Number(ws) => bad(ty, ws),
             _ => false,
         })
     })
