@@ -64,6 +64,10 @@ pub struct RunConfig {
     pub max_events: usize,
     /// The accumulation model of the VALVE mixed float dot products.
     pub mixdot: ModelConfig,
+    /// Record, for every byte of every storage buffer, which invocation stored it last
+    /// ([`crate::RunReport::writers`]; used by `spvx diff`). Off by default: it costs a word
+    /// per buffer byte and a store per written byte.
+    pub track_writers: bool,
 }
 
 impl Default for RunConfig {
@@ -77,6 +81,7 @@ impl Default for RunConfig {
             threads: None,
             max_events: 100,
             mixdot: ModelConfig::new(Model::Exact),
+            track_writers: false,
         }
     }
 }

@@ -37,7 +37,7 @@ pub mod run;
 
 pub use config::{CompileOptions, RunConfig};
 pub use error::ExecError;
-pub use report::{PrintRecord, RunReport, UbEvent, UbKind};
+pub use report::{BufferWriters, InvocationId, PrintRecord, RunReport, UbEvent, UbKind};
 pub use resources::{
     BindingInfo, BindingKind, KernelArg, KernelArgInfo, KernelArgKind, Resources, Tensor,
     TensorInfo,

@@ -126,6 +126,63 @@ pub struct RunReport {
     /// `printf`), ordered by workgroup (linear index), then invocation (LocalInvocationIndex),
     /// then the invocation's program order (docs/semantics.md "Printing").
     pub prints: Vec<PrintRecord>,
+    /// With `RunConfig::track_writers`: which invocation wrote each byte of each storage
+    /// buffer and tensor binding last (empty otherwise).
+    pub writers: Vec<BufferWriters>,
+    /// The dispatch's workgroup counts and workgroup size (to name invocations).
+    pub groups: [u32; 3],
+    pub local_size: [u32; 3],
+}
+
+/// Which invocation wrote each byte of one binding (`RunConfig::track_writers`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BufferWriters {
+    pub set: u32,
+    pub binding: u32,
+    /// Per byte: 1 + the global linear index of the last invocation that stored it (workgroup
+    /// linear index × invocations per workgroup + LocalInvocationIndex), 0 if none did. Where
+    /// several invocations stored the same byte without ordering (a race, or atomics), it is
+    /// one of them.
+    pub writers: Vec<u32>,
+}
+
+/// An invocation named by its workgroup and local invocation ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvocationId {
+    pub workgroup: [u32; 3],
+    pub local: [u32; 3],
+}
+
+impl fmt::Display for InvocationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.local;
+        let [a, b, c] = self.workgroup;
+        write!(f, "invocation ({x}, {y}, {z}) of workgroup ({a}, {b}, {c})")
+    }
+}
+
+impl RunReport {
+    /// The invocation that last wrote byte `byte` of binding `set.binding`: `None` without
+    /// tracking or when no invocation wrote it (the byte holds its input value).
+    pub fn writer_of(&self, set: u32, binding: u32, byte: usize) -> Option<InvocationId> {
+        let w = self
+            .writers
+            .iter()
+            .find(|w| w.set == set && w.binding == binding)?;
+        let global = u64::from(w.writers.get(byte)?.checked_sub(1)?);
+        let [lx, ly, lz] = self.local_size.map(u64::from);
+        let [gx, gy, _] = self.groups.map(u64::from);
+        let per_group = (lx * ly * lz).max(1);
+        let (wg, li) = (global / per_group, global % per_group);
+        let coords = |i: u64, x: u64, y: u64| {
+            let (x, y) = (x.max(1), y.max(1));
+            [i % x, i / x % y, i / (x * y)].map(|v| v as u32)
+        };
+        Some(InvocationId {
+            workgroup: coords(wg, gx, gy),
+            local: coords(li, lx, ly),
+        })
+    }
 }
 
 /// One line printed by one invocation: one execution of a print instruction

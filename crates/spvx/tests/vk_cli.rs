@@ -158,7 +158,13 @@ fn one_flipped_bit_of_the_engine_output_is_reported() {
         .collect();
     assert_eq!(hex.len(), 2, "{line}");
     assert_eq!(hex[0] ^ hex[1], 1, "{line}");
-    assert!(line.ends_with("mismatch"), "{line}");
+    assert!(line.contains(": mismatch;"), "{line}");
+    // C[0][1] is computed by GlobalInvocationId (1, 0) (examples/gemm_int8.spvasm: invocation
+    // (x, y) writes C[y][x]; LocalSize 4x4): local (1, 0, 0) of workgroup (0, 0, 0).
+    assert!(
+        line.ends_with("written by invocation (1, 0, 0) of workgroup (0, 0, 0)"),
+        "{line}"
+    );
 }
 
 #[test]

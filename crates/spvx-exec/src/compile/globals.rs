@@ -59,6 +59,7 @@ impl Compiler<'_> {
             private_bytes: 0,
             workgroup: &mut [],
             tensors: &[],
+            writer_base: None,
         };
         let mut cx = Ctx {
             regs: &mut self.eval,

@@ -66,6 +66,16 @@ pub fn atomic(
                     .map(u64::from),
                 None => None,
             };
+            if let (Some(o), Some(b), Some(base)) = (r, buffer, cx.mem.writer_base) {
+                let wrote = match op {
+                    AtomicOp::Load => false,
+                    AtomicOp::CompareExchange => o == c & mask_of(bits),
+                    _ => true,
+                };
+                if wrote {
+                    b.record_writer(p.offset(), bits / 8, base.wrapping_add(l as u32));
+                }
+            }
             match r {
                 Some(o) => o,
                 None => {
@@ -104,4 +114,13 @@ pub fn atomic(
         }
     }
     Ok(())
+}
+
+/// The mask of a `bits`-wide value (32 or 64).
+fn mask_of(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
 }

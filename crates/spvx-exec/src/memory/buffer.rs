@@ -13,6 +13,9 @@ pub struct SharedBuffer {
     pub read_only: bool,
     /// Serialises 64-bit atomics (the words are 32-bit atomics).
     wide_atomics: Mutex<()>,
+    /// With `RunConfig::track_writers`: for each byte, 1 + the global linear index of the
+    /// invocation that stored it last (0: not written in this run).
+    writers: Option<Box<[AtomicU32]>>,
 }
 
 impl SharedBuffer {
@@ -31,7 +34,34 @@ impl SharedBuffer {
             len: bytes.len(),
             read_only,
             wide_atomics: Mutex::new(()),
+            writers: None,
         }
+    }
+
+    /// The same buffer, recording which invocation wrote each byte (see [`Self::writers`]).
+    pub fn with_writer_tracking(mut self) -> SharedBuffer {
+        self.writers = Some((0..self.len).map(|_| AtomicU32::new(0)).collect());
+        self
+    }
+
+    /// Records that invocation `who` (global linear index) wrote `bytes` bytes at `offset`
+    /// (already bounds-checked by the write). Nothing when tracking is off.
+    #[inline]
+    pub fn record_writer(&self, offset: u64, bytes: u32, who: u32) {
+        if let Some(w) = &self.writers {
+            let start = offset as usize;
+            for cell in w.iter().skip(start).take(bytes as usize) {
+                cell.store(who.saturating_add(1), Relaxed);
+            }
+        }
+    }
+
+    /// For each byte, 1 + the global linear index of the invocation that wrote it last, or 0
+    /// when no invocation wrote it; `None` without tracking.
+    pub fn writers(&self) -> Option<Vec<u32>> {
+        self.writers
+            .as_ref()
+            .map(|w| w.iter().map(|c| c.load(Relaxed)).collect())
     }
 
     /// Size in bytes.

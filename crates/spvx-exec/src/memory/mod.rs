@@ -60,6 +60,9 @@ pub struct Memory<'a> {
     pub workgroup: &'a mut [u8],
     /// For each buffer space that holds a tensor: its shape and byte strides.
     pub tensors: &'a [Option<TensorView>],
+    /// With `RunConfig::track_writers`: the global linear index of the subgroup's lane 0
+    /// (lane `l` is invocation `writer_base + l`); buffer writes are then recorded.
+    pub writer_base: Option<u32>,
 }
 
 /// The shape and byte strides of a bound tensor.
@@ -145,6 +148,9 @@ impl Memory<'_> {
                     return Err(Access::ReadOnly);
                 }
                 if b.write(off, bytes, value) {
+                    if let Some(base) = self.writer_base {
+                        b.record_writer(off, bytes, base.wrapping_add(lane as u32));
+                    }
                     Ok(())
                 } else {
                     Err(Access::OutOfBounds)

@@ -15,7 +15,7 @@ use crate::error::{ExecError, opcode_name};
 use crate::exec::RawEvent;
 use crate::memory::{SharedBuffer, TensorView};
 use crate::program::Program;
-use crate::report::{RunReport, UbEvent};
+use crate::report::{BufferWriters, RunReport, UbEvent};
 use crate::resources::{BindingInfo, BindingKind, Resources, Tensor};
 use rayon::prelude::*;
 use workgroup::{Outcome, Worker};
@@ -149,7 +149,12 @@ pub fn run(
             }
         };
         bytes_needed += data.len() as u64;
-        buffers.push(SharedBuffer::new(data, read_only));
+        let buffer = SharedBuffer::new(data, read_only);
+        buffers.push(if cfg.track_writers && !read_only {
+            buffer.with_writer_tracking()
+        } else {
+            buffer
+        });
         tensors.push(view);
     }
     for &(_, data, read_only) in &ks.buffers {
@@ -236,6 +241,8 @@ pub fn run(
 
     let mut report = RunReport {
         workgroups: total,
+        groups,
+        local_size,
         ..RunReport::default()
     };
     for o in outcomes {
@@ -252,6 +259,13 @@ pub fn run(
         }
     }
     for (b, info) in buffers.iter().zip(&prog.bindings) {
+        if let Some(writers) = b.writers() {
+            report.writers.push(BufferWriters {
+                set: info.set,
+                binding: info.binding,
+                writers,
+            });
+        }
         if info.kind == BindingKind::StorageBuffer
             && let Some(dst) = res.buffer_mut(info.set, info.binding)
         {

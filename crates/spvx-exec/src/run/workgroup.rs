@@ -106,6 +106,10 @@ impl Worker {
                     private_bytes: pb,
                     workgroup: &mut self.workgroup,
                     tensors: d.tensors,
+                    writer_base: d.cfg.track_writers.then(|| {
+                        let lane0 = linear * d.invocations as u64 + (s * d.width) as u64;
+                        u32::try_from(lane0).unwrap_or(u32::MAX)
+                    }),
                 };
                 let r = self.subgroups[s].run(prog, &mut mem, &mut sink, d.cfg, &mut out.steps);
                 for e in sink.events.drain(before..).collect::<Vec<_>>() {

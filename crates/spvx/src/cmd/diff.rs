@@ -111,10 +111,14 @@ pub fn run(args: DiffArgs) -> CmdResult {
     if args.run.subgroup_size.is_none() {
         plan.config.subgroup_size = runner.report().subgroup_size;
     }
-    // The engine.
+    // The engine, recording which invocation wrote each output byte (named with mismatches).
     let mut res = loaded.resources();
+    let config = spvx_exec::RunConfig {
+        track_writers: true,
+        ..plan.config.clone()
+    };
     let report = compiled
-        .run(&mut res, plan.groups, &plan.config)
+        .run(&mut res, plan.groups, &config)
         .map_err(|e| loaded.module.render_exec_error(&e))?;
     print!("engine: ");
     print_summary(
@@ -227,8 +231,12 @@ pub fn run(args: DiffArgs) -> CmdResult {
                 Verdict::NanPayload => "undefined (NaN payload)".to_string(),
                 Verdict::WithinUlps(n) => format!("{n} ULPs apart"),
             };
+            let writer = match report.writer_of(set, binding, d.byte) {
+                Some(w) => format!("written by {w}"),
+                None => "not written by the engine (its input value)".to_string(),
+            };
             println!(
-                "  element {} (byte {}): engine {}, device {}: {what}",
+                "  element {} (byte {}): engine {}, device {}: {what}; {writer}",
                 d.index,
                 d.byte,
                 elem.display(d.expected),
