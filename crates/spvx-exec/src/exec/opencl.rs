@@ -29,8 +29,17 @@ fn int32(bits: u64) -> i64 {
     sext(bits, 32)
 }
 
+/// One float OpenCL.std operation on operand bits (for tests and tools): what [`ocl`] computes
+/// per lane for a float result type.
+pub fn ocl_float_bits(op: OclOp, fmt: FloatFmt, args: [u64; 3]) -> u64 {
+    float_op(op, fmt, args)
+}
+
 fn float_op(op: OclOp, fmt: FloatFmt, v: [u64; 3]) -> u64 {
     let [x, y, z] = v.map(|b| to_f64(fmt, b));
+    if let Some(r) = correctly_rounded(op, fmt, x, y) {
+        return r;
+    }
     let sign_bit = 1u64 << (fmt.bits() - 1);
     use OclOp::*;
     let r = match op {
@@ -99,23 +108,6 @@ fn float_op(op: OclOp, fmt: FloatFmt, v: [u64; 3]) -> u64 {
         }
         Maxmag => pick_mag(x, y, true),
         Minmag => pick_mag(x, y, false),
-        Cbrt => x.cbrt(),
-        Expm1 => x.exp_m1(),
-        Log1p => x.ln_1p(),
-        Log10 => x.log10(),
-        Exp10 => 10f64.powf(x),
-        Hypot => x.hypot(y),
-        Asinh => x.asinh(),
-        Acosh => x.acosh(),
-        Atanh => x.atanh(),
-        SinPi => sin_pi(x),
-        CosPi => cos_pi_value(x),
-        TanPi => sin_pi(x) / cos_pi_value(x),
-        AsinPi => x.asin() / std::f64::consts::PI,
-        AcosPi => x.acos() / std::f64::consts::PI,
-        AtanPi => x.atan() / std::f64::consts::PI,
-        Atan2Pi => x.atan2(y) / std::f64::consts::PI,
-        Erf | Erfc | Tgamma | Lgamma => f64::NAN,
         Pown => x.powi(int32(v[1]).clamp(i32::MIN as i64, i32::MAX as i64) as i32),
         Rootn => {
             let n = int32(v[1]);
@@ -141,6 +133,54 @@ fn float_op(op: OclOp, fmt: FloatFmt, v: [u64; 3]) -> u64 {
     };
     let _ = z;
     from_f64(fmt, r)
+}
+
+/// The OpenCL.std functions CORE-MATH evaluates correctly rounded (the `core-math` crate, as
+/// GLSL.std.450's transcendentals in `exec::math`): fp32 and fp64 directly, fp16 through the
+/// correctly rounded fp64 value rounded once more to fp16 (checked against MPFR on every fp16
+/// input in tests/opencl_math_ref.rs). `None` for the other operations.
+fn correctly_rounded(op: OclOp, fmt: FloatFmt, x: f64, y: f64) -> Option<u64> {
+    use OclOp::*;
+    use core_math as cm;
+    type Fns = (fn(f32) -> f32, fn(f64) -> f64);
+    type Fns2 = (fn(f32, f32) -> f32, fn(f64, f64) -> f64);
+    let unary: Fns = match op {
+        Cbrt => (cm::cbrtf, cm::cbrt),
+        Expm1 => (cm::expm1f, cm::expm1),
+        Log1p => (cm::log1pf, cm::log1p),
+        Log10 => (cm::log10f, cm::log10),
+        Exp10 => (cm::exp10f, cm::exp10),
+        Asinh => (cm::asinhf, cm::asinh),
+        Acosh => (cm::acoshf, cm::acosh),
+        Atanh => (cm::atanhf, cm::atanh),
+        SinPi => (cm::sinpif, cm::sinpi),
+        CosPi => (cm::cospif, cm::cospi),
+        TanPi => (cm::tanpif, cm::tanpi),
+        AsinPi => (cm::asinpif, cm::asinpi),
+        AcosPi => (cm::acospif, cm::acospi),
+        AtanPi => (cm::atanpif, cm::atanpi),
+        Erf => (cm::erff, cm::erf),
+        Erfc => (cm::erfcf, cm::erfc),
+        Tgamma => (cm::tgammaf, cm::tgamma),
+        Lgamma => (cm::lgammaf, cm::lgamma),
+        Hypot | Atan2Pi => {
+            // hypot(x, y); atan2pi(y, x) with y the first operand, as CORE-MATH's atan2pi(y, x).
+            let (f32fn, f64fn): Fns2 = if op == Hypot {
+                (cm::hypotf, cm::hypot)
+            } else {
+                (cm::atan2pif, cm::atan2pi)
+            };
+            return Some(match fmt {
+                FloatFmt::F32 => from_f64(fmt, f32fn(x as f32, y as f32) as f64),
+                _ => from_f64(fmt, f64fn(x, y)),
+            });
+        }
+        _ => return None,
+    };
+    Some(match fmt {
+        FloatFmt::F32 => from_f64(fmt, unary.0(x as f32) as f64),
+        _ => from_f64(fmt, unary.1(x)),
+    })
 }
 
 /// The unbiased exponent of a finite nonzero f64 (subnormals included).
@@ -252,29 +292,6 @@ fn pick_mag(x: f64, y: f64, max: bool) -> f64 {
     } else {
         x.min(y)
     }
-}
-
-/// sin(π·x) with the argument reduced exactly first (exact zeros at integers).
-fn sin_pi(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let r = x % 2.0; // exact, in (−2, 2)
-    if r == r.trunc() {
-        return 0.0f64.copysign(x);
-    }
-    (std::f64::consts::PI * r).sin()
-}
-
-fn cos_pi_value(x: f64) -> f64 {
-    if !x.is_finite() {
-        return f64::NAN;
-    }
-    let r = (x % 2.0).abs();
-    if r == 0.5 || r == 1.5 {
-        return 0.0;
-    }
-    (std::f64::consts::PI * r).cos()
 }
 
 fn int_op(op: OclOp, bits: u32, signed: bool, v: [u64; 3]) -> u64 {
