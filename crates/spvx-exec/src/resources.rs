@@ -67,6 +67,18 @@ pub struct BindingInfo {
     pub name: Option<String>,
     /// For tensor bindings: rank and element size.
     pub tensor: Option<TensorInfo>,
+    /// The length of the array of buffers this binding is (1 for a plain binding). An array
+    /// of buffers appears once per element, in element order, each its own memory object.
+    pub count: u32,
+    /// Which element of an array of buffers this is (`None` for a plain binding).
+    pub element: Option<u32>,
+}
+
+impl BindingInfo {
+    /// The element index to bind (0 for a plain binding).
+    pub fn element_index(&self) -> u32 {
+        self.element.unwrap_or(0)
+    }
 }
 
 /// What kind of argument a Kernel (OpenCL) entry point's parameter is.
@@ -115,6 +127,8 @@ pub enum KernelArg {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
     buffers: BTreeMap<(u32, u32), Vec<u8>>,
+    /// Elements 1.. of arrays of buffers, keyed (set, binding, element).
+    elements: BTreeMap<(u32, u32, u32), Vec<u8>>,
     tensors: BTreeMap<(u32, u32), Tensor>,
     args: BTreeMap<u32, KernelArg>,
     /// The push-constant bytes (reads beyond them give zero).
@@ -133,6 +147,51 @@ impl Resources {
     /// Binds `bytes` at (set, binding), replacing any previous buffer.
     pub fn set_buffer(&mut self, set: u32, binding: u32, bytes: Vec<u8>) {
         self.buffers.insert((set, binding), bytes);
+    }
+
+    /// Binds `bytes` as element `index` of the array of buffers at (set, binding); element 0
+    /// is the buffer [`Resources::set_buffer`] binds.
+    pub fn set_buffer_element(&mut self, set: u32, binding: u32, index: u32, bytes: Vec<u8>) {
+        if index == 0 {
+            self.set_buffer(set, binding, bytes);
+        } else {
+            self.elements.insert((set, binding, index), bytes);
+        }
+    }
+
+    /// Element `index` of the array of buffers at (set, binding) (element 0 is
+    /// [`Resources::buffer`]).
+    pub fn buffer_element(&self, set: u32, binding: u32, index: u32) -> Option<&[u8]> {
+        if index == 0 {
+            return self.buffer(set, binding);
+        }
+        self.elements.get(&(set, binding, index)).map(Vec::as_slice)
+    }
+
+    /// Element `index` of the array of buffers at (set, binding), mutably.
+    pub fn buffer_element_mut(
+        &mut self,
+        set: u32,
+        binding: u32,
+        index: u32,
+    ) -> Option<&mut Vec<u8>> {
+        if index == 0 {
+            return self.buffer_mut(set, binding);
+        }
+        self.elements.get_mut(&(set, binding, index))
+    }
+
+    /// Every bound buffer element as ((set, binding, element), bytes), in that order
+    /// (plain bindings are element 0).
+    pub fn buffer_elements(&self) -> impl Iterator<Item = ((u32, u32, u32), &[u8])> {
+        let firsts = self
+            .buffers
+            .iter()
+            .map(|(&(s, b), v)| ((s, b, 0), v.as_slice()));
+        let rest = self.elements.iter().map(|(k, v)| (*k, v.as_slice()));
+        let mut all: Vec<_> = firsts.chain(rest).collect();
+        all.sort_by_key(|(k, _)| *k);
+        all.into_iter()
     }
 
     /// Binds a buffer of 32-bit words (little-endian).

@@ -8,7 +8,7 @@ use super::{Compiler, Value};
 use crate::config::RunConfig;
 use crate::error::ExecError;
 use crate::exec::{Ctx, Sink, execute};
-use crate::memory::{Memory, Ptr, SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
+use crate::memory::{Memory, Ptr, SPACE_BUFFER0, SPACE_NONE, SPACE_PRIVATE, SPACE_WORKGROUP};
 use crate::program::{Builtin, BuiltinVar, Inst, Scalar};
 use crate::resources::{BindingInfo, BindingKind};
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
@@ -228,6 +228,16 @@ impl Compiler<'_> {
         let Type::Pointer { pointee, .. } = self.ty(index, ptr_ty)?.clone() else {
             return Err(self.err(index, "OpVariable of a non-pointer type"));
         };
+        // An array of buffers (descriptor array): each element is its own buffer.
+        let buffer_array = if class == sc::STORAGE_BUFFER || class == sc::UNIFORM {
+            self.buffer_array(index, pointee)?
+        } else {
+            None
+        };
+        let (pointee, array) = match buffer_array {
+            Some((element, count)) => (element, Some(count)),
+            None => (pointee, None),
+        };
         let slot = self.alloc(index, 1)?;
         self.fixed.push(slot);
         self.values.insert(id, Value { slot, ty: ptr_ty });
@@ -337,11 +347,8 @@ impl Compiler<'_> {
                     }
                     _ => BindingKind::UniformBuffer,
                 };
-                if matches!(
-                    self.ty(index, pointee)?,
-                    Type::Array { .. } | Type::RuntimeArray { .. }
-                ) {
-                    return Err(self.unsupported(index, "arrays of buffers"));
+                if matches!(self.ty(index, pointee)?, Type::RuntimeArray { .. }) {
+                    return Err(self.unsupported(index, "runtime arrays of buffers"));
                 }
                 let word = |d| {
                     self.deco(id, d)
@@ -355,15 +362,23 @@ impl Compiler<'_> {
                 };
                 let runtime_stride = self.trailing_runtime_stride(index, pointee)?;
                 let space = SPACE_BUFFER0 + self.globals.bindings.len() as u32;
-                self.globals.bindings.push(BindingInfo {
-                    set,
-                    binding,
-                    kind,
-                    static_size: size,
-                    runtime_stride,
-                    name: self.debug_name(id),
-                    tensor: None,
-                });
+                let count = array.unwrap_or(1);
+                if space as u64 + count as u64 >= SPACE_NONE as u64 {
+                    return Err(self.err(index, "too many buffers"));
+                }
+                for element in 0..count {
+                    self.globals.bindings.push(BindingInfo {
+                        set,
+                        binding,
+                        kind,
+                        static_size: size,
+                        runtime_stride,
+                        name: self.debug_name(id),
+                        tensor: None,
+                        count,
+                        element: array.map(|_| element),
+                    });
+                }
                 Ptr::new(space, 0)
             }
             c if c == sc::UNIFORM_CONSTANT || c == sc::FUNCTION => {
@@ -411,6 +426,8 @@ impl Compiler<'_> {
                 rank,
                 element_bytes,
             }),
+            count: 1,
+            element: None,
         });
         self.eval[slot as usize] = Ptr::new(space, 0).0;
         Ok(())

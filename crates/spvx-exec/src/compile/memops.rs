@@ -10,7 +10,7 @@ use crate::memory::{Ptr, SPACE_PRIVATE};
 use crate::program::*;
 use spvx_num::intdot::{DotKind, DotSpec};
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
-use spvx_spirv::instruction::Instruction;
+use spvx_spirv::instruction::{Id, Instruction};
 use spvx_val::index::Type;
 
 impl Compiler<'_> {
@@ -182,6 +182,29 @@ impl Compiler<'_> {
         let mut offset = 0u64;
         let mut steps = Vec::new();
         let mut first = 1;
+        // The base register: the variable's, or (after an index into an array of buffers)
+        // the selected buffer's, which `dst` holds.
+        let mut base_slot = base.slot;
+        if !name.ends_with("PtrAccessChain")
+            && inst.operands.len() > 1
+            && let Some((element, count)) = self.buffer_array(index, t)?
+        {
+            let iv = self.operand(index, inst, 1)?;
+            let bits = self.scalar(index, iv.ty)?.bits();
+            code.push(
+                index,
+                Inst::SelectBuffer {
+                    dst: dst.slot,
+                    base: base.slot,
+                    index: iv.slot,
+                    index_bits: bits as u8,
+                    count,
+                },
+            );
+            base_slot = dst.slot;
+            t = element;
+            first = 2;
+        }
         if name.ends_with("PtrAccessChain") {
             first = 2;
             let e = self.operand(index, inst, 1)?;
@@ -283,12 +306,28 @@ impl Compiler<'_> {
             index,
             Inst::AccessChain {
                 dst: dst.slot,
-                base: base.slot,
+                base: base_slot,
                 offset,
                 steps: steps.into(),
             },
         );
         Ok(())
+    }
+
+    /// For an array of buffers (an array whose element is a `Block` or `BufferBlock`
+    /// struct: a descriptor array), its element type and length.
+    pub(crate) fn buffer_array(&self, index: usize, t: Id) -> Result<Option<(Id, u32)>, ExecError> {
+        let Type::Array { element, length } = self.ty(index, t)?.clone() else {
+            return Ok(None);
+        };
+        let block = self.deco(element, super::types::deco::BLOCK).is_some()
+            || self
+                .deco(element, super::types::deco::BUFFER_BLOCK)
+                .is_some();
+        if !block {
+            return Ok(None);
+        }
+        Ok(Some((element, self.array_length(index, length)?)))
     }
 
     pub(crate) fn atomic_op(

@@ -18,6 +18,7 @@ use spvx_val::index::Type;
 /// Decoration numbers (SPIR-V 1.6 §3.20).
 pub mod deco {
     pub const SPEC_ID: u32 = 1;
+    pub const BLOCK: u32 = 2;
     pub const BUFFER_BLOCK: u32 = 3;
     pub const ROW_MAJOR: u32 = 4;
     pub const ARRAY_STRIDE: u32 = 6;

@@ -3,7 +3,7 @@
 //! `crate::memory`): out-of-bounds reads give zero, writes are dropped, and both are reported.
 
 use super::{Ctx, Stop, lanes, sext};
-use crate::memory::{Access, Memory, Ptr, SPACE_BUFFER0};
+use crate::memory::{Access, Memory, Ptr, SPACE_BUFFER0, SPACE_NONE};
 use crate::program::{ChainStep, Leaf, Slot};
 use crate::report::UbKind;
 
@@ -106,6 +106,36 @@ pub fn access_chain(
             p = p.offset_by(i.wrapping_mul(s.stride as i64));
         }
         cx.set(dst, l, p.0);
+    }
+    Ok(())
+}
+
+/// The first index into an array of buffers: element `i` is memory space `base.space + i`;
+/// an index outside `0..count` is reported and gives a pointer into no memory object.
+pub fn select_buffer(
+    cx: &mut Ctx,
+    dst: Slot,
+    base: Slot,
+    index: Slot,
+    index_bits: u8,
+    count: u32,
+) -> Result<(), Stop> {
+    for l in lanes(cx.mask) {
+        let p = Ptr(cx.get(base, l));
+        let i = sext(cx.get(index, l), index_bits as u32);
+        let space = if (0..count as i64).contains(&i) {
+            p.space() + i as u32
+        } else {
+            cx.report(
+                UbKind::IndexOutOfRange {
+                    index: i,
+                    length: count,
+                },
+                l,
+            )?;
+            SPACE_NONE
+        };
+        cx.set(dst, l, Ptr::new(space, p.offset()).0);
     }
     Ok(())
 }

@@ -317,6 +317,13 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             offset,
             steps,
         } => return memory::access_chain(cx, *dst, *base, *offset, steps),
+        Inst::SelectBuffer {
+            dst,
+            base,
+            index,
+            index_bits,
+            count,
+        } => return memory::select_buffer(cx, *dst, *base, *index, *index_bits, *count),
         Inst::Load { dst, ptr, leaves } => return memory::load(cx, *dst, *ptr, leaves),
         Inst::Store { ptr, src, leaves } => return memory::store(cx, *ptr, *src, leaves),
         Inst::CopyMemory { dst, src, size } => return memory::copy_memory(cx, *dst, *src, *size),

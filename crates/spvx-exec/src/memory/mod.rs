@@ -20,6 +20,9 @@ pub const SPACE_WORKGROUP: u32 = 2;
 /// Buffer `i` of the program's bindings (then the Kernel buffer arguments) is space
 /// `SPACE_BUFFER0 + i`.
 pub const SPACE_BUFFER0: u32 = 3;
+/// No memory object: where an out-of-range index into an array of buffers points (every
+/// access is out of bounds).
+pub const SPACE_NONE: u32 = 0xffff;
 
 const OFFSET_BITS: u32 = 48;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
@@ -178,6 +181,7 @@ impl Memory<'_> {
             SPACE_PRIVATE => "private memory",
             SPACE_WORKGROUP => "workgroup memory",
             SPACE_NULL => "no memory (null pointer)",
+            SPACE_NONE => "no buffer (index into an array of buffers out of range)",
             _ => "buffer",
         }
     }

@@ -413,6 +413,15 @@ pub enum Inst {
         offset: u32,
         steps: Box<[ChainStep]>,
     },
+    /// The first index into an array of buffers: `dst` points into buffer `base.space + i`
+    /// (same offset), or into `SPACE_NONE` when `i` is outside `0..count` (reported).
+    SelectBuffer {
+        dst: Slot,
+        base: Slot,
+        index: Slot,
+        index_bits: u8,
+        count: u32,
+    },
     /// Load the leaves of a value from `ptr`.
     Load {
         dst: Slot,

@@ -140,7 +140,7 @@ pub fn run(
             }
             kind => {
                 let data = res
-                    .buffer(b.set, b.binding)
+                    .buffer_element(b.set, b.binding, b.element_index())
                     .ok_or(ExecError::MissingBinding {
                         set: b.set,
                         binding: b.binding,
@@ -267,7 +267,7 @@ pub fn run(
             });
         }
         if info.kind == BindingKind::StorageBuffer
-            && let Some(dst) = res.buffer_mut(info.set, info.binding)
+            && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
         {
             *dst = b.to_bytes();
         }
