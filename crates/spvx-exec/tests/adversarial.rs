@@ -487,9 +487,9 @@ fn a_module_over_the_size_limit_is_refused_before_it_is_read() {
     };
     let bytes = bytes_of(&w);
     assert!(CompiledModule::from_bytes(&bytes, "main", &opts(n)).is_ok());
-    let err = CompiledModule::from_bytes(&bytes, "main", &opts(n - 1))
-        .err()
-        .expect("one byte over the limit");
+    let Err(err) = CompiledModule::from_bytes(&bytes, "main", &opts(n - 1)) else {
+        panic!("one byte over the limit must be refused");
+    };
     assert_eq!(
         err.to_string(),
         format!(
