@@ -19,15 +19,17 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
     };
     let mut buffers = Vec::new();
     for b in &args.buffers {
-        let (set, binding, source) =
-            parse_binding_arg(b).map_err(|e| format!("error: --buffer {b}: {e}"))?;
+        let (set, binding, index, source) =
+            parse_element_arg(b).map_err(|e| format!("error: --buffer {b}: {e}"))?;
+        let element = index.map_or_else(String::new, |i| format!("[{i}]"));
         buffers.push(BufferPlan {
             set,
             binding,
+            index,
             data: DataSpec::parse_source(source)
                 .map_err(|e| format!("error: --buffer {b}: {e}"))?,
             expect: None,
-            origin: format!("--buffer {set}.{binding}"),
+            origin: format!("--buffer {set}.{binding}{element}"),
         });
     }
     let mut tensors = Vec::new();
@@ -149,6 +151,24 @@ pub fn parse_binding_arg(text: &str) -> Result<(u32, u32, &str), String> {
     Ok((set, binding, rest))
 }
 
+/// `SET.BINDING[INDEX]=REST` (the `[INDEX]` of an element of an array of buffers is optional)
+/// → (set, binding, index, REST).
+pub fn parse_element_arg(text: &str) -> Result<(u32, u32, Option<u32>, &str), String> {
+    let (key, rest) = text
+        .split_once('=')
+        .ok_or("expected SET.BINDING=SOURCE or SET.BINDING[INDEX]=SOURCE, e.g. 0.1=input.bin")?;
+    let Some((key, index)) = key.trim().strip_suffix(']').and_then(|k| k.split_once('[')) else {
+        let (set, binding) = parse_binding(key)?;
+        return Ok((set, binding, None, rest));
+    };
+    let index: u32 = index
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{index}' is not an element index (a number from 0)"))?;
+    let (set, binding) = parse_binding(key)?;
+    Ok((set, binding, Some(index), rest))
+}
+
 /// `SET.BINDING` → (set, binding).
 pub fn parse_binding(key: &str) -> Result<(u32, u32), String> {
     let bad = || format!("'{key}' is not SET.BINDING (two numbers, e.g. 0.1)");
@@ -179,6 +199,14 @@ mod tests {
         assert_eq!(parse_binding_arg("1.2=zeros:4"), Ok((1, 2, "zeros:4")));
         assert!(parse_binding_arg("1=zeros:4").is_err());
         assert!(parse_binding_arg("1.2").is_err());
+        assert_eq!(
+            parse_element_arg("0.1[2]=zeros:4"),
+            Ok((0, 1, Some(2), "zeros:4"))
+        );
+        assert_eq!(parse_element_arg("0.1=a.bin"), Ok((0, 1, None, "a.bin")));
+        assert!(parse_element_arg("0.1[x]=a.bin").is_err());
+        assert!(parse_element_arg("0.1[-1]=a.bin").is_err());
+        assert!(parse_element_arg("0[1]=a.bin").is_err());
         assert_eq!(parse_spec_value("64"), Ok(64));
         assert_eq!(parse_spec_value("-1"), Ok(u64::MAX));
         assert_eq!(parse_spec_value("true"), Ok(1));

@@ -57,6 +57,12 @@ impl Loaded {
         let limit = plan.config.memory_limit;
         let mut buffers = Vec::new();
         for b in &plan.buffers {
+            if b.index.is_some() {
+                return Err(format!(
+                    "error: {}: elements of arrays of buffers run on the engine only (not --device or diff)",
+                    b.origin
+                ));
+            }
             let data = b
                 .data
                 .load(&plan.base, limit)
@@ -191,9 +197,14 @@ pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
         );
     }
     if let Some(dir) = &plan.out {
-        write_outputs(dir, &res, &[])?;
+        write_outputs(dir, &res, &[], &[])?;
     }
-    plan.check_expectations(&res, &loaded.bindings, &loaded.input_types())
+    let inputs = loaded.input_types();
+    let inputs = inputs
+        .into_iter()
+        .map(|((s, b), d)| ((s, b, 0), d))
+        .collect();
+    plan.check_expectations(&res, &loaded.bindings, &inputs)
 }
 
 /// spvx-vk's element type for the CLI's.

@@ -43,6 +43,9 @@ COMMAND-LINE FORM
   After the run every buffer (inputs too) is written to DIR/SET.BINDING.bin and every tensor
   to DIR/SET.BINDING.npy (DIR defaults to the current directory). A tensor's shape and
   element type come from its .npy file (packed, C order).
+  An array of buffers (e.g. GLSL `buffer B {..} bufs[3]`) takes one --buffer per element,
+  SET.BINDING[INDEX]=SOURCE (SET.BINDING alone is element 0); each element is written to
+  DIR/SET.BINDING.INDEX.bin. An index past the array's end reads 0 and drops writes.
 
   SOURCE  a file path: raw bytes, or a .npy array when the name ends in .npy (its elements in
           C order, little-endian; dtypes b1, i1-i8, u1-u8, f2, f4, f8);
@@ -70,6 +73,7 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   [[buffer]]                    # one per binding
   set = 0                       #   default 0
   binding = 1                   #   required
+  index = 2                     #   optional: element of an array of buffers (default 0)
   name = \"weights\"              #   optional note
   data = { i8 = [1, -2, 3, 4] } #   required data table
   expect = { i32 = [5, 6] }     #   optional expected contents after the run
@@ -138,6 +142,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "X[,Y,Z]", allow_hyphen_values = true)]
     pub groups: Option<String>,
     /// A buffer binding and its data: SOURCE is a path (raw or .npy), zeros:BYTES or TYPE:V,V,...
+    /// (`SET.BINDING[INDEX]=SOURCE` for element INDEX of an array of buffers.)
     #[arg(long = "buffer", value_name = "SET.BINDING=SOURCE")]
     pub buffers: Vec<String>,
     /// A tensor binding; its shape and element type come from the .npy file.

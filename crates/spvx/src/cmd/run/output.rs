@@ -1,5 +1,6 @@
 //! What a run prints and writes: the one-line summary, the undefined-behaviour events (with
-//! the place of each instruction), and `DIR/SET.BINDING.bin` for every buffer.
+//! the place of each instruction), and `DIR/SET.BINDING.bin` for every buffer
+//! (`DIR/SET.BINDING.INDEX.bin` for every element of an array of buffers).
 
 use super::module::LoadedModule;
 use super::npy::write_npy;
@@ -48,14 +49,24 @@ pub fn print_summary(
     }
 }
 
-/// Writes every buffer to `dir/SET.BINDING.bin` and every tensor to `dir/SET.BINDING.npy`
-/// (packed) or `.bin` (strided: the raw bytes), creating `dir` if needed.
-pub fn write_outputs(dir: &Path, res: &Resources, tensors: &[TensorOutput]) -> Result<(), String> {
+/// Writes every buffer to `dir/SET.BINDING.bin` (an element of an array of buffers, whose
+/// (set, binding) is in `arrays`: `dir/SET.BINDING.INDEX.bin`) and every tensor to
+/// `dir/SET.BINDING.npy` (packed) or `.bin` (strided: the raw bytes), creating `dir` if needed.
+pub fn write_outputs(
+    dir: &Path,
+    res: &Resources,
+    arrays: &[(u32, u32)],
+    tensors: &[TensorOutput],
+) -> Result<(), String> {
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
     let mut written = Vec::new();
-    for ((set, binding), bytes) in res.buffers() {
-        let name = format!("{set}.{binding}.bin");
+    for ((set, binding, index), bytes) in res.buffer_elements() {
+        let name = if arrays.contains(&(set, binding)) {
+            format!("{set}.{binding}.{index}.bin")
+        } else {
+            format!("{set}.{binding}.bin")
+        };
         let path = dir.join(&name);
         std::fs::write(&path, bytes)
             .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;

@@ -26,6 +26,9 @@ pub struct ExpectPlan {
 pub struct BufferPlan {
     pub set: u32,
     pub binding: u32,
+    /// The element of an array of buffers (`--buffer 0.1[2]=...`, `index = 2`); `None` for a
+    /// plain binding (element 0 when the binding is an array).
+    pub index: Option<u32>,
     pub data: DataSpec,
     pub expect: Option<ExpectPlan>,
     /// Where it was given, for messages (`--buffer 0.1`, `run.toml:12:1`).
@@ -99,7 +102,7 @@ impl RunPlan {
         self.check_bindings(&bindings, &module.name)?;
 
         let mut res = Resources::new();
-        let mut loaded: BTreeMap<(u32, u32), Data> = BTreeMap::new();
+        let mut loaded: BTreeMap<(u32, u32, u32), Data> = BTreeMap::new();
         for b in &self.buffers {
             let data = b
                 .data
@@ -119,8 +122,9 @@ impl RunPlan {
                     b.binding
                 );
             }
-            res.set_buffer(b.set, b.binding, data.bytes.clone());
-            loaded.insert((b.set, b.binding), data);
+            let index = b.index.unwrap_or(0);
+            res.set_buffer_element(b.set, b.binding, index, data.bytes.clone());
+            loaded.insert((b.set, b.binding, index), data);
         }
         for t in &self.tensors {
             let info = bindings
@@ -137,7 +141,7 @@ impl RunPlan {
                 ));
             }
             res.set_tensor(t.set, t.binding, tensor);
-            loaded.insert((t.set, t.binding), data);
+            loaded.insert((t.set, t.binding, 0), data);
         }
         if let Some(push) = &self.push {
             res.push_constants = push
@@ -156,7 +160,12 @@ impl RunPlan {
             &report,
         );
         if let Some(dir) = &self.out {
-            write_outputs(dir, &res, &self.tensor_outputs(&bindings, &loaded))?;
+            let arrays: Vec<(u32, u32)> = bindings
+                .iter()
+                .filter(|i| i.element.is_some())
+                .map(|i| (i.set, i.binding))
+                .collect();
+            write_outputs(dir, &res, &arrays, &self.tensor_outputs(&bindings, &loaded))?;
         }
         self.check_expectations(&res, &bindings, &loaded)
     }
@@ -197,7 +206,7 @@ impl RunPlan {
     fn tensor_outputs(
         &self,
         bindings: &[BindingInfo],
-        loaded: &BTreeMap<(u32, u32), Data>,
+        loaded: &BTreeMap<(u32, u32, u32), Data>,
     ) -> Vec<TensorOutput> {
         self.tensors
             .iter()
@@ -208,7 +217,7 @@ impl RunPlan {
                     .and_then(|i| i.tensor)
                     .map_or(1, |i| i.element_bytes);
                 let elem = loaded
-                    .get(&(t.set, t.binding))
+                    .get(&(t.set, t.binding, 0))
                     .and_then(|d| d.elem)
                     .unwrap_or(match bytes {
                         2 => ElemType::U16,
@@ -234,16 +243,19 @@ impl RunPlan {
     ) -> Result<(), String> {
         let mut seen = BTreeMap::new();
         for b in &self.buffers {
-            if let Some(first) = seen.insert((b.set, b.binding), &b.origin) {
+            if let Some(first) = seen.insert((b.set, b.binding, b.index.unwrap_or(0)), &b.origin) {
                 return Err(format!(
-                    "error: {}: binding {}.{} is already given ({first})",
-                    b.origin, b.set, b.binding
+                    "error: {}: binding {}.{}{} is already given ({first})",
+                    b.origin,
+                    b.set,
+                    b.binding,
+                    element_suffix(b.index.unwrap_or(0), b.index.is_some())
                 ));
             }
         }
         for t in &self.tensors {
             let origin = format!("{} (tensor)", t.origin);
-            if let Some(first) = seen.insert((t.set, t.binding), &t.origin) {
+            if let Some(first) = seen.insert((t.set, t.binding, 0), &t.origin) {
                 return Err(format!(
                     "error: {origin}: binding {}.{} is already given ({first})",
                     t.set, t.binding
@@ -283,7 +295,7 @@ impl RunPlan {
             })
             .collect();
         for info in bindings.iter().filter(|i| i.kind == BindingKind::Tensor) {
-            if !seen.contains_key(&(info.set, info.binding)) {
+            if !seen.contains_key(&(info.set, info.binding, 0)) {
                 return Err(format!(
                     "error: {module}: tensor binding {}.{}{} (rank {}) has no data; give --tensor {}.{}=FILE.npy or a [[tensor]] entry in the run file",
                     info.set,
@@ -298,9 +310,10 @@ impl RunPlan {
             }
         }
         for info in &used {
-            if !seen.contains_key(&(info.set, info.binding)) {
+            if !seen.contains_key(&(info.set, info.binding, info.element_index())) {
+                let element = element_suffix(info.element_index(), info.element.is_some());
                 return Err(format!(
-                    "error: {module}: binding {}.{}{} ({}) has no data; give --buffer {}.{}=SOURCE (a file, or zeros:BYTES) or a [[buffer]] entry in the run file",
+                    "error: {module}: binding {}.{}{element}{} ({}) has no data; give --buffer {}.{}{element}=SOURCE (a file, or zeros:BYTES) or a [[buffer]] entry in the run file",
                     info.set,
                     info.binding,
                     info.name
@@ -313,19 +326,24 @@ impl RunPlan {
             }
         }
         for b in &self.buffers {
-            if !used
-                .iter()
-                .any(|i| i.set == b.set && i.binding == b.binding)
-            {
+            if !used.iter().any(|i| {
+                i.set == b.set
+                    && i.binding == b.binding
+                    && i.element_index() == b.index.unwrap_or(0)
+            }) {
                 let list: Vec<String> = used
                     .iter()
-                    .map(|i| format!("{}.{}", i.set, i.binding))
+                    .map(|i| {
+                        let e = element_suffix(i.element_index(), i.element.is_some());
+                        format!("{}.{}{e}", i.set, i.binding)
+                    })
                     .collect();
                 return Err(format!(
-                    "error: {}: the entry point uses no buffer at binding {}.{} (it uses: {})",
+                    "error: {}: the entry point uses no buffer at binding {}.{}{} (it uses: {})",
                     b.origin,
                     b.set,
                     b.binding,
+                    element_suffix(b.index.unwrap_or(0), b.index.is_some()),
                     if list.is_empty() {
                         "none".to_string()
                     } else {
@@ -351,7 +369,7 @@ impl RunPlan {
         &self,
         res: &Resources,
         bindings: &[BindingInfo],
-        loaded: &BTreeMap<(u32, u32), Data>,
+        loaded: &BTreeMap<(u32, u32, u32), Data>,
     ) -> CmdResult {
         let mut failed = 0;
         let mut checked = 0;
@@ -362,16 +380,17 @@ impl RunPlan {
                 (
                     b.set,
                     b.binding,
+                    b.index.unwrap_or(0),
                     &b.expect,
                     &b.origin,
-                    res.buffer(b.set, b.binding),
+                    res.buffer_element(b.set, b.binding, b.index.unwrap_or(0)),
                 )
             })
             .chain(self.tensors.iter().map(|t| {
                 let data = res.tensor(t.set, t.binding).map(|t| t.data.as_slice());
-                (t.set, t.binding, &t.expect, &t.origin, data)
+                (t.set, t.binding, 0, &t.expect, &t.origin, data)
             }));
-        for (set, binding, expect, origin, actual) in checks {
+        for (set, binding, index, expect, origin, actual) in checks {
             let Some(expect) = expect else { continue };
             let b = BindingRef {
                 set,
@@ -385,16 +404,17 @@ impl RunPlan {
             let elem = expect
                 .elem
                 .or(want.elem)
-                .or_else(|| loaded.get(&(b.set, b.binding)).and_then(|d| d.elem))
+                .or_else(|| loaded.get(&(b.set, b.binding, index)).and_then(|d| d.elem))
                 .unwrap_or(ElemType::U8);
             let actual = actual.unwrap_or(&[]);
             let name = bindings
                 .iter()
                 .find(|i| i.set == b.set && i.binding == b.binding)
                 .and_then(|i| i.name.clone());
+            let element = element_suffix(index, index > 0);
             let label = match name {
-                Some(n) => format!("{}.{} ({n})", b.set, b.binding),
-                None => format!("{}.{}", b.set, b.binding),
+                Some(n) => format!("{}.{}{element} ({n})", b.set, b.binding),
+                None => format!("{}.{}{element}", b.set, b.binding),
             };
             let outcome = check(actual, &want.bytes, elem);
             println!("{}", outcome.line(&label, elem, actual.len()));
@@ -437,6 +457,15 @@ pub struct TensorOutput {
 /// The number of elements of a shape (None on overflow).
 fn count(shape: &[u64]) -> Option<u64> {
     shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))
+}
+
+/// `[INDEX]` after SET.BINDING when naming an element of an array of buffers, else nothing.
+fn element_suffix(index: u32, shown: bool) -> String {
+    if shown {
+        format!("[{index}]")
+    } else {
+        String::new()
+    }
 }
 
 /// `storage buffer of 16 + 4·n bytes`.

@@ -62,6 +62,8 @@ struct BufferTable {
     #[serde(default)]
     set: u32,
     binding: u32,
+    /// The element of an array of buffers (absent: a plain binding, or element 0).
+    index: Option<u32>,
     /// A note for people (shown nowhere).
     #[allow(dead_code)]
     name: Option<String>,
@@ -247,6 +249,7 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, String> {
         buffers.push(BufferPlan {
             set: table.set,
             binding: table.binding,
+            index: table.index,
             data,
             expect,
             origin: src.error_place(&b.span()),
