@@ -36,6 +36,11 @@ pub enum ExecError {
     },
     #[error("no buffer bound at set {set}, binding {binding}")]
     MissingBinding { set: u32, binding: u32 },
+    /// An element of an array of buffers has no buffer bound.
+    #[error(
+        "no buffer bound as element {index} of the array of buffers at set {set}, binding {binding}"
+    )]
+    MissingBufferElement { set: u32, binding: u32, index: u32 },
     #[error("tensor at set {set}, binding {binding}: {message}")]
     Tensor {
         set: u32,

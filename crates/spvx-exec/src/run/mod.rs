@@ -141,9 +141,16 @@ pub fn run(
             kind => {
                 let data = res
                     .buffer_element(b.set, b.binding, b.element_index())
-                    .ok_or(ExecError::MissingBinding {
-                        set: b.set,
-                        binding: b.binding,
+                    .ok_or(match b.element {
+                        Some(index) => ExecError::MissingBufferElement {
+                            set: b.set,
+                            binding: b.binding,
+                            index,
+                        },
+                        None => ExecError::MissingBinding {
+                            set: b.set,
+                            binding: b.binding,
+                        },
                     })?;
                 (data, kind == BindingKind::UniformBuffer)
             }
