@@ -139,3 +139,47 @@ fn bufarray_dynamic_index_out_of_range() {
         assert!(e.invocation[0] >= 2, "{e:?}");
     }
 }
+
+/// bufarray_ubo.comp: an array of std140 uniform buffers (element `k` at offset 0 of each)
+/// read with constant indices; `outs[1].r[i] = ubos[0].k · i + ubos[1].k`; `outs[0]` is
+/// untouched and the uniform elements are read-only.
+#[test]
+fn bufarray_uniform_elements_with_constant_indices() {
+    let m = module("bufarray_ubo.comp");
+    let kinds: Vec<_> = m
+        .bindings()
+        .iter()
+        .map(|b| (b.set, b.binding, b.element, b.kind))
+        .collect();
+    for e in 0..2 {
+        assert!(
+            kinds.contains(&(1, 2, Some(e), BindingKind::UniformBuffer)),
+            "{kinds:?}"
+        );
+        assert!(
+            kinds.contains(&(0, 0, Some(e), BindingKind::StorageBuffer)),
+            "{kinds:?}"
+        );
+    }
+    let mut res = Resources::new();
+    res.set_buffer_element(1, 2, 0, le32(&[5, 0, 0, 0]));
+    res.set_buffer_element(1, 2, 1, le32(&[100, 0, 0, 0]));
+    res.set_buffer_element(0, 0, 0, le32(&[9; 4]));
+    res.set_buffer_element(0, 0, 1, le32(&[0; 4]));
+    let report = m
+        .run(&mut res, [1, 1, 1], &RunConfig::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.total_events, 0, "{:?}", report.events);
+    assert_eq!(
+        words(res.buffer_element(0, 0, 1).unwrap_or_default()),
+        [100, 105, 110, 115]
+    );
+    assert_eq!(
+        words(res.buffer_element(0, 0, 0).unwrap_or_default()),
+        [9; 4]
+    );
+    assert_eq!(
+        words(res.buffer_element(1, 2, 1).unwrap_or_default()),
+        [100, 0, 0, 0]
+    );
+}
