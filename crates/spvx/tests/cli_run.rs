@@ -558,3 +558,22 @@ fn help_documents_the_run_file_schema() {
         assert!(help.contains(key), "--help lacks {key}");
     }
 }
+
+#[test]
+fn dispatch_limit_from_the_command_line() {
+    // examples/gemm_int8.toml dispatches 2x2 workgroups of 4x4 invocations: 64 in all.
+    let dir = tmp("dispatch_limit");
+    let file = example("gemm_int8.toml");
+    fails_with(
+        &dir,
+        &["run", &file, "--max-invocations", "63"],
+        &["(64 in all) exceeds the limit of 63 invocations"],
+    );
+    fails_with(
+        &dir,
+        &["run", &file, "--max-invocations", "0"],
+        &["the dispatch limit must be at least 1 invocation"],
+    );
+    let ok = run_in(&dir, &["run", &file, "--max-invocations", "64"]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+}

@@ -66,7 +66,7 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   [spec]                        # optional: SpecId = value
   0 = 64                        #   integer, true/false, or \"f32:1.5\"
   [run]                         # optional engine options (the command line wins):
-  strict = true                 #   max_steps, max_memory (bytes or \"4G\"), threads,
+  strict = true                 #   max_steps, max_invocations, max_memory (bytes or \"4G\"), threads,
                                 #   subgroup_size, mixdot_model, mixdot_rounding,
                                 #   mixdot_flush_inputs, mixdot_flush_outputs
   push = { u32 = [1, 2] }       # optional push constants (a data table)
@@ -171,6 +171,9 @@ pub struct RunArgs {
     /// Largest number of steps (instructions × subgroups) one workgroup may execute.
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
+    /// Largest dispatch, in invocations (workgroups × workgroup size; default 2^28).
+    #[arg(long, value_name = "N")]
+    pub max_invocations: Option<u64>,
     /// Largest number of bytes the run may allocate (e.g. 65536, 512M, 4G).
     #[arg(long, value_name = "BYTES")]
     pub max_memory: Option<String>,
@@ -205,6 +208,7 @@ impl RunArgs {
         RunOptions {
             strict: self.strict.then_some(true),
             max_steps: self.max_steps,
+            max_invocations: self.max_invocations,
             max_memory: self.max_memory.clone().map(ByteCount::Text),
             threads: self.threads,
             subgroup_size: self.subgroup_size,

@@ -14,6 +14,8 @@ pub struct RunOptions {
     pub strict: Option<bool>,
     /// Step limit per workgroup.
     pub max_steps: Option<u64>,
+    /// Largest dispatch, in invocations (workgroups × workgroup size).
+    pub max_invocations: Option<u64>,
     /// Memory limit in bytes (`4G`, `512M`, `65536`).
     pub max_memory: Option<ByteCount>,
     /// Worker threads (1: the calling thread only).
@@ -44,6 +46,7 @@ impl RunOptions {
         RunOptions {
             strict: over.strict.or(self.strict),
             max_steps: over.max_steps.or(self.max_steps),
+            max_invocations: over.max_invocations.or(self.max_invocations),
             max_memory: over.max_memory.clone().or_else(|| self.max_memory.clone()),
             threads: over.threads.or(self.threads),
             subgroup_size: over.subgroup_size.or(self.subgroup_size),
@@ -71,6 +74,12 @@ impl RunOptions {
                 return Err("error: the step limit must be at least 1".into());
             }
             cfg.step_limit = n;
+        }
+        if let Some(n) = self.max_invocations {
+            if n == 0 {
+                return Err("error: the dispatch limit must be at least 1 invocation".into());
+            }
+            cfg.max_invocations = n;
         }
         match &self.max_memory {
             None => {}
