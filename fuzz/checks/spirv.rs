@@ -196,7 +196,13 @@ pub fn dis_roundtrip(data: &[u8]) {
                 _ => false,
             }
     });
-    let exempt = has_noncanonical_narrow_literal(&m) || duplicate_ids || mismatched_encoding;
+    // A zero-width integer or float type is invalid (SPIR-V §2.16.1); spirv-dis prints it too,
+    // and no assembler can spell literals of zero bits.
+    let zero_width = m.instructions.iter().any(|i| {
+        matches!(i.opcode, 21 | 22) && i.operands.first().and_then(|o| o.word()) == Some(0)
+    });
+    let exempt =
+        has_noncanonical_narrow_literal(&m) || duplicate_ids || mismatched_encoding || zero_width;
     match assemble(&text, &AsmOptions::default()) {
         Ok(a) => {
             let got = &a.words()[5..];
