@@ -8,6 +8,7 @@
 
 mod glsl_corpus;
 mod mpfr_ref;
+mod opencl_support;
 
 use glsl_corpus::Rng;
 use mpfr_ref::{BINARY16, BINARY32, BINARY64, Ieee, PREC};
@@ -150,6 +151,52 @@ fn fp32_and_fp64_random_inputs() {
                 )
             };
             failures.extend(check(op, FloatFmt::F32, a32, b32));
+        }
+    }
+    assert_all(failures);
+}
+
+/// erf, erfc, tgamma, lgamma in a clang-15 + llvm-spirv-15 kernel (corpus/opencl/specialfns.cl)
+/// against MPFR rounded once to fp32.
+#[test]
+fn special_functions_in_a_compiled_kernel() {
+    use opencl_support::kernel;
+    for file in ["specialfns.spv", "specialfns.O0.spv"] {
+        special_functions_of(kernel(file, "specialfns"));
+    }
+}
+
+fn special_functions_of(m: spvx_exec::CompiledModule) {
+    use opencl_support::{bytes_f32, f32s, out, run};
+    use spvx_exec::resources::KernelArg;
+    let mut rng = Rng(0x5eed);
+    let mut xs: Vec<f32> = vec![
+        0.0, -0.0, 0.5, 1.0, 2.0, 3.5, -2.5, 10.0, -10.0, 30.0, 1e-20,
+    ];
+    xs.extend((0..53).map(|_| ((rng.next() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 40.0));
+    let n = xs.len();
+    let (res, _) = run(
+        &m,
+        [n as u32, 1, 1],
+        Some([1, 1, 1]),
+        vec![
+            KernelArg::Buffer(bytes_f32(&xs)),
+            KernelArg::Buffer(vec![0; 4 * 4 * n]),
+        ],
+    );
+    let got = f32s(out(&res, 1));
+    let mut failures = Vec::new();
+    for (i, &x) in xs.iter().enumerate() {
+        for (j, op) in [Erf, Erfc, Tgamma, Lgamma].into_iter().enumerate() {
+            let Some(r) = reference(op, x as f64, 0.0) else {
+                continue;
+            };
+            let want = mpfr_ref::round(&r, BINARY32) as f32;
+            let g = got[4 * i + j];
+            let same = g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan());
+            if !same {
+                failures.push(format!("{op:?}({x:e}): got {g:e}, want {want:e}"));
+            }
         }
     }
     assert_all(failures);
