@@ -4,11 +4,13 @@
 //! moderate exponents) and hard inputs (exact cases, huge trigonometric arguments, near
 //! overflow/underflow, subnormals).
 
+mod float_bits;
 mod glsl_corpus;
 mod mpfr_ref;
 
+use float_bits::{assert_all, from_f64, ieee, to_f64};
 use glsl_corpus::Rng;
-use mpfr_ref::{BINARY16, BINARY32, BINARY64, Ieee, PREC};
+use mpfr_ref::PREC;
 use rug::Float;
 use rug::ops::Pow;
 use spvx_exec::exec::math::math_bits;
@@ -69,32 +71,6 @@ fn reference(f: MathFn, x: f64, y: f64) -> Float {
     }
 }
 
-fn ieee(fmt: FloatFmt) -> Ieee {
-    match fmt {
-        FloatFmt::F16 => BINARY16,
-        FloatFmt::F32 => BINARY32,
-        _ => BINARY64,
-    }
-}
-
-fn to_f64(fmt: FloatFmt, bits: u64) -> f64 {
-    match fmt {
-        FloatFmt::F16 => glsl_corpus::f16_value(bits as u16),
-        FloatFmt::F32 => f32::from_bits(bits as u32) as f64,
-        _ => f64::from_bits(bits),
-    }
-}
-
-fn from_f64(fmt: FloatFmt, v: f64) -> u64 {
-    match fmt {
-        FloatFmt::F16 => glsl_corpus::f16_round(v) as u64,
-        FloatFmt::F32 if v.is_nan() => 0x7fc0_0000,
-        FloatFmt::F32 => (v as f32).to_bits() as u64, // exact: v is an fp32 value
-        _ if v.is_nan() => 0x7ff8_0000_0000_0000,
-        _ => v.to_bits(),
-    }
-}
-
 /// Compares the engine with MPFR on one input; returns a description of a mismatch.
 fn check(f: MathFn, fmt: FloatFmt, a: u64, b: u64) -> Option<String> {
     let (x, y) = (to_f64(fmt, a), to_f64(fmt, b));
@@ -104,15 +80,6 @@ fn check(f: MathFn, fmt: FloatFmt, a: u64, b: u64) -> Option<String> {
     let got = math_bits(f, fmt, [a, b, 0]);
     let want = from_f64(fmt, mpfr_ref::round(&reference(f, x, y), ieee(fmt)));
     (got != want).then(|| format!("{f:?} {fmt:?} ({x:e}, {y:e}): got {got:#x}, want {want:#x}"))
-}
-
-fn assert_all(failures: Vec<String>) {
-    assert!(
-        failures.is_empty(),
-        "{} mismatches, first: {:?}",
-        failures.len(),
-        &failures[..failures.len().min(10)]
-    );
 }
 
 /// Every fp16 input of every unary function.

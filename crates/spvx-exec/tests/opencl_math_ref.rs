@@ -6,12 +6,14 @@
 //! sinpi/cospi/tanpi via x·π with 256-bit π (no cancellation problem for |x| < 2^20), the
 //! inverse ones as asin(x)/π etc.
 
+mod float_bits;
 mod glsl_corpus;
 mod mpfr_ref;
 mod opencl_support;
 
+use float_bits::{assert_all, from_f64, ieee, to_f64};
 use glsl_corpus::Rng;
-use mpfr_ref::{BINARY16, BINARY32, BINARY64, Ieee, PREC};
+use mpfr_ref::{BINARY32, PREC};
 use rug::Float;
 use rug::float::Constant;
 use spvx_exec::exec::opencl::ocl_float_bits;
@@ -61,30 +63,6 @@ fn reference(op: OclOp, x: f64, y: f64) -> Option<Float> {
     })
 }
 
-fn ieee(fmt: FloatFmt) -> Ieee {
-    match fmt {
-        FloatFmt::F16 => BINARY16,
-        FloatFmt::F32 => BINARY32,
-        _ => BINARY64,
-    }
-}
-
-fn to_f64(fmt: FloatFmt, bits: u64) -> f64 {
-    match fmt {
-        FloatFmt::F16 => glsl_corpus::f16_value(bits as u16),
-        FloatFmt::F32 => f32::from_bits(bits as u32) as f64,
-        _ => f64::from_bits(bits),
-    }
-}
-
-fn from_f64(fmt: FloatFmt, v: f64) -> u64 {
-    match fmt {
-        FloatFmt::F16 => glsl_corpus::f16_round(v) as u64,
-        FloatFmt::F32 => (v as f32).to_bits() as u64, // exact: v is an fp32 value
-        _ => v.to_bits(),
-    }
-}
-
 /// Compares the engine with MPFR on one input; a description of a mismatch.
 fn check(op: OclOp, fmt: FloatFmt, a: u64, b: u64) -> Option<String> {
     let (x, y) = (to_f64(fmt, a), to_f64(fmt, b));
@@ -102,15 +80,6 @@ fn check(op: OclOp, fmt: FloatFmt, a: u64, b: u64) -> Option<String> {
     let want_bits = from_f64(fmt, want_v);
     (got != want_bits)
         .then(|| format!("{op:?} {fmt:?} ({x:e}, {y:e}): got {got:#x}, want {want_bits:#x}"))
-}
-
-fn assert_all(failures: Vec<String>) {
-    assert!(
-        failures.is_empty(),
-        "{} mismatches, first: {:?}",
-        failures.len(),
-        &failures[..failures.len().min(10)]
-    );
 }
 
 #[test]

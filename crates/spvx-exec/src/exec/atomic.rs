@@ -69,7 +69,7 @@ pub fn atomic(
             if let (Some(o), Some(b), Some(base)) = (r, buffer, cx.mem.writer_base) {
                 let wrote = match op {
                     AtomicOp::Load => false,
-                    AtomicOp::CompareExchange => o == c & mask_of(bits),
+                    AtomicOp::CompareExchange => o == c & low_bits(bits),
                     _ => true,
                 };
                 if wrote {
@@ -114,13 +114,4 @@ pub fn atomic(
         }
     }
     Ok(())
-}
-
-/// The mask of a `bits`-wide value (32 or 64).
-fn mask_of(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
 }
