@@ -82,6 +82,7 @@ impl VulkanKernel<'_> {
                     bytes: bytes.to_vec(),
                 })
                 .collect(),
+            elements: Vec::new(),
             push: (!inputs.push_constants.is_empty()).then(|| inputs.push_constants.clone()),
             spec: self.spec.clone(),
         };

@@ -302,6 +302,18 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
             shader_integer_dot_product: b(v13.shader_integer_dot_product),
             shader_zero_initialize_workgroup_memory: b(v13.shader_zero_initialize_workgroup_memory),
             shader_demote_to_helper_invocation: b(v13.shader_demote_to_helper_invocation),
+            shader_uniform_buffer_array_dynamic_indexing: b(
+                core.shader_uniform_buffer_array_dynamic_indexing
+            ),
+            shader_storage_buffer_array_dynamic_indexing: b(
+                core.shader_storage_buffer_array_dynamic_indexing
+            ),
+            shader_uniform_buffer_array_non_uniform_indexing: b(
+                v12.shader_uniform_buffer_array_non_uniform_indexing
+            ),
+            shader_storage_buffer_array_non_uniform_indexing: b(
+                v12.shader_storage_buffer_array_non_uniform_indexing
+            ),
             robust_buffer_access2: robustness2 && b(rob2.robust_buffer_access2),
             tensors: has_tensors && b(tensor.tensors) && b(tensor.shader_tensor_access),
         };
@@ -331,6 +343,12 @@ fn create_device(
         shader_int64: t(f.shader_int64),
         shader_float64: t(f.shader_float64),
         robust_buffer_access: t(f.robust_buffer_access),
+        shader_uniform_buffer_array_dynamic_indexing: t(
+            f.shader_uniform_buffer_array_dynamic_indexing
+        ),
+        shader_storage_buffer_array_dynamic_indexing: t(
+            f.shader_storage_buffer_array_dynamic_indexing
+        ),
         ..Default::default()
     };
     let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
@@ -348,7 +366,13 @@ fn create_device(
         .shader_float16(f.shader_float16)
         .shader_int8(f.shader_int8)
         .vulkan_memory_model(f.vulkan_memory_model)
-        .vulkan_memory_model_device_scope(f.vulkan_memory_model_device_scope);
+        .vulkan_memory_model_device_scope(f.vulkan_memory_model_device_scope)
+        .shader_uniform_buffer_array_non_uniform_indexing(
+            f.shader_uniform_buffer_array_non_uniform_indexing,
+        )
+        .shader_storage_buffer_array_non_uniform_indexing(
+            f.shader_storage_buffer_array_non_uniform_indexing,
+        );
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .subgroup_size_control(f.subgroup_size_control)
         .compute_full_subgroups(f.compute_full_subgroups)

@@ -34,6 +34,10 @@ pub struct DeviceFeatures {
     pub shader_integer_dot_product: bool,
     pub shader_zero_initialize_workgroup_memory: bool,
     pub shader_demote_to_helper_invocation: bool,
+    pub shader_uniform_buffer_array_dynamic_indexing: bool,
+    pub shader_storage_buffer_array_dynamic_indexing: bool,
+    pub shader_uniform_buffer_array_non_uniform_indexing: bool,
+    pub shader_storage_buffer_array_non_uniform_indexing: bool,
     /// VK_EXT_robustness2 `robustBufferAccess2` (extension present and feature supported).
     pub robust_buffer_access2: bool,
     /// VK_ARM_tensors `tensors` (extension present; through the emulation layer on lavapipe).
@@ -121,6 +125,28 @@ fn need(cap: u32) -> VkResult<Vec<Need>> {
         C::DemoteToHelperInvocation => vec![F("shaderDemoteToHelperInvocation", |f| {
             f.shader_demote_to_helper_invocation
         })],
+        C::UniformBufferArrayDynamicIndexing => {
+            vec![F("shaderUniformBufferArrayDynamicIndexing", |f| {
+                f.shader_uniform_buffer_array_dynamic_indexing
+            })]
+        }
+        C::StorageBufferArrayDynamicIndexing => {
+            vec![F("shaderStorageBufferArrayDynamicIndexing", |f| {
+                f.shader_storage_buffer_array_dynamic_indexing
+            })]
+        }
+        // Vulkan 1.2 core: the capability itself needs no feature.
+        C::ShaderNonUniform => vec![Nothing],
+        C::UniformBufferArrayNonUniformIndexing => {
+            vec![F("shaderUniformBufferArrayNonUniformIndexing", |f| {
+                f.shader_uniform_buffer_array_non_uniform_indexing
+            })]
+        }
+        C::StorageBufferArrayNonUniformIndexing => {
+            vec![F("shaderStorageBufferArrayNonUniformIndexing", |f| {
+                f.shader_storage_buffer_array_non_uniform_indexing
+            })]
+        }
         C::TensorsARM => vec![F("tensors (VK_ARM_tensors)", |f| f.tensors)],
         C::Float8EXT | C::Float8CooperativeMatrixEXT => vec![Need::NotEnabled(
             "shaderFloat8 (VK_EXT_shader_float8; spvx-vk does not enable it, lavapipe lacks it)",

@@ -10,7 +10,8 @@
 //! - [`device`]: device choice (`vulkan`, `vulkan:NAME`), instance and device, [`DeviceReport`].
 //! - [`reflect`]: entry point, descriptor bindings, specialisation constants, capabilities.
 //! - [`features`]: capabilities → Vulkan features, checked before a run.
-//! - [`runner`]: [`VkRunner::run`] on a [`VkRun`].
+//! - [`runner`]: [`VkRunner::run`] on a [`VkRun`]; [`VkRunner::prepare`] for many dispatches.
+//! - [`prepared`]: [`Prepared`] (device objects created once) and [`Prepared::dispatch`].
 //! - [`compare`]: bit-for-bit (or ULP-bounded) comparison of output bytes.
 
 pub mod compare;
@@ -18,11 +19,13 @@ pub mod device;
 pub mod error;
 pub mod features;
 mod objects;
+pub mod prepared;
 pub mod reflect;
 pub mod runner;
 mod tensor_ffi;
 
 pub use device::{DeviceChoice, DeviceReport};
 pub use error::{VkError, VkResult};
+pub use prepared::{BufferInput, Prepared, VkInputs};
 pub use reflect::ModuleInfo;
-pub use runner::{BufferData, TensorData, VkOutputs, VkRun, VkRunner};
+pub use runner::{BufferData, BufferElement, TensorData, VkOutputs, VkRun, VkRunner};

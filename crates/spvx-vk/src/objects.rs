@@ -1,6 +1,8 @@
-//! The Vulkan objects of one run (buffers and their memory, descriptor sets, pipeline, command
-//! buffer, fence), created step by step and destroyed together when the run ends, also on an
-//! error. After a timeout they are leaked instead: the device may still be using them.
+//! The Vulkan objects of one prepared run (buffers and their memory, descriptor sets, pipeline,
+//! command pool and buffer, fence), created step by step once, then filled with fresh input bytes,
+//! dispatched and read back any number of times; destroyed together when the prepared run is
+//! dropped, also after an error. After a timeout they are leaked instead: the device may still be
+//! using them.
 
 use crate::error::{VkError, VkResult};
 use crate::reflect::{DescriptorBinding, DescriptorKind};
@@ -11,13 +13,18 @@ use std::collections::BTreeMap;
 use std::ffi::CString;
 use std::time::Duration;
 
+/// A buffer's place: (set, binding, element of an array of buffers; 0 for a plain binding).
+pub(crate) type BufferKey = (u32, u32, u32);
+
 /// One buffer with host-visible, coherent memory, mapped for the run's lifetime.
 struct HostBuffer {
     buffer: vk::Buffer,
     memory: vk::DeviceMemory,
     ptr: *mut u8,
-    /// The bytes of data (the descriptor's range; at least 1).
+    /// The descriptor's range: the data's length, at least 1.
     len: usize,
+    /// The data's length (what a dispatch writes and reads back; may be 0).
+    data_len: usize,
     uniform: bool,
 }
 
@@ -35,7 +42,7 @@ pub(crate) struct RunObjects<'d> {
     device: &'d ash::Device,
     tensor_fns: Option<tensor_ffi::TensorFns>,
     tensors: BTreeMap<(u32, u32), HostTensor>,
-    buffers: BTreeMap<(u32, u32), HostBuffer>,
+    buffers: BTreeMap<BufferKey, HostBuffer>,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     pool: vk::DescriptorPool,
     sets: Vec<vk::DescriptorSet>,
@@ -43,7 +50,10 @@ pub(crate) struct RunObjects<'d> {
     shader: vk::ShaderModule,
     pipeline: vk::Pipeline,
     command_pool: vk::CommandPool,
+    command_buffer: vk::CommandBuffer,
     fence: vk::Fence,
+    /// The fence is signalled by an earlier dispatch and must be reset before the next.
+    fence_signalled: bool,
     leak: bool,
 }
 
@@ -64,26 +74,22 @@ impl<'d> RunObjects<'d> {
             shader: vk::ShaderModule::null(),
             pipeline: vk::Pipeline::null(),
             command_pool: vk::CommandPool::null(),
+            command_buffer: vk::CommandBuffer::null(),
             fence: vk::Fence::null(),
+            fence_signalled: false,
             leak: false,
         }
     }
 
-    /// Do not destroy anything (the device may still use it).
-    pub fn leak(&mut self) {
-        self.leak = true;
-    }
-
-    /// Creates a buffer for (set, binding) holding `bytes`.
+    /// Creates a zero-filled buffer at `key` for `data_len` bytes of data.
     pub fn create_buffer(
         &mut self,
         memory: &vk::PhysicalDeviceMemoryProperties,
-        set: u32,
-        binding: u32,
+        key: BufferKey,
         uniform: bool,
-        bytes: &[u8],
+        data_len: usize,
     ) -> VkResult<()> {
-        let len = bytes.len().max(1);
+        let len = data_len.max(1);
         let size = len.next_multiple_of(4) as u64;
         let usage = if uniform {
             vk::BufferUsageFlags::UNIFORM_BUFFER
@@ -104,6 +110,7 @@ impl<'d> RunObjects<'d> {
             memory: vk::DeviceMemory::null(),
             ptr: std::ptr::null_mut(),
             len,
+            data_len,
             uniform,
         };
         // SAFETY: valid buffer.
@@ -115,7 +122,7 @@ impl<'d> RunObjects<'d> {
                     .property_flags
                     .contains(wanted)
         }) else {
-            self.buffers.insert((set, binding), hb);
+            self.buffers.insert(key, hb);
             return Err(VkError::MissingFeature {
                 device: "this device".into(),
                 missing: "host-visible coherent memory for buffers".into(),
@@ -130,7 +137,7 @@ impl<'d> RunObjects<'d> {
         hb.memory = match result {
             Ok(m) => m,
             Err(e) => {
-                self.buffers.insert((set, binding), hb);
+                self.buffers.insert(key, hb);
                 return Err(VkError::call("vkAllocateMemory")(e));
             }
         };
@@ -143,17 +150,51 @@ impl<'d> RunObjects<'d> {
         match mapped {
             Ok(p) => hb.ptr = p.cast(),
             Err(e) => {
-                self.buffers.insert((set, binding), hb);
+                self.buffers.insert(key, hb);
                 return Err(VkError::call("vkMapMemory")(e));
             }
         }
-        // SAFETY: the mapping holds at least `size` ≥ bytes.len() bytes.
-        unsafe {
-            std::ptr::write_bytes(hb.ptr, 0, size as usize);
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), hb.ptr, bytes.len());
-        }
-        self.buffers.insert((set, binding), hb);
+        // SAFETY: the mapping holds at least `size` bytes.
+        unsafe { std::ptr::write_bytes(hb.ptr, 0, size as usize) };
+        self.buffers.insert(key, hb);
         Ok(())
+    }
+
+    /// Writes a dispatch's input into the buffer at `key`: `bytes` (exactly the data length
+    /// the buffer was created for), the rest of the descriptor range zero.
+    pub fn write_buffer(&mut self, key: BufferKey, bytes: &[u8]) -> VkResult<()> {
+        let hb = self.buffers.get(&key).ok_or(VkError::Binding {
+            set: key.0,
+            binding: key.1,
+            message: "no buffer was created for it".into(),
+        })?;
+        if bytes.len() != hb.data_len {
+            return Err(VkError::Binding {
+                set: key.0,
+                binding: key.1,
+                message: format!(
+                    "{} bytes given for element {}; it was prepared for {}",
+                    bytes.len(),
+                    key.2,
+                    hb.data_len
+                ),
+            });
+        }
+        // SAFETY: the mapping holds at least hb.len ≥ bytes.len() bytes; no dispatch is
+        // running (the previous one was waited for).
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), hb.ptr, bytes.len());
+            std::ptr::write_bytes(hb.ptr.add(bytes.len()), 0, hb.len - bytes.len());
+        }
+        Ok(())
+    }
+
+    /// Fills the buffer at `key` with zeros (a buffer the run gives no data for).
+    pub fn zero_buffer(&mut self, key: BufferKey) {
+        if let Some(hb) = self.buffers.get(&key) {
+            // SAFETY: the mapping holds at least hb.len bytes; no dispatch is running.
+            unsafe { std::ptr::write_bytes(hb.ptr, 0, hb.len) };
+        }
     }
 
     /// Creates a linear tensor for (set, binding) of `shape` (outermost first) and byte
@@ -167,7 +208,7 @@ impl<'d> RunObjects<'d> {
         format: i32,
         shape: &[i64],
         strides: Option<&[i64]>,
-        bytes: &[u8],
+        data_len: usize,
     ) -> VkResult<()> {
         let fns = self.tensor_fns.ok_or(VkError::Binding {
             set,
@@ -205,7 +246,7 @@ impl<'d> RunObjects<'d> {
             view: 0,
             memory: vk::DeviceMemory::null(),
             ptr: std::ptr::null_mut(),
-            len: bytes.len(),
+            len: data_len,
         };
         let req_info = tensor_ffi::TensorMemoryRequirementsInfo {
             s_type: tensor_ffi::STRUCTURE_TYPE_TENSOR_MEMORY_REQUIREMENTS_INFO,
@@ -229,7 +270,7 @@ impl<'d> RunObjects<'d> {
                     .property_flags
                     .contains(wanted)
         });
-        let size = req.size.max(bytes.len() as u64);
+        let size = req.size.max(data_len as u64);
         let result = match type_index {
             None => Err(VkError::MissingFeature {
                 device: "this device".into(),
@@ -278,11 +319,8 @@ impl<'d> RunObjects<'d> {
                 return Err(e);
             }
         }
-        // SAFETY: the mapping holds `size` ≥ bytes.len() bytes.
-        unsafe {
-            std::ptr::write_bytes(ht.ptr, 0, size as usize);
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ht.ptr, bytes.len());
-        }
+        // SAFETY: the mapping holds `size` bytes.
+        unsafe { std::ptr::write_bytes(ht.ptr, 0, size as usize) };
         let view_info = tensor_ffi::TensorViewCreateInfo {
             s_type: tensor_ffi::STRUCTURE_TYPE_TENSOR_VIEW_CREATE_INFO,
             p_next: std::ptr::null(),
@@ -300,6 +338,29 @@ impl<'d> RunObjects<'d> {
         Ok(())
     }
 
+    /// Writes a dispatch's input into a tensor: exactly the byte length it was created for.
+    pub fn write_tensor(&mut self, set: u32, binding: u32, bytes: &[u8]) -> VkResult<()> {
+        let ht = self.tensors.get(&(set, binding)).ok_or(VkError::Binding {
+            set,
+            binding,
+            message: "no tensor was created for it".into(),
+        })?;
+        if bytes.len() != ht.len {
+            return Err(VkError::Binding {
+                set,
+                binding,
+                message: format!(
+                    "{} tensor bytes given; it was prepared for {}",
+                    bytes.len(),
+                    ht.len
+                ),
+            });
+        }
+        // SAFETY: the mapping holds at least ht.len bytes; no dispatch is running.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ht.ptr, bytes.len()) };
+        Ok(())
+    }
+
     /// Reads a tensor's bytes back.
     pub fn read_tensor(&self, set: u32, binding: u32) -> VkResult<Vec<u8>> {
         let ht = self.tensors.get(&(set, binding)).ok_or(VkError::Binding {
@@ -307,30 +368,27 @@ impl<'d> RunObjects<'d> {
             binding,
             message: "no tensor was created for it".into(),
         })?;
-        let mut out = vec![0u8; ht.len];
         // SAFETY: the mapping holds at least ht.len bytes; the fence wait made the writes
         // visible (coherent memory, host-read barrier recorded).
-        unsafe { std::ptr::copy_nonoverlapping(ht.ptr, out.as_mut_ptr(), ht.len) };
-        Ok(out)
+        Ok(unsafe { std::slice::from_raw_parts(ht.ptr, ht.len) }.to_vec())
     }
 
-    /// Reads `len` bytes of (set, binding) back.
-    pub fn read_back(&self, set: u32, binding: u32, len: usize) -> VkResult<Vec<u8>> {
-        let hb = self.buffers.get(&(set, binding)).ok_or(VkError::Binding {
-            set,
-            binding,
+    /// Reads the data bytes of the buffer at `key` back.
+    pub fn read_back(&self, key: BufferKey) -> VkResult<Vec<u8>> {
+        let hb = self.buffers.get(&key).ok_or(VkError::Binding {
+            set: key.0,
+            binding: key.1,
             message: "no buffer was created for it".into(),
         })?;
-        let n = len.min(hb.len);
-        let mut out = vec![0u8; n];
-        // SAFETY: the mapping holds hb.len ≥ n bytes; the fence wait made the device's writes
-        // available to the host (coherent memory, host-read barrier recorded).
-        unsafe { std::ptr::copy_nonoverlapping(hb.ptr, out.as_mut_ptr(), n) };
-        Ok(out)
+        // SAFETY: the mapping holds hb.len ≥ hb.data_len bytes; the fence wait made the
+        // device's writes available to the host (coherent memory, host-read barrier recorded).
+        Ok(unsafe { std::slice::from_raw_parts(hb.ptr, hb.data_len) }.to_vec())
     }
 
     /// Creates the set layouts (sets 0..=max, empty where the module has none), the pool and
-    /// the sets, and writes every buffer descriptor.
+    /// the sets, and writes every descriptor: a binding that is an array of `count` buffers
+    /// gets `count` descriptors, element `i` the buffer at (set, binding, i) (every element
+    /// must have one).
     pub fn create_descriptors(&mut self, bindings: &[DescriptorBinding]) -> VkResult<()> {
         let dev = self.device;
         let set_count = bindings.iter().map(|b| b.set + 1).max().unwrap_or(0);
@@ -349,7 +407,7 @@ impl<'d> RunObjects<'d> {
                     vk::DescriptorSetLayoutBinding::default()
                         .binding(b.binding)
                         .descriptor_type(kind_of(b.kind))
-                        .descriptor_count(1)
+                        .descriptor_count(b.count.max(1))
                         .stage_flags(vk::ShaderStageFlags::COMPUTE)
                 })
                 .collect();
@@ -395,22 +453,32 @@ impl<'d> RunObjects<'d> {
         // SAFETY: the pool has room for one set per layout.
         self.sets = unsafe { dev.allocate_descriptor_sets(&alloc) }
             .map_err(VkError::call("vkAllocateDescriptorSets"))?;
-        let infos: Vec<(u32, u32, bool, [vk::DescriptorBufferInfo; 1])> = self
-            .buffers
-            .iter()
-            .map(|(&(set, binding), b)| {
-                (
-                    set,
-                    binding,
-                    b.uniform,
-                    [vk::DescriptorBufferInfo {
-                        buffer: b.buffer,
-                        offset: 0,
-                        range: b.len as u64,
-                    }],
-                )
-            })
-            .collect();
+        // One write per buffer binding, with one buffer info per array element.
+        let mut infos: Vec<(u32, u32, bool, Vec<vk::DescriptorBufferInfo>)> = Vec::new();
+        for b in bindings.iter().filter(|b| b.kind != DescriptorKind::Tensor) {
+            let mut elements = Vec::new();
+            for i in 0..b.count.max(1) {
+                let hb = self
+                    .buffers
+                    .get(&(b.set, b.binding, i))
+                    .ok_or(VkError::Binding {
+                        set: b.set,
+                        binding: b.binding,
+                        message: format!("no buffer was created for element {i}"),
+                    })?;
+                elements.push(vk::DescriptorBufferInfo {
+                    buffer: hb.buffer,
+                    offset: 0,
+                    range: hb.len as u64,
+                });
+            }
+            infos.push((
+                b.set,
+                b.binding,
+                b.kind == DescriptorKind::UniformBuffer,
+                elements,
+            ));
+        }
         let views: Vec<(u32, u32, [tensor_ffi::Handle; 1])> = self
             .tensors
             .iter()
@@ -431,6 +499,7 @@ impl<'d> RunObjects<'d> {
                 vk::WriteDescriptorSet::default()
                     .dst_set(self.sets[*set as usize])
                     .dst_binding(*binding)
+                    .dst_array_element(0)
                     .descriptor_type(if *uniform {
                         vk::DescriptorType::UNIFORM_BUFFER
                     } else {
@@ -450,7 +519,7 @@ impl<'d> RunObjects<'d> {
             w.p_next = (tw as *const tensor_ffi::WriteDescriptorSetTensor).cast();
             writes.push(w);
         }
-        // SAFETY: every write names a live set, binding and buffer.
+        // SAFETY: every write names a live set, binding and buffer(s).
         unsafe { dev.update_descriptor_sets(&writes, &[]) };
         Ok(())
     }
@@ -501,15 +570,8 @@ impl<'d> RunObjects<'d> {
         Ok(())
     }
 
-    /// Records the dispatch, submits it and waits for it.
-    pub fn dispatch(
-        &mut self,
-        queue: vk::Queue,
-        queue_family: u32,
-        groups: [u32; 3],
-        push: &[u8],
-        timeout: Duration,
-    ) -> VkResult<()> {
+    /// Creates the command pool, its command buffer and the fence the dispatches use.
+    pub fn create_commands(&mut self, queue_family: u32) -> VkResult<()> {
         let dev = self.device;
         let info = vk::CommandPoolCreateInfo::default().queue_family_index(queue_family);
         // SAFETY: valid create info.
@@ -520,10 +582,36 @@ impl<'d> RunObjects<'d> {
             .level(vk::CommandBufferLevel::PRIMARY)
             .command_buffer_count(1);
         // SAFETY: valid pool.
-        let cb = unsafe { dev.allocate_command_buffers(&alloc) }
-            .map_err(VkError::call("vkAllocateCommandBuffers"))?[0];
-        // SAFETY: recording into a fresh command buffer with live objects.
+        let cbs = unsafe { dev.allocate_command_buffers(&alloc) }
+            .map_err(VkError::call("vkAllocateCommandBuffers"))?;
+        self.command_buffer = cbs.first().copied().unwrap_or_default();
+        // SAFETY: valid create info.
+        self.fence = unsafe { dev.create_fence(&vk::FenceCreateInfo::default(), None) }
+            .map_err(VkError::call("vkCreateFence"))?;
+        Ok(())
+    }
+
+    /// Records the dispatch (pipeline, sets, push constants, a shader-write → host-read
+    /// barrier) into the command buffer afresh, submits it and waits for it.
+    pub fn dispatch(
+        &mut self,
+        queue: vk::Queue,
+        groups: [u32; 3],
+        push: &[u8],
+        timeout: Duration,
+    ) -> VkResult<()> {
+        let dev = self.device;
+        let cb = self.command_buffer;
+        // SAFETY: the previous submission (if any) was waited for, so the pool, the command
+        // buffer and the fence are not in use; every recorded object is live.
         unsafe {
+            if self.fence_signalled {
+                dev.reset_fences(&[self.fence])
+                    .map_err(VkError::call("vkResetFences"))?;
+                self.fence_signalled = false;
+            }
+            dev.reset_command_pool(self.command_pool, vk::CommandPoolResetFlags::empty())
+                .map_err(VkError::call("vkResetCommandPool"))?;
             dev.begin_command_buffer(
                 cb,
                 &vk::CommandBufferBeginInfo::default()
@@ -565,19 +653,30 @@ impl<'d> RunObjects<'d> {
             );
             dev.end_command_buffer(cb)
                 .map_err(VkError::call("vkEndCommandBuffer"))?;
-            self.fence = dev
-                .create_fence(&vk::FenceCreateInfo::default(), None)
-                .map_err(VkError::call("vkCreateFence"))?;
             let cbs = [cb];
             let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
             dev.queue_submit(queue, &submit, self.fence)
                 .map_err(VkError::call("vkQueueSubmit"))?;
             match dev.wait_for_fences(&[self.fence], true, timeout.as_nanos() as u64) {
-                Ok(()) => Ok(()),
-                Err(vk::Result::TIMEOUT) => Err(VkError::Timeout(timeout.as_secs())),
-                Err(e) => Err(VkError::call("vkWaitForFences")(e)),
+                Ok(()) => {
+                    self.fence_signalled = true;
+                    Ok(())
+                }
+                Err(vk::Result::TIMEOUT) => {
+                    self.leak = true;
+                    Err(VkError::Timeout(timeout.as_secs()))
+                }
+                Err(e) => {
+                    self.leak = true;
+                    Err(VkError::call("vkWaitForFences")(e))
+                }
             }
         }
+    }
+
+    /// True after a dispatch that did not finish (its objects are leaked; no more dispatches).
+    pub fn is_leaked(&self) -> bool {
+        self.leak
     }
 }
 

@@ -36,6 +36,10 @@ pub struct DescriptorBinding {
     pub element: Option<Element>,
     /// For a tensor: its rank and the Vulkan format of its elements.
     pub tensor: Option<TensorType>,
+    /// Descriptors in the binding: 1 for a plain binding, N for an array of N buffers
+    /// (`OpTypeArray` of a block), 0 for a descriptor array spvx-vk cannot bind (runtime-sized,
+    /// an array of arrays, or a length that is not an OpConstant).
+    pub count: u32,
 }
 
 /// A tensor binding's type as VK_ARM_tensors needs it.
@@ -115,12 +119,13 @@ impl ModuleInfo {
                 ) else {
                     continue;
                 };
-                let pointee = inst
+                let outer = inst
                     .result_type
                     .and_then(|t| defs.get(&t))
                     .and_then(|p| p.operands.get(1))
-                    .and_then(|o| o.id())
-                    .map(|t| strip_arrays(&defs, t));
+                    .and_then(|o| o.id());
+                let count = outer.map_or(1, |t| descriptor_count(&defs, t));
+                let pointee = outer.map(|t| strip_arrays(&defs, t));
                 let kind = match (class, pointee) {
                     (Some(c), _) if c == StorageClass::StorageBuffer as u32 => {
                         DescriptorKind::StorageBuffer
@@ -154,6 +159,7 @@ impl ModuleInfo {
                     name: names.get(&id).cloned(),
                     element,
                     tensor,
+                    count,
                 });
             } else if let Some(spec_id) = decorations.value(id, Decoration::SpecId) {
                 let bytes = spec_bytes(inst, &defs).ok_or_else(|| VkError::Spec {
@@ -253,6 +259,40 @@ fn choose_entry(module: &Module, wanted: Option<&str>) -> VkResult<(String, Id)>
             }
         }
     }
+}
+
+/// The number of descriptors a variable of type `t` takes: 1 unless `t` is an array; the
+/// length of an `OpTypeArray` of a non-array type with an `OpConstant` length; else 0.
+fn descriptor_count(defs: &HashMap<Id, &Instruction>, t: Id) -> u32 {
+    let is_array = |d: &Instruction| {
+        d.opcode == Op::TypeArray as u16 || d.opcode == Op::TypeRuntimeArray as u16
+    };
+    let Some(d) = defs.get(&t) else { return 1 };
+    if !is_array(d) {
+        return 1;
+    }
+    if d.opcode == Op::TypeRuntimeArray as u16 {
+        return 0;
+    }
+    let element = d.operands.first().and_then(|o| o.id());
+    if element
+        .and_then(|e| defs.get(&e))
+        .is_some_and(|e| is_array(e))
+    {
+        return 0;
+    }
+    let length = d
+        .operands
+        .get(1)
+        .and_then(|o| o.id())
+        .and_then(|l| defs.get(&l))
+        .filter(|c| c.opcode == Op::Constant as u16)
+        .and_then(|c| match &c.operands.first()?.value {
+            spvx_spirv::instruction::OperandValue::Number(w) => w.first().copied(),
+            spvx_spirv::instruction::OperandValue::Word(w) => Some(*w),
+            _ => None,
+        });
+    length.unwrap_or(0)
 }
 
 /// The type under any arrays (`OpTypeArray`, `OpTypeRuntimeArray`).

@@ -1,12 +1,13 @@
-//! [`VkRunner`]: one device, many runs. A run creates the buffers, descriptor sets, pipeline
-//! (with specialisation constants) and command buffer, dispatches once, reads every buffer back
-//! and destroys what it created.
+//! [`VkRunner`]: one device, many runs. A run is [`VkRunner::prepare`] (buffers, descriptor
+//! sets, pipeline with specialisation constants, command buffer) then one
+//! [`Prepared::dispatch`] of its data (upload, dispatch, read every buffer back); the prepared
+//! form can also be kept and dispatched many times (crate::prepared).
 
 use crate::device::{Device, DeviceChoice, DeviceReport};
 use crate::error::{VkError, VkResult};
 use crate::features::check_capabilities;
-use crate::objects::RunObjects;
-use crate::reflect::{DescriptorKind, ModuleInfo};
+use crate::prepared::{Prepared, VkInputs};
+use crate::reflect::ModuleInfo;
 use ash::vk;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -15,15 +16,22 @@ use std::time::Duration;
 /// `maxPushConstantsSize`. Bytes beyond the data given are zero, as the engine reads them.
 pub const PUSH_CONSTANT_BYTES: usize = 128;
 
-/// Bytes of a buffer spvx-vk binds for a descriptor the module declares but the run does not
-/// give (the engine found the entry point does not use it; the pipeline layout still needs it).
-const DUMMY_BUFFER_BYTES: usize = 256;
-
-/// One buffer binding's data.
+/// One buffer binding's data (a plain binding, or element 0 of an array of buffers).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BufferData {
     pub set: u32,
     pub binding: u32,
+    pub bytes: Vec<u8>,
+}
+
+/// The data of element `index` of an array of buffers (a binding whose variable is an
+/// `OpTypeArray` of blocks: one descriptor per element). Element 0 may be given this way or as
+/// a [`BufferData`], not both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferElement {
+    pub set: u32,
+    pub binding: u32,
+    pub index: u32,
     pub bytes: Vec<u8>,
 }
 
@@ -51,6 +59,9 @@ pub struct VkRun {
     pub groups: [u32; 3],
     /// Data of every buffer binding.
     pub buffers: Vec<BufferData>,
+    /// Data of elements of arrays of buffers (an element not given, like a binding not
+    /// given, gets a zero buffer).
+    pub elements: Vec<BufferElement>,
     /// Push-constant bytes.
     pub push: Option<Vec<u8>>,
     /// Specialisation constants: SpecId → bits (booleans: nonzero is true; the low bytes of the
@@ -59,17 +70,18 @@ pub struct VkRun {
 }
 
 /// The outcome of a run: every buffer's (and tensor's) bytes after the dispatch, in the order
-/// given.
+/// and the form the run gave them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VkOutputs {
     pub buffers: Vec<BufferData>,
+    pub elements: Vec<BufferElement>,
     pub tensors: Vec<TensorData>,
     pub device: DeviceReport,
 }
 
 /// A Vulkan device ready to run modules.
 pub struct VkRunner {
-    device: Device,
+    pub(crate) device: Device,
     /// How long a dispatch may take before the run gives up.
     pub timeout: Duration,
 }
@@ -103,7 +115,8 @@ impl VkRunner {
         )
     }
 
-    /// Runs the module once and reads every buffer back.
+    /// Runs the module once and reads every buffer back: [`VkRunner::prepare`] and one
+    /// [`Prepared::dispatch`] of the run's own data.
     pub fn run(&self, run: &VkRun) -> VkResult<VkOutputs> {
         self.run_with_tensors(run, &[])
     }
@@ -111,45 +124,28 @@ impl VkRunner {
     /// Runs the module once with tensors bound too (the device needs VK_ARM_tensors) and reads
     /// every buffer and tensor back.
     pub fn run_with_tensors(&self, run: &VkRun, tensors: &[TensorData]) -> VkResult<VkOutputs> {
-        let info = ModuleInfo::read(&run.words, run.entry.as_deref())?;
-        self.check(&info)?;
-        self.check_limits(&info, run)?;
-        let d = &self.device;
-        let mut objs = RunObjects::new(&d.device, d.tensor_fns);
-        let result = self.record_and_submit(&info, run, tensors, &mut objs);
-        if let Err(VkError::Timeout(_)) = result {
-            objs.leak();
-        }
-        result?;
-        let buffers = run
-            .buffers
-            .iter()
-            .map(|b| {
-                let bytes = objs.read_back(b.set, b.binding, b.bytes.len())?;
-                Ok(BufferData {
-                    set: b.set,
-                    binding: b.binding,
-                    bytes,
-                })
-            })
-            .collect::<VkResult<Vec<_>>>()?;
-        let tensors = tensors
-            .iter()
-            .map(|t| {
-                Ok(TensorData {
-                    bytes: objs.read_tensor(t.set, t.binding)?,
-                    ..t.clone()
-                })
-            })
-            .collect::<VkResult<Vec<_>>>()?;
-        Ok(VkOutputs {
-            buffers,
-            tensors,
-            device: d.report.clone(),
-        })
+        let mut prepared = self.prepare_with_tensors(run, tensors)?;
+        prepared.dispatch(&VkInputs::of_run(run, tensors))
     }
 
-    fn check_limits(&self, info: &ModuleInfo, run: &VkRun) -> VkResult<()> {
+    /// Creates the device objects of `run` once — buffers of the sizes its data has (zero
+    /// filled), descriptor sets, shader module, pipeline (with its specialisation constants and
+    /// push-constant range), command buffer — for [`Prepared::dispatch`] to run any number of
+    /// times with fresh input bytes. Its data is not uploaded here.
+    pub fn prepare(&self, run: &VkRun) -> VkResult<Prepared<'_>> {
+        self.prepare_with_tensors(run, &[])
+    }
+
+    /// [`VkRunner::prepare`] with tensors bound too (shape, strides and byte length fixed here).
+    pub fn prepare_with_tensors(
+        &self,
+        run: &VkRun,
+        tensors: &[TensorData],
+    ) -> VkResult<Prepared<'_>> {
+        Prepared::new(self, run, tensors)
+    }
+
+    pub(crate) fn check_limits(&self, info: &ModuleInfo, run: &VkRun) -> VkResult<()> {
         let l = &self.device.limits;
         for (i, (&g, &max)) in run
             .groups
@@ -187,144 +183,25 @@ impl VkRunner {
         Ok(())
     }
 
-    fn record_and_submit(
-        &self,
-        info: &ModuleInfo,
-        run: &VkRun,
-        tensors: &[TensorData],
-        objs: &mut RunObjects,
-    ) -> VkResult<()> {
-        let d = &self.device;
-        // Buffers: the given ones, then a zero dummy for every declared, ungiven one.
-        let mut given: BTreeMap<(u32, u32), &[u8]> = BTreeMap::new();
-        for b in &run.buffers {
-            let Some(decl) = info.binding(b.set, b.binding) else {
-                return Err(VkError::Binding {
-                    set: b.set,
-                    binding: b.binding,
-                    message: "the module declares no buffer there".into(),
-                });
-            };
-            if decl.kind == DescriptorKind::Tensor {
-                return Err(VkError::Binding {
-                    set: b.set,
-                    binding: b.binding,
-                    message: "a tensor binding; spvx-vk binds tensors through VK_ARM_tensors, not as buffers".into(),
-                });
-            }
-            if given.insert((b.set, b.binding), &b.bytes).is_some() {
-                return Err(VkError::Binding {
-                    set: b.set,
-                    binding: b.binding,
-                    message: "given twice".into(),
-                });
-            }
-        }
-        let dummy = vec![0u8; DUMMY_BUFFER_BYTES];
-        for t in tensors {
-            let ty = info
-                .binding(t.set, t.binding)
-                .filter(|b| b.kind == DescriptorKind::Tensor)
-                .and_then(|b| b.tensor)
-                .ok_or_else(|| VkError::Binding {
-                    set: t.set,
-                    binding: t.binding,
-                    message: "the module declares no tensor of a supported element type there"
-                        .into(),
-                })?;
-            let bad = |message: String| VkError::Binding {
-                set: t.set,
-                binding: t.binding,
-                message,
-            };
-            if t.shape.len() != ty.rank as usize {
-                return Err(bad(format!(
-                    "{} dimensions given for a tensor of rank {}",
-                    t.shape.len(),
-                    ty.rank
-                )));
-            }
-            let to_i64 = |v: &[u64]| -> VkResult<Vec<i64>> {
-                v.iter()
-                    .map(|&x| i64::try_from(x).map_err(|_| bad(format!("{x} is too large"))))
-                    .collect()
-            };
-            let shape = to_i64(&t.shape)?;
-            let strides = t.strides.as_deref().map(to_i64).transpose()?;
-            objs.create_tensor(
-                &d.memory,
-                t.set,
-                t.binding,
-                ty.format,
-                &shape,
-                strides.as_deref(),
-                &t.bytes,
-            )?;
-        }
-        for decl in &info.bindings {
-            if decl.kind == DescriptorKind::Tensor {
-                if !tensors
-                    .iter()
-                    .any(|t| (t.set, t.binding) == (decl.set, decl.binding))
-                {
-                    return Err(VkError::Binding {
-                        set: decl.set,
-                        binding: decl.binding,
-                        message: "a tensor binding without data".into(),
-                    });
-                }
-                continue;
-            }
-            let bytes = given
-                .get(&(decl.set, decl.binding))
-                .copied()
-                .unwrap_or(&dummy);
-            if decl.kind == DescriptorKind::UniformBuffer
-                && bytes.len() as u64 > u64::from(d.limits.max_uniform_buffer_range)
-            {
-                return Err(VkError::Limit(format!(
-                    "uniform buffer {}.{} of {} bytes; the device allows {}",
-                    decl.set,
-                    decl.binding,
-                    bytes.len(),
-                    d.limits.max_uniform_buffer_range
-                )));
-            }
-            objs.create_buffer(
-                &d.memory,
-                decl.set,
-                decl.binding,
-                decl.kind == DescriptorKind::UniformBuffer,
-                bytes,
-            )?;
-        }
-        let push = self.push_bytes(info, run)?;
-        let spec = spec_data(info, &run.spec)?;
-        objs.create_descriptors(&info.bindings)?;
-        objs.create_pipeline(&run.words, &info.entry, push.len() as u32, &spec)?;
-        objs.dispatch(d.queue, d.queue_family, run.groups, &push, self.timeout)
-    }
-
-    /// The push-constant bytes, zero-padded to [`PUSH_CONSTANT_BYTES`] (or to a multiple of 4
-    /// when longer); empty when the module has no push constants.
-    fn push_bytes(&self, info: &ModuleInfo, run: &VkRun) -> VkResult<Vec<u8>> {
-        match (&run.push, info.has_push_constants) {
+    /// The push-constant range the pipeline layout gets for `push` bytes: 0 when the module has
+    /// no push constants, else [`PUSH_CONSTANT_BYTES`] or the data's length rounded up to a
+    /// multiple of 4 when longer.
+    pub(crate) fn push_range(&self, info: &ModuleInfo, push: Option<&[u8]>) -> VkResult<usize> {
+        match (push, info.has_push_constants) {
             (Some(_), false) => Err(VkError::Limit(
                 "push constants given but the module declares none".into(),
             )),
-            (None, false) => Ok(Vec::new()),
+            (None, false) => Ok(0),
             (p, true) => {
-                let mut bytes = p.clone().unwrap_or_default();
-                let len = bytes.len().max(PUSH_CONSTANT_BYTES).next_multiple_of(4);
+                let given = p.map_or(0, <[u8]>::len);
+                let len = given.max(PUSH_CONSTANT_BYTES).next_multiple_of(4);
                 if len > self.device.limits.max_push_constants_size as usize {
                     return Err(VkError::Limit(format!(
-                        "{} push-constant bytes; the device allows {}",
-                        bytes.len(),
+                        "{given} push-constant bytes; the device allows {}",
                         self.device.limits.max_push_constants_size
                     )));
                 }
-                bytes.resize(len, 0);
-                Ok(bytes)
+                Ok(len)
             }
         }
     }
@@ -336,7 +213,7 @@ pub(crate) struct SpecData {
     pub data: Vec<u8>,
 }
 
-fn spec_data(info: &ModuleInfo, spec: &BTreeMap<u32, u64>) -> VkResult<SpecData> {
+pub(crate) fn spec_data(info: &ModuleInfo, spec: &BTreeMap<u32, u64>) -> VkResult<SpecData> {
     let mut out = SpecData {
         entries: Vec::new(),
         data: Vec::new(),

@@ -75,6 +75,7 @@ fn scale_run(n: u32, push: Option<Vec<u8>>, spec: BTreeMap<u32, u64>) -> VkRun {
                 bytes: vec![0; 4 * n as usize],
             },
         ],
+        elements: Vec::new(),
         push,
         spec,
     }

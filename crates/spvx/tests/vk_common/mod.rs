@@ -97,6 +97,7 @@ pub fn try_run_both(
             entry: Some("main".into()),
             groups,
             buffers,
+            elements: Vec::new(),
             push,
             spec,
         })

@@ -127,6 +127,7 @@ impl Loaded {
                     bytes: d.bytes.clone(),
                 })
                 .collect(),
+            elements: Vec::new(),
             push: self.push.clone(),
             spec: plan.spec.clone(),
         }
