@@ -52,6 +52,16 @@ pub enum IdError {
         "the id bound {bound} is larger than the max id bound {max} (SPIR-V §2.17 Universal Limits)"
     )]
     BoundTooLarge { bound: u32, max: u32 },
+    /// An operand names a type where the instruction wants a value (SPIR-V §2.2.1, §3.52;
+    /// spirv-val 2025.5 "Operand X cannot be a type"). See [`super::id_operands`].
+    #[error("{opcode}: operand {id} cannot be a type (a value is required here)")]
+    TypeAsOperand { opcode: String, id: String },
+    /// An operand names an id without a type (a label, string, import or decoration group)
+    /// where the instruction wants a value (spirv-val 2025.5 "Operand X requires a type").
+    #[error(
+        "{opcode}: operand {id} requires a type (it is not a value: a label, string, import or decoration group)"
+    )]
+    TypelessOperand { opcode: String, id: String },
 }
 
 /// The largest id bound a module may declare: SPIR-V §2.17's universal limit, spirv-val's
@@ -212,15 +222,24 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     }
 }
 
-/// Cascade suppression: an instruction using an undefined id is reported for that alone — the
-/// other rules' errors on the same instruction follow from the missing definition and are
-/// dropped. (Ids used before their definition or from another function are defined, so the
+/// Cascade suppression: an instruction using an undefined id, or naming a type or a typeless
+/// id where a value is wanted, is reported for that alone — the other rules' errors on the same
+/// instruction follow from the missing value and are dropped. (Ids used before their definition or from another function are defined, so the
 /// other rules still judge them.) Identical errors on one instruction are reported once.
 pub fn suppress_cascades(errors: &mut Vec<ValError>) {
     use crate::error::ErrorKind;
     let broken: HashSet<usize> = errors
         .iter()
-        .filter(|e| matches!(e.kind, ErrorKind::Id(IdError::Undefined { .. })))
+        .filter(|e| {
+            matches!(
+                e.kind,
+                ErrorKind::Id(
+                    IdError::Undefined { .. }
+                        | IdError::TypeAsOperand { .. }
+                        | IdError::TypelessOperand { .. }
+                )
+            )
+        })
         .filter_map(|e| e.index)
         .collect();
     errors.retain(|e| {

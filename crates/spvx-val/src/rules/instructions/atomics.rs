@@ -187,7 +187,7 @@ fn is_int32(cx: &Cx, i: usize) -> bool {
 
 /// A Scope `<id>`: a 32-bit int scalar; in Shader modules (without CooperativeMatrixNV … —
 /// spirv-val's exception for Kernel), a constant instruction.
-fn scope_operand(cx: &Cx, i: usize, what: &str) -> Check {
+pub(super) fn scope_operand(cx: &Cx, i: usize, what: &str) -> Check {
     ensure(is_int32(cx, i), || {
         cx.operand_err(i, what, "a 32-bit int scalar")
     })?;

@@ -1,6 +1,7 @@
 //! Rules of result and operand types of the core instructions, by family: arithmetic, bitwise
 //! and logical ([`arith`]), conversion ([`convert`]), composite ([`composite`]), memory
-//! ([`memory`]), control flow and function calls ([`control`]) and constants ([`constants`]).
+//! ([`memory`]), control flow and function calls ([`control`]), constants ([`constants`]) and
+//! group non-uniform instructions ([`group`]).
 //!
 //! Each rule is the one the SPIR-V specification states for the instruction (§3.52, "Result
 //! Type must be ..."); the messages follow spirv-val's wording where it has one. An instruction
@@ -15,6 +16,7 @@ mod constants;
 mod control;
 mod convert;
 mod glsl;
+mod group;
 mod matrix;
 mod memory;
 mod spec_op;
@@ -62,6 +64,7 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
             .and_then(|()| bits::check(&cx))
             .and_then(|()| matrix::check(&cx))
             .and_then(|()| glsl::check(&cx))
+            .and_then(|()| group::check(&cx))
             .and_then(|()| spec_op::check(&cx));
         if let Err(e) = result {
             out.push(ValError::at(index, e));

@@ -1,0 +1,142 @@
+//! Where a logical pointer may be an operand (SPIR-V §2.16.1 "Universal Validation Rules",
+//! Logical addressing model): "A pointer can only be an operand to the following instructions:
+//! OpLoad, OpStore, OpAccessChain, OpInBoundsAccessChain, OpFunctionCall, OpImageTexelPointer,
+//! OpCopyMemory, OpCopyObject, all OpAtomic instructions, extended instruction-set instructions
+//! that are explicitly identified as taking pointer operands"; with VariablePointers or
+//! VariablePointersStorageBuffer also OpReturnValue, OpPtrAccessChain, OpPtrEqual,
+//! OpPtrNotEqual, OpPtrDiff, OpSelect and OpPhi (for pointers into Workgroup or StorageBuffer
+//! memory respectively).
+//!
+//! The rule applies in the Logical and PhysicalStorageBuffer64 addressing models to pointers
+//! other than PhysicalStorageBuffer ones. spvx-val reads it as spirv-val 2025.5 does
+//! (validate_logical_pointers.cpp): only instructions with a Result Type are judged, only
+//! `IdRef` operands count (not Scope or Memory Semantics ids), and the other instructions
+//! spirv-val lets through on the strength of the specification's intent (OpArrayLength,
+//! OpExtInst, OpCopyMemorySized, OpDecorate, OpEntryPoint, the cooperative-matrix loads and
+//! stores) are allowed too. A pointer as the Value of an arithmetic, conversion, composite or
+//! group instruction is an error here even where that instruction's own type rule would also
+//! reject it.
+
+use crate::Options;
+use crate::error::ValError;
+use crate::index::{ModuleIndex, Type};
+use thiserror::Error;
+
+/// A logical pointer where the Logical addressing model does not allow one.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LogicalPointerError {
+    /// Message as spirv-val 2025.5.
+    #[error("{opcode}: Instruction may not have a logical pointer operand ({pointer})")]
+    NotAllowed { opcode: String, pointer: String },
+    /// Message as spirv-val 2025.5.
+    #[error(
+        "{opcode}: Instruction may only have a logical pointer operand in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability ({pointer})"
+    )]
+    NeedsVariablePointers { opcode: String, pointer: String },
+}
+
+const MEMORY_MODEL: u16 = 14;
+const LOGICAL: u32 = 0;
+const PHYSICAL_STORAGE_BUFFER_64: u32 = 5348;
+const SC_WORKGROUP: u32 = 4;
+const SC_STORAGE_BUFFER: u32 = 12;
+const SC_PHYSICAL_STORAGE_BUFFER: u32 = 5349;
+
+/// Instructions that take logical pointer operands without conditions.
+const ALLOWED: &[&str] = &[
+    "OpLoad",
+    "OpStore",
+    "OpAccessChain",
+    "OpInBoundsAccessChain",
+    "OpFunctionCall",
+    "OpImageTexelPointer",
+    "OpCopyMemory",
+    "OpCopyMemorySized",
+    "OpCopyObject",
+    "OpArrayLength",
+    "OpExtInst",
+    "OpDecorate",
+    "OpDecorateId",
+    "OpEntryPoint",
+    "OpCooperativeMatrixLoadKHR",
+    "OpCooperativeMatrixStoreKHR",
+    "OpAtomicFlagTestAndSet",
+    "OpAtomicFlagClear",
+    "OpAtomicFMinEXT",
+    "OpAtomicFMaxEXT",
+    "OpAtomicFAddEXT",
+];
+
+/// Instructions that take them with a variable-pointers capability.
+const VARIABLE_POINTER_OPS: &[&str] = &[
+    "OpReturnValue",
+    "OpPtrAccessChain",
+    "OpPtrEqual",
+    "OpPtrNotEqual",
+    "OpPtrDiff",
+    "OpSelect",
+    "OpPhi",
+];
+
+/// `OpAtomicLoad` … `OpAtomicXor`.
+const ATOMICS: std::ops::RangeInclusive<u16> = 227..=242;
+
+/// The storage class of `id`'s type when it is a logical pointer.
+fn logical_pointer_class(ix: &ModuleIndex, id: u32) -> Option<u32> {
+    match ix.value_type(id)? {
+        Type::Pointer { storage_class, .. } if *storage_class != SC_PHYSICAL_STORAGE_BUFFER => {
+            Some(*storage_class)
+        }
+        _ => None,
+    }
+}
+
+/// Appends an error for every instruction with a logical pointer operand it may not have.
+pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
+    let model = ix
+        .insts
+        .iter()
+        .find(|i| i.opcode == MEMORY_MODEL)
+        .and_then(|i| i.operands.first())
+        .and_then(|o| o.word());
+    if !matches!(model, Some(LOGICAL | PHYSICAL_STORAGE_BUFFER_64)) {
+        return;
+    }
+    let id_ref = ix.grammar.common.id_ref;
+    for (index, inst) in ix.insts.iter().enumerate() {
+        if inst.result_type.is_none() || ATOMICS.contains(&inst.opcode) {
+            continue;
+        }
+        let Some((pointer, class)) = inst
+            .operands
+            .iter()
+            .filter(|o| o.kind == id_ref)
+            .filter_map(|o| o.id())
+            .find_map(|id| logical_pointer_class(ix, id).map(|c| (id, c)))
+        else {
+            continue;
+        };
+        let name = ix.opcode_name(inst.opcode);
+        if ALLOWED.contains(&name.as_str()) {
+            continue;
+        }
+        let err = if VARIABLE_POINTER_OPS.contains(&name.as_str()) {
+            let ok = (ix.has_capability("VariablePointersStorageBuffer")
+                && class == SC_STORAGE_BUFFER)
+                || (ix.has_capability("VariablePointers") && class == SC_WORKGROUP);
+            if ok {
+                continue;
+            }
+            LogicalPointerError::NeedsVariablePointers {
+                opcode: name,
+                pointer: ix.name(pointer),
+            }
+        } else {
+            LogicalPointerError::NotAllowed {
+                opcode: name,
+                pointer: ix.name(pointer),
+            }
+        };
+        out.push(ValError::at(index, err));
+    }
+}
