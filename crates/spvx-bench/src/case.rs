@@ -3,6 +3,7 @@
 
 use spvx_exec::{CompiledModule, Resources, RunConfig};
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// The work one dispatch does, for rates.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,6 +30,8 @@ pub struct BenchCase {
     pub name: String,
     /// The module compiled for the engine.
     pub module: CompiledModule,
+    /// How long compiling `module` took (the engine's one-time setup), if measured.
+    pub compile_time: Option<Duration>,
     /// The same module as SPIR-V words, for the device.
     pub spirv: Vec<u32>,
     /// The entry point's name.

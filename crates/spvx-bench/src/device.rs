@@ -5,8 +5,9 @@ use crate::case::BenchCase;
 use spvx_exec::Resources;
 use std::time::Duration;
 
-/// The contents of every buffer binding after a device dispatch: ((set, binding), bytes).
-pub type DeviceOutputs = Vec<((u32, u32), Vec<u8>)>;
+/// The contents of every buffer after a device dispatch: ((set, binding, element), bytes);
+/// element is 0 for a plain binding, the index in an array of buffers otherwise.
+pub type DeviceOutputs = Vec<((u32, u32, u32), Vec<u8>)>;
 
 /// A device that can run benchmark kernels.
 pub trait Device {
@@ -14,17 +15,19 @@ pub trait Device {
     fn name(&self) -> String;
     /// The device's subgroup size, if known.
     fn subgroup_size(&self) -> Option<u32>;
-    /// Prepares a kernel (shader module, pipeline, buffers): not timed.
+    /// Prepares a kernel (shader module, pipeline, buffers), once; its duration is reported
+    /// separately ([`DeviceKernel::setup_time`]), not in the dispatch times.
     fn prepare<'a>(&'a mut self, case: &BenchCase) -> Result<Box<dyn DeviceKernel + 'a>, String>;
 }
 
 /// A kernel prepared on a device.
 pub trait DeviceKernel {
-    /// One timed dispatch: upload `inputs`, dispatch, wait, read every buffer back.
+    /// One timed dispatch of the prepared kernel: upload `inputs`, dispatch, wait, read every
+    /// buffer back.
     fn dispatch(&mut self, inputs: &Resources) -> Result<DeviceOutputs, String>;
 
-    /// The part of a dispatch's time that is not the kernel's work (e.g. pipeline creation when
-    /// the device cannot keep a pipeline between dispatches), if measured.
+    /// How long preparing the kernel took (one-time setup: buffers, pipeline creation), if
+    /// measured.
     fn setup_time(&self) -> Option<Duration> {
         None
     }

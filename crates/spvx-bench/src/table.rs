@@ -43,7 +43,8 @@ pub enum DeviceResult {
         runs: usize,
         mismatches: usize,
         first_mismatch: Option<String>,
-        /// The device's own estimate of the part of a dispatch that is setup, not work.
+        /// How long preparing the kernel on the device took (one-time: buffers, descriptor
+        /// sets, pipeline creation), measured once; not part of `samples`.
         setup: Option<Duration>,
     },
 }
@@ -56,6 +57,8 @@ pub struct Row {
     pub work: Work,
     /// The engine's subgroup size in the timed runs.
     pub subgroup_size: u32,
+    /// How long compiling the module for the engine took (one-time), if measured.
+    pub engine_compile: Option<Duration>,
     /// The engine's timed dispatches (warm-up excluded).
     pub engine: Vec<Duration>,
     pub device: DeviceResult,
@@ -84,22 +87,20 @@ impl Row {
         (e > 0.0).then(|| d / e)
     }
 
-    /// The ratio with the device's setup time taken off its median: (device median − setup) /
-    /// engine median; `None` when the setup estimate is not below the device median.
-    pub fn ratio_excluding_setup(&self) -> Option<f64> {
-        let DeviceResult::Measured {
-            setup: Some(setup), ..
-        } = &self.device
-        else {
-            return None;
-        };
-        let e = self.engine_median()?.as_secs_f64();
-        let full = self.device_median()?;
-        // An estimate as large as the whole time says nothing about the dispatch itself.
-        if *setup >= full {
-            return None;
+    /// The device's one-time setup (preparing the kernel), when measured.
+    pub fn device_setup(&self) -> Option<Duration> {
+        match &self.device {
+            DeviceResult::Measured { setup, .. } => *setup,
+            _ => None,
         }
-        let d = (full - *setup).as_secs_f64();
+    }
+
+    /// The ratio of one run from a module to outputs, one-time setup included: (device setup +
+    /// device median) / (engine compile + engine median); `None` unless both setups were
+    /// measured.
+    pub fn ratio_including_setup(&self) -> Option<f64> {
+        let e = (self.engine_compile? + self.engine_median()?).as_secs_f64();
+        let d = (self.device_setup()? + self.device_median()?).as_secs_f64();
         (e > 0.0).then(|| d / e)
     }
 
@@ -168,7 +169,7 @@ fn cell(text: &str) -> String {
 }
 
 impl Row {
-    /// Device time, device setup time, ratio, ratio without setup.
+    /// Device time (or why there is none), device setup time, ratio, ratio with setup.
     fn device_cells(&self) -> [String; 4] {
         let dash = || "—".to_string();
         let first = match &self.device {
@@ -178,16 +179,12 @@ impl Row {
             DeviceResult::Failed(why) => format!("failed: {}", cell(why)),
             DeviceResult::Measured { .. } => self.device_median().map_or_else(dash, ms),
         };
-        let setup = match &self.device {
-            DeviceResult::Measured { setup: Some(s), .. } => ms(*s),
-            _ => dash(),
-        };
         let ratio = |r: Option<f64>| r.map_or_else(dash, |r| format!("{r:.2}"));
         [
             first,
-            setup,
+            self.device_setup().map_or_else(dash, ms),
             ratio(self.ratio()),
-            ratio(self.ratio_excluding_setup()),
+            ratio(self.ratio_including_setup()),
         ]
     }
 
@@ -238,12 +235,12 @@ impl Table {
         (geometric_mean(&ratios), ratios.len())
     }
 
-    /// The geometric mean of the ratios without the device's setup time, and how many.
-    pub fn geometric_mean_ratio_excluding_setup(&self) -> (Option<f64>, usize) {
+    /// The geometric mean of the ratios with one-time setup included, and how many.
+    pub fn geometric_mean_ratio_including_setup(&self) -> (Option<f64>, usize) {
         let ratios: Vec<f64> = self
             .rows
             .iter()
-            .filter_map(Row::ratio_excluding_setup)
+            .filter_map(Row::ratio_including_setup)
             .collect();
         (geometric_mean(&ratios), ratios.len())
     }
@@ -260,40 +257,46 @@ impl Table {
         let _ = writeln!(
             out,
             "Per kernel: {} warm-up round(s), then {} timed rounds, engine and device alternating. \
-             Times are medians per dispatch, end to end: inputs in, dispatch, outputs out. The \
-             engine's module is compiled once beforehand; the device's time includes creating its \
-             buffers and pipeline at each dispatch (spvx-vk has no prepared form), which the \
-             device setup column estimates with a one-workgroup run of the same module. Ratio = \
-             device time / engine time (above 1: the engine is faster); w/o setup: the device \
-             time minus that estimate.",
+             engine ms and device ms are medians of one dispatch, end to end on a module prepared \
+             beforehand: engine = `CompiledModule::run` (inputs copied into engine memory, every \
+             workgroup run, outputs copied back); device = `Prepared::dispatch` of spvx-vk \
+             (inputs copied into the mapped buffers, dispatch submitted and waited for, every \
+             buffer copied back). Ratio = device ms / engine ms (above 1: the engine is faster). \
+             One-time setup, measured once and not in those times: engine compile = \
+             `CompiledModule` from the SPIR-V; device setup = `VkRunner::prepare` (buffers, \
+             descriptor sets, shader module, pipeline creation with the driver's compiler, \
+             command buffer). Ratio with setup = (device setup + device ms) / (engine compile + \
+             engine ms): one run from a module to its outputs on each side (no process start, \
+             no device creation).",
             self.warmup, self.rounds
         );
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "| kernel | invocations | subgroup | engine ms | device ms | device setup ms | ratio | ratio w/o setup | engine Minv/s | engine rate | device rate | outputs |"
+            "| kernel | invocations | subgroup | engine ms | device ms | ratio | engine compile ms | device setup ms | ratio with setup | engine Minv/s | engine rate | device rate | outputs |"
         );
         let _ = writeln!(
             out,
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
         );
         for r in &self.rows {
             let em = r.engine_median();
-            let [dev, setup, ratio, ratio_net] = r.device_cells();
+            let [dev, setup, ratio, ratio_setup] = r.device_cells();
             let minv = em
                 .and_then(|t| per_second(r.invocations, t))
                 .map_or("—".into(), |v| format!("{:.2}", v / 1e6));
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&r.name),
                 r.invocations,
                 r.subgroup_size,
                 em.map_or("—".into(), ms),
                 dev,
-                setup,
                 ratio,
-                ratio_net,
+                r.engine_compile.map_or("—".into(), ms),
+                setup,
+                ratio_setup,
                 minv,
                 throughput(r.work, em),
                 throughput(r.work, r.device_median()),
@@ -313,10 +316,10 @@ impl Table {
                 let _ = writeln!(out, "No kernel was measured on the device: no ratio.");
             }
         }
-        if let (Some(g), n) = self.geometric_mean_ratio_excluding_setup() {
+        if let (Some(g), n) = self.geometric_mean_ratio_including_setup() {
             let _ = writeln!(
                 out,
-                "Geometric mean of the ratio without the device's setup time, over {n} kernels: {g:.3}."
+                "Geometric mean of the ratio with one-time setup (engine compile, device setup), over {n} kernels: {g:.3}."
             );
         }
         out
@@ -336,6 +339,7 @@ mod tests {
                 bytes: None,
             },
             subgroup_size: 32,
+            engine_compile: Some(Duration::from_millis(1)),
             engine: vec![Duration::from_millis(engine_ms)],
             device,
             check: Check {
@@ -358,7 +362,8 @@ mod tests {
             },
         );
         assert_eq!(r.ratio(), Some(3.0));
-        assert_eq!(r.ratio_excluding_setup(), Some(1.0));
+        // (4 + 6) / (1 + 2)
+        assert_eq!(r.ratio_including_setup(), Some(10.0 / 3.0));
         assert!(r.passed());
         let t = Table {
             machine: "m".into(),
@@ -371,7 +376,7 @@ mod tests {
         // 2e6 MACs in 2 ms = 1 GMAC/s; 1000 invocations in 2 ms = 0.5 M/s.
         assert!(
             md.contains(
-                "| k\\|1 | 1000 | 32 | 2.00 | 6.00 | 4.00 | 3.00 | 1.00 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
+                "| k\\|1 | 1000 | 32 | 2.00 | 6.00 | 3.00 | 1.00 | 4.00 | 3.33 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
             ),
             "{md}"
         );
@@ -410,6 +415,10 @@ mod tests {
             },
         );
         assert_eq!(slow_setup.ratio(), Some(3.0));
-        assert_eq!(slow_setup.ratio_excluding_setup(), None);
+        // (3 + 3) / (1 + 1)
+        assert_eq!(slow_setup.ratio_including_setup(), Some(3.0));
+        let mut no_compile = slow_setup.clone();
+        no_compile.engine_compile = None;
+        assert_eq!(no_compile.ratio_including_setup(), None);
     }
 }

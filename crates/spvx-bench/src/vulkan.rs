@@ -1,17 +1,19 @@
 //! The device column through spvx-vk (lavapipe or another Vulkan device).
 //!
-//! spvx-vk's [`VkRunner::run`] creates the buffers, descriptor sets and pipeline, dispatches,
-//! reads back and destroys everything, every time: it has no "prepare once, dispatch many"
-//! form. So a timed device dispatch here includes pipeline creation (lavapipe's LLVM JIT) and
-//! buffer creation. To show what that costs, [`DeviceKernel::setup_time`] is measured on the
-//! same module and inputs with a single workgroup; the table gives the ratio both with the
-//! whole device time and with that setup time subtracted.
+//! [`VulkanDevice::prepare`] creates the kernel's device objects once with
+//! [`VkRunner::prepare`] — buffers of the case's sizes, descriptor sets, shader module and
+//! pipeline (lavapipe compiles the shader with its LLVM JIT here), command buffer — and times
+//! that directly: the one-time setup, [`DeviceKernel::setup_time`]. Each timed dispatch is then
+//! [`spvx_vk::Prepared::dispatch`]: the inputs copied into the mapped buffers, the dispatch
+//! submitted and waited for, every buffer copied back out — the same work the engine's timed
+//! `CompiledModule::run` does (inputs in, every workgroup, outputs out).
 
 use crate::case::BenchCase;
 use crate::device::{Device, DeviceKernel, DeviceOutputs};
-use crate::stats::median;
 use spvx_exec::Resources;
-use spvx_vk::{BufferData, DeviceChoice, VkRun, VkRunner};
+use spvx_vk::{
+    BufferData, BufferElement, BufferInput, DeviceChoice, Prepared, VkInputs, VkRun, VkRunner,
+};
 use std::time::{Duration, Instant};
 
 /// A Vulkan device opened through spvx-vk.
@@ -28,6 +30,38 @@ impl VulkanDevice {
     }
 }
 
+/// The case as a spvx-vk run: element 0 of every binding as a buffer, further elements of
+/// arrays of buffers as elements, the push constants.
+fn vk_run(case: &BenchCase) -> VkRun {
+    let mut run = VkRun {
+        words: case.spirv.clone(),
+        entry: Some(case.entry.clone()),
+        groups: case.groups,
+        buffers: Vec::new(),
+        elements: Vec::new(),
+        push: (!case.resources.push_constants.is_empty())
+            .then(|| case.resources.push_constants.clone()),
+        spec: case.spec.clone(),
+    };
+    for ((set, binding, index), bytes) in case.resources.buffer_elements() {
+        if index == 0 {
+            run.buffers.push(BufferData {
+                set,
+                binding,
+                bytes: bytes.to_vec(),
+            });
+        } else {
+            run.elements.push(BufferElement {
+                set,
+                binding,
+                index,
+                bytes: bytes.to_vec(),
+            });
+        }
+    }
+    run
+}
+
 impl Device for VulkanDevice {
     fn name(&self) -> String {
         self.runner.report().to_string()
@@ -38,69 +72,52 @@ impl Device for VulkanDevice {
     }
 
     fn prepare<'a>(&'a mut self, case: &BenchCase) -> Result<Box<dyn DeviceKernel + 'a>, String> {
-        let mut kernel = VulkanKernel {
-            runner: &self.runner,
-            words: case.spirv.clone(),
-            entry: case.entry.clone(),
-            groups: case.groups,
-            spec: case.spec.clone(),
-            setup: None,
-        };
-        // The cost of a run apart from the dispatch: the same run with one workgroup.
-        let mut samples = Vec::new();
-        for _ in 0..3 {
-            let start = Instant::now();
-            kernel.run(&case.resources, [1, 1, 1])?;
-            samples.push(start.elapsed());
-        }
-        kernel.setup = median(&samples);
-        Ok(Box::new(kernel))
+        let run = vk_run(case);
+        let start = Instant::now();
+        let prepared = self.runner.prepare(&run).map_err(|e| format!("{e}"))?;
+        let setup = start.elapsed();
+        Ok(Box::new(VulkanKernel { prepared, setup }))
     }
 }
 
-/// One kernel on a Vulkan device.
+/// One kernel prepared on a Vulkan device.
 struct VulkanKernel<'a> {
-    runner: &'a VkRunner,
-    words: Vec<u32>,
-    entry: String,
-    groups: [u32; 3],
-    spec: std::collections::BTreeMap<u32, u64>,
-    setup: Option<Duration>,
-}
-
-impl VulkanKernel<'_> {
-    fn run(&self, inputs: &Resources, groups: [u32; 3]) -> Result<DeviceOutputs, String> {
-        let run = VkRun {
-            words: self.words.clone(),
-            entry: Some(self.entry.clone()),
-            groups,
-            buffers: inputs
-                .buffers()
-                .map(|((set, binding), bytes)| BufferData {
-                    set,
-                    binding,
-                    bytes: bytes.to_vec(),
-                })
-                .collect(),
-            elements: Vec::new(),
-            push: (!inputs.push_constants.is_empty()).then(|| inputs.push_constants.clone()),
-            spec: self.spec.clone(),
-        };
-        let out = self.runner.run(&run).map_err(|e| format!("{e}"))?;
-        Ok(out
-            .buffers
-            .into_iter()
-            .map(|b| ((b.set, b.binding), b.bytes))
-            .collect())
-    }
+    prepared: Prepared<'a>,
+    /// How long [`VkRunner::prepare`] took.
+    setup: Duration,
 }
 
 impl DeviceKernel for VulkanKernel<'_> {
     fn dispatch(&mut self, inputs: &Resources) -> Result<DeviceOutputs, String> {
-        self.run(inputs, self.groups)
+        let vk_inputs = VkInputs {
+            buffers: inputs
+                .buffer_elements()
+                .map(|((set, binding, index), bytes)| BufferInput {
+                    set,
+                    binding,
+                    index,
+                    bytes,
+                })
+                .collect(),
+            tensors: Vec::new(),
+            push: (!inputs.push_constants.is_empty()).then_some(inputs.push_constants.as_slice()),
+        };
+        let out = self
+            .prepared
+            .dispatch(&vk_inputs)
+            .map_err(|e| format!("{e}"))?;
+        let plain = out
+            .buffers
+            .into_iter()
+            .map(|b| ((b.set, b.binding, 0), b.bytes));
+        let elements = out
+            .elements
+            .into_iter()
+            .map(|e| ((e.set, e.binding, e.index), e.bytes));
+        Ok(plain.chain(elements).collect())
     }
 
     fn setup_time(&self) -> Option<Duration> {
-        self.setup
+        Some(self.setup)
     }
 }

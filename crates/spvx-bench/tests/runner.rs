@@ -41,7 +41,11 @@ impl DeviceKernel for HostKernel {
         if self.flip {
             c[100] ^= 1 << 5;
         }
-        Ok(vec![((0, 0), le(&a)), ((0, 1), le(&b)), ((0, 2), le(&c))])
+        Ok(vec![
+            ((0, 0, 0), le(&a)),
+            ((0, 1, 0), le(&b)),
+            ((0, 2, 0), le(&c)),
+        ])
     }
 }
 

@@ -48,3 +48,95 @@ fn vadd_on_the_vulkan_device_matches_the_engine_and_the_host() {
     }
     assert!(row.passed());
 }
+
+/// An array of three storage buffers (spvx-vk's bufarray.comp, glslang 12) through the bench:
+/// every element reaches the device as its own descriptor and comes back compared with the
+/// engine's element; the output equals sums computed on the host in u64, mod 2^32.
+#[test]
+fn an_array_of_buffers_on_the_vulkan_device_matches_the_engine_and_the_host() {
+    use spvx_bench::{BenchCase, DeviceSupport, Work};
+    use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
+    let mut device = match VulkanDevice::open("vulkan") {
+        Ok(d) => d,
+        Err(e) => {
+            if std::env::var("SPVX_REQUIRE_VULKAN").is_ok_and(|v| v == "1") {
+                panic!("SPVX_REQUIRE_VULKAN=1 but no Vulkan device: {e}");
+            }
+            eprintln!("skipped: no Vulkan device ({e})");
+            return;
+        }
+    };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../spvx-vk/tests/shaders/bufarray.comp.spv");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let module =
+        CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("compiles");
+    let n = 32usize;
+    let elements: Vec<Vec<u32>> = (0..3u32)
+        .map(|k| {
+            (0..n as u32 + k)
+                .map(|i| (i + 1).wrapping_mul(0x0101_0101).wrapping_add(k << 28))
+                .collect()
+        })
+        .collect();
+    let mut resources = Resources::new();
+    for (k, v) in elements.iter().enumerate() {
+        resources.set_buffer_element(0, 0, k as u32, common::le(v));
+    }
+    resources.set_buffer(0, 1, vec![0; 4 * n]);
+    resources.push_constants = 2u32.to_le_bytes().to_vec();
+    // bufs[2] has n + 2 words, so length() = n + 2.
+    let sums: Vec<u32> = (0..n)
+        .map(|i| {
+            let exact: u64 = (0..3)
+                .map(|k| u64::from(elements[k][i]) * (k as u64 + 1))
+                .sum::<u64>()
+                + (n as u64 + 2);
+            (exact % (1 << 32)) as u32
+        })
+        .collect();
+    let spirv: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let case = BenchCase {
+        name: "bufarray".into(),
+        module,
+        compile_time: None,
+        spirv,
+        entry: "main".into(),
+        spec: Default::default(),
+        groups: [(n / 4) as u32, 1, 1],
+        resources,
+        config: RunConfig::default(),
+        subgroup_size_from_device: false,
+        work: Work::default(),
+        device: DeviceSupport::Supported,
+        expected: vec![((0, 1), common::le(&sums))],
+    };
+    let opts = BenchOptions {
+        warmup: 0,
+        rounds: 2,
+    };
+    let row = run_case(
+        &case,
+        Some(Ok(&mut device as &mut dyn Device)),
+        &opts,
+        &mut |_| {},
+    )
+    .expect("runs");
+    assert_eq!(row.check.expected, Some(Ok(())));
+    match &row.device {
+        DeviceResult::Measured {
+            runs,
+            mismatches,
+            first_mismatch,
+            ..
+        } => {
+            assert_eq!(*runs, 2);
+            assert_eq!(*mismatches, 0, "{first_mismatch:?}");
+        }
+        other => panic!("not measured: {other:?}"),
+    }
+    assert!(row.passed());
+}

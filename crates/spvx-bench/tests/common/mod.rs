@@ -78,6 +78,7 @@ pub fn case(expected_c: Vec<u32>) -> BenchCase {
     BenchCase {
         name: "vadd".into(),
         module,
+        compile_time: None,
         spirv: asm.words(),
         entry: "main".into(),
         spec: BTreeMap::new(),

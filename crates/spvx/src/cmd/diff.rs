@@ -50,7 +50,7 @@ pub struct DiffArgs {
 }
 
 /// set, binding, the device's bytes, the engine's bytes.
-type Output<'a> = (u32, u32, &'a [u8], Option<&'a [u8]>);
+type Output<'a> = (u32, u32, u32, &'a [u8], Option<&'a [u8]>);
 
 /// One output of the device.
 struct BindingBytes<'a> {
@@ -152,6 +152,7 @@ pub fn run(args: DiffArgs) -> CmdResult {
     let inputs = loaded.input_types();
     let mut differing = 0;
     // Buffers, then tensors (their whole byte layout, padding included).
+    let arrays = loaded.arrays();
     let outputs: Vec<Output> = out
         .buffers
         .iter()
@@ -159,16 +160,22 @@ pub fn run(args: DiffArgs) -> CmdResult {
             (
                 b.set,
                 b.binding,
+                0,
                 b.bytes.as_slice(),
                 res.buffer(b.set, b.binding),
             )
         })
+        .chain(out.elements.iter().map(|e| {
+            let engine = res.buffer_element(e.set, e.binding, e.index);
+            (e.set, e.binding, e.index, e.bytes.as_slice(), engine)
+        }))
         .chain(out.tensors.iter().map(|t| {
             let engine = res.tensor(t.set, t.binding).map(|e| e.data.as_slice());
-            (t.set, t.binding, t.bytes.as_slice(), engine)
+            (t.set, t.binding, 0, t.bytes.as_slice(), engine)
         }))
         .collect();
-    for &(set, binding, device_bytes, engine_bytes) in &outputs {
+    for &(set, binding, index, device_bytes, engine_bytes) in &outputs {
+        let is_array = arrays.contains(&(set, binding));
         let b = BindingBytes {
             set,
             binding,
@@ -201,7 +208,12 @@ pub fn run(args: DiffArgs) -> CmdResult {
             .find(|i| (i.set, i.binding) == key)
             .and_then(|i| i.name.clone())
             .map_or_else(String::new, |n| format!(" ({n})"));
-        let label = format!("{}.{}{name}", b.set, b.binding);
+        let element = if is_array {
+            format!("[{index}]")
+        } else {
+            String::new()
+        };
+        let label = format!("{}.{}{element}{name}", b.set, b.binding);
         if let Some((e, d)) = c.lengths {
             println!("DIFF {label}: the engine has {e} bytes, the device {d}");
         }
@@ -231,7 +243,9 @@ pub fn run(args: DiffArgs) -> CmdResult {
                 Verdict::NanPayload => "undefined (NaN payload)".to_string(),
                 Verdict::WithinUlps(n) => format!("{n} ULPs apart"),
             };
+            // The engine tracks writers per binding, not per element of an array of buffers.
             let writer = match report.writer_of(set, binding, d.byte) {
+                _ if is_array => "writers of array elements are not tracked".to_string(),
                 Some(w) => format!("written by {w}"),
                 None => "not written by the engine (its input value)".to_string(),
             };

@@ -24,12 +24,15 @@ pub fn load_case(entry: &ManifestEntry, over: &RunOptions) -> Result<BenchCase, 
         spec_constants: plan.spec.clone(),
         ..CompileOptions::default()
     };
+    let start = std::time::Instant::now();
     let compiled = module.compile(&ep.name, &opts)?;
+    let compile_time = start.elapsed();
     let spirv = spvx_spirv::binary::to_words(&module.header, &module.instructions);
     let (resources, expected) = load_resources(&plan)?;
     Ok(BenchCase {
         name: entry.name.clone(),
         module: compiled,
+        compile_time: Some(compile_time),
         spirv,
         entry: ep.name,
         spec: plan.spec.clone(),
@@ -65,7 +68,7 @@ fn load_resources(plan: &RunPlan) -> Result<(Resources, Expected), String> {
             .data
             .load(&plan.base, limit)
             .map_err(|e| format!("error: {}: {e}", b.origin))?;
-        res.set_buffer(b.set, b.binding, data.bytes);
+        res.set_buffer_element(b.set, b.binding, b.index.unwrap_or(0), data.bytes);
         expect(b.set, b.binding, &b.expect, &b.origin)?;
     }
     for t in &plan.tensors {

@@ -1,5 +1,6 @@
 //! `spvx run --device vulkan[:NAME]`: the same run on a Vulkan device through spvx-vk, and
-//! the loading both this and `spvx diff` share (module words, buffer data, push constants).
+//! the loading both this and `spvx diff` share (module words, buffer data and elements of
+//! arrays of buffers, push constants).
 //!
 //! The bindings are checked as for the engine when the engine can compile the module (every
 //! binding the entry point uses given, nothing else); otherwise spvx-vk's own checks apply.
@@ -12,7 +13,7 @@ use super::plan::RunPlan;
 use crate::cmd::CmdResult;
 use spvx_exec::{BindingInfo, CompileOptions, CompiledModule, Resources, Tensor};
 use spvx_spirv::binary::to_words;
-use spvx_vk::{BufferData, DeviceChoice, TensorData, VkRun, VkRunner};
+use spvx_vk::{BufferData, BufferElement, DeviceChoice, TensorData, VkRun, VkRunner};
 use std::collections::BTreeMap;
 
 /// A plan's module and data, loaded once for the engine and the device.
@@ -23,8 +24,11 @@ pub struct Loaded {
     /// device run is possible).
     pub compiled: Result<CompiledModule, String>,
     pub bindings: Vec<BindingInfo>,
-    /// Each buffer's input data, in plan order.
+    /// Each buffer's input data, in plan order (plain bindings and element 0 of arrays of
+    /// buffers).
     pub buffers: Vec<(u32, u32, Data)>,
+    /// Elements 1.. of arrays of buffers: (set, binding, index, data), in plan order.
+    pub elements: Vec<(u32, u32, u32, Data)>,
     /// Each tensor's input, in plan order.
     pub tensors: Vec<(u32, u32, Tensor, Data)>,
     pub push: Option<Vec<u8>>,
@@ -56,18 +60,16 @@ impl Loaded {
         };
         let limit = plan.config.memory_limit;
         let mut buffers = Vec::new();
+        let mut elements = Vec::new();
         for b in &plan.buffers {
-            if b.index.is_some() {
-                return Err(format!(
-                    "error: {}: elements of arrays of buffers run on the engine only (not --device or diff)",
-                    b.origin
-                ));
-            }
             let data = b
                 .data
                 .load(&plan.base, limit)
                 .map_err(|e| format!("error: {}: {e}", b.origin))?;
-            buffers.push((b.set, b.binding, data));
+            match b.index.unwrap_or(0) {
+                0 => buffers.push((b.set, b.binding, data)),
+                i => elements.push((b.set, b.binding, i, data)),
+            }
         }
         let mut tensors = Vec::new();
         for t in &plan.tensors {
@@ -88,6 +90,7 @@ impl Loaded {
             compiled,
             bindings,
             buffers,
+            elements,
             tensors,
             push,
         })
@@ -127,7 +130,16 @@ impl Loaded {
                     bytes: d.bytes.clone(),
                 })
                 .collect(),
-            elements: Vec::new(),
+            elements: self
+                .elements
+                .iter()
+                .map(|(set, binding, index, d)| BufferElement {
+                    set: *set,
+                    binding: *binding,
+                    index: *index,
+                    bytes: d.bytes.clone(),
+                })
+                .collect(),
             push: self.push.clone(),
             spec: plan.spec.clone(),
         }
@@ -139,6 +151,9 @@ impl Loaded {
         for (set, binding, d) in &self.buffers {
             res.set_buffer(*set, *binding, d.bytes.clone());
         }
+        for (set, binding, index, d) in &self.elements {
+            res.set_buffer_element(*set, *binding, *index, d.bytes.clone());
+        }
         for (set, binding, t, _) in &self.tensors {
             res.set_tensor(*set, *binding, t.clone());
         }
@@ -146,6 +161,21 @@ impl Loaded {
             res.push_constants = p.clone();
         }
         res
+    }
+
+    /// The bindings that are arrays of buffers (as the engine found them; elements given for
+    /// other bindings when the engine cannot compile the module).
+    pub fn arrays(&self) -> Vec<(u32, u32)> {
+        let mut arrays: Vec<(u32, u32)> = self
+            .bindings
+            .iter()
+            .filter(|i| i.element.is_some())
+            .map(|i| (i.set, i.binding))
+            .chain(self.elements.iter().map(|(s, b, _, _)| (*s, *b)))
+            .collect();
+        arrays.sort_unstable();
+        arrays.dedup();
+        arrays
     }
 
     /// The element type each buffer's input data was given in.
@@ -186,6 +216,9 @@ pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
     for b in out.buffers {
         res.set_buffer(b.set, b.binding, b.bytes);
     }
+    for e in out.elements {
+        res.set_buffer_element(e.set, e.binding, e.index, e.bytes);
+    }
     for t in out.tensors {
         res.set_tensor(
             t.set,
@@ -198,12 +231,18 @@ pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
         );
     }
     if let Some(dir) = &plan.out {
-        write_outputs(dir, &res, &[], &[])?;
+        write_outputs(dir, &res, &loaded.arrays(), &[])?;
     }
     let inputs = loaded.input_types();
     let inputs = inputs
         .into_iter()
         .map(|((s, b), d)| ((s, b, 0), d))
+        .chain(
+            loaded
+                .elements
+                .iter()
+                .map(|(s, b, i, d)| ((*s, *b, *i), d.clone())),
+        )
         .collect();
     plan.check_expectations(&res, &loaded.bindings, &inputs)
 }
