@@ -18,9 +18,10 @@ For each kernel of the set (bench/set.toml: a run file per kernel, plus the work
 does), spvx bench runs the engine once on one thread as the reference, then --warmup untimed and
 --rounds timed rounds in which the engine and the device (with --device) run alternately. Every
 run's outputs are compared bit for bit with the reference (and the reference with the run file's
-expected outputs, where it gives them). Times are medians per dispatch, end to end on a compiled
-module / created pipeline: inputs in, dispatch, outputs out. The ratio is device time / engine
-time (above 1: the engine is faster).
+expected outputs, where it gives them). Times are medians per dispatch, end to end on a module
+compiled once (engine) / a kernel prepared once (device: buffers, pipeline): inputs in, dispatch,
+outputs out. The ratio is device time / engine time (above 1: the engine is faster). One-time
+setup is measured apart (engine compile, device setup) and enters only "ratio with setup".
 
 The table (markdown) goes to standard output and to -o FILE; progress goes to standard error.
 The exit status is 1 when any output differs.
