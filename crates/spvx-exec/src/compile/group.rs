@@ -15,13 +15,21 @@ impl Compiler<'_> {
         code: &mut Code,
         name: &str,
     ) -> Result<(), ExecError> {
+        // OpGroupNonUniformQuadAll/AnyKHR have no Execution operand (their scope is the quad).
+        let quad_control = matches!(
+            name,
+            "OpGroupNonUniformQuadAllKHR" | "OpGroupNonUniformQuadAnyKHR"
+        );
         let scope = self.operand(index, inst, 0)?;
-        if self.eval[scope.slot as usize] != 3 {
+        if !quad_control && self.eval[scope.slot as usize] != 3 {
             return Err(
                 self.unsupported(index, "group operations with a scope other than Subgroup")
             );
         }
         let dst = self.result(index, inst)?;
+        if self.ballot_or_quad_op(index, inst, code, name, dst)? {
+            return Ok(());
+        }
         let rop = |n: &str| -> Option<ReduceOp> {
             Some(match n {
                 "OpGroupNonUniformIAdd" => ReduceOp::IAdd,
@@ -95,8 +103,21 @@ impl Compiler<'_> {
             Some(i) => self.scalar_components(index, self.operand(index, inst, i)?.ty)?,
             None => (Scalar::Bool, 1),
         };
-        if vn > 1 && matches!(op, GroupOp::All | GroupOp::Any | GroupOp::AllEqual) {
-            return Err(self.unsupported(index, "OpGroupNonUniformAllEqual on vectors"));
+        if vn > 1 && op == GroupOp::AllEqual {
+            // One result for the whole vector: every component equal in every active lane.
+            let n = u8::try_from(vn)
+                .map_err(|_| self.unsupported(index, "OpGroupNonUniformAllEqual on this type"))?;
+            code.push(
+                index,
+                Inst::Group {
+                    op: GroupOp::AllEqualVector(n),
+                    scalar: s,
+                    dst: dst.slot,
+                    a,
+                    b,
+                },
+            );
+            return Ok(());
         }
         for k in 0..vn {
             code.push(
@@ -111,5 +132,91 @@ impl Compiler<'_> {
             );
         }
         Ok(())
+    }
+
+    /// The ballot bit queries, inverse ballot, quad and rotate instructions, each one
+    /// `Inst::Group` (ballots are the uvec4 `a..a + 4`; the scalar is the result's for the
+    /// ballot queries, the value's otherwise). Returns false for any other instruction.
+    fn ballot_or_quad_op(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+        name: &str,
+        dst: super::Value,
+    ) -> Result<bool, ExecError> {
+        let mode = |c: &Self| {
+            match inst.operands.get(1).and_then(|o| o.word()) {
+            Some(0) => Ok(GroupMode::Reduce),
+            Some(1) => Ok(GroupMode::InclusiveScan),
+            Some(2) => Ok(GroupMode::ExclusiveScan),
+            _ => Err(c.unsupported(
+                index,
+                "OpGroupNonUniformBallotBitCount with an operation other than Reduce, InclusiveScan or ExclusiveScan",
+            )),
+        }
+        };
+        // (op, value operand, second operand, whether the value is a ballot)
+        let (op, value_at, second_at, ballot) = match name {
+            "OpGroupNonUniformBallotBitCount" => {
+                (GroupOp::BallotBitCount(mode(self)?), 2, None, true)
+            }
+            "OpGroupNonUniformBallotBitExtract" => (GroupOp::BallotBitExtract, 1, Some(2), true),
+            "OpGroupNonUniformBallotFindLSB" => (GroupOp::BallotFindLsb, 1, None, true),
+            "OpGroupNonUniformBallotFindMSB" => (GroupOp::BallotFindMsb, 1, None, true),
+            "OpGroupNonUniformInverseBallot" => (GroupOp::InverseBallot, 1, None, true),
+            "OpGroupNonUniformQuadBroadcast" => (GroupOp::QuadBroadcast, 1, Some(2), false),
+            "OpGroupNonUniformQuadSwap" => (GroupOp::QuadSwap, 1, Some(2), false),
+            "OpGroupNonUniformQuadAllKHR" => (GroupOp::QuadAll, 0, None, false),
+            "OpGroupNonUniformQuadAnyKHR" => (GroupOp::QuadAny, 0, None, false),
+            "OpGroupNonUniformRotateKHR" => {
+                let cluster = match inst.operands.get(3) {
+                    Some(_) => {
+                        let c = self.operand(index, inst, 3)?;
+                        u32::try_from(self.eval[c.slot as usize])
+                            .map_err(|_| self.err(index, "cluster size out of range"))?
+                    }
+                    None => 0,
+                };
+                (GroupOp::Rotate(cluster), 1, Some(2), false)
+            }
+            _ => return Ok(false),
+        };
+        let v = self.operand(index, inst, value_at)?;
+        let b = match second_at {
+            Some(i) => self.operand(index, inst, i)?.slot,
+            None => 0,
+        };
+        if ballot {
+            let (comp, n) = self.scalar_components(index, v.ty)?;
+            if n != 4 || comp != Scalar::Int(32) {
+                return Err(self.err(index, "the ballot Value must be a uvec4"));
+            }
+            code.push(
+                index,
+                Inst::Group {
+                    op,
+                    scalar: self.scalar(index, dst.ty)?,
+                    dst: dst.slot,
+                    a: v.slot,
+                    b,
+                },
+            );
+            return Ok(true);
+        }
+        let (s, n) = self.scalar_components(index, v.ty)?;
+        for k in 0..n {
+            code.push(
+                index,
+                Inst::Group {
+                    op,
+                    scalar: s,
+                    dst: dst.slot + k,
+                    a: v.slot + k,
+                    b,
+                },
+            );
+        }
+        Ok(true)
     }
 }

@@ -268,19 +268,25 @@ impl Compiler<'_> {
                     (element, self.array_stride(index, t, element, m)?, None)
                 }
                 Type::Vector { component, count } => {
-                    let s = self.scalar(index, component)?.mem_bytes();
+                    // (Components of a row-major matrix's column are MatrixStride apart.)
+                    let s = match m.column_stride {
+                        Some(s) => s,
+                        None => self.scalar(index, component)?.mem_bytes(),
+                    };
                     (component, s, Some(count))
                 }
                 Type::Matrix { column, count } => {
                     let (stride, es) = self.matrix_strides(index, column, m)?;
                     if m.row_major {
-                        return Err(self.unsupported(
-                            index,
-                            "access chains into columns of row-major matrices",
-                        ));
+                        // Column i of a row-major matrix starts i elements into the first
+                        // row; its components are a row (MatrixStride) apart.
+                        let column_stride = u32::try_from(stride)
+                            .map_err(|_| self.err(index, "MatrixStride beyond 4 GiB"))?;
+                        m.column_stride = Some(column_stride);
+                        (column, es as u32, Some(count))
+                    } else {
+                        (column, stride as u32, Some(count))
                     }
-                    let _ = es;
-                    (column, stride as u32, Some(count))
                 }
                 _ => return Err(self.err(index, "access chain into a non-composite")),
             };

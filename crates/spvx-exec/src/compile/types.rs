@@ -40,6 +40,9 @@ const ENC_E5M2: u32 = 4215;
 pub(crate) struct MatrixDeco {
     pub stride: Option<u32>,
     pub row_major: bool,
+    /// Set on a pointer to a column of a row-major matrix (an access chain's result): the
+    /// column's components are this many bytes (the MatrixStride) apart, not packed.
+    pub column_stride: Option<u32>,
 }
 
 fn words(inst: &Instruction, from: usize) -> Vec<u32> {
@@ -235,6 +238,7 @@ impl Compiler<'_> {
                 .member_deco(ty, m, deco::MATRIX_STRIDE)
                 .and_then(|w| w.first().copied()),
             row_major: self.member_deco(ty, m, deco::ROW_MAJOR).is_some(),
+            column_stride: None,
         }
     }
 
@@ -348,8 +352,9 @@ impl Compiler<'_> {
         match self.ty(index, ty)?.clone() {
             Type::Vector { component, count } => {
                 let s = self.scalar(index, component)?;
+                let step = m.column_stride.unwrap_or(s.mem_bytes()) as u64;
                 for i in 0..count as u64 {
-                    push(s, base + i * s.mem_bytes() as u64, slot)?;
+                    push(s, base + i * step, slot)?;
                 }
             }
             Type::Matrix { column, count } => {

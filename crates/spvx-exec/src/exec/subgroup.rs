@@ -10,6 +10,85 @@ use super::float::{canonical_nan, from_f64, to_f64};
 use super::{Ctx, lanes, low_bits, sext};
 use crate::program::{FloatFmt, GroupMode, GroupOp, ReduceOp, Scalar, Slot};
 
+/// OpGroupNonUniformAllEqual's comparison: by the value's type, and for floats an ordered
+/// equal compare (SPIR-V §3.49.24: NaN equals nothing, −0 equals +0).
+fn equal(s: Scalar, x: u64, y: u64) -> bool {
+    match s {
+        Scalar::Float(f) => {
+            let (x, y) = (to_f64(f, x), to_f64(f, y));
+            x == y
+        }
+        _ => x == y,
+    }
+}
+
+/// The lane OpGroupNonUniformRotateKHR reads for lane `l`, rotating by `delta` within clusters
+/// of `cluster` lanes (0: the whole subgroup of `width` lanes). SPIR-V's formula
+/// `((l + delta) & (size − 1)) + (l & !(size − 1))` for power-of-two sizes, which is
+/// `(l + delta) mod size` within the cluster; spvx uses the modulo form for every size.
+fn rotate_source(l: usize, delta: u64, cluster: u32, width: usize) -> u64 {
+    let size = match cluster {
+        0 => width as u64,
+        c => (c as u64).min(width as u64),
+    }
+    .max(1);
+    let l = l as u64;
+    let start = l - l % size;
+    start + (l % size + delta % size) % size
+}
+
+/// The 128-bit ballot in the four 32-bit components `a..a + 4` of lane `l`.
+fn ballot_bits(cx: &Ctx, a: Slot, l: usize) -> u128 {
+    (0..4).fold(0u128, |m, k| {
+        m | ((cx.get(a + k, l) & 0xffff_ffff) as u128) << (32 * k)
+    })
+}
+
+/// The ballot bit queries and the inverse ballot, each lane on its own Value. Only the bits
+/// of lanes below the subgroup size count for BitCount, FindLSB and FindMSB (SPIR-V: "considering
+/// only the bits in Value required to represent all bits of the group's invocations").
+fn ballot_query(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) {
+    let w = cx.width;
+    let group = if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    };
+    let result_mask = low_bits(s.bits());
+    let values: Vec<(usize, u64)> = lanes(cx.mask)
+        .map(|l| {
+            let v = ballot_bits(cx, a, l);
+            let considered = v & group;
+            let r = match op {
+                GroupOp::BallotBitCount(mode) => {
+                    let upto = match mode {
+                        GroupMode::InclusiveScan => (1u128 << (l + 1)) - 1,
+                        GroupMode::ExclusiveScan => (1u128 << l) - 1,
+                        _ => u128::MAX,
+                    };
+                    (considered & upto).count_ones() as u64
+                }
+                GroupOp::BallotBitExtract => {
+                    // An Index of 128 or more names no bit: false (spvx's choice).
+                    let i = cx.get(b, l);
+                    (i < 128 && v >> i & 1 == 1) as u64
+                }
+                // No bit set: undefined in SPIR-V; spvx gives all ones (GLSL findLSB's −1).
+                GroupOp::BallotFindLsb if considered == 0 => result_mask,
+                GroupOp::BallotFindMsb if considered == 0 => result_mask,
+                GroupOp::BallotFindLsb => considered.trailing_zeros() as u64,
+                GroupOp::BallotFindMsb => 127 - considered.leading_zeros() as u64,
+                // The lane's own bit (lanes are below 64 < 128).
+                _ => (v >> l & 1) as u64,
+            };
+            (l, r & result_mask)
+        })
+        .collect();
+    for (l, r) in values {
+        cx.set(dst, l, r);
+    }
+}
+
 /// The identity of a combining operation (the first value of an exclusive scan).
 fn identity(op: ReduceOp, s: Scalar) -> u64 {
     let bits = s.bits();
@@ -98,7 +177,7 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
                 let v = cx.get(a, l);
                 all &= v != 0;
                 any |= v != 0;
-                eq &= v == v0;
+                eq &= equal(s, v, v0);
             }
             let r = match op {
                 GroupOp::All => all,
@@ -107,6 +186,55 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
             } as u64;
             for l in lanes(active) {
                 cx.set(dst, l, r);
+            }
+        }
+        GroupOp::AllEqualVector(n) => {
+            let eq = (0..n as Slot).all(|k| {
+                let v0 = cx.get(a + k, first);
+                lanes(active).all(|l| equal(s, cx.get(a + k, l), v0))
+            });
+            for l in lanes(active) {
+                cx.set(dst, l, eq as u64);
+            }
+        }
+        GroupOp::BallotBitCount(_)
+        | GroupOp::BallotBitExtract
+        | GroupOp::BallotFindLsb
+        | GroupOp::BallotFindMsb
+        | GroupOp::InverseBallot => ballot_query(cx, op, s, dst, a, b),
+        GroupOp::QuadBroadcast | GroupOp::QuadSwap | GroupOp::Rotate(_) => {
+            let values: Vec<(usize, u64)> = lanes(active)
+                .map(|l| {
+                    let x = cx.get(b, l);
+                    let src = match op {
+                        // Quad index `x` of the lane's quad; 4 or more names no lane.
+                        GroupOp::QuadBroadcast if x < 4 => (l as u64 & !3) | x,
+                        GroupOp::QuadSwap if x < 3 => l as u64 ^ (x + 1),
+                        GroupOp::Rotate(c) => rotate_source(l, x, c, w),
+                        _ => u64::MAX,
+                    };
+                    (l, read(cx, src))
+                })
+                .collect();
+            for (l, v) in values {
+                cx.set(dst, l, v);
+            }
+        }
+        GroupOp::QuadAll | GroupOp::QuadAny => {
+            let values: Vec<(usize, u64)> = lanes(active)
+                .map(|l| {
+                    let quad = active & (0xf << (l & !3));
+                    let mut preds = lanes(quad).map(|q| cx.get(a, q) != 0);
+                    let r = if op == GroupOp::QuadAll {
+                        preds.all(|p| p)
+                    } else {
+                        preds.any(|p| p)
+                    };
+                    (l, r as u64)
+                })
+                .collect();
+            for (l, v) in values {
+                cx.set(dst, l, v);
             }
         }
         GroupOp::BroadcastFirst => {

@@ -585,6 +585,29 @@ pub enum GroupOp {
     ShuffleDown,
     /// An arithmetic reduction or scan.
     Arith(ReduceOp, GroupMode),
+    /// OpGroupNonUniformAllEqual on a vector of this many components (`a..a + n`).
+    AllEqualVector(u8),
+    /// OpGroupNonUniformBallotBitCount of the ballot `a..a + 4` (Reduce, InclusiveScan or
+    /// ExclusiveScan), counting only the bits of lanes below the subgroup size.
+    BallotBitCount(GroupMode),
+    /// OpGroupNonUniformBallotBitExtract: bit `b` of the ballot `a..a + 4`.
+    BallotBitExtract,
+    /// OpGroupNonUniformBallotFindLSB of the ballot `a..a + 4`.
+    BallotFindLsb,
+    /// OpGroupNonUniformBallotFindMSB of the ballot `a..a + 4`.
+    BallotFindMsb,
+    /// OpGroupNonUniformInverseBallot: the lane's own bit of the ballot `a..a + 4`.
+    InverseBallot,
+    /// OpGroupNonUniformQuadBroadcast: the value of quad index `b` in the lane's quad.
+    QuadBroadcast,
+    /// OpGroupNonUniformQuadSwap with direction `b` (0 horizontal, 1 vertical, 2 diagonal).
+    QuadSwap,
+    /// OpGroupNonUniformQuadAllKHR (SPV_KHR_quad_control).
+    QuadAll,
+    /// OpGroupNonUniformQuadAnyKHR (SPV_KHR_quad_control).
+    QuadAny,
+    /// OpGroupNonUniformRotateKHR by `b` within clusters of this size (0: the subgroup).
+    Rotate(u32),
 }
 
 /// The combining operations of the group arithmetic instructions.
