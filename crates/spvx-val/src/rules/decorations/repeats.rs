@@ -39,12 +39,18 @@ pub(super) fn built_in_members(ix: &ModuleIndex, out: &mut Vec<ValError>) {
     }
 }
 
+/// NoSignedWrap and NoUnsignedWrap (SPIR-V 1.4, SPV_KHR_no_integer_wrap_decoration).
+const NO_SIGNED_WRAP: u32 = 4469;
+const NO_UNSIGNED_WRAP: u32 = 4470;
+
 /// The decorations spvx refuses to see twice on one target: the core decorations 0..=47 except
-/// FuncParamAttr (spirv-val 2025.5: "ID ... decorated with X multiple times is not allowed";
-/// it accepts repeated FuncParamAttr, UserSemantic and UserTypeGOOGLE). Extension decorations
-/// are not judged.
+/// FuncParamAttr, and NoSignedWrap / NoUnsignedWrap (spirv-val 2025.5: "ID ... decorated with X
+/// multiple times is not allowed"; it accepts repeated FuncParamAttr, UserSemantic and
+/// UserTypeGOOGLE). llvm-spirv 15 repeats the two wrap decorations on loop counters, but every
+/// such module seen so far is invalid anyway (blocks before their dominators; docs/semantics.md
+/// "Decorations"). Other extension decorations are not judged.
 pub(super) fn unique_decoration(d: u32) -> bool {
-    d <= 47 && d != 38
+    (d <= 47 && d != 38) || d == NO_SIGNED_WRAP || d == NO_UNSIGNED_WRAP
 }
 
 /// A `Duplicate` error when `inst` decorates a (target, member) with a decoration it already
