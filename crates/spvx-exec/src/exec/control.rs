@@ -15,20 +15,23 @@
 //! caller's other lanes continue. A workgroup barrier suspends the subgroup ([`Yield::Barrier`])
 //! until the workgroup releases it.
 
-use super::{Ctx, Sink, Stop, execute, lanes};
+//! Implementation: each frame keeps the distinct segments its lanes wait at with their lane
+//! masks ([`Pending`]), so finding the smallest is a `pop` and sending lanes along an edge is
+//! one mask merge, whatever the number of lanes. No allocation per branch or call: frames'
+//! lists are reused.
+
+use super::pending::Pending;
+use super::{Ctx, Sink, Stop, execute, full_mask, lanes};
 use crate::config::RunConfig;
 use crate::memory::Memory;
 use crate::program::{Edge, Program, Slot, Term};
 use crate::report::UbKind;
 
-/// "No segment": the lane has returned from this frame (or is not in it).
-pub const DONE: u32 = u32::MAX;
-
-/// A call frame: which function, and where each of its lanes goes next.
+/// A call frame: which function, and which lanes wait at which of its segments.
 #[derive(Clone, Debug)]
-pub struct Frame {
-    pub func: u32,
-    pub next: Vec<u32>,
+struct Frame {
+    func: u32,
+    pending: Pending,
 }
 
 /// Why [`Subgroup::run`] returned.
@@ -45,7 +48,9 @@ pub struct Subgroup {
     /// Registers, `slot * width + lane`.
     pub regs: Vec<u64>,
     pub width: usize,
-    pub frames: Vec<Frame>,
+    frames: Vec<Frame>,
+    /// Waiting lists of popped frames, kept for reuse.
+    spare: Vec<Pending>,
     /// Lanes not terminated (OpKill, OpUnreachable).
     pub alive: u64,
     scratch: Vec<u64>,
@@ -58,30 +63,32 @@ impl Subgroup {
             regs: template.to_vec(),
             width,
             frames: Vec::new(),
+            spare: Vec::new(),
             alive: 0,
             scratch: Vec::new(),
         }
     }
 
-    /// Resets the registers and starts the entry point on the lanes of `active`.
-    pub fn start(&mut self, prog: &Program, template: &[u64], active: u64) {
-        self.regs.copy_from_slice(template);
+    /// Starts the entry point on the lanes of `active`, first resetting the registers to
+    /// `template` when one is given (the run passes none when the program never needs it).
+    pub fn start(&mut self, prog: &Program, template: Option<&[u64]>, active: u64) {
+        if let Some(template) = template {
+            self.regs.copy_from_slice(template);
+        }
         self.alive = active;
+        while let Some(f) = self.frames.pop() {
+            self.spare.push(f.pending);
+        }
         let entry = &prog.functions[prog.entry as usize];
-        let next = (0..self.width)
-            .map(|l| {
-                if active >> l & 1 == 1 {
-                    entry.entry
-                } else {
-                    DONE
-                }
-            })
-            .collect();
-        self.frames.clear();
-        self.frames.push(Frame {
-            func: prog.entry,
-            next,
-        });
+        self.push_frame(prog.entry, entry.entry, active);
+    }
+
+    /// Pushes a frame of `func` whose lanes `mask` start at segment `entry`.
+    fn push_frame(&mut self, func: u32, entry: u32, mask: u64) {
+        let mut pending = self.spare.pop().unwrap_or_default();
+        pending.clear();
+        pending.wait(entry, mask);
+        self.frames.push(Frame { func, pending });
     }
 
     /// Runs until every lane finishes or the subgroup reaches a workgroup barrier. `steps`
@@ -96,23 +103,18 @@ impl Subgroup {
     ) -> Result<Yield, Stop> {
         let w = self.width;
         loop {
-            let Some(frame) = self.frames.last() else {
+            let Some(frame) = self.frames.last_mut() else {
                 return Ok(Yield::Finished);
             };
-            // One pass: the smallest next segment and the lanes waiting there.
-            let mut best = DONE;
-            let mut mask = 0u64;
-            for l in lanes(self.alive) {
-                let n = frame.next[l];
-                if n < best {
-                    best = n;
-                    mask = 1 << l;
-                } else if n == best {
-                    mask |= 1 << l;
+            // The min-PC rule: the smallest segment some live lane waits at.
+            let Some((best, waiting)) = frame.pending.take_min() else {
+                if let Some(f) = self.frames.pop() {
+                    self.spare.push(f.pending);
                 }
-            }
-            if best == DONE {
-                self.frames.pop();
+                continue;
+            };
+            let mask = waiting & self.alive;
+            if mask == 0 {
                 continue;
             }
             let func_index = frame.func as usize;
@@ -132,9 +134,10 @@ impl Subgroup {
                     cfg,
                     source: 0,
                 };
-                for i in seg.start..seg.end {
-                    cx.source = func.source[i as usize];
-                    execute(&func.code[i as usize], &mut cx)?;
+                let range = seg.start as usize..seg.end as usize;
+                for (inst, source) in func.code[range.clone()].iter().zip(&func.source[range]) {
+                    cx.source = *source;
+                    execute(inst, &mut cx)?;
                 }
             }
             let frame_index = self.frames.len() - 1;
@@ -145,9 +148,9 @@ impl Subgroup {
                     on_true,
                     on_false,
                 } => {
-                    let (t, f) = self.split(mask, *cond);
+                    let t = self.nonzero_lanes(*cond) & mask;
                     self.take_edge(frame_index, t, on_true);
-                    self.take_edge(frame_index, f, on_false);
+                    self.take_edge(frame_index, mask & !t, on_false);
                 }
                 Term::Switch {
                     selector,
@@ -157,61 +160,37 @@ impl Subgroup {
                 } => {
                     let mut rest = mask;
                     for (value, edge) in cases.iter() {
-                        let mut m = 0u64;
-                        for l in lanes(rest) {
-                            if self.regs[*selector as usize * w + l] == *value {
-                                m |= 1 << l;
-                            }
+                        if rest == 0 {
+                            break;
                         }
+                        let m = self.equal_lanes(*selector, *value) & rest;
                         rest &= !m;
                         self.take_edge(frame_index, m, edge);
                     }
                     self.take_edge(frame_index, rest, default);
                 }
-                Term::Return => self.finish(frame_index, mask),
+                Term::Return => {}
                 Term::ReturnValue { src, count } => {
                     let (ret, _) = func.ret;
-                    for l in lanes(mask) {
-                        for i in 0..*count as usize {
-                            self.regs[(ret as usize + i) * w + l] =
-                                self.regs[(*src as usize + i) * w + l];
-                        }
+                    for i in 0..*count {
+                        self.copy_slot(ret + i, *src + i, mask);
                     }
-                    self.finish(frame_index, mask);
                 }
                 Term::Call {
                     func: callee,
                     args,
                     next,
                 } => {
-                    for l in lanes(mask) {
-                        self.scratch.clear();
-                        for (_, s) in args.iter() {
-                            self.scratch.push(self.regs[*s as usize * w + l]);
-                        }
-                        for ((d, _), v) in args.iter().zip(&self.scratch) {
-                            self.regs[*d as usize * w + l] = *v;
-                        }
-                        self.frames[frame_index].next[l] = *next;
-                    }
+                    self.parallel_copy(args, mask);
+                    self.frames[frame_index].pending.wait(*next, mask);
                     let entry = prog.functions[*callee as usize].entry;
-                    let next = (0..w)
-                        .map(|l| if mask >> l & 1 == 1 { entry } else { DONE })
-                        .collect();
-                    self.frames.push(Frame {
-                        func: *callee,
-                        next,
-                    });
+                    self.push_frame(*callee, entry, mask);
                 }
                 Term::Barrier { next } => {
+                    self.frames[frame_index].pending.wait(*next, mask);
                     // Lanes still running the entry point (a lane inside a call has its
                     // continuation in the entry frame).
-                    let running = lanes(self.alive)
-                        .filter(|&l| self.frames[0].next[l] != DONE)
-                        .fold(0u64, |m, l| m | 1 << l);
-                    for l in lanes(mask) {
-                        self.frames[frame_index].next[l] = *next;
-                    }
+                    let running = self.frames[0].pending.lanes() & self.alive;
                     if running != mask
                         && let Some(l) = lanes(mask).next()
                     {
@@ -234,57 +213,77 @@ impl Subgroup {
         }
     }
 
-    /// The lanes of `mask` whose `cond` is true, and the others.
-    fn split(&self, mask: u64, cond: Slot) -> (u64, u64) {
+    /// The lanes (of all `width`) whose register `slot` is not zero.
+    #[inline]
+    fn nonzero_lanes(&self, slot: Slot) -> u64 {
         let w = self.width;
-        let mut t = 0u64;
-        for l in lanes(mask) {
-            if self.regs[cond as usize * w + l] != 0 {
-                t |= 1 << l;
+        let s = slot as usize * w;
+        self.regs[s..s + w]
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (l, v)| m | ((*v != 0) as u64) << l)
+    }
+
+    /// The lanes (of all `width`) whose register `slot` equals `value`.
+    #[inline]
+    fn equal_lanes(&self, slot: Slot, value: u64) -> u64 {
+        let w = self.width;
+        let s = slot as usize * w;
+        self.regs[s..s + w]
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (l, v)| m | ((*v == value) as u64) << l)
+    }
+
+    /// `dst = src` on the lanes of `mask`.
+    #[inline]
+    fn copy_slot(&mut self, dst: Slot, src: Slot, mask: u64) {
+        let w = self.width;
+        let (d, s) = (dst as usize * w, src as usize * w);
+        if mask == full_mask(w) {
+            self.regs.copy_within(s..s + w, d);
+        } else {
+            for l in lanes(mask) {
+                self.regs[d + l] = self.regs[s + l];
             }
         }
-        (t, mask & !t)
+    }
+
+    /// The copies `(dst, src)` on the lanes of `mask`, all sources read before any write.
+    fn parallel_copy(&mut self, copies: &[(Slot, Slot)], mask: u64) {
+        let w = self.width;
+        self.scratch.clear();
+        for (_, s) in copies {
+            let s = *s as usize * w;
+            self.scratch.extend_from_slice(&self.regs[s..s + w]);
+        }
+        let full = mask == full_mask(w);
+        for ((d, _), values) in copies.iter().zip(self.scratch.chunks_exact(w)) {
+            let d = *d as usize * w;
+            if full {
+                self.regs[d..d + w].copy_from_slice(values);
+            } else {
+                for l in lanes(mask) {
+                    self.regs[d + l] = values[l];
+                }
+            }
+        }
     }
 
     /// Sends the lanes of `mask` along `edge`, making its phi copies (as a parallel copy when
     /// some copy reads a register another one writes).
+    #[inline]
     fn take_edge(&mut self, frame: usize, mask: u64, edge: &Edge) {
         if mask == 0 {
             return;
         }
-        let w = self.width;
         if edge.parallel {
-            for l in lanes(mask) {
-                self.scratch.clear();
-                for (_, s) in edge.copies.iter() {
-                    self.scratch.push(self.regs[*s as usize * w + l]);
-                }
-                for ((d, _), v) in edge.copies.iter().zip(&self.scratch) {
-                    self.regs[*d as usize * w + l] = *v;
-                }
-            }
-        } else if mask == super::full_mask(w) {
-            for (d, s) in edge.copies.iter() {
-                let (d, s) = (*d as usize * w, *s as usize * w);
-                self.regs.copy_within(s..s + w, d);
-            }
+            self.parallel_copy(&edge.copies, mask);
         } else {
             for (d, s) in edge.copies.iter() {
-                let (d, s) = (*d as usize * w, *s as usize * w);
-                for l in lanes(mask) {
-                    self.regs[d + l] = self.regs[s + l];
-                }
+                self.copy_slot(*d, *s, mask);
             }
         }
-        let next = &mut self.frames[frame].next;
-        for l in lanes(mask) {
-            next[l] = edge.target;
-        }
-    }
-
-    fn finish(&mut self, frame: usize, mask: u64) {
-        for l in lanes(mask) {
-            self.frames[frame].next[l] = DONE;
-        }
+        self.frames[frame].pending.wait(edge.target, mask);
     }
 }

@@ -23,6 +23,7 @@ pub mod matrix_mma;
 pub mod memory;
 pub mod mixdot;
 pub mod opencl;
+mod pending;
 pub mod printf;
 mod printf_format;
 pub mod subgroup;
