@@ -608,3 +608,55 @@ fn kernel_pointer_walks_never_leave_their_buffer() {
     // of bounds, each a store and an atomic.
     assert_eq!(events, 8);
 }
+
+#[test]
+fn constant_access_chain_offsets_beyond_4_gib_are_out_of_bounds_at_run_time() {
+    // Valid SPIR-V: constant indices into a runtime array whose byte offsets lie at 4 GiB,
+    // just under 8 GiB, and (index 0xFFFFFFFF, read as signed: -1) 4 bytes before the buffer.
+    // The module compiles; each load reads 0 and each store is dropped, both reported with
+    // the offset (modulo 2^48, the width of a pointer's offset), and a[i] = the sum of the
+    // three loads = 0. Expected offsets by hand: 0x40000000 × 4 = 2^32; 0x7FFFFFFF × 4 =
+    // 2^33 − 4; −1 × 4 = −4 ≡ 2^48 − 4.
+    let text = kernel(
+        "%c4g = OpConstant %uint 1073741824\n%c8g = OpConstant %uint 2147483647\n%cm1 = OpConstant %uint 4294967295\n",
+        "%p1 = OpAccessChain %ptr_sb_uint %a %u0 %c4g
+%p2 = OpAccessChain %ptr_sb_uint %a %u0 %c8g
+%p3 = OpAccessChain %ptr_sb_uint %a %u0 %cm1
+%v1 = OpLoad %uint %p1
+%v2 = OpLoad %uint %p2
+%v3 = OpLoad %uint %p3
+OpStore %p1 %u1
+OpStore %p2 %u1
+OpStore %p3 %u1
+%s1 = OpIAdd %uint %v1 %v2
+%s2 = OpIAdd %uint %s1 %v3
+%pi = OpAccessChain %ptr_sb_uint %a %u0 %i
+OpStore %pi %s2",
+    );
+    let (a, b, report) = guarded("far constant chain", move || {
+        let m = compile_words(&words(&text), true)
+            .unwrap_or_else(|e| panic!("a valid module must compile: {e}"));
+        let mut res = resources();
+        let report = m
+            .run(&mut res, [1, 1, 1], &small_limits())
+            .unwrap_or_else(|e| panic!("{e}"));
+        (
+            res.words(0, 0).unwrap_or_default(),
+            res.words(0, 1).unwrap_or_default(),
+            report,
+        )
+    });
+    assert_eq!(a, vec![0, 0, 0, 0], "every far load read 0");
+    assert_eq!(b, vec![10, 20, 30, 40], "the other buffer is untouched");
+    assert_eq!(report.total_events, 4 * 6, "3 loads and 3 stores per invocation");
+    let far = [1u64 << 32, (1u64 << 33) - 4, (1u64 << 48) - 4];
+    for e in &report.events {
+        let (spvx_exec::UbKind::OutOfBoundsRead { offset, bytes, .. }
+        | spvx_exec::UbKind::OutOfBoundsWrite { offset, bytes, .. }) = &e.kind
+        else {
+            panic!("unexpected event {e}");
+        };
+        assert!(far.contains(offset), "offset {offset} in {e}");
+        assert_eq!(*bytes, 4);
+    }
+}

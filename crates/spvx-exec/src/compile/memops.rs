@@ -38,6 +38,9 @@ impl Compiler<'_> {
         code: &mut Code,
         name: &str,
     ) -> Result<(), ExecError> {
+        if self.promoted_op(index, inst, code)? {
+            return Ok(());
+        }
         match name {
             "OpVariable" => {
                 let dst = self.result(index, inst)?;
@@ -306,8 +309,24 @@ impl Compiler<'_> {
         if let Some(id) = inst.result {
             self.ptr_matrix.insert(id, m);
         }
-        let offset = u32::try_from(offset)
-            .map_err(|_| self.err(index, "access chain offset beyond 4 GiB"))?;
+        // A constant offset beyond 4 GiB (or a negative one) is valid SPIR-V whose accesses are
+        // out of bounds at run time: it becomes a run-time step (offset / 2^16 in a constant
+        // slot, stride 2^16) plus the low 16 bits, with the wrapping of every run-time step.
+        let offset = match u32::try_from(offset) {
+            Ok(o) => o,
+            Err(_) => {
+                let far = self.alloc(index, 1)?;
+                self.fixed.push(far);
+                self.eval[far as usize] = offset >> 16;
+                steps.push(ChainStep {
+                    index: far,
+                    index_bits: 64,
+                    stride: 1 << 16,
+                    length: None,
+                });
+                (offset & 0xffff) as u32
+            }
+        };
         code.push(
             index,
             Inst::AccessChain {
