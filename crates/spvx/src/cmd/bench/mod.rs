@@ -21,7 +21,7 @@ run's outputs are compared bit for bit with the reference (and the reference wit
 expected outputs, where it gives them). Times are medians per dispatch, end to end on a module
 compiled once (engine) / a kernel prepared once (device: buffers, pipeline): inputs in, dispatch,
 outputs out. The ratio is device time / engine time (above 1: the engine is faster). One-time
-setup is measured apart (engine compile, device setup) and enters only "ratio with setup".
+setup is measured apart (engine compile, device setup) and enters only the 'ratio with setup' column.
 
 The table (markdown) goes to standard output and to -o FILE; progress goes to standard error.
 The exit status is 1 when any output differs.
