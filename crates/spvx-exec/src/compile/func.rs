@@ -150,6 +150,8 @@ impl Compiler<'_> {
                 }
             }
         }
+        // Function variables in registers where their pointers do not escape.
+        self.promote_function(&f)?;
         // Phi copies per edge (predecessor label, block label).
         let mut phis: HashMap<(Id, Id), Vec<(Slot, Slot)>> = HashMap::new();
         for b in &f.blocks {

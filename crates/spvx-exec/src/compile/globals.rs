@@ -299,12 +299,25 @@ impl Compiler<'_> {
                 // 32-bit components (Vulkan), or 64-bit `size_t` ones (OpenCL, Physical64).
                 let (comp, count) = self.scalar_components(index, pointee)?;
                 let component_bytes = comp.mem_bytes().clamp(4, 8);
+                if let Some(reg) = self.promote_builtin(index, id, pointee)? {
+                    // In registers (`promote`): the pointer itself is never read.
+                    self.globals.builtins.push(BuiltinVar {
+                        builtin,
+                        offset: 0,
+                        components: count,
+                        component_bytes,
+                        reg: Some(reg),
+                    });
+                    self.eval[slot as usize] = Ptr::new(SPACE_PRIVATE, u64::MAX).0;
+                    return Ok(());
+                }
                 let off = reserve(&mut self.globals.private_bytes, size, 8).ok_or_else(too_big)?;
                 self.globals.builtins.push(BuiltinVar {
                     builtin,
                     offset: off,
                     components: count,
                     component_bytes,
+                    reg: None,
                 });
                 Ptr::new(SPACE_PRIVATE, off as u64)
             }

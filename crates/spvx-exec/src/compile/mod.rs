@@ -27,6 +27,7 @@ mod memops;
 mod opencl;
 mod ops;
 mod printf;
+mod promote;
 mod types;
 
 use crate::config::CompileOptions;
@@ -79,6 +80,8 @@ pub(crate) struct Compiler<'a> {
     pub pointer_bits: Option<u32>,
     /// Result id of `OpExtInstImport "OpenCL.std"`.
     pub opencl: Option<Id>,
+    /// Register promotion of variables (`promote`).
+    pub promote: promote::Promotion,
 }
 
 impl<'a> Compiler<'a> {
@@ -178,11 +181,13 @@ pub fn compile(
         ptr_matrix: HashMap::new(),
         pointer_bits,
         opencl,
+        promote: promote::Promotion::default(),
     };
     let order = func::reachable_functions(&c, entry_fn, ep_index)?;
     for (i, f) in order.iter().enumerate() {
         c.func_index.insert(*f, i as u32);
     }
+    c.promote.reachable.clone_from(&order);
     c.compile_globals(&order)?;
     let sigs = c.prepare_functions(&order)?;
     let (local_size, kernel) = if model == MODEL_KERNEL {
@@ -211,6 +216,8 @@ pub fn compile(
         bindings: g.bindings,
         opcodes: insts.iter().map(|i| i.opcode).collect(),
         kernel,
+        promotion: c.promote.stats,
+        reset_registers: !opts.validate,
     })
 }
 

@@ -98,13 +98,30 @@ pub struct Function {
 
 /// A built-in input variable the run fills before an invocation starts: `components`
 /// little-endian integers of `component_bytes` (4, or 8 for OpenCL's 64-bit `size_t`) at
-/// `offset` in the invocation's private memory.
+/// `offset` in the invocation's private memory, or, when `reg` is set (the variable was
+/// promoted to registers, `compile::promote`), in the registers `reg..reg + components`
+/// (each the value reduced to `8 × component_bytes` bits; `offset` is then unused).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuiltinVar {
     pub builtin: Builtin,
     pub offset: u32,
     pub components: u32,
     pub component_bytes: u32,
+    pub reg: Option<Slot>,
+}
+
+/// What register promotion (`compile::promote`) did to a program: counts for tests, dumps and
+/// benchmarks, so that a lost speed-up shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PromotionStats {
+    /// Function variables given registers instead of private memory.
+    pub variables: u32,
+    /// Function variables left in private memory (pointer escapes, dynamic index, ...).
+    pub kept_in_memory: u32,
+    /// Built-in input variables read from registers.
+    pub builtins: u32,
+    /// OpLoads from promoted variables that read the variable's registers directly (no copy).
+    pub aliased_loads: u32,
 }
 
 /// The built-ins of a compute invocation the engine provides.
@@ -163,4 +180,10 @@ pub struct Program {
     pub opcodes: Vec<u16>,
     /// For a Kernel (OpenCL) entry point: its arguments and required workgroup size.
     pub kernel: Option<kernel::KernelInfo>,
+    /// What register promotion did.
+    pub promotion: PromotionStats,
+    /// Reset every register from the template at each subgroup start. Not needed for a
+    /// validated module (every register is written before it is read: definitions dominate
+    /// uses), so only set when the module was compiled without validation.
+    pub reset_registers: bool,
 }

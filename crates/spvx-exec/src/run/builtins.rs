@@ -1,6 +1,9 @@
-//! The compute built-ins of one invocation, written into its private memory before it starts.
+//! The compute built-ins of one invocation: written into its private memory before it starts,
+//! or (for built-in variables promoted to registers, `compile::promote`) into its registers —
+//! once per dispatch for the built-ins every invocation shares, once per subgroup start for
+//! the others.
 
-use crate::program::{Builtin, Program};
+use crate::program::{Builtin, BuiltinVar, Program};
 
 /// LocalInvocationId of the invocation with LocalInvocationIndex `index`.
 pub fn local_id(size: [u32; 3], index: usize) -> [u32; 3] {
@@ -22,44 +25,71 @@ pub struct Invocation {
     pub subgroups: u32,
 }
 
-/// Writes the built-ins `prog` reads into `private` (the invocation's private memory).
+/// True for the built-ins that are the same for every invocation of a dispatch.
+pub fn is_uniform(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::NumWorkgroups
+            | Builtin::WorkgroupSize
+            | Builtin::EnqueuedWorkgroupSize
+            | Builtin::SubgroupSize
+            | Builtin::SubgroupMaxSize
+            | Builtin::NumSubgroups
+            | Builtin::NumEnqueuedSubgroups
+            | Builtin::WorkDim
+            | Builtin::GlobalSize
+            | Builtin::GlobalOffset
+    )
+}
+
+/// The value of built-in `b` for `inv` (up to three components; unused ones 0).
 ///
 /// OpenCL-only built-ins: GlobalOffset is 0 (spvx has no global offset); GlobalSize is
 /// groups × local size; EnqueuedWorkgroupSize equals the workgroup size (workgroups are
 /// uniform); WorkDim is the number of the highest dimension whose group count or local size
 /// exceeds 1 (at least 1), as a caller of `clEnqueueNDRangeKernel` with that many dimensions
 /// would see it.
-pub fn write(prog: &Program, inv: &Invocation, private: &mut [u8]) {
+pub fn value(b: Builtin, inv: &Invocation) -> [u64; 3] {
     let size = inv.local_size;
-    let local = local_id(size, inv.local_index);
     let wide = |a: [u32; 3]| a.map(u64::from);
-    let global = [0, 1, 2].map(|i| inv.workgroup[i] as u64 * size[i] as u64 + local[i] as u64);
+    let local = || local_id(size, inv.local_index);
+    let global = || {
+        let local = local();
+        [0, 1, 2].map(|i| inv.workgroup[i] as u64 * size[i] as u64 + local[i] as u64)
+    };
     let global_size = [0, 1, 2].map(|i| inv.groups[i] as u64 * size[i] as u64);
-    let linear = global[0] + global_size[0] * (global[1] + global_size[1] * global[2]);
-    let dims = (0..3)
-        .rev()
-        .find(|&i| inv.groups[i] > 1 || size[i] > 1)
-        .map_or(1, |i| i as u64 + 1);
     let sub = inv.subgroup_size as u64;
     let index = inv.local_index as u64;
     let one = |v: u64| [v, 0, 0];
-    for b in &prog.builtins {
-        let values: [u64; 3] = match b.builtin {
-            Builtin::GlobalInvocationId => global,
-            Builtin::LocalInvocationId => wide(local),
-            Builtin::WorkgroupId => wide(inv.workgroup),
-            Builtin::NumWorkgroups => wide(inv.groups),
-            Builtin::WorkgroupSize | Builtin::EnqueuedWorkgroupSize => wide(size),
-            Builtin::LocalInvocationIndex => one(index),
-            Builtin::SubgroupSize | Builtin::SubgroupMaxSize => one(sub),
-            Builtin::SubgroupLocalInvocationId => one(index % sub),
-            Builtin::SubgroupId => one(index / sub),
-            Builtin::NumSubgroups | Builtin::NumEnqueuedSubgroups => one(inv.subgroups as u64),
-            Builtin::WorkDim => one(dims),
-            Builtin::GlobalSize => global_size,
-            Builtin::GlobalOffset => [0; 3],
-            Builtin::GlobalLinearId => one(linear),
-        };
+    match b {
+        Builtin::GlobalInvocationId => global(),
+        Builtin::LocalInvocationId => wide(local()),
+        Builtin::WorkgroupId => wide(inv.workgroup),
+        Builtin::NumWorkgroups => wide(inv.groups),
+        Builtin::WorkgroupSize | Builtin::EnqueuedWorkgroupSize => wide(size),
+        Builtin::LocalInvocationIndex => one(index),
+        Builtin::SubgroupSize | Builtin::SubgroupMaxSize => one(sub),
+        Builtin::SubgroupLocalInvocationId => one(index % sub.max(1)),
+        Builtin::SubgroupId => one(index / sub.max(1)),
+        Builtin::NumSubgroups | Builtin::NumEnqueuedSubgroups => one(inv.subgroups as u64),
+        Builtin::WorkDim => one((0..3)
+            .rev()
+            .find(|&i| inv.groups[i] > 1 || size[i] > 1)
+            .map_or(1, |i| i as u64 + 1)),
+        Builtin::GlobalSize => global_size,
+        Builtin::GlobalOffset => [0; 3],
+        Builtin::GlobalLinearId => {
+            let g = global();
+            one(g[0] + global_size[0] * (g[1] + global_size[1] * g[2]))
+        }
+    }
+}
+
+/// Writes the built-ins `prog` reads from memory into `private` (the invocation's private
+/// memory): little-endian, `component_bytes` per component.
+pub fn write(prog: &Program, inv: &Invocation, private: &mut [u8]) {
+    for b in prog.builtins.iter().filter(|b| b.reg.is_none()) {
+        let values = value(b.builtin, inv);
         let n = b.component_bytes as usize;
         for (i, v) in values.iter().take(b.components as usize).enumerate() {
             let at = b.offset as usize + n * i;
@@ -68,4 +98,25 @@ pub fn write(prog: &Program, inv: &Invocation, private: &mut [u8]) {
             }
         }
     }
+}
+
+/// Writes the value of the register-held built-in `b` for `inv` into lane `lane` of a
+/// register file of `width` lanes (what a load of `component_bytes` bytes would give).
+pub fn set_register(b: &BuiltinVar, inv: &Invocation, regs: &mut [u64], width: usize, lane: usize) {
+    let Some(reg) = b.reg else {
+        return;
+    };
+    let mask = crate::exec::low_bits(8 * b.component_bytes);
+    let values = value(b.builtin, inv);
+    for (i, v) in values.iter().take(b.components as usize).enumerate() {
+        if let Some(r) = regs.get_mut((reg as usize + i) * width + lane) {
+            *r = v & mask;
+        }
+    }
+}
+
+/// True when `prog` reads some built-in from private memory (so each invocation's private
+/// memory must be written).
+pub fn any_in_memory(prog: &Program) -> bool {
+    prog.builtins.iter().any(|b| b.reg.is_none())
 }

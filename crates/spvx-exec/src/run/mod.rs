@@ -201,6 +201,24 @@ pub fn run(
             r.fill(v);
         }
     }
+    // Built-ins in registers that every invocation shares: once for the dispatch.
+    let anyone = builtins::Invocation {
+        local_size,
+        local_index: 0,
+        workgroup: [0; 3],
+        groups,
+        subgroup_size: width as u32,
+        subgroups: subgroups as u32,
+    };
+    for b in prog
+        .builtins
+        .iter()
+        .filter(|b| builtins::is_uniform(b.builtin))
+    {
+        for lane in 0..width {
+            builtins::set_register(b, &anyone, &mut template, width, lane);
+        }
+    }
     let arg_buffers: Vec<(u32, bool)> = ks.buffers.iter().map(|b| (b.0, b.2)).collect();
     let d = Dispatch {
         prog,

@@ -53,33 +53,43 @@ impl Worker {
         let invocations = d.invocations;
         let pb = prog.private_bytes as usize;
         self.workgroup.fill(0);
+        let in_memory = builtins::any_in_memory(prog);
+        let init = &d.private_init[..d.private_init.len().min(pb)];
         for (s, (sg, private)) in self
             .subgroups
             .iter_mut()
             .zip(&mut self.privates)
             .enumerate()
         {
-            let mut active = 0u64;
-            for l in 0..d.width {
-                let index = s * d.width + l;
-                if index >= invocations {
-                    continue;
-                }
-                active |= 1 << l;
-                let mine = &mut private[l * pb..(l + 1) * pb];
-                let init = &d.private_init[..d.private_init.len().min(pb)];
-                mine[..init.len()].copy_from_slice(init);
+            let lanes = invocations.saturating_sub(s * d.width).min(d.width);
+            let active = crate::exec::full_mask(lanes);
+            sg.start(
+                prog,
+                prog.reset_registers.then_some(&d.template[..]),
+                active,
+            );
+            for l in 0..lanes {
                 let inv = Invocation {
                     local_size: d.local_size,
-                    local_index: index,
+                    local_index: s * d.width + l,
                     workgroup: wg,
                     groups: d.groups,
                     subgroup_size: d.width as u32,
                     subgroups: d.subgroups as u32,
                 };
-                builtins::write(prog, &inv, mine);
+                if pb > 0 {
+                    let mine = &mut private[l * pb..(l + 1) * pb];
+                    mine[..init.len()].copy_from_slice(init);
+                    if in_memory {
+                        builtins::write(prog, &inv, mine);
+                    }
+                }
+                for b in &prog.builtins {
+                    if b.reg.is_some() && !builtins::is_uniform(b.builtin) {
+                        builtins::set_register(b, &inv, &mut sg.regs, d.width, l);
+                    }
+                }
             }
-            sg.start(prog, &d.template, active);
         }
         let mut sink = Sink {
             strict: d.cfg.strict,
