@@ -6,8 +6,9 @@
 //! binding 1 only ever read), up to two helper functions it calls, and a body of random
 //! statements: scalar, vector and conversion arithmetic over 8/16/32/64-bit types, GLSL.std.450
 //! calls, buffer loads and stores and atomics at random (often out-of-bounds) indices, array
-//! length, barriers, subgroup reductions, and structured selections, switches and loops (whose
-//! trip counts may be huge or infinite). In the default mode the module is meant to be valid
+//! length, barriers, subgroup reductions, scans, votes, ballots, shuffles, clustered and quad
+//! operations, integer dot products (packed and vector, plain and AccSat), and structured
+//! selections, switches and loops (whose trip counts may be huge or infinite). In the default mode the module is meant to be valid
 //! (the engine target runs these); with `chaos` set, operands are drawn from every id of the
 //! module regardless of type, which gives modules that are well formed but mostly invalid (the
 //! validator target's second diet).
@@ -113,6 +114,8 @@ struct Gen<'a> {
     sem_none: u32,
     sem_barrier: u32,
     in_helper: bool,
+    /// `uvec4`, the type of a subgroup ballot.
+    v4u: u32,
 }
 
 /// Builds a module from `data`; `None` when the builder refuses something (only possible in
@@ -129,9 +132,20 @@ pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
         "Float64",
         "GroupNonUniform",
         "GroupNonUniformArithmetic",
+        "GroupNonUniformBallot",
+        "GroupNonUniformVote",
+        "GroupNonUniformShuffle",
+        "GroupNonUniformShuffleRelative",
+        "GroupNonUniformClustered",
+        "GroupNonUniformQuad",
+        "GroupNonUniformRotateKHR",
+        "DotProduct",
+        "DotProductInputAll",
+        "DotProductInput4x8BitPacked",
     ] {
         b.capability(cap).ok()?;
     }
+    b.extension("SPV_KHR_subgroup_rotate").ok()?;
     b.memory_model("Logical", "GLSL450").ok()?;
     let glsl = b.ext_inst_import("GLSL.std.450").ok()?;
     let mut types = Vec::new();
@@ -148,6 +162,7 @@ pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
     types.push((Ty::V4F32, b.type_vector(f32t, 4).ok()?));
     types.push((Ty::V2U32, b.type_vector(u32t, 2).ok()?));
     let v3u = b.type_vector(u32t, 3).ok()?;
+    let v4u = b.type_vector(u32t, 4).ok()?;
     let ptr_in_v3 = b.type_pointer("Input", v3u).ok()?;
     let gid = b.global_variable(ptr_in_v3, "Input", None).ok()?;
     b.decorate(gid, "BuiltIn", &[Arg::name("GlobalInvocationId")])
@@ -202,6 +217,7 @@ pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
         sem_none,
         sem_barrier,
         in_helper: false,
+        v4u,
     };
     g.all_ids = (1..g.b.bound()).collect();
     g.constants()?;
@@ -345,8 +361,8 @@ impl Gen<'_> {
     }
 
     /// A pointer to element `index` of buffer `buf`. Mostly the index is masked to 0..=1023 at
-    /// run time (the engine refuses constant indices whose offset is beyond 4 GiB at compile
-    /// time, which would waste most modules); one time in eight it is any uint in scope.
+    /// run time (so that most accesses land near the buffer); one time in eight it is any uint
+    /// in scope, constants included (offsets beyond 4 GiB are out of bounds at run time).
     fn element(&mut self, buf: u32) -> Option<u32> {
         let mut index = self.value(Ty::U32)?;
         if self.bytes.below(8) != 0 {
@@ -380,7 +396,7 @@ impl Gen<'_> {
     }
 
     fn statement(&mut self, depth: u32) -> Option<()> {
-        let choice = self.bytes.below(24);
+        let choice = self.bytes.below(28);
         match choice {
             0..=3 => self.arith(),
             4 | 5 => self.float_arith(),
@@ -454,7 +470,184 @@ impl Gen<'_> {
             20 | 21 if depth < 3 => self.selection(depth),
             22 if depth < 3 => self.switch(depth),
             23 if depth < 3 => self.lp(depth),
+            24 | 25 => self.dot(),
+            26 | 27 => self.subgroup(),
             _ => self.arith(),
+        }
+    }
+
+    /// Integer dot products (SPV_KHR_integer_dot_product, core in SPIR-V 1.6): packed 4×8-bit
+    /// operands in a uint, or uvec2 operands; plain or accumulating with saturation; signed,
+    /// unsigned or mixed; 16/32/64-bit results (the validator refuses the ill-typed ones).
+    fn dot(&mut self) -> Option<()> {
+        const OPS: [&str; 6] = [
+            "OpSDot",
+            "OpUDot",
+            "OpSUDot",
+            "OpSDotAccSat",
+            "OpUDotAccSat",
+            "OpSUDotAccSat",
+        ];
+        let name = OPS[self.bytes.below(OPS.len())];
+        let packed = self.bytes.u8() & 1 == 0;
+        let operand = if packed { Ty::U32 } else { Ty::V2U32 };
+        let mut result = [Ty::U32, Ty::I32, Ty::U64, Ty::U16][self.bytes.below(4)];
+        // Typed mode keeps to valid types: OpUDot* results are unsigned, and a result is at
+        // least as wide as the operand components (8 bits packed, 32 bits in a uvec2).
+        if !self.chaos
+            && ((name.starts_with("OpUDot") && result == Ty::I32)
+                || (!packed && result == Ty::U16))
+        {
+            result = Ty::U32;
+        }
+        let a = self.value(operand)?;
+        let b = self.value(operand)?;
+        let mut args = vec![Arg::Id(a), Arg::Id(b)];
+        if name.ends_with("AccSat") {
+            args.push(Arg::Id(self.value(result)?));
+        }
+        if packed {
+            args.push(Arg::name("PackedVectorFormat4x8Bit"));
+        }
+        self.op(name, result, &args)
+    }
+
+    /// The other group non-uniform instructions: elect, votes, broadcasts, shuffles, ballots
+    /// and their bit queries, clustered reductions, quad operations and rotations.
+    fn subgroup(&mut self) -> Option<()> {
+        let s = self.scope_subgroup;
+        let t = [Ty::U32, Ty::F32, Ty::I32, Ty::Bool, Ty::V4F32][self.bytes.below(5)];
+        let k = self.bytes.below(12);
+        match k {
+            0 => self.op("OpGroupNonUniformElect", Ty::Bool, &[Arg::Id(s)]),
+            1 => {
+                let p = self.value(Ty::Bool)?;
+                let name = ["OpGroupNonUniformAll", "OpGroupNonUniformAny"][self.bytes.below(2)];
+                self.op(name, Ty::Bool, &[Arg::Id(s), Arg::Id(p)])
+            }
+            2 => {
+                let v = self.value(t)?;
+                self.op(
+                    "OpGroupNonUniformAllEqual",
+                    Ty::Bool,
+                    &[Arg::Id(s), Arg::Id(v)],
+                )
+            }
+            3 => {
+                let v = self.value(t)?;
+                self.op(
+                    "OpGroupNonUniformBroadcastFirst",
+                    t,
+                    &[Arg::Id(s), Arg::Id(v)],
+                )
+            }
+            4 => {
+                let v = self.value(t)?;
+                let lane = self.u32_consts[self.bytes.below(self.u32_consts.len())];
+                self.op(
+                    "OpGroupNonUniformBroadcast",
+                    t,
+                    &[Arg::Id(s), Arg::Id(v), Arg::Id(lane)],
+                )
+            }
+            5 => {
+                const SHUFFLES: [&str; 5] = [
+                    "OpGroupNonUniformShuffle",
+                    "OpGroupNonUniformShuffleXor",
+                    "OpGroupNonUniformShuffleUp",
+                    "OpGroupNonUniformShuffleDown",
+                    "OpGroupNonUniformRotateKHR",
+                ];
+                let name = SHUFFLES[self.bytes.below(SHUFFLES.len())];
+                let v = self.value(t)?;
+                let lane = self.value(Ty::U32)?;
+                self.op(name, t, &[Arg::Id(s), Arg::Id(v), Arg::Id(lane)])
+            }
+            6..=8 => {
+                let p = self.value(Ty::Bool)?;
+                let v4u = self.v4u;
+                let ballot = self
+                    .b
+                    .inst(
+                        "OpGroupNonUniformBallot",
+                        Some(v4u),
+                        &[Arg::Id(s), Arg::Id(p)],
+                    )
+                    .ok()??;
+                self.all_ids.push(ballot);
+                match self.bytes.below(5) {
+                    0 => {
+                        let op = ["Reduce", "InclusiveScan", "ExclusiveScan"][self.bytes.below(3)];
+                        self.op(
+                            "OpGroupNonUniformBallotBitCount",
+                            Ty::U32,
+                            &[Arg::Id(s), Arg::name(op), Arg::Id(ballot)],
+                        )
+                    }
+                    1 => self.op(
+                        "OpGroupNonUniformBallotFindLSB",
+                        Ty::U32,
+                        &[Arg::Id(s), Arg::Id(ballot)],
+                    ),
+                    2 => self.op(
+                        "OpGroupNonUniformBallotFindMSB",
+                        Ty::U32,
+                        &[Arg::Id(s), Arg::Id(ballot)],
+                    ),
+                    3 => {
+                        let i = self.value(Ty::U32)?;
+                        self.op(
+                            "OpGroupNonUniformBallotBitExtract",
+                            Ty::Bool,
+                            &[Arg::Id(s), Arg::Id(ballot), Arg::Id(i)],
+                        )
+                    }
+                    _ => self.op(
+                        "OpGroupNonUniformInverseBallot",
+                        Ty::Bool,
+                        &[Arg::Id(s), Arg::Id(ballot)],
+                    ),
+                }
+            }
+            9 => {
+                // ClusterSize 1, 2 or 4 (constants 1, 2, 4 of u32_consts), or 3 (invalid).
+                let cluster = self.u32_consts[1 + self.bytes.below(4)];
+                let (name, t) = match self.bytes.below(4) {
+                    0 => ("OpGroupNonUniformIAdd", Ty::U32),
+                    1 => ("OpGroupNonUniformSMin", Ty::I32),
+                    2 => ("OpGroupNonUniformFMax", Ty::F32),
+                    _ => ("OpGroupNonUniformLogicalOr", Ty::Bool),
+                };
+                let v = self.value(t)?;
+                self.op(
+                    name,
+                    t,
+                    &[
+                        Arg::Id(s),
+                        Arg::name("ClusteredReduce"),
+                        Arg::Id(v),
+                        Arg::Id(cluster),
+                    ],
+                )
+            }
+            10 => {
+                let v = self.value(t)?;
+                let lane = self.u32_consts[self.bytes.below(4)];
+                self.op(
+                    "OpGroupNonUniformQuadBroadcast",
+                    t,
+                    &[Arg::Id(s), Arg::Id(v), Arg::Id(lane)],
+                )
+            }
+            _ => {
+                let v = self.value(t)?;
+                let dir = self.u32_consts[self.bytes.below(3)];
+                self.op(
+                    "OpGroupNonUniformQuadSwap",
+                    t,
+                    &[Arg::Id(s), Arg::Id(v), Arg::Id(dir)],
+                )
+            }
         }
     }
 

@@ -130,6 +130,8 @@ pub struct Resources {
     /// Elements 1.. of arrays of buffers, keyed (set, binding, element).
     elements: BTreeMap<(u32, u32, u32), Vec<u8>>,
     tensors: BTreeMap<(u32, u32), Tensor>,
+    /// Elements 1.. of arrays of tensors, keyed (set, binding, element).
+    tensor_elements: BTreeMap<(u32, u32, u32), Tensor>,
     args: BTreeMap<u32, KernelArg>,
     /// The push-constant bytes (reads beyond them give zero).
     pub push_constants: Vec<u8>,
@@ -233,6 +235,38 @@ impl Resources {
     /// The tensor at (set, binding), mutably.
     pub fn tensor_mut(&mut self, set: u32, binding: u32) -> Option<&mut Tensor> {
         self.tensors.get_mut(&(set, binding))
+    }
+
+    /// Binds `tensor` as element `index` of the array of tensors at (set, binding); element 0
+    /// is the tensor [`Resources::set_tensor`] binds.
+    pub fn set_tensor_element(&mut self, set: u32, binding: u32, index: u32, tensor: Tensor) {
+        if index == 0 {
+            self.set_tensor(set, binding, tensor);
+        } else {
+            self.tensor_elements.insert((set, binding, index), tensor);
+        }
+    }
+
+    /// Element `index` of the array of tensors at (set, binding) (element 0 is
+    /// [`Resources::tensor`]).
+    pub fn tensor_element(&self, set: u32, binding: u32, index: u32) -> Option<&Tensor> {
+        if index == 0 {
+            return self.tensor(set, binding);
+        }
+        self.tensor_elements.get(&(set, binding, index))
+    }
+
+    /// Element `index` of the array of tensors at (set, binding), mutably.
+    pub fn tensor_element_mut(
+        &mut self,
+        set: u32,
+        binding: u32,
+        index: u32,
+    ) -> Option<&mut Tensor> {
+        if index == 0 {
+            return self.tensor_mut(set, binding);
+        }
+        self.tensor_elements.get_mut(&(set, binding, index))
     }
 
     /// Binds Kernel argument `index`, replacing any previous value.

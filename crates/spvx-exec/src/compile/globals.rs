@@ -228,8 +228,12 @@ impl Compiler<'_> {
         let Type::Pointer { pointee, .. } = self.ty(index, ptr_ty)?.clone() else {
             return Err(self.err(index, "OpVariable of a non-pointer type"));
         };
-        // An array of buffers (descriptor array): each element is its own buffer.
-        let buffer_array = if class == sc::STORAGE_BUFFER || class == sc::UNIFORM {
+        // An array of buffers or of tensors (descriptor array): each element is its own
+        // memory object.
+        let buffer_array = if class == sc::STORAGE_BUFFER
+            || class == sc::UNIFORM
+            || class == sc::UNIFORM_CONSTANT
+        {
             self.buffer_array(index, pointee)?
         } else {
             None
@@ -246,7 +250,7 @@ impl Compiler<'_> {
             return Ok(());
         }
         if let Type::Tensor { element, rank, .. } = self.ty(index, pointee)?.clone() {
-            return self.tensor_variable(index, id, slot, element, rank);
+            return self.tensor_variable(index, id, slot, element, rank, array);
         }
         let (size, align) = match self.ty(index, pointee)? {
             Type::Struct { .. }
@@ -406,7 +410,8 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// A storage tensor variable (UniformConstant, `OpTypeTensorARM` with a Rank).
+    /// A storage tensor variable (UniformConstant, `OpTypeTensorARM` with a Rank), or an
+    /// array of `array` of them (one binding per element, as arrays of buffers).
     fn tensor_variable(
         &mut self,
         index: usize,
@@ -414,6 +419,7 @@ impl Compiler<'_> {
         slot: u32,
         element: Id,
         rank: Option<Id>,
+        array: Option<u32>,
     ) -> Result<(), ExecError> {
         let rank = rank.ok_or_else(|| self.unsupported(index, "tensors without a Rank"))?;
         let rank = self.eval[self.value(index, rank)?.slot as usize];
@@ -428,20 +434,31 @@ impl Compiler<'_> {
                 .unwrap_or(0)
         };
         let space = SPACE_BUFFER0 + self.globals.bindings.len() as u32;
-        self.globals.bindings.push(BindingInfo {
-            set: word(deco::DESCRIPTOR_SET),
-            binding: word(deco::BINDING),
-            kind: BindingKind::Tensor,
-            static_size: 0,
-            runtime_stride: None,
-            name: self.debug_name(id),
-            tensor: Some(crate::resources::TensorInfo {
-                rank,
-                element_bytes,
-            }),
-            count: 1,
-            element: None,
-        });
+        let count = array.unwrap_or(1);
+        if space as u64 + count as u64 >= SPACE_NONE as u64 {
+            return Err(self.err(index, "too many tensors"));
+        }
+        let (set, binding, name) = (
+            word(deco::DESCRIPTOR_SET),
+            word(deco::BINDING),
+            self.debug_name(id),
+        );
+        for e in 0..count {
+            self.globals.bindings.push(BindingInfo {
+                set,
+                binding,
+                kind: BindingKind::Tensor,
+                static_size: 0,
+                runtime_stride: None,
+                name: name.clone(),
+                tensor: Some(crate::resources::TensorInfo {
+                    rank,
+                    element_bytes,
+                }),
+                count,
+                element: array.map(|_| e),
+            });
+        }
         self.eval[slot as usize] = Ptr::new(space, 0).0;
         Ok(())
     }

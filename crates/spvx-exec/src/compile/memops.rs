@@ -340,7 +340,8 @@ impl Compiler<'_> {
     }
 
     /// For an array of buffers (an array whose element is a `Block` or `BufferBlock`
-    /// struct: a descriptor array), its element type and length.
+    /// struct: a descriptor array) or of tensors (SPV_ARM_tensors), its element type and
+    /// length.
     pub(crate) fn buffer_array(&self, index: usize, t: Id) -> Result<Option<(Id, u32)>, ExecError> {
         let Type::Array { element, length } = self.ty(index, t)?.clone() else {
             return Ok(None);
@@ -348,7 +349,8 @@ impl Compiler<'_> {
         let block = self.deco(element, super::types::deco::BLOCK).is_some()
             || self
                 .deco(element, super::types::deco::BUFFER_BLOCK)
-                .is_some();
+                .is_some()
+            || matches!(self.ty(index, element)?, Type::Tensor { .. });
         if !block {
             return Ok(None);
         }

@@ -130,10 +130,17 @@ pub fn run(
             BindingKind::PushConstant => (res.push_constants.as_slice(), true),
             BindingKind::Tensor => {
                 let t = res
-                    .tensor(b.set, b.binding)
-                    .ok_or(ExecError::MissingBinding {
-                        set: b.set,
-                        binding: b.binding,
+                    .tensor_element(b.set, b.binding, b.element_index())
+                    .ok_or_else(|| match b.element {
+                        Some(i) => ExecError::Tensor {
+                            set: b.set,
+                            binding: b.binding,
+                            message: format!("no tensor bound as element {i} of the array of tensors"),
+                        },
+                        None => ExecError::MissingBinding {
+                            set: b.set,
+                            binding: b.binding,
+                        },
                     })?;
                 view = Some(tensor_view(b, t)?);
                 (t.data.as_slice(), false)
@@ -297,7 +304,7 @@ pub fn run(
             *dst = b.to_bytes();
         }
         if info.kind == BindingKind::Tensor
-            && let Some(t) = res.tensor_mut(info.set, info.binding)
+            && let Some(t) = res.tensor_element_mut(info.set, info.binding, info.element_index())
         {
             t.data = b.to_bytes();
         }

@@ -1,0 +1,169 @@
+//! Arrays of tensors (SPV_ARM_tensors: an OpTypeArray of OpTypeTensorARM at one binding, one
+//! tensor descriptor per element): reads (with OutOfBoundsValueARM), writes and size queries
+//! through a dynamically selected element; an index past the array's end is reported and
+//! selects no tensor. Expected values follow reference/tensors.md §2a (per-element bounds,
+//! out-of-bounds reads give the operand, writes outside have no effect), worked out here.
+
+use spvx_exec::{
+    BindingKind, CompileOptions, CompiledModule, ExecError, Resources, RunConfig, Tensor, UbKind,
+};
+use spvx_spirv::asm::{AsmOptions, assemble};
+
+/// Invocation i (of 16) uses element k = i mod 4 of `ts` (3 elements: k = 3 is out of range)
+/// at coordinate c = i / 4: out[i] = ts[k][c] (OOB value 7777) + 1000·size(ts[k], 0);
+/// then writes ts[k][c + 1] = i + 100.
+const TEXT: &str = r#"
+OpCapability Shader
+OpCapability TensorsARM
+OpCapability StorageTensorArrayDynamicIndexingARM
+OpExtension "SPV_ARM_tensors"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lidx %ts %out
+OpExecutionMode %main LocalSize 16 1 1
+OpDecorate %lidx BuiltIn LocalInvocationIndex
+OpDecorate %ts DescriptorSet 0
+OpDecorate %ts Binding 0
+OpDecorate %rarr ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u3 = OpConstant %uint 3
+%u4 = OpConstant %uint 4
+%u100 = OpConstant %uint 100
+%u1000 = OpConstant %uint 1000
+%k7777 = OpConstant %int 7777
+%arr1uint = OpTypeArray %uint %u1
+%ten = OpTypeTensorARM %int %u1
+%tens = OpTypeArray %ten %u3
+%ptr_tens = OpTypePointer UniformConstant %tens
+%ptr_ten = OpTypePointer UniformConstant %ten
+%ts = OpVariable %ptr_tens UniformConstant
+%ptr_in_uint = OpTypePointer Input %uint
+%lidx = OpVariable %ptr_in_uint Input
+%rarr = OpTypeRuntimeArray %uint
+%Buf = OpTypeStruct %rarr
+%ptr_sb_Buf = OpTypePointer StorageBuffer %Buf
+%ptr_sb_uint = OpTypePointer StorageBuffer %uint
+%out = OpVariable %ptr_sb_Buf StorageBuffer
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %uint %lidx
+%k = OpUMod %uint %i %u4
+%c = OpUDiv %uint %i %u4
+%cc = OpCompositeConstruct %arr1uint %c
+%pt = OpAccessChain %ptr_ten %ts %k
+%tv = OpLoad %ten %pt
+%e = OpTensorReadARM %int %tv %cc OutOfBoundsValueARM %k7777
+%eu = OpBitcast %uint %e
+%n = OpTensorQuerySizeARM %uint %tv %u0
+%nk = OpIMul %uint %n %u1000
+%sum = OpIAdd %uint %eu %nk
+%o = OpAccessChain %ptr_sb_uint %out %u0 %i
+OpStore %o %sum
+%c1 = OpIAdd %uint %c %u1
+%cw = OpCompositeConstruct %arr1uint %c1
+%w = OpIAdd %uint %i %u100
+%wi = OpBitcast %int %w
+OpTensorWriteARM %tv %cw %wi
+OpReturn
+OpFunctionEnd
+"#;
+
+fn module() -> CompiledModule {
+    let asm = assemble(TEXT, &AsmOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    CompiledModule::from_bytes(&asm.bytes(), "main", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn ints(t: &Tensor) -> Vec<i32> {
+    t.data
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn tensor(values: &[i32]) -> Tensor {
+    Tensor {
+        shape: vec![values.len() as u64],
+        strides: None,
+        data: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+    }
+}
+
+#[test]
+fn array_of_tensors_reads_writes_and_sizes_per_element() {
+    let m = module();
+    let listed: Vec<_> = m
+        .bindings()
+        .iter()
+        .filter(|b| b.kind == BindingKind::Tensor)
+        .map(|b| (b.set, b.binding, b.count, b.element))
+        .collect();
+    assert_eq!(listed, (0..3).map(|e| (0, 0, 3, Some(e))).collect::<Vec<_>>());
+    // Element e has 2 + e values: 10·e + j + 1.
+    let initial: Vec<Vec<i32>> = (0..3)
+        .map(|e| (0..2 + e).map(|j| 10 * e + j + 1).collect())
+        .collect();
+    let mut res = Resources::new();
+    for (e, v) in initial.iter().enumerate() {
+        res.set_tensor_element(0, 0, e as u32, tensor(v));
+    }
+    res.set_words(0, 1, &[0; 16]);
+    let report = m
+        .run(&mut res, [1, 1, 1], &RunConfig::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Only the out-of-range index (k = 3, invocations 3, 7, 11, 15) is reported.
+    assert_eq!(report.total_events, 4, "{:?}", report.events);
+    assert!(report.events.iter().all(|e| matches!(
+        e.kind,
+        UbKind::IndexOutOfRange {
+            index: 3,
+            length: 3
+        }
+    )));
+    let out = res.words(0, 1).unwrap_or_default();
+    for i in 0..16usize {
+        let (k, c) = (i % 4, i / 4);
+        let want = match initial.get(k) {
+            // A read outside gives the operand; the size is the element's own.
+            Some(v) => v.get(c).map_or(7777, |&x| x as u32) + 1000 * v.len() as u32,
+            // No tensor: the read is out of bounds (the operand), the size 0.
+            None => 7777,
+        };
+        assert_eq!(out[i], want, "invocation {i}");
+    }
+    // Writes: element k at c + 1 = i + 100 where inside (i = 4c + k).
+    for (k, v) in initial.iter().enumerate() {
+        let mut want = v.clone();
+        for c in 0..4usize {
+            if let Some(slot) = want.get_mut(c + 1) {
+                *slot = (4 * c + k + 100) as i32;
+            }
+        }
+        let got = res.tensor_element(0, 0, k as u32).map(ints);
+        assert_eq!(got, Some(want), "element {k}");
+    }
+}
+
+#[test]
+fn a_missing_tensor_element_is_named() {
+    let m = module();
+    let mut res = Resources::new();
+    res.set_tensor_element(0, 0, 0, tensor(&[1, 2]));
+    res.set_tensor_element(0, 0, 2, tensor(&[1, 2]));
+    res.set_words(0, 1, &[0; 16]);
+    let err = m
+        .run(&mut res, [1, 1, 1], &RunConfig::default())
+        .expect_err("element 1 is not bound");
+    assert!(
+        matches!(&err, ExecError::Tensor { set: 0, binding: 0, message } if message.contains("element 1")),
+        "{err}"
+    );
+}
