@@ -106,7 +106,10 @@ fn array_of_tensors_reads_writes_and_sizes_per_element() {
         .filter(|b| b.kind == BindingKind::Tensor)
         .map(|b| (b.set, b.binding, b.count, b.element))
         .collect();
-    assert_eq!(listed, (0..3).map(|e| (0, 0, 3, Some(e))).collect::<Vec<_>>());
+    assert_eq!(
+        listed,
+        (0..3).map(|e| (0, 0, 3, Some(e))).collect::<Vec<_>>()
+    );
     // Element e has 2 + e values: 10·e + j + 1.
     let initial: Vec<Vec<i32>> = (0..3)
         .map(|e| (0..2 + e).map(|j| 10 * e + j + 1).collect())

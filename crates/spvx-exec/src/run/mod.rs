@@ -135,7 +135,9 @@ pub fn run(
                         Some(i) => ExecError::Tensor {
                             set: b.set,
                             binding: b.binding,
-                            message: format!("no tensor bound as element {i} of the array of tensors"),
+                            message: format!(
+                                "no tensor bound as element {i} of the array of tensors"
+                            ),
                         },
                         None => ExecError::MissingBinding {
                             set: b.set,
