@@ -28,21 +28,22 @@ impl Compiler<'_> {
             return Err(self.err(index, "expected the literals S, I, rI, Q, O"));
         };
         let bad = |e: spvx_num::fixed::FixedError| self.err(index, e.to_string());
-        let (input, _) = self.scalar_components(index, src.ty)?;
-        let (res, n) = self.scalar_components(index, dst.ty)?;
-        let (Scalar::Int(w), Scalar::Int(rw)) = (input, res) else {
+        // Integer widths of any size (wider than 64 bits: several registers, `compile::wide`).
+        let (Some((w, _)), Some((rw, n))) = (self.int_shape(src.ty), self.int_shape(dst.ty))
+        else {
             return Err(self.err(index, "fixed-point operands must be integers"));
         };
+        self.wide_bits(index, w.max(rw))?;
         let (result, result_width) = match (function.is_pair(), n) {
-            (false, 1) => (FixedResult::Single, rw as u32),
-            (true, 2) => (FixedResult::Vector, rw as u32),
-            (true, 1) if rw % 2 == 0 => (FixedResult::Packed, rw as u32 / 2),
+            (false, 1) => (FixedResult::Single, rw),
+            (true, 2) => (FixedResult::Vector, rw),
+            (true, 1) if rw % 2 == 0 => (FixedResult::Packed, rw / 2),
             _ => return Err(self.err(index, "result type does not fit the function")),
         };
         let op = FixedOp {
             function,
             signed: signedness_from_spirv(s).map_err(bad)?,
-            input_width: w as u32,
+            input_width: w,
             input_int_bits: i as i32,
             result_width,
             result_int_bits: ri as i32,

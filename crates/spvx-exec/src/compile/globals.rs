@@ -116,6 +116,10 @@ impl Compiler<'_> {
                     }
                     self.eval[v.slot as usize] = b;
                 }
+                "OpConstant" | "OpSpecConstant" if self.is_wide_type(inst.result_type) => {
+                    let v = self.fixed_value(index, inst)?;
+                    self.wide_constant(index, inst, v)?;
+                }
                 "OpConstant" | "OpSpecConstant" => {
                     let v = self.fixed_value(index, inst)?;
                     let bits = self.scalar(index, v.ty)?.bits();

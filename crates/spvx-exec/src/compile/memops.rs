@@ -274,7 +274,7 @@ impl Compiler<'_> {
                     // (Components of a row-major matrix's column are MatrixStride apart.)
                     let s = match m.column_stride {
                         Some(s) => s,
-                        None => self.scalar(index, component)?.mem_bytes(),
+                        None => self.size_align(index, component, MatrixDeco::default())?.0 as u32,
                     };
                     (component, s, Some(count))
                 }

@@ -29,6 +29,7 @@ mod ops;
 mod printf;
 mod promote;
 mod types;
+mod wide;
 
 use crate::config::CompileOptions;
 use crate::error::{ExecError, opcode_name};

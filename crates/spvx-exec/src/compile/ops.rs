@@ -113,6 +113,9 @@ impl Compiler<'_> {
         if (4164..=4166).contains(&inst.opcode) {
             return self.tensor_op(index, inst, code);
         }
+        if self.wide_op(index, inst, code)? {
+            return Ok(());
+        }
         let name = self
             .g
             .instruction(inst.opcode)

@@ -149,7 +149,10 @@ impl Compiler<'_> {
                 }
                 Type::Vector { component, count } => {
                     (i32 < count).then_some(())?;
-                    (i32, component)
+                    (
+                        i32.checked_mul(self.slot_count(index, component).ok()?)?,
+                        component,
+                    )
                 }
                 Type::Matrix { column, count } => {
                     (i32 < count).then_some(())?;

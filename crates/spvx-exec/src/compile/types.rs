@@ -93,7 +93,12 @@ impl Compiler<'_> {
             Type::Bool => Scalar::Bool,
             Type::Int { width, .. } => match width {
                 1..=64 => Scalar::Int(*width as u8),
-                w => return Err(self.unsupported(index, format!("{w}-bit integers"))),
+                w => {
+                    return Err(self.unsupported(
+                        index,
+                        format!("{w}-bit integers here (wider than 64 bits: see docs/semantics.md)"),
+                    ));
+                }
             },
             Type::Float { width, encoding } => Scalar::Float(match (width, encoding) {
                 (16, None) => FloatFmt::F16,
@@ -142,6 +147,12 @@ impl Compiler<'_> {
             ));
         }
         match self.ty(index, ty)? {
+            Type::Int { width, .. } if *width > 64 => self.wide_leaves(index, *width, out)?,
+            Type::Vector { component, count } if self.is_wide_type(Some(*component)) => {
+                for _ in 0..*count {
+                    self.leaves(index, *component, out)?;
+                }
+            }
             Type::Vector { component, count } => {
                 let s = self.scalar(index, *component)?;
                 out.extend(std::iter::repeat_n(s, *count as usize));
@@ -212,6 +223,7 @@ impl Compiler<'_> {
                 (stride * n, a)
             }
             Type::RuntimeArray { .. } => (0, 1),
+            Type::Int { width, .. } if *width > 64 => self.wide_size_align(index, *width)?,
             Type::Struct { members } => {
                 let mut size = 0u64;
                 let mut align = 1u64;
@@ -350,6 +362,15 @@ impl Compiler<'_> {
             Ok(())
         };
         match self.ty(index, ty)?.clone() {
+            Type::Int { width, .. } if width > 64 => {
+                self.wide_mem_leaves(index, width, base, slot, out)?;
+            }
+            Type::Vector { component, count } if self.is_wide_type(Some(component)) => {
+                let (size, _) = self.size_align(index, component, MatrixDeco::default())?;
+                for i in 0..count as u64 {
+                    self.mem_leaves(index, component, base + i * size, m, slot, out)?;
+                }
+            }
             Type::Vector { component, count } => {
                 let s = self.scalar(index, component)?;
                 let step = m.column_stride.unwrap_or(s.mem_bytes()) as u64;

@@ -2,14 +2,15 @@
 //! `spvx_num::fixed::evaluate` (exact value quantized under Q and O), lane by lane. Special
 //! inputs get spvx-num's documented result and are reported.
 
-use super::{Ctx, Stop, lanes, low_bits};
+use super::wide::limbs::{from_big, limbs, normalise, to_big};
+use super::{Ctx, Stop, lanes};
 use crate::program::{FixedResult, Slot};
 use crate::report::UbKind;
 use num_bigint::BigUint;
-use num_traits::ToPrimitive;
 use spvx_num::fixed::{FixedOp, FixedValue, evaluate};
 
-/// Runs a fixed-point function.
+/// Runs a fixed-point function. Input and result may be wider than 64 bits: a value of `w`
+/// bits is `ceil(w / 64)` registers, little-endian 64-bit limbs (`exec::wide`).
 pub fn fixed(
     cx: &mut Ctx,
     op: &FixedOp,
@@ -18,34 +19,52 @@ pub fn fixed(
     src: Slot,
 ) -> Result<(), Stop> {
     let rw = op.result_width;
-    let m = low_bits(rw);
+    let in_limbs = limbs(op.input_width);
+    let mut input_limbs = vec![0u64; in_limbs];
     for l in lanes(cx.mask) {
-        let input = BigUint::from(cx.get(src, l) & low_bits(op.input_width));
-        let (sin, cos) = match evaluate(op, &input) {
+        for (i, x) in input_limbs.iter_mut().enumerate() {
+            *x = cx.get(src + i as u32, l);
+        }
+        normalise(&mut input_limbs, op.input_width);
+        let input = to_big(&input_limbs);
+        let zero = BigUint::ZERO;
+        let outcome = evaluate(op, &input);
+        let (sin, cos) = match &outcome {
             Ok(o) => {
                 if let Some(e) = o.exception {
                     cx.report(UbKind::FixedPoint(e.description().to_string()), l)?;
                 }
-                match o.value {
-                    FixedValue::Single(v) => (v.to_u64().unwrap_or(0), 0),
-                    FixedValue::Pair { sin, cos } => {
-                        (sin.to_u64().unwrap_or(0), cos.to_u64().unwrap_or(0))
-                    }
+                match &o.value {
+                    FixedValue::Single(v) => (v, &zero),
+                    FixedValue::Pair { sin, cos } => (sin, cos),
                 }
             }
             Err(e) => {
                 cx.report(UbKind::FixedPoint(e.to_string()), l)?;
-                (0, 0)
+                (&zero, &zero)
             }
         };
         match result {
-            FixedResult::Single => cx.set(dst, l, sin & m),
+            FixedResult::Single => put(cx, dst, l, sin, rw),
             FixedResult::Vector => {
-                cx.set(dst, l, sin & m);
-                cx.set(dst + 1, l, cos & m);
+                put(cx, dst, l, sin, rw);
+                put(cx, dst + limbs(rw) as u32, l, cos, rw);
             }
-            FixedResult::Packed => cx.set(dst, l, ((sin & m) << rw) | (cos & m)),
+            FixedResult::Packed => {
+                let mask = (BigUint::from(1u8) << rw) - 1u8;
+                let packed = ((sin & &mask) << rw) | (cos & &mask);
+                put(cx, dst, l, &packed, 2 * rw);
+            }
         }
     }
     Ok(())
+}
+
+/// Writes `v` modulo 2^bits into the registers from `slot` for `lane`.
+fn put(cx: &mut Ctx, slot: Slot, lane: usize, v: &BigUint, bits: u32) {
+    let mut out = vec![0u64; limbs(bits)];
+    from_big(&mut out, v, bits);
+    for (i, x) in out.into_iter().enumerate() {
+        cx.set(slot + i as u32, lane, x);
+    }
 }

@@ -28,6 +28,7 @@ pub mod printf;
 mod printf_format;
 pub mod subgroup;
 pub mod tensor;
+pub mod wide;
 
 use crate::config::RunConfig;
 use crate::memory::Memory;
@@ -416,6 +417,7 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             args,
         } => math::imath(cx, *func, *bits as u32, *dst, *args),
         Inst::Print(spec) => printf::print(cx, spec),
+        Inst::Wide(w) => return wide::execute(cx, w),
         Inst::Glsl {
             op,
             fmt,

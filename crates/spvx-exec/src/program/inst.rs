@@ -563,6 +563,8 @@ pub enum Inst {
         dst: Slot,
         args: [Slot; 3],
     },
+    /// An instruction on integers wider than 64 bits (`exec::wide`).
+    Wide(Box<crate::exec::wide::WideInst>),
 }
 
 /// A subgroup (group non-uniform) operation on one scalar per lane.
