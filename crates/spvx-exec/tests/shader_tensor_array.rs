@@ -12,69 +12,7 @@ use spvx_spirv::asm::{AsmOptions, assemble};
 /// Invocation i (of 16) uses element k = i mod 4 of `ts` (3 elements: k = 3 is out of range)
 /// at coordinate c = i / 4: out[i] = ts[k][c] (OOB value 7777) + 1000·size(ts[k], 0);
 /// then writes ts[k][c + 1] = i + 100.
-const TEXT: &str = r#"
-OpCapability Shader
-OpCapability TensorsARM
-OpCapability StorageTensorArrayDynamicIndexingARM
-OpExtension "SPV_ARM_tensors"
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main" %lidx %ts %out
-OpExecutionMode %main LocalSize 16 1 1
-OpDecorate %lidx BuiltIn LocalInvocationIndex
-OpDecorate %ts DescriptorSet 0
-OpDecorate %ts Binding 0
-OpDecorate %rarr ArrayStride 4
-OpMemberDecorate %Buf 0 Offset 0
-OpDecorate %Buf Block
-OpDecorate %out DescriptorSet 0
-OpDecorate %out Binding 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%uint = OpTypeInt 32 0
-%int = OpTypeInt 32 1
-%u0 = OpConstant %uint 0
-%u1 = OpConstant %uint 1
-%u3 = OpConstant %uint 3
-%u4 = OpConstant %uint 4
-%u100 = OpConstant %uint 100
-%u1000 = OpConstant %uint 1000
-%k7777 = OpConstant %int 7777
-%arr1uint = OpTypeArray %uint %u1
-%ten = OpTypeTensorARM %int %u1
-%tens = OpTypeArray %ten %u3
-%ptr_tens = OpTypePointer UniformConstant %tens
-%ptr_ten = OpTypePointer UniformConstant %ten
-%ts = OpVariable %ptr_tens UniformConstant
-%ptr_in_uint = OpTypePointer Input %uint
-%lidx = OpVariable %ptr_in_uint Input
-%rarr = OpTypeRuntimeArray %uint
-%Buf = OpTypeStruct %rarr
-%ptr_sb_Buf = OpTypePointer StorageBuffer %Buf
-%ptr_sb_uint = OpTypePointer StorageBuffer %uint
-%out = OpVariable %ptr_sb_Buf StorageBuffer
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%i = OpLoad %uint %lidx
-%k = OpUMod %uint %i %u4
-%c = OpUDiv %uint %i %u4
-%cc = OpCompositeConstruct %arr1uint %c
-%pt = OpAccessChain %ptr_ten %ts %k
-%tv = OpLoad %ten %pt
-%e = OpTensorReadARM %int %tv %cc OutOfBoundsValueARM %k7777
-%eu = OpBitcast %uint %e
-%n = OpTensorQuerySizeARM %uint %tv %u0
-%nk = OpIMul %uint %n %u1000
-%sum = OpIAdd %uint %eu %nk
-%o = OpAccessChain %ptr_sb_uint %out %u0 %i
-OpStore %o %sum
-%c1 = OpIAdd %uint %c %u1
-%cw = OpCompositeConstruct %arr1uint %c1
-%w = OpIAdd %uint %i %u100
-%wi = OpBitcast %int %w
-OpTensorWriteARM %tv %cw %wi
-OpReturn
-OpFunctionEnd
-"#;
+const TEXT: &str = include_str!("corpus/tensor_array.spvasm");
 
 fn module() -> CompiledModule {
     let asm = assemble(TEXT, &AsmOptions::default()).unwrap_or_else(|e| panic!("{e}"));

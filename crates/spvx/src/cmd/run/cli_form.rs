@@ -34,17 +34,19 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
     }
     let mut tensors = Vec::new();
     for t in &args.tensors {
-        let (set, binding, source) =
-            parse_binding_arg(t).map_err(|e| format!("error: --tensor {t}: {e}"))?;
+        let (set, binding, index, source) =
+            parse_element_arg(t).map_err(|e| format!("error: --tensor {t}: {e}"))?;
+        let element = index.map_or_else(String::new, |i| format!("[{i}]"));
         tensors.push(TensorPlan {
             set,
             binding,
+            index,
             data: DataSpec::parse_source(source)
                 .map_err(|e| format!("error: --tensor {t}: {e}"))?,
             shape: None,
             strides: None,
             expect: None,
-            origin: format!("--tensor {set}.{binding}"),
+            origin: format!("--tensor {set}.{binding}{element}"),
         });
     }
     let push = match &args.push {
@@ -142,17 +144,8 @@ pub fn parse_groups(text: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
-/// `SET.BINDING=REST` → (set, binding, REST).
-pub fn parse_binding_arg(text: &str) -> Result<(u32, u32, &str), String> {
-    let (key, rest) = text
-        .split_once('=')
-        .ok_or("expected SET.BINDING=SOURCE, e.g. 0.1=input.bin")?;
-    let (set, binding) = parse_binding(key)?;
-    Ok((set, binding, rest))
-}
-
-/// `SET.BINDING[INDEX]=REST` (the `[INDEX]` of an element of an array of buffers is optional)
-/// → (set, binding, index, REST).
+/// `SET.BINDING[INDEX]=REST` (the `[INDEX]` of an element of an array of buffers or tensors
+/// is optional) → (set, binding, index, REST).
 pub fn parse_element_arg(text: &str) -> Result<(u32, u32, Option<u32>, &str), String> {
     let (key, rest) = text
         .split_once('=')
@@ -196,9 +189,12 @@ mod tests {
 
     #[test]
     fn bindings_and_specs() {
-        assert_eq!(parse_binding_arg("1.2=zeros:4"), Ok((1, 2, "zeros:4")));
-        assert!(parse_binding_arg("1=zeros:4").is_err());
-        assert!(parse_binding_arg("1.2").is_err());
+        assert_eq!(
+            parse_element_arg("1.2=zeros:4"),
+            Ok((1, 2, None, "zeros:4"))
+        );
+        assert!(parse_element_arg("1=zeros:4").is_err());
+        assert!(parse_element_arg("1.2").is_err());
         assert_eq!(
             parse_element_arg("0.1[2]=zeros:4"),
             Ok((0, 1, Some(2), "zeros:4"))

@@ -73,6 +73,12 @@ impl Loaded {
         }
         let mut tensors = Vec::new();
         for t in &plan.tensors {
+            if t.index.is_some_and(|i| i > 0) {
+                return Err(format!(
+                    "error: {}: arrays of tensors are not run on a device (spvx-vk binds one tensor per binding)",
+                    t.origin
+                ));
+            }
             let (tensor, data) = plan.load_tensor(t, limit)?;
             tensors.push((t.set, t.binding, tensor, data));
         }

@@ -46,6 +46,8 @@ COMMAND-LINE FORM
   An array of buffers (e.g. GLSL `buffer B {..} bufs[3]`) takes one --buffer per element,
   SET.BINDING[INDEX]=SOURCE (SET.BINDING alone is element 0); each element is written to
   DIR/SET.BINDING.INDEX.bin. An index past the array's end reads 0 and drops writes.
+  An array of tensors likewise takes --tensor SET.BINDING[INDEX]=FILE.npy per element,
+  written to DIR/SET.BINDING.INDEX.npy.
 
   SOURCE  a file path: raw bytes, or a .npy array when the name ends in .npy (its elements in
           C order, little-endian; dtypes b1, i1-i8, u1-u8, f2, f4, f8);
@@ -81,6 +83,7 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   binding = 0                   #   set (default 0), binding, name, data, expect as above
   shape = [3, 4]                #   outermost first (default: the .npy file's shape)
   strides = [16, 4]             #   optional byte strides (default: packed)
+  index = 1                     #   optional: element of an array of tensors (default 0)
 
   A data table has exactly one source:
     file = \"a.bin\" | \"a.npy\"    raw bytes or .npy elements (paths relative to the run file)
@@ -146,6 +149,7 @@ pub struct RunArgs {
     #[arg(long = "buffer", value_name = "SET.BINDING=SOURCE")]
     pub buffers: Vec<String>,
     /// A tensor binding; its shape and element type come from the .npy file.
+    /// (`SET.BINDING[INDEX]=FILE.npy` for element INDEX of an array of tensors.)
     #[arg(long = "tensor", value_name = "SET.BINDING=FILE.npy")]
     pub tensors: Vec<String>,
     /// A Kernel (OpenCL) entry point's argument N: SOURCE as for --buffer (buffers, and

@@ -51,7 +51,8 @@ pub fn print_summary(
 
 /// Writes every buffer to `dir/SET.BINDING.bin` (an element of an array of buffers, whose
 /// (set, binding) is in `arrays`: `dir/SET.BINDING.INDEX.bin`) and every tensor to
-/// `dir/SET.BINDING.npy` (packed) or `.bin` (strided: the raw bytes), creating `dir` if needed.
+/// `dir/SET.BINDING.npy` (packed) or `.bin` (strided: the raw bytes; an element of an array of
+/// tensors: `dir/SET.BINDING.INDEX.npy` / `.bin`), creating `dir` if needed.
 pub fn write_outputs(
     dir: &Path,
     res: &Resources,
@@ -73,15 +74,19 @@ pub fn write_outputs(
         written.push(name);
     }
     for t in tensors {
-        let Some(tensor) = res.tensor(t.set, t.binding) else {
+        let Some(tensor) = res.tensor_element(t.set, t.binding, t.index.unwrap_or(0)) else {
             continue;
+        };
+        let stem = match t.index {
+            Some(i) => format!("{}.{}.{i}", t.set, t.binding),
+            None => format!("{}.{}", t.set, t.binding),
         };
         let (name, bytes) = if t.packed {
             let file = write_npy(t.elem, &tensor.shape, &tensor.data)
-                .map_err(|e| format!("error: tensor {}.{}: {e}", t.set, t.binding))?;
-            (format!("{}.{}.npy", t.set, t.binding), file)
+                .map_err(|e| format!("error: tensor {stem}: {e}"))?;
+            (format!("{stem}.npy"), file)
         } else {
-            (format!("{}.{}.bin", t.set, t.binding), tensor.data.clone())
+            (format!("{stem}.bin"), tensor.data.clone())
         };
         let path = dir.join(&name);
         std::fs::write(&path, bytes)

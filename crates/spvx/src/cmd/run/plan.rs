@@ -40,6 +40,9 @@ pub struct BufferPlan {
 pub struct TensorPlan {
     pub set: u32,
     pub binding: u32,
+    /// The element of an array of tensors (`--tensor 0.1[2]=...`, `index = 2`); `None` for a
+    /// plain binding (element 0 when the binding is an array).
+    pub index: Option<u32>,
     pub data: DataSpec,
     /// Dimensions, outermost first (default: the `.npy` file's shape).
     pub shape: Option<Vec<u64>>,
@@ -140,8 +143,9 @@ impl RunPlan {
                     t.origin
                 ));
             }
-            res.set_tensor(t.set, t.binding, tensor);
-            loaded.insert((t.set, t.binding, 0), data);
+            let index = t.index.unwrap_or(0);
+            res.set_tensor_element(t.set, t.binding, index, tensor);
+            loaded.insert((t.set, t.binding, index), data);
         }
         if let Some(push) = &self.push {
             res.push_constants = push
@@ -216,8 +220,12 @@ impl RunPlan {
                     .find(|i| i.set == t.set && i.binding == t.binding)
                     .and_then(|i| i.tensor)
                     .map_or(1, |i| i.element_bytes);
+                let index = t.index.unwrap_or(0);
+                let is_array = bindings
+                    .iter()
+                    .any(|i| (i.set, i.binding) == (t.set, t.binding) && i.element.is_some());
                 let elem = loaded
-                    .get(&(t.set, t.binding, 0))
+                    .get(&(t.set, t.binding, index))
                     .and_then(|d| d.elem)
                     .unwrap_or(match bytes {
                         2 => ElemType::U16,
@@ -228,6 +236,7 @@ impl RunPlan {
                 TensorOutput {
                     set: t.set,
                     binding: t.binding,
+                    index: is_array.then_some(index),
                     elem,
                     packed: t.strides.is_none(),
                 }
@@ -255,10 +264,13 @@ impl RunPlan {
         }
         for t in &self.tensors {
             let origin = format!("{} (tensor)", t.origin);
-            if let Some(first) = seen.insert((t.set, t.binding, 0), &t.origin) {
+            let index = t.index.unwrap_or(0);
+            if let Some(first) = seen.insert((t.set, t.binding, index), &t.origin) {
                 return Err(format!(
-                    "error: {origin}: binding {}.{} is already given ({first})",
-                    t.set, t.binding
+                    "error: {origin}: binding {}.{}{} is already given ({first})",
+                    t.set,
+                    t.binding,
+                    element_suffix(index, t.index.is_some())
                 ));
             }
         }
@@ -275,13 +287,18 @@ impl RunPlan {
             }
         }
         for t in &self.tensors {
-            let is_tensor = bindings
-                .iter()
-                .any(|i| i.kind == BindingKind::Tensor && (i.set, i.binding) == (t.set, t.binding));
+            let index = t.index.unwrap_or(0);
+            let is_tensor = bindings.iter().any(|i| {
+                i.kind == BindingKind::Tensor
+                    && (i.set, i.binding, i.element_index()) == (t.set, t.binding, index)
+            });
             if !is_tensor {
                 return Err(format!(
-                    "error: {}: the entry point uses no tensor at binding {}.{}",
-                    t.origin, t.set, t.binding
+                    "error: {}: the entry point uses no tensor at binding {}.{}{}",
+                    t.origin,
+                    t.set,
+                    t.binding,
+                    element_suffix(index, t.index.is_some())
                 ));
             }
         }
@@ -295,9 +312,10 @@ impl RunPlan {
             })
             .collect();
         for info in bindings.iter().filter(|i| i.kind == BindingKind::Tensor) {
-            if !seen.contains_key(&(info.set, info.binding, 0)) {
+            if !seen.contains_key(&(info.set, info.binding, info.element_index())) {
+                let element = element_suffix(info.element_index(), info.element.is_some());
                 return Err(format!(
-                    "error: {module}: tensor binding {}.{}{} (rank {}) has no data; give --tensor {}.{}=FILE.npy or a [[tensor]] entry in the run file",
+                    "error: {module}: tensor binding {}.{}{element}{} (rank {}) has no data; give --tensor {}.{}{element}=FILE.npy or a [[tensor]] entry in the run file",
                     info.set,
                     info.binding,
                     info.name
@@ -387,8 +405,11 @@ impl RunPlan {
                 )
             })
             .chain(self.tensors.iter().map(|t| {
-                let data = res.tensor(t.set, t.binding).map(|t| t.data.as_slice());
-                (t.set, t.binding, 0, &t.expect, &t.origin, data)
+                let index = t.index.unwrap_or(0);
+                let data = res
+                    .tensor_element(t.set, t.binding, index)
+                    .map(|t| t.data.as_slice());
+                (t.set, t.binding, index, &t.expect, &t.origin, data)
             }));
         for (set, binding, index, expect, origin, actual) in checks {
             let Some(expect) = expect else { continue };
@@ -449,6 +470,8 @@ struct BindingRef<'a> {
 pub struct TensorOutput {
     pub set: u32,
     pub binding: u32,
+    /// The element, for an element of an array of tensors (written as `SET.BINDING.INDEX`).
+    pub index: Option<u32>,
     pub elem: ElemType,
     /// Packed tensors are written as `.npy` of their shape; strided ones as raw `.bin` bytes.
     pub packed: bool,

@@ -78,6 +78,8 @@ struct TensorTable {
     #[serde(default)]
     set: u32,
     binding: u32,
+    /// The element of an array of tensors (absent: a plain binding, or element 0).
+    index: Option<u32>,
     /// A note for people (shown nowhere).
     #[allow(dead_code)]
     name: Option<String>,
@@ -273,6 +275,7 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, String> {
         tensors.push(TensorPlan {
             set: table.set,
             binding: table.binding,
+            index: table.index,
             data: data_spec(&src, &table.data, false)?,
             shape: table.shape.clone(),
             strides: table.strides.clone(),
