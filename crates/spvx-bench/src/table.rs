@@ -264,8 +264,8 @@ impl Table {
              buffer copied back). Ratio = device ms / engine ms (above 1: the engine is faster). \
              One-time setup, measured once and not in those times: engine compile = \
              `CompiledModule` from the SPIR-V; device setup = `VkRunner::prepare` (buffers, \
-             descriptor sets, shader module, pipeline creation with the driver's compiler, \
-             command buffer). Ratio with setup = (device setup + device ms) / (engine compile + \
+             descriptor sets, shader module, pipeline, command buffer, and an empty dispatch in \
+             which a driver that compiles lazily, such as lavapipe, compiles the shader). Ratio with setup = (device setup + device ms) / (engine compile + \
              engine ms): one run from a module to its outputs on each side (no process start, \
              no device creation).",
             self.warmup, self.rounds

@@ -2,7 +2,8 @@
 //!
 //! [`VulkanDevice::prepare`] creates the kernel's device objects once with
 //! [`VkRunner::prepare`] — buffers of the case's sizes, descriptor sets, shader module and
-//! pipeline (lavapipe compiles the shader with its LLVM JIT here), command buffer — and times
+//! pipeline, command buffer, and an empty dispatch in which lavapipe compiles the shader with
+//! LLVM (it compiles lazily, at the first dispatch) — and times
 //! that directly: the one-time setup, [`DeviceKernel::setup_time`]. Each timed dispatch is then
 //! [`spvx_vk::Prepared::dispatch`]: the inputs copied into the mapped buffers, the dispatch
 //! submitted and waited for, every buffer copied back out — the same work the engine's timed

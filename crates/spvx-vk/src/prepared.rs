@@ -1,5 +1,7 @@
 //! [`Prepared`]: a run's device objects — buffers, descriptor sets, shader module, pipeline,
-//! command buffer — created once by [`VkRunner::prepare`], then dispatched any number of times
+//! command buffer — created once by [`VkRunner::prepare`] (which ends with an empty 0×0×0
+//! dispatch, so that a driver compiling the pipeline lazily, as lavapipe does, compiles it
+//! there), then dispatched any number of times
 //! with fresh input bytes ([`VkInputs`]); each dispatch uploads the inputs, dispatches, waits
 //! and reads every buffer back. [`VkRunner::run`] is a prepare and one dispatch.
 //!
@@ -161,6 +163,10 @@ impl<'r> Prepared<'r> {
         objs.create_descriptors(&info.bindings)?;
         objs.create_pipeline(&run.words, &info.entry, push_range as u32, &spec)?;
         objs.create_commands(d.queue_family)?;
+        // An empty dispatch (0×0×0 workgroups: valid, runs nothing) makes drivers that compile
+        // the pipeline lazily at its first dispatch — lavapipe runs its LLVM JIT there — do it
+        // now, so that the one-time cost belongs to prepare, not to the first dispatch.
+        objs.dispatch(d.queue, [0, 0, 0], &vec![0; push_range], runner.timeout)?;
         Ok(Prepared {
             runner,
             objs,
