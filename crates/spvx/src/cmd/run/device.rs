@@ -41,7 +41,7 @@ impl Loaded {
         let entry = module.choose_entry(plan.entry.as_deref())?;
         if entry.model == KERNEL {
             return Err(format!(
-                "error: {}: entry point '{}' is a Kernel (OpenCL) entry point; Vulkan runs GLCompute entry points only",
+                "error: {}: entry point '{}' is a Kernel (OpenCL) entry point and cannot run on a Vulkan device: Vulkan consumes only Shader-capability modules with GLCompute entry points (a Kernel module declares the Kernel capability, which no Vulkan environment allows); run it on the engine (without --device)",
                 module.name, entry.name
             ));
         }
