@@ -29,8 +29,7 @@ impl Compiler<'_> {
         };
         let bad = |e: spvx_num::fixed::FixedError| self.err(index, e.to_string());
         // Integer widths of any size (wider than 64 bits: several registers, `compile::wide`).
-        let (Some((w, _)), Some((rw, n))) = (self.int_shape(src.ty), self.int_shape(dst.ty))
-        else {
+        let (Some((w, _)), Some((rw, n))) = (self.int_shape(src.ty), self.int_shape(dst.ty)) else {
             return Err(self.err(index, "fixed-point operands must be integers"));
         };
         self.wide_bits(index, w.max(rw))?;

@@ -34,7 +34,9 @@ impl Compiler<'_> {
         if width > MAX_WIDE_BITS {
             return Err(self.unsupported(
                 index,
-                format!("{width}-bit integers (the engine computes with at most {MAX_WIDE_BITS} bits)"),
+                format!(
+                    "{width}-bit integers (the engine computes with at most {MAX_WIDE_BITS} bits)"
+                ),
             ));
         }
         Ok(width)
@@ -56,7 +58,11 @@ impl Compiler<'_> {
     }
 
     /// Size and alignment in memory of a `width`-bit integer (width > 64).
-    pub(crate) fn wide_size_align(&self, index: usize, width: u32) -> Result<(u64, u64), ExecError> {
+    pub(crate) fn wide_size_align(
+        &self,
+        index: usize,
+        width: u32,
+    ) -> Result<(u64, u64), ExecError> {
         let bits = self.wide_bits(index, width)?;
         Ok((8 * limbs(bits) as u64, 8))
     }
@@ -138,8 +144,12 @@ impl Compiler<'_> {
 
     /// The component width and count of a value or result type that must be an integer.
     fn shape(&self, index: usize, ty: Id) -> Result<(u32, u32), ExecError> {
-        self.int_shape(ty)
-            .ok_or_else(|| self.err(index, format!("{} is not an integer type", self.ix.name(ty))))
+        self.int_shape(ty).ok_or_else(|| {
+            self.err(
+                index,
+                format!("{} is not an integer type", self.ix.name(ty)),
+            )
+        })
     }
 
     /// True when the result or an operand of `inst` is (a vector of) integers wider than 64
@@ -214,10 +224,10 @@ impl Compiler<'_> {
                 self.wide_dynamic(index, inst, code, name == "OpVectorExtractDynamic")?
             }
             "OpBitcast" => return self.wide_bitcast(index, inst, code),
-            "OpIAddCarry" | "OpISubBorrow" | "OpUMulExtended" | "OpSMulExtended"
-            | "OpBitCount" | "OpBitReverse" | "OpBitFieldInsert" | "OpBitFieldSExtract"
-            | "OpBitFieldUExtract" | "OpConvertUToF" | "OpConvertSToF" | "OpConvertFToU"
-            | "OpConvertFToS" | "OpExtInst" | "OpConvertUToPtr" | "OpConvertPtrToU" => {
+            "OpIAddCarry" | "OpISubBorrow" | "OpUMulExtended" | "OpSMulExtended" | "OpBitCount"
+            | "OpBitReverse" | "OpBitFieldInsert" | "OpBitFieldSExtract" | "OpBitFieldUExtract"
+            | "OpConvertUToF" | "OpConvertSToF" | "OpConvertFToU" | "OpConvertFToS"
+            | "OpExtInst" | "OpConvertUToPtr" | "OpConvertPtrToU" => {
                 return Err(
                     self.unsupported(index, format!("{name} on integers wider than 64 bits"))
                 );
@@ -271,7 +281,8 @@ impl Compiler<'_> {
             limbs(abits) as u32,
             limbs(bbits) as u32,
         );
-        let at = |slot: Slot, k: u32, count: u32, i: u32| if count == 1 { slot } else { slot + i * k };
+        let at =
+            |slot: Slot, k: u32, count: u32, i: u32| if count == 1 { slot } else { slot + i * k };
         for i in 0..n {
             let w = WideInst {
                 op,
@@ -309,7 +320,11 @@ impl Compiler<'_> {
         let (_, cn) = self.components(index, cond.ty)?;
         let per = total / cn.max(1);
         for s in 0..total {
-            let c = if cn == 1 { cond.slot } else { cond.slot + s / per };
+            let c = if cn == 1 {
+                cond.slot
+            } else {
+                cond.slot + s / per
+            };
             code.push(
                 index,
                 Inst::Select {
@@ -340,7 +355,10 @@ impl Compiler<'_> {
             let d = dst.slot + i as u32 * k;
             for j in 0..k {
                 let inst = if c == u32::MAX {
-                    Inst::Const { dst: d + j, value: 0 }
+                    Inst::Const {
+                        dst: d + j,
+                        value: 0,
+                    }
                 } else if c < na {
                     Inst::Copy {
                         dst: d + j,

@@ -148,7 +148,11 @@ pub fn shr(d: &mut [u64], a: &[u64], s: u32, bits: u32, fill_ones: bool) {
     for (i, d) in d.iter_mut().enumerate() {
         let lo = word(i + w);
         let hi = word(i + w + 1);
-        *d = if b == 0 { lo } else { (lo >> b) | (hi << (64 - b)) };
+        *d = if b == 0 {
+            lo
+        } else {
+            (lo >> b) | (hi << (64 - b))
+        };
     }
     normalise(d, bits);
 }

@@ -297,7 +297,13 @@ fn shift(cx: &mut Ctx, w: &WideInst, op: IBinOp, bits: u32, shift_bits: u32) -> 
         }
         write(cx, w.dst, l, &d);
         if amount >= bits as u64 {
-            cx.report(UbKind::ShiftOutOfRange { shift: amount, bits }, l)?;
+            cx.report(
+                UbKind::ShiftOutOfRange {
+                    shift: amount,
+                    bits,
+                },
+                l,
+            )?;
         }
     }
     Ok(())
