@@ -85,6 +85,8 @@ pub fn run(args: BenchArgs) -> CmdResult {
         warmup: args.warmup,
         rounds: args.rounds,
     };
+    // Described before the kernels run: the load average is the one at the start.
+    let machine = machine::describe();
     let mut rows = Vec::new();
     for entry in kernels {
         eprintln!("{}: loading {}", entry.name, entry.run.display());
@@ -99,7 +101,7 @@ pub fn run(args: BenchArgs) -> CmdResult {
         rows.push(row);
     }
     let table = Table {
-        machine: machine::describe(),
+        machine,
         device: device_name,
         warmup: args.warmup,
         rounds: args.rounds,
