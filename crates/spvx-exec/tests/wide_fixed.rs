@@ -191,7 +191,7 @@ fn trig_inputs() -> Vec<BigUint> {
     vec![
         at(1.0),
         at(0.5),
-        at(3.141592653589793),
+        at(std::f64::consts::PI),
         at(-3.25),
         at(100.125),
         BigUint::from(12345u32),
