@@ -183,6 +183,35 @@ impl Resources {
         self.elements.get_mut(&(set, binding, index))
     }
 
+    /// The number of elements of an array of buffers at (set, binding): one more than the
+    /// highest element bound (0 when none is). This is the length of a runtime-sized array of
+    /// buffers (`buffer B {..} b[];`); every element below it must be bound.
+    pub fn buffer_element_count(&self, set: u32, binding: u32) -> u32 {
+        let last = self
+            .elements
+            .range((set, binding, 0)..=(set, binding, u32::MAX))
+            .next_back()
+            .map(|(k, _)| k.2);
+        match last {
+            Some(i) => i.saturating_add(1),
+            None => self.buffers.contains_key(&(set, binding)) as u32,
+        }
+    }
+
+    /// The number of elements of an array of tensors at (set, binding), as
+    /// [`Resources::buffer_element_count`] counts them.
+    pub fn tensor_element_count(&self, set: u32, binding: u32) -> u32 {
+        let last = self
+            .tensor_elements
+            .range((set, binding, 0)..=(set, binding, u32::MAX))
+            .next_back()
+            .map(|(k, _)| k.2);
+        match last {
+            Some(i) => i.saturating_add(1),
+            None => self.tensors.contains_key(&(set, binding)) as u32,
+        }
+    }
+
     /// Every bound buffer element as ((set, binding, element), bytes), in that order
     /// (plain bindings are element 0).
     pub fn buffer_elements(&self) -> impl Iterator<Item = ((u32, u32, u32), &[u8])> {

@@ -36,6 +36,9 @@ pub(crate) struct Globals {
     pub workgroup_bytes: u32,
     pub builtins: Vec<BuiltinVar>,
     pub bindings: Vec<BindingInfo>,
+    /// Runtime-sized arrays of buffers or tensors, and by variable id their length register.
+    pub runtime_arrays: Vec<crate::program::RuntimeArray>,
+    pub runtime_lengths: std::collections::HashMap<Id, u32>,
     /// The constant decorated BuiltIn WorkgroupSize, if any.
     pub workgroup_size: Option<Id>,
 }
@@ -387,7 +390,11 @@ impl Compiler<'_> {
                 if space as u64 + count as u64 >= SPACE_NONE as u64 {
                     return Err(self.err(index, "too many buffers"));
                 }
-                for element in 0..count {
+                if array == Some(0) {
+                    self.runtime_array(index, id, slot)?;
+                }
+                // (A runtime array has one placeholder binding, element 0, count 0.)
+                for element in 0..count.max(1) {
                     self.globals.bindings.push(BindingInfo {
                         set,
                         binding,
@@ -447,7 +454,10 @@ impl Compiler<'_> {
             word(deco::BINDING),
             self.debug_name(id),
         );
-        for e in 0..count {
+        if array == Some(0) {
+            self.runtime_array(index, id, slot)?;
+        }
+        for e in 0..count.max(1) {
             self.globals.bindings.push(BindingInfo {
                 set,
                 binding,
@@ -464,6 +474,22 @@ impl Compiler<'_> {
             });
         }
         self.eval[slot as usize] = Ptr::new(space, 0).0;
+        Ok(())
+    }
+
+    /// Records the runtime-sized array of buffers or tensors `id` (pointer register `slot`),
+    /// whose placeholder binding is pushed next, and gives it a length register.
+    fn runtime_array(&mut self, index: usize, id: Id, slot: u32) -> Result<(), ExecError> {
+        let length = self.alloc(index, 1)?;
+        self.fixed.push(length);
+        self.globals
+            .runtime_arrays
+            .push(crate::program::RuntimeArray {
+                binding: self.globals.bindings.len(),
+                pointer: slot,
+                length,
+            });
+        self.globals.runtime_lengths.insert(id, length);
         Ok(())
     }
 

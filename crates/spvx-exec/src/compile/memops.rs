@@ -194,6 +194,17 @@ impl Compiler<'_> {
         {
             let iv = self.operand(index, inst, 1)?;
             let bits = self.scalar(index, iv.ty)?.bits();
+            let count = match count {
+                0 => ArrayCount::Runtime(
+                    *self.globals.runtime_lengths.get(&base_id).ok_or_else(|| {
+                        self.unsupported(
+                            index,
+                            "a runtime array of buffers reached through another pointer than its variable",
+                        )
+                    })?,
+                ),
+                n => ArrayCount::Fixed(n),
+            };
             code.push(
                 index,
                 Inst::SelectBuffer {
@@ -341,10 +352,12 @@ impl Compiler<'_> {
 
     /// For an array of buffers (an array whose element is a `Block` or `BufferBlock`
     /// struct: a descriptor array) or of tensors (SPV_ARM_tensors), its element type and
-    /// length.
+    /// length (0 for a runtime array).
     pub(crate) fn buffer_array(&self, index: usize, t: Id) -> Result<Option<(Id, u32)>, ExecError> {
-        let Type::Array { element, length } = self.ty(index, t)?.clone() else {
-            return Ok(None);
+        let (element, length) = match self.ty(index, t)?.clone() {
+            Type::Array { element, length } => (element, Some(length)),
+            Type::RuntimeArray { element } => (element, None),
+            _ => return Ok(None),
         };
         let block = self.deco(element, super::types::deco::BLOCK).is_some()
             || self
@@ -354,7 +367,10 @@ impl Compiler<'_> {
         if !block {
             return Ok(None);
         }
-        Ok(Some((element, self.array_length(index, length)?)))
+        match length {
+            Some(length) => Ok(Some((element, self.array_length(index, length)?))),
+            None => Ok(Some((element, 0))),
+        }
     }
 
     pub(crate) fn atomic_op(

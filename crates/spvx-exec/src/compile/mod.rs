@@ -215,6 +215,7 @@ pub fn compile(
         builtins: g.builtins,
         local_size,
         bindings: g.bindings,
+        runtime_arrays: g.runtime_arrays,
         opcodes: insts.iter().map(|i| i.opcode).collect(),
         kernel,
         promotion: c.promote.stats,

@@ -118,9 +118,13 @@ pub fn select_buffer(
     base: Slot,
     index: Slot,
     index_bits: u8,
-    count: u32,
+    count: crate::program::ArrayCount,
 ) -> Result<(), Stop> {
     for l in lanes(cx.mask) {
+        let count = match count {
+            crate::program::ArrayCount::Fixed(n) => n,
+            crate::program::ArrayCount::Runtime(slot) => cx.get(slot, l) as u32,
+        };
         let p = Ptr(cx.get(base, l));
         let i = sext(cx.get(index, l), index_bits as u32);
         let space = if (0..count as i64).contains(&i) {

@@ -420,7 +420,7 @@ pub enum Inst {
         base: Slot,
         index: Slot,
         index_bits: u8,
-        count: u32,
+        count: ArrayCount,
     },
     /// Load the leaves of a value from `ptr`.
     Load {
@@ -565,6 +565,16 @@ pub enum Inst {
     },
     /// An instruction on integers wider than 64 bits (`exec::wide`).
     Wide(Box<crate::exec::wide::WideInst>),
+}
+
+/// The length of an array of buffers or tensors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayCount {
+    /// An OpTypeArray: its length.
+    Fixed(u32),
+    /// A runtime array (RuntimeDescriptorArray): as many elements as the run binds, which the
+    /// run writes into this register (`Program::runtime_arrays`).
+    Runtime(Slot),
 }
 
 /// A subgroup (group non-uniform) operation on one scalar per lane.

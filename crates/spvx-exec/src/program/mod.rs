@@ -153,6 +153,20 @@ pub enum Builtin {
     NumEnqueuedSubgroups,
 }
 
+/// A runtime-sized array of buffers or tensors (`buffer B {..} b[];`, RuntimeDescriptorArray):
+/// its one placeholder in `Program::bindings` (`count` 0, element 0), and the registers the
+/// run fills once it knows how many elements are bound: the variable's pointer (into the
+/// first element's memory space) and the length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuntimeArray {
+    /// Index of the placeholder in `Program::bindings`.
+    pub binding: usize,
+    /// The variable's register (a pointer).
+    pub pointer: Slot,
+    /// The register holding the number of elements bound.
+    pub length: Slot,
+}
+
 /// A whole compiled entry point.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -175,6 +189,9 @@ pub struct Program {
     pub local_size: [u32; 3],
     /// The resources the entry point uses; buffer `i` is memory space `2 + i`.
     pub bindings: Vec<BindingInfo>,
+    /// The runtime-sized arrays of buffers or tensors among `bindings`; the run gives their
+    /// elements the memory spaces after every other binding.
+    pub runtime_arrays: Vec<RuntimeArray>,
     /// The opcode of every instruction of the module, by flat index, to name instructions in
     /// errors and reports.
     pub opcodes: Vec<u16>,

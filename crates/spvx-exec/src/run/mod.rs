@@ -8,6 +8,7 @@
 
 mod builtins;
 mod kernel;
+mod runtime_arrays;
 mod workgroup;
 
 use crate::config::RunConfig;
@@ -125,6 +126,12 @@ pub fn run(
     let mut tensors = Vec::with_capacity(prog.bindings.len());
     let mut bytes_needed = 0u64;
     for b in &prog.bindings {
+        if b.count == 0 {
+            // The placeholder of a runtime array (its elements follow every binding).
+            buffers.push(SharedBuffer::new(&[], true));
+            tensors.push(None);
+            continue;
+        }
         let mut view = None;
         let (data, read_only) = match b.kind {
             BindingKind::PushConstant => (res.push_constants.as_slice(), true),
@@ -178,6 +185,14 @@ pub fn run(
         buffers.push(SharedBuffer::new(data, read_only));
         tensors.push(None);
     }
+    let runtime = runtime_arrays::bind(
+        prog,
+        res,
+        cfg.track_writers,
+        &mut buffers,
+        &mut tensors,
+        &mut bytes_needed,
+    )?;
     let threads = match cfg.threads {
         Some(n) => n.max(1) as u64,
         None => rayon::current_num_threads() as u64,
@@ -204,7 +219,7 @@ pub fn run(
         let s = slot as usize * width;
         template[s..s + width].fill(v);
     }
-    for &(slot, v) in &ks.regs {
+    for &(slot, v) in ks.regs.iter().chain(&runtime.registers) {
         let s = slot as usize * width;
         if let Some(r) = template.get_mut(s..s + width) {
             r.fill(v);
@@ -292,7 +307,11 @@ pub fn run(
             }
         }
     }
+    runtime_arrays::write_back(&runtime, &buffers, res);
     for (b, info) in buffers.iter().zip(&prog.bindings) {
+        if info.count == 0 {
+            continue;
+        }
         if let Some(writers) = b.writers() {
             report.writers.push(BufferWriters {
                 set: info.set,
