@@ -14,12 +14,21 @@ use crate::report::UbKind;
 pub fn ibin(cx: &mut Ctx, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) -> Result<(), Stop> {
     let m = low_bits(bits);
     match op {
-        IBinOp::Add => cx.map2(dst, a, b, |x, y| x.wrapping_add(y) & m),
-        IBinOp::Sub => cx.map2(dst, a, b, |x, y| x.wrapping_sub(y) & m),
-        IBinOp::Mul => cx.map2(dst, a, b, |x, y| x.wrapping_mul(y) & m),
-        IBinOp::And => cx.map2(dst, a, b, |x, y| x & y),
-        IBinOp::Or => cx.map2(dst, a, b, |x, y| x | y),
-        IBinOp::Xor => cx.map2(dst, a, b, |x, y| x ^ y),
+        IBinOp::Add if bits == 32 => {
+            cx.pure2(dst, a, b, |x, y| (x as u32).wrapping_add(y as u32) as u64)
+        }
+        IBinOp::Sub if bits == 32 => {
+            cx.pure2(dst, a, b, |x, y| (x as u32).wrapping_sub(y as u32) as u64)
+        }
+        IBinOp::Mul if bits == 32 => {
+            cx.pure2(dst, a, b, |x, y| (x as u32).wrapping_mul(y as u32) as u64)
+        }
+        IBinOp::Add => cx.pure2(dst, a, b, |x, y| x.wrapping_add(y) & m),
+        IBinOp::Sub => cx.pure2(dst, a, b, |x, y| x.wrapping_sub(y) & m),
+        IBinOp::Mul => cx.pure2(dst, a, b, |x, y| x.wrapping_mul(y) & m),
+        IBinOp::And => cx.pure2(dst, a, b, |x, y| x & y),
+        IBinOp::Or => cx.pure2(dst, a, b, |x, y| x | y),
+        IBinOp::Xor => cx.pure2(dst, a, b, |x, y| x ^ y),
         IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => {
             return bitwise::shift(cx, op, bits, dst, a, b);
         }

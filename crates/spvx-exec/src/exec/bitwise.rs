@@ -13,6 +13,35 @@ use crate::report::UbKind;
 /// OpShiftLeftLogical, OpShiftRightLogical, OpShiftRightArithmetic.
 pub fn shift(cx: &mut Ctx, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) -> Result<(), Stop> {
     let m = low_bits(bits);
+    let limit = bits as u64;
+    let w = cx.width;
+    let far = cx.regs[b as usize * w..(b as usize + 1) * w]
+        .iter()
+        .enumerate()
+        .fold(0u64, |f, (l, s)| f | ((*s >= limit) as u64) << l)
+        & cx.mask;
+    if far != 0 {
+        return shift_reporting(cx, op, bits, dst, a, b);
+    }
+    // No active lane shifts by the width or more.
+    match op {
+        IBinOp::Shl => cx.pure2(dst, a, b, |x, s| (x << (s & 63)) & m),
+        IBinOp::ShrLogical => cx.pure2(dst, a, b, |x, s| x >> (s & 63)),
+        _ => cx.pure2(dst, a, b, |x, s| (sext(x, bits) >> (s & 63)) as u64 & m),
+    }
+    Ok(())
+}
+
+/// [`shift`] lane by lane, reporting the lanes whose amount is the width or more.
+fn shift_reporting(
+    cx: &mut Ctx,
+    op: IBinOp,
+    bits: u32,
+    dst: Slot,
+    a: Slot,
+    b: Slot,
+) -> Result<(), Stop> {
+    let m = low_bits(bits);
     for l in lanes(cx.mask) {
         let (x, s) = (cx.get(a, l), cx.get(b, l));
         let too_far = s >= bits as u64;
@@ -38,8 +67,8 @@ pub fn shift(cx: &mut Ctx, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) -
 pub fn iun(cx: &mut Ctx, op: IUnOp, bits: u32, dst: Slot, a: Slot) {
     let m = low_bits(bits);
     match op {
-        IUnOp::Negate => cx.map1(dst, a, |x| x.wrapping_neg() & m),
-        IUnOp::Not => cx.map1(dst, a, |x| !x & m),
+        IUnOp::Negate => cx.pure1(dst, a, |x| x.wrapping_neg() & m),
+        IUnOp::Not => cx.pure1(dst, a, |x| !x & m),
         IUnOp::BitReverse => cx.map1(dst, a, |x| x.reverse_bits() >> (64 - bits)),
         IUnOp::BitCount => cx.map1(dst, a, |x| (x & m).count_ones() as u64),
     }

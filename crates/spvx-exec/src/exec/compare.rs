@@ -6,18 +6,26 @@ use crate::program::{FClassOp, FCmpOp, FloatFmt, ICmpOp, LogicOp, Slot};
 
 /// Integer comparisons.
 pub fn icmp(cx: &mut Ctx, op: ICmpOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
-    let s = move |x: u64| sext(x, bits);
     match op {
-        ICmpOp::Eq => cx.map2(dst, a, b, |x, y| (x == y) as u64),
-        ICmpOp::Ne => cx.map2(dst, a, b, |x, y| (x != y) as u64),
-        ICmpOp::UGt => cx.map2(dst, a, b, |x, y| (x > y) as u64),
-        ICmpOp::UGe => cx.map2(dst, a, b, |x, y| (x >= y) as u64),
-        ICmpOp::ULt => cx.map2(dst, a, b, |x, y| (x < y) as u64),
-        ICmpOp::ULe => cx.map2(dst, a, b, |x, y| (x <= y) as u64),
-        ICmpOp::SGt => cx.map2(dst, a, b, |x, y| (s(x) > s(y)) as u64),
-        ICmpOp::SGe => cx.map2(dst, a, b, |x, y| (s(x) >= s(y)) as u64),
-        ICmpOp::SLt => cx.map2(dst, a, b, |x, y| (s(x) < s(y)) as u64),
-        ICmpOp::SLe => cx.map2(dst, a, b, |x, y| (s(x) <= s(y)) as u64),
+        ICmpOp::Eq => cx.pure2(dst, a, b, |x, y| (x == y) as u64),
+        ICmpOp::Ne => cx.pure2(dst, a, b, |x, y| (x != y) as u64),
+        ICmpOp::UGt => cx.pure2(dst, a, b, |x, y| (x > y) as u64),
+        ICmpOp::UGe => cx.pure2(dst, a, b, |x, y| (x >= y) as u64),
+        ICmpOp::ULt => cx.pure2(dst, a, b, |x, y| (x < y) as u64),
+        ICmpOp::ULe => cx.pure2(dst, a, b, |x, y| (x <= y) as u64),
+        _ if bits == 32 => signed_cmp(cx, op, dst, a, b, |x| x as u32 as i32 as i64),
+        _ => signed_cmp(cx, op, dst, a, b, move |x| sext(x, bits)),
+    }
+}
+
+/// The signed comparisons, with `s` reading a register as a signed value.
+#[inline(always)]
+fn signed_cmp(cx: &mut Ctx, op: ICmpOp, dst: Slot, a: Slot, b: Slot, s: impl Fn(u64) -> i64) {
+    match op {
+        ICmpOp::SGt => cx.pure2(dst, a, b, |x, y| (s(x) > s(y)) as u64),
+        ICmpOp::SGe => cx.pure2(dst, a, b, |x, y| (s(x) >= s(y)) as u64),
+        ICmpOp::SLt => cx.pure2(dst, a, b, |x, y| (s(x) < s(y)) as u64),
+        _ => cx.pure2(dst, a, b, |x, y| (s(x) <= s(y)) as u64),
     }
 }
 
@@ -63,9 +71,9 @@ pub fn fclass(cx: &mut Ctx, op: FClassOp, fmt: FloatFmt, dst: Slot, a: Slot) {
 /// OpLogicalAnd, OpLogicalOr, OpLogicalEqual, OpLogicalNotEqual.
 pub fn logic(cx: &mut Ctx, op: LogicOp, dst: Slot, a: Slot, b: Slot) {
     match op {
-        LogicOp::And => cx.map2(dst, a, b, |x, y| x & y),
-        LogicOp::Or => cx.map2(dst, a, b, |x, y| x | y),
-        LogicOp::Equal => cx.map2(dst, a, b, |x, y| (x == y) as u64),
-        LogicOp::NotEqual => cx.map2(dst, a, b, |x, y| (x != y) as u64),
+        LogicOp::And => cx.pure2(dst, a, b, |x, y| x & y),
+        LogicOp::Or => cx.pure2(dst, a, b, |x, y| x | y),
+        LogicOp::Equal => cx.pure2(dst, a, b, |x, y| (x == y) as u64),
+        LogicOp::NotEqual => cx.pure2(dst, a, b, |x, y| (x != y) as u64),
     }
 }

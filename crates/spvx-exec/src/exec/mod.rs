@@ -139,7 +139,125 @@ pub fn sext(v: u64, bits: u32) -> i64 {
     }
 }
 
+/// Whether a partial `mask` has enough active lanes that computing every lane and blending
+/// is cheaper than visiting the active lanes one by one.
+#[inline(always)]
+fn dense(mask: u64, width: usize) -> bool {
+    mask.count_ones() as usize * 4 >= width * 3
+}
+
+/// All-ones when lane `l` is set in `mask`, else zero (for branch-free blends).
+#[inline(always)]
+fn lane_keep(mask: u64, l: usize) -> u64 {
+    if mask & (1u64 << l) != 0 { u64::MAX } else { 0 }
+}
+
+/// The registers of slot `dst` (mutable) and of the slots `srcs`, each `width` lanes long, or
+/// `None` when `dst` is one of the sources (the caller then works lane by lane).
+#[inline(always)]
+fn split_dst<const N: usize>(
+    regs: &mut [u64],
+    width: usize,
+    dst: Slot,
+    srcs: [Slot; N],
+) -> Option<(&mut [u64], [&[u64]; N])> {
+    if srcs.contains(&dst) {
+        return None;
+    }
+    let d = dst as usize;
+    let (below, rest) = regs.split_at_mut(d * width);
+    let (out, above) = rest.split_at_mut(width);
+    let (below, above): (&[u64], &[u64]) = (below, above);
+    let mut src: [&[u64]; N] = [&[]; N];
+    for (slice, s) in src.iter_mut().zip(srcs) {
+        let s = s as usize;
+        *slice = if s < d {
+            below.get(s * width..(s + 1) * width)?
+        } else {
+            above.get((s - d - 1) * width..(s - d) * width)?
+        };
+    }
+    Some((out, src))
+}
+
 impl Ctx<'_, '_> {
+    /// `dst = f(a)` on the active lanes, for a cheap pure `f`: computed on every lane and
+    /// written under the mask, branch-free, so that the lane loop vectorises.
+    #[inline(always)]
+    pub fn pure1(&mut self, dst: Slot, a: Slot, f: impl Fn(u64) -> u64) {
+        let (w, mask) = (self.width, self.mask);
+        let Some((d, [x])) = split_dst(self.regs, w, dst, [a]) else {
+            return self.map1(dst, a, f);
+        };
+        if mask == full_mask(w) {
+            for (d, x) in d.iter_mut().zip(x) {
+                *d = f(*x);
+            }
+        } else if dense(mask, w) {
+            for (l, (d, x)) in d.iter_mut().zip(x).enumerate() {
+                let keep = lane_keep(mask, l);
+                *d = (f(*x) & keep) | (*d & !keep);
+            }
+        } else {
+            for l in lanes(mask) {
+                d[l] = f(x[l]);
+            }
+        }
+    }
+
+    /// `dst = f(a, b)` on the active lanes, for a cheap pure `f` (see [`Ctx::pure1`]).
+    #[inline(always)]
+    pub fn pure2(&mut self, dst: Slot, a: Slot, b: Slot, f: impl Fn(u64, u64) -> u64) {
+        let (w, mask) = (self.width, self.mask);
+        let Some((d, [x, y])) = split_dst(self.regs, w, dst, [a, b]) else {
+            return self.map2(dst, a, b, f);
+        };
+        if mask == full_mask(w) {
+            for ((d, x), y) in d.iter_mut().zip(x).zip(y) {
+                *d = f(*x, *y);
+            }
+        } else if dense(mask, w) {
+            for (l, ((d, x), y)) in d.iter_mut().zip(x).zip(y).enumerate() {
+                let keep = lane_keep(mask, l);
+                *d = (f(*x, *y) & keep) | (*d & !keep);
+            }
+        } else {
+            for l in lanes(mask) {
+                d[l] = f(x[l], y[l]);
+            }
+        }
+    }
+
+    /// `dst = f(a, b, c)` on the active lanes, for a cheap pure `f` (see [`Ctx::pure1`]).
+    #[inline(always)]
+    pub fn pure3(
+        &mut self,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+        f: impl Fn(u64, u64, u64) -> u64,
+    ) {
+        let (w, mask) = (self.width, self.mask);
+        let Some((d, [x, y, z])) = split_dst(self.regs, w, dst, [a, b, c]) else {
+            return self.map3(dst, a, b, c, f);
+        };
+        if mask == full_mask(w) {
+            for (((d, x), y), z) in d.iter_mut().zip(x).zip(y).zip(z) {
+                *d = f(*x, *y, *z);
+            }
+        } else if dense(mask, w) {
+            for (l, (((d, x), y), z)) in d.iter_mut().zip(x).zip(y).zip(z).enumerate() {
+                let keep = lane_keep(mask, l);
+                *d = (f(*x, *y, *z) & keep) | (*d & !keep);
+            }
+        } else {
+            for l in lanes(mask) {
+                d[l] = f(x[l], y[l], z[l]);
+            }
+        }
+    }
+
     #[inline]
     pub fn get(&self, slot: Slot, lane: usize) -> u64 {
         self.regs[slot as usize * self.width + lane]
@@ -206,7 +324,7 @@ impl Ctx<'_, '_> {
 /// Runs one straight-line instruction on the active lanes.
 pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
     match inst {
-        Inst::Copy { dst, src } => cx.map1(*dst, *src, |x| x),
+        Inst::Copy { dst, src } => cx.pure1(*dst, *src, |x| x),
         Inst::Const { dst, value } => {
             let v = *value;
             cx.map1(*dst, *dst, |_| v)
@@ -246,9 +364,9 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
         } => compare::fcmp(cx, *op, *ordered, *fmt, *dst, *a, *b),
         Inst::FClass { op, fmt, dst, a } => compare::fclass(cx, *op, *fmt, *dst, *a),
         Inst::Logic { op, dst, a, b } => compare::logic(cx, *op, *dst, *a, *b),
-        Inst::LNot { dst, a } => cx.map1(*dst, *a, |x| (x == 0) as u64),
+        Inst::LNot { dst, a } => cx.pure1(*dst, *a, |x| (x == 0) as u64),
         Inst::Select { dst, cond, a, b } => {
-            cx.map3(*dst, *cond, *a, *b, |c, x, y| if c != 0 { x } else { y })
+            cx.pure3(*dst, *cond, *a, *b, |c, x, y| if c != 0 { x } else { y })
         }
         Inst::Convert { op, dst, a } => convert::convert(cx, *op, *dst, *a),
         Inst::BitFieldInsert {
