@@ -69,6 +69,8 @@ pub struct BindingInfo {
     pub tensor: Option<TensorInfo>,
     /// The length of the array of buffers this binding is (1 for a plain binding). An array
     /// of buffers appears once per element, in element order, each its own memory object.
+    /// 0 for a runtime-sized array (`buffer B {..} b[];`), listed once (element 0): it has as
+    /// many elements as the run binds (see [`Resources::buffer_element_count`]).
     pub count: u32,
     /// Which element of an array of buffers this is (`None` for a plain binding).
     pub element: Option<u32>,

@@ -288,9 +288,11 @@ impl RunPlan {
         }
         for t in &self.tensors {
             let index = t.index.unwrap_or(0);
+            // (A runtime-sized array, `count` 0, takes any element.)
             let is_tensor = bindings.iter().any(|i| {
                 i.kind == BindingKind::Tensor
-                    && (i.set, i.binding, i.element_index()) == (t.set, t.binding, index)
+                    && (i.set, i.binding) == (t.set, t.binding)
+                    && (i.count == 0 || i.element_index() == index)
             });
             if !is_tensor {
                 return Err(format!(
@@ -347,7 +349,7 @@ impl RunPlan {
             if !used.iter().any(|i| {
                 i.set == b.set
                     && i.binding == b.binding
-                    && i.element_index() == b.index.unwrap_or(0)
+                    && (i.count == 0 || i.element_index() == b.index.unwrap_or(0))
             }) {
                 let list: Vec<String> = used
                     .iter()
