@@ -30,6 +30,7 @@ mod printf;
 mod promote;
 mod types;
 mod wide;
+mod wide_more;
 
 use crate::config::CompileOptions;
 use crate::error::{ExecError, opcode_name};

@@ -88,7 +88,7 @@ impl Compiler<'_> {
     }
 
     /// The FPRoundingMode decoration of a result (default round to nearest even).
-    fn rounding(&self, id: Option<Id>) -> RoundingMode {
+    pub(crate) fn rounding(&self, id: Option<Id>) -> RoundingMode {
         match id
             .and_then(|id| self.deco(id, deco::FP_ROUNDING_MODE))
             .and_then(|w| w.first().copied())

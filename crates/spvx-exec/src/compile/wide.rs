@@ -224,10 +224,21 @@ impl Compiler<'_> {
                 self.wide_dynamic(index, inst, code, name == "OpVectorExtractDynamic")?
             }
             "OpBitcast" => return self.wide_bitcast(index, inst, code),
-            "OpIAddCarry" | "OpISubBorrow" | "OpUMulExtended" | "OpSMulExtended" | "OpBitCount"
-            | "OpBitReverse" | "OpBitFieldInsert" | "OpBitFieldSExtract" | "OpBitFieldUExtract"
-            | "OpConvertUToF" | "OpConvertSToF" | "OpConvertFToU" | "OpConvertFToS"
-            | "OpExtInst" | "OpConvertUToPtr" | "OpConvertPtrToU" => {
+            "OpIAddCarry" | "OpISubBorrow" | "OpUMulExtended" | "OpSMulExtended" => {
+                let op = match name {
+                    "OpIAddCarry" => IWideOp::AddCarry,
+                    "OpISubBorrow" => IWideOp::SubBorrow,
+                    "OpUMulExtended" => IWideOp::UMulExtended,
+                    _ => IWideOp::SMulExtended,
+                };
+                self.wide_extended(index, inst, code, op)?
+            }
+            "OpBitCount" | "OpBitReverse" | "OpBitFieldInsert" | "OpBitFieldSExtract"
+            | "OpBitFieldUExtract" => self.wide_bit_op(index, inst, code, name)?,
+            "OpConvertUToF" | "OpConvertSToF" | "OpConvertFToU" | "OpConvertFToS" => {
+                self.wide_float_conversion(index, inst, code, name)?
+            }
+            "OpExtInst" | "OpConvertUToPtr" | "OpConvertPtrToU" => {
                 return Err(
                     self.unsupported(index, format!("{name} on integers wider than 64 bits"))
                 );
@@ -290,6 +301,7 @@ impl Compiler<'_> {
                 a: at(a.slot, ak, an, i),
                 b: b.map_or(0, |b| at(b.slot, bk, bn, i)),
                 c: 0,
+                d: 0,
             };
             code.push(index, Inst::Wide(Box::new(w)));
         }
@@ -401,6 +413,7 @@ impl Compiler<'_> {
                 a: v.slot,
                 b: i.slot,
                 c: 0,
+                d: 0,
             }
         } else {
             WideInst {
@@ -413,6 +426,7 @@ impl Compiler<'_> {
                 a: v.slot,
                 b: self.operand(index, inst, 1)?.slot,
                 c: i.slot,
+                d: 0,
             }
         };
         code.push(index, Inst::Wide(Box::new(w)));
@@ -448,6 +462,7 @@ impl Compiler<'_> {
             a: v.slot,
             b: 0,
             c: 0,
+            d: 0,
         };
         code.push(index, Inst::Wide(Box::new(w)));
         Ok(true)

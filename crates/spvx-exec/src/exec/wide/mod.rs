@@ -11,20 +11,24 @@
 //! "Undefined behaviour"): division by zero gives 0, signed `MIN / −1` gives MIN (remainders
 //! 0), both reported; a shift by at least the width shifts as if one bit at a time, reported.
 
+mod bits;
+mod extended;
+mod float;
 pub mod limbs;
 
 use super::{Ctx, Stop, lanes, sext};
-use crate::program::{IBinOp, ICmpOp, IUnOp, Slot};
+use crate::program::{FloatFmt, IBinOp, ICmpOp, IUnOp, IWideOp, Slot};
 use crate::report::UbKind;
 use limbs::DivKind;
+use spvx_num::float::RoundingMode;
 use std::cmp::Ordering;
 
 /// The widest integer the engine computes with (bits). Wider types are refused at compile
 /// time (`ExecError::Unsupported`).
 pub const MAX_WIDE_BITS: u32 = 4096;
 
-/// One wide-integer instruction on one component: `dst`, operands `a`, `b`, `c` are the first
-/// registers of their values (unused operands 0).
+/// One wide-integer instruction on one component: `dst`, operands `a`, `b`, `c`, `d` are the
+/// first registers of their values (unused operands 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WideInst {
     pub op: WideOp,
@@ -32,6 +36,7 @@ pub struct WideInst {
     pub a: Slot,
     pub b: Slot,
     pub c: Slot,
+    pub d: Slot,
 }
 
 /// What a [`WideInst`] computes. Widths are in bits; an operand of at most 64 bits is one
@@ -62,6 +67,40 @@ pub enum WideOp {
         src_bits: u32,
         src_count: u32,
     },
+    /// OpIAddCarry / OpISubBorrow / OpUMulExtended / OpSMulExtended: the low part (or result)
+    /// into `dst`, the carry, borrow or high part into `c`.
+    Extended { op: IWideOp, bits: u32 },
+    /// OpBitCount of `a` (`bits` wide) into a `result_bits` integer.
+    BitCount { bits: u32, result_bits: u32 },
+    /// OpBitReverse.
+    BitReverse { bits: u32 },
+    /// OpBitFieldInsert: Base `a`, Insert `b`, Offset `c`, Count `d` (offset and count of
+    /// their own widths).
+    FieldInsert {
+        bits: u32,
+        offset_bits: u32,
+        count_bits: u32,
+    },
+    /// OpBitFieldSExtract / UExtract: Base `a`, Offset `b`, Count `c`.
+    FieldExtract {
+        bits: u32,
+        signed: bool,
+        offset_bits: u32,
+        count_bits: u32,
+    },
+    /// OpConvertUToF / OpConvertSToF of a `bits`-bit integer.
+    IntToFloat {
+        bits: u32,
+        to: FloatFmt,
+        signed: bool,
+        mode: RoundingMode,
+    },
+    /// OpConvertFToU / OpConvertFToS into a `bits`-bit integer.
+    FloatToInt {
+        from: FloatFmt,
+        bits: u32,
+        signed: bool,
+    },
     /// OpVectorExtractDynamic: `dst = a[b]` over `count` components of `bits` bits; the index
     /// `b` (`index_bits`, signed) outside the vector gives 0.
     ExtractDyn {
@@ -84,6 +123,17 @@ fn read(cx: &Ctx, slot: Slot, lane: usize, bits: u32, out: &mut [u64]) {
         *o = cx.get(slot + i as u32, lane);
     }
     limbs::normalise(out, bits);
+}
+
+/// The `bits`-bit unsigned value at `slot` for `lane`, saturated to `u64::MAX`.
+fn read_u64(cx: &Ctx, slot: Slot, lane: usize, bits: u32) -> u64 {
+    let mut v = vec![0; limbs::limbs(bits)];
+    read(cx, slot, lane, bits, &mut v);
+    if v[1..].iter().any(|&x| x != 0) {
+        u64::MAX
+    } else {
+        v[0]
+    }
 }
 
 /// Writes the limbs `v` to the registers from `slot` for `lane`.
@@ -142,6 +192,48 @@ pub fn execute(cx: &mut Ctx, w: &WideInst) -> Result<(), Stop> {
             src_count,
         } => {
             bitcast(cx, w, (dst_bits, dst_count), (src_bits, src_count));
+            Ok(())
+        }
+        WideOp::Extended { op, bits } => {
+            extended::extended(cx, w, op, bits);
+            Ok(())
+        }
+        WideOp::BitCount { bits, result_bits } => {
+            bits::count(cx, w, bits, result_bits);
+            Ok(())
+        }
+        WideOp::BitReverse { bits } => {
+            bits::reverse(cx, w, bits);
+            Ok(())
+        }
+        WideOp::FieldInsert {
+            bits,
+            offset_bits,
+            count_bits,
+        } => {
+            bits::insert(cx, w, bits, offset_bits, count_bits);
+            Ok(())
+        }
+        WideOp::FieldExtract {
+            bits,
+            signed,
+            offset_bits,
+            count_bits,
+        } => {
+            bits::extract(cx, w, bits, signed, offset_bits, count_bits);
+            Ok(())
+        }
+        WideOp::IntToFloat {
+            bits,
+            to,
+            signed,
+            mode,
+        } => {
+            float::int_to_float(cx, w, bits, to, signed, mode);
+            Ok(())
+        }
+        WideOp::FloatToInt { from, bits, signed } => {
+            float::float_to_int(cx, w, from, bits, signed);
             Ok(())
         }
         WideOp::ExtractDyn {
