@@ -181,3 +181,49 @@ fn row_major_columns_and_elements_from_glslang() {
     put(&mut want, arr_at(1, 0, 1), 8.0);
     assert_eq!(res.buffer(0, 0).unwrap_or_default(), want.as_slice());
 }
+
+/// submasks.comp: gl_SubgroupEqMask … gl_SubgroupLtMask (components x, y; z, w are 0) at
+/// subgroup sizes 8, 32 and 64, workgroups of 64; masks written here from their definitions
+/// (lanes `==`, `>=`, `>`, `<=`, `<` the invocation's, below the subgroup size).
+#[test]
+fn subgroup_mask_builtins_from_glslang() {
+    let m = module("submasks.comp");
+    for sub in [8u64, 32, 64] {
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, vec![0; 64 * 6 * 8]);
+        let cfg = RunConfig {
+            subgroup_size: sub as u32,
+            ..RunConfig::default()
+        };
+        let report = m
+            .run(&mut res, [1, 1, 1], &cfg)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(report.total_events, 0);
+        let out = words(res.buffer(0, 0).unwrap_or_default());
+        let all = if sub == 64 {
+            u64::MAX
+        } else {
+            (1u64 << sub) - 1
+        };
+        for g in 0..64u64 {
+            let lane = g % sub;
+            let mut want = [0u64; 6];
+            for k in 0..sub {
+                let bit = 1u64 << k;
+                want[0] |= if k == lane { bit } else { 0 };
+                want[1] |= if k >= lane { bit } else { 0 };
+                want[2] |= if k > lane { bit } else { 0 };
+                want[3] |= if k <= lane { bit } else { 0 };
+                want[4] |= if k < lane { bit } else { 0 };
+            }
+            assert_eq!(want[1] & !all, 0);
+            let at = g as usize * 12;
+            for (j, w) in want.iter().take(5).enumerate() {
+                let got = out[at + 2 * j] as u64 | (out[at + 2 * j + 1] as u64) << 32;
+                assert_eq!(got, *w, "subgroup size {sub}, invocation {g}, mask {j}");
+            }
+            // Every lane is active: both counts are the lane.
+            assert_eq!(out[at + 10..at + 12], [lane as u32, lane as u32]);
+        }
+    }
+}

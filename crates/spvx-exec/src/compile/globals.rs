@@ -305,6 +305,11 @@ impl Compiler<'_> {
                     34 => Builtin::GlobalLinearId,
                     37 => Builtin::SubgroupMaxSize,
                     39 => Builtin::NumEnqueuedSubgroups,
+                    4416 => Builtin::SubgroupMask(crate::program::MaskCompare::Eq),
+                    4417 => Builtin::SubgroupMask(crate::program::MaskCompare::Ge),
+                    4418 => Builtin::SubgroupMask(crate::program::MaskCompare::Gt),
+                    4419 => Builtin::SubgroupMask(crate::program::MaskCompare::Le),
+                    4420 => Builtin::SubgroupMask(crate::program::MaskCompare::Lt),
                     b => return Err(self.unsupported(index, format!("built-in {b}"))),
                 };
                 // 32-bit components (Vulkan), or 64-bit `size_t` ones (OpenCL, Physical64).

@@ -151,6 +151,20 @@ pub enum Builtin {
     SubgroupMaxSize,
     /// OpenCL: the number of subgroups (workgroups are uniform).
     NumEnqueuedSubgroups,
+    /// SubgroupEqMask, SubgroupGeMask, SubgroupGtMask, SubgroupLeMask, SubgroupLtMask: uvec4
+    /// masks of the lanes `==`, `>=`, `>`, `<=`, `<` the invocation's lane, among the
+    /// subgroup's `SubgroupSize` lanes (components 2 and 3 are 0: at most 64 lanes).
+    SubgroupMask(MaskCompare),
+}
+
+/// Which lanes a subgroup mask built-in sets, relative to the invocation's own lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskCompare {
+    Eq,
+    Ge,
+    Gt,
+    Le,
+    Lt,
 }
 
 /// A runtime-sized array of buffers or tensors (`buffer B {..} b[];`, RuntimeDescriptorArray):

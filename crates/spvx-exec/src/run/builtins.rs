@@ -3,7 +3,7 @@
 //! once per dispatch for the built-ins every invocation shares, once per subgroup start for
 //! the others.
 
-use crate::program::{Builtin, BuiltinVar, Program};
+use crate::program::{Builtin, BuiltinVar, MaskCompare, Program};
 
 /// LocalInvocationId of the invocation with LocalInvocationIndex `index`.
 pub fn local_id(size: [u32; 3], index: usize) -> [u32; 3] {
@@ -82,6 +82,26 @@ pub fn value(b: Builtin, inv: &Invocation) -> [u64; 3] {
             let g = global();
             one(g[0] + global_size[0] * (g[1] + global_size[1] * g[2]))
         }
+        Builtin::SubgroupMask(c) => {
+            let m = subgroup_mask(c, index % sub.max(1), sub);
+            [m & 0xffff_ffff, m >> 32, 0]
+        }
+    }
+}
+
+/// The mask of the lanes `0..size` that compare `c` with `lane` (components 0 and 1 of the
+/// uvec4 built-in; 2 and 3 stay 0).
+fn subgroup_mask(c: MaskCompare, lane: u64, size: u64) -> u64 {
+    let below = |n: u64| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let all = below(size);
+    let le = below(lane + 1);
+    let lt = below(lane);
+    all & match c {
+        MaskCompare::Eq => le & !lt,
+        MaskCompare::Ge => !lt,
+        MaskCompare::Gt => !le,
+        MaskCompare::Le => le,
+        MaskCompare::Lt => lt,
     }
 }
 
