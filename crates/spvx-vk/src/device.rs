@@ -314,6 +314,7 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
             shader_storage_buffer_array_non_uniform_indexing: b(
                 v12.shader_storage_buffer_array_non_uniform_indexing
             ),
+            runtime_descriptor_array: b(v12.runtime_descriptor_array),
             robust_buffer_access2: robustness2 && b(rob2.robust_buffer_access2),
             tensors: has_tensors && b(tensor.tensors) && b(tensor.shader_tensor_access),
         };
@@ -372,7 +373,8 @@ fn create_device(
         )
         .shader_storage_buffer_array_non_uniform_indexing(
             f.shader_storage_buffer_array_non_uniform_indexing,
-        );
+        )
+        .runtime_descriptor_array(f.runtime_descriptor_array);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .subgroup_size_control(f.subgroup_size_control)
         .compute_full_subgroups(f.compute_full_subgroups)

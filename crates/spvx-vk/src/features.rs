@@ -38,6 +38,7 @@ pub struct DeviceFeatures {
     pub shader_storage_buffer_array_dynamic_indexing: bool,
     pub shader_uniform_buffer_array_non_uniform_indexing: bool,
     pub shader_storage_buffer_array_non_uniform_indexing: bool,
+    pub runtime_descriptor_array: bool,
     /// VK_EXT_robustness2 `robustBufferAccess2` (extension present and feature supported).
     pub robust_buffer_access2: bool,
     /// VK_ARM_tensors `tensors` (extension present; through the emulation layer on lavapipe).
@@ -146,6 +147,9 @@ fn need(cap: u32) -> VkResult<Vec<Need>> {
             vec![F("shaderStorageBufferArrayNonUniformIndexing", |f| {
                 f.shader_storage_buffer_array_non_uniform_indexing
             })]
+        }
+        C::RuntimeDescriptorArray => {
+            vec![F("runtimeDescriptorArray", |f| f.runtime_descriptor_array)]
         }
         C::TensorsARM => vec![F("tensors (VK_ARM_tensors)", |f| f.tensors)],
         C::Float8EXT | C::Float8CooperativeMatrixEXT => vec![Need::NotEnabled(

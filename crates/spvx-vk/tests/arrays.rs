@@ -160,3 +160,41 @@ fn array_elements_are_checked() {
     let out = r.run(&gap).expect("run");
     assert_eq!(words32(&out.buffers[0].bytes), vec![80, 84, 88, 92]);
 }
+
+/// A runtime-length array of buffers (the engine's corpus bufarray_runtime.comp,
+/// `buffer B {...} bufs[]`) is refused with a clear reason: the device lacks
+/// runtimeDescriptorArray (lavapipe, Mesa 22.3), or spvx-vk does not bind runtime-sized
+/// descriptor arrays.
+#[test]
+fn a_runtime_array_of_buffers_is_refused_by_name() {
+    let Some(r) = runner() else { return };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../spvx-exec/tests/corpus/glsl/bufarray_runtime.comp.spv");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("skipped: no {}", path.display());
+        return;
+    };
+    let run = VkRun {
+        words: words32(&bytes),
+        entry: None,
+        groups: [1, 1, 1],
+        buffers: vec![BufferData {
+            set: 0,
+            binding: 1,
+            bytes: vec![0; 64],
+        }],
+        elements: vec![BufferElement {
+            set: 0,
+            binding: 0,
+            index: 0,
+            bytes: vec![0; 64],
+        }],
+        push: None,
+        spec: BTreeMap::new(),
+    };
+    let msg = r.run(&run).expect_err("runtime array").to_string();
+    assert!(
+        msg.contains("lacks runtimeDescriptorArray") || msg.contains("runtime-sized"),
+        "{msg}"
+    );
+}
