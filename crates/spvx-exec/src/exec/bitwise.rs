@@ -15,12 +15,15 @@ pub fn shift(cx: &mut Ctx, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) -
     let m = low_bits(bits);
     let limit = bits as u64;
     let w = cx.width;
-    let far = cx.regs[b as usize * w..(b as usize + 1) * w]
-        .iter()
-        .enumerate()
-        .fold(0u64, |f, (l, s)| f | ((*s >= limit) as u64) << l)
-        & cx.mask;
-    if far != 0 {
+    let amounts = &cx.regs[b as usize * w..(b as usize + 1) * w];
+    // Every lane's amount below the width (the usual case, checked with one OR over the lanes
+    // when the width is a power of two), else the exact test on the active lanes.
+    let all_below = if bits.is_power_of_two() {
+        amounts.iter().fold(0, |o, s| o | s) < limit
+    } else {
+        amounts.iter().all(|s| *s < limit)
+    };
+    if !all_below && lanes(cx.mask).any(|l| amounts[l] >= limit) {
         return shift_reporting(cx, op, bits, dst, a, b);
     }
     // No active lane shifts by the width or more.

@@ -148,7 +148,7 @@ impl Subgroup {
                     on_true,
                     on_false,
                 } => {
-                    let t = self.nonzero_lanes(*cond) & mask;
+                    let t = self.nonzero_lanes(*cond, mask);
                     self.take_edge(frame_index, t, on_true);
                     self.take_edge(frame_index, mask & !t, on_false);
                 }
@@ -213,15 +213,22 @@ impl Subgroup {
         }
     }
 
-    /// The lanes (of all `width`) whose register `slot` is not zero.
+    /// The lanes of `mask` whose register `slot` is not zero: over all lanes at once when
+    /// most are active, else lane by lane.
     #[inline]
-    fn nonzero_lanes(&self, slot: Slot) -> u64 {
+    fn nonzero_lanes(&self, slot: Slot, mask: u64) -> u64 {
         let w = self.width;
         let s = slot as usize * w;
-        self.regs[s..s + w]
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (l, v)| m | ((*v != 0) as u64) << l)
+        let values = &self.regs[s..s + w];
+        if mask.count_ones() as usize * 2 >= w {
+            values
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (l, v)| m | ((*v != 0) as u64) << l)
+                & mask
+        } else {
+            lanes(mask).fold(0u64, |m, l| m | ((values[l] != 0) as u64) << l)
+        }
     }
 
     /// The lanes (of all `width`) whose register `slot` equals `value`.
