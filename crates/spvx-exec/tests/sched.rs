@@ -7,7 +7,7 @@
 //! expected value is computed in the test from the program's meaning.
 
 mod support;
-use spvx_exec::RunConfig;
+use spvx_exec::{RunConfig, UbKind};
 use support::{compile, run_words};
 
 const CAPS: &str = "OpCapability Shader\nOpCapability GroupNonUniform\nOpCapability GroupNonUniformArithmetic\nOpCapability GroupNonUniformBallot\n";
@@ -522,4 +522,64 @@ OpBranch %h
         };
         assert_eq!(out[i], want, "invocation {i}");
     }
+}
+
+#[test]
+fn shifts_past_the_width_under_divergent_masks() {
+    // Odd x only: a << s, a >> s (logical and arithmetic) with s = x % 40, so some active
+    // lanes shift by 32..39: the documented values (0; copies of the sign bit) and one
+    // ShiftOutOfRange event per such lane and shift, naming the lane's invocation.
+    let body = r#"
+%s = OpUMod %uint %x %u40
+%a = OpBitwiseXor %uint %x %sign
+%xo = OpBitwiseAnd %uint %x %u1
+%odd = OpIEqual %bool %xo %u1
+OpSelectionMerge %j None
+OpBranchConditional %odd %t %j
+%t = OpLabel
+%l = OpShiftLeftLogical %uint %a %s
+%rl = OpShiftRightLogical %uint %a %s
+%ra = OpShiftRightArithmetic %uint %a %s
+%lr = OpBitwiseXor %uint %l %rl
+%v = OpBitwiseXor %uint %lr %ra
+OpBranch %j
+%j = OpLabel
+%r = OpPhi %uint %v %t %u7 %entry
+"#;
+    let decls = format!("{DECLS}%u40 = OpConstant %uint 40\n%sign = OpConstant %uint 0x80000000\n");
+    let text = support::kernel(32, &decls, body).replacen("OpCapability Shader\n", CAPS, 1);
+    let m = compile(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let x: Vec<u32> = (0..64u32).map(|i| i * 7 + i / 3).collect();
+    let cfg = RunConfig {
+        max_events: 1000,
+        ..RunConfig::default()
+    };
+    let (out, report) = run_words(&m, &x, 64, 2, &cfg).unwrap_or_else(|e| panic!("{e}"));
+    let mut far = Vec::new();
+    for (i, &v) in x.iter().enumerate() {
+        let want = if v % 2 == 1 {
+            let (a, s) = (v ^ 0x8000_0000, v % 40);
+            if s >= 32 {
+                far.push(i as u32);
+                if a >> 31 == 1 { u32::MAX } else { 0 }
+            } else {
+                (a << s) ^ (a >> s) ^ ((a as i32) >> s) as u32
+            }
+        } else {
+            7
+        };
+        assert_eq!(out[i], want, "invocation {i}");
+    }
+    assert!(!far.is_empty());
+    assert_eq!(report.total_events, 3 * far.len() as u64);
+    let mut reported: Vec<u32> = report
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, UbKind::ShiftOutOfRange { bits: 32, .. }))
+        .map(|e| e.invocation[0])
+        .collect();
+    reported.sort();
+    let mut expected: Vec<u32> = far.iter().flat_map(|i| [*i; 3]).collect();
+    expected.sort();
+    assert_eq!(reported, expected);
 }
