@@ -301,6 +301,9 @@ fn compare(op: ICmpOp, x: &[u64], y: &[u64], bits: u32) -> bool {
 /// The two-operand operations other than shifts.
 fn bin(cx: &mut Ctx, w: &WideInst, op: IBinOp, bits: u32) -> Result<(), Stop> {
     let k = limbs::limbs(bits);
+    if k == 2 {
+        return bin128(cx, w, op, bits);
+    }
     let (mut x, mut y, mut d) = (vec![0; k], vec![0; k], vec![0; k]);
     for l in lanes(cx.mask) {
         read(cx, w.a, l, bits, &mut x);
@@ -339,6 +342,54 @@ fn bin(cx: &mut Ctx, w: &WideInst, op: IBinOp, bits: u32) -> Result<(), Stop> {
             IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => d.fill(0),
         }
         write(cx, w.dst, l, &d);
+        if undefined {
+            cx.report(UbKind::DivisionByZero, l)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`bin`] for widths 65 to 128 (two limbs), in `u128` arithmetic: the same results.
+fn bin128(cx: &mut Ctx, w: &WideInst, op: IBinOp, bits: u32) -> Result<(), Stop> {
+    let m = u128::MAX >> (128 - bits);
+    let shift = 128 - bits;
+    let sext = |v: u128| ((v << shift) as i128) >> shift;
+    let get =
+        |cx: &Ctx, s: Slot, l: usize| (cx.get(s, l) as u128 | (cx.get(s + 1, l) as u128) << 64) & m;
+    for l in lanes(cx.mask) {
+        let (x, y) = (get(cx, w.a, l), get(cx, w.b, l));
+        let (r, undefined) = match op {
+            IBinOp::Add => (x.wrapping_add(y), false),
+            IBinOp::Sub => (x.wrapping_sub(y), false),
+            IBinOp::Mul => (x.wrapping_mul(y), false),
+            IBinOp::And => (x & y, false),
+            IBinOp::Or => (x | y, false),
+            IBinOp::Xor => (x ^ y, false),
+            _ if y == 0 => (0, true),
+            IBinOp::UDiv => (x / y, false),
+            IBinOp::UMod => (x % y, false),
+            IBinOp::SDiv => {
+                // MIN / −1 wraps to MIN (i128 wrapping at 128 bits, the mask below otherwise).
+                let overflow = x == 1 << (bits - 1) && y == m;
+                (sext(x).wrapping_div(sext(y)) as u128, overflow)
+            }
+            IBinOp::SRem => (sext(x).wrapping_rem(sext(y)) as u128, false),
+            IBinOp::SMod => {
+                let (sx, sy) = (sext(x), sext(y));
+                let r = sx.wrapping_rem(sy);
+                let r = if r != 0 && (r < 0) != (sy < 0) {
+                    r.wrapping_add(sy)
+                } else {
+                    r
+                };
+                (r as u128, false)
+            }
+            // Shifts are `WideOp::Shift`; the compiler never emits them here.
+            IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => (0, false),
+        };
+        let r = r & m;
+        cx.set(w.dst, l, r as u64);
+        cx.set(w.dst + 1, l, (r >> 64) as u64);
         if undefined {
             cx.report(UbKind::DivisionByZero, l)?;
         }
