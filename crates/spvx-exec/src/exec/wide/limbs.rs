@@ -66,14 +66,14 @@ pub fn sub(d: &mut [u64], a: &[u64], b: &[u64], bits: u32) {
 pub fn mul(d: &mut [u64], a: &[u64], b: &[u64], bits: u32) {
     let k = d.len();
     d.fill(0);
-    for i in 0..k {
-        if a[i] == 0 {
+    for (i, &ai) in a[..k].iter().enumerate() {
+        if ai == 0 {
             continue;
         }
         let mut carry = 0u128;
-        for j in 0..k - i {
-            let t = a[i] as u128 * b[j] as u128 + d[i + j] as u128 + carry;
-            d[i + j] = t as u64;
+        for (dj, &bj) in d[i..].iter_mut().zip(&b[..k]) {
+            let t = ai as u128 * bj as u128 + *dj as u128 + carry;
+            *dj = t as u64;
             carry = t >> 64;
         }
     }
