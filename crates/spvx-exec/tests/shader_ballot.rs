@@ -219,8 +219,8 @@ OpBranch %j
     };
     let (out, report) = run_words(&m, &x, 36, 3, &cfg).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.total_events, 0);
-    for g in 0..36 {
-        if x[g] % 2 == 0 {
+    for (g, &xg) in x.iter().enumerate() {
+        if xg.is_multiple_of(2) {
             assert_eq!(out[g], u32::MAX, "{g} took no part");
             continue;
         }
@@ -261,11 +261,12 @@ fn quads_of_a_subgroup_size_not_a_multiple_of_four() {
         "%r = OpGroupNonUniformQuadSwap %uint %sg %x %u1",
         &x,
     );
-    for g in 0..24 {
+    assert_eq!(v.len(), 24);
+    for (g, &got) in v.iter().enumerate() {
         let (lane, members) = subgroup_of(g, 12, 6);
         let src = lane ^ 2;
         let want = members.get(src).map_or(0, |&m| x[m]);
-        assert_eq!(v[g], want, "invocation {g}");
+        assert_eq!(got, want, "invocation {g}");
     }
 }
 
@@ -343,7 +344,8 @@ fn all_equal_on_floats_and_vectors() {
     let mut x = vec![5u32; 16];
     x[11] = 6; // second subgroup differs in component 0
     let out = run_with(16, 8, CAPS, body, &x);
-    for g in 0..16 {
-        assert_eq!(out[g], (g < 8) as u32, "vector {g}");
+    assert_eq!(out.len(), 16);
+    for (g, &got) in out.iter().enumerate() {
+        assert_eq!(got, (g < 8) as u32, "vector {g}");
     }
 }

@@ -70,7 +70,8 @@ fn array_of_tensors_reads_writes_and_sizes_per_element() {
         }
     )));
     let out = res.words(0, 1).unwrap_or_default();
-    for i in 0..16usize {
+    assert_eq!(out.len(), 16);
+    for (i, &got) in out.iter().enumerate() {
         let (k, c) = (i % 4, i / 4);
         let want = match initial.get(k) {
             // A read outside gives the operand; the size is the element's own.
@@ -78,7 +79,7 @@ fn array_of_tensors_reads_writes_and_sizes_per_element() {
             // No tensor: the read is out of bounds (the operand), the size 0.
             None => 7777,
         };
-        assert_eq!(out[i], want, "invocation {i}");
+        assert_eq!(got, want, "invocation {i}");
     }
     // Writes: element k at c + 1 = i + 100 where inside (i = 4c + k).
     for (k, v) in initial.iter().enumerate() {
