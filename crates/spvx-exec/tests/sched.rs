@@ -184,11 +184,11 @@ OpBranch %oh
         acc
     };
     let out = run(64, 8, "", body, "", &x, 64);
-    for i in 0..64 {
+    for (i, got) in out.iter().enumerate() {
         let s = i / 8 * 8;
         let sum: u32 = x[s..s + 8].iter().map(|v| acc(*v)).sum();
         assert!(sum < 1 << 16);
-        assert_eq!(out[i], sum | 0xff << 16, "invocation {i}");
+        assert_eq!(*got, sum | 0xff << 16, "invocation {i}");
     }
 }
 
@@ -323,7 +323,7 @@ OpBranch %h
 %r = OpIAdd %uint %alive %u2000
 "#;
     let x = input(64);
-    let first = |x: u32| (0..5).find(|k| (x + k) % 7 == 0);
+    let first = |x: u32| (0..5).find(|k| (x + k).is_multiple_of(7));
     let out = run(32, 8, "", body, "", &x, 64);
     for i in 0..64 {
         let s = i / 8 * 8;
@@ -515,7 +515,7 @@ OpBranch %h
     let out = run(64, 32, decls, body, "", &data, 64);
     for i in 0..64usize {
         let k = i as u32 % 37;
-        let want = if k % 2 == 0 {
+        let want = if k.is_multiple_of(2) {
             x[i].wrapping_mul(k + 1)
         } else {
             y[i] ^ k
