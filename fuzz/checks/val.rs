@@ -16,6 +16,7 @@ fn check(
     let name = ["spv1.6", "vulkan1.3", "spv1.3"][env as usize % 3];
     let opts = Options {
         target_env: TargetEnv::parse(name).unwrap_or_default(),
+        ..Options::default()
     };
     let errors = validate(header, insts, &opts);
     assert!(

@@ -94,6 +94,7 @@ fn bench(c: &mut Criterion) {
     let bytes = asm.bytes().len();
     let opts = Options {
         target_env: TargetEnv::parse("vulkan1.3").expect("vulkan1.3"),
+        ..Options::default()
     };
     let errors = validate(&asm.header, &insts, &opts);
     assert!(

@@ -3,8 +3,8 @@
 use crate::rules::{
     capabilities::CapabilityError, cfg::CfgError, decorations::DecorationError, env::EnvError,
     fixed::FixedError, ids::IdError, instructions::InstructionError, intdot::IntDotError,
-    interface::InterfaceError, logical_pointers::LogicalPointerError, mixdot::MixedDotError,
-    subgroup_mma::SubgroupMmaError, tensor::TensorError, types::TypeError,
+    interface::InterfaceError, limits::LimitError, logical_pointers::LogicalPointerError,
+    mixdot::MixedDotError, subgroup_mma::SubgroupMmaError, tensor::TensorError, types::TypeError,
 };
 use spvx_spirv::module::LayoutError;
 use thiserror::Error;
@@ -28,6 +28,8 @@ pub enum ErrorKind {
     Decoration(#[from] DecorationError),
     #[error(transparent)]
     Instruction(#[from] InstructionError),
+    #[error(transparent)]
+    Limit(#[from] LimitError),
     #[error(transparent)]
     LogicalPointer(#[from] LogicalPointerError),
     #[error(transparent)]

@@ -20,6 +20,7 @@ pub mod rules;
 
 pub use env::TargetEnv;
 pub use error::{ErrorKind, ValError};
+pub use rules::limits::Limits;
 
 use spvx_spirv::binary::Header;
 use spvx_spirv::instruction::Instruction;
@@ -29,6 +30,8 @@ use spvx_spirv::module::Module;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     pub target_env: TargetEnv,
+    /// Size and depth limits (default: SPIR-V §2.17 universal limits, call depth 1,023).
+    pub limits: Limits,
 }
 
 /// Validates a module given as its header and flat instruction list (file order). Returns every

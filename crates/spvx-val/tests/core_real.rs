@@ -83,6 +83,7 @@ fn spvx_errors(path: &Path) -> Vec<String> {
     let m = read_bytes(&bytes).expect("real module decodes");
     let opts = Options {
         target_env: TargetEnv::parse(env_for(path)).expect("env"),
+        ..Options::default()
     };
     validate(&m.header, &m.instructions, &opts)
         .iter()

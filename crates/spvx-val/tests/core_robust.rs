@@ -107,7 +107,10 @@ proptest! {
         for m in &muts {
             apply(&mut insts, m);
         }
-        let opts = Options { target_env: TargetEnv::parse(env).expect("env") };
+        let opts = Options {
+            target_env: TargetEnv::parse(env).expect("env"),
+            ..Options::default()
+        };
         let _ = validate(header, &insts, &opts);
     }
 }

@@ -47,7 +47,7 @@ pub enum IdError {
     ExceedsBound { id: Id, bound: u32 },
     /// SPIR-V §2.17 (Universal Limits): the id bound's minimum guaranteed limit is 4,194,303;
     /// spirv-val 2025.5 rejects larger bounds by default (`--max-id-bound` raises it). spvx keeps
-    /// that limit ([`MAX_ID_BOUND`]).
+    /// that limit by default ([`MAX_ID_BOUND`], `Limits::max_id_bound`).
     #[error(
         "the id bound {bound} is larger than the max id bound {max} (SPIR-V §2.17 Universal Limits)"
     )]
@@ -141,13 +141,11 @@ fn may_refer_forward(
 }
 
 /// Appends every id error to `out`.
-pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
+pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     let bound = ix.header.bound;
-    if bound > MAX_ID_BOUND {
-        out.push(ValError::module(IdError::BoundTooLarge {
-            bound,
-            max: MAX_ID_BOUND,
-        }));
+    let max = opts.limits.max_id_bound;
+    if bound > max {
+        out.push(ValError::module(IdError::BoundTooLarge { bound, max }));
     }
     let mut forward_pointers = HashSet::default();
     for (index, inst) in ix.insts.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! The checks, one module per concern, each with its own error enum.
 //!
 //! Core rules: [`ids`], [`id_operands`], [`types`], [`capabilities`], [`cfg`], [`interface`],
-//! [`decorations`], [`instructions`], [`logical_pointers`].
+//! [`decorations`], [`instructions`], [`logical_pointers`], [`limits`].
 //! Extension rules (the five source documents and the extensions they rely on): [`intdot`],
 //! [`tensor`], [`fixed`], [`mixdot`], [`subgroup_mma`]. Environment rules: [`env`].
 
@@ -15,6 +15,7 @@ pub mod ids;
 pub mod instructions;
 pub mod intdot;
 pub mod interface;
+pub mod limits;
 pub mod logical_pointers;
 pub mod mixdot;
 pub mod subgroup_mma;
@@ -28,6 +29,7 @@ use crate::index::ModuleIndex;
 /// Runs every check, appending what it finds to `out`.
 pub fn run_all(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     ids::check(ix, opts, out);
+    limits::check(ix, opts, out);
     id_operands::check(ix, opts, out);
     types::check(ix, opts, out);
     capabilities::check(ix, opts, out);

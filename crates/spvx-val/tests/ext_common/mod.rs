@@ -79,7 +79,14 @@ pub fn validate_edited(
         .unwrap_or_else(|e| panic!("test module does not assemble: {e}\n{text}"));
     let mut insts: Vec<_> = asm.instructions().cloned().collect();
     edit(&mut insts);
-    validate(&asm.header, &insts, &Options { target_env: target })
+    validate(
+        &asm.header,
+        &insts,
+        &Options {
+            target_env: target,
+            ..Options::default()
+        },
+    )
 }
 
 /// Compares spvx's errors with `broken` (every rule the restatement says the case breaks):

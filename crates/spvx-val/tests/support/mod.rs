@@ -17,7 +17,14 @@ pub fn validate_text(text: &str, env: &str) -> Vec<ValError> {
     let asm = assemble(text, &opts)
         .unwrap_or_else(|e| panic!("test module does not assemble: {e}\n{text}"));
     let insts: Vec<_> = asm.instructions().cloned().collect();
-    validate(&asm.header, &insts, &Options { target_env: target })
+    validate(
+        &asm.header,
+        &insts,
+        &Options {
+            target_env: target,
+            ..Options::default()
+        },
+    )
 }
 
 /// The directory of SPIRV-Tools binaries (see `spvx_testtools::tools_dir`), or `None` (then a

@@ -61,7 +61,10 @@ pub fn run(args: ValArgs) -> CmdResult {
     let errors = validate(
         &module.header,
         &module.instructions,
-        &Options { target_env: env },
+        &Options {
+            target_env: env,
+            ..Options::default()
+        },
     );
     if errors.is_empty() {
         return Ok(ExitCode::SUCCESS);
