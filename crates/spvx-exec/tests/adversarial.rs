@@ -648,7 +648,11 @@ OpStore %pi %s2",
     });
     assert_eq!(a, vec![0, 0, 0, 0], "every far load read 0");
     assert_eq!(b, vec![10, 20, 30, 40], "the other buffer is untouched");
-    assert_eq!(report.total_events, 4 * 6, "3 loads and 3 stores per invocation");
+    assert_eq!(
+        report.total_events,
+        4 * 6,
+        "3 loads and 3 stores per invocation"
+    );
     let far = [1u64 << 32, (1u64 << 33) - 4, (1u64 << 48) - 4];
     for e in &report.events {
         let (spvx_exec::UbKind::OutOfBoundsRead { offset, bytes, .. }
@@ -658,5 +662,51 @@ OpStore %pi %s2",
         };
         assert!(far.contains(offset), "offset {offset} in {e}");
         assert_eq!(*bytes, 4);
+    }
+}
+
+#[test]
+fn limits_of_the_validator_end_in_their_errors() {
+    // Through the engine's default validation (spvx_val::Limits::default()): 300 nested
+    // structures (limit 255), 1,100 nested selections (control-flow nesting limit 1,023) and
+    // a 1,100-deep call chain (call depth limit 1,023) each end in the validator's limit
+    // error, naming the amount and the limit.
+    let mut decls = String::from("%s0 = OpTypeStruct %uint\n");
+    for k in 1..300 {
+        decls += &format!("%s{k} = OpTypeStruct %s{}\n", k - 1);
+    }
+    let deep_struct = kernel(&decls, "");
+    let mut body = String::new();
+    for k in 0..1100 {
+        body += &format!(
+            "OpSelectionMerge %m{k} None\nOpBranchConditional %true %t{k} %m{k}\n%t{k} = OpLabel\n"
+        );
+    }
+    for k in (0..1100).rev() {
+        body += &format!("OpBranch %m{k}\n%m{k} = OpLabel\n");
+    }
+    let deep_flow = kernel("", &body);
+    let deep_calls = call_chain(1100);
+    let cases = [
+        (
+            "structures",
+            deep_struct,
+            "structure nesting depth is 256, more than the limit 255",
+        ),
+        (
+            "selections",
+            deep_flow,
+            "control-flow nesting depth is 1024, more than the limit 1023",
+        ),
+        (
+            "calls",
+            deep_calls,
+            "static call depth of the entry point is 1100, more than the limit 1023",
+        ),
+    ];
+    for (what, text, message) in cases {
+        let err = guarded(what, move || compile_words(&words(&text), true).err());
+        let msg = err.map(|e| e.to_string()).unwrap_or_default();
+        assert!(msg.contains(message), "{what}: {msg}");
     }
 }
