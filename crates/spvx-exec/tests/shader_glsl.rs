@@ -227,3 +227,69 @@ fn subgroup_mask_builtins_from_glslang() {
         }
     }
 }
+
+/// partition.comp (GL_NV_shader_subgroup_partitioned): the partition of the lanes by
+/// `x mod 3`, and add / inclusive min / exclusive add within each partition; in a divergent
+/// branch (x ≥ 20) the add over the branch lanes with the same parity. Subgroup sizes 8, 16
+/// and 32, workgroups of 32.
+#[test]
+fn partitioned_operations_from_glslang() {
+    let m = module("partition.comp");
+    let n = 64usize;
+    let mut rng = Rng(0x9a27);
+    let x: Vec<u32> = (0..n).map(|_| rng.next_u32() % 40).collect();
+    for sub in [8usize, 16, 32] {
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, le32(&x));
+        res.set_buffer(0, 1, vec![0; 4 * 6 * n]);
+        let cfg = RunConfig {
+            subgroup_size: sub as u32,
+            ..RunConfig::default()
+        };
+        let report = m
+            .run(&mut res, [2, 1, 1], &cfg)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(report.total_events, 0);
+        let out = words(res.buffer(0, 1).unwrap_or_default());
+        for g in 0..n {
+            let (lane, members) = subgroup_of(g, 32, sub);
+            let part = mask(&members, |k| x[k] % 3 == x[g] % 3);
+            let in_part: Vec<(usize, u32)> = members
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| part >> k & 1 == 1)
+                .map(|(k, &m)| (k, x[m]))
+                .collect();
+            let sum: u32 = in_part.iter().map(|p| p.1).sum();
+            let inc_min = in_part
+                .iter()
+                .filter(|p| p.0 <= lane)
+                .map(|p| p.1)
+                .min()
+                .unwrap_or(u32::MAX);
+            let exc_sum: u32 = in_part.iter().filter(|p| p.0 < lane).map(|p| p.1).sum();
+            let branch = if x[g] >= 20 {
+                members
+                    .iter()
+                    .filter(|&&k| x[k] >= 20 && x[k] % 2 == x[g] % 2)
+                    .map(|&k| x[k])
+                    .sum()
+            } else {
+                u32::MAX
+            };
+            let want = [
+                part as u32,
+                (part >> 32) as u32,
+                sum,
+                inc_min,
+                exc_sum,
+                branch,
+            ];
+            assert_eq!(
+                out[6 * g..6 * g + 6],
+                want,
+                "subgroup size {sub}, invocation {g}"
+            );
+        }
+    }
+}

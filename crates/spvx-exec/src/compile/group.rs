@@ -18,7 +18,9 @@ impl Compiler<'_> {
         // OpGroupNonUniformQuadAll/AnyKHR have no Execution operand (their scope is the quad).
         let quad_control = matches!(
             name,
-            "OpGroupNonUniformQuadAllKHR" | "OpGroupNonUniformQuadAnyKHR"
+            "OpGroupNonUniformQuadAllKHR"
+                | "OpGroupNonUniformQuadAnyKHR"
+                | "OpGroupNonUniformPartitionNV"
         );
         let scope = self.operand(index, inst, 0)?;
         if !quad_control && self.eval[scope.slot as usize] != 3 {
@@ -81,6 +83,9 @@ impl Compiler<'_> {
                             let c = self.operand(index, inst, 3)?;
                             GroupMode::Clustered(self.eval[c.slot as usize] as u32)
                         }
+                        Some(6) => GroupMode::Partitioned(PartitionMode::Reduce),
+                        Some(7) => GroupMode::Partitioned(PartitionMode::InclusiveScan),
+                        Some(8) => GroupMode::Partitioned(PartitionMode::ExclusiveScan),
                         _ => return Err(self.unsupported(index, "this group operation")),
                     };
                     (GroupOp::Arith(r, mode), Some(2), None)
@@ -95,9 +100,13 @@ impl Compiler<'_> {
             }
             None => (dst.slot, 1),
         };
-        let b = match second_at {
-            Some(i) => self.operand(index, inst, i)?.slot,
-            None => 0,
+        let b = match (second_at, op) {
+            (Some(i), _) => self.operand(index, inst, i)?.slot,
+            // The partition ballot of a partitioned operation (its ClusterSize operand).
+            (None, GroupOp::Arith(_, GroupMode::Partitioned(_))) => {
+                self.operand(index, inst, 3)?.slot
+            }
+            (None, _) => 0,
         };
         let (s, _) = match value_at {
             Some(i) => self.scalar_components(index, self.operand(index, inst, i)?.ty)?,
@@ -165,6 +174,25 @@ impl Compiler<'_> {
             "OpGroupNonUniformBallotFindLSB" => (GroupOp::BallotFindLsb, 1, None, true),
             "OpGroupNonUniformBallotFindMSB" => (GroupOp::BallotFindMsb, 1, None, true),
             "OpGroupNonUniformInverseBallot" => (GroupOp::InverseBallot, 1, None, true),
+            "OpGroupNonUniformPartitionNV" => {
+                // (No Execution scope: the Value is operand 0; the result is a uvec4.)
+                let v = self.operand(index, inst, 0)?;
+                let (s, n) = self.scalar_components(index, v.ty)?;
+                if n != 1 {
+                    return Err(self.unsupported(index, "OpGroupNonUniformPartitionNV on vectors"));
+                }
+                code.push(
+                    index,
+                    Inst::Group {
+                        op: GroupOp::Partition,
+                        scalar: s,
+                        dst: dst.slot,
+                        a: v.slot,
+                        b: 0,
+                    },
+                );
+                return Ok(true);
+            }
             "OpGroupNonUniformQuadBroadcast" => (GroupOp::QuadBroadcast, 1, Some(2), false),
             "OpGroupNonUniformQuadSwap" => (GroupOp::QuadSwap, 1, Some(2), false),
             "OpGroupNonUniformQuadAllKHR" => (GroupOp::QuadAll, 0, None, false),

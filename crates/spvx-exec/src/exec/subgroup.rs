@@ -8,7 +8,7 @@
 
 use super::float::{canonical_nan, from_f64, to_f64};
 use super::{Ctx, lanes, low_bits, sext};
-use crate::program::{FloatFmt, GroupMode, GroupOp, ReduceOp, Scalar, Slot};
+use crate::program::{FloatFmt, GroupMode, GroupOp, PartitionMode, ReduceOp, Scalar, Slot};
 
 /// OpGroupNonUniformAllEqual's comparison: by the value's type, and for floats an ordered
 /// equal compare (SPIR-V §3.49.24: NaN equals nothing, −0 equals +0).
@@ -264,6 +264,46 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
                 cx.set(dst, l, v);
             }
         }
+        GroupOp::Partition => {
+            // Each lane: the active lanes whose value has the same bits as its own.
+            let values: Vec<(usize, u64)> = lanes(active)
+                .map(|l| {
+                    let v = cx.get(a, l);
+                    let same = lanes(active)
+                        .filter(|&k| cx.get(a, k) == v)
+                        .fold(0u64, |m, k| m | 1 << k);
+                    (l, same)
+                })
+                .collect();
+            for (l, m) in values {
+                cx.set(dst, l, m & 0xffff_ffff);
+                cx.set(dst + 1, l, m >> 32);
+                cx.set(dst + 2, l, 0);
+                cx.set(dst + 3, l, 0);
+            }
+        }
+        GroupOp::Arith(rop, GroupMode::Partitioned(pm)) => {
+            let id = identity(rop, s);
+            let values: Vec<(usize, u64)> = lanes(active)
+                .map(|l| {
+                    // The lane's own partition ballot, its active lanes below the width.
+                    let part = (ballot_bits(cx, b, l) as u64) & active;
+                    let upto = match pm {
+                        PartitionMode::Reduce => u64::MAX,
+                        PartitionMode::InclusiveScan => low_bits(l as u32 + 1),
+                        PartitionMode::ExclusiveScan => low_bits(l as u32),
+                    };
+                    let r = lanes(part & upto)
+                        .map(|k| cx.get(a, k))
+                        .reduce(|x, v| combine(rop, s, x, v))
+                        .unwrap_or(id);
+                    (l, r)
+                })
+                .collect();
+            for (l, v) in values {
+                cx.set(dst, l, v);
+            }
+        }
         GroupOp::Arith(rop, mode) => {
             let id = identity(rop, s);
             match mode {
@@ -285,7 +325,7 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
                         }
                     }
                 }
-                GroupMode::InclusiveScan | GroupMode::ExclusiveScan => {
+                GroupMode::InclusiveScan | GroupMode::ExclusiveScan | GroupMode::Partitioned(_) => {
                     let mut acc: Option<u64> = None;
                     let values: Vec<(usize, u64)> =
                         lanes(active).map(|l| (l, cx.get(a, l))).collect();

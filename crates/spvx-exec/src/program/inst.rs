@@ -620,6 +620,9 @@ pub enum GroupOp {
     QuadAny,
     /// OpGroupNonUniformRotateKHR by `b` within clusters of this size (0: the subgroup).
     Rotate(u32),
+    /// OpGroupNonUniformPartitionNV: the ballot (`dst..dst + 4`) of the active lanes whose
+    /// value `a` has the same bits as the lane's.
+    Partition,
 }
 
 /// The combining operations of the group arithmetic instructions.
@@ -648,6 +651,19 @@ pub enum GroupMode {
     InclusiveScan,
     ExclusiveScan,
     Clustered(u32),
+    /// PartitionedReduceNV, PartitionedInclusiveScanNV, PartitionedExclusiveScanNV
+    /// (SPV_NV_shader_subgroup_partitioned): over the active lanes of the lane's own ballot
+    /// `b..b + 4` (the instruction's ClusterSize operand), as Reduce / InclusiveScan /
+    /// ExclusiveScan.
+    Partitioned(PartitionMode),
+}
+
+/// The three partitioned group operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartitionMode {
+    Reduce,
+    InclusiveScan,
+    ExclusiveScan,
 }
 
 /// Where a fixed-point instruction puts its result.
