@@ -109,3 +109,58 @@ fn a_missing_tensor_element_is_named() {
         "{err}"
     );
 }
+
+/// The same module with a runtime array of tensors (RuntimeDescriptorArray): listed once with
+/// count 0; three elements bound make it behave as the array of 3 above.
+#[test]
+fn runtime_array_of_tensors_takes_its_length_from_the_bound_elements() {
+    let text = TEXT
+        .replace(
+            "%tens = OpTypeArray %ten %u3",
+            "%tens = OpTypeRuntimeArray %ten",
+        )
+        .replacen(
+            "OpCapability Shader\n",
+            "OpCapability Shader\nOpCapability RuntimeDescriptorArray\n",
+            1,
+        );
+    assert_ne!(text, TEXT);
+    let asm = assemble(&text, &AsmOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let m = CompiledModule::from_bytes(&asm.bytes(), "main", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let listed: Vec<_> = m
+        .bindings()
+        .iter()
+        .filter(|b| b.kind == BindingKind::Tensor)
+        .map(|b| (b.count, b.element))
+        .collect();
+    assert_eq!(listed, [(0, Some(0))]);
+    for bound in [3u32, 2] {
+        let mut res = Resources::new();
+        for e in 0..bound {
+            res.set_tensor_element(0, 0, e, tensor(&[10 * e as i32 + 1, 10 * e as i32 + 2]));
+        }
+        res.set_words(0, 1, &[0; 16]);
+        let report = m
+            .run(&mut res, [1, 1, 1], &RunConfig::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let out = res.words(0, 1).unwrap_or_default();
+        assert_eq!(out.len(), 16);
+        for (i, &got) in out.iter().enumerate() {
+            let (k, c) = (i as u32 % 4, i / 4);
+            // Elements of 2 values: a read at c < 2 sees 10k + c + 1, else 7777; size 2.
+            let want = if k < bound {
+                (if c < 2 { 10 * k + c as u32 + 1 } else { 7777 }) + 2000
+            } else {
+                7777
+            };
+            assert_eq!(got, want, "{bound} bound, invocation {i}");
+        }
+        let out_of_range = report
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, UbKind::IndexOutOfRange { length, .. } if length == bound))
+            .count();
+        assert_eq!(out_of_range, 4 * (4 - bound as usize), "{bound} bound");
+    }
+}
