@@ -583,3 +583,30 @@ OpBranch %j
     expected.sort();
     assert_eq!(reported, expected);
 }
+
+#[test]
+fn undefined_shuffle_component_is_zero_under_a_divergent_mask() {
+    // OpVectorShuffle component 0xFFFFFFFF (undefined in SPIR-V; spvx gives 0), odd x only.
+    let body = r#"
+%x1 = OpIAdd %uint %x %u1
+%a = OpCompositeConstruct %v2uint %x %x1
+%xo = OpBitwiseAnd %uint %x %u1
+%odd = OpIEqual %bool %xo %u1
+OpSelectionMerge %j None
+OpBranchConditional %odd %t %j
+%t = OpLabel
+%v = OpVectorShuffle %v2uint %a %a 1 0xFFFFFFFF
+%v0 = OpCompositeExtract %uint %v 0
+%v1 = OpCompositeExtract %uint %v 1
+%s = OpIAdd %uint %v0 %v1
+OpBranch %j
+%j = OpLabel
+%r = OpPhi %uint %s %t %u7 %entry
+"#;
+    let x: Vec<u32> = (0..64u32).map(|i| i * 5 + 0x1000).collect();
+    let out = run(32, 32, "%v2uint = OpTypeVector %uint 2\n", body, "", &x, 64);
+    for (i, got) in out.iter().enumerate() {
+        let want = if x[i] % 2 == 1 { x[i] + 1 } else { 7 };
+        assert_eq!(*got, want, "invocation {i}");
+    }
+}

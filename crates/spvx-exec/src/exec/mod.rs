@@ -326,8 +326,16 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
     match inst {
         Inst::Copy { dst, src } => cx.pure1(*dst, *src, |x| x),
         Inst::Const { dst, value } => {
-            let v = *value;
-            cx.map1(*dst, *dst, |_| v)
+            // Only undefined shuffle components and a few OpenCL.std results: a masked fill.
+            let (w, mask) = (cx.width, cx.mask);
+            let d = &mut cx.regs[*dst as usize * w..(*dst as usize + 1) * w];
+            if mask == full_mask(w) {
+                d.fill(*value);
+            } else {
+                for l in lanes(mask) {
+                    d[l] = *value;
+                }
+            }
         }
         Inst::IBin {
             op,
