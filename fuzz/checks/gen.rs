@@ -495,8 +495,7 @@ impl Gen<'_> {
         // Typed mode keeps to valid types: OpUDot* results are unsigned, and a result is at
         // least as wide as the operand components (8 bits packed, 32 bits in a uvec2).
         if !self.chaos
-            && ((name.starts_with("OpUDot") && result == Ty::I32)
-                || (!packed && result == Ty::U16))
+            && ((name.starts_with("OpUDot") && result == Ty::I32) || (!packed && result == Ty::U16))
         {
             result = Ty::U32;
         }
