@@ -306,7 +306,7 @@ impl Compiler<'_> {
             };
             match constant {
                 Some(i) if length.is_none_or(|n| (0..n as i64).contains(&i)) => {
-                    offset = offset.wrapping_add((i * stride as i64) as u64);
+                    offset = offset.wrapping_add(i.wrapping_mul(stride as i64) as u64);
                 }
                 _ => steps.push(ChainStep {
                     index: iv.slot,
