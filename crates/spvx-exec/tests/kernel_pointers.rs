@@ -2,7 +2,8 @@
 //! as a pointer's integer value, the null pointer, forged integers, pointer arithmetic that
 //! wraps within its object (isolation: it never reaches another buffer), generic casts,
 //! OpPtrDiff, OpPtrEqual and OpCopyMemorySized. Expected values follow the documented
-//! encoding (docs/pending/kernel.md: space << 48 | offset; buffer arguments are spaces 3, 4, …).
+//! address map (docs: "Pointers under physical addressing": 5 spaces → 8 slots of 2^61 bytes,
+//! an object's base in the middle of its slot; buffer arguments are spaces 3, 4, …).
 
 use spvx_exec::resources::KernelArg;
 use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig, UbKind};
@@ -77,7 +78,7 @@ OpStore %r3 %v3
 %v4 = OpLoad %ulong %null
 %r4 = OpPtrAccessChain %pg %row %c4
 OpStore %r4 %v4
-; 5: a forged integer naming an unbound space (99 << 48) gives 0 (reported)
+; 5: a forged integer in the null slot (99 << 48 < 2^61) gives 0 (reported)
 %fp = OpConvertUToPtr %pg %forged
 %v5 = OpLoad %ulong %fp
 %r5 = OpPtrAccessChain %pg %row %u5
@@ -137,7 +138,8 @@ fn pointer_values_null_forged_wrapping_generic_and_diff() {
         .run(&mut res, [1, 1, 1], &RunConfig::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let out = u64s(res.arg_buffer(0).unwrap_or(&[]));
-    let (space_a, space_b) = (3u64 << 48, 4u64 << 48);
+    // Addresses: slot 3 and 4 of 2^61 bytes, bases in the middle (+ 2^60).
+    let (space_a, space_b) = (3u64 << 61 | 1 << 60, 4u64 << 61 | 1 << 60);
     for i in 0..2usize {
         let want = [
             space_a, space_b, src[i], src[0], 0, 0, 0, space_b, 5, 1, src[2], src[3],

@@ -354,6 +354,9 @@ impl Compiler<'_> {
                     for leaf in self.value_leaves(index, pointee)? {
                         let bits = self.eval[(v.slot + leaf.slot) as usize];
                         let at = off as usize + leaf.offset as usize;
+                        if leaf.scalar == Scalar::Ptr && self.defer_pointer_init(at, bits) {
+                            continue; // written as an address (`kernel`)
+                        }
                         let n = leaf.scalar.mem_bytes() as usize;
                         for (k, b) in self.globals.private_init[at..at + n].iter_mut().enumerate() {
                             *b = (bits >> (8 * k)) as u8;

@@ -12,8 +12,9 @@ use super::func::Signatures;
 use super::globals::{reserve, sc};
 use super::types::MatrixDeco;
 use crate::error::ExecError;
-use crate::program::kernel::{KernelInfo, KernelParam, ParamPlace, PtrOp};
-use crate::program::{ConvOp, ICmpOp, Inst, Scalar};
+use crate::memory::SPACE_BUFFER0;
+use crate::program::kernel::{AddressMap, KernelInfo, KernelParam, ParamPlace, PtrOp};
+use crate::program::{Inst, Leaf, Scalar, Slot};
 use crate::resources::{KernelArgInfo, KernelArgKind};
 use spvx_spirv::instruction::{Id, Instruction};
 use spvx_val::index::Type;
@@ -26,6 +27,16 @@ const ADDRESSING_PHYSICAL64: u32 = 2;
 pub(crate) const SC_CROSS_WORKGROUP: u32 = 5;
 /// Generic storage class.
 pub(crate) const SC_GENERIC: u32 = 8;
+
+/// Kernel-model state of one compilation: the address map (known once the kernel's buffer
+/// arguments are counted) and pointer values in initialisers of program-scope data, written
+/// as addresses once the map is known.
+#[derive(Default)]
+pub(crate) struct KernelState {
+    pub address_map: Option<AddressMap>,
+    /// (byte offset in private memory, bytes, pointer bits) of pointer leaves of initialisers.
+    pub pointer_inits: Vec<(usize, usize, u64)>,
+}
 
 /// The module's addressing model: `Some(pointer bits)` for physical addressing, `None` for
 /// Logical (and PhysicalStorageBuffer64, which the engine treats as logical).
@@ -113,11 +124,33 @@ impl Compiler<'_> {
             });
             params.push(KernelParam { slot, place });
         }
+        let buffer_args = args
+            .iter()
+            .filter(|a| {
+                matches!(
+                    a.kind,
+                    KernelArgKind::Buffer | KernelArgKind::ConstantBuffer
+                )
+            })
+            .count() as u32;
+        let bits = self.pointer_bits.unwrap_or(64);
+        let spaces = SPACE_BUFFER0 + self.globals.bindings.len() as u32 + buffer_args;
+        let map = AddressMap::new(bits, spaces);
+        self.kstate.address_map = Some(map);
+        for (at, n, ptr) in std::mem::take(&mut self.kstate.pointer_inits) {
+            let a = map.to_address(ptr);
+            if let Some(dst) = self.globals.private_init.get_mut(at..at + n) {
+                for (k, b) in dst.iter_mut().enumerate() {
+                    *b = (a >> (8 * k)) as u8;
+                }
+            }
+        }
         Ok(KernelInfo {
             local_size,
             args,
             params,
-            pointer_bits: self.pointer_bits.unwrap_or(64),
+            pointer_bits: bits,
+            address_map: map,
         })
     }
 
@@ -172,29 +205,47 @@ impl Compiler<'_> {
         let dst = self.result(index, inst)?;
         let a = self.operand(index, inst, 0)?;
         let (ds, n) = self.scalar_components(index, dst.ty)?;
+        let map = self.address_map();
         let inst_for = |k: u32| -> Result<Inst, ExecError> {
             let (d, x) = (dst.slot + k, a.slot + k);
             Ok(match name {
-                "OpConvertPtrToU" => Inst::Convert {
-                    op: ConvOp::UConvert {
-                        from: 64,
-                        to: ds.bits() as u8,
+                "OpConvertPtrToU" => Inst::Ptr {
+                    op: PtrOp::ToAddress {
+                        map,
+                        bits: ds.bits() as u8,
                     },
                     dst: d,
                     a: x,
+                    b: x,
                 },
                 "OpConvertUToPtr" | "OpBitcast" => {
                     let (s, _) = self.scalar_components(index, a.ty)?;
-                    if s != Scalar::Ptr && ds != Scalar::Ptr && s.bits() != ds.bits() {
-                        return Err(self.err(index, "bitcast between different widths"));
-                    }
-                    Inst::Convert {
-                        op: ConvOp::UConvert {
-                            from: s.bits().min(64) as u8,
-                            to: 64.min(ds.bits()) as u8,
+                    match (s == Scalar::Ptr, ds == Scalar::Ptr) {
+                        (true, true) => Inst::Copy { dst: d, src: x },
+                        (true, false) if name == "OpBitcast" && ds.bits() != map.bits as u32 => {
+                            return Err(self.err(index, "bitcast between different widths"));
+                        }
+                        (true, false) => Inst::Ptr {
+                            op: PtrOp::ToAddress {
+                                map,
+                                bits: ds.bits() as u8,
+                            },
+                            dst: d,
+                            a: x,
+                            b: x,
                         },
-                        dst: d,
-                        a: x,
+                        (false, true) if name == "OpBitcast" && s.bits() != map.bits as u32 => {
+                            return Err(self.err(index, "bitcast between different widths"));
+                        }
+                        (false, _) => Inst::Ptr {
+                            op: PtrOp::FromAddress {
+                                map,
+                                bits: s.bits().min(64) as u8,
+                            },
+                            dst: d,
+                            a: x,
+                            b: x,
+                        },
                     }
                 }
                 "OpPtrCastToGeneric" => Inst::Copy { dst: d, src: x },
@@ -216,13 +267,11 @@ impl Compiler<'_> {
                     a: x,
                     b: x,
                 },
-                "OpPtrEqual" | "OpPtrNotEqual" => Inst::ICmp {
-                    op: if name == "OpPtrEqual" {
-                        ICmpOp::Eq
-                    } else {
-                        ICmpOp::Ne
+                "OpPtrEqual" | "OpPtrNotEqual" => Inst::Ptr {
+                    op: PtrOp::Equal {
+                        map,
+                        ne: name == "OpPtrNotEqual",
                     },
-                    bits: 64,
                     dst: d,
                     a: x,
                     b: self.operand(index, inst, 1)?.slot,
@@ -239,6 +288,7 @@ impl Compiler<'_> {
                         op: PtrOp::Diff {
                             elem,
                             bits: ds.bits() as u8,
+                            map,
                         },
                         dst: d,
                         a: x,
@@ -252,5 +302,135 @@ impl Compiler<'_> {
             code.push(index, i);
         }
         Ok(())
+    }
+}
+
+impl Compiler<'_> {
+    /// The address map of physical addressing (before the kernel's arguments are counted:
+    /// the map of the module's bindings alone).
+    pub(crate) fn address_map(&self) -> AddressMap {
+        self.kstate.address_map.unwrap_or_else(|| {
+            AddressMap::new(
+                self.pointer_bits.unwrap_or(64),
+                SPACE_BUFFER0 + self.globals.bindings.len() as u32,
+            )
+        })
+    }
+
+    /// Under physical addressing, the pointer leaves of `leaves` become integers of the
+    /// pointer width (memory holds addresses); returns the new leaves and the pointer leaves'
+    /// slots.
+    fn address_leaves(&self, leaves: Box<[Leaf]>) -> (Box<[Leaf]>, Vec<u32>) {
+        let Some(bits) = self.pointer_bits else {
+            return (leaves, Vec::new());
+        };
+        let mut pointers = Vec::new();
+        let leaves = leaves
+            .iter()
+            .map(|l| {
+                if l.scalar == Scalar::Ptr {
+                    pointers.push(l.slot);
+                    Leaf {
+                        scalar: Scalar::Int(bits as u8),
+                        ..*l
+                    }
+                } else {
+                    *l
+                }
+            })
+            .collect();
+        (leaves, pointers)
+    }
+
+    /// True when a value with these leaves holds a pointer that memory keeps as an address.
+    pub(crate) fn has_address_leaves(&self, leaves: &[Leaf]) -> bool {
+        self.pointer_bits.is_some() && leaves.iter().any(|l| l.scalar == Scalar::Ptr)
+    }
+
+    /// A load of `leaves` through `ptr` into `dst`; pointer leaves are read as addresses and
+    /// converted to pointers.
+    pub(crate) fn push_load(
+        &mut self,
+        index: usize,
+        dst: Slot,
+        ptr: Slot,
+        leaves: Box<[Leaf]>,
+        code: &mut Code,
+    ) {
+        let map = self.address_map();
+        let (leaves, pointers) = self.address_leaves(leaves);
+        code.push(index, Inst::Load { dst, ptr, leaves });
+        for p in pointers {
+            let s = dst + p;
+            code.push(
+                index,
+                Inst::Ptr {
+                    op: PtrOp::FromAddress {
+                        map,
+                        bits: map.bits,
+                    },
+                    dst: s,
+                    a: s,
+                    b: s,
+                },
+            );
+        }
+    }
+
+    /// A store of the value at `src` (with `leaves`) through `ptr`; pointer leaves are
+    /// converted to addresses first (into new slots, the value itself is kept).
+    pub(crate) fn push_store(
+        &mut self,
+        index: usize,
+        ptr: Slot,
+        src: Slot,
+        leaves: Box<[Leaf]>,
+        code: &mut Code,
+    ) -> Result<(), ExecError> {
+        let map = self.address_map();
+        let (leaves, pointers) = self.address_leaves(leaves);
+        if pointers.is_empty() {
+            code.push(index, Inst::Store { ptr, src, leaves });
+            return Ok(());
+        }
+        let n = leaves.iter().map(|l| l.slot + 1).max().unwrap_or(0);
+        let tmp = self.alloc(index, n)?;
+        for l in leaves.iter() {
+            let (d, a) = (tmp + l.slot, src + l.slot);
+            let inst = if pointers.contains(&l.slot) {
+                Inst::Ptr {
+                    op: PtrOp::ToAddress {
+                        map,
+                        bits: map.bits,
+                    },
+                    dst: d,
+                    a,
+                    b: a,
+                }
+            } else {
+                Inst::Copy { dst: d, src: a }
+            };
+            code.push(index, inst);
+        }
+        code.push(
+            index,
+            Inst::Store {
+                ptr,
+                src: tmp,
+                leaves,
+            },
+        );
+        Ok(())
+    }
+
+    /// A pointer leaf of an initialiser of program-scope data at byte `at` of private memory:
+    /// written as its address once the address map is known. Returns false without physical
+    /// addressing.
+    pub(crate) fn defer_pointer_init(&mut self, at: usize, ptr: u64) -> bool {
+        let Some(bits) = self.pointer_bits else {
+            return false;
+        };
+        self.kstate.pointer_inits.push((at, bits as usize / 8, ptr));
+        true
     }
 }

@@ -63,6 +63,13 @@ impl Compiler<'_> {
                 };
                 let size = u32::try_from(size)
                     .map_err(|_| self.err(index, "function variable too large"))?;
+                // Pointers in an initialiser are stored as addresses (physical addressing).
+                let (init, store) = match init {
+                    Some((v, leaves)) if self.has_address_leaves(&leaves) => {
+                        (None, Some((v, leaves)))
+                    }
+                    i => (i, None),
+                };
                 code.push(
                     index,
                     Inst::VarInit {
@@ -72,6 +79,9 @@ impl Compiler<'_> {
                         init,
                     },
                 );
+                if let Some((v, leaves)) = store {
+                    self.push_store(index, dst.slot, v, leaves, code)?;
+                }
                 Ok(())
             }
             "OpLoad" => {
@@ -89,14 +99,7 @@ impl Compiler<'_> {
                 }
                 let pid = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
                 let leaves = self.access_leaves(index, pid, dst.ty)?;
-                code.push(
-                    index,
-                    Inst::Load {
-                        dst: dst.slot,
-                        ptr: ptr.slot,
-                        leaves,
-                    },
-                );
+                self.push_load(index, dst.slot, ptr.slot, leaves, code);
                 Ok(())
             }
             "OpStore" => {
@@ -104,15 +107,7 @@ impl Compiler<'_> {
                 let v = self.operand(index, inst, 1)?;
                 let pid = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
                 let leaves = self.access_leaves(index, pid, v.ty)?;
-                code.push(
-                    index,
-                    Inst::Store {
-                        ptr: ptr.slot,
-                        src: v.slot,
-                        leaves,
-                    },
-                );
-                Ok(())
+                self.push_store(index, ptr.slot, v.slot, leaves, code)
             }
             "OpAccessChain"
             | "OpInBoundsAccessChain"

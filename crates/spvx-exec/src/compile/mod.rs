@@ -82,6 +82,8 @@ pub(crate) struct Compiler<'a> {
     pub pointer_bits: Option<u32>,
     /// Result id of `OpExtInstImport "OpenCL.std"`.
     pub opencl: Option<Id>,
+    /// Kernel-model state (address map, pointers in initialisers).
+    pub kstate: kernel::KernelState,
     /// Register promotion of variables (`promote`).
     pub promote: promote::Promotion,
 }
@@ -151,13 +153,6 @@ pub fn compile(
     let ix = ModuleIndex::build(header, insts).map_err(ExecError::Invalid)?;
     let (entry_fn, ep_index, model) = find_entry(&ix, insts, entry)?;
     let pointer_bits = kernel::physical_bits(insts);
-    if pointer_bits == Some(32) {
-        return Err(ExecError::Unsupported {
-            what: "the Physical32 addressing model (Physical64 is supported)".into(),
-            instruction: 0,
-            opcode: "OpMemoryModel".into(),
-        });
-    }
     let opencl = ix
         .ext_imports
         .iter()
@@ -183,6 +178,7 @@ pub fn compile(
         ptr_matrix: HashMap::new(),
         pointer_bits,
         opencl,
+        kstate: kernel::KernelState::default(),
         promote: promote::Promotion::default(),
     };
     let order = func::reachable_functions(&c, entry_fn, ep_index)?;

@@ -713,7 +713,7 @@ impl Compiler<'_> {
     /// The NUL-terminated string a pointer id refers to, when it is constant: the initialiser
     /// of a variable, reached through access chains (whose indices are taken as 0), casts and
     /// OpSpecConstantOp forms of them.
-    fn constant_c_string(&self, index: usize, mut id: u32) -> Option<String> {
+    pub(crate) fn constant_c_string(&self, index: usize, mut id: u32) -> Option<String> {
         for _ in 0..64 {
             let def = self.insts.iter().find(|i| i.result == Some(id))?;
             let name = self

@@ -174,6 +174,8 @@ impl Compiler<'_> {
         match name {
             "OpNop" | "OpMemoryBarrier" | "OpSelectionMerge" | "OpLoopMerge" | "OpLine"
             | "OpNoLine" | "OpUndef" | "OpModuleProcessed" => Ok(()),
+            // Lifetime hints (Kernel): memory contents are kept; nothing to do.
+            "OpLifetimeStart" | "OpLifetimeStop" => Ok(()),
             "OpIAdd" => each!(2, ibin(IBinOp::Add)),
             "OpISub" => each!(2, ibin(IBinOp::Sub)),
             "OpIMul" => each!(2, ibin(IBinOp::Mul)),

@@ -129,10 +129,18 @@ impl Compiler<'_> {
                 ));
             };
             if conv == 's' {
-                let Some(s) = self.string_of(operand) else {
-                    return Err(self.err(index, "%s needs an OpString operand"));
+                // An OpString (DebugPrintf), or a pointer to a constant string (OpenCL C
+                // printf: clang passes string literals as pointers to `__constant` arrays).
+                let Some(s) = self
+                    .string_of(operand)
+                    .or_else(|| self.constant_c_string(index, operand))
+                else {
+                    return Err(self.err(
+                        index,
+                        "%s needs an OpString operand or a pointer to a constant string",
+                    ));
                 };
-                text.push_str(&s);
+                text.push_str(&pad_string(&s, c.width, c.precision, c.left));
                 continue;
             }
             if !"diuxXocfFeEgGaA".contains(conv) {
@@ -161,4 +169,16 @@ impl Compiler<'_> {
         code.push(index, Inst::Print(Box::new(PrintSpec { pieces })));
         Ok(())
     }
+}
+
+/// `%s` with C's width and precision (C11 7.21.6.1): at most `precision` characters, padded
+/// with spaces to `width` (on the right with the `-` flag, else on the left).
+fn pad_string(s: &str, width: Option<usize>, precision: Option<usize>, left: bool) -> String {
+    let s: String = match precision {
+        Some(p) => s.chars().take(p).collect(),
+        None => s.to_string(),
+    };
+    let pad = width.unwrap_or(0).saturating_sub(s.chars().count());
+    let spaces = " ".repeat(pad);
+    if left { s + &spaces } else { spaces + &s }
 }

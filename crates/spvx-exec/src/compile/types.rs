@@ -236,6 +236,11 @@ impl Compiler<'_> {
                 }
                 (size.next_multiple_of(align), align)
             }
+            Type::Pointer { .. } if self.pointer_bits.is_some() => {
+                // Physical addressing: a pointer in memory is its address (pointer_bits wide).
+                let s = self.pointer_bits.unwrap_or(64) as u64 / 8;
+                (s, s)
+            }
             _ => {
                 let s = self.scalar(index, ty)?.mem_bytes() as u64;
                 (s, s)

@@ -32,9 +32,20 @@ pub fn ptr_op(cx: &mut Ctx, op: PtrOp, dst: Slot, a: Slot, b: Slot) {
             Some(5) => 0x200,
             _ => 0,
         }),
-        PtrOp::Diff { elem, bits } => cx.map2(dst, a, b, |x, y| {
-            let d = x.wrapping_sub(y) as i64;
+        PtrOp::Diff { elem, bits, map } => cx.map2(dst, a, b, |x, y| {
+            let d = map.to_address(x).wrapping_sub(map.to_address(y));
+            let shift = 64 - map.bits as u32;
+            let d = ((d << shift) as i64) >> shift;
             (d.wrapping_div(elem.max(1) as i64) as u64) & low_bits(bits as u32)
+        }),
+        PtrOp::ToAddress { map, bits } => {
+            cx.map1(dst, a, |x| map.to_address(x) & low_bits(bits as u32))
+        }
+        PtrOp::FromAddress { map, bits } => {
+            cx.map1(dst, a, |x| map.from_address(x & low_bits(bits as u32)))
+        }
+        PtrOp::Equal { map, ne } => cx.map2(dst, a, b, |x, y| {
+            ((map.to_address(x) == map.to_address(y)) != ne) as u64
         }),
     }
 }

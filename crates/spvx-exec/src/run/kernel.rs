@@ -164,5 +164,40 @@ pub(crate) fn setup<'r>(prog: &Program, res: &'r Resources) -> Result<KernelSetu
         ));
     }
     out.workgroup_bytes = wg as u32;
+    check_address_map(prog, &out)?;
     Ok(out)
+}
+
+/// Every memory object must fit in its slot of the address map (half a slot): with 32-bit
+/// pointers the 4 GiB address space is shared by all objects.
+fn check_address_map(prog: &Program, setup: &KernelSetup) -> Result<(), ExecError> {
+    let Some(k) = &prog.kernel else {
+        return Ok(());
+    };
+    let map = k.address_map;
+    let max = map.max_object_bytes();
+    let too_big = |what: String, n: u64| {
+        ExecError::Config(format!(
+            "{what} has {n} bytes; with {}-bit pointers and {} memory spaces a memory object may have at most {max} bytes (half a slot of the address map)",
+            map.bits, map.spaces
+        ))
+    };
+    if prog.private_bytes as u64 > max {
+        return Err(too_big("private memory".into(), prog.private_bytes as u64));
+    }
+    if setup.workgroup_bytes as u64 > max {
+        return Err(too_big(
+            "workgroup memory".into(),
+            setup.workgroup_bytes as u64,
+        ));
+    }
+    for (i, b, _) in &setup.buffers {
+        if b.len() as u64 > max {
+            return Err(arg_err(
+                *i,
+                too_big("the buffer".into(), b.len() as u64).to_string(),
+            ));
+        }
+    }
+    Ok(())
 }
