@@ -1,6 +1,11 @@
 //! Memory instructions: variable initialisation, access chains, loads, stores, OpCopyMemory
 //! and OpArrayLength. Every scalar access is bounds-checked against its memory object (see
 //! `crate::memory`): out-of-bounds reads give zero, writes are dropped, and both are reported.
+//! Loads, stores, access chains and variable initialisation first try the whole-subgroup path
+//! (`lanewise`), which checks bounds once per instruction; everything it declines runs here
+//! lane by lane.
+
+mod lanewise;
 
 use super::{Ctx, Stop, lanes, sext};
 use crate::memory::{Access, Memory, Ptr, SPACE_BUFFER0, SPACE_NONE};
@@ -43,6 +48,9 @@ pub fn var_init(
     size: u32,
     init: Option<&(Slot, Box<[Leaf]>)>,
 ) -> Result<(), Stop> {
+    if lanewise::var_init(cx, dst, ptr, size, init) {
+        return Ok(());
+    }
     let p = Ptr(ptr);
     for l in lanes(cx.mask) {
         cx.set(dst, l, ptr);
@@ -73,19 +81,7 @@ pub fn access_chain(
     offset: u32,
     steps: &[ChainStep],
 ) -> Result<(), Stop> {
-    if let [s] = steps
-        && s.length.is_none()
-    {
-        // One index into a runtime array: nothing to report.
-        let (bits, stride) = (s.index_bits as u32, s.stride as i64);
-        let index = s.index;
-        let w = cx.width;
-        let (d, b, i) = (dst as usize * w, base as usize * w, index as usize * w);
-        for l in lanes(cx.mask) {
-            let p = Ptr(cx.regs[b + l])
-                .offset_by(offset as i64 + sext(cx.regs[i + l], bits).wrapping_mul(stride));
-            cx.regs[d + l] = p.0;
-        }
+    if lanewise::access_chain(cx, dst, base, offset, steps) {
         return Ok(());
     }
     for l in lanes(cx.mask) {
@@ -146,6 +142,9 @@ pub fn select_buffer(
 
 /// Loads the leaves of a value.
 pub fn load(cx: &mut Ctx, dst: Slot, ptr: Slot, leaves: &[Leaf]) -> Result<(), Stop> {
+    if lanewise::load(cx, dst, ptr, leaves) {
+        return Ok(());
+    }
     if let [leaf] = leaves
         && leaf.scalar != crate::program::Scalar::Bool
     {
@@ -199,6 +198,9 @@ pub fn load(cx: &mut Ctx, dst: Slot, ptr: Slot, leaves: &[Leaf]) -> Result<(), S
 
 /// Stores the leaves of a value.
 pub fn store(cx: &mut Ctx, ptr: Slot, src: Slot, leaves: &[Leaf]) -> Result<(), Stop> {
+    if lanewise::store(cx, ptr, src, leaves) {
+        return Ok(());
+    }
     for l in lanes(cx.mask) {
         let p = Ptr(cx.get(ptr, l));
         for leaf in leaves {

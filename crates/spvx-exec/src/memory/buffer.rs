@@ -1,6 +1,15 @@
 //! A buffer shared by the workgroups of a dispatch that run in parallel: bytes kept in relaxed
 //! atomic 32-bit words, so that race-free programs give the same bytes whatever the thread
-//! interleaving (a sub-word store only touches its own bytes, with atomic AND/OR).
+//! interleaving.
+//!
+//! Why this is sound: a store that covers a whole word is one relaxed store of that word; a
+//! store that covers only some bytes of a word updates just those bytes with one atomic
+//! read-modify-write (compare-exchange), so a concurrent store by another workgroup to the
+//! *other* bytes of the same word (which is race-free at the byte level) is never lost. A
+//! subgroup's contiguous run of sub-word stores ([`SharedBuffer::write_bytes`]) stores the words
+//! it covers entirely with plain relaxed stores: any other invocation touching those bytes at
+//! the same time would race with this store on those very bytes, which a race-free program does
+//! not do.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -21,14 +30,16 @@ pub struct SharedBuffer {
 impl SharedBuffer {
     /// A buffer holding a copy of `bytes`.
     pub fn new(bytes: &[u8], read_only: bool) -> SharedBuffer {
-        let words = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut w = [0u8; 4];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU32::new(u32::from_le_bytes(w))
-            })
-            .collect();
+        let mut words = Vec::with_capacity(bytes.len().div_ceil(4));
+        let chunks = bytes.chunks_exact(4);
+        let tail = chunks.remainder();
+        words.extend(chunks.map(|c| AtomicU32::new(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))));
+        if !tail.is_empty() {
+            let mut w = [0u8; 4];
+            w[..tail.len()].copy_from_slice(tail);
+            words.push(AtomicU32::new(u32::from_le_bytes(w)));
+        }
+        let words = words.into_boxed_slice();
         SharedBuffer {
             words,
             len: bytes.len(),
@@ -76,11 +87,10 @@ impl SharedBuffer {
 
     /// The bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out: Vec<u8> = self
-            .words
-            .iter()
-            .flat_map(|w| w.load(Relaxed).to_le_bytes())
-            .collect();
+        let mut out = Vec::with_capacity(self.words.len() * 4);
+        for w in self.words.iter() {
+            out.extend_from_slice(&w.load(Relaxed).to_le_bytes());
+        }
         out.truncate(self.len);
         out
     }
@@ -95,21 +105,13 @@ impl SharedBuffer {
     #[inline(always)]
     pub fn read(&self, offset: u64, bytes: u32) -> Option<u64> {
         let o = self.check(offset, bytes)?;
-        if o % 4 == 0 {
-            let lo = self.words[o / 4].load(Relaxed) as u64;
-            return Some(match bytes {
-                4 => lo,
-                8 => lo | ((self.words[o / 4 + 1].load(Relaxed) as u64) << 32),
-                _ => lo & ((1u64 << (8 * bytes)) - 1),
-            });
-        }
-        let mut v = 0u64;
-        for i in 0..bytes as usize {
-            let p = o + i;
-            let byte = (self.words[p / 4].load(Relaxed) >> (8 * (p % 4))) & 0xff;
-            v |= (byte as u64) << (8 * i);
-        }
-        Some(v)
+        Some(match bytes {
+            1 => self.get::<1>(o),
+            2 => self.get::<2>(o),
+            4 => self.get::<4>(o),
+            8 => self.get::<8>(o),
+            _ => self.get_bytes(o, bytes as usize),
+        })
     }
 
     /// Writes the low `bytes` (1..=8) bytes of `value` at `offset`; false when out of bounds.
@@ -118,33 +120,111 @@ impl SharedBuffer {
         let Some(o) = self.check(offset, bytes) else {
             return false;
         };
-        if o % 4 == 0 && (bytes == 4 || bytes == 8) {
-            self.words[o / 4].store(value as u32, Relaxed);
-            if bytes == 8 {
-                self.words[o / 4 + 1].store((value >> 32) as u32, Relaxed);
-            }
-            return true;
+        match bytes {
+            1 => self.put::<1>(o, value),
+            2 => self.put::<2>(o, value),
+            4 => self.put::<4>(o, value),
+            8 => self.put::<8>(o, value),
+            _ => self.put_bytes(o, bytes as usize, value),
         }
-        let mut i = 0usize;
-        while i < bytes as usize {
+        true
+    }
+
+    /// Reads `N` (1..=8) little-endian bytes at byte `o`. The caller has checked
+    /// `o + N <= self.len()` (a violation panics on a slice index, it never reads other memory).
+    #[inline(always)]
+    pub fn get<const N: usize>(&self, o: usize) -> u64 {
+        let (w, at) = (o / 4, o % 4);
+        if at == 0 && N == 4 {
+            return self.words[w].load(Relaxed) as u64;
+        }
+        if at == 0 && N == 8 {
+            let lo = self.words[w].load(Relaxed) as u64;
+            return lo | ((self.words[w + 1].load(Relaxed) as u64) << 32);
+        }
+        if at + N <= 4 {
+            let word = self.words[w].load(Relaxed) as u64;
+            return (word >> (8 * at)) & byte_mask(N);
+        }
+        self.get_bytes(o, N)
+    }
+
+    /// Writes the low `N` (1..=8) bytes of `value` at byte `o`; the caller has checked
+    /// `o + N <= self.len()`.
+    #[inline(always)]
+    pub fn put<const N: usize>(&self, o: usize, value: u64) {
+        let (w, at) = (o / 4, o % 4);
+        if at == 0 && N == 4 {
+            self.words[w].store(value as u32, Relaxed);
+        } else if at == 0 && N == 8 {
+            self.words[w].store(value as u32, Relaxed);
+            self.words[w + 1].store((value >> 32) as u32, Relaxed);
+        } else if at + N <= 4 {
+            let field = (byte_mask(N) as u32) << (8 * at);
+            self.put_field(w, field, (value as u32) << (8 * at));
+        } else {
+            self.put_bytes(o, N, value);
+        }
+    }
+
+    /// Sets the bits `field` of word `w` to those of `bits` (one atomic read-modify-write, so
+    /// the word's other bytes are never lost to a concurrent store).
+    #[inline(always)]
+    fn put_field(&self, w: usize, field: u32, bits: u32) {
+        let bits = bits & field;
+        // The closure always gives Some: fetch_update cannot fail.
+        let _ = self.words[w].fetch_update(Relaxed, Relaxed, |old| Some((old & !field) | bits));
+    }
+
+    /// `n` (1..=8) bytes at `o` that may straddle words, byte by byte.
+    fn get_bytes(&self, o: usize, n: usize) -> u64 {
+        let mut v = 0u64;
+        for i in 0..n.min(8) {
             let p = o + i;
-            let (w, shift) = (p / 4, 8 * (p % 4));
-            let n = (4 - p % 4).min(bytes as usize - i);
-            let field = if n == 4 {
-                u32::MAX
-            } else {
-                ((1u32 << (8 * n)) - 1) << shift
-            };
-            let bits = (((value >> (8 * i)) as u32) << shift) & field;
+            let byte = (self.words[p / 4].load(Relaxed) >> (8 * (p % 4))) & 0xff;
+            v |= (byte as u64) << (8 * i);
+        }
+        v
+    }
+
+    /// Writes the low `n` (1..=8) bytes of `value` at `o`, word by word.
+    fn put_bytes(&self, o: usize, n: usize, value: u64) {
+        let bytes = value.to_le_bytes();
+        self.write_bytes(o, &bytes[..n.min(8)]);
+    }
+
+    /// Writes `bytes` at byte `o` (the caller has checked `o + bytes.len() <= self.len()`):
+    /// words covered entirely are stored whole, the partly covered first and last words get
+    /// an atomic update of their covered bytes only (see the module comment for why this is
+    /// sound).
+    pub fn write_bytes(&self, o: usize, bytes: &[u8]) {
+        let mut i = 0usize;
+        while i < bytes.len() {
+            let p = o + i;
+            let (w, at) = (p / 4, p % 4);
+            let n = (4 - at).min(bytes.len() - i);
+            let mut word = [0u8; 4];
+            word[at..at + n].copy_from_slice(&bytes[i..i + n]);
+            let bits = u32::from_le_bytes(word);
             if n == 4 {
                 self.words[w].store(bits, Relaxed);
             } else {
-                self.words[w].fetch_and(!field, Relaxed);
-                self.words[w].fetch_or(bits, Relaxed);
+                self.put_field(w, (byte_mask(n) as u32) << (8 * at), bits);
             }
             i += n;
         }
-        true
+    }
+
+    /// Writes the low `N` bytes of each of `values` at `o`, `o + N`, `o + 2N`, … (a subgroup's
+    /// contiguous store, lane `l` at `o + l·N`; the caller has checked
+    /// `o + N·values.len() <= self.len()`). At most 64 values.
+    pub fn write_run<const N: usize>(&self, o: usize, values: &[u64]) {
+        let mut buf = [0u8; 64 * 8];
+        let n = values.len().min(64);
+        for (chunk, v) in buf.chunks_exact_mut(N).zip(&values[..n]) {
+            chunk.copy_from_slice(&v.to_le_bytes()[..N]);
+        }
+        self.write_bytes(o, &buf[..n * N]);
     }
 
     /// Applies `f` atomically to the 32-bit word at `offset` (4-aligned); returns the old value,
@@ -172,5 +252,106 @@ impl SharedBuffer {
         self.words[o / 4].store(new as u32, Relaxed);
         self.words[o / 4 + 1].store((new >> 32) as u32, Relaxed);
         Some(old)
+    }
+}
+
+/// The low `n` bytes set (n ≤ 8).
+#[inline(always)]
+fn byte_mask(n: usize) -> u64 {
+    if n >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every offset, size and buffer length up to 13 bytes against a plain byte array (the
+    //! independent model: little-endian bytes written and read one by one).
+    use super::SharedBuffer;
+
+    fn model_read(m: &[u8], o: usize, n: usize) -> u64 {
+        (0..n).map(|i| (m[o + i] as u64) << (8 * i)).sum()
+    }
+
+    #[test]
+    fn typed_reads_and_writes_match_a_byte_array() {
+        for len in 0..=13usize {
+            let init: Vec<u8> = (0..len).map(|i| 0xa0 ^ i as u8).collect();
+            for n in [1usize, 2, 4, 8] {
+                for o in 0..len + 2 {
+                    let b = SharedBuffer::new(&init, false);
+                    let mut m = init.clone();
+                    let value = 0x1122_3344_5566_7788u64;
+                    let fits = o + n <= len;
+                    assert_eq!(
+                        b.write(o as u64, n as u32, value),
+                        fits,
+                        "len {len} o {o} n {n}"
+                    );
+                    if fits {
+                        for i in 0..n {
+                            m[o + i] = (value >> (8 * i)) as u8;
+                        }
+                    }
+                    assert_eq!(b.to_bytes(), m, "len {len} o {o} n {n}");
+                    for ro in 0..len + 2 {
+                        let want = (ro + n <= len).then(|| model_read(&m, ro, n));
+                        assert_eq!(b.read(ro as u64, n as u32), want, "len {len} ro {ro} n {n}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_of_lanes_match_a_byte_array() {
+        for n in [1usize, 2, 4, 8] {
+            for lanes in 1..=9usize {
+                for o in 0..6usize {
+                    let len = o + n * lanes + 3;
+                    let init: Vec<u8> = (0..len).map(|i| 0x5a ^ (i as u8)).collect();
+                    let values: Vec<u64> = (0..lanes as u64)
+                        .map(|l| 0x0102_0304_0506_0708 * (l + 1))
+                        .collect();
+                    let b = SharedBuffer::new(&init, false);
+                    match n {
+                        1 => b.write_run::<1>(o, &values),
+                        2 => b.write_run::<2>(o, &values),
+                        4 => b.write_run::<4>(o, &values),
+                        _ => b.write_run::<8>(o, &values),
+                    }
+                    let mut m = init.clone();
+                    for (l, v) in values.iter().enumerate() {
+                        for i in 0..n {
+                            m[o + l * n + i] = (v >> (8 * i)) as u8;
+                        }
+                    }
+                    assert_eq!(b.to_bytes(), m, "n {n} lanes {lanes} o {o}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sub_word_stores_from_threads_keep_each_others_bytes() {
+        // Four threads each store their own byte of the same words, many times: no byte is
+        // lost (the partial-word update is one atomic read-modify-write).
+        let b = SharedBuffer::new(&[0u8; 64], false);
+        std::thread::scope(|s| {
+            for t in 0..4usize {
+                let b = &b;
+                s.spawn(move || {
+                    for round in 0..2000u64 {
+                        for w in 0..16usize {
+                            b.write((w * 4 + t) as u64, 1, (t as u64 + 1) * 16 + (round & 1));
+                        }
+                    }
+                });
+            }
+        });
+        let want: Vec<u8> = (0..64).map(|i| ((i % 4) as u8 + 1) * 16 + 1).collect();
+        assert_eq!(b.to_bytes(), want);
     }
 }

@@ -7,8 +7,10 @@
 //! write outside is dropped ([`Access`] tells the caller, which records the event).
 
 mod buffer;
+mod view;
 
 pub use buffer::SharedBuffer;
+pub use view::{BufferLanes, CommonBytes, LaneBytes, LaneSpan, LaneView, PrivateLanes};
 
 /// No memory object: the null pointer (all bits zero) and anything else in space 0 is out of
 /// bounds (OpenCL's NULL must never reach a variable).
