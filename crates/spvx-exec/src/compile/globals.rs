@@ -237,14 +237,13 @@ impl Compiler<'_> {
         };
         // An array of buffers or of tensors (descriptor array): each element is its own
         // memory object.
-        let buffer_array = if class == sc::STORAGE_BUFFER
-            || class == sc::UNIFORM
-            || class == sc::UNIFORM_CONSTANT
-        {
-            self.buffer_array(index, pointee)?
-        } else {
-            None
-        };
+        let buffer_array =
+            if class == sc::STORAGE_BUFFER || class == sc::UNIFORM || class == sc::UNIFORM_CONSTANT
+            {
+                self.buffer_array(index, pointee)?
+            } else {
+                None
+            };
         let (pointee, array) = match buffer_array {
             Some((element, count)) => (element, Some(count)),
             None => (pointee, None),

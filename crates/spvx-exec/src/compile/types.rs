@@ -96,7 +96,9 @@ impl Compiler<'_> {
                 w => {
                     return Err(self.unsupported(
                         index,
-                        format!("{w}-bit integers here (wider than 64 bits: see docs/semantics.md)"),
+                        format!(
+                            "{w}-bit integers here (wider than 64 bits: see docs/semantics.md)"
+                        ),
                     ));
                 }
             },
