@@ -76,7 +76,7 @@ fn run_promote_vars(m: &CompiledModule, input: &[u32], cfg: &RunConfig) -> Vec<u
     let groups = (input.len() / 8) as u32;
     m.run(&mut res, [groups, 1, 1], cfg)
         .unwrap_or_else(|e| panic!("{e}"));
-    words(&res.buffer(0, 1).expect("output"))
+    words(res.buffer(0, 1).expect("output"))
 }
 
 fn check_promote_vars(out: &[u32], input: &[u32], what: &str) {
@@ -164,7 +164,7 @@ fn every_builtin_from_registers_with_a_partial_subgroup() {
         };
         m.run(&mut res, groups, &cfg)
             .unwrap_or_else(|e| panic!("{e}"));
-        let out = words(&res.buffer(0, 0).expect("output"));
+        let out = words(res.buffer(0, 0).expect("output"));
         let mut seen = 0;
         for wz in 0..nz {
             for wy in 0..ny {
