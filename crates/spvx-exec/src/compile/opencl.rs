@@ -165,7 +165,10 @@ impl Compiler<'_> {
             104..=110 => return self.ocl_geometric(index, inst, code, number),
             185 => return Ok(()),
             184 => return self.opencl_printf(index, inst, code),
-            30 | 31 | 45 | 58 => return self.with_pointer_out(index, inst, code, number),
+            30 | 31 | 36 | 45 | 52 | 58 => {
+                return self.with_pointer_out(index, inst, code, number);
+            }
+            46 => return self.ocl_nan(index, inst, code),
             166 => {
                 // popcount: OpBitCount's instruction.
                 let dst = self.result(index, inst)?;
@@ -255,8 +258,8 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// fract (30), frexp (31), modf (45), sincos (58): a result and a value stored through
-    /// the pointer operand.
+    /// fract (30), frexp (31), lgamma_r (36), modf (45), remquo (52), sincos (58): a result
+    /// and a value stored through the pointer operand (the last one).
     fn with_pointer_out(
         &mut self,
         index: usize,
@@ -266,7 +269,13 @@ impl Compiler<'_> {
     ) -> Result<(), ExecError> {
         let dst = self.result(index, inst)?;
         let x = self.operand(index, inst, 2)?;
-        let ptr = self.operand(index, inst, 3)?;
+        // remquo(x, y, quo): the divisor comes before the pointer.
+        let y = if number == 52 {
+            Some(self.operand(index, inst, 3)?)
+        } else {
+            None
+        };
+        let ptr = self.operand(index, inst, if number == 52 { 4 } else { 3 })?;
         let (s, n) = self.scalar_components(index, dst.ty)?;
         let Scalar::Float(fmt) = s else {
             return Err(self.err(index, "expected a float result"));
@@ -298,6 +307,27 @@ impl Compiler<'_> {
                     code.push(index, ocl(OclOp::FrexpExp, o));
                     code.push(index, ocl(OclOp::FrexpMant, d));
                 }
+                36 => {
+                    let ocl = |op, d| Inst::Ocl {
+                        op,
+                        ty: OclType::Float(fmt),
+                        dst: d,
+                        args: [a, 0, 0],
+                    };
+                    code.push(index, ocl(OclOp::LgammaSign, o));
+                    code.push(index, ocl(OclOp::Lgamma, d));
+                }
+                52 => {
+                    let b = y.map_or(a, |y| y.slot + k);
+                    let ocl = |op, d| Inst::Ocl {
+                        op,
+                        ty: OclType::Float(fmt),
+                        dst: d,
+                        args: [a, b, 0],
+                    };
+                    code.push(index, ocl(OclOp::RemquoQuo, o));
+                    code.push(index, ocl(OclOp::Remainder, d));
+                }
                 45 => {
                     code.push(index, math(MathFn::Trunc, o, a));
                     code.push(
@@ -328,6 +358,32 @@ impl Compiler<'_> {
                 leaves,
             },
         );
+        Ok(())
+    }
+
+    /// nan(nancode) (46): the format's quiet NaN carrying the code's low bits
+    /// ([`OclOp::Nan`]); the operand is an unsigned integer of the result's width.
+    fn ocl_nan(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+    ) -> Result<(), ExecError> {
+        let dst = self.result(index, inst)?;
+        let nancode = self.operand(index, inst, 2)?;
+        let (s, n) = self.scalar_components(index, dst.ty)?;
+        let fmt = self.float_fmt(index, s, true)?;
+        for k in 0..n {
+            code.push(
+                index,
+                Inst::Ocl {
+                    op: OclOp::Nan,
+                    ty: OclType::Float(fmt),
+                    dst: dst.slot + k,
+                    args: [nancode.slot + k, 0, 0],
+                },
+            );
+        }
         Ok(())
     }
 

@@ -4,8 +4,9 @@
 //! Float functions follow the engine's accuracy policy (docs/semantics.md, "Arithmetic"):
 //! operands widened exactly to f64, the function evaluated there and rounded once to the
 //! operand format; exact functions (copysign, fdim, ldexp, nextafter, remainder, ilogb, logb,
-//! maxmag, minmag) are exact; transcendental ones use the host's f64 libm. Integer functions
-//! are exact, computed with wider integers.
+//! maxmag, minmag, remquo's quotient, lgamma_r's sign, nan) are exact; transcendental ones go
+//! through CORE-MATH (correctly rounded) or the host's f64 libm. Integer functions are exact,
+//! computed with wider integers.
 
 use super::float::{canonical_nan, from_f64, to_f64};
 use super::{Ctx, lanes, low_bits, sext};
@@ -72,6 +73,9 @@ fn float_op(op: OclOp, fmt: FloatFmt, v: [u64; 3]) -> u64 {
                 (exponent(x) + 1) as u64 & 0xffff_ffff
             };
         }
+        RemquoQuo => return remquo_quotient(x, y) as u32 as u64,
+        LgammaSign => return lgamma_sign(x) as u32 as u64,
+        Nan => return nan_with_code(fmt, v[0]),
         Copysign => return (v[0] & !sign_bit) | (v[1] & sign_bit),
         Fdim => {
             if x.is_nan() || y.is_nan() {
@@ -277,6 +281,92 @@ fn remainder(x: f64, y: f64) -> f64 {
         _ => {}
     }
     if x.is_sign_negative() { -r } else { r }
+}
+
+/// remquo's quotient: the integer `n` nearest `x / y` (ties to even; the `n` of
+/// [`remainder`]), reduced to its low 7 bits, `|n| mod 128`, with the sign of `x / y` (OpenCL
+/// C 6.15.2: "the lower seven bits of the integral quotient x/y … the same sign as x/y").
+/// Computed exactly on the integer significands by long division, one quotient bit per
+/// exponent step. 0 where the remainder is NaN (x NaN or ±∞, y NaN or ±0), for x = ±0 and
+/// for y = ±∞ (n = 0).
+fn remquo_quotient(x: f64, y: f64) -> i32 {
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0 || y.is_infinite() || x == 0.0 {
+        return 0;
+    }
+    let (mx, ex) = significand(x);
+    let (my, ey) = significand(y);
+    // |x| / |y| = mx / my · 2^(ex − ey), with mx, my in [2^52, 2^53).
+    let d = ex - ey;
+    let (q, r, den) = if d >= 0 {
+        let (mut q, mut r) = ((mx / my) as u64, mx % my);
+        for _ in 0..d {
+            r <<= 1;
+            q <<= 1;
+            if r >= my {
+                r -= my;
+                q |= 1;
+            }
+        }
+        (q, r, my)
+    } else if d == -1 {
+        // |x| / |y| = mx / (2·my) < 1.
+        (0, mx, 2 * my)
+    } else {
+        // |x| / |y| < 2^(d + 1) ≤ 1/2: the nearest integer is 0.
+        return 0;
+    };
+    // Round to nearest, ties to even: compare the remainder with half the divisor.
+    let q = match (2 * r).cmp(&den) {
+        std::cmp::Ordering::Greater => q.wrapping_add(1),
+        std::cmp::Ordering::Equal => q.wrapping_add(q & 1),
+        std::cmp::Ordering::Less => q,
+    };
+    let low = (q & 0x7f) as i32;
+    if x.is_sign_negative() != y.is_sign_negative() {
+        -low
+    } else {
+        low
+    }
+}
+
+/// A finite nonzero f64 as `m · 2^e` with `m` in [2^52, 2^53) (subnormals normalised).
+fn significand(x: f64) -> (u128, i64) {
+    let b = x.abs().to_bits();
+    let (biased, frac) = ((b >> 52) as i64, b & ((1 << 52) - 1));
+    if biased == 0 {
+        let shift = frac.leading_zeros() as i64 - 11;
+        ((frac << shift) as u128, -1074 - shift)
+    } else {
+        ((frac | 1 << 52) as u128, biased - 1075)
+    }
+}
+
+/// lgamma_r's sign of Γ(x): Γ is negative on (−1, 0), (−3, −2), … — where floor(x) is odd —
+/// and Γ(−0) = −∞; everything else gives +1, including the poles (0 and the negative
+/// integers, where Γ has no sign), ±∞ and NaN, as glibc's and libclc's lgamma_r do.
+fn lgamma_sign(x: f64) -> i32 {
+    if x == 0.0 {
+        return if x.is_sign_negative() { -1 } else { 1 };
+    }
+    if x < 0.0 && x.is_finite() {
+        let f = x.floor();
+        if f != x && f % 2.0 != 0.0 {
+            return -1;
+        }
+    }
+    1
+}
+
+/// nan(nancode): the format's quiet NaN (exponent all ones, quiet bit set, sign 0) with the
+/// low bits of `code` below the quiet bit (9, 22 or 51 bits for half, float, double).
+fn nan_with_code(fmt: FloatFmt, code: u64) -> u64 {
+    let quiet: u64 = match fmt {
+        FloatFmt::F16 => 1 << 9,
+        FloatFmt::F32 => 1 << 22,
+        FloatFmt::F64 => 1 << 51,
+        _ => return canonical_nan(fmt),
+    };
+    canonical_nan(fmt) | (code & (quiet - 1))
 }
 
 fn pick_mag(x: f64, y: f64, max: bool) -> f64 {

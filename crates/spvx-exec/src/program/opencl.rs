@@ -21,6 +21,16 @@ pub enum OclOp {
     FrexpMant,
     /// frexp's exponent (32-bit integer; 0 for 0, ±∞, NaN).
     FrexpExp,
+    /// remquo's quotient (32-bit integer) of `x / y`: the low 7 bits of the integer nearest
+    /// `x / y` (ties to even), with the sign of `x / y`; 0 where the remainder is NaN, for
+    /// `x = ±0` and for `y = ±∞`.
+    RemquoQuo,
+    /// lgamma_r's sign of Γ(x) (32-bit integer, ±1): −1 for −0 and for negative non-integers
+    /// whose floor is odd, +1 otherwise (NaN, ±∞, poles included).
+    LgammaSign,
+    /// nan(nancode): the quiet NaN of the format with the low bits of the integer operand in
+    /// the trailing significand below the quiet bit, sign positive.
+    Nan,
     /// `a·b` rounded, then `+ c` rounded (OpenCL lets mad be either; spvx does not fuse).
     Mad,
     Copysign,
