@@ -41,6 +41,10 @@ pub(crate) struct Globals {
     pub runtime_lengths: std::collections::HashMap<Id, u32>,
     /// The constant decorated BuiltIn WorkgroupSize, if any.
     pub workgroup_size: Option<Id>,
+    /// CrossWorkgroup program-scope variables of a Kernel module (`kernel::cross_variable`):
+    /// their bytes in the one memory object they share, and its initial contents.
+    pub cross_bytes: u32,
+    pub cross_init: Vec<u8>,
 }
 
 /// Reserves `size` bytes aligned to `align` at the end of a memory of `*used` bytes.
@@ -93,6 +97,7 @@ impl Compiler<'_> {
 
     /// Compiles everything before the first function.
     pub(crate) fn compile_globals(&mut self, reachable: &[Id]) -> Result<(), ExecError> {
+        self.kstate.entry = reachable.first().copied();
         let used = self.used_ids(reachable);
         let end = self
             .ix
@@ -204,7 +209,9 @@ impl Compiler<'_> {
         self.opts.spec_constants.get(&spec_id).copied()
     }
 
-    /// Every id referenced by the reachable functions.
+    /// Every id referenced by the reachable functions, and the module-level ids those reach
+    /// (a variable used only through a constant access chain, `OpSpecConstantOp
+    /// InBoundsPtrAccessChain %table …`, or through another variable's initialiser).
     fn used_ids(&self, reachable: &[Id]) -> HashSet<Id> {
         let mut used = HashSet::new();
         for f in &self.ix.functions {
@@ -212,6 +219,17 @@ impl Compiler<'_> {
                 continue;
             }
             for inst in &self.insts[f.def..=f.end] {
+                used.extend(inst.referenced_ids());
+            }
+        }
+        // Module-level definitions precede their uses: one backward pass closes the set.
+        let end = self
+            .ix
+            .functions
+            .first()
+            .map_or(self.insts.len(), |f| f.def);
+        for inst in self.insts[..end].iter().rev() {
+            if inst.result.is_some_and(|r| used.contains(&r)) {
                 used.extend(inst.referenced_ids());
             }
         }
@@ -264,6 +282,10 @@ impl Compiler<'_> {
             | Type::Vector { .. }
             | Type::Matrix { .. } => self.size_align(index, pointee, MatrixDeco::default())?,
             Type::Bool | Type::Int { .. } | Type::Float { .. } => {
+                self.size_align(index, pointee, MatrixDeco::default())?
+            }
+            // A pointer variable (`global int *global p`): physical addressing only.
+            Type::Pointer { .. } if self.pointer_bits.is_some() => {
                 self.size_align(index, pointee, MatrixDeco::default())?
             }
             _ => {
@@ -415,6 +437,9 @@ impl Compiler<'_> {
                     });
                 }
                 Ptr::new(space, 0)
+            }
+            super::kernel::SC_CROSS_WORKGROUP => {
+                self.cross_variable(index, inst, pointee, size, align)?
             }
             c if c == sc::UNIFORM_CONSTANT || c == sc::FUNCTION => {
                 return Err(self.unsupported(

@@ -6,6 +6,8 @@
 //! Workgroup pointer = `__local` memory, Function pointer = a struct passed by value (ByVal),
 //! anything else = a value (scalar, vector, or an aggregate passed in registers).
 
+mod cross;
+
 use super::Compiler;
 use super::func::Code;
 use super::func::Signatures;
@@ -36,6 +38,13 @@ pub(crate) struct KernelState {
     pub address_map: Option<AddressMap>,
     /// (byte offset in private memory, bytes, pointer bits) of pointer leaves of initialisers.
     pub pointer_inits: Vec<(usize, usize, u64)>,
+    /// The entry point's function.
+    pub entry: Option<Id>,
+    /// The memory space of the CrossWorkgroup program-scope variables (`cross`) and the
+    /// number of bindings when it was fixed.
+    pub cross_space: Option<(u32, usize)>,
+    /// Pointer leaves of their initialisers: (byte offset, bytes, pointer bits).
+    pub cross_pointer_inits: Vec<(usize, usize, u64)>,
 }
 
 /// The module's addressing model: `Some(pointer bits)` for physical addressing, `None` for
@@ -134,9 +143,18 @@ impl Compiler<'_> {
             })
             .count() as u32;
         let bits = self.pointer_bits.unwrap_or(64);
-        let spaces = SPACE_BUFFER0 + self.globals.bindings.len() as u32 + buffer_args;
+        let mut spaces = SPACE_BUFFER0 + self.globals.bindings.len() as u32 + buffer_args;
+        // The program-scope global object takes the space after the buffer arguments.
+        let cross = self.check_cross_space(spaces)?;
+        if cross.is_some() {
+            spaces += 1;
+        }
         let map = AddressMap::new(bits, spaces);
         self.kstate.address_map = Some(map);
+        let globals = match cross {
+            Some(space) => Some(self.program_globals(space, map)?),
+            None => None,
+        };
         for (at, n, ptr) in std::mem::take(&mut self.kstate.pointer_inits) {
             let a = map.to_address(ptr);
             if let Some(dst) = self.globals.private_init.get_mut(at..at + n) {
@@ -151,6 +169,7 @@ impl Compiler<'_> {
             params,
             pointer_bits: bits,
             address_map: map,
+            globals,
         })
     }
 

@@ -1,5 +1,6 @@
 //! What a compiled Kernel (OpenCL) entry point needs at run time besides its code: the
-//! workgroup size it requires (if any) and where each kernel argument goes.
+//! workgroup size it requires (if any), where each kernel argument goes, and the initial
+//! bytes of its CrossWorkgroup program-scope variables.
 
 use super::{Leaf, Slot};
 use crate::memory::{Ptr, SPACE_NULL};
@@ -41,6 +42,18 @@ pub struct KernelInfo {
     pub pointer_bits: u32,
     /// How pointers become integers (addresses) and back.
     pub address_map: AddressMap,
+    /// The memory object of the CrossWorkgroup program-scope variables, if the module has
+    /// any.
+    pub globals: Option<ProgramGlobals>,
+}
+
+/// The CrossWorkgroup program-scope variables of a Kernel module: one memory object per
+/// dispatch, shared by every workgroup, at memory space `space` (the one after the kernel's
+/// buffer arguments), starting with `init`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramGlobals {
+    pub space: u32,
+    pub init: Vec<u8>,
 }
 
 /// A pointer operation of physical addressing on pointers held as `memory::Ptr` bits.

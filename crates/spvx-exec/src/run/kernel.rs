@@ -1,8 +1,8 @@
 //! Binding a Kernel (OpenCL) dispatch: the workgroup size (the module's LocalSize or the
 //! dispatch's local size), the arguments put into the kernel function's parameter slots,
 //! buffer arguments as extra memory objects after the bindings, local-memory arguments laid
-//! out after the module's Workgroup variables, and by-value arguments copied into private
-//! memory.
+//! out after the module's Workgroup variables, by-value arguments copied into private
+//! memory, and the object of the program-scope global variables after the buffer arguments.
 
 use crate::error::ExecError;
 use crate::memory::{Ptr, SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
@@ -18,7 +18,8 @@ const LOCAL_ALIGN: u64 = 128;
 pub(crate) struct KernelSetup<'r> {
     pub local_size: [u32; 3],
     /// Buffer arguments: (argument index, bytes, read-only), in argument order; the `k`-th is
-    /// memory space `SPACE_BUFFER0 + bindings + k`.
+    /// memory space `SPACE_BUFFER0 + bindings + k`. Last, with index `u32::MAX`, the object
+    /// of the CrossWorkgroup program-scope variables when the module has one.
     pub buffers: Vec<(u32, &'r [u8], bool)>,
     /// Register values of the parameters (same for every invocation).
     pub regs: Vec<(u32, u64)>,
@@ -54,7 +55,10 @@ pub(crate) fn local_size(prog: &Program, res: &Resources) -> Result<[u32; 3], Ex
 }
 
 /// Checks the arguments in `res` against the kernel's parameters and lays them out.
-pub(crate) fn setup<'r>(prog: &Program, res: &'r Resources) -> Result<KernelSetup<'r>, ExecError> {
+pub(crate) fn setup<'r>(
+    prog: &'r Program,
+    res: &'r Resources,
+) -> Result<KernelSetup<'r>, ExecError> {
     let local_size = local_size(prog, res)?;
     let mut out = KernelSetup {
         local_size,
@@ -162,6 +166,12 @@ pub(crate) fn setup<'r>(prog: &Program, res: &'r Resources) -> Result<KernelSetu
             extra,
             format!("the kernel has {} arguments", k.args.len()),
         ));
+    }
+    if let Some(g) = &k.globals {
+        // The CrossWorkgroup program-scope variables: one object for the dispatch, in the
+        // space after the buffer arguments (`g.space`); argument index u32::MAX names no
+        // argument, so it is not written back.
+        out.buffers.push((u32::MAX, &g.init, false));
     }
     out.workgroup_bytes = wg as u32;
     check_address_map(prog, &out)?;
