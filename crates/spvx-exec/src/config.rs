@@ -68,6 +68,11 @@ pub struct RunConfig {
     /// ([`crate::RunReport::writers`]; used by `spvx diff`). Off by default: it costs a word
     /// per buffer byte and a store per written byte.
     pub track_writers: bool,
+    /// Run on the JIT (`crate::jit`) when the program and the run allow it (default true):
+    /// the same results as the interpreter, which runs everything else and takes over any run
+    /// in which the JIT meets undefined behaviour. `strict` and `track_writers` runs always use
+    /// the interpreter.
+    pub jit: bool,
 }
 
 impl Default for RunConfig {
@@ -82,6 +87,7 @@ impl Default for RunConfig {
             max_events: 100,
             mixdot: ModelConfig::new(Model::Exact),
             track_writers: false,
+            jit: true,
         }
     }
 }

@@ -11,6 +11,8 @@
 //!   (`exec::control`).
 //! - [`memory`]: memory objects as bytes, pointers, bounds checks.
 //! - [`run`]: dispatches: workgroups, barriers, built-ins, parallelism.
+//! - [`jit`]: the same programs compiled to native code (Cranelift), one invocation at a time,
+//!   for the runs whose result it is sure to give exactly as the interpreter does.
 //!
 //! ```no_run
 //! # use spvx_exec::*;
@@ -29,6 +31,7 @@ pub mod compile;
 pub mod config;
 pub mod error;
 pub mod exec;
+pub mod jit;
 pub mod memory;
 pub mod program;
 pub mod report;
@@ -37,7 +40,7 @@ pub mod run;
 
 pub use config::{CompileOptions, RunConfig};
 pub use error::ExecError;
-pub use report::{BufferWriters, InvocationId, PrintRecord, RunReport, UbEvent, UbKind};
+pub use report::{BufferWriters, InvocationId, JitUse, PrintRecord, RunReport, UbEvent, UbKind};
 pub use resources::{
     BindingInfo, BindingKind, KernelArg, KernelArgInfo, KernelArgKind, Resources, Tensor,
     TensorInfo,
@@ -63,6 +66,8 @@ impl Engine {
 #[derive(Clone, Debug)]
 pub struct CompiledModule {
     program: program::Program,
+    /// The program compiled by the JIT, made at the first run that wants it.
+    jit: std::sync::Arc<std::sync::OnceLock<Result<jit::JitCode, String>>>,
 }
 
 impl CompiledModule {
@@ -98,6 +103,7 @@ impl CompiledModule {
         config::check_module_size(words * 4, opts)?;
         Ok(CompiledModule {
             program: compile::compile(header, instructions, entry, opts)?,
+            jit: Default::default(),
         })
     }
 
@@ -132,6 +138,16 @@ impl CompiledModule {
         groups: [u32; 3],
         cfg: &RunConfig,
     ) -> Result<RunReport, ExecError> {
-        run::run(&self.program, res, groups, cfg)
+        let jit = (cfg.jit && !cfg.strict && !cfg.track_writers).then(|| self.jit_code());
+        run::run(&self.program, jit, res, groups, cfg)
+    }
+
+    /// The program compiled to native code (compiled at the first call), or why the JIT cannot
+    /// run it.
+    pub fn jit_code(&self) -> Result<&jit::JitCode, &str> {
+        match self.jit.get_or_init(|| jit::compile(&self.program)) {
+            Ok(code) => Ok(code),
+            Err(why) => Err(why),
+        }
     }
 }

@@ -132,6 +132,24 @@ pub struct RunReport {
     /// The dispatch's workgroup counts and workgroup size (to name invocations).
     pub groups: [u32; 3],
     pub local_size: [u32; 3],
+    /// Whether the JIT ran the dispatch.
+    pub jit: JitUse,
+}
+
+/// Whether the JIT ran a dispatch (`RunConfig::jit`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum JitUse {
+    /// The interpreter ran it: the JIT was off, or the run asked for the interpreter
+    /// (`strict`, `track_writers`).
+    #[default]
+    Off,
+    /// The JIT ran it.
+    Ran,
+    /// The program cannot run on the JIT (why); the interpreter ran it.
+    Unsupported(String),
+    /// The JIT started, met something only the interpreter decides (why), and the dispatch
+    /// ran again from its inputs on the interpreter: this is the interpreter's result.
+    FellBack(String),
 }
 
 /// Which invocation wrote each byte of one binding (`RunConfig::track_writers`).

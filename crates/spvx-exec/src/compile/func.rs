@@ -260,6 +260,8 @@ impl Compiler<'_> {
                                 b.label,
                             ));
                             start = code.code.len() as u32;
+                        } else {
+                            self.other_barriers += 1;
                         }
                     }
                     _ => self.translate(index, inst, &mut code)?,

@@ -86,6 +86,9 @@ pub(crate) struct Compiler<'a> {
     pub kstate: kernel::KernelState,
     /// Register promotion of variables (`promote`).
     pub promote: promote::Promotion,
+    /// OpControlBarrier instructions with an execution scope other than Workgroup (compiled
+    /// to nothing: a subgroup runs in lock step).
+    pub other_barriers: u32,
 }
 
 impl<'a> Compiler<'a> {
@@ -180,6 +183,7 @@ pub fn compile(
         opencl,
         kstate: kernel::KernelState::default(),
         promote: promote::Promotion::default(),
+        other_barriers: 0,
     };
     let order = func::reachable_functions(&c, entry_fn, ep_index)?;
     for (i, f) in order.iter().enumerate() {
@@ -217,6 +221,7 @@ pub fn compile(
         kernel,
         promotion: c.promote.stats,
         reset_registers: !opts.validate,
+        other_barriers: c.other_barriers,
     })
 }
 

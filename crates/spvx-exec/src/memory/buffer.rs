@@ -75,6 +75,13 @@ impl SharedBuffer {
             .map(|w| w.iter().map(|c| c.load(Relaxed)).collect())
     }
 
+    /// The first byte of the buffer's storage and its size, for the JIT's generated code
+    /// (which bounds-checks every access against that size itself). Writing through the
+    /// pointer is allowed: the bytes are atomics (interior mutability).
+    pub(crate) fn raw_parts(&self) -> (*mut u8, usize) {
+        (self.words.as_ptr() as *mut u8, self.len)
+    }
+
     /// Size in bytes.
     pub fn len(&self) -> usize {
         self.len

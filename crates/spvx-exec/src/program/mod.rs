@@ -217,4 +217,8 @@ pub struct Program {
     /// validated module (every register is written before it is read: definitions dominate
     /// uses), so only set when the module was compiled without validation.
     pub reset_registers: bool,
+    /// OpControlBarrier instructions whose execution scope is not Workgroup (Subgroup: the
+    /// lanes of a subgroup run in lock step, so the interpreter needs nothing for them; the
+    /// JIT, which runs invocations one by one, refuses programs that have any).
+    pub other_barriers: u32,
 }

@@ -6,17 +6,17 @@
 //! merged in linear workgroup order (x fastest), so it is identical too. The first error in
 //! workgroup order is returned.
 
-mod builtins;
+pub(crate) mod builtins;
 mod kernel;
 mod runtime_arrays;
-mod workgroup;
+pub(crate) mod workgroup;
 
 use crate::config::RunConfig;
 use crate::error::{ExecError, opcode_name};
 use crate::exec::RawEvent;
 use crate::memory::{SharedBuffer, TensorView};
 use crate::program::Program;
-use crate::report::{BufferWriters, RunReport, UbEvent};
+use crate::report::{BufferWriters, JitUse, RunReport, UbEvent};
 use crate::resources::{BindingInfo, BindingKind, Resources, Tensor};
 use rayon::prelude::*;
 use workgroup::{Outcome, Worker};
@@ -89,9 +89,11 @@ impl Dispatch<'_> {
     }
 }
 
-/// Runs `prog` over `groups` workgroups against `res`.
+/// Runs `prog` over `groups` workgroups against `res`, on the JIT's code `jit` when given and
+/// the run allows it (see `crate::jit`), else (or when the JIT gives up) on the interpreter.
 pub fn run(
     prog: &Program,
+    jit: Option<Result<&crate::jit::JitCode, &str>>,
     res: &mut Resources,
     groups: [u32; 3],
     cfg: &RunConfig,
@@ -121,7 +123,202 @@ pub fn run(
         )));
     }
 
-    // Buffers, in the program's binding order.
+    let mut bound = bind(prog, res, &ks, cfg)?;
+    let threads = match cfg.threads {
+        Some(n) => n.max(1) as u64,
+        None => rayon::current_num_threads() as u64,
+    };
+    // Registers and private memory of every subgroup, and the workgroup memory, per worker;
+    // plus one outcome record per workgroup. (The JIT's workers need at most as much: one
+    // register file and private memory per invocation.)
+    let per_worker = (prog.slot_count as u64 * 8 + prog.private_bytes as u64)
+        .saturating_mul(width as u64)
+        .saturating_mul(subgroups as u64)
+        .saturating_add(ks.workgroup_bytes as u64);
+    let mut bytes_needed = bound
+        .bytes
+        .saturating_add(total.saturating_mul(std::mem::size_of::<Outcome>() as u64));
+    bytes_needed = bytes_needed.saturating_add(per_worker.saturating_mul(threads));
+    if bytes_needed > cfg.memory_limit {
+        return Err(ExecError::MemoryLimit {
+            what: "the dispatch (buffers, registers, private and workgroup memory)".into(),
+            needed: bytes_needed,
+            limit: cfg.memory_limit,
+        });
+    }
+
+    let mut template = vec![0u64; prog.slot_count as usize * width];
+    for &(slot, v) in &prog.init {
+        let s = slot as usize * width;
+        template[s..s + width].fill(v);
+    }
+    for &(slot, v) in ks.regs.iter().chain(&bound.runtime.registers) {
+        let s = slot as usize * width;
+        if let Some(r) = template.get_mut(s..s + width) {
+            r.fill(v);
+        }
+    }
+    // Built-ins in registers that every invocation shares: once for the dispatch.
+    let anyone = builtins::Invocation {
+        local_size,
+        local_index: 0,
+        workgroup: [0; 3],
+        groups,
+        subgroup_size: width as u32,
+        subgroups: subgroups as u32,
+    };
+    for b in prog
+        .builtins
+        .iter()
+        .filter(|b| builtins::is_uniform(b.builtin))
+    {
+        for lane in 0..width {
+            builtins::set_register(b, &anyone, &mut template, width, lane);
+        }
+    }
+    let arg_buffers: Vec<(u32, bool)> = ks.buffers.iter().map(|b| (b.0, b.2)).collect();
+    let shape = Shape {
+        groups,
+        template,
+        width,
+        subgroups,
+        invocations: invocations as usize,
+        local_size,
+        workgroup_bytes: ks.workgroup_bytes,
+        private_init: ks.private_init.clone(),
+    };
+    let mut jit_use = JitUse::Off;
+    let mut outcomes = None;
+    match jit {
+        None => {}
+        Some(Err(why)) => jit_use = JitUse::Unsupported(why.to_string()),
+        Some(Ok(code)) => {
+            match crate::jit::dispatch(&shape.dispatch(prog, cfg, &bound), code, total) {
+                Ok(o) => {
+                    jit_use = JitUse::Ran;
+                    outcomes = Some(o);
+                }
+                Err(why) => {
+                    // Start over from the original inputs on the interpreter.
+                    jit_use = JitUse::FellBack(why);
+                    bound = bind(prog, res, &ks, cfg)?;
+                }
+            }
+        }
+    }
+    let outcomes = match outcomes {
+        Some(o) => o,
+        None => interpret(&shape.dispatch(prog, cfg, &bound), total)?,
+    };
+
+    let mut report = RunReport {
+        workgroups: total,
+        groups,
+        local_size,
+        jit: jit_use,
+        ..RunReport::default()
+    };
+    for o in outcomes {
+        if let Some(e) = o.error {
+            return Err(e);
+        }
+        report.steps += o.steps;
+        report.total_events += o.count;
+        report.prints.extend(o.prints);
+        for e in o.events {
+            if report.events.len() < cfg.max_events {
+                report.events.push(e);
+            }
+        }
+    }
+    let Bound {
+        buffers, runtime, ..
+    } = bound;
+    runtime_arrays::write_back(&runtime, &buffers, res);
+    for (b, info) in buffers.iter().zip(&prog.bindings) {
+        if info.count == 0 {
+            continue;
+        }
+        if let Some(writers) = b.writers() {
+            report.writers.push(BufferWriters {
+                set: info.set,
+                binding: info.binding,
+                writers,
+            });
+        }
+        if info.kind == BindingKind::StorageBuffer
+            && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
+        {
+            *dst = b.to_bytes();
+        }
+        if info.kind == BindingKind::Tensor
+            && let Some(t) = res.tensor_element_mut(info.set, info.binding, info.element_index())
+        {
+            t.data = b.to_bytes();
+        }
+    }
+    let after_bindings = buffers.iter().skip(prog.bindings.len());
+    for (b, &(index, read_only)) in after_bindings.zip(&arg_buffers) {
+        if !read_only && let Some(crate::resources::KernelArg::Buffer(dst)) = res.arg_mut(index) {
+            *dst = b.to_bytes();
+        }
+    }
+    Ok(report)
+}
+
+/// What a dispatch is besides its program, configuration and memory.
+struct Shape {
+    groups: [u32; 3],
+    template: Vec<u64>,
+    width: usize,
+    subgroups: usize,
+    invocations: usize,
+    local_size: [u32; 3],
+    workgroup_bytes: u32,
+    private_init: Vec<u8>,
+}
+
+impl Shape {
+    fn dispatch<'a>(
+        &self,
+        prog: &'a Program,
+        cfg: &'a RunConfig,
+        bound: &'a Bound,
+    ) -> Dispatch<'a> {
+        Dispatch {
+            prog,
+            cfg,
+            buffers: &bound.buffers,
+            tensors: &bound.tensors,
+            groups: self.groups,
+            template: self.template.clone(),
+            width: self.width,
+            subgroups: self.subgroups,
+            invocations: self.invocations,
+            local_size: self.local_size,
+            workgroup_bytes: self.workgroup_bytes,
+            private_init: self.private_init.clone(),
+        }
+    }
+}
+
+/// The memory objects of a dispatch, copied from the resources.
+struct Bound {
+    buffers: Vec<SharedBuffer>,
+    tensors: Vec<Option<TensorView>>,
+    runtime: runtime_arrays::Bound,
+    /// Bytes the buffers take.
+    bytes: u64,
+}
+
+/// Copies the buffers and tensors of `res` into memory objects, in the program's binding
+/// order, then the Kernel buffer arguments and the elements of runtime arrays.
+fn bind(
+    prog: &Program,
+    res: &Resources,
+    ks: &kernel::KernelSetup,
+    cfg: &RunConfig,
+) -> Result<Bound, ExecError> {
     let mut buffers = Vec::with_capacity(prog.bindings.len());
     let mut tensors = Vec::with_capacity(prog.bindings.len());
     let mut bytes_needed = 0u64;
@@ -193,77 +390,21 @@ pub fn run(
         &mut tensors,
         &mut bytes_needed,
     )?;
-    let threads = match cfg.threads {
-        Some(n) => n.max(1) as u64,
-        None => rayon::current_num_threads() as u64,
-    };
-    // Registers and private memory of every subgroup, and the workgroup memory, per worker;
-    // plus one outcome record per workgroup.
-    let per_worker = (prog.slot_count as u64 * 8 + prog.private_bytes as u64)
-        .saturating_mul(width as u64)
-        .saturating_mul(subgroups as u64)
-        .saturating_add(ks.workgroup_bytes as u64);
-    bytes_needed =
-        bytes_needed.saturating_add(total.saturating_mul(std::mem::size_of::<Outcome>() as u64));
-    bytes_needed = bytes_needed.saturating_add(per_worker.saturating_mul(threads));
-    if bytes_needed > cfg.memory_limit {
-        return Err(ExecError::MemoryLimit {
-            what: "the dispatch (buffers, registers, private and workgroup memory)".into(),
-            needed: bytes_needed,
-            limit: cfg.memory_limit,
-        });
-    }
+    Ok(Bound {
+        buffers,
+        tensors,
+        runtime,
+        bytes: bytes_needed,
+    })
+}
 
-    let mut template = vec![0u64; prog.slot_count as usize * width];
-    for &(slot, v) in &prog.init {
-        let s = slot as usize * width;
-        template[s..s + width].fill(v);
-    }
-    for &(slot, v) in ks.regs.iter().chain(&runtime.registers) {
-        let s = slot as usize * width;
-        if let Some(r) = template.get_mut(s..s + width) {
-            r.fill(v);
-        }
-    }
-    // Built-ins in registers that every invocation shares: once for the dispatch.
-    let anyone = builtins::Invocation {
-        local_size,
-        local_index: 0,
-        workgroup: [0; 3],
-        groups,
-        subgroup_size: width as u32,
-        subgroups: subgroups as u32,
-    };
-    for b in prog
-        .builtins
-        .iter()
-        .filter(|b| builtins::is_uniform(b.builtin))
-    {
-        for lane in 0..width {
-            builtins::set_register(b, &anyone, &mut template, width, lane);
-        }
-    }
-    let arg_buffers: Vec<(u32, bool)> = ks.buffers.iter().map(|b| (b.0, b.2)).collect();
-    let d = Dispatch {
-        prog,
-        cfg,
-        buffers: &buffers,
-        tensors: &tensors,
-        groups,
-        template,
-        width,
-        subgroups,
-        invocations: invocations as usize,
-        local_size,
-        workgroup_bytes: ks.workgroup_bytes,
-        private_init: ks.private_init,
-    };
-
-    let outcomes: Vec<Outcome> = if cfg.threads == Some(1) || total <= 1 {
-        let mut worker = Worker::new(&d);
+/// Runs every workgroup on the interpreter (in parallel unless one thread is asked for).
+fn interpret(d: &Dispatch, total: u64) -> Result<Vec<Outcome>, ExecError> {
+    Ok(if d.cfg.threads == Some(1) || total <= 1 {
+        let mut worker = Worker::new(d);
         let mut out = Vec::new();
         for i in 0..total {
-            let o = worker.run(&d, i);
+            let o = worker.run(d, i);
             let failed = o.error.is_some();
             out.push(o);
             if failed {
@@ -275,10 +416,10 @@ pub fn run(
         let go = || {
             (0..total)
                 .into_par_iter()
-                .map_init(|| Worker::new(&d), |w, i| w.run(&d, i))
+                .map_init(|| Worker::new(d), |w, i| w.run(d, i))
                 .collect()
         };
-        match cfg.threads {
+        match d.cfg.threads {
             Some(n) => rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
@@ -286,57 +427,7 @@ pub fn run(
                 .install(go),
             None => go(),
         }
-    };
-
-    let mut report = RunReport {
-        workgroups: total,
-        groups,
-        local_size,
-        ..RunReport::default()
-    };
-    for o in outcomes {
-        if let Some(e) = o.error {
-            return Err(e);
-        }
-        report.steps += o.steps;
-        report.total_events += o.count;
-        report.prints.extend(o.prints);
-        for e in o.events {
-            if report.events.len() < cfg.max_events {
-                report.events.push(e);
-            }
-        }
-    }
-    runtime_arrays::write_back(&runtime, &buffers, res);
-    for (b, info) in buffers.iter().zip(&prog.bindings) {
-        if info.count == 0 {
-            continue;
-        }
-        if let Some(writers) = b.writers() {
-            report.writers.push(BufferWriters {
-                set: info.set,
-                binding: info.binding,
-                writers,
-            });
-        }
-        if info.kind == BindingKind::StorageBuffer
-            && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
-        {
-            *dst = b.to_bytes();
-        }
-        if info.kind == BindingKind::Tensor
-            && let Some(t) = res.tensor_element_mut(info.set, info.binding, info.element_index())
-        {
-            t.data = b.to_bytes();
-        }
-    }
-    let after_bindings = buffers.iter().skip(prog.bindings.len());
-    for (b, &(index, read_only)) in after_bindings.zip(&arg_buffers) {
-        if !read_only && let Some(crate::resources::KernelArg::Buffer(dst)) = res.arg_mut(index) {
-            *dst = b.to_bytes();
-        }
-    }
-    Ok(report)
+    })
 }
 
 /// Checks a bound tensor against the module's tensor type and the bytes it has.

@@ -70,7 +70,7 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   [run]                         # optional engine options (the command line wins):
   strict = true                 #   max_steps, max_invocations, max_memory (bytes or \"4G\"), threads,
                                 #   subgroup_size, mixdot_model, mixdot_rounding,
-                                #   mixdot_flush_inputs, mixdot_flush_outputs
+                                #   mixdot_flush_inputs, mixdot_flush_outputs, jit
   push = { u32 = [1, 2] }       # optional push constants (a data table)
   [[buffer]]                    # one per binding
   set = 0                       #   default 0
@@ -122,6 +122,13 @@ run time); `spvx diff` runs both and compares every output bit for bit.
 UNDEFINED BEHAVIOUR: each event (out-of-bounds access, division by zero, AccSat overflow, ...)
 gets its documented result and is printed as a warning with the instruction, invocation,
 workgroup and place in the module; --strict makes the first one an error instead.
+
+ENGINE: programs without subgroup operations and atomics run on the JIT (native code through
+Cranelift, one invocation at a time), the others on the interpreter (SIMT subgroups); the
+summary line says which. Both give the same bytes. A JIT run that meets undefined behaviour,
+runs out of steps or reaches a barrier non-uniformly starts over on the interpreter, which
+reports it; --strict runs on the interpreter. --no-jit (run files: jit = false) always uses
+the interpreter.
 
 EXIT STATUS: 0 when the run succeeded and every expectation passed; 1 otherwise.
 
@@ -200,6 +207,12 @@ pub struct RunArgs {
     /// Mixdot: turn subnormal results into zero.
     #[arg(long)]
     pub mixdot_flush_outputs: bool,
+    /// Run on the interpreter only. By default a program that the JIT can run (no subgroup
+    /// operations, no atomics; see docs/semantics.md "The JIT") is compiled to native code and
+    /// run one invocation at a time, with the interpreter's results; a run that meets
+    /// undefined behaviour starts over on the interpreter, which reports it.
+    #[arg(long)]
+    pub no_jit: bool,
     /// Run on a Vulkan device instead of the engine: `vulkan` (the first device) or
     /// `vulkan:NAME` (the first whose name contains NAME, any case).
     #[arg(long, value_name = "vulkan[:NAME]")]
@@ -220,6 +233,7 @@ impl RunArgs {
             mixdot_rounding: self.mixdot_rounding.clone(),
             mixdot_flush_inputs: self.mixdot_flush_inputs.then_some(true),
             mixdot_flush_outputs: self.mixdot_flush_outputs.then_some(true),
+            jit: self.no_jit.then_some(false),
         }
     }
 

@@ -30,6 +30,8 @@ pub struct RunOptions {
     pub mixdot_flush_inputs: Option<bool>,
     /// Turn subnormal mixdot results into zero.
     pub mixdot_flush_outputs: Option<bool>,
+    /// Run on the JIT where the program allows it (`false`: always the interpreter).
+    pub jit: Option<bool>,
 }
 
 /// A byte count: an integer, or text with a binary suffix (`512M`).
@@ -60,6 +62,7 @@ impl RunOptions {
                 .or_else(|| self.mixdot_rounding.clone()),
             mixdot_flush_inputs: over.mixdot_flush_inputs.or(self.mixdot_flush_inputs),
             mixdot_flush_outputs: over.mixdot_flush_outputs.or(self.mixdot_flush_outputs),
+            jit: over.jit.or(self.jit),
         }
     }
 
@@ -120,6 +123,9 @@ impl RunOptions {
         }
         if let Some(f) = self.mixdot_flush_outputs {
             cfg.mixdot.flush_output_denormals = f;
+        }
+        if let Some(j) = self.jit {
+            cfg.jit = j;
         }
         Ok(cfg)
     }

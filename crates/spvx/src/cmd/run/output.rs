@@ -5,7 +5,7 @@
 use super::module::LoadedModule;
 use super::npy::write_npy;
 use super::plan::TensorOutput;
-use spvx_exec::{Resources, RunReport};
+use spvx_exec::{JitUse, Resources, RunReport};
 use std::path::Path;
 
 /// Events printed in full (all are counted).
@@ -27,10 +27,19 @@ pub fn print_summary(
         0 => "no undefined behaviour".to_string(),
         n => format!("{n} undefined-behaviour event(s)"),
     };
+    let engine = match &report.jit {
+        JitUse::Ran => "JIT",
+        _ => "interpreter",
+    };
     println!(
-        "ran '{entry}' of {}: {x}x{y}x{z} workgroups of {lx}x{ly}x{lz} invocations, {} steps, {ub}",
+        "ran '{entry}' of {}: {x}x{y}x{z} workgroups of {lx}x{ly}x{lz} invocations, {} steps, {ub} ({engine})",
         module.name, report.steps
     );
+    match &report.jit {
+        JitUse::FellBack(why) => eprintln!("note: the JIT gave the run to the interpreter: {why}"),
+        JitUse::Unsupported(why) => eprintln!("note: the interpreter ran it (JIT: {why})"),
+        _ => {}
+    }
     // DebugPrintf lines, in the report's order (workgroup, invocation, program order).
     for p in &report.prints {
         println!("{p}");

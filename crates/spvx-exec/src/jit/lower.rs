@@ -1,0 +1,593 @@
+//! Lowering a program to Cranelift IR: one native function per program function, one block
+//! per segment, registers the function writes natively in Cranelift variables (so that they
+//! live in machine registers), every other register in the invocation's register file in
+//! memory. Instructions are lowered in `lower_ops` and `lower_mem`, or call the interpreter
+//! (`runtime::callout`) with the variables written back to memory around the call.
+//!
+//! A native function is `fn(ctx, regs, resume) -> status` (`super::status`). The entry
+//! function, when it has workgroup barriers, saves its variables and the barrier's loop
+//! counters into the invocation's state after the registers and returns `BARRIER`; called
+//! again with `resume = next segment + 1` it reloads them and continues there.
+//!
+//! Steps: entering a segment of `n` instructions spends `n + 1` steps (as the interpreter
+//! counts per subgroup); the workgroup's budget is `step_limit × subgroup size`.
+
+use super::analysis::{self, BarrierLoops, CounterStep};
+use super::runtime::{self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE};
+use super::{Callout, JitCode, NativeFn, status};
+use crate::program::{Edge, Function, Program, SegId, Slot, Term};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, UserFuncName, Value, types,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
+use std::collections::HashMap;
+
+const I64: types::Type = types::I64;
+
+/// Compiles every function of `prog` and returns the entry point's code.
+pub fn compile(prog: &Program) -> Result<JitCode, String> {
+    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
+    let mut flags = settings::builder();
+    for (k, v) in [
+        ("use_colocated_libcalls", "false"),
+        ("is_pic", "false"),
+        ("opt_level", "speed"),
+    ] {
+        flags.set(k, v).map_err(|e| fail("settings", &e))?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|e| fail("host", &e))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| fail("host", &e))?;
+    if isa.pointer_type() != I64 {
+        return Err("JIT: only 64-bit hosts".into());
+    }
+    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+    jb.symbol("spvx_jit_callout", runtime::callout as *const u8);
+    let mut module = JITModule::new(jb);
+
+    let mut sig = module.make_signature();
+    sig.params.extend([AbiParam::new(I64); 3]);
+    sig.returns.push(AbiParam::new(I64));
+    let callout_id = module
+        .declare_function("spvx_jit_callout", Linkage::Import, &sig)
+        .map_err(|e| fail("declare", &e))?;
+    let mut ids: Vec<FuncId> = Vec::with_capacity(prog.functions.len());
+    for i in 0..prog.functions.len() {
+        let id = module
+            .declare_function(&format!("f{i}"), Linkage::Local, &sig)
+            .map_err(|e| fail("declare", &e))?;
+        ids.push(id);
+    }
+
+    let vars = analysis::variables(prog);
+    let written: std::collections::HashSet<Slot> = vars.iter().flatten().copied().collect();
+    let constants: HashMap<Slot, u64> = prog
+        .init
+        .iter()
+        .filter(|(s, _)| !written.contains(s))
+        .copied()
+        .collect();
+    let entry_fn = &prog.functions[prog.entry as usize];
+    let barriers = entry_fn
+        .segments
+        .iter()
+        .any(|s| matches!(s.term, Term::Barrier { .. }));
+    let loops = if barriers {
+        BarrierLoops::new(entry_fn)?
+    } else {
+        BarrierLoops::default()
+    };
+
+    let mut shared = Shared {
+        prog,
+        constants,
+        callouts: Vec::new(),
+        native: 0,
+    };
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    for (fi, f) in prog.functions.iter().enumerate() {
+        ctx.func.signature = sig.clone();
+        ctx.func.name = UserFuncName::user(0, ids[fi].as_u32());
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let callout = module.declare_func_in_func(callout_id, b.func);
+            // Only the functions this one calls (declaring every function in every function
+            // would be quadratic in the number of functions).
+            let mut callees = HashMap::new();
+            for seg in &f.segments {
+                if let Term::Call { func, .. } = seg.term {
+                    callees
+                        .entry(func)
+                        .or_insert_with(|| module.declare_func_in_func(ids[func as usize], b.func));
+                }
+            }
+            let is_entry = fi == prog.entry as usize;
+            let mut l = FnLower::new(
+                &mut b,
+                &mut shared,
+                fi as u32,
+                f,
+                &vars[fi],
+                if is_entry { Some(&loops) } else { None },
+                callout,
+                callees,
+            );
+            l.lower();
+            b.seal_all_blocks();
+            b.finalize(module.target_config());
+        }
+        module
+            .define_function(ids[fi], &mut ctx)
+            .map_err(|e| fail(&format!("function {fi}"), &e))?;
+        module.clear_context(&mut ctx);
+    }
+    module
+        .finalize_definitions()
+        .map_err(|e| fail("finalize", &e))?;
+    let code = module.get_finalized_function(ids[prog.entry as usize]);
+    // SAFETY: the function was defined with the signature `NativeFn` describes (three 64-bit
+    // parameters, one 64-bit result, the platform's default calling convention).
+    let entry = unsafe { std::mem::transmute::<*const u8, NativeFn>(code) };
+    let called_out = shared.callouts.len();
+    Ok(JitCode {
+        module: Some(module),
+        entry,
+        callouts: shared.callouts,
+        state_words: prog.slot_count as usize + 2 + loops.headers.len(),
+        barriers,
+        natively_lowered: shared.native,
+        called_out,
+    })
+}
+
+/// What all functions' lowering shares.
+pub(super) struct Shared<'p> {
+    pub prog: &'p Program,
+    /// Registers that hold the same value for the whole run and that no instruction writes.
+    pub constants: HashMap<Slot, u64>,
+    pub callouts: Vec<Callout>,
+    pub native: usize,
+}
+
+/// The lowering of one function.
+pub(super) struct FnLower<'a, 'b, 'p> {
+    pub b: &'a mut FunctionBuilder<'b>,
+    pub shared: &'a mut Shared<'p>,
+    pub func_index: u32,
+    pub f: &'p Function,
+    /// Registers in variables.
+    pub vars: HashMap<Slot, Variable>,
+    pub var_list: Vec<(Slot, Variable)>,
+    /// Memory spaces of pointers known at compile time.
+    pub known: HashMap<Slot, u32>,
+    /// For each known space, its (base, length, read-only) loaded once at function entry.
+    pub hoisted: HashMap<u32, (Value, Value, Value)>,
+    pub loops: Option<&'a BarrierLoops>,
+    pub counters: Vec<Variable>,
+    pub ctx: Value,
+    pub regs: Value,
+    pub steps: Variable,
+    pub budget: Value,
+    /// The space table and its length (`JitCtx::spaces`, `space_count`), loaded at entry.
+    pub table: Value,
+    pub space_count: Value,
+    pub bail: Block,
+    pub seg_blocks: Vec<Block>,
+    pub callout: FuncRef,
+    pub callees: HashMap<u32, FuncRef>,
+}
+
+impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        b: &'a mut FunctionBuilder<'b>,
+        shared: &'a mut Shared<'p>,
+        func_index: u32,
+        f: &'p Function,
+        vars: &[Slot],
+        loops: Option<&'a BarrierLoops>,
+        callout: FuncRef,
+        callees: HashMap<u32, FuncRef>,
+    ) -> Self {
+        let var_list: Vec<(Slot, Variable)> =
+            vars.iter().map(|s| (*s, b.declare_var(I64))).collect();
+        let counters = loops
+            .map(|l| l.headers.iter().map(|_| b.declare_var(I64)).collect())
+            .unwrap_or_default();
+        let steps = b.declare_var(I64);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let p = b.block_params(entry).to_vec();
+        let bail = b.create_block();
+        b.set_cold_block(bail);
+        let seg_blocks = f.segments.iter().map(|_| b.create_block()).collect();
+        let known = analysis::known_spaces(f, &shared.constants);
+        FnLower {
+            vars: var_list.iter().copied().collect(),
+            var_list,
+            known,
+            hoisted: HashMap::new(),
+            loops,
+            counters,
+            ctx: p[0],
+            regs: p[1],
+            steps,
+            budget: p[0],
+            table: p[0],
+            space_count: p[0],
+            bail,
+            seg_blocks,
+            callout,
+            callees,
+            b,
+            shared,
+            func_index,
+            f,
+        }
+    }
+
+    /// Lowers the whole function.
+    fn lower(&mut self) {
+        let trusted = MemFlagsData::trusted();
+        let resume = self.b.block_params(self.b.current_block().expect("entry"))[2];
+        self.budget = self.b.ins().load(I64, trusted, self.ctx, CTX_BUDGET);
+        self.table = self.b.ins().load(I64, trusted, self.ctx, CTX_SPACES);
+        self.space_count = self.b.ins().load(I64, trusted, self.ctx, CTX_SPACE_COUNT);
+        let steps = self.b.ins().load(I64, trusted, self.ctx, CTX_STEPS);
+        self.b.def_var(self.steps, steps);
+        let zero = self.b.ins().iconst(I64, 0);
+        for c in self.counters.clone() {
+            self.b.def_var(c, zero);
+        }
+        self.hoist_spaces();
+        let start = self.seg_blocks[self.f.entry as usize];
+        let resumes: Vec<SegId> = self
+            .f
+            .segments
+            .iter()
+            .filter_map(|s| match s.term {
+                Term::Barrier { next } => Some(next),
+                _ => None,
+            })
+            .collect();
+        if resumes.is_empty() {
+            self.b.ins().jump(start, &[]);
+        } else {
+            let resume_block = self.b.create_block();
+            self.b.ins().brif(resume, resume_block, &[], start, &[]);
+            self.b.switch_to_block(resume_block);
+            self.reload_state(resume);
+        }
+        // Bail: the dispatch goes to the interpreter.
+        self.b.switch_to_block(self.bail);
+        let s = self.b.ins().iconst(I64, status::BAIL as i64);
+        self.b.ins().return_(&[s]);
+
+        for (i, seg) in self.f.segments.iter().enumerate() {
+            self.b.switch_to_block(self.seg_blocks[i]);
+            self.spend_steps(seg.end - seg.start + 1);
+            for k in seg.start..seg.end {
+                let inst = &self.f.code[k as usize];
+                if analysis::native(inst) {
+                    self.lower_native(inst);
+                    self.shared.native += 1;
+                } else {
+                    self.lower_callout(k);
+                }
+            }
+            self.lower_term(i as SegId, &seg.term, seg.term_source);
+        }
+    }
+
+    /// Loads, at function entry, the base, length and read-only flag of every memory space a
+    /// known pointer of this function points into (an index past the table reads the null
+    /// space, where every access is out of bounds).
+    fn hoist_spaces(&mut self) {
+        let trusted = MemFlagsData::trusted();
+        let mut spaces: Vec<u32> = self.known.values().copied().collect();
+        spaces.sort_unstable();
+        spaces.dedup();
+        if spaces.is_empty() {
+            return;
+        }
+        let (table, count) = (self.table, self.space_count);
+        for s in spaces {
+            let want = self.b.ins().iconst(I64, s as i64);
+            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, want, count);
+            let zero = self.b.ins().iconst(I64, 0);
+            let index = self.b.ins().select(inside, want, zero);
+            let off = self.b.ins().imul_imm_s(index, SPACE_SIZE);
+            let at = self.b.ins().iadd(table, off);
+            let base = self.b.ins().load(I64, trusted, at, runtime::SPACE_BASE);
+            let len = self.b.ins().load(I64, trusted, at, runtime::SPACE_LEN);
+            let ro = self
+                .b
+                .ins()
+                .load(I64, trusted, at, runtime::SPACE_READ_ONLY);
+            self.hoisted.insert(s, (base, len, ro));
+        }
+    }
+
+    /// At a resume: the variables and loop counters from the invocation's state, then a jump
+    /// to the segment after the barrier (`resume − 1`).
+    fn reload_state(&mut self, resume: Value) {
+        self.reload_vars();
+        let base = self.shared.prog.slot_count as i64 + 2;
+        for (k, c) in self.counters.clone().into_iter().enumerate() {
+            let v = self.load_word(base + k as i64);
+            self.b.def_var(c, v);
+        }
+        let mut sw = Switch::new();
+        let mut seen = std::collections::HashSet::new();
+        for seg in &self.f.segments {
+            if let Term::Barrier { next } = seg.term
+                && seen.insert(next)
+            {
+                sw.set_entry(next as u128 + 1, self.seg_blocks[next as usize]);
+            }
+        }
+        sw.emit(self.b, resume, self.bail);
+    }
+
+    /// The 64-bit word `index` of the invocation's state.
+    pub fn load_word(&mut self, index: i64) -> Value {
+        let at = self.b.ins().iadd_imm_s(self.regs, index * 8);
+        self.b.ins().load(I64, MemFlagsData::trusted(), at, 0)
+    }
+
+    /// Stores `v` into word `index` of the invocation's state.
+    pub fn store_word(&mut self, index: i64, v: Value) {
+        let at = self.b.ins().iadd_imm_s(self.regs, index * 8);
+        self.b.ins().store(MemFlagsData::trusted(), v, at, 0);
+    }
+
+    /// The value of register `slot`: its variable, its constant, or a load from the register
+    /// file.
+    pub fn val(&mut self, slot: Slot) -> Value {
+        if let Some(v) = self.vars.get(&slot) {
+            return self.b.use_var(*v);
+        }
+        if let Some(c) = self.shared.constants.get(&slot) {
+            return self.b.ins().iconst(I64, *c as i64);
+        }
+        self.load_word(slot as i64)
+    }
+
+    /// Sets register `slot` (a variable, else the register file).
+    pub fn set(&mut self, slot: Slot, v: Value) {
+        match self.vars.get(&slot) {
+            Some(var) => self.b.def_var(*var, v),
+            None => self.store_word(slot as i64, v),
+        }
+    }
+
+    /// Writes every variable back to the register file.
+    fn spill_vars(&mut self) {
+        for (slot, var) in self.var_list.clone() {
+            let v = self.b.use_var(var);
+            self.store_word(slot as i64, v);
+        }
+    }
+
+    /// Reads every variable from the register file.
+    fn reload_vars(&mut self) {
+        for (slot, var) in self.var_list.clone() {
+            let v = self.load_word(slot as i64);
+            self.b.def_var(var, v);
+        }
+    }
+
+    /// Branches to the bail block when `cond` (an `icmp` result) is true.
+    pub fn bail_if(&mut self, cond: Value) {
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, self.bail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Returns `code` from the function after writing the step count back.
+    fn return_status(&mut self, code: u64) {
+        self.store_steps();
+        let s = self.b.ins().iconst(I64, code as i64);
+        self.b.ins().return_(&[s]);
+    }
+
+    fn store_steps(&mut self) {
+        let s = self.b.use_var(self.steps);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), s, self.ctx, CTX_STEPS);
+    }
+
+    fn load_steps(&mut self) {
+        let s = self
+            .b
+            .ins()
+            .load(I64, MemFlagsData::trusted(), self.ctx, CTX_STEPS);
+        self.b.def_var(self.steps, s);
+    }
+
+    /// Spends `n` steps; past the budget the function returns `STEPS`.
+    fn spend_steps(&mut self, n: u32) {
+        let s = self.b.use_var(self.steps);
+        let s = self.b.ins().iadd_imm_s(s, n as i64);
+        self.b.def_var(self.steps, s);
+        let over = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThan, s, self.budget);
+        let out = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.set_cold_block(out);
+        self.b.ins().brif(over, out, &[], cont, &[]);
+        self.b.switch_to_block(out);
+        let st = self.b.ins().iconst(I64, status::STEPS as i64);
+        self.b.ins().return_(&[st]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Runs instruction `index` of the function through the interpreter.
+    fn lower_callout(&mut self, index: u32) {
+        let id = self.shared.callouts.len();
+        self.shared.callouts.push(Callout {
+            func: self.func_index,
+            index,
+        });
+        self.spill_vars();
+        let id = self.b.ins().iconst(I64, id as i64);
+        let call = self.b.ins().call(self.callout, &[self.ctx, self.regs, id]);
+        let r = self.b.inst_results(call)[0];
+        let bad = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::NotEqual, r, status::DONE as i64);
+        self.bail_if(bad);
+        self.reload_vars();
+    }
+
+    /// The copies and loop-counter updates of an edge from segment `from`, then a jump to its
+    /// target.
+    fn take_edge(&mut self, from: SegId, e: &Edge) {
+        let values: Vec<Value> = e.copies.iter().map(|(_, s)| self.val(*s)).collect();
+        for ((d, _), v) in e.copies.iter().zip(values) {
+            self.set(*d, v);
+        }
+        self.count_edge(from, e.target);
+        self.b.ins().jump(self.seg_blocks[e.target as usize], &[]);
+    }
+
+    /// Updates the loop counter of `to` when it is a counted loop header.
+    fn count_edge(&mut self, from: SegId, to: SegId) {
+        let Some(step) = self.loops.and_then(|l| l.step(from, to)) else {
+            return;
+        };
+        match step {
+            CounterStep::Start(k) => {
+                let one = self.b.ins().iconst(I64, 1);
+                self.b.def_var(self.counters[k], one);
+            }
+            CounterStep::Next(k) => {
+                let c = self.b.use_var(self.counters[k]);
+                let c = self.b.ins().iadd_imm_s(c, 1);
+                self.b.def_var(self.counters[k], c);
+            }
+        }
+    }
+
+    /// The block a conditional branch or switch goes to for edge `e`: the target itself, or a
+    /// new block for the edge's copies and counter updates, filled by [`Self::fill_edges`]
+    /// once the branch is emitted (a block must be finished before the next is started).
+    fn edge_block<'e>(
+        &mut self,
+        from: SegId,
+        e: &'e Edge,
+        pending: &mut Vec<(Block, &'e Edge)>,
+    ) -> Block {
+        if e.copies.is_empty() && self.loops.and_then(|l| l.step(from, e.target)).is_none() {
+            return self.seg_blocks[e.target as usize];
+        }
+        let blk = self.b.create_block();
+        pending.push((blk, e));
+        blk
+    }
+
+    /// Fills the edge blocks of [`Self::edge_block`].
+    fn fill_edges(&mut self, from: SegId, pending: Vec<(Block, &Edge)>) {
+        for (blk, e) in pending {
+            self.b.switch_to_block(blk);
+            self.take_edge(from, e);
+        }
+    }
+
+    fn lower_term(&mut self, seg: SegId, term: &Term, term_source: u32) {
+        match term {
+            Term::Branch(e) => self.take_edge(seg, e),
+            Term::BranchConditional {
+                cond,
+                on_true,
+                on_false,
+            } => {
+                let c = self.val(*cond);
+                let mut pending = Vec::new();
+                let t = self.edge_block(seg, on_true, &mut pending);
+                let f = self.edge_block(seg, on_false, &mut pending);
+                self.b.ins().brif(c, t, &[], f, &[]);
+                self.fill_edges(seg, pending);
+            }
+            Term::Switch {
+                selector,
+                cases,
+                default,
+                ..
+            } => {
+                let v = self.val(*selector);
+                let mut sw = Switch::new();
+                let mut seen = std::collections::HashSet::new();
+                let mut pending = Vec::new();
+                for (value, e) in cases.iter() {
+                    // The interpreter takes the first case equal to the selector.
+                    if seen.insert(*value) {
+                        let blk = self.edge_block(seg, e, &mut pending);
+                        sw.set_entry(*value as u128, blk);
+                    }
+                }
+                let d = self.edge_block(seg, default, &mut pending);
+                sw.emit(self.b, v, d);
+                self.fill_edges(seg, pending);
+            }
+            Term::Return => self.return_status(status::DONE),
+            Term::ReturnValue { src, count } => {
+                let (ret, _) = self.f.ret;
+                let values: Vec<Value> = (0..*count).map(|i| self.val(src + i)).collect();
+                for (i, v) in values.into_iter().enumerate() {
+                    self.store_word(ret as i64 + i as i64, v);
+                }
+                self.return_status(status::DONE);
+            }
+            Term::Call { func, args, next } => {
+                let values: Vec<Value> = args.iter().map(|(_, s)| self.val(*s)).collect();
+                for ((d, _), v) in args.iter().zip(values) {
+                    self.store_word(*d as i64, v);
+                }
+                self.store_steps();
+                let zero = self.b.ins().iconst(I64, 0);
+                let callee = self.callees[func];
+                let call = self.b.ins().call(callee, &[self.ctx, self.regs, zero]);
+                let r = self.b.inst_results(call)[0];
+                self.load_steps();
+                let stop = self.b.create_block();
+                let cont = self.b.create_block();
+                self.b.ins().brif(r, stop, &[], cont, &[]);
+                // KILLED, BAIL and STEPS end the caller too.
+                self.b.switch_to_block(stop);
+                self.b.ins().return_(&[r]);
+                self.b.switch_to_block(cont);
+                self.count_edge(seg, *next);
+                self.b.ins().jump(self.seg_blocks[*next as usize], &[]);
+            }
+            Term::Barrier { next } => {
+                self.spill_vars();
+                let n = self.shared.prog.slot_count as i64;
+                let resume = self.b.ins().iconst(I64, *next as i64 + 1);
+                self.store_word(n, resume);
+                let source = self.b.ins().iconst(I64, term_source as i64);
+                self.store_word(n + 1, source);
+                for (k, c) in self.counters.clone().into_iter().enumerate() {
+                    let v = self.b.use_var(c);
+                    self.store_word(n + 2 + k as i64, v);
+                }
+                self.return_status(status::BARRIER);
+            }
+            Term::Kill => self.return_status(status::KILLED),
+            Term::Unreachable => {
+                self.b.ins().jump(self.bail, &[]);
+            }
+        }
+    }
+}

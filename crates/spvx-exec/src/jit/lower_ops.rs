@@ -1,0 +1,390 @@
+//! Native lowering of the arithmetic, comparison, logic, conversion and packed integer-dot
+//! instructions: the same results as their `exec` implementations, bit for bit, for every
+//! input that reports nothing there (where `exec` reports an event, the native code bails).
+//!
+//! Registers hold zero-extended bit patterns of their width (booleans 0 or 1, floats their
+//! bits); every result here is normalised the same way.
+
+use super::lower::FnLower;
+use crate::exec::low_bits;
+use crate::program::{
+    ConvOp, FBinOp, FCmpOp, FloatFmt, IBinOp, ICmpOp, IUnOp, Inst, LogicOp, Slot,
+};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
+use spvx_num::intdot::DotSpec;
+
+const I64: types::Type = types::I64;
+
+impl FnLower<'_, '_, '_> {
+    /// Lowers an instruction `analysis::native` accepts.
+    pub fn lower_native(&mut self, inst: &Inst) {
+        match inst {
+            Inst::Copy { dst, src } => {
+                let v = self.val(*src);
+                self.set(*dst, v);
+            }
+            Inst::Const { dst, value } => {
+                let v = self.b.ins().iconst(I64, *value as i64);
+                self.set(*dst, v);
+            }
+            Inst::IBin {
+                op,
+                bits,
+                dst,
+                a,
+                b,
+            } => self.ibin(*op, *bits as u32, *dst, *a, *b),
+            Inst::IUn { op, bits, dst, a } => self.iun(*op, *bits as u32, *dst, *a),
+            Inst::ICmp {
+                op,
+                bits,
+                dst,
+                a,
+                b,
+            } => self.icmp(*op, *bits as u32, *dst, *a, *b),
+            Inst::Logic { op, dst, a, b } => {
+                let (x, y) = (self.val(*a), self.val(*b));
+                let r = match op {
+                    LogicOp::And => self.b.ins().band(x, y),
+                    LogicOp::Or => self.b.ins().bor(x, y),
+                    LogicOp::Equal => self.flag(IntCC::Equal, x, y),
+                    LogicOp::NotEqual => self.flag(IntCC::NotEqual, x, y),
+                };
+                self.set(*dst, r);
+            }
+            Inst::LNot { dst, a } => {
+                let x = self.val(*a);
+                let zero = self.b.ins().iconst(I64, 0);
+                let r = self.flag(IntCC::Equal, x, zero);
+                self.set(*dst, r);
+            }
+            Inst::Select { dst, cond, a, b } => {
+                let (c, x, y) = (self.val(*cond), self.val(*a), self.val(*b));
+                let r = self.b.ins().select(c, x, y);
+                self.set(*dst, r);
+            }
+            Inst::Convert { op, dst, a } => {
+                let x = self.val(*a);
+                let r = match *op {
+                    ConvOp::UConvert { to, .. } => self.mask(x, to as u32),
+                    ConvOp::SConvert { from, to } => {
+                        let s = self.sext(x, from as u32);
+                        self.mask(s, to as u32)
+                    }
+                    _ => unreachable!("analysis::native accepts only UConvert and SConvert"),
+                };
+                self.set(*dst, r);
+            }
+            Inst::FBin { op, fmt, dst, a, b } => self.fbin(*op, *fmt, *dst, *a, *b),
+            Inst::FNeg { fmt, dst, a } => {
+                let x = self.val(*a);
+                let r = self
+                    .b
+                    .ins()
+                    .bxor_imm_s(x, (1u64 << (fmt.bits() - 1)) as i64);
+                self.set(*dst, r);
+            }
+            Inst::FCmp {
+                op,
+                ordered,
+                fmt,
+                dst,
+                a,
+                b,
+            } => self.fcmp(*op, *ordered, *fmt, *dst, *a, *b),
+            Inst::IntDot {
+                spec,
+                dst,
+                a,
+                b,
+                acc,
+                ..
+            } => self.packed_dot(spec, *dst, *a, *b, *acc),
+            Inst::AccessChain {
+                dst,
+                base,
+                offset,
+                steps,
+            } => self.access_chain(*dst, *base, *offset, steps),
+            Inst::Load { dst, ptr, leaves } => self.load(*dst, *ptr, leaves),
+            Inst::Store { ptr, src, leaves } => self.store(*ptr, *src, leaves),
+            other => unreachable!("not lowered natively: {other:?}"),
+        }
+    }
+
+    /// The low `bits` bits of `x`.
+    pub fn mask(&mut self, x: Value, bits: u32) -> Value {
+        if bits >= 64 {
+            x
+        } else {
+            self.b.ins().band_imm_s(x, low_bits(bits) as i64)
+        }
+    }
+
+    /// The `bits`-bit pattern `x` sign-extended to 64 bits.
+    pub fn sext(&mut self, x: Value, bits: u32) -> Value {
+        if bits >= 64 {
+            x
+        } else {
+            let s = 64 - bits as i64;
+            let up = self.b.ins().ishl_imm_s(x, s);
+            self.b.ins().sshr_imm_s(up, s)
+        }
+    }
+
+    /// `x cc y` as 0 or 1.
+    fn flag(&mut self, cc: IntCC, x: Value, y: Value) -> Value {
+        let c = self.b.ins().icmp(cc, x, y);
+        self.b.ins().uextend(I64, c)
+    }
+
+    fn ibin(&mut self, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
+        let (x, y) = (self.val(a), self.val(b));
+        let r = match op {
+            IBinOp::Add => {
+                let r = self.b.ins().iadd(x, y);
+                self.mask(r, bits)
+            }
+            IBinOp::Sub => {
+                let r = self.b.ins().isub(x, y);
+                self.mask(r, bits)
+            }
+            IBinOp::Mul => {
+                let r = self.b.ins().imul(x, y);
+                self.mask(r, bits)
+            }
+            IBinOp::And => self.b.ins().band(x, y),
+            IBinOp::Or => self.b.ins().bor(x, y),
+            IBinOp::Xor => self.b.ins().bxor(x, y),
+            IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => {
+                // An amount of the width or more is reported by the interpreter.
+                let far =
+                    self.b
+                        .ins()
+                        .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, y, bits as i64);
+                self.bail_if(far);
+                match op {
+                    IBinOp::Shl => {
+                        let r = self.b.ins().ishl(x, y);
+                        self.mask(r, bits)
+                    }
+                    IBinOp::ShrLogical => self.b.ins().ushr(x, y),
+                    _ => {
+                        let s = self.sext(x, bits);
+                        let r = self.b.ins().sshr(s, y);
+                        self.mask(r, bits)
+                    }
+                }
+            }
+            IBinOp::UDiv | IBinOp::UMod => {
+                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, y, 0);
+                self.bail_if(zero);
+                let r = if op == IBinOp::UDiv {
+                    self.b.ins().udiv(x, y)
+                } else {
+                    self.b.ins().urem(x, y)
+                };
+                self.mask(r, bits)
+            }
+            IBinOp::SDiv | IBinOp::SRem | IBinOp::SMod => {
+                let (sx, sy) = (self.sext(x, bits), self.sext(y, bits));
+                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, sy, 0);
+                self.bail_if(zero);
+                let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, sy, -1);
+                let r = if op == IBinOp::SDiv {
+                    // MIN / −1 is reported by the interpreter.
+                    let min = self.b.ins().icmp_imm_s(
+                        IntCC::Equal,
+                        sx,
+                        (1i64 << (bits - 1)).wrapping_neg(),
+                    );
+                    let overflow = self.b.ins().band(min, minus_one);
+                    self.bail_if(overflow);
+                    self.b.ins().sdiv(sx, sy)
+                } else {
+                    // x rem −1 is 0; divide by 1 instead so that MIN rem −1 cannot trap.
+                    let one = self.b.ins().iconst(I64, 1);
+                    let d = self.b.ins().select(minus_one, one, sy);
+                    let r = self.b.ins().srem(sx, d);
+                    if op == IBinOp::SMod {
+                        // The sign of the divisor: r + y when r ≠ 0 and the signs differ.
+                        let nonzero = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+                        let rx = self.b.ins().bxor(r, sy);
+                        let differ = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, rx, 0);
+                        let fix = self.b.ins().band(nonzero, differ);
+                        let adjusted = self.b.ins().iadd(r, sy);
+                        self.b.ins().select(fix, adjusted, r)
+                    } else {
+                        r
+                    }
+                };
+                self.mask(r, bits)
+            }
+        };
+        self.set(dst, r);
+    }
+
+    fn iun(&mut self, op: IUnOp, bits: u32, dst: Slot, a: Slot) {
+        let x = self.val(a);
+        let r = match op {
+            IUnOp::Negate => {
+                let r = self.b.ins().ineg(x);
+                self.mask(r, bits)
+            }
+            IUnOp::Not => {
+                let r = self.b.ins().bnot(x);
+                self.mask(r, bits)
+            }
+            IUnOp::BitReverse => {
+                let r = self.b.ins().bitrev(x);
+                if bits >= 64 {
+                    r
+                } else {
+                    self.b.ins().ushr_imm_s(r, 64 - bits as i64)
+                }
+            }
+            IUnOp::BitCount => {
+                let m = self.mask(x, bits);
+                self.b.ins().popcnt(m)
+            }
+        };
+        self.set(dst, r);
+    }
+
+    fn icmp(&mut self, op: ICmpOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
+        let (x, y) = (self.val(a), self.val(b));
+        let (cc, signed) = match op {
+            ICmpOp::Eq => (IntCC::Equal, false),
+            ICmpOp::Ne => (IntCC::NotEqual, false),
+            ICmpOp::UGt => (IntCC::UnsignedGreaterThan, false),
+            ICmpOp::UGe => (IntCC::UnsignedGreaterThanOrEqual, false),
+            ICmpOp::ULt => (IntCC::UnsignedLessThan, false),
+            ICmpOp::ULe => (IntCC::UnsignedLessThanOrEqual, false),
+            ICmpOp::SGt => (IntCC::SignedGreaterThan, true),
+            ICmpOp::SGe => (IntCC::SignedGreaterThanOrEqual, true),
+            ICmpOp::SLt => (IntCC::SignedLessThan, true),
+            ICmpOp::SLe => (IntCC::SignedLessThanOrEqual, true),
+        };
+        let (x, y) = if signed {
+            (self.sext(x, bits), self.sext(y, bits))
+        } else {
+            (x, y)
+        };
+        let r = self.flag(cc, x, y);
+        self.set(dst, r);
+    }
+
+    /// The register pattern `x` as a host float of `fmt` (F32 or F64).
+    fn host_float(&mut self, fmt: FloatFmt, x: Value) -> Value {
+        let flags = MemFlagsData::new();
+        match fmt {
+            FloatFmt::F32 => {
+                let w = self.b.ins().ireduce(types::I32, x);
+                self.b.ins().bitcast(types::F32, flags, w)
+            }
+            _ => self.b.ins().bitcast(types::F64, flags, x),
+        }
+    }
+
+    /// A host float result as a register pattern, NaN canonical (as `exec::float` gives it).
+    fn float_bits(&mut self, fmt: FloatFmt, r: Value) -> Value {
+        let flags = MemFlagsData::new();
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        match fmt {
+            FloatFmt::F32 => {
+                let w = self.b.ins().bitcast(types::I32, flags, r);
+                let w = self.b.ins().uextend(I64, w);
+                let q = self.b.ins().iconst(I64, 0x7fc0_0000);
+                self.b.ins().select(nan, q, w)
+            }
+            _ => {
+                let w = self.b.ins().bitcast(I64, flags, r);
+                let q = self.b.ins().iconst(I64, 0x7ff8_0000_0000_0000);
+                self.b.ins().select(nan, q, w)
+            }
+        }
+    }
+
+    fn fbin(&mut self, op: FBinOp, fmt: FloatFmt, dst: Slot, a: Slot, b: Slot) {
+        let (x, y) = (self.val(a), self.val(b));
+        let (fx, fy) = (self.host_float(fmt, x), self.host_float(fmt, y));
+        let r = match op {
+            FBinOp::Add => self.b.ins().fadd(fx, fy),
+            FBinOp::Sub => self.b.ins().fsub(fx, fy),
+            FBinOp::Mul => self.b.ins().fmul(fx, fy),
+            FBinOp::Div => self.b.ins().fdiv(fx, fy),
+            _ => unreachable!("analysis::native accepts only + − × ÷"),
+        };
+        let r = self.float_bits(fmt, r);
+        self.set(dst, r);
+    }
+
+    fn fcmp(&mut self, op: FCmpOp, ordered: bool, fmt: FloatFmt, dst: Slot, a: Slot, b: Slot) {
+        let (x, y) = (self.val(a), self.val(b));
+        let (fx, fy) = (self.host_float(fmt, x), self.host_float(fmt, y));
+        // Ordered: false when either is NaN; unordered: true.
+        let cc = match (op, ordered) {
+            (FCmpOp::Eq, true) => FloatCC::Equal,
+            (FCmpOp::Ne, true) => FloatCC::OrderedNotEqual,
+            (FCmpOp::Lt, true) => FloatCC::LessThan,
+            (FCmpOp::Gt, true) => FloatCC::GreaterThan,
+            (FCmpOp::Le, true) => FloatCC::LessThanOrEqual,
+            (FCmpOp::Ge, true) => FloatCC::GreaterThanOrEqual,
+            (FCmpOp::Eq, false) => FloatCC::UnorderedOrEqual,
+            (FCmpOp::Ne, false) => FloatCC::NotEqual,
+            (FCmpOp::Lt, false) => FloatCC::UnorderedOrLessThan,
+            (FCmpOp::Gt, false) => FloatCC::UnorderedOrGreaterThan,
+            (FCmpOp::Le, false) => FloatCC::UnorderedOrLessThanOrEqual,
+            (FCmpOp::Ge, false) => FloatCC::UnorderedOrGreaterThanOrEqual,
+        };
+        let c = self.b.ins().fcmp(cc, fx, fy);
+        let r = self.b.ins().uextend(I64, c);
+        self.set(dst, r);
+    }
+
+    /// A packed 4×8-bit dot product (`analysis::native` says which): the exact sum of the four
+    /// products; plain: its low result bits; AccSat: sum + accumulator saturated to the result
+    /// range (no undefined case is possible at these widths).
+    fn packed_dot(&mut self, spec: &DotSpec, dst: Slot, a: Slot, b: Slot, acc: Option<Slot>) {
+        let (x, y) = (self.val(a), self.val(b));
+        let kind = spec.kind();
+        let n = spec.result_bits();
+        let mut sum = self.b.ins().iconst(I64, 0);
+        for i in 0..4 {
+            let xi = self.byte(x, i, kind.vector1_signed());
+            let yi = self.byte(y, i, kind.vector2_signed());
+            let p = self.b.ins().imul(xi, yi);
+            sum = self.b.ins().iadd(sum, p);
+        }
+        let r = match acc {
+            None => self.mask(sum, n),
+            Some(c) => {
+                let c = self.val(c);
+                let (c, lo, hi) = if kind.result_signed() {
+                    (self.sext(c, n), -(1i64 << (n - 1)), (1i64 << (n - 1)) - 1)
+                } else {
+                    (self.mask(c, n), 0, (1i64 << n) - 1)
+                };
+                let total = self.b.ins().iadd(sum, c);
+                let lo = self.b.ins().iconst(I64, lo);
+                let hi = self.b.ins().iconst(I64, hi);
+                let t = self.b.ins().smax(total, lo);
+                let t = self.b.ins().smin(t, hi);
+                self.mask(t, n)
+            }
+        };
+        self.set(dst, r);
+    }
+
+    /// Byte `i` of `word`, sign- or zero-extended.
+    fn byte(&mut self, word: Value, i: u32, signed: bool) -> Value {
+        let shifted = if i == 0 {
+            word
+        } else {
+            self.b.ins().ushr_imm_s(word, 8 * i as i64)
+        };
+        let v = self.b.ins().band_imm_s(shifted, 0xff);
+        if signed { self.sext(v, 8) } else { v }
+    }
+}

@@ -1,0 +1,135 @@
+//! The JIT: compiles a [`Program`] to native code with Cranelift and runs each invocation of a
+//! workgroup as straight scalar code, one invocation after another, instead of the SIMT
+//! interpreter's lock-step subgroups.
+//!
+//! The interpreter (`exec`) stays the reference. The JIT only takes executions whose result the
+//! interpreter would give identically:
+//!
+//! - **Programs** where no invocation can observe another's progress except through barriers:
+//!   no subgroup operations (group non-uniform instructions, ballots, the subgroup matrix
+//!   multiply), no control barriers other than workgroup barriers in the entry function, no
+//!   atomics (their order between invocations would differ). Everything else runs: the common
+//!   instructions natively (`lower_*`), the rest by calling the interpreter's own
+//!   implementation of the instruction for one lane (`runtime::callout`).
+//! - **Runs** without `strict` or `track_writers`, and only while nothing undefined happens:
+//!   the first undefined-behaviour event (an out-of-bounds access, a division by zero, a shift
+//!   past the width, a call-out that reports), a barrier reached differently from how the
+//!   interpreter would reach it, or the step budget ends the JIT run, and the whole dispatch
+//!   starts over on the interpreter from the original inputs (`run::run`), whose result and
+//!   report are then the answer. So every run that reports an event or an error is the
+//!   interpreter's, and every other run gives the bytes the interpreter gives for a program
+//!   without data races.
+//!
+//! A workgroup's invocations run in LocalInvocationIndex order, each until it finishes or
+//! reaches a workgroup barrier; when every invocation waits at the same dynamic instance of a
+//! barrier (per subgroup: the same instruction in the same iteration of every enclosing loop,
+//! `analysis::BarrierLoops`), all are released. Printed lines are ordered as the interpreter
+//! orders them (by invocation, then program order).
+//!
+//! The only `unsafe` code of the engine is here: calling generated code, and the call-outs that
+//! generated code makes back into Rust with the pointers it was given (`runtime`).
+
+mod analysis;
+mod driver;
+mod lower;
+mod lower_mem;
+mod lower_ops;
+mod runtime;
+
+use crate::program::Program;
+use cranelift_jit::JITModule;
+
+pub(crate) use driver::dispatch;
+
+/// The largest program (instructions over all functions) the JIT compiles; larger ones run on
+/// the interpreter (compilation time grows with size, and such programs are rare).
+pub const MAX_JIT_INSTRUCTIONS: usize = 200_000;
+
+/// The longest chain of calls the JIT compiles: each call is a native call on the host stack
+/// (the interpreter keeps its frames on the heap and runs deeper chains).
+pub const MAX_JIT_CALL_DEPTH: usize = 64;
+
+/// Status a native function returns.
+pub(crate) mod status {
+    /// The function returned.
+    pub const DONE: u64 = 0;
+    /// The invocation executed OpKill / OpTerminateInvocation.
+    pub const KILLED: u64 = 1;
+    /// The invocation waits at a workgroup barrier (its state is in its register file).
+    pub const BARRIER: u64 = 2;
+    /// Something the JIT does not decide happened: the dispatch goes to the interpreter.
+    pub const BAIL: u64 = 3;
+    /// The step budget is spent: the dispatch goes to the interpreter.
+    pub const STEPS: u64 = 4;
+}
+
+/// A native function: `(context, register file, resume) -> status`.
+pub(crate) type NativeFn = unsafe extern "C" fn(*mut runtime::JitCtx, *mut u64, u64) -> u64;
+
+/// One instruction the native code runs through the interpreter: function and code index.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Callout {
+    pub func: u32,
+    pub index: u32,
+}
+
+/// A program compiled to native code.
+pub struct JitCode {
+    /// Owns the executable memory; freed on drop.
+    module: Option<JITModule>,
+    pub(crate) entry: NativeFn,
+    pub(crate) callouts: Vec<Callout>,
+    /// Registers per invocation, then the resume segment, the barrier instruction and the
+    /// loop counters of a barrier (see `lower`): the size of an invocation's state.
+    pub(crate) state_words: usize,
+    /// Whether the entry function has workgroup barriers.
+    pub(crate) barriers: bool,
+    /// Instructions compiled to native code, and instructions run through the interpreter.
+    pub(crate) natively_lowered: usize,
+    pub(crate) called_out: usize,
+}
+
+// SAFETY: after `finalize_definitions` the module's code is immutable; the function pointers
+// and call-out table are plain data, and the module is only touched again when it is dropped.
+unsafe impl Send for JitCode {}
+unsafe impl Sync for JitCode {}
+
+impl Drop for JitCode {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: `JitCode` owns the only references to the code (its function pointers
+            // are not handed out beyond a dispatch, which borrows `self`).
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+impl std::fmt::Debug for JitCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JitCode")
+            .field("natively_lowered", &self.natively_lowered)
+            .field("called_out", &self.called_out)
+            .field("barriers", &self.barriers)
+            .finish()
+    }
+}
+
+impl JitCode {
+    /// Instructions compiled to native code, and instructions run through the interpreter.
+    pub fn instruction_counts(&self) -> (usize, usize) {
+        (self.natively_lowered, self.called_out)
+    }
+}
+
+/// Why `prog` cannot run on the JIT, or `None` when it can.
+pub fn unsupported(prog: &Program) -> Option<String> {
+    analysis::unsupported(prog)
+}
+
+/// Compiles `prog` to native code (`Err`: why not; the program then runs on the interpreter).
+pub fn compile(prog: &Program) -> Result<JitCode, String> {
+    if let Some(why) = analysis::unsupported(prog) {
+        return Err(why);
+    }
+    lower::compile(prog)
+}

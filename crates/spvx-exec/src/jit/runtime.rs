@@ -1,0 +1,138 @@
+//! What generated code sees at run time: the context it is called with ([`JitCtx`], whose
+//! layout the lowering hard-codes), the table of memory spaces ([`Space`]), and the call-out
+//! into the interpreter for instructions the JIT does not compile ([`callout`]).
+
+use super::{Callout, status};
+use crate::config::RunConfig;
+use crate::exec::{Ctx, Sink, execute};
+use crate::memory::{Memory, SharedBuffer, TensorView};
+use crate::program::Program;
+
+/// One memory space as generated code sees it: the first byte, the size, and whether stores
+/// are refused (uniform buffers, push constants). Index = `Ptr::space()`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Space {
+    pub base: *mut u8,
+    pub len: u64,
+    pub read_only: u64,
+}
+
+/// Byte offsets of [`Space`]'s fields and its size.
+pub const SPACE_BASE: i32 = 0;
+pub const SPACE_LEN: i32 = 8;
+pub const SPACE_READ_ONLY: i32 = 16;
+pub const SPACE_SIZE: i64 = 24;
+
+/// The context of a native call. The first four fields are read and written by generated code
+/// at the offsets below; `host` is only for call-outs.
+#[repr(C)]
+pub struct JitCtx {
+    pub spaces: *const Space,
+    pub space_count: u64,
+    /// Steps spent by the workgroup so far (segments entered, weighted by their length).
+    pub steps: u64,
+    /// Steps the workgroup may spend.
+    pub budget: u64,
+    pub host: *mut Host<'static>,
+}
+
+pub const CTX_SPACES: i32 = 0;
+pub const CTX_SPACE_COUNT: i32 = 8;
+pub const CTX_STEPS: i32 = 16;
+pub const CTX_BUDGET: i32 = 24;
+
+/// What a call-out needs to run one instruction of one invocation through the interpreter.
+pub struct Host<'a> {
+    pub prog: &'a Program,
+    pub cfg: &'a RunConfig,
+    pub buffers: &'a [SharedBuffer],
+    pub tensors: &'a [Option<TensorView>],
+    pub callouts: &'a [Callout],
+    /// The running invocation's private memory.
+    pub private: *mut u8,
+    pub private_len: usize,
+    /// The workgroup's memory.
+    pub workgroup: *mut u8,
+    pub workgroup_len: usize,
+    /// Events (any event ends the JIT run) and printed lines of the running invocation.
+    pub sink: Sink,
+    /// Lines printed by the workgroup so far (the interpreter caps them per workgroup run; the
+    /// JIT gives up before that cap could matter).
+    pub prints: usize,
+}
+
+/// Runs instruction `id` of the call-out table for the invocation whose registers are at
+/// `regs`, through the interpreter's implementation with a one-lane subgroup. Returns
+/// `status::DONE`, or `status::BAIL` when the instruction reported an event (or panicked).
+///
+/// # Safety
+/// `ctx` must be the context the native code was called with (its `host` valid for the call)
+/// and `regs` the invocation's register file of `prog.slot_count` registers (at least).
+pub unsafe extern "C" fn callout(ctx: *mut JitCtx, regs: *mut u64, id: u64) -> u64 {
+    // SAFETY: the caller's contract; nothing else touches these objects during the call (the
+    // native code that passed them waits for us, on this thread).
+    let host = unsafe { &mut *(*ctx).host };
+    let Some(c) = host.callouts.get(id as usize) else {
+        return status::BAIL;
+    };
+    let Some(f) = host.prog.functions.get(c.func as usize) else {
+        return status::BAIL;
+    };
+    let (Some(inst), Some(&source)) =
+        (f.code.get(c.index as usize), f.source.get(c.index as usize))
+    else {
+        return status::BAIL;
+    };
+    let slots = host.prog.slot_count as usize;
+    // SAFETY: see above; the register file and the memory objects outlive the call.
+    let (regs, private, workgroup) = unsafe {
+        (
+            std::slice::from_raw_parts_mut(regs, slots),
+            raw_slice(host.private, host.private_len),
+            raw_slice(host.workgroup, host.workgroup_len),
+        )
+    };
+    let mut mem = Memory {
+        buffers: host.buffers,
+        private,
+        private_bytes: host.private_len,
+        workgroup,
+        tensors: host.tensors,
+        writer_base: None,
+    };
+    let prints_before = host.sink.prints.len();
+    let mut cx = Ctx {
+        regs,
+        width: 1,
+        mask: 1,
+        mem: &mut mem,
+        sink: &mut host.sink,
+        cfg: host.cfg,
+        source,
+    };
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| execute(inst, &mut cx)));
+    host.prints += host.sink.prints.len() - prints_before;
+    match ran {
+        Ok(Ok(())) if host.sink.count == 0 && !near_print_cap(host.prints) => status::DONE,
+        _ => status::BAIL,
+    }
+}
+
+/// Whether a workgroup printed so much that the interpreter might drop lines.
+fn near_print_cap(prints: usize) -> bool {
+    prints >= crate::exec::printf::MAX_PRINTS_PER_WORKGROUP / 2
+}
+
+/// `len` bytes at `ptr` (an empty slice for a null or dangling pointer with `len` 0).
+///
+/// # Safety
+/// `ptr..ptr + len` must be valid for reads and writes and not otherwise borrowed.
+unsafe fn raw_slice<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
+    if len == 0 {
+        &mut []
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+    }
+}
