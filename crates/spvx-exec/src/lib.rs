@@ -142,10 +142,22 @@ impl CompiledModule {
         run::run(&self.program, jit, res, groups, cfg)
     }
 
+    /// The same module whose JIT runs every instruction through the interpreter (native
+    /// control flow, registers in memory): for testing the JIT's register handling against the
+    /// interpreter on every instruction.
+    pub fn with_jit_callouts_only(&self) -> CompiledModule {
+        let jit = std::sync::OnceLock::new();
+        let _ = jit.set(jit::compile(&self.program, false));
+        CompiledModule {
+            program: self.program.clone(),
+            jit: std::sync::Arc::new(jit),
+        }
+    }
+
     /// The program compiled to native code (compiled at the first call), or why the JIT cannot
     /// run it.
     pub fn jit_code(&self) -> Result<&jit::JitCode, &str> {
-        match self.jit.get_or_init(|| jit::compile(&self.program)) {
+        match self.jit.get_or_init(|| jit::compile(&self.program, true)) {
             Ok(code) => Ok(code),
             Err(why) => Err(why),
         }

@@ -193,7 +193,7 @@ pub fn successors(term: &Term) -> Vec<SegId> {
 /// Registers that live in Cranelift variables, per function: those the function's native
 /// instructions and phi copies write, unless some other function writes them too (those stay in
 /// memory, where every function sees them).
-pub fn variables(prog: &Program) -> Vec<Vec<Slot>> {
+pub fn variables(prog: &Program, native_code: bool) -> Vec<Vec<Slot>> {
     let mut owner: HashMap<Slot, Option<usize>> = HashMap::new();
     for (fi, f) in prog.functions.iter().enumerate() {
         let mut mark = |s: Slot| {
@@ -206,7 +206,7 @@ pub fn variables(prog: &Program) -> Vec<Vec<Slot>> {
                 })
                 .or_insert(Some(fi));
         };
-        for inst in f.code.iter().filter(|i| native(i)) {
+        for inst in f.code.iter().filter(|i| native_code && native(i)) {
             native_dsts(inst, &mut mark);
         }
         for seg in &f.segments {
@@ -231,8 +231,15 @@ pub fn variables(prog: &Program) -> Vec<Vec<Slot>> {
 
 /// The memory space of pointers known at compile time, per register: a constant pointer (a
 /// global variable), or an access chain (which keeps its base's space) from one.
-pub fn known_spaces(f: &Function, constants: &HashMap<Slot, u64>) -> HashMap<Slot, u32> {
+pub fn known_spaces(
+    f: &Function,
+    constants: &HashMap<Slot, u64>,
+    native_code: bool,
+) -> HashMap<Slot, u32> {
     let mut defs: HashMap<Slot, u32> = HashMap::new();
+    if !native_code {
+        return HashMap::new();
+    }
     for inst in &f.code {
         native_dsts(inst, |s| *defs.entry(s).or_default() += 1);
     }

@@ -28,8 +28,9 @@ use std::collections::HashMap;
 
 const I64: types::Type = types::I64;
 
-/// Compiles every function of `prog` and returns the entry point's code.
-pub fn compile(prog: &Program) -> Result<JitCode, String> {
+/// Compiles every function of `prog` and returns the entry point's code. With `native_code`
+/// false every instruction calls the interpreter (for testing the register handling).
+pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
     let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
     let mut flags = settings::builder();
     for (k, v) in [
@@ -64,7 +65,7 @@ pub fn compile(prog: &Program) -> Result<JitCode, String> {
         ids.push(id);
     }
 
-    let vars = analysis::variables(prog);
+    let vars = analysis::variables(prog, native_code);
     let written: std::collections::HashSet<Slot> = vars.iter().flatten().copied().collect();
     let constants: HashMap<Slot, u64> = prog
         .init
@@ -86,6 +87,7 @@ pub fn compile(prog: &Program) -> Result<JitCode, String> {
     let mut shared = Shared {
         prog,
         constants,
+        native_code,
         callouts: Vec::new(),
         native: 0,
     };
@@ -149,6 +151,8 @@ pub fn compile(prog: &Program) -> Result<JitCode, String> {
 /// What all functions' lowering shares.
 pub(super) struct Shared<'p> {
     pub prog: &'p Program,
+    /// Whether instructions are compiled natively (else all call the interpreter).
+    pub native_code: bool,
     /// Registers that hold the same value for the whole run and that no instruction writes.
     pub constants: HashMap<Slot, u64>,
     pub callouts: Vec<Callout>,
@@ -208,7 +212,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         let bail = b.create_block();
         b.set_cold_block(bail);
         let seg_blocks = f.segments.iter().map(|_| b.create_block()).collect();
-        let known = analysis::known_spaces(f, &shared.constants);
+        let known = analysis::known_spaces(f, &shared.constants, shared.native_code);
         FnLower {
             vars: var_list.iter().copied().collect(),
             var_list,
@@ -275,7 +279,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             self.spend_steps(seg.end - seg.start + 1);
             for k in seg.start..seg.end {
                 let inst = &self.f.code[k as usize];
-                if analysis::native(inst) {
+                if self.shared.native_code && analysis::native(inst) {
                     self.lower_native(inst);
                     self.shared.native += 1;
                 } else {

@@ -127,9 +127,12 @@ pub fn unsupported(prog: &Program) -> Option<String> {
 }
 
 /// Compiles `prog` to native code (`Err`: why not; the program then runs on the interpreter).
-pub fn compile(prog: &Program) -> Result<JitCode, String> {
+/// With `native_code` false, every instruction calls the interpreter's implementation: the
+/// same results, slower; it exists to test the JIT's control flow and register handling on
+/// every instruction.
+pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
     if let Some(why) = analysis::unsupported(prog) {
         return Err(why);
     }
-    lower::compile(prog)
+    lower::compile(prog, native_code)
 }

@@ -1,0 +1,293 @@
+//! The JIT against the interpreter, its reference: every module of the engine's corpora
+//! (glslang shaders, clang + llvm-spirv kernels, the benchmark kernels, the examples) on
+//! seeded random inputs, once with the JIT and once without, and once more with a JIT that
+//! runs every instruction through the interpreter (native control flow and register handling
+//! only). The buffers, arguments, events, prints and errors must be identical, and the JIT must
+//! have run (not fallen back) exactly when the interpreter reports nothing. Expected answers of
+//! the individual instructions are checked by the other test files against hand-computed and
+//! high-precision values; this file checks that the JIT reproduces them.
+
+use spvx_exec::resources::KernelArg;
+use spvx_exec::{
+    BindingKind, CompileOptions, CompiledModule, JitUse, KernelArgKind, Resources, RunConfig,
+    RunReport, Tensor,
+};
+use std::path::{Path, PathBuf};
+
+/// A deterministic pseudo-random sequence (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+fn dir(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(sub)
+}
+
+/// The `.spv` files of a directory, sorted.
+fn modules(sub: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir(sub))
+        .unwrap_or_else(|e| panic!("{sub}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "spv"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The names of the module's entry points (OpEntryPoint's name operand).
+fn entry_points(bytes: &[u8]) -> Vec<String> {
+    let parsed = spvx_spirv::binary::read_bytes(bytes).expect("a readable module");
+    parsed
+        .instructions
+        .iter()
+        .filter(|i| i.opcode == 15)
+        .filter_map(|i| {
+            i.operands
+                .iter()
+                .find_map(|o| o.string().map(str::to_string))
+        })
+        .collect()
+}
+
+/// Random resources for every binding and argument of `m` (buffers of `bytes` bytes, small
+/// scalar arguments so that loops stay short, 2 elements for runtime arrays).
+fn resources(m: &CompiledModule, rng: &mut Rng, bytes: usize) -> Resources {
+    let mut res = Resources::new();
+    for b in m.bindings() {
+        match b.kind {
+            BindingKind::PushConstant => res.push_constants = rng.bytes(256),
+            BindingKind::Tensor => {
+                let info = b.tensor.expect("tensor info");
+                let shape = vec![4u64; info.rank as usize];
+                let n: u64 = shape.iter().product::<u64>() * info.element_bytes as u64;
+                let t = Tensor {
+                    shape,
+                    strides: None,
+                    data: rng.bytes(n as usize),
+                };
+                match b.element {
+                    Some(i) => res.set_tensor_element(b.set, b.binding, i, t),
+                    None => res.set_tensor(b.set, b.binding, t),
+                }
+            }
+            _ if b.count == 0 => {
+                for i in 0..2 {
+                    res.set_buffer_element(b.set, b.binding, i, rng.bytes(bytes));
+                }
+            }
+            _ => match b.element {
+                Some(i) => res.set_buffer_element(b.set, b.binding, i, rng.bytes(bytes)),
+                None => res.set_buffer(b.set, b.binding, rng.bytes(bytes)),
+            },
+        }
+    }
+    for a in m.kernel_args() {
+        let arg = match a.kind {
+            KernelArgKind::Buffer | KernelArgKind::ConstantBuffer => {
+                KernelArg::Buffer(rng.bytes(bytes))
+            }
+            KernelArgKind::Local => KernelArg::Local(1024),
+            KernelArgKind::Scalar | KernelArgKind::ByValue => {
+                // Small values: integer arguments are often counts or indices.
+                let mut v = vec![0u8; a.size as usize];
+                if let Some(b) = v.first_mut() {
+                    *b = (rng.next() % 16) as u8;
+                }
+                KernelArg::Scalar(v)
+            }
+        };
+        res.set_arg(a.index, arg);
+    }
+    if !m.kernel_args().is_empty() && m.local_size() == [1, 1, 1] {
+        res.local_size = Some([8, 1, 1]);
+    }
+    res
+}
+
+/// What a run gave: the resources afterwards and the report, or the error.
+type Outcome = Result<(Resources, RunReport), String>;
+
+fn run(m: &CompiledModule, res: &Resources, groups: [u32; 3], jit: bool) -> Outcome {
+    let mut res = res.clone();
+    let cfg = RunConfig {
+        jit,
+        threads: Some(1),
+        step_limit: 1 << 22,
+        subgroup_size: 8,
+        ..RunConfig::default()
+    };
+    m.run(&mut res, groups, &cfg)
+        .map(|r| (res, r))
+        .map_err(|e| e.to_string())
+}
+
+/// What must agree: resources, events, event count, prints (steps differ by design).
+fn same(name: &str, jit: &Outcome, interp: &Outcome) {
+    match (jit, interp) {
+        (Ok((rj, j)), Ok((ri, i))) => {
+            assert!(rj == ri, "{name}: the resources differ after the run");
+            assert_eq!(j.events, i.events, "{name}: events");
+            assert_eq!(j.total_events, i.total_events, "{name}: event count");
+            assert_eq!(j.prints, i.prints, "{name}: printed lines");
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "{name}: errors"),
+        (a, b) => panic!(
+            "{name}: JIT {:?} vs interpreter {:?}",
+            a.as_ref().map(|_| "ok"),
+            b.as_ref().map(|_| "ok")
+        ),
+    }
+}
+
+/// Tallies of a corpus run.
+#[derive(Default, Debug)]
+struct Tally {
+    ran: Vec<String>,
+    fell_back: Vec<String>,
+    unsupported: Vec<String>,
+}
+
+/// Runs `m` both ways (and with call-outs only) and checks agreement; records how the JIT
+/// took it.
+fn check(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3], t: &mut Tally) {
+    let interp = run(m, res, groups, false);
+    let jit = run(m, res, groups, true);
+    same(name, &jit, &interp);
+    let callouts = run(&m.with_jit_callouts_only(), res, groups, true);
+    same(&format!("{name} (call-outs only)"), &callouts, &interp);
+    let (Ok((_, j)), Ok((_, i)), Ok((_, c))) = (&jit, &interp, &callouts) else {
+        return;
+    };
+    // Both JITs run or fall back alike (the reasons may name different first causes: a native
+    // check or a call-out's event).
+    assert_eq!(
+        kind(&j.jit),
+        kind(&c.jit),
+        "{name}: native and call-out JIT"
+    );
+    match &j.jit {
+        JitUse::Ran => {
+            assert_eq!(i.total_events, 0, "{name}: the JIT ran a run with events");
+            t.ran.push(name.to_string());
+        }
+        JitUse::FellBack(why) => {
+            // A fallback is for a run the interpreter reports on (or the step budget, or a
+            // barrier reached non-uniformly, which the interpreter need not report).
+            assert!(
+                i.total_events > 0 || why.contains("step") || why.contains("barrier"),
+                "{name}: fell back without a reason the interpreter shows: {why}"
+            );
+            t.fell_back.push(format!("{name}: {why}"));
+        }
+        JitUse::Unsupported(why) => t.unsupported.push(format!("{name}: {why}")),
+        JitUse::Off => panic!("{name}: the JIT was not asked"),
+    }
+}
+
+/// The kind of a JIT use, without its reason.
+fn kind(u: &JitUse) -> &'static str {
+    match u {
+        JitUse::Off => "off",
+        JitUse::Ran => "ran",
+        JitUse::Unsupported(_) => "unsupported",
+        JitUse::FellBack(_) => "fell back",
+    }
+}
+
+#[test]
+fn glslang_corpus_agrees_with_the_interpreter() {
+    let mut t = Tally::default();
+    for path in modules("tests/corpus/glsl") {
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let m = CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (k, groups) in [[1, 1, 1], [3, 1, 1]].into_iter().enumerate() {
+            let mut rng = Rng(0x5eed ^ name.len() as u64 ^ k as u64);
+            let res = resources(&m, &mut rng, 4096);
+            check(&format!("{name} {groups:?}"), &m, &res, groups, &mut t);
+        }
+    }
+    eprintln!("{t:#?}");
+    assert!(
+        t.ran.len() >= 20,
+        "the JIT ran only {} glslang runs",
+        t.ran.len()
+    );
+}
+
+#[test]
+fn opencl_corpus_agrees_with_the_interpreter() {
+    let mut t = Tally::default();
+    for path in modules("tests/corpus/opencl") {
+        let file = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for entry in entry_points(&bytes) {
+            let name = format!("{file}:{entry}");
+            let m = match CompiledModule::from_bytes(&bytes, &entry, &CompileOptions::default()) {
+                Ok(m) => m,
+                Err(e) => panic!("{name}: {e}"),
+            };
+            let mut rng = Rng(0xc1 ^ name.len() as u64);
+            let res = resources(&m, &mut rng, 4096);
+            check(&name, &m, &res, [2, 1, 1], &mut t);
+        }
+    }
+    eprintln!("{t:#?}");
+    assert!(
+        t.ran.len() >= 20,
+        "the JIT ran only {} kernels",
+        t.ran.len()
+    );
+}
+
+/// The benchmark kernels and the examples, at small sizes, with their own kinds of inputs.
+#[test]
+fn bench_kernels_and_examples_agree_with_the_interpreter() {
+    let mut t = Tally::default();
+    let cases: [(&str, [u32; 3]); 6] = [
+        ("../../bench/gemm_i8.spv", [2, 2, 1]),
+        ("../../bench/gemm_i8_opt.spv", [2, 2, 1]),
+        ("../../bench/branchy.spv", [4, 1, 1]),
+        ("../../bench/branchy_opt.spv", [4, 1, 1]),
+        ("../../bench/vadd.spv", [4, 1, 1]),
+        ("../../bench/wg_reduce.spv", [4, 1, 1]),
+    ];
+    for (file, groups) in cases {
+        let bytes = std::fs::read(dir(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let mut opts = CompileOptions::default();
+        // gemm: N = 32 columns, KW = 8 packed words per row.
+        opts.spec_constants.insert(0, 32);
+        opts.spec_constants.insert(1, 8);
+        let m = CompiledModule::from_bytes(&bytes, "main", &opts)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let mut rng = Rng(0xbe4c);
+        let res = resources(&m, &mut rng, 64 << 10);
+        check(file, &m, &res, groups, &mut t);
+    }
+    eprintln!("{t:#?}");
+    assert_eq!(
+        t.ran.len(),
+        6,
+        "every benchmark kernel runs on the JIT: {t:#?}"
+    );
+}
