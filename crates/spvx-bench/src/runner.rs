@@ -14,7 +14,7 @@ use crate::case::{BenchCase, DeviceSupport};
 use crate::device::{Device, DeviceKernel, DeviceOutputs};
 use crate::error::BenchError;
 use crate::table::{Check, DeviceResult, Row};
-use spvx_exec::{Resources, RunConfig};
+use spvx_exec::{JitUse, Resources, RunConfig};
 use std::time::{Duration, Instant};
 
 /// Rounds per kernel.
@@ -198,10 +198,16 @@ pub fn run_case(
         case: case.name.clone(),
         source,
     };
-    progress(&format!("{}: reference run (1 thread)", case.name));
+    progress(&format!(
+        "{}: reference run (interpreter, 1 thread)",
+        case.name
+    ));
     let mut reference = case.resources.clone();
+    // The reference is the interpreter on one thread: every timed run (JIT or interpreter,
+    // all threads) must give its bytes.
     let single = RunConfig {
         threads: Some(1),
+        jit: false,
         ..config.clone()
     };
     case.module
@@ -239,15 +245,18 @@ pub fn run_case(
     }
 
     let mut engine = Vec::with_capacity(opts.rounds);
+    let mut jit = JitUse::Off;
     let total = opts.warmup + opts.rounds;
     for round in 0..total {
         let timed = round >= opts.warmup;
         let mut res = case.resources.clone();
         let start = Instant::now();
-        case.module
+        let report = case
+            .module
             .run(&mut res, case.groups, &config)
             .map_err(engine_err)?;
         let elapsed = start.elapsed();
+        jit = report.jit;
         check.engine_runs += 1;
         if let Some(d) = first_difference(&res, &reference) {
             check.engine_mismatches += 1;
@@ -281,6 +290,7 @@ pub fn run_case(
         subgroup_size: config.subgroup_size,
         engine_compile: case.compile_time,
         engine,
+        jit,
         device: device_result,
         check,
     })

@@ -61,6 +61,8 @@ pub struct Row {
     pub engine_compile: Option<Duration>,
     /// The engine's timed dispatches (warm-up excluded).
     pub engine: Vec<Duration>,
+    /// Whether the JIT ran the engine's last timed dispatch (else the interpreter).
+    pub jit: spvx_exec::JitUse,
     pub device: DeviceResult,
     pub check: Check,
 }
@@ -169,6 +171,15 @@ fn cell(text: &str) -> String {
 }
 
 impl Row {
+    /// Which part of the engine ran the timed dispatches.
+    fn engine_kind(&self) -> &'static str {
+        match self.jit {
+            spvx_exec::JitUse::Ran => "JIT",
+            spvx_exec::JitUse::FellBack(_) => "interpreter (JIT fell back)",
+            _ => "interpreter",
+        }
+    }
+
     /// Device time (or why there is none), device setup time, ratio, ratio with setup.
     fn device_cells(&self) -> [String; 4] {
         let dash = || "—".to_string();
@@ -259,11 +270,12 @@ impl Table {
             "Per kernel: {} warm-up round(s), then {} timed rounds, engine and device alternating. \
              engine ms and device ms are medians of one dispatch, end to end on a module prepared \
              beforehand: engine = `CompiledModule::run` (inputs copied into engine memory, every \
-             workgroup run, outputs copied back); device = `Prepared::dispatch` of spvx-vk \
+             workgroup run on the JIT or, for the kernels it does not take, the interpreter (column \
+             engine), outputs copied back); device = `Prepared::dispatch` of spvx-vk \
              (inputs copied into the mapped buffers, dispatch submitted and waited for, every \
              buffer copied back). Ratio = device ms / engine ms (above 1: the engine is faster). \
              One-time setup, measured once and not in those times: engine compile = \
-             `CompiledModule` from the SPIR-V; device setup = `VkRunner::prepare` (buffers, \
+             `CompiledModule` from the SPIR-V and the JIT's native code; device setup = `VkRunner::prepare` (buffers, \
              descriptor sets, shader module, pipeline, command buffer, and an empty dispatch in \
              which a driver that compiles lazily, such as lavapipe, compiles the shader). Ratio with setup = (device setup + device ms) / (engine compile + \
              engine ms): one run from a module to its outputs on each side (no process start, \
@@ -273,11 +285,11 @@ impl Table {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "| kernel | invocations | subgroup | engine ms | device ms | ratio | engine compile ms | device setup ms | ratio with setup | engine Minv/s | engine rate | device rate | outputs |"
+            "| kernel | invocations | subgroup | engine | engine ms | device ms | ratio | engine compile ms | device setup ms | ratio with setup | engine Minv/s | engine rate | device rate | outputs |"
         );
         let _ = writeln!(
             out,
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
+            "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
         );
         for r in &self.rows {
             let em = r.engine_median();
@@ -287,10 +299,11 @@ impl Table {
                 .map_or("—".into(), |v| format!("{:.2}", v / 1e6));
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&r.name),
                 r.invocations,
                 r.subgroup_size,
+                r.engine_kind(),
                 em.map_or("—".into(), ms),
                 dev,
                 ratio,
@@ -341,6 +354,7 @@ mod tests {
             subgroup_size: 32,
             engine_compile: Some(Duration::from_millis(1)),
             engine: vec![Duration::from_millis(engine_ms)],
+            jit: spvx_exec::JitUse::Ran,
             device,
             check: Check {
                 engine_runs: 2,

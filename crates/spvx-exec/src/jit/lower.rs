@@ -31,6 +31,16 @@ const I64: types::Type = types::I64;
 /// Compiles every function of `prog` and returns the entry point's code. With `native_code`
 /// false every instruction calls the interpreter (for testing the register handling).
 pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
+    compile_dumping(prog, native_code, None)
+}
+
+/// [`compile`], appending each function's Cranelift IR (after optimisation) and machine code
+/// to `dump` when given.
+pub fn compile_dumping(
+    prog: &Program,
+    native_code: bool,
+    mut dump: Option<&mut String>,
+) -> Result<JitCode, String> {
     let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
     let mut flags = settings::builder();
     for (k, v) in [
@@ -124,9 +134,18 @@ pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
             b.seal_all_blocks();
             b.finalize(module.target_config());
         }
+        if dump.is_some() {
+            ctx.set_disasm(true);
+        }
         module
             .define_function(ids[fi], &mut ctx)
             .map_err(|e| fail(&format!("function {fi}"), &e))?;
+        if let Some(d) = dump.as_deref_mut() {
+            d.push_str(&format!("; function {fi}\n{}\n", ctx.func.display()));
+            if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                d.push_str(code);
+            }
+        }
         module.clear_context(&mut ctx);
     }
     module

@@ -121,6 +121,17 @@ impl JitCode {
     }
 }
 
+/// The Cranelift IR and machine code the JIT makes of `prog` (for inspection), or why it
+/// cannot compile it.
+pub fn dump(prog: &Program) -> Result<String, String> {
+    if let Some(why) = analysis::unsupported(prog) {
+        return Err(why);
+    }
+    let mut text = String::new();
+    lower::compile_dumping(prog, true, Some(&mut text))?;
+    Ok(text)
+}
+
 /// Why `prog` cannot run on the JIT, or `None` when it can.
 pub fn unsupported(prog: &Program) -> Option<String> {
     analysis::unsupported(prog)
