@@ -390,7 +390,7 @@ mod tests {
         // 2e6 MACs in 2 ms = 1 GMAC/s; 1000 invocations in 2 ms = 0.5 M/s.
         assert!(
             md.contains(
-                "| k\\|1 | 1000 | 32 | 2.00 | 6.00 | 3.00 | 1.00 | 4.00 | 3.33 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
+                "| k\\|1 | 1000 | 32 | JIT | 2.00 | 6.00 | 3.00 | 1.00 | 4.00 | 3.33 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
             ),
             "{md}"
         );
