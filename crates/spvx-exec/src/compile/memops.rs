@@ -391,16 +391,29 @@ impl Compiler<'_> {
             "OpAtomicAnd" => AtomicOp::And,
             "OpAtomicOr" => AtomicOp::Or,
             "OpAtomicXor" => AtomicOp::Xor,
+            "OpAtomicFAddEXT" => AtomicOp::FAdd,
+            "OpAtomicFMinEXT" => AtomicOp::FMin,
+            "OpAtomicFMaxEXT" => AtomicOp::FMax,
             other => return Err(self.unsupported(index, other.to_string())),
         };
         let ptr = self.operand(index, inst, 0)?;
         let pointee = self.pointee(index, ptr)?;
+        let float_op = matches!(op, AtomicOp::FAdd | AtomicOp::FMin | AtomicOp::FMax);
+        let bits_only = matches!(op, AtomicOp::Load | AtomicOp::Store | AtomicOp::Exchange);
         let bits = match self.scalar(index, pointee)? {
-            Scalar::Int(b @ (32 | 64)) => b,
+            Scalar::Int(b @ (32 | 64)) if !float_op => b,
+            // SPV_EXT_shader_atomic_float_add / _float16_add / _float_min_max; load, store and
+            // exchange of floats move bits.
+            Scalar::Float(f @ (FloatFmt::F16 | FloatFmt::F32 | FloatFmt::F64))
+                if float_op || bits_only =>
+            {
+                f.bits() as u8
+            }
             _ => {
-                return Err(
-                    self.unsupported(index, "atomics on types other than 32- and 64-bit integers")
-                );
+                return Err(self.unsupported(
+                    index,
+                    "atomics on types other than 32- and 64-bit integers and 16-, 32- and 64-bit floats",
+                ));
             }
         };
         let (value, comparator) = match op {

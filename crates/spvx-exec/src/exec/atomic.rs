@@ -1,17 +1,50 @@
-//! Atomic instructions on 32- and 64-bit integers in buffers, workgroup and private memory.
+//! Atomic instructions on 32- and 64-bit integers and on 16-, 32- and 64-bit floats
+//! (SPV_EXT_shader_atomic_float_add, SPV_EXT_shader_atomic_float16_add,
+//! SPV_EXT_shader_atomic_float_min_max) in buffers, workgroup and private memory.
 //!
 //! Within a subgroup the lanes perform their atomics in lane order; subgroups of a workgroup
 //! run one at a time between barriers. Buffer atomics are real atomic operations, because
 //! workgroups run in parallel: their combined effect is deterministic for the commutative
-//! operations (add, sub, min, max, and, or, xor, inc, dec), but the values they *return*, and
-//! the outcome of exchanges across workgroups, depend on the order, which is not defined — as
-//! on a GPU. A single-threaded run (`RunConfig::threads = Some(1)`) runs workgroups in
-//! linear-index order.
+//! operations (add, sub, min, max, and, or, xor, inc, dec; float min and max, which are
+//! IEEE 754-2019 minimumNumber/maximumNumber), but the values they *return*, the outcome of
+//! exchanges across workgroups and float sums that round depend on the order, which is not
+//! defined — as on a GPU. A single-threaded run (`RunConfig::threads = Some(1)`) runs
+//! workgroups in linear-index order.
 
+use super::float::{canonical_nan, from_f64, to_f64};
 use super::{Ctx, Stop, lanes, low_bits, sext};
 use crate::memory::{Ptr, SPACE_BUFFER0};
-use crate::program::{AtomicOp, Slot};
+use crate::program::{AtomicOp, FloatFmt, Slot};
 use crate::report::UbKind;
+
+/// The float format of a float atomic of `bits` bits.
+fn float_fmt(bits: u32) -> FloatFmt {
+    match bits {
+        16 => FloatFmt::F16,
+        32 => FloatFmt::F32,
+        _ => FloatFmt::F64,
+    }
+}
+
+/// IEEE 754-2019 minimumNumber (`max` false) / maximumNumber (`max` true) on bit patterns: a
+/// NaN operand gives the other operand, two NaNs the canonical quiet NaN, −0 is below +0;
+/// otherwise the operand's own bits.
+fn min_max_number(fmt: FloatFmt, a: u64, b: u64, max: bool) -> u64 {
+    let (x, y) = (to_f64(fmt, a), to_f64(fmt, b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => return canonical_nan(fmt),
+        (true, false) => return b,
+        (false, true) => return a,
+        _ => {}
+    }
+    let a_first = if x == y {
+        // Equal values: only ±0 differ; the one with the sign bit is the smaller.
+        x.is_sign_negative() != max
+    } else {
+        (x < y) != max
+    };
+    if a_first { a } else { b }
+}
 
 fn apply(op: AtomicOp, bits: u32, old: u64, value: u64, comparator: u64) -> u64 {
     let m = low_bits(bits);
@@ -37,6 +70,14 @@ fn apply(op: AtomicOp, bits: u32, old: u64, value: u64, comparator: u64) -> u64 
         AtomicOp::And => old & value,
         AtomicOp::Or => old | value,
         AtomicOp::Xor => old ^ value,
+        AtomicOp::FAdd => {
+            // One IEEE addition rounded to nearest even in the format (fp16 and fp32 through
+            // the exact f64 sum, rounded once: innocuous, 53 ≥ 2p + 2); NaN canonical.
+            let fmt = float_fmt(bits);
+            from_f64(fmt, to_f64(fmt, old) + to_f64(fmt, value))
+        }
+        AtomicOp::FMin => min_max_number(float_fmt(bits), old, value, false),
+        AtomicOp::FMax => min_max_number(float_fmt(bits), old, value, true),
     }
 }
 
@@ -61,6 +102,9 @@ pub fn atomic(
             let r = match buffer {
                 Some(_) if read_only => None,
                 Some(b) if bits == 64 => b.atomic64(p.offset(), |o| apply(op, bits, o, v, c)),
+                Some(b) if bits == 16 => b
+                    .atomic16(p.offset(), |o| apply(op, bits, o as u64, v, c) as u16)
+                    .map(u64::from),
                 Some(b) => b
                     .atomic32(p.offset(), |o| apply(op, bits, o as u64, v, c) as u32)
                     .map(u64::from),

@@ -217,6 +217,11 @@ pub enum AtomicOp {
     And,
     Or,
     Xor,
+    /// OpAtomicFAddEXT, OpAtomicFMinEXT, OpAtomicFMaxEXT on a float of the instruction's
+    /// width (16, 32 or 64 bits).
+    FAdd,
+    FMin,
+    FMax,
 }
 
 /// One scalar leaf of a memory access: the register (relative to the first slot of the value)
@@ -447,7 +452,8 @@ pub enum Inst {
         offset: u32,
         stride: u32,
     },
-    /// An atomic operation on a 32- or 64-bit integer at `ptr`.
+    /// An atomic operation on a 32- or 64-bit integer, or a 16-, 32- or 64-bit float (load,
+    /// store, exchange and the float operations), at `ptr`.
     Atomic {
         op: AtomicOp,
         bits: u8,
