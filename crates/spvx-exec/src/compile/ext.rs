@@ -94,6 +94,13 @@ impl Compiler<'_> {
         if set_name.is_some_and(|(_, name)| name.as_str() == "NonSemantic.DebugPrintf") {
             return self.debug_printf(index, inst, code);
         }
+        // Other non-semantic sets (NonSemantic.Shader.DebugInfo.100, clspv's reflection, …)
+        // change nothing (SPV_KHR_non_semantic_info: such instructions "can be removed
+        // without changing the semantics"; only other non-semantic instructions may use their
+        // results).
+        if set_name.is_some_and(|(_, name)| name.starts_with("NonSemantic.")) {
+            return Ok(());
+        }
         if set.is_none() || set != self.glsl {
             return Err(
                 self.unsupported(index, "extended instruction sets other than GLSL.std.450")

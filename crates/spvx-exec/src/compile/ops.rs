@@ -579,7 +579,7 @@ impl Compiler<'_> {
             | "OpMatrixTimesMatrix"
             | "OpTranspose"
             | "OpOuterProduct" => self.matrix_op(index, inst, code, name),
-            "OpExtInst" => self.ext_inst(index, inst, code),
+            "OpExtInst" | "OpExtInstWithForwardRefsKHR" => self.ext_inst(index, inst, code),
             n if n.starts_with("OpGroupNonUniform") => self.group_op(index, inst, code, n),
             "OpVariable"
             | "OpLoad"

@@ -3,10 +3,10 @@
 //! separated by workgroup barriers. Anything the interpreter would report ends the JIT run with
 //! the reason (`Err`), and the caller runs the dispatch on the interpreter instead.
 
+use super::lower_loop::RUN;
 use super::runtime::{Host, JitCtx, Space};
 use super::{JitCode, status};
 use crate::exec::Sink;
-use crate::exec::printf::RawPrint;
 use crate::memory::{SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
 use crate::run::Dispatch;
 use crate::run::builtins::{self, Invocation};
@@ -66,14 +66,16 @@ pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<O
     results.into_iter().collect()
 }
 
-/// Where an invocation stands between rounds.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum State {
-    /// Runs next, from the start (0) or after a barrier (`next segment + 1`).
-    Run(u64),
-    /// Waits at a barrier.
-    Waiting,
-    Finished,
+/// Why a native call's status ends the JIT run.
+fn fail_reason(status: u64) -> String {
+    match status {
+        status::STEPS => "the step budget ran out".into(),
+        status::BAIL => {
+            "an instruction met a case the interpreter reports (an undefined-behaviour event)"
+                .into()
+        }
+        other => format!("native code returned status {other}"),
+    }
 }
 
 /// Per-thread state reused from workgroup to workgroup.
@@ -86,7 +88,6 @@ struct Worker {
     spaces: Vec<Space>,
     /// A fresh invocation's registers.
     template: Vec<u64>,
-    states: Vec<State>,
 }
 
 impl Worker {
@@ -100,7 +101,11 @@ impl Worker {
         {
             *t = d.template[slot * d.width];
         }
-        let copies = if code.barriers { d.invocations } else { 1 };
+        let copies = if code.rounds.is_some() {
+            d.invocations
+        } else {
+            1
+        };
         let pb = d.prog.private_bytes as usize;
         let mut spaces = vec![
             Space {
@@ -124,7 +129,6 @@ impl Worker {
             workgroup: vec![0; d.workgroup_bytes as usize],
             spaces,
             template,
-            states: vec![State::Finished; d.invocations],
         }
     }
 
@@ -139,11 +143,15 @@ impl Worker {
         let wg = d.workgroup_id(linear);
         let prog = d.prog;
         let pb = prog.private_bytes as usize;
-        let sw = code.state_words;
         self.workgroup.fill(0);
         self.spaces[SPACE_WORKGROUP as usize] = Space {
             base: self.workgroup.as_mut_ptr(),
             len: self.workgroup.len() as u64,
+            read_only: 0,
+        };
+        self.spaces[SPACE_PRIVATE as usize] = Space {
+            base: self.private.as_mut_ptr(),
+            len: pb as u64,
             read_only: 0,
         };
         let mut host = Host {
@@ -152,8 +160,6 @@ impl Worker {
             buffers: d.buffers,
             tensors: d.tensors,
             callouts: &code.callouts,
-            private: std::ptr::null_mut(),
-            private_len: pb,
             workgroup: self.workgroup.as_mut_ptr(),
             workgroup_len: self.workgroup.len(),
             sink: Sink {
@@ -164,64 +170,56 @@ impl Worker {
             prints: 0,
         };
         let mut ctx = JitCtx {
-            spaces: self.spaces.as_ptr(),
+            spaces: self.spaces.as_mut_ptr(),
             space_count: self.spaces.len() as u64,
             steps: 0,
             budget: d.cfg.step_limit.saturating_mul(d.width as u64),
-            host: std::ptr::null_mut(),
+            invocation: 0,
+            width: d.width as u64,
+            wg: wg.map(u64::from),
+            size: d.local_size.map(u64::from),
+            private_base: self.private.as_mut_ptr(),
+            private_stride: pb as u64,
+            host: (&mut host as *mut Host).cast(),
         };
-        let mut prints = Vec::new();
-        self.states.fill(State::Run(0));
-        loop {
+        let starts = Starts::new(d, wg);
+        if let Some(run_all) = code.workgroup_loop {
+            // SAFETY: as below; `resume` is the invocation count.
+            let r = unsafe { run_all(&mut ctx, self.state.as_mut_ptr(), d.invocations as u64) };
+            if r != status::DONE {
+                return Err(fail_reason(r));
+            }
+        } else if let Some(rounds) = code.rounds {
+            self.run_rounds(d, code, rounds, &starts, &mut ctx)?;
+        } else {
+            // One invocation after another in one register file and private memory.
+            let mut local = [0u32; 3];
             for inv in 0..d.invocations {
-                let State::Run(resume) = self.states[inv] else {
-                    continue;
-                };
-                if abort.load(Relaxed) {
+                if inv % 64 == 0 && abort.load(Relaxed) {
                     return Err(String::new());
                 }
-                let slot = if code.barriers { inv } else { 0 };
-                let regs = &mut self.state[slot * sw..(slot + 1) * sw];
-                let private = &mut self.private[slot * pb..(slot + 1) * pb];
-                if resume == 0 {
-                    if prog.reset_registers {
-                        regs.copy_from_slice(&self.template);
-                    }
-                    start_invocation(d, wg, inv, regs, private);
+                let regs = &mut self.state[..code.state_words];
+                if prog.reset_registers {
+                    regs.copy_from_slice(&self.template);
                 }
-                self.spaces[SPACE_PRIVATE as usize] = Space {
-                    base: private.as_mut_ptr(),
-                    len: pb as u64,
-                    read_only: 0,
-                };
-                ctx.spaces = self.spaces.as_ptr();
-                host.private = private.as_mut_ptr();
-                ctx.host = (&mut host as *mut Host).cast();
+                starts.start(inv, local, regs, &mut self.private);
+                starts.advance(&mut local);
+                ctx.invocation = inv as u64;
                 // SAFETY: `code.entry` was compiled for this program with the `NativeFn`
                 // signature; `ctx` (its space table, host and the memory they point to) and
                 // `regs` (`state_words` registers) stay valid and unaliased for the call.
-                let r = unsafe { (code.entry)(&mut ctx, regs.as_mut_ptr(), resume) };
-                for p in host.sink.prints.drain(..) {
-                    prints.push(d.print(RawPrint { lane: inv, ..p }, 0, wg));
+                let r = unsafe { (code.entry)(&mut ctx, regs.as_mut_ptr(), 0) };
+                if r > status::KILLED {
+                    return Err(fail_reason(r));
                 }
-                self.states[inv] = match r {
-                    status::DONE | status::KILLED => State::Finished,
-                    status::BARRIER if code.barriers => State::Waiting,
-                    status::STEPS => return Err("the step budget ran out".into()),
-                    status::BAIL => {
-                        return Err(
-                            "an instruction met a case the interpreter reports (an undefined-behaviour event)"
-                                .into(),
-                        );
-                    }
-                    other => return Err(format!("native code returned status {other}")),
-                };
             }
-            if !self.states.contains(&State::Waiting) {
-                break;
-            }
-            self.release(d, code)?;
         }
+        let mut prints: Vec<_> = host
+            .sink
+            .prints
+            .drain(..)
+            .map(|p| d.print(p, 0, wg))
+            .collect();
         // Stable: an invocation's lines stay in program order.
         prints.sort_by_key(|p| {
             let [x, y, z] = p.local_invocation;
@@ -236,78 +234,179 @@ impl Worker {
         })
     }
 
-    /// After a round in which some invocation reached a barrier: releases the waiting
-    /// invocations when the interpreter would release them without a report — in every
-    /// subgroup, all invocations that have not finished wait at the same dynamic instance of a
-    /// barrier (same instruction, same iteration of every enclosing loop), and no subgroup has
-    /// finished entirely while another waits.
-    fn release(&mut self, d: &Dispatch, code: &JitCode) -> Result<(), String> {
+    /// A program with barriers: every invocation starts, then rounds of the native round loop
+    /// (`lower_loop::emit_rounds`), each followed by the barrier release check.
+    fn run_rounds(
+        &mut self,
+        d: &Dispatch,
+        code: &JitCode,
+        rounds: super::NativeFn,
+        starts: &Starts,
+        ctx: &mut JitCtx,
+    ) -> Result<(), String> {
+        let (sw, pb) = (code.state_words, d.prog.private_bytes as usize);
+        let mut local = [0u32; 3];
+        for inv in 0..d.invocations {
+            let regs = &mut self.state[inv * sw..(inv + 1) * sw];
+            if d.prog.reset_registers {
+                regs.copy_from_slice(&self.template);
+            }
+            starts.start(
+                inv,
+                local,
+                regs,
+                &mut self.private[inv * pb..(inv + 1) * pb],
+            );
+            starts.advance(&mut local);
+            regs[code.resume_word] = 0;
+            regs[code.status_word] = RUN;
+        }
+        loop {
+            // SAFETY: `rounds` was compiled for this program; `ctx` and the state of every
+            // invocation (`invocations × state_words` words) stay valid for the call.
+            let r = unsafe { rounds(ctx, self.state.as_mut_ptr(), d.invocations as u64) };
+            if r != status::DONE {
+                return Err(fail_reason(r));
+            }
+            if !self.release(d, code)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// After a round: releases the waiting invocations (and returns true) when the
+    /// interpreter would release them without a report — in every subgroup, all invocations
+    /// that have not finished wait at the same dynamic instance of a barrier (same instruction,
+    /// same iteration of every enclosing loop), and no subgroup has finished entirely while
+    /// another waits. False when every invocation has finished.
+    fn release(&mut self, d: &Dispatch, code: &JitCode) -> Result<bool, String> {
         let sw = code.state_words;
-        let n = d.prog.slot_count as usize;
+        // The barrier instruction and the loop counters.
+        let sig = code.resume_word + 1..code.status_word;
         let mut done_subgroup = false;
         let mut waiting_subgroup = false;
         for s in 0..d.subgroups {
             let lanes = s * d.width..((s + 1) * d.width).min(d.invocations);
-            let mut signature: Option<&[u64]> = None;
+            let mut first: Option<usize> = None;
             for inv in lanes {
-                if self.states[inv] != State::Waiting {
+                let st = &self.state[inv * sw..(inv + 1) * sw];
+                if st[code.status_word] != status::BARRIER {
                     continue;
                 }
-                // The barrier instruction and the loop counters.
-                let sig = &self.state[inv * sw + n + 1..(inv + 1) * sw];
-                match signature {
-                    None => signature = Some(sig),
-                    Some(first) if first != sig => {
-                        return Err("a barrier reached non-uniformly within a subgroup".into());
+                match first {
+                    None => first = Some(inv),
+                    Some(f) => {
+                        let a = &self.state[f * sw..(f + 1) * sw];
+                        // (Word by word: two or three words, a library memcmp costs more.)
+                        if sig.clone().any(|w| a[w] != st[w]) {
+                            return Err("a barrier reached non-uniformly within a subgroup".into());
+                        }
                     }
-                    Some(_) => {}
                 }
             }
-            if signature.is_some() {
+            if first.is_some() {
                 waiting_subgroup = true;
             } else {
                 done_subgroup = true;
             }
         }
-        if done_subgroup && waiting_subgroup {
+        if !waiting_subgroup {
+            return Ok(false);
+        }
+        if done_subgroup {
             return Err("a subgroup finished while others wait at a barrier".into());
         }
         for inv in 0..d.invocations {
-            if self.states[inv] == State::Waiting {
-                self.states[inv] = State::Run(self.state[inv * sw + n]);
+            let st = &mut self.state[inv * sw..(inv + 1) * sw];
+            if st[code.status_word] == status::BARRIER {
+                st[code.status_word] = RUN;
             }
         }
-        Ok(())
+        Ok(true)
     }
 }
 
-/// Prepares invocation `index` of workgroup `wg` to start: its private memory (initialisers
-/// and built-ins kept in memory) and its built-in registers.
-fn start_invocation(
-    d: &Dispatch,
+/// How the invocations of one workgroup start: their private memory (initialisers and the
+/// built-ins kept in memory) and the built-ins kept in registers, computed directly for the
+/// common ones (`run::builtins` gives the same values; it is used for the others).
+struct Starts<'d> {
+    d: &'d Dispatch<'d>,
     wg: [u32; 3],
-    index: usize,
-    regs: &mut [u64],
-    private: &mut [u8],
-) {
-    let prog = d.prog;
-    let inv = Invocation {
-        local_size: d.local_size,
-        local_index: index,
-        workgroup: wg,
-        groups: d.groups,
-        subgroup_size: d.width as u32,
-        subgroups: d.subgroups as u32,
-    };
-    if !private.is_empty() {
-        let init = &d.private_init[..d.private_init.len().min(private.len())];
-        private[..init.len()].copy_from_slice(init);
-        private[init.len()..].fill(0);
-        builtins::write(prog, &inv, private);
+    /// The register built-ins that differ between invocations.
+    registers: Vec<crate::program::BuiltinVar>,
+    in_memory: bool,
+}
+
+impl<'d> Starts<'d> {
+    fn new(d: &'d Dispatch<'d>, wg: [u32; 3]) -> Self {
+        Starts {
+            d,
+            wg,
+            registers: d
+                .prog
+                .builtins
+                .iter()
+                .filter(|b| b.reg.is_some() && !builtins::is_uniform(b.builtin))
+                .copied()
+                .collect(),
+            in_memory: builtins::any_in_memory(d.prog),
+        }
     }
-    for b in &prog.builtins {
-        if b.reg.is_some() && !builtins::is_uniform(b.builtin) {
-            builtins::set_register(b, &inv, regs, 1, 0);
+
+    /// The LocalInvocationId after `local` (x fastest).
+    fn advance(&self, local: &mut [u32; 3]) {
+        let size = self.d.local_size;
+        local[0] += 1;
+        if local[0] >= size[0] {
+            local[0] = 0;
+            local[1] += 1;
+            if local[1] >= size[1] {
+                local[1] = 0;
+                local[2] += 1;
+            }
+        }
+    }
+
+    /// Prepares invocation `index` (LocalInvocationId `local`) to start.
+    fn start(&self, index: usize, local: [u32; 3], regs: &mut [u64], private: &mut [u8]) {
+        let d = self.d;
+        let inv = || Invocation {
+            local_size: d.local_size,
+            local_index: index,
+            workgroup: self.wg,
+            groups: d.groups,
+            subgroup_size: d.width as u32,
+            subgroups: d.subgroups as u32,
+        };
+        if !private.is_empty() {
+            let init = &d.private_init[..d.private_init.len().min(private.len())];
+            private[..init.len()].copy_from_slice(init);
+            private[init.len()..].fill(0);
+            if self.in_memory {
+                builtins::write(d.prog, &inv(), private);
+            }
+        }
+        use crate::program::Builtin as B;
+        for b in &self.registers {
+            let Some(reg) = b.reg else { continue };
+            let mask = crate::exec::low_bits(8 * b.component_bytes);
+            let wide = |a: [u32; 3]| a.map(u64::from);
+            let values = match b.builtin {
+                B::LocalInvocationId => wide(local),
+                B::WorkgroupId => wide(self.wg),
+                B::GlobalInvocationId => {
+                    [0, 1, 2].map(|i| self.wg[i] as u64 * d.local_size[i] as u64 + local[i] as u64)
+                }
+                B::LocalInvocationIndex => [index as u64, 0, 0],
+                B::SubgroupLocalInvocationId => [(index % d.width) as u64, 0, 0],
+                B::SubgroupId => [(index / d.width) as u64, 0, 0],
+                other => builtins::value(other, &inv()),
+            };
+            for (i, v) in values.iter().take(b.components as usize).enumerate() {
+                if let Some(r) = regs.get_mut(reg as usize + i) {
+                    *r = v & mask;
+                }
+            }
         }
     }
 }

@@ -148,20 +148,81 @@ pub fn compile_dumping(
         }
         module.clear_context(&mut ctx);
     }
+    let loop_id = match super::lower_loop::loop_builtins(prog, barriers) {
+        Some(builtins) if native_code => {
+            let id = module
+                .declare_function("workgroup", Linkage::Local, &sig)
+                .map_err(|e| fail("declare", &e))?;
+            ctx.func.signature = sig.clone();
+            ctx.func.name = UserFuncName::user(0, id.as_u32());
+            {
+                let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+                let entry = module.declare_func_in_func(ids[prog.entry as usize], b.func);
+                super::lower_loop::emit(&mut b, entry, &builtins);
+                b.seal_all_blocks();
+                b.finalize(module.target_config());
+            }
+            module
+                .define_function(id, &mut ctx)
+                .map_err(|e| fail("workgroup loop", &e))?;
+            module.clear_context(&mut ctx);
+            Some(id)
+        }
+        _ => None,
+    };
+    // The state of an invocation: registers, resume point, barrier instruction, loop
+    // counters, and (for the round loop) a status word.
+    let resume_word = prog.slot_count as usize;
+    let status_word = resume_word + 2 + loops.headers.len();
+    let rounds_id = if barriers {
+        let id = module
+            .declare_function("rounds", Linkage::Local, &sig)
+            .map_err(|e| fail("declare", &e))?;
+        ctx.func.signature = sig.clone();
+        ctx.func.name = UserFuncName::user(0, id.as_u32());
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let entry = module.declare_func_in_func(ids[prog.entry as usize], b.func);
+            super::lower_loop::emit_rounds(
+                &mut b,
+                entry,
+                status_word + 1,
+                resume_word,
+                status_word,
+                prog.private_bytes > 0,
+            );
+            b.seal_all_blocks();
+            b.finalize(module.target_config());
+        }
+        module
+            .define_function(id, &mut ctx)
+            .map_err(|e| fail("round loop", &e))?;
+        module.clear_context(&mut ctx);
+        Some(id)
+    } else {
+        None
+    };
     module
         .finalize_definitions()
         .map_err(|e| fail("finalize", &e))?;
-    let code = module.get_finalized_function(ids[prog.entry as usize]);
-    // SAFETY: the function was defined with the signature `NativeFn` describes (three 64-bit
+    // SAFETY: the functions were defined with the signature `NativeFn` describes (three 64-bit
     // parameters, one 64-bit result, the platform's default calling convention).
-    let entry = unsafe { std::mem::transmute::<*const u8, NativeFn>(code) };
+    let native = |id: FuncId| unsafe {
+        std::mem::transmute::<*const u8, NativeFn>(module.get_finalized_function(id))
+    };
+    let entry = native(ids[prog.entry as usize]);
+    let workgroup_loop = loop_id.map(native);
+    let rounds = rounds_id.map(native);
     let called_out = shared.callouts.len();
     Ok(JitCode {
         module: Some(module),
         entry,
+        workgroup_loop,
+        rounds,
+        resume_word,
+        status_word,
         callouts: shared.callouts,
-        state_words: prog.slot_count as usize + 2 + loops.headers.len(),
-        barriers,
+        state_words: status_word + 1,
         natively_lowered: shared.native,
         called_out,
     })
@@ -192,6 +253,9 @@ pub(super) struct FnLower<'a, 'b, 'p> {
     /// For each known space, its (base, length, read-only) loaded once at function entry.
     pub hoisted: HashMap<u32, (Value, Value, Value)>,
     pub loops: Option<&'a BarrierLoops>,
+    /// For a function with barriers: the variables live at the start of each segment (what a
+    /// barrier saves and a resume reloads).
+    pub live: Vec<std::collections::HashSet<Slot>>,
     pub counters: Vec<Variable>,
     pub ctx: Value,
     pub regs: Value,
@@ -232,7 +296,14 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         b.set_cold_block(bail);
         let seg_blocks = f.segments.iter().map(|_| b.create_block()).collect();
         let known = analysis::known_spaces(f, &shared.constants, shared.native_code);
+        let live = if loops.is_some() {
+            let set = vars.iter().copied().collect();
+            analysis::live_in(f, &set, shared.native_code)
+        } else {
+            Vec::new()
+        };
         FnLower {
+            live,
             vars: var_list.iter().copied().collect(),
             var_list,
             known,
@@ -341,22 +412,51 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     /// At a resume: the variables and loop counters from the invocation's state, then a jump
     /// to the segment after the barrier (`resume − 1`).
     fn reload_state(&mut self, resume: Value) {
-        self.reload_vars();
         let base = self.shared.prog.slot_count as i64 + 2;
         for (k, c) in self.counters.clone().into_iter().enumerate() {
             let v = self.load_word(base + k as i64);
             self.b.def_var(c, v);
         }
         let mut sw = Switch::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut targets = Vec::new();
         for seg in &self.f.segments {
             if let Term::Barrier { next } = seg.term
-                && seen.insert(next)
+                && !targets.contains(&next)
             {
-                sw.set_entry(next as u128 + 1, self.seg_blocks[next as usize]);
+                targets.push(next);
             }
         }
+        let blocks: Vec<Block> = targets.iter().map(|_| self.b.create_block()).collect();
+        for (t, blk) in targets.iter().zip(&blocks) {
+            sw.set_entry(*t as u128 + 1, *blk);
+        }
         sw.emit(self.b, resume, self.bail);
+        // Per continuation: the variables live there, then the segment.
+        for (t, blk) in targets.into_iter().zip(blocks) {
+            self.b.switch_to_block(blk);
+            self.reload_live(t);
+            self.b.ins().jump(self.seg_blocks[t as usize], &[]);
+        }
+    }
+
+    /// Reads the variables live at the start of segment `seg` from the register file.
+    fn reload_live(&mut self, seg: SegId) {
+        for (slot, var) in self.var_list.clone() {
+            if self.live[seg as usize].contains(&slot) {
+                let v = self.load_word(slot as i64);
+                self.b.def_var(var, v);
+            }
+        }
+    }
+
+    /// Writes the variables live at the start of segment `seg` to the register file.
+    fn spill_live(&mut self, seg: SegId) {
+        for (slot, var) in self.var_list.clone() {
+            if self.live[seg as usize].contains(&slot) {
+                let v = self.b.use_var(var);
+                self.store_word(slot as i64, v);
+            }
+        }
     }
 
     /// The 64-bit word `index` of the invocation's state.
@@ -595,7 +695,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
                 self.b.ins().jump(self.seg_blocks[*next as usize], &[]);
             }
             Term::Barrier { next } => {
-                self.spill_vars();
+                self.spill_live(*next);
                 let n = self.shared.prog.slot_count as i64;
                 let resume = self.b.ins().iconst(I64, *next as i64 + 1);
                 self.store_word(n, resume);

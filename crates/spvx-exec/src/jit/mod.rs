@@ -32,6 +32,7 @@
 mod analysis;
 mod driver;
 mod lower;
+mod lower_loop;
 mod lower_mem;
 mod lower_ops;
 mod runtime;
@@ -78,12 +79,18 @@ pub struct JitCode {
     /// Owns the executable memory; freed on drop.
     module: Option<JITModule>,
     pub(crate) entry: NativeFn,
+    /// The native workgroup loop (`lower_loop`), when the program allows it: `resume` is then
+    /// the number of invocations.
+    pub(crate) workgroup_loop: Option<NativeFn>,
+    /// The native round loop of a program with barriers (`lower_loop::emit_rounds`).
+    pub(crate) rounds: Option<NativeFn>,
+    /// Words of an invocation's state: where its resume point and its status are.
+    pub(crate) resume_word: usize,
+    pub(crate) status_word: usize,
     pub(crate) callouts: Vec<Callout>,
     /// Registers per invocation, then the resume segment, the barrier instruction and the
     /// loop counters of a barrier (see `lower`): the size of an invocation's state.
     pub(crate) state_words: usize,
-    /// Whether the entry function has workgroup barriers.
-    pub(crate) barriers: bool,
     /// Instructions compiled to native code, and instructions run through the interpreter.
     pub(crate) natively_lowered: usize,
     pub(crate) called_out: usize,
@@ -109,7 +116,7 @@ impl std::fmt::Debug for JitCode {
         f.debug_struct("JitCode")
             .field("natively_lowered", &self.natively_lowered)
             .field("called_out", &self.called_out)
-            .field("barriers", &self.barriers)
+            .field("barriers", &self.rounds.is_some())
             .finish()
     }
 }

@@ -28,12 +28,22 @@ pub const SPACE_SIZE: i64 = 24;
 /// at the offsets below; `host` is only for call-outs.
 #[repr(C)]
 pub struct JitCtx {
-    pub spaces: *const Space,
+    pub spaces: *mut Space,
     pub space_count: u64,
     /// Steps spent by the workgroup so far (segments entered, weighted by their length).
     pub steps: u64,
     /// Steps the workgroup may spend.
     pub budget: u64,
+    /// LocalInvocationIndex of the running invocation (for call-outs that print).
+    pub invocation: u64,
+    /// Subgroup size, workgroup id and workgroup size (for the native workgroup loop).
+    pub width: u64,
+    pub wg: [u64; 3],
+    pub size: [u64; 3],
+    /// For the native round loop: the first invocation's private memory and the bytes per
+    /// invocation.
+    pub private_base: *mut u8,
+    pub private_stride: u64,
     pub host: *mut Host<'static>,
 }
 
@@ -41,6 +51,12 @@ pub const CTX_SPACES: i32 = 0;
 pub const CTX_SPACE_COUNT: i32 = 8;
 pub const CTX_STEPS: i32 = 16;
 pub const CTX_BUDGET: i32 = 24;
+pub const CTX_INVOCATION: i32 = 32;
+pub const CTX_WIDTH: i32 = 40;
+pub const CTX_WG: i32 = 48;
+pub const CTX_SIZE: i32 = 72;
+pub const CTX_PRIVATE_BASE: i32 = 96;
+pub const CTX_PRIVATE_STRIDE: i32 = 104;
 
 /// What a call-out needs to run one instruction of one invocation through the interpreter.
 pub struct Host<'a> {
@@ -49,9 +65,6 @@ pub struct Host<'a> {
     pub buffers: &'a [SharedBuffer],
     pub tensors: &'a [Option<TensorView>],
     pub callouts: &'a [Callout],
-    /// The running invocation's private memory.
-    pub private: *mut u8,
-    pub private_len: usize,
     /// The workgroup's memory.
     pub workgroup: *mut u8,
     pub workgroup_len: usize,
@@ -72,7 +85,7 @@ pub struct Host<'a> {
 pub unsafe extern "C" fn callout(ctx: *mut JitCtx, regs: *mut u64, id: u64) -> u64 {
     // SAFETY: the caller's contract; nothing else touches these objects during the call (the
     // native code that passed them waits for us, on this thread).
-    let host = unsafe { &mut *(*ctx).host };
+    let (host, invocation) = unsafe { (&mut *(*ctx).host, (*ctx).invocation) };
     let Some(c) = host.callouts.get(id as usize) else {
         return status::BAIL;
     };
@@ -85,18 +98,21 @@ pub unsafe extern "C" fn callout(ctx: *mut JitCtx, regs: *mut u64, id: u64) -> u
         return status::BAIL;
     };
     let slots = host.prog.slot_count as usize;
-    // SAFETY: see above; the register file and the memory objects outlive the call.
+    // SAFETY: see above; the register file and the memory objects outlive the call. The
+    // running invocation's private memory is memory space 1 of the table.
     let (regs, private, workgroup) = unsafe {
+        let p = *(*ctx).spaces.add(crate::memory::SPACE_PRIVATE as usize);
         (
             std::slice::from_raw_parts_mut(regs, slots),
-            raw_slice(host.private, host.private_len),
+            raw_slice(p.base, p.len as usize),
             raw_slice(host.workgroup, host.workgroup_len),
         )
     };
+    let private_bytes = private.len();
     let mut mem = Memory {
         buffers: host.buffers,
         private,
-        private_bytes: host.private_len,
+        private_bytes,
         workgroup,
         tensors: host.tensors,
         writer_base: None,
@@ -112,6 +128,10 @@ pub unsafe extern "C" fn callout(ctx: *mut JitCtx, regs: *mut u64, id: u64) -> u
         source,
     };
     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| execute(inst, &mut cx)));
+    // The one-lane run printed as lane 0: name the invocation.
+    for p in &mut host.sink.prints[prints_before..] {
+        p.lane = invocation as usize;
+    }
     host.prints += host.sink.prints.len() - prints_before;
     match ran {
         Ok(Ok(())) if host.sink.count == 0 && !near_print_cap(host.prints) => status::DONE,

@@ -94,12 +94,26 @@ impl SharedBuffer {
 
     /// The bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.words.len() * 4);
-        for w in self.words.iter() {
-            out.extend_from_slice(&w.load(Relaxed).to_le_bytes());
-        }
-        out.truncate(self.len);
+        let mut out = Vec::new();
+        self.copy_to(&mut out);
         out
+    }
+
+    /// Replaces the contents of `out` by the buffer's bytes, reusing its allocation (an output
+    /// buffer of the right size is overwritten in place: no new memory to fault in).
+    pub fn copy_to(&self, out: &mut Vec<u8>) {
+        out.resize(self.len, 0);
+        let mut chunks = out.chunks_exact_mut(4);
+        for (c, w) in (&mut chunks).zip(self.words.iter()) {
+            c.copy_from_slice(&w.load(Relaxed).to_le_bytes());
+        }
+        let tail = chunks.into_remainder();
+        if !tail.is_empty()
+            && let Some(w) = self.words.last()
+        {
+            let n = tail.len();
+            tail.copy_from_slice(&w.load(Relaxed).to_le_bytes()[..n]);
+        }
     }
 
     #[inline(always)]

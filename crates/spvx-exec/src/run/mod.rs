@@ -249,18 +249,18 @@ pub fn run(
         if info.kind == BindingKind::StorageBuffer
             && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
         {
-            *dst = b.to_bytes();
+            b.copy_to(dst);
         }
         if info.kind == BindingKind::Tensor
             && let Some(t) = res.tensor_element_mut(info.set, info.binding, info.element_index())
         {
-            t.data = b.to_bytes();
+            b.copy_to(&mut t.data);
         }
     }
     let after_bindings = buffers.iter().skip(prog.bindings.len());
     for (b, &(index, read_only)) in after_bindings.zip(&arg_buffers) {
         if !read_only && let Some(crate::resources::KernelArg::Buffer(dst)) = res.arg_mut(index) {
-            *dst = b.to_bytes();
+            b.copy_to(dst);
         }
     }
     Ok(report)

@@ -1,0 +1,208 @@
+//! The native workgroup loop: one call runs every invocation of a workgroup, computing the
+//! built-ins each invocation keeps in registers (LocalInvocationId x fastest, as
+//! `run::builtins` numbers invocations) and calling the entry function. Used for programs
+//! without barriers, private memory or built-ins it does not compute (the driver's own loop
+//! runs the others).
+//!
+//! Signature: `fn(ctx, regs, invocations) -> status`; the workgroup id, workgroup size and
+//! subgroup size come from the context (`runtime::CTX_WG`, `CTX_SIZE`, `CTX_WIDTH`), and the
+//! running invocation's index is stored in `runtime::CTX_INVOCATION` for call-outs.
+
+use super::runtime::{
+    CTX_INVOCATION, CTX_PRIVATE_BASE, CTX_PRIVATE_STRIDE, CTX_SIZE, CTX_SPACES, CTX_WG, CTX_WIDTH,
+    SPACE_BASE, SPACE_SIZE,
+};
+use super::status;
+use crate::exec::low_bits;
+use crate::program::{Builtin, BuiltinVar, Program};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, Value, types};
+use cranelift_frontend::FunctionBuilder;
+
+const I64: types::Type = types::I64;
+
+/// The per-invocation built-ins of `prog`, when the native loop can run it.
+pub fn loop_builtins(prog: &Program, barriers: bool) -> Option<Vec<BuiltinVar>> {
+    // (An unvalidated program's registers are reset per invocation: the driver's loop.)
+    if barriers || prog.private_bytes > 0 || prog.reset_registers {
+        return None;
+    }
+    let mut out = Vec::new();
+    for b in &prog.builtins {
+        b.reg?;
+        if crate::run::builtins::is_uniform(b.builtin) {
+            continue;
+        }
+        match b.builtin {
+            Builtin::GlobalInvocationId
+            | Builtin::LocalInvocationId
+            | Builtin::WorkgroupId
+            | Builtin::LocalInvocationIndex
+            | Builtin::SubgroupLocalInvocationId
+            | Builtin::SubgroupId => out.push(*b),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Emits the loop's body into `b` (whose entry block has the three parameters) calling
+/// `entry`.
+pub fn emit(b: &mut FunctionBuilder, entry: FuncRef, builtins: &[BuiltinVar]) {
+    let t = MemFlagsData::trusted();
+    let start = b.create_block();
+    b.append_block_params_for_function_params(start);
+    b.switch_to_block(start);
+    let p = b.block_params(start).to_vec();
+    let (ctx, regs, n) = (p[0], p[1], p[2]);
+    let load = |b: &mut FunctionBuilder, off: i32| b.ins().load(I64, t, ctx, off);
+    let wg: Vec<Value> = (0..3).map(|i| load(b, CTX_WG + 8 * i)).collect();
+    let size: Vec<Value> = (0..3).map(|i| load(b, CTX_SIZE + 8 * i)).collect();
+    let width = load(b, CTX_WIDTH);
+    let base: Vec<Value> = (0..3).map(|i| b.ins().imul(wg[i], size[i])).collect();
+    let zero = b.ins().iconst(I64, 0);
+
+    // Loop state: index, x, y, z.
+    let head = b.create_block();
+    for _ in 0..4 {
+        b.append_block_param(head, I64);
+    }
+    b.ins()
+        .jump(head, &[zero.into(), zero.into(), zero.into(), zero.into()]);
+
+    b.switch_to_block(head);
+    let hp = b.block_params(head).to_vec();
+    let (index, local) = (hp[0], [hp[1], hp[2], hp[3]]);
+    let body = b.create_block();
+    let done = b.create_block();
+    let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
+    b.ins().brif(more, body, &[], done, &[]);
+
+    b.switch_to_block(done);
+    let ok = b.ins().iconst(I64, status::DONE as i64);
+    b.ins().return_(&[ok]);
+
+    b.switch_to_block(body);
+    b.ins().store(t, index, ctx, CTX_INVOCATION);
+    for bv in builtins {
+        let Some(reg) = bv.reg else { continue };
+        let values: [Value; 3] = match bv.builtin {
+            Builtin::LocalInvocationId => local,
+            Builtin::WorkgroupId => [wg[0], wg[1], wg[2]],
+            Builtin::GlobalInvocationId => [0, 1, 2].map(|i| b.ins().iadd(base[i], local[i])),
+            Builtin::LocalInvocationIndex => [index, zero, zero],
+            Builtin::SubgroupLocalInvocationId => [b.ins().urem(index, width), zero, zero],
+            Builtin::SubgroupId => [b.ins().udiv(index, width), zero, zero],
+            _ => continue,
+        };
+        let mask = low_bits(8 * bv.component_bytes) as i64;
+        for (i, v) in values.iter().take(bv.components as usize).enumerate() {
+            let v = b.ins().band_imm_s(*v, mask);
+            b.ins().store(t, v, regs, (reg as i32 + i as i32) * 8);
+        }
+    }
+    let call = b.ins().call(entry, &[ctx, regs, zero]);
+    let r = b.inst_results(call)[0];
+    // DONE and KILLED end the invocation; anything else ends the workgroup.
+    let stop = b
+        .ins()
+        .icmp_imm_s(IntCC::UnsignedGreaterThan, r, status::KILLED as i64);
+    let out = b.create_block();
+    let next = b.create_block();
+    b.ins().brif(stop, out, &[], next, &[]);
+    b.switch_to_block(out);
+    b.ins().return_(&[r]);
+
+    b.switch_to_block(next);
+    // x fastest, then y, then z.
+    let one = b.ins().iconst(I64, 1);
+    let x1 = b.ins().iadd(local[0], one);
+    let wrap_x = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x1, size[0]);
+    let x = b.ins().select(wrap_x, zero, x1);
+    let y_inc = b.ins().iadd(local[1], one);
+    let y1 = b.ins().select(wrap_x, y_inc, local[1]);
+    let wrap_y = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, y1, size[1]);
+    let y = b.ins().select(wrap_y, zero, y1);
+    let z_inc = b.ins().iadd(local[2], one);
+    let z = b.ins().select(wrap_y, z_inc, local[2]);
+    let i1 = b.ins().iadd(index, one);
+    b.ins()
+        .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
+}
+
+/// Emits the round loop of a program with barriers: `fn(ctx, state, invocations) -> status`
+/// runs every invocation whose status word says `RUN` (resuming at its resume word), stores
+/// the status it returns into its status word, and stops at the first status that ends the
+/// workgroup (neither DONE, KILLED nor BARRIER). Invocation `i`'s state is `state_words`
+/// words at `state + 8 · state_words · i`; its private memory (when the program has any) is
+/// `private_stride` bytes at `private_base + private_stride · i`, which the loop makes memory
+/// space 1 before each call.
+pub fn emit_rounds(
+    b: &mut FunctionBuilder,
+    entry: FuncRef,
+    state_words: usize,
+    resume_word: usize,
+    status_word: usize,
+    private: bool,
+) {
+    let t = MemFlagsData::trusted();
+    let start = b.create_block();
+    b.append_block_params_for_function_params(start);
+    b.switch_to_block(start);
+    let p = b.block_params(start).to_vec();
+    let (ctx, state, n) = (p[0], p[1], p[2]);
+    let zero = b.ins().iconst(I64, 0);
+    let head = b.create_block();
+    b.append_block_param(head, I64);
+    b.ins().jump(head, &[zero.into()]);
+
+    b.switch_to_block(head);
+    let index = b.block_params(head)[0];
+    let body = b.create_block();
+    let done = b.create_block();
+    let next = b.create_block();
+    let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
+    b.ins().brif(more, body, &[], done, &[]);
+
+    b.switch_to_block(done);
+    let ok = b.ins().iconst(I64, status::DONE as i64);
+    b.ins().return_(&[ok]);
+
+    b.switch_to_block(body);
+    let off = b.ins().imul_imm_s(index, 8 * state_words as i64);
+    let regs = b.ins().iadd(state, off);
+    let st = b.ins().load(I64, t, regs, 8 * status_word as i32);
+    let runnable = b.ins().icmp_imm_s(IntCC::Equal, st, RUN as i64);
+    let call_block = b.create_block();
+    b.ins().brif(runnable, call_block, &[], next, &[]);
+
+    b.switch_to_block(call_block);
+    b.ins().store(t, index, ctx, CTX_INVOCATION);
+    if private {
+        let base = b.ins().load(I64, t, ctx, CTX_PRIVATE_BASE);
+        let stride = b.ins().load(I64, t, ctx, CTX_PRIVATE_STRIDE);
+        let off = b.ins().imul(index, stride);
+        let mine = b.ins().iadd(base, off);
+        let table = b.ins().load(I64, t, ctx, CTX_SPACES);
+        let at = (crate::memory::SPACE_PRIVATE as i64 * SPACE_SIZE) as i32 + SPACE_BASE;
+        b.ins().store(t, mine, table, at);
+    }
+    let resume = b.ins().load(I64, t, regs, 8 * resume_word as i32);
+    let call = b.ins().call(entry, &[ctx, regs, resume]);
+    let r = b.inst_results(call)[0];
+    b.ins().store(t, r, regs, 8 * status_word as i32);
+    let stop = b
+        .ins()
+        .icmp_imm_s(IntCC::UnsignedGreaterThan, r, status::BARRIER as i64);
+    let out = b.create_block();
+    b.ins().brif(stop, out, &[], next, &[]);
+    b.switch_to_block(out);
+    b.ins().return_(&[r]);
+
+    b.switch_to_block(next);
+    let i1 = b.ins().iadd_imm_s(index, 1);
+    b.ins().jump(head, &[i1.into()]);
+}
+
+/// The status word of an invocation the round loop should run.
+pub const RUN: u64 = u64::MAX;
