@@ -23,6 +23,8 @@ use spvx_spirv::instruction::Instruction;
 
 mod op {
     pub const EXT_INST: u16 = 12;
+    /// OpExtInstWithForwardRefsKHR (SPV_KHR_relaxed_extended_instruction).
+    pub const EXT_INST_WITH_FORWARD_REFS: u16 = 4433;
     pub const FUNCTION: u16 = 54;
     pub const PHI: u16 = 245;
     pub const LOOP_MERGE: u16 = 246;
@@ -62,7 +64,7 @@ fn exempt_from_both(ix: &ModuleIndex, inst: &Instruction) -> bool {
                 w == u32::from(op::COOPERATIVE_MATRIX_LENGTH_KHR)
                     || w == u32::from(op::COOPERATIVE_MATRIX_LENGTH_NV)
             }),
-        op::EXT_INST => inst
+        op::EXT_INST | op::EXT_INST_WITH_FORWARD_REFS => inst
             .operands
             .first()
             .and_then(|o| o.id())
@@ -79,6 +81,7 @@ fn may_name_typeless(inst: &Instruction) -> bool {
         inst.opcode,
         op::PHI
             | op::EXT_INST
+            | op::EXT_INST_WITH_FORWARD_REFS
             | op::SELECTION_MERGE
             | op::LOOP_MERGE
             | op::BRANCH

@@ -72,6 +72,7 @@ mod op {
     pub const NAME: u16 = 5;
     pub const MEMBER_NAME: u16 = 6;
     pub const EXT_INST: u16 = 12;
+    pub const EXT_INST_WITH_FORWARD_REFS: u16 = 4433;
     pub const ENTRY_POINT: u16 = 15;
     pub const EXECUTION_MODE: u16 = 16;
     pub const TYPE_STRUCT: u16 = 30;
@@ -118,7 +119,10 @@ fn may_refer_forward(
         | op::LOOP_MERGE
         | op::BRANCH
         | op::PHI
-        | op::TYPE_FORWARD_POINTER => true,
+        | op::TYPE_FORWARD_POINTER
+        // SPV_KHR_relaxed_extended_instruction: OpExtInstWithForwardRefsKHR "allows forward
+        // references to <id>s" (of non-semantic instructions).
+        | op::EXT_INST_WITH_FORWARD_REFS => true,
         op::GROUP_DECORATE | op::GROUP_MEMBER_DECORATE | op::BRANCH_CONDITIONAL | op::SWITCH => {
             pos != 0
         }
