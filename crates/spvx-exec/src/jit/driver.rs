@@ -173,7 +173,7 @@ impl Worker {
             spaces: self.spaces.as_mut_ptr(),
             space_count: self.spaces.len() as u64,
             steps: 0,
-            budget: d.cfg.step_limit.saturating_mul(d.width as u64),
+            budget: d.cfg.step_limit,
             invocation: 0,
             width: d.width as u64,
             wg: wg.map(u64::from),
@@ -213,6 +213,10 @@ impl Worker {
                     return Err(fail_reason(r));
                 }
             }
+        }
+        // The budget is checked at loop headers only: the straight-line rest is checked here.
+        if ctx.steps > ctx.budget {
+            return Err(fail_reason(status::STEPS));
         }
         let mut prints: Vec<_> = host
             .sink

@@ -9,8 +9,13 @@
 //! counters into the invocation's state after the registers and returns `BARRIER`; called
 //! again with `resume = next segment + 1` it reloads them and continues there.
 //!
-//! Steps: entering a segment of `n` instructions spends `n + 1` steps (as the interpreter
-//! counts per subgroup); the workgroup's budget is `step_limit × subgroup size`.
+//! Steps: entering a segment of `n` instructions spends `n + 1` steps, as the interpreter
+//! counts per subgroup, but here per invocation; the workgroup's budget is the step limit
+//! itself. The interpreter charges each segment a subgroup runs once, for at least one of the
+//! invocations that run it, so its count never exceeds this one: a workgroup within the
+//! budget here is within the limit there. The budget is checked at loop headers (every cycle
+//! passes one) and by the driver when the workgroup ends; past it, the dispatch goes to the
+//! interpreter, whose count decides.
 
 use super::analysis::{self, BarrierLoops, CounterStep};
 use super::runtime::{self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE};
@@ -253,8 +258,11 @@ pub(super) struct FnLower<'a, 'b, 'p> {
     /// For each known space, its (base, length, read-only) loaded once at function entry.
     pub hoisted: HashMap<u32, (Value, Value, Value)>,
     pub loops: Option<&'a BarrierLoops>,
-    /// For a function with barriers: the variables live at the start of each segment (what a
-    /// barrier saves and a resume reloads).
+    /// While an arm of a converted branch is lowered (`lower_select`): the values it gives
+    /// registers, instead of writing them.
+    pub overlay: Option<HashMap<Slot, Value>>,
+    /// The variables live at the start of each segment (what a barrier saves and a resume
+    /// reloads; what a converted branch must merge).
     pub live: Vec<std::collections::HashSet<Slot>>,
     pub counters: Vec<Variable>,
     pub ctx: Value,
@@ -296,13 +304,12 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         b.set_cold_block(bail);
         let seg_blocks = f.segments.iter().map(|_| b.create_block()).collect();
         let known = analysis::known_spaces(f, &shared.constants, shared.native_code);
-        let live = if loops.is_some() {
+        let live = {
             let set = vars.iter().copied().collect();
             analysis::live_in(f, &set, shared.native_code)
-        } else {
-            Vec::new()
         };
         FnLower {
+            overlay: None,
             live,
             vars: var_list.iter().copied().collect(),
             var_list,
@@ -364,9 +371,22 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         let s = self.b.ins().iconst(I64, status::BAIL as i64);
         self.b.ins().return_(&[s]);
 
+        // Every cycle of the control-flow graph has an edge to a segment whose index is not
+        // higher than its source's: the budget is checked when such a segment starts.
+        let mut header = vec![false; self.f.segments.len()];
+        for (i, seg) in self.f.segments.iter().enumerate() {
+            for t in analysis::successors(&seg.term) {
+                if (t as usize) <= i {
+                    header[t as usize] = true;
+                }
+            }
+        }
         for (i, seg) in self.f.segments.iter().enumerate() {
             self.b.switch_to_block(self.seg_blocks[i]);
             self.spend_steps(seg.end - seg.start + 1);
+            if header[i] {
+                self.check_steps();
+            }
             for k in seg.start..seg.end {
                 let inst = &self.f.code[k as usize];
                 if self.shared.native_code && analysis::native(inst) {
@@ -474,6 +494,9 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     /// The value of register `slot`: its variable, its constant, or a load from the register
     /// file.
     pub fn val(&mut self, slot: Slot) -> Value {
+        if let Some(v) = self.overlay.as_ref().and_then(|o| o.get(&slot)) {
+            return *v;
+        }
         if let Some(v) = self.vars.get(&slot) {
             return self.b.use_var(*v);
         }
@@ -485,6 +508,10 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
 
     /// Sets register `slot` (a variable, else the register file).
     pub fn set(&mut self, slot: Slot, v: Value) {
+        if let Some(o) = self.overlay.as_mut() {
+            o.insert(slot, v);
+            return;
+        }
         match self.vars.get(&slot) {
             Some(var) => self.b.def_var(*var, v),
             None => self.store_word(slot as i64, v),
@@ -536,11 +563,16 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         self.b.def_var(self.steps, s);
     }
 
-    /// Spends `n` steps; past the budget the function returns `STEPS`.
-    fn spend_steps(&mut self, n: u32) {
+    /// Spends `n` steps (checked at the next loop header, call or exit).
+    pub fn spend_steps(&mut self, n: u32) {
         let s = self.b.use_var(self.steps);
         let s = self.b.ins().iadd_imm_s(s, n as i64);
         self.b.def_var(self.steps, s);
+    }
+
+    /// Past the budget the function returns `STEPS`.
+    pub fn check_steps(&mut self) {
+        let s = self.b.use_var(self.steps);
         let over = self
             .b
             .ins()
@@ -576,7 +608,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
 
     /// The copies and loop-counter updates of an edge from segment `from`, then a jump to its
     /// target.
-    fn take_edge(&mut self, from: SegId, e: &Edge) {
+    pub fn take_edge(&mut self, from: SegId, e: &Edge) {
         let values: Vec<Value> = e.copies.iter().map(|(_, s)| self.val(*s)).collect();
         for ((d, _), v) in e.copies.iter().zip(values) {
             self.set(*d, v);
@@ -628,7 +660,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         }
     }
 
-    fn lower_term(&mut self, seg: SegId, term: &Term, term_source: u32) {
+    fn lower_term(&mut self, seg: SegId, term: &'p Term, term_source: u32) {
         match term {
             Term::Branch(e) => self.take_edge(seg, e),
             Term::BranchConditional {
@@ -636,6 +668,9 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
                 on_true,
                 on_false,
             } => {
+                if self.if_convert(seg, *cond, on_true, on_false) {
+                    return;
+                }
                 let c = self.val(*cond);
                 let mut pending = Vec::new();
                 let t = self.edge_block(seg, on_true, &mut pending);

@@ -35,6 +35,7 @@ mod lower;
 mod lower_loop;
 mod lower_mem;
 mod lower_ops;
+mod lower_select;
 mod runtime;
 
 use crate::program::Program;
