@@ -291,3 +291,135 @@ fn bench_kernels_and_examples_agree_with_the_interpreter() {
         "every benchmark kernel runs on the JIT: {t:#?}"
     );
 }
+
+/// A module of the JIT's own corpus (tests/corpus/jit).
+fn jit_corpus(name: &str) -> CompiledModule {
+    let bytes = std::fs::read(dir(&format!("tests/corpus/jit/{name}.spv")))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Runs `m` both ways on `res` and returns how the JIT took it.
+fn jit_use(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3]) -> JitUse {
+    let mut t = Tally::default();
+    check(name, m, res, groups, &mut t);
+    let jit = run(m, res, groups, true).expect("the run succeeds");
+    jit.1.jit
+}
+
+/// Barriers reached by only some invocations of a subgroup (in a branch; in a loop whose trip
+/// count differs) are the interpreter's to report: the JIT gives such runs to it, and the
+/// results and reports are the interpreter's.
+#[test]
+fn non_uniform_barriers_go_to_the_interpreter() {
+    for name in ["barrier_divergent.comp", "barrier_trips.comp"] {
+        let m = jit_corpus(name);
+        let mut res = Resources::new();
+        res.set_words(0, 0, &(0..16u32).map(|i| i * 5 + 1).collect::<Vec<_>>());
+        let interp = run(&m, &res, [2, 1, 1], false).expect("the interpreter runs it");
+        assert!(
+            interp.1.total_events > 0,
+            "{name}: the interpreter reports the barrier"
+        );
+        match jit_use(name, &m, &res, [2, 1, 1]) {
+            JitUse::FellBack(why) => assert!(why.contains("barrier"), "{name}: {why}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
+/// Uniform barriers in nested loops and under a workgroup-uniform branch run on the JIT, with
+/// the interpreter's bytes.
+#[test]
+fn uniform_nested_barriers_run_on_the_jit() {
+    let m = jit_corpus("barrier_nested.comp");
+    let mut rng = Rng(0xba5);
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, rng.bytes(4 * 32 * 3));
+    res.set_buffer(0, 1, vec![0; 4 * 32 * 3]);
+    for width in [4, 8, 32] {
+        let cfg = RunConfig {
+            subgroup_size: width,
+            threads: Some(1),
+            ..RunConfig::default()
+        };
+        let mut a = res.clone();
+        let mut b = res.clone();
+        let rj = m.run(&mut a, [3, 1, 1], &cfg).expect("JIT run");
+        let ri = m
+            .run(
+                &mut b,
+                [3, 1, 1],
+                &RunConfig {
+                    jit: false,
+                    ..cfg.clone()
+                },
+            )
+            .expect("interpreter run");
+        assert_eq!(rj.jit, JitUse::Ran, "subgroup size {width}");
+        assert_eq!(ri.total_events, 0);
+        assert!(a == b, "subgroup size {width}: outputs differ");
+    }
+}
+
+/// Branches with arms the JIT may turn into selects and arms it must not (a division by a
+/// value that is zero on the untaken side, a shift by a variable amount): the JIT runs the
+/// module (no spurious fallback from an untaken arm) and gives the interpreter's bytes.
+#[test]
+fn converted_branches_give_the_interpreters_bytes() {
+    let m = jit_corpus("select_arms.comp");
+    let mut rng = Rng(0x5e1);
+    let mut res = Resources::new();
+    let v: Vec<u32> = (0..256).map(|_| (rng.next() % 5000) as u32).collect();
+    res.set_words(0, 0, &v);
+    res.set_buffer(0, 1, vec![0; 4 * 17 * 128]);
+    assert_eq!(jit_use("select_arms", &m, &res, [2, 1, 1]), JitUse::Ran);
+}
+
+/// The step limit: whatever the limit, the JIT's outcome is the interpreter's (both finish
+/// with the same bytes, or both end in the step-limit error): a workgroup within the JIT's
+/// budget is within the interpreter's limit, and past it the interpreter decides.
+#[test]
+fn step_limits_end_the_same_way() {
+    let bytes = std::fs::read(dir("../../bench/branchy.spv")).expect("branchy.spv");
+    let m =
+        CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("compiles");
+    let mut rng = Rng(0x57e9);
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, rng.bytes(4 * 256));
+    res.set_buffer(0, 1, vec![0; 4 * 256]);
+    let mut kinds = Vec::new();
+    for limit in [500u64, 5_000, 20_000, 60_000, 200_000, 2_000_000] {
+        let outcome = |jit| {
+            let mut r = res.clone();
+            let cfg = RunConfig {
+                jit,
+                step_limit: limit,
+                threads: Some(1),
+                ..RunConfig::default()
+            };
+            m.run(&mut r, [4, 1, 1], &cfg)
+                .map(|rep| (r, rep.jit))
+                .map_err(|e| e.to_string())
+        };
+        match (outcome(true), outcome(false)) {
+            (Ok((a, how)), Ok((b, _))) => {
+                assert!(a == b, "limit {limit}: outputs differ");
+                kinds.push(how);
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a, b, "limit {limit}");
+                kinds.push(JitUse::Off);
+            }
+            (a, b) => panic!(
+                "limit {limit}: JIT {:?}, interpreter {:?}",
+                a.is_ok(),
+                b.is_ok()
+            ),
+        }
+    }
+    // The smallest limits stop both; the largest lets the JIT run it itself.
+    assert_eq!(kinds.first(), Some(&JitUse::Off), "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&JitUse::Ran), "{kinds:?}");
+}

@@ -279,10 +279,13 @@ impl Worker {
     }
 
     /// After a round: releases the waiting invocations (and returns true) when the
-    /// interpreter would release them without a report — in every subgroup, all invocations
-    /// that have not finished wait at the same dynamic instance of a barrier (same instruction,
-    /// same iteration of every enclosing loop), and no subgroup has finished entirely while
-    /// another waits. False when every invocation has finished.
+    /// interpreter would release them without a report, else gives the reason to hand the run
+    /// to it; false when every invocation has finished. In every subgroup, either all its
+    /// invocations wait at the same dynamic instance of a barrier (same instruction, same
+    /// iteration of every enclosing loop), or all have finished — and then no other subgroup
+    /// may wait (the interpreter's deadlock). An invocation that finished (or was killed) while
+    /// others of its subgroup wait may, in the interpreter's schedule, still have been running
+    /// when the barrier executed, which the interpreter reports: such a round goes to it too.
     fn release(&mut self, d: &Dispatch, code: &JitCode) -> Result<bool, String> {
         let sw = code.state_words;
         // The barrier instruction and the loop counters.
@@ -291,27 +294,25 @@ impl Worker {
         let mut waiting_subgroup = false;
         for s in 0..d.subgroups {
             let lanes = s * d.width..((s + 1) * d.width).min(d.invocations);
-            let mut first: Option<usize> = None;
+            let first = lanes.start;
+            let waiting = |inv: usize| self.state[inv * sw + code.status_word] == status::BARRIER;
+            if !waiting(first) {
+                if lanes.clone().any(waiting) {
+                    return Err(
+                        "invocations of a subgroup finished while others wait at a barrier".into(),
+                    );
+                }
+                done_subgroup = true;
+                continue;
+            }
+            waiting_subgroup = true;
+            let a = &self.state[first * sw..(first + 1) * sw];
             for inv in lanes {
                 let st = &self.state[inv * sw..(inv + 1) * sw];
-                if st[code.status_word] != status::BARRIER {
-                    continue;
+                // (Word by word: two or three words, a library memcmp costs more.)
+                if !waiting(inv) || sig.clone().any(|w| a[w] != st[w]) {
+                    return Err("a barrier reached non-uniformly within a subgroup".into());
                 }
-                match first {
-                    None => first = Some(inv),
-                    Some(f) => {
-                        let a = &self.state[f * sw..(f + 1) * sw];
-                        // (Word by word: two or three words, a library memcmp costs more.)
-                        if sig.clone().any(|w| a[w] != st[w]) {
-                            return Err("a barrier reached non-uniformly within a subgroup".into());
-                        }
-                    }
-                }
-            }
-            if first.is_some() {
-                waiting_subgroup = true;
-            } else {
-                done_subgroup = true;
             }
         }
         if !waiting_subgroup {
@@ -321,10 +322,7 @@ impl Worker {
             return Err("a subgroup finished while others wait at a barrier".into());
         }
         for inv in 0..d.invocations {
-            let st = &mut self.state[inv * sw..(inv + 1) * sw];
-            if st[code.status_word] == status::BARRIER {
-                st[code.status_word] = RUN;
-            }
+            self.state[inv * sw + code.status_word] = RUN;
         }
         Ok(true)
     }
