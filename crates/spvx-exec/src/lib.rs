@@ -68,6 +68,8 @@ pub struct CompiledModule {
     program: program::Program,
     /// The program compiled by the JIT, made at the first run that wants it.
     jit: std::sync::Arc<std::sync::OnceLock<Result<jit::JitCode, String>>>,
+    /// Buffer storage kept from run to run.
+    pool: std::sync::Arc<memory::BufferPool>,
 }
 
 impl CompiledModule {
@@ -104,6 +106,7 @@ impl CompiledModule {
         Ok(CompiledModule {
             program: compile::compile(header, instructions, entry, opts)?,
             jit: Default::default(),
+            pool: Default::default(),
         })
     }
 
@@ -139,7 +142,7 @@ impl CompiledModule {
         cfg: &RunConfig,
     ) -> Result<RunReport, ExecError> {
         let jit = (cfg.jit && !cfg.strict && !cfg.track_writers).then(|| self.jit_code());
-        run::run(&self.program, jit, res, groups, cfg)
+        run::run(&self.program, jit, Some(&self.pool), res, groups, cfg)
     }
 
     /// The same module whose JIT runs every instruction through the interpreter (native
@@ -151,6 +154,7 @@ impl CompiledModule {
         CompiledModule {
             program: self.program.clone(),
             jit: std::sync::Arc::new(jit),
+            pool: Default::default(),
         }
     }
 

@@ -30,16 +30,28 @@ pub struct SharedBuffer {
 impl SharedBuffer {
     /// A buffer holding a copy of `bytes`.
     pub fn new(bytes: &[u8], read_only: bool) -> SharedBuffer {
-        let mut words = Vec::with_capacity(bytes.len().div_ceil(4));
+        Self::new_in(None, bytes, read_only)
+    }
+
+    /// A buffer holding a copy of `bytes`, in storage from `pool` when it has storage of the
+    /// right size.
+    pub fn new_in(pool: Option<&super::BufferPool>, bytes: &[u8], read_only: bool) -> SharedBuffer {
+        let n = bytes.len().div_ceil(4);
+        let mut words = match pool.and_then(|p| p.take(n)) {
+            Some(w) => w,
+            None => (0..n).map(|_| AtomicU32::new(0)).collect(),
+        };
         let chunks = bytes.chunks_exact(4);
         let tail = chunks.remainder();
-        words.extend(chunks.map(|c| AtomicU32::new(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))));
-        if !tail.is_empty() {
-            let mut w = [0u8; 4];
-            w[..tail.len()].copy_from_slice(tail);
-            words.push(AtomicU32::new(u32::from_le_bytes(w)));
+        let full = bytes.len() / 4;
+        for (c, w) in chunks.zip(words.iter_mut()) {
+            *w.get_mut() = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         }
-        let words = words.into_boxed_slice();
+        if let Some(w) = words.get_mut(full) {
+            let mut last = [0u8; 4];
+            last[..tail.len()].copy_from_slice(tail);
+            *w.get_mut() = u32::from_le_bytes(last);
+        }
         SharedBuffer {
             words,
             len: bytes.len(),
@@ -47,6 +59,11 @@ impl SharedBuffer {
             wide_atomics: Mutex::new(()),
             writers: None,
         }
+    }
+
+    /// Gives the buffer's storage back to `pool`.
+    pub fn recycle(self, pool: &super::BufferPool) {
+        pool.give(self.words);
     }
 
     /// The same buffer, recording which invocation wrote each byte (see [`Self::writers`]).

@@ -7,9 +7,11 @@
 //! write outside is dropped ([`Access`] tells the caller, which records the event).
 
 mod buffer;
+mod pool;
 mod view;
 
 pub use buffer::SharedBuffer;
+pub use pool::BufferPool;
 pub use view::{BufferLanes, CommonBytes, LaneBytes, LaneSpan, LaneView, PrivateLanes};
 
 /// No memory object: the null pointer (all bits zero) and anything else in space 0 is out of

@@ -14,7 +14,7 @@ pub(crate) mod workgroup;
 use crate::config::RunConfig;
 use crate::error::{ExecError, opcode_name};
 use crate::exec::RawEvent;
-use crate::memory::{SharedBuffer, TensorView};
+use crate::memory::{BufferPool, SharedBuffer, TensorView};
 use crate::program::Program;
 use crate::report::{BufferWriters, JitUse, RunReport, UbEvent};
 use crate::resources::{BindingInfo, BindingKind, Resources, Tensor};
@@ -94,6 +94,7 @@ impl Dispatch<'_> {
 pub fn run(
     prog: &Program,
     jit: Option<Result<&crate::jit::JitCode, &str>>,
+    pool: Option<&BufferPool>,
     res: &mut Resources,
     groups: [u32; 3],
     cfg: &RunConfig,
@@ -123,7 +124,7 @@ pub fn run(
         )));
     }
 
-    let mut bound = bind(prog, res, &ks, cfg)?;
+    let mut bound = bind(prog, res, &ks, cfg, pool)?;
     let threads = match cfg.threads {
         Some(n) => n.max(1) as u64,
         None => rayon::current_num_threads() as u64,
@@ -201,7 +202,8 @@ pub fn run(
                 Err(why) => {
                     // Start over from the original inputs on the interpreter.
                     jit_use = JitUse::FellBack(why);
-                    bound = bind(prog, res, &ks, cfg)?;
+                    let fresh = bind(prog, res, &ks, cfg, pool)?;
+                    std::mem::replace(&mut bound, fresh).recycle(pool);
                 }
             }
         }
@@ -263,6 +265,11 @@ pub fn run(
             b.copy_to(dst);
         }
     }
+    if let Some(pool) = pool {
+        for b in buffers {
+            b.recycle(pool);
+        }
+    }
     Ok(report)
 }
 
@@ -311,6 +318,17 @@ struct Bound {
     bytes: u64,
 }
 
+impl Bound {
+    /// Gives the buffers' storage back to the pool.
+    fn recycle(self, pool: Option<&BufferPool>) {
+        if let Some(pool) = pool {
+            for b in self.buffers {
+                b.recycle(pool);
+            }
+        }
+    }
+}
+
 /// Copies the buffers and tensors of `res` into memory objects, in the program's binding
 /// order, then the Kernel buffer arguments and the elements of runtime arrays.
 fn bind(
@@ -318,6 +336,7 @@ fn bind(
     res: &Resources,
     ks: &kernel::KernelSetup,
     cfg: &RunConfig,
+    pool: Option<&BufferPool>,
 ) -> Result<Bound, ExecError> {
     let mut buffers = Vec::with_capacity(prog.bindings.len());
     let mut tensors = Vec::with_capacity(prog.bindings.len());
@@ -369,7 +388,7 @@ fn bind(
             }
         };
         bytes_needed += data.len() as u64;
-        let buffer = SharedBuffer::new(data, read_only);
+        let buffer = SharedBuffer::new_in(pool, data, read_only);
         buffers.push(if cfg.track_writers && !read_only {
             buffer.with_writer_tracking()
         } else {
@@ -379,7 +398,7 @@ fn bind(
     }
     for &(_, data, read_only) in &ks.buffers {
         bytes_needed += data.len() as u64;
-        buffers.push(SharedBuffer::new(data, read_only));
+        buffers.push(SharedBuffer::new_in(pool, data, read_only));
         tensors.push(None);
     }
     let runtime = runtime_arrays::bind(
