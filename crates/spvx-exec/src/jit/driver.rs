@@ -27,7 +27,7 @@ pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<O
         }
         r
     };
-    let results: Vec<Result<Outcome, String>> = if d.cfg.threads == Some(1) || total <= 1 {
+    let results: Vec<Result<Outcome, String>> = if d.single_threaded(total) {
         let mut w = Worker::new(d, code);
         let mut out = Vec::with_capacity(total as usize);
         for i in 0..total {

@@ -350,13 +350,15 @@ impl FnLower<'_, '_, '_> {
         let (x, y) = (self.val(a), self.val(b));
         let kind = spec.kind();
         let n = spec.result_bits();
-        let mut sum = self.b.ins().iconst(I64, 0);
-        for i in 0..4 {
-            let xi = self.byte(x, i, kind.vector1_signed());
-            let yi = self.byte(y, i, kind.vector2_signed());
-            let p = self.b.ins().imul(xi, yi);
-            sum = self.b.ins().iadd(sum, p);
-        }
+        // The four bytes of each word widened to 32-bit lanes, multiplied lane by lane (each
+        // product fits 17 bits) and summed pairwise: the exact dot product.
+        let xv = self.widen_bytes(x, kind.vector1_signed());
+        let yv = self.widen_bytes(y, kind.vector2_signed());
+        let p = self.b.ins().imul(xv, yv);
+        let h = self.b.ins().iadd_pairwise(p, p);
+        let h = self.b.ins().iadd_pairwise(h, h);
+        let s32 = self.b.ins().extractlane(h, 0);
+        let sum = self.b.ins().sextend(I64, s32);
         let r = match acc {
             None => self.mask(sum, n),
             Some(c) => {
@@ -377,14 +379,18 @@ impl FnLower<'_, '_, '_> {
         self.set(dst, r);
     }
 
-    /// Byte `i` of `word`, sign- or zero-extended.
-    fn byte(&mut self, word: Value, i: u32, signed: bool) -> Value {
-        let shifted = if i == 0 {
-            word
+    /// The four low bytes of `word` as an I32X4, each sign- or zero-extended.
+    fn widen_bytes(&mut self, word: Value, signed: bool) -> Value {
+        let w = self.b.ins().ireduce(types::I32, word);
+        let v = self.b.ins().scalar_to_vector(types::I32X4, w);
+        let flags = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+        let bytes = self.b.ins().bitcast(types::I8X16, flags, v);
+        if signed {
+            let h = self.b.ins().swiden_low(bytes);
+            self.b.ins().swiden_low(h)
         } else {
-            self.b.ins().ushr_imm_s(word, 8 * i as i64)
-        };
-        let v = self.b.ins().band_imm_s(shifted, 0xff);
-        if signed { self.sext(v, 8) } else { v }
+            let h = self.b.ins().uwiden_low(bytes);
+            self.b.ins().uwiden_low(h)
+        }
     }
 }

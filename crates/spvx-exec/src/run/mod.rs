@@ -42,7 +42,21 @@ pub(crate) struct Dispatch<'a> {
     pub private_init: Vec<u8>,
 }
 
+/// Dispatches of at most this many invocations run on the calling thread: starting the thread
+/// pool's workers costs more than such a dispatch usually takes.
+pub const SMALL_DISPATCH: u64 = 256;
+
 impl Dispatch<'_> {
+    /// Whether to run the `total` workgroups on the calling thread (one thread asked for, one
+    /// workgroup, or a small dispatch when the thread count is left to the engine). Results
+    /// are the same either way.
+    pub fn single_threaded(&self, total: u64) -> bool {
+        match self.cfg.threads {
+            Some(n) => n == 1 || total <= 1,
+            None => total <= 1 || total.saturating_mul(self.invocations as u64) <= SMALL_DISPATCH,
+        }
+    }
+
     /// The workgroup id of linear index `i` (x fastest).
     pub fn workgroup_id(&self, i: u64) -> [u32; 3] {
         let [x, y, _] = self.groups.map(u64::from);
@@ -419,7 +433,7 @@ fn bind(
 
 /// Runs every workgroup on the interpreter (in parallel unless one thread is asked for).
 fn interpret(d: &Dispatch, total: u64) -> Result<Vec<Outcome>, ExecError> {
-    Ok(if d.cfg.threads == Some(1) || total <= 1 {
+    Ok(if d.single_threaded(total) {
         let mut worker = Worker::new(d);
         let mut out = Vec::new();
         for i in 0..total {

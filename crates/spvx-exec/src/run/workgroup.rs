@@ -122,8 +122,10 @@ impl Worker {
                     }),
                 };
                 let r = self.subgroups[s].run(prog, &mut mem, &mut sink, d.cfg, &mut out.steps);
-                for e in sink.events.drain(before..).collect::<Vec<_>>() {
-                    out.events.push(d.event(e, s, wg));
+                if sink.events.len() > before {
+                    for e in std::mem::take(&mut sink.events).into_iter().skip(before) {
+                        out.events.push(d.event(e, s, wg));
+                    }
                 }
                 sink.events.clear();
                 for p in sink.prints.drain(..) {
