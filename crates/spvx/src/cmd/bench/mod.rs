@@ -45,6 +45,9 @@ pub struct BenchArgs {
     /// Engine worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Time the interpreter only (the JIT off), e.g. to compare the two in separate tables.
+    #[arg(long)]
+    no_jit: bool,
     /// Compare with a Vulkan device: `vulkan` (the first) or `vulkan:NAME`.
     #[arg(long, value_name = "DEVICE")]
     device: Option<String>,
@@ -79,6 +82,7 @@ pub fn run(args: BenchArgs) -> CmdResult {
     }
     let over = RunOptions {
         threads: args.threads,
+        jit: args.no_jit.then_some(false),
         ..RunOptions::default()
     };
     let opts = BenchOptions {
