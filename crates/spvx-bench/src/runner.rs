@@ -245,6 +245,7 @@ pub fn run_case(
     }
 
     let mut engine = Vec::with_capacity(opts.rounds);
+    let mut interpreter = Vec::new();
     let mut jit = JitUse::Off;
     let total = opts.warmup + opts.rounds;
     for round in 0..total {
@@ -264,6 +265,27 @@ pub fn run_case(
         }
         if timed {
             engine.push(elapsed);
+        }
+        // When the JIT ran it: the interpreter too, in the same round (its speed-up).
+        if jit == JitUse::Ran {
+            let mut res = case.resources.clone();
+            let interp = RunConfig {
+                jit: false,
+                ..config.clone()
+            };
+            let start = Instant::now();
+            case.module
+                .run(&mut res, case.groups, &interp)
+                .map_err(engine_err)?;
+            let t = start.elapsed();
+            check.engine_runs += 1;
+            if let Some(d) = first_difference(&res, &reference) {
+                check.engine_mismatches += 1;
+                check.first_mismatch.get_or_insert(d);
+            }
+            if timed {
+                interpreter.push(t);
+            }
         }
         let device_time = device_runs
             .as_mut()
@@ -290,6 +312,7 @@ pub fn run_case(
         subgroup_size: config.subgroup_size,
         engine_compile: case.compile_time,
         engine,
+        interpreter,
         jit,
         device: device_result,
         check,

@@ -63,6 +63,8 @@ pub struct Row {
     pub engine: Vec<Duration>,
     /// Whether the JIT ran the engine's last timed dispatch (else the interpreter).
     pub jit: spvx_exec::JitUse,
+    /// When the JIT ran the kernel: the interpreter's timed dispatches of the same rounds.
+    pub interpreter: Vec<Duration>,
     pub device: DeviceResult,
     pub check: Check,
 }
@@ -271,7 +273,8 @@ impl Table {
              engine ms and device ms are medians of one dispatch, end to end on a module prepared \
              beforehand: engine = `CompiledModule::run` (inputs copied into engine memory, every \
              workgroup run on the JIT or, for the kernels it does not take, the interpreter (column \
-             engine), outputs copied back); device = `Prepared::dispatch` of spvx-vk \
+             engine), outputs copied back); interpreter ms = the same dispatch on the interpreter \
+             (JIT off) in the same rounds, for the kernels the JIT ran; device = `Prepared::dispatch` of spvx-vk \
              (inputs copied into the mapped buffers, dispatch submitted and waited for, every \
              buffer copied back). Ratio = device ms / engine ms (above 1: the engine is faster). \
              One-time setup, measured once and not in those times: engine compile = \
@@ -285,11 +288,11 @@ impl Table {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "| kernel | invocations | subgroup | engine | engine ms | device ms | ratio | engine compile ms | device setup ms | ratio with setup | engine Minv/s | engine rate | device rate | outputs |"
+            "| kernel | invocations | subgroup | engine | engine ms | device ms | ratio | interpreter ms | engine compile ms | device setup ms | ratio with setup | engine Minv/s | engine rate | device rate | outputs |"
         );
         let _ = writeln!(
             out,
-            "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
+            "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
         );
         for r in &self.rows {
             let em = r.engine_median();
@@ -299,7 +302,7 @@ impl Table {
                 .map_or("—".into(), |v| format!("{:.2}", v / 1e6));
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&r.name),
                 r.invocations,
                 r.subgroup_size,
@@ -307,6 +310,7 @@ impl Table {
                 em.map_or("—".into(), ms),
                 dev,
                 ratio,
+                median(&r.interpreter).map_or("—".into(), ms),
                 r.engine_compile.map_or("—".into(), ms),
                 setup,
                 ratio_setup,
@@ -355,6 +359,7 @@ mod tests {
             engine_compile: Some(Duration::from_millis(1)),
             engine: vec![Duration::from_millis(engine_ms)],
             jit: spvx_exec::JitUse::Ran,
+            interpreter: Vec::new(),
             device,
             check: Check {
                 engine_runs: 2,
@@ -390,7 +395,7 @@ mod tests {
         // 2e6 MACs in 2 ms = 1 GMAC/s; 1000 invocations in 2 ms = 0.5 M/s.
         assert!(
             md.contains(
-                "| k\\|1 | 1000 | 32 | JIT | 2.00 | 6.00 | 3.00 | 1.00 | 4.00 | 3.33 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
+                "| k\\|1 | 1000 | 32 | JIT | 2.00 | 6.00 | 3.00 | — | 1.00 | 4.00 | 3.33 | 0.50 | 1.000 GMAC/s | 0.333 GMAC/s |"
             ),
             "{md}"
         );

@@ -136,8 +136,11 @@ pub fn dump(prog: &Program) -> Result<String, String> {
         return Err(why);
     }
     let mut text = String::new();
-    lower::compile_dumping(prog, true, Some(&mut text))?;
-    Ok(text)
+    let code = lower::compile_dumping(prog, true, Some(&mut text))?;
+    let (native, called) = code.instruction_counts();
+    Ok(format!(
+        "; {native} instructions compiled natively, {called} through the interpreter\n{text}"
+    ))
 }
 
 /// Why `prog` cannot run on the JIT, or `None` when it can.
