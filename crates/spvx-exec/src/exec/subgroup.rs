@@ -89,6 +89,18 @@ fn ballot_query(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slo
     }
 }
 
+/// Sets `dst` of every lane of `mask` to `f(cx, lane)`, all computed before any is written
+/// (`dst` may be one of the operands). No allocation: at most 64 lanes.
+fn write_lanes(cx: &mut Ctx, dst: Slot, mask: u64, f: impl Fn(&Ctx, usize) -> u64) {
+    let mut out = [0u64; 64];
+    for l in lanes(mask) {
+        out[l] = f(cx, l);
+    }
+    for l in lanes(mask) {
+        cx.set(dst, l, out[l]);
+    }
+}
+
 /// The identity of a combining operation (the first value of an exclusive scan).
 fn identity(op: ReduceOp, s: Scalar) -> u64 {
     let bits = s.bits();
@@ -203,39 +215,29 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
         | GroupOp::BallotFindMsb
         | GroupOp::InverseBallot => ballot_query(cx, op, s, dst, a, b),
         GroupOp::QuadBroadcast | GroupOp::QuadSwap | GroupOp::Rotate(_) => {
-            let values: Vec<(usize, u64)> = lanes(active)
-                .map(|l| {
-                    let x = cx.get(b, l);
-                    let src = match op {
-                        // Quad index `x` of the lane's quad; 4 or more names no lane.
-                        GroupOp::QuadBroadcast if x < 4 => (l as u64 & !3) | x,
-                        GroupOp::QuadSwap if x < 3 => l as u64 ^ (x + 1),
-                        GroupOp::Rotate(c) => rotate_source(l, x, c, w),
-                        _ => u64::MAX,
-                    };
-                    (l, read(cx, src))
-                })
-                .collect();
-            for (l, v) in values {
-                cx.set(dst, l, v);
-            }
+            write_lanes(cx, dst, active, |cx, l| {
+                let x = cx.get(b, l);
+                let src = match op {
+                    // Quad index `x` of the lane's quad; 4 or more names no lane.
+                    GroupOp::QuadBroadcast if x < 4 => (l as u64 & !3) | x,
+                    GroupOp::QuadSwap if x < 3 => l as u64 ^ (x + 1),
+                    GroupOp::Rotate(c) => rotate_source(l, x, c, w),
+                    _ => u64::MAX,
+                };
+                read(cx, src)
+            });
         }
         GroupOp::QuadAll | GroupOp::QuadAny => {
-            let values: Vec<(usize, u64)> = lanes(active)
-                .map(|l| {
-                    let quad = active & (0xf << (l & !3));
-                    let mut preds = lanes(quad).map(|q| cx.get(a, q) != 0);
-                    let r = if op == GroupOp::QuadAll {
-                        preds.all(|p| p)
-                    } else {
-                        preds.any(|p| p)
-                    };
-                    (l, r as u64)
-                })
-                .collect();
-            for (l, v) in values {
-                cx.set(dst, l, v);
-            }
+            write_lanes(cx, dst, active, |cx, l| {
+                let quad = active & (0xf << (l & !3));
+                let mut preds = lanes(quad).map(|q| cx.get(a, q) != 0);
+                let r = if op == GroupOp::QuadAll {
+                    preds.all(|p| p)
+                } else {
+                    preds.any(|p| p)
+                };
+                r as u64
+            });
         }
         GroupOp::BroadcastFirst => {
             let v = cx.get(a, first);
@@ -248,21 +250,16 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
         | GroupOp::ShuffleXor
         | GroupOp::ShuffleUp
         | GroupOp::ShuffleDown => {
-            let values: Vec<(usize, u64)> = lanes(active)
-                .map(|l| {
-                    let id = cx.get(b, l);
-                    let src = match op {
-                        GroupOp::ShuffleXor => (l as u64) ^ id,
-                        GroupOp::ShuffleUp => (l as u64).wrapping_sub(id),
-                        GroupOp::ShuffleDown => (l as u64).wrapping_add(id),
-                        _ => id,
-                    };
-                    (l, read(cx, src))
-                })
-                .collect();
-            for (l, v) in values {
-                cx.set(dst, l, v);
-            }
+            write_lanes(cx, dst, active, |cx, l| {
+                let id = cx.get(b, l);
+                let src = match op {
+                    GroupOp::ShuffleXor => (l as u64) ^ id,
+                    GroupOp::ShuffleUp => (l as u64).wrapping_sub(id),
+                    GroupOp::ShuffleDown => (l as u64).wrapping_add(id),
+                    _ => id,
+                };
+                read(cx, src)
+            });
         }
         GroupOp::Partition => {
             // Each lane: the active lanes whose value has the same bits as its own.
@@ -284,25 +281,19 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
         }
         GroupOp::Arith(rop, GroupMode::Partitioned(pm)) => {
             let id = identity(rop, s);
-            let values: Vec<(usize, u64)> = lanes(active)
-                .map(|l| {
-                    // The lane's own partition ballot, its active lanes below the width.
-                    let part = (ballot_bits(cx, b, l) as u64) & active;
-                    let upto = match pm {
-                        PartitionMode::Reduce => u64::MAX,
-                        PartitionMode::InclusiveScan => low_bits(l as u32 + 1),
-                        PartitionMode::ExclusiveScan => low_bits(l as u32),
-                    };
-                    let r = lanes(part & upto)
-                        .map(|k| cx.get(a, k))
-                        .reduce(|x, v| combine(rop, s, x, v))
-                        .unwrap_or(id);
-                    (l, r)
-                })
-                .collect();
-            for (l, v) in values {
-                cx.set(dst, l, v);
-            }
+            write_lanes(cx, dst, active, |cx, l| {
+                // The lane's own partition ballot, its active lanes below the width.
+                let part = (ballot_bits(cx, b, l) as u64) & active;
+                let upto = match pm {
+                    PartitionMode::Reduce => u64::MAX,
+                    PartitionMode::InclusiveScan => low_bits(l as u32 + 1),
+                    PartitionMode::ExclusiveScan => low_bits(l as u32),
+                };
+                lanes(part & upto)
+                    .map(|k| cx.get(a, k))
+                    .reduce(|x, v| combine(rop, s, x, v))
+                    .unwrap_or(id)
+            });
         }
         GroupOp::Arith(rop, mode) => {
             let id = identity(rop, s);
@@ -327,9 +318,13 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
                 }
                 GroupMode::InclusiveScan | GroupMode::ExclusiveScan | GroupMode::Partitioned(_) => {
                     let mut acc: Option<u64> = None;
-                    let values: Vec<(usize, u64)> =
-                        lanes(active).map(|l| (l, cx.get(a, l))).collect();
-                    for (l, v) in values {
+                    // Every value read before any result is written (`dst` may be `a`).
+                    let mut values = [0u64; 64];
+                    for l in lanes(active) {
+                        values[l] = cx.get(a, l);
+                    }
+                    for l in lanes(active) {
+                        let v = values[l];
                         let before = acc.unwrap_or(id);
                         let after = acc.map_or(v, |x| combine(rop, s, x, v));
                         cx.set(

@@ -357,16 +357,7 @@ impl<'d> Starts<'d> {
 
     /// The LocalInvocationId after `local` (x fastest).
     fn advance(&self, local: &mut [u32; 3]) {
-        let size = self.d.local_size;
-        local[0] += 1;
-        if local[0] >= size[0] {
-            local[0] = 0;
-            local[1] += 1;
-            if local[1] >= size[1] {
-                local[1] = 0;
-                local[2] += 1;
-            }
-        }
+        builtins::next_local(local, self.d.local_size);
     }
 
     /// Prepares invocation `index` (LocalInvocationId `local`) to start.
@@ -388,27 +379,11 @@ impl<'d> Starts<'d> {
                 builtins::write(d.prog, &inv(), private);
             }
         }
-        use crate::program::Builtin as B;
         for b in &self.registers {
-            let Some(reg) = b.reg else { continue };
-            let mask = crate::exec::low_bits(8 * b.component_bytes);
-            let wide = |a: [u32; 3]| a.map(u64::from);
-            let values = match b.builtin {
-                B::LocalInvocationId => wide(local),
-                B::WorkgroupId => wide(self.wg),
-                B::GlobalInvocationId => {
-                    [0, 1, 2].map(|i| self.wg[i] as u64 * d.local_size[i] as u64 + local[i] as u64)
-                }
-                B::LocalInvocationIndex => [index as u64, 0, 0],
-                B::SubgroupLocalInvocationId => [(index % d.width) as u64, 0, 0],
-                B::SubgroupId => [(index / d.width) as u64, 0, 0],
-                other => builtins::value(other, &inv()),
-            };
-            for (i, v) in values.iter().take(b.components as usize).enumerate() {
-                if let Some(r) = regs.get_mut(reg as usize + i) {
-                    *r = v & mask;
-                }
-            }
+            let values =
+                builtins::per_invocation(b.builtin, index, local, self.wg, d.local_size, d.width)
+                    .unwrap_or_else(|| builtins::value(b.builtin, &inv()));
+            builtins::put_register(b, values, regs, 1, 0);
         }
     }
 }

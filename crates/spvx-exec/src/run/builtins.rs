@@ -120,19 +120,63 @@ pub fn write(prog: &Program, inv: &Invocation, private: &mut [u8]) {
     }
 }
 
-/// Writes the value of the register-held built-in `b` for `inv` into lane `lane` of a
-/// register file of `width` lanes (what a load of `component_bytes` bytes would give).
-pub fn set_register(b: &BuiltinVar, inv: &Invocation, regs: &mut [u64], width: usize, lane: usize) {
+/// The value of built-in `b` for invocation `index` of workgroup `wg` whose
+/// LocalInvocationId is `local`, for the built-ins that differ between invocations and need no
+/// more than that (`None` for the others: [`value`]). The same values as [`value`], without
+/// its divisions (callers step `local` from invocation to invocation).
+pub fn per_invocation(
+    b: Builtin,
+    index: usize,
+    local: [u32; 3],
+    wg: [u32; 3],
+    size: [u32; 3],
+    subgroup_size: usize,
+) -> Option<[u64; 3]> {
+    let wide = |a: [u32; 3]| a.map(u64::from);
+    Some(match b {
+        Builtin::LocalInvocationId => wide(local),
+        Builtin::WorkgroupId => wide(wg),
+        Builtin::GlobalInvocationId => {
+            [0, 1, 2].map(|i| wg[i] as u64 * size[i] as u64 + local[i] as u64)
+        }
+        Builtin::LocalInvocationIndex => [index as u64, 0, 0],
+        Builtin::SubgroupLocalInvocationId => [(index % subgroup_size.max(1)) as u64, 0, 0],
+        Builtin::SubgroupId => [(index / subgroup_size.max(1)) as u64, 0, 0],
+        _ => return None,
+    })
+}
+
+/// The LocalInvocationId after `local` in a workgroup of `size` (x fastest).
+pub fn next_local(local: &mut [u32; 3], size: [u32; 3]) {
+    local[0] += 1;
+    if local[0] >= size[0] {
+        local[0] = 0;
+        local[1] += 1;
+        if local[1] >= size[1] {
+            local[1] = 0;
+            local[2] += 1;
+        }
+    }
+}
+
+/// Writes `values` (a built-in's components) into the registers of `b` for lane `lane` of a
+/// register file of `width` lanes, each reduced to `8 × component_bytes` bits.
+pub fn put_register(b: &BuiltinVar, values: [u64; 3], regs: &mut [u64], width: usize, lane: usize) {
     let Some(reg) = b.reg else {
         return;
     };
     let mask = crate::exec::low_bits(8 * b.component_bytes);
-    let values = value(b.builtin, inv);
     for (i, v) in values.iter().take(b.components as usize).enumerate() {
         if let Some(r) = regs.get_mut((reg as usize + i) * width + lane) {
             *r = v & mask;
         }
     }
+}
+
+/// Writes the value of the register-held built-in `b` for `inv` into lane `lane` of a
+/// register file of `width` lanes (what a load of `component_bytes` bytes would give).
+pub fn set_register(b: &BuiltinVar, inv: &Invocation, regs: &mut [u64], width: usize, lane: usize) {
+    put_register(b, value(b.builtin, inv), regs, width, lane);
 }
 
 /// True when `prog` reads some built-in from private memory (so each invocation's private

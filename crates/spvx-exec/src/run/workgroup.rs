@@ -55,6 +55,7 @@ impl Worker {
         self.workgroup.fill(0);
         let in_memory = builtins::any_in_memory(prog);
         let init = &d.private_init[..d.private_init.len().min(pb)];
+        let mut local = [0u32; 3];
         for (s, (sg, private)) in self
             .subgroups
             .iter_mut()
@@ -69,9 +70,10 @@ impl Worker {
                 active,
             );
             for l in 0..lanes {
-                let inv = Invocation {
+                let index = s * d.width + l;
+                let inv = || Invocation {
                     local_size: d.local_size,
-                    local_index: s * d.width + l,
+                    local_index: index,
                     workgroup: wg,
                     groups: d.groups,
                     subgroup_size: d.width as u32,
@@ -81,14 +83,24 @@ impl Worker {
                     let mine = &mut private[l * pb..(l + 1) * pb];
                     mine[..init.len()].copy_from_slice(init);
                     if in_memory {
-                        builtins::write(prog, &inv, mine);
+                        builtins::write(prog, &inv(), mine);
                     }
                 }
                 for b in &prog.builtins {
                     if b.reg.is_some() && !builtins::is_uniform(b.builtin) {
-                        builtins::set_register(b, &inv, &mut sg.regs, d.width, l);
+                        let values = builtins::per_invocation(
+                            b.builtin,
+                            index,
+                            local,
+                            wg,
+                            d.local_size,
+                            d.width,
+                        )
+                        .unwrap_or_else(|| builtins::value(b.builtin, &inv()));
+                        builtins::put_register(b, values, &mut sg.regs, d.width, l);
                     }
                 }
+                builtins::next_local(&mut local, d.local_size);
             }
         }
         let mut sink = Sink {
