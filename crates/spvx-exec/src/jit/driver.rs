@@ -180,6 +180,8 @@ impl Worker {
             size: d.local_size.map(u64::from),
             private_base: self.private.as_mut_ptr(),
             private_stride: pb as u64,
+            waiting: 0,
+            mismatch: 0,
             host: (&mut host as *mut Host).cast(),
         };
         let starts = Starts::new(d, wg);
@@ -272,21 +274,26 @@ impl Worker {
             if r != status::DONE {
                 return Err(fail_reason(r));
             }
-            if !self.release(d, code)? {
-                return Ok(());
+            match ctx.waiting {
+                0 => return Ok(()),
+                // Every invocation at the same barrier instance: released as they are (the
+                // round loop runs waiting invocations).
+                w if w == d.invocations as u64 && ctx.mismatch == 0 => {}
+                _ => self.release(d, code)?,
             }
         }
     }
 
-    /// After a round: releases the waiting invocations (and returns true) when the
-    /// interpreter would release them without a report, else gives the reason to hand the run
-    /// to it; false when every invocation has finished. In every subgroup, either all its
+    /// After a round in which some invocations wait but not all at one barrier instance (the
+    /// round loop's summary): `Ok` when the interpreter would release them without a report
+    /// (they then run in the next round), else the reason to hand the run to it. In every
+    /// subgroup, either all its
     /// invocations wait at the same dynamic instance of a barrier (same instruction, same
     /// iteration of every enclosing loop), or all have finished — and then no other subgroup
     /// may wait (the interpreter's deadlock). An invocation that finished (or was killed) while
     /// others of its subgroup wait may, in the interpreter's schedule, still have been running
     /// when the barrier executed, which the interpreter reports: such a round goes to it too.
-    fn release(&mut self, d: &Dispatch, code: &JitCode) -> Result<bool, String> {
+    fn release(&mut self, d: &Dispatch, code: &JitCode) -> Result<(), String> {
         let sw = code.state_words;
         // The barrier instruction and the loop counters.
         let sig = code.resume_word + 1..code.status_word;
@@ -315,16 +322,11 @@ impl Worker {
                 }
             }
         }
-        if !waiting_subgroup {
-            return Ok(false);
-        }
-        if done_subgroup {
+        if done_subgroup && waiting_subgroup {
             return Err("a subgroup finished while others wait at a barrier".into());
         }
-        for inv in 0..d.invocations {
-            self.state[inv * sw + code.status_word] = RUN;
-        }
-        Ok(true)
+        // Waiting invocations run in the next round as they are.
+        Ok(())
     }
 }
 

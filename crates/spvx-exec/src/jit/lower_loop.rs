@@ -9,8 +9,8 @@
 //! running invocation's index is stored in `runtime::CTX_INVOCATION` for call-outs.
 
 use super::runtime::{
-    CTX_INVOCATION, CTX_PRIVATE_BASE, CTX_PRIVATE_STRIDE, CTX_SIZE, CTX_SPACES, CTX_WG, CTX_WIDTH,
-    SPACE_BASE, SPACE_SIZE,
+    CTX_INVOCATION, CTX_MISMATCH, CTX_PRIVATE_BASE, CTX_PRIVATE_STRIDE, CTX_SIZE, CTX_SPACES,
+    CTX_WAITING, CTX_WG, CTX_WIDTH, SPACE_BASE, SPACE_SIZE,
 };
 use super::status;
 use crate::exec::low_bits;
@@ -131,12 +131,15 @@ pub fn emit(b: &mut FunctionBuilder, entry: FuncRef, builtins: &[BuiltinVar]) {
 }
 
 /// Emits the round loop of a program with barriers: `fn(ctx, state, invocations) -> status`
-/// runs every invocation whose status word says `RUN` (resuming at its resume word), stores
-/// the status it returns into its status word, and stops at the first status that ends the
-/// workgroup (neither DONE, KILLED nor BARRIER). Invocation `i`'s state is `state_words`
-/// words at `state + 8 · state_words · i`; its private memory (when the program has any) is
-/// `private_stride` bytes at `private_base + private_stride · i`, which the loop makes memory
-/// space 1 before each call.
+/// runs every invocation whose status word is `RUN` or `BARRIER` (resuming at its resume
+/// word), stores the status it returns into its status word, and stops at the first status
+/// that ends the workgroup (neither DONE, KILLED nor BARRIER). Invocation `i`'s state is
+/// `state_words` words at `state + 8 · state_words · i`; its private memory (when the program
+/// has any) is `private_stride` bytes at `private_base + private_stride · i`, which the loop
+/// makes memory space 1 before each call. It leaves in the context how many invocations now
+/// wait at a barrier (`CTX_WAITING`) and whether any waits with another barrier signature
+/// (instruction and loop counters, the words between the resume and status words) than the
+/// first (`CTX_MISMATCH`), so that the common release needs no pass over the invocations.
 pub fn emit_rounds(
     b: &mut FunctionBuilder,
     entry: FuncRef,
@@ -152,29 +155,51 @@ pub fn emit_rounds(
     let p = b.block_params(start).to_vec();
     let (ctx, state, n) = (p[0], p[1], p[2]);
     let zero = b.ins().iconst(I64, 0);
+    let none = b.ins().iconst(I64, -1);
+    // Loop state: index, waiting count, first waiting invocation (−1: none), mismatch.
     let head = b.create_block();
-    b.append_block_param(head, I64);
-    b.ins().jump(head, &[zero.into()]);
+    for _ in 0..4 {
+        b.append_block_param(head, I64);
+    }
+    b.ins()
+        .jump(head, &[zero.into(), zero.into(), none.into(), zero.into()]);
 
     b.switch_to_block(head);
-    let index = b.block_params(head)[0];
+    let hp = b.block_params(head).to_vec();
+    let (index, waiting, first, mismatch) = (hp[0], hp[1], hp[2], hp[3]);
     let body = b.create_block();
     let done = b.create_block();
-    let next = b.create_block();
     let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
     b.ins().brif(more, body, &[], done, &[]);
 
     b.switch_to_block(done);
+    b.ins().store(t, waiting, ctx, CTX_WAITING);
+    b.ins().store(t, mismatch, ctx, CTX_MISMATCH);
     let ok = b.ins().iconst(I64, status::DONE as i64);
     b.ins().return_(&[ok]);
+
+    // The next iteration: block parameters (waiting, first, mismatch) as updated.
+    let next = b.create_block();
+    for _ in 0..3 {
+        b.append_block_param(next, I64);
+    }
 
     b.switch_to_block(body);
     let off = b.ins().imul_imm_s(index, 8 * state_words as i64);
     let regs = b.ins().iadd(state, off);
     let st = b.ins().load(I64, t, regs, 8 * status_word as i32);
-    let runnable = b.ins().icmp_imm_s(IntCC::Equal, st, RUN as i64);
+    // DONE (0) and KILLED (1) have finished; BARRIER (2) and RUN run.
+    let runnable = b
+        .ins()
+        .icmp_imm_s(IntCC::UnsignedGreaterThan, st, status::KILLED as i64);
     let call_block = b.create_block();
-    b.ins().brif(runnable, call_block, &[], next, &[]);
+    b.ins().brif(
+        runnable,
+        call_block,
+        &[],
+        next,
+        &[waiting.into(), first.into(), mismatch.into()],
+    );
 
     b.switch_to_block(call_block);
     b.ins().store(t, index, ctx, CTX_INVOCATION);
@@ -195,13 +220,47 @@ pub fn emit_rounds(
         .ins()
         .icmp_imm_s(IntCC::UnsignedGreaterThan, r, status::BARRIER as i64);
     let out = b.create_block();
-    b.ins().brif(stop, out, &[], next, &[]);
+    let after = b.create_block();
+    b.ins().brif(stop, out, &[], after, &[]);
     b.switch_to_block(out);
     b.ins().return_(&[r]);
 
+    b.switch_to_block(after);
+    let at_barrier = b.ins().icmp_imm_s(IntCC::Equal, r, status::BARRIER as i64);
+    let count = b.create_block();
+    b.ins().brif(
+        at_barrier,
+        count,
+        &[],
+        next,
+        &[waiting.into(), first.into(), mismatch.into()],
+    );
+
+    b.switch_to_block(count);
+    let waiting1 = b.ins().iadd_imm_s(waiting, 1);
+    let no_first = b.ins().icmp_imm_s(IntCC::Equal, first, -1);
+    let first1 = b.ins().select(no_first, index, first);
+    // Compare this invocation's signature with the first waiting one's (itself when it is
+    // the first).
+    let foff = b.ins().imul_imm_s(first1, 8 * state_words as i64);
+    let fregs = b.ins().iadd(state, foff);
+    let mut differ = zero;
+    for w in resume_word + 1..status_word {
+        let a = b.ins().load(I64, t, regs, 8 * w as i32);
+        let f = b.ins().load(I64, t, fregs, 8 * w as i32);
+        let ne = b.ins().icmp(IntCC::NotEqual, a, f);
+        let ne = b.ins().uextend(I64, ne);
+        differ = b.ins().bor(differ, ne);
+    }
+    let mismatch1 = b.ins().bor(mismatch, differ);
+    b.ins()
+        .jump(next, &[waiting1.into(), first1.into(), mismatch1.into()]);
+
     b.switch_to_block(next);
+    let np = b.block_params(next).to_vec();
     let i1 = b.ins().iadd_imm_s(index, 1);
-    b.ins().jump(head, &[i1.into()]);
+    b.ins()
+        .jump(head, &[i1.into(), np[0].into(), np[1].into(), np[2].into()]);
 }
 
 /// The status word of an invocation the round loop should run.

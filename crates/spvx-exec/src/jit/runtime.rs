@@ -44,6 +44,10 @@ pub struct JitCtx {
     /// invocation.
     pub private_base: *mut u8,
     pub private_stride: u64,
+    /// Written by the round loop: invocations waiting at a barrier, and whether their barrier
+    /// signatures differ.
+    pub waiting: u64,
+    pub mismatch: u64,
     pub host: *mut Host<'static>,
 }
 
@@ -57,6 +61,8 @@ pub const CTX_WG: i32 = 48;
 pub const CTX_SIZE: i32 = 72;
 pub const CTX_PRIVATE_BASE: i32 = 96;
 pub const CTX_PRIVATE_STRIDE: i32 = 104;
+pub const CTX_WAITING: i32 = 112;
+pub const CTX_MISMATCH: i32 = 120;
 
 /// What a call-out needs to run one instruction of one invocation through the interpreter.
 pub struct Host<'a> {
