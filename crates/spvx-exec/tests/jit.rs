@@ -14,20 +14,13 @@ use spvx_exec::{
 };
 use std::path::{Path, PathBuf};
 
-/// A deterministic pseudo-random sequence (SplitMix64).
-struct Rng(u64);
+mod glsl_corpus;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
+use glsl_corpus::Rng;
+
+/// `n` pseudo-random bytes.
+fn random_bytes(rng: &mut Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| rng.next() as u8).collect()
 }
 
 fn dir(sub: &str) -> PathBuf {
@@ -66,7 +59,7 @@ fn resources(m: &CompiledModule, rng: &mut Rng, bytes: usize) -> Resources {
     let mut res = Resources::new();
     for b in m.bindings() {
         match b.kind {
-            BindingKind::PushConstant => res.push_constants = rng.bytes(256),
+            BindingKind::PushConstant => res.push_constants = random_bytes(rng, 256),
             BindingKind::Tensor => {
                 let info = b.tensor.expect("tensor info");
                 let shape = vec![4u64; info.rank as usize];
@@ -74,7 +67,7 @@ fn resources(m: &CompiledModule, rng: &mut Rng, bytes: usize) -> Resources {
                 let t = Tensor {
                     shape,
                     strides: None,
-                    data: rng.bytes(n as usize),
+                    data: random_bytes(rng, n as usize),
                 };
                 match b.element {
                     Some(i) => res.set_tensor_element(b.set, b.binding, i, t),
@@ -83,19 +76,19 @@ fn resources(m: &CompiledModule, rng: &mut Rng, bytes: usize) -> Resources {
             }
             _ if b.count == 0 => {
                 for i in 0..2 {
-                    res.set_buffer_element(b.set, b.binding, i, rng.bytes(bytes));
+                    res.set_buffer_element(b.set, b.binding, i, random_bytes(rng, bytes));
                 }
             }
             _ => match b.element {
-                Some(i) => res.set_buffer_element(b.set, b.binding, i, rng.bytes(bytes)),
-                None => res.set_buffer(b.set, b.binding, rng.bytes(bytes)),
+                Some(i) => res.set_buffer_element(b.set, b.binding, i, random_bytes(rng, bytes)),
+                None => res.set_buffer(b.set, b.binding, random_bytes(rng, bytes)),
             },
         }
     }
     for a in m.kernel_args() {
         let arg = match a.kind {
             KernelArgKind::Buffer | KernelArgKind::ConstantBuffer => {
-                KernelArg::Buffer(rng.bytes(bytes))
+                KernelArg::Buffer(random_bytes(rng, bytes))
             }
             KernelArgKind::Local => KernelArg::Local(1024),
             KernelArgKind::Scalar | KernelArgKind::ByValue => {
@@ -336,7 +329,7 @@ fn uniform_nested_barriers_run_on_the_jit() {
     let m = jit_corpus("barrier_nested.comp");
     let mut rng = Rng(0xba5);
     let mut res = Resources::new();
-    res.set_buffer(0, 0, rng.bytes(4 * 32 * 3));
+    res.set_buffer(0, 0, random_bytes(&mut rng, 4 * 32 * 3));
     res.set_buffer(0, 1, vec![0; 4 * 32 * 3]);
     for width in [4, 8, 32] {
         let cfg = RunConfig {
@@ -387,7 +380,7 @@ fn step_limits_end_the_same_way() {
         CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("compiles");
     let mut rng = Rng(0x57e9);
     let mut res = Resources::new();
-    res.set_buffer(0, 0, rng.bytes(4 * 256));
+    res.set_buffer(0, 0, random_bytes(&mut rng, 4 * 256));
     res.set_buffer(0, 1, vec![0; 4 * 256]);
     let mut kinds = Vec::new();
     for limit in [500u64, 5_000, 20_000, 60_000, 200_000, 2_000_000] {

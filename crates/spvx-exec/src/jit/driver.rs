@@ -8,53 +8,30 @@ use super::runtime::{Host, JitCtx, Space};
 use super::{JitCode, status};
 use crate::exec::Sink;
 use crate::memory::{SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
-use crate::run::Dispatch;
 use crate::run::builtins::{self, Invocation};
 use crate::run::workgroup::Outcome;
-use rayon::prelude::*;
+use crate::run::{Dispatch, each_workgroup};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Runs every workgroup of `d` on `code`; `Err` says why the interpreter must run it instead.
 pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<Outcome>, String> {
     let abort = AtomicBool::new(false);
-    let run_one = |w: &mut Worker, i: u64| {
-        if abort.load(Relaxed) {
-            return Err(String::new());
-        }
-        let r = w.run(d, code, i, &abort);
-        if r.is_err() {
-            abort.store(true, Relaxed);
-        }
-        r
-    };
-    let results: Vec<Result<Outcome, String>> = if d.single_threaded(total) {
-        let mut w = Worker::new(d, code);
-        let mut out = Vec::with_capacity(total as usize);
-        for i in 0..total {
-            let r = run_one(&mut w, i);
-            let failed = r.is_err();
-            out.push(r);
-            if failed {
-                break;
+    let results = each_workgroup(
+        d,
+        total,
+        || Worker::new(d, code),
+        |w: &mut Worker, i| {
+            if abort.load(Relaxed) {
+                return Err(String::new());
             }
-        }
-        out
-    } else {
-        let go = || {
-            (0..total)
-                .into_par_iter()
-                .map_init(|| Worker::new(d, code), run_one)
-                .collect()
-        };
-        match d.cfg.threads {
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| format!("cannot start {n} threads: {e}"))?
-                .install(go),
-            None => go(),
-        }
-    };
+            let r = w.run(d, code, i, &abort);
+            if r.is_err() {
+                abort.store(true, Relaxed);
+            }
+            r
+        },
+        Result::is_err,
+    )?;
     // The first failure in workgroup order that says why (the others only stopped early).
     if let Some(why) = results
         .iter()

@@ -433,34 +433,49 @@ fn bind(
 
 /// Runs every workgroup on the interpreter (in parallel unless one thread is asked for).
 fn interpret(d: &Dispatch, total: u64) -> Result<Vec<Outcome>, ExecError> {
-    Ok(if d.single_threaded(total) {
-        let mut worker = Worker::new(d);
+    each_workgroup(
+        d,
+        total,
+        || Worker::new(d),
+        |w, i| w.run(d, i),
+        |o| o.error.is_some(),
+    )
+    .map_err(ExecError::Config)
+}
+
+/// Runs `job` for the workgroups `0..total` with one `worker()` state per thread: in
+/// parallel on rayon (the configured thread count), or on the calling thread in order,
+/// stopping after the first result `failed` says ends the dispatch. Results in workgroup
+/// order. `Err`: the thread pool could not start.
+pub(crate) fn each_workgroup<W, T: Send>(
+    d: &Dispatch,
+    total: u64,
+    worker: impl Fn() -> W + Sync + Send,
+    job: impl Fn(&mut W, u64) -> T + Sync + Send,
+    failed: impl Fn(&T) -> bool,
+) -> Result<Vec<T>, String> {
+    if d.single_threaded(total) {
+        let mut w = worker();
         let mut out = Vec::new();
         for i in 0..total {
-            let o = worker.run(d, i);
-            let failed = o.error.is_some();
-            out.push(o);
-            if failed {
+            let r = job(&mut w, i);
+            let stop = failed(&r);
+            out.push(r);
+            if stop {
                 break;
             }
         }
-        out
-    } else {
-        let go = || {
-            (0..total)
-                .into_par_iter()
-                .map_init(|| Worker::new(d), |w, i| w.run(d, i))
-                .collect()
-        };
-        match d.cfg.threads {
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| ExecError::Config(format!("cannot start {n} threads: {e}")))?
-                .install(go),
-            None => go(),
-        }
-    })
+        return Ok(out);
+    }
+    let go = || (0..total).into_par_iter().map_init(&worker, &job).collect();
+    match d.cfg.threads {
+        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| format!("cannot start {n} threads: {e}"))?
+            .install(go)),
+        None => Ok(go()),
+    }
 }
 
 /// Checks a bound tensor against the module's tensor type and the bytes it has.
