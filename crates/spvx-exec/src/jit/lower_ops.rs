@@ -115,8 +115,19 @@ impl FnLower<'_, '_, '_> {
 
     /// The low `bits` bits of `x`.
     pub fn mask(&mut self, x: Value, bits: u32) -> Value {
+        // 8, 16 and 32 bits as a narrowing and a zero extension (one `movzx`/`mov`, where an
+        // `and` with 0xffff_ffff needs its constant from memory).
+        let narrow = match bits {
+            8 => Some(types::I8),
+            16 => Some(types::I16),
+            32 => Some(types::I32),
+            _ => None,
+        };
         if bits >= 64 {
             x
+        } else if let Some(t) = narrow {
+            let n = self.b.ins().ireduce(t, x);
+            self.b.ins().uextend(I64, n)
         } else {
             self.b.ins().band_imm_s(x, low_bits(bits) as i64)
         }
