@@ -66,12 +66,24 @@ fn words(b: &[u8]) -> Vec<u32> {
 }
 
 fn run(m: &CompiledModule, res: &mut Resources, groups: u32) {
+    let before = res.clone();
     let cfg = RunConfig {
         strict: true,
         ..RunConfig::default()
     };
     m.run(res, [groups, 1, 1], &cfg)
         .unwrap_or_else(|e| panic!("run failed: {e}"));
+    // The same run on the JIT (where the module allows it) gives the same bytes.
+    let mut again = before;
+    let jit = m
+        .run(&mut again, [groups, 1, 1], &RunConfig::default())
+        .unwrap_or_else(|e| panic!("JIT run failed: {e}"));
+    assert!(again == *res, "the JIT's outputs differ");
+    assert!(
+        !matches!(jit.jit, spvx_exec::JitUse::FellBack(_)),
+        "{:?}",
+        jit.jit
+    );
 }
 
 /// clspv: `*data = choose(n)` with struct returns through two calls, phis of structs (one

@@ -81,9 +81,16 @@ fn check(file: &str) {
         strict: true,
         ..RunConfig::default()
     };
+    let mut on_jit = res.clone();
     module
         .run(&mut res, [n as u32, 1, 1], &cfg)
         .unwrap_or_else(|e| panic!("{file}: {e}"));
+    // The same run on the JIT (the wide instructions are call-outs there): the same bytes.
+    let jit = module
+        .run(&mut on_jit, [n as u32, 1, 1], &RunConfig::default())
+        .unwrap_or_else(|e| panic!("{file} on the JIT: {e}"));
+    assert!(on_jit == res, "{file}: the JIT's outputs differ");
+    assert_eq!(jit.jit, spvx_exec::JitUse::Ran, "{file}");
     let read = |arg: u32| -> Vec<BigUint> {
         res.arg_buffer(arg)
             .expect("buffer")

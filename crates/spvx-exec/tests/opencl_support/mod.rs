@@ -25,6 +25,7 @@ pub fn run(
         res.set_arg(i as u32, a);
     }
     res.local_size = local;
+    let before = res.clone();
     let cfg = RunConfig {
         strict: true,
         ..RunConfig::default()
@@ -32,6 +33,21 @@ pub fn run(
     let report = m
         .run(&mut res, groups, &cfg)
         .unwrap_or_else(|e| panic!("run failed: {e}"));
+    // The same run without strict mode, on the JIT where the kernel allows it: the same
+    // bytes (a strict run that succeeded met no event, so the JIT must not fall back).
+    let mut again = before;
+    let jit = m
+        .run(&mut again, groups, &RunConfig::default())
+        .unwrap_or_else(|e| panic!("JIT run failed: {e}"));
+    assert!(
+        again == res,
+        "the JIT's outputs differ from the interpreter's"
+    );
+    assert!(
+        !matches!(jit.jit, spvx_exec::JitUse::FellBack(_)),
+        "the JIT fell back: {:?}",
+        jit.jit
+    );
     (res, report)
 }
 
