@@ -38,7 +38,11 @@ fn main() {
         .map_err(|e| e.to_string())
         .and_then(|m| spvx_exec::jit::dump(m.program()))
     {
-        Ok(text) => print!("{text}"),
+        Ok(text) => {
+            use std::io::Write;
+            // (A closed pipe, e.g. `| head`, is not an error here.)
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(1);

@@ -416,3 +416,110 @@ fn step_limits_end_the_same_way() {
     assert_eq!(kinds.first(), Some(&JitUse::Off), "{kinds:?}");
     assert_eq!(kinds.last(), Some(&JitUse::Ran), "{kinds:?}");
 }
+
+/// Float ↔ integer conversions the JIT compiles natively, on the edge values of every range
+/// (±0, subnormals, ±∞, NaNs, halves around every integer limit, huge values): the JIT runs the
+/// module and gives the interpreter's bits.
+#[test]
+fn native_conversions_give_the_interpreters_bits() {
+    let m = jit_corpus("conversions.comp");
+    let mut f: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.5,
+        -1.5,
+        127.5,
+        128.0,
+        -128.5,
+        -129.0,
+        255.5,
+        256.0,
+        32767.5,
+        32768.0,
+        -32768.5,
+        65535.9,
+        65536.0,
+        2147483520.0,
+        2147483648.0,
+        -2147483648.0,
+        -2147483904.0,
+        4294967040.0,
+        4294967296.0,
+        9.2e18,
+        9.3e18,
+        -9.3e18,
+        1.8e19,
+        1.9e19,
+        1e-45,
+        -1e-45,
+        3.4e38,
+        -3.4e38,
+    ];
+    f.extend([f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN]);
+    f.push(f32::from_bits(0x7fa0_0001)); // a signalling NaN
+    let mut d: Vec<f64> = vec![
+        0.0,
+        -0.0,
+        0.49999999999999994,
+        -0.5,
+        127.99999999999999,
+        -128.00000000000003,
+        255.99999999999997,
+        2147483647.9999998,
+        2147483648.0,
+        -2147483648.9999998,
+        -2147483649.0,
+        4294967295.9999995,
+        4294967296.0,
+        9223372036854774784.0,
+        9223372036854775808.0,
+        -9223372036854775808.0,
+        -9223372036854777856.0,
+        18446744073709549568.0,
+        18446744073709551616.0,
+        5e-324,
+        1.7976931348623157e308,
+    ];
+    d.extend([f64::INFINITY, f64::NEG_INFINITY, f64::NAN]);
+    let mut q: Vec<i64> = vec![
+        0,
+        1,
+        -1,
+        127,
+        128,
+        255,
+        256,
+        16777217,
+        -16777217,
+        16777219,
+        2147483647,
+        -2147483648,
+        4294967295,
+        4294967296,
+        9007199254740993,
+        -9007199254740993,
+        i64::MAX,
+        i64::MIN,
+        0x7fff_ff80_0000_0000,
+        0x1234_5678_9abc_def1,
+    ];
+    let mut rng = Rng(0xc0);
+    let n = 64usize;
+    while f.len() < n {
+        f.push(f32::from_bits(rng.next_u32()));
+    }
+    while d.len() < n {
+        d.push(f64::from_bits(rng.next()));
+    }
+    while q.len() < n {
+        q.push(rng.next() as i64 >> (rng.next() % 64));
+    }
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, f.iter().flat_map(|x| x.to_le_bytes()).collect());
+    res.set_buffer(0, 1, d.iter().flat_map(|x| x.to_le_bytes()).collect());
+    res.set_buffer(0, 2, q.iter().flat_map(|x| x.to_le_bytes()).collect());
+    res.set_buffer(0, 3, vec![0; 8 * 24 * n]);
+    assert_eq!(jit_use("conversions", &m, &res, [2, 1, 1]), JitUse::Ran);
+}

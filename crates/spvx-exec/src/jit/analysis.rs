@@ -122,9 +122,25 @@ pub fn native(inst: &Inst) -> bool {
         | Inst::Load { .. }
         | Inst::Store { .. } => true,
         Inst::IUn { .. } => true,
-        Inst::Convert { op, .. } => {
-            matches!(op, ConvOp::UConvert { .. } | ConvOp::SConvert { .. })
-        }
+        Inst::Convert { op, .. } => match *op {
+            ConvOp::UConvert { .. } | ConvOp::SConvert { .. } => true,
+            // fp32/fp64 → 8/16/32/64-bit integers (truncating, saturating: the hardware's
+            // saturating conversions); integers of at most 32 bits (or signed 64) → fp32/fp64
+            // rounded to nearest even (the hardware's conversions of a 64-bit signed value,
+            // correctly rounded).
+            ConvOp::FToI { from, to, .. } => float(&from) && matches!(to, 8 | 16 | 32 | 64),
+            ConvOp::IToF {
+                from,
+                to,
+                signed,
+                mode,
+            } => {
+                float(&to)
+                    && mode == spvx_num::float::RoundingMode::NearestEven
+                    && (from <= 32 || (from == 64 && signed))
+            }
+            _ => false,
+        },
         Inst::FBin { op, fmt, .. } => {
             float(fmt) && matches!(op, FBinOp::Add | FBinOp::Sub | FBinOp::Mul | FBinOp::Div)
         }

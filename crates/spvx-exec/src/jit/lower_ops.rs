@@ -72,7 +72,26 @@ impl FnLower<'_, '_, '_> {
                         let s = self.sext(x, from as u32);
                         self.mask(s, to as u32)
                     }
-                    _ => unreachable!("analysis::native accepts only UConvert and SConvert"),
+                    ConvOp::FToI { from, to, signed } => self.float_to_int(from, to, signed, x),
+                    ConvOp::IToF {
+                        from, to, signed, ..
+                    } => {
+                        // Exact in a signed 64-bit integer (`analysis::native`), then one
+                        // correctly rounded conversion.
+                        let v = if signed {
+                            self.sext(x, from as u32)
+                        } else {
+                            self.mask(x, from as u32)
+                        };
+                        let ty = if to == FloatFmt::F32 {
+                            types::F32
+                        } else {
+                            types::F64
+                        };
+                        let f = self.b.ins().fcvt_from_sint(ty, v);
+                        self.float_bits(to, f)
+                    }
+                    _ => unreachable!("analysis::native accepts no other conversion"),
                 };
                 self.set(*dst, r);
             }
@@ -352,6 +371,40 @@ impl FnLower<'_, '_, '_> {
         let c = self.b.ins().fcmp(cc, fx, fy);
         let r = self.b.ins().uextend(I64, c);
         self.set(dst, r);
+    }
+
+    /// A float (fp32/fp64) truncated toward zero into a `to`-bit integer, saturating at the
+    /// type's range, NaN giving 0 (`exec::convert::float_to_int`): the hardware's saturating
+    /// conversion into 32 or 64 bits, clamped further for 8 and 16 bits.
+    fn float_to_int(&mut self, from: FloatFmt, to: u8, signed: bool, x: Value) -> Value {
+        let f = self.host_float(from, x);
+        if to == 64 {
+            return if signed {
+                self.b.ins().fcvt_to_sint_sat(I64, f)
+            } else {
+                self.b.ins().fcvt_to_uint_sat(I64, f)
+            };
+        }
+        let r = if signed {
+            self.b.ins().fcvt_to_sint_sat(types::I32, f)
+        } else {
+            self.b.ins().fcvt_to_uint_sat(types::I32, f)
+        };
+        let r = match (to, signed) {
+            (32, _) => r,
+            (_, true) => {
+                let lo = self.b.ins().iconst(types::I32, -(1i64 << (to - 1)));
+                let hi = self.b.ins().iconst(types::I32, (1i64 << (to - 1)) - 1);
+                let r = self.b.ins().smax(r, lo);
+                self.b.ins().smin(r, hi)
+            }
+            (_, false) => {
+                let hi = self.b.ins().iconst(types::I32, (1i64 << to) - 1);
+                self.b.ins().umin(r, hi)
+            }
+        };
+        let r = self.b.ins().uextend(I64, r);
+        self.mask(r, to as u32)
     }
 
     /// A packed 4×8-bit dot product (`analysis::native` says which): the exact sum of the four
