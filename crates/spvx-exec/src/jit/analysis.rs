@@ -1,9 +1,10 @@
 //! What the JIT needs to know about a program before it lowers it: whether it may run it at
 //! all, which instructions it compiles natively, which registers live in Cranelift variables,
-//! the memory space of pointers known at compile time, and the loops around barriers.
+//! and the memory space of pointers known at compile time (loops around barriers: `loops`;
+//! liveness: `liveness`).
 
 use crate::program::{FBinOp, FloatFmt, Function, Inst, Program, SegId, Slot, Term};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Why the JIT cannot run `prog` (`None`: it can).
 pub fn unsupported(prog: &Program) -> Option<String> {
@@ -44,7 +45,7 @@ pub fn unsupported(prog: &Program) -> Option<String> {
         .segments
         .iter()
         .any(|s| matches!(s.term, Term::Barrier { .. }))
-        && let Err(why) = BarrierLoops::new(entry)
+        && let Err(why) = super::loops::BarrierLoops::new(entry)
     {
         return Some(why);
     }
@@ -285,152 +286,6 @@ pub fn known_spaces(
     known
 }
 
-/// The loops of the entry function that enclose a workgroup barrier, with how each edge
-/// updates their iteration counters: a barrier's dynamic instance is the barrier instruction
-/// and the iteration of every loop around it (structured control flow: invocations at the same
-/// instance run it together in the interpreter).
-#[derive(Clone, Debug, Default)]
-pub struct BarrierLoops {
-    /// Loop headers with a counter, by counter index.
-    pub headers: Vec<SegId>,
-    /// For each counted header, the segments of its loop (natural loop body).
-    bodies: Vec<HashSet<SegId>>,
-}
-
-/// What taking an edge into a counted loop header does to its counter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CounterStep {
-    /// Entering the loop: the first iteration.
-    Start(usize),
-    /// A back edge: the next iteration.
-    Next(usize),
-}
-
-impl BarrierLoops {
-    /// The loops around the barriers of `f` (an error for an irreducible control-flow graph,
-    /// whose loops have no single header).
-    pub fn new(f: &Function) -> Result<BarrierLoops, String> {
-        let n = f.segments.len();
-        let succ: Vec<Vec<SegId>> = f.segments.iter().map(|s| successors(&s.term)).collect();
-        // Reverse post-order from the entry.
-        let mut order = Vec::with_capacity(n);
-        let mut seen = vec![false; n];
-        let mut stack = vec![(f.entry, 0usize)];
-        seen[f.entry as usize] = true;
-        while let Some((node, next)) = stack.last_mut() {
-            let s = &succ[*node as usize];
-            if *next < s.len() {
-                let t = s[*next];
-                *next += 1;
-                if !seen[t as usize] {
-                    seen[t as usize] = true;
-                    stack.push((t, 0));
-                }
-            } else {
-                order.push(*node);
-                stack.pop();
-            }
-        }
-        order.reverse();
-        let mut rpo = vec![usize::MAX; n];
-        for (i, s) in order.iter().enumerate() {
-            rpo[*s as usize] = i;
-        }
-        let mut preds: Vec<Vec<SegId>> = vec![Vec::new(); n];
-        for &s in &order {
-            for &t in &succ[s as usize] {
-                preds[t as usize].push(s);
-            }
-        }
-        // Immediate dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance
-        // Algorithm").
-        let mut idom = vec![usize::MAX; n];
-        idom[f.entry as usize] = f.entry as usize;
-        let intersect = |idom: &[usize], mut a: usize, mut b: usize| {
-            while a != b {
-                while rpo[a] > rpo[b] {
-                    a = idom[a];
-                }
-                while rpo[b] > rpo[a] {
-                    b = idom[b];
-                }
-            }
-            a
-        };
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &s in order.iter().skip(1) {
-                let mut new = usize::MAX;
-                for &p in &preds[s as usize] {
-                    if idom[p as usize] == usize::MAX {
-                        continue;
-                    }
-                    new = if new == usize::MAX {
-                        p as usize
-                    } else {
-                        intersect(&idom, p as usize, new)
-                    };
-                }
-                if new != usize::MAX && idom[s as usize] != new {
-                    idom[s as usize] = new;
-                    changed = true;
-                }
-            }
-        }
-        let dominates = |a: usize, mut b: usize| loop {
-            if a == b {
-                return true;
-            }
-            if idom[b] == b || idom[b] == usize::MAX {
-                return false;
-            }
-            b = idom[b];
-        };
-        // Back edges s → h (h dominates s); a retreating edge that is not one makes the graph
-        // irreducible.
-        let mut loops: HashMap<SegId, HashSet<SegId>> = HashMap::new();
-        for &s in &order {
-            for &h in &succ[s as usize] {
-                if rpo[h as usize] > rpo[s as usize] {
-                    continue;
-                }
-                if !dominates(h as usize, s as usize) {
-                    return Err("irreducible control flow around a workgroup barrier".into());
-                }
-                let body = loops.entry(h).or_insert_with(|| HashSet::from([h]));
-                let mut work = vec![s];
-                while let Some(x) = work.pop() {
-                    if body.insert(x) {
-                        work.extend(preds[x as usize].iter().copied());
-                    }
-                }
-            }
-        }
-        let barriers: Vec<SegId> = (0..n as SegId)
-            .filter(|&s| matches!(f.segments[s as usize].term, Term::Barrier { .. }))
-            .collect();
-        let mut headers: Vec<SegId> = loops
-            .iter()
-            .filter(|(_, body)| barriers.iter().any(|b| body.contains(b)))
-            .map(|(h, _)| *h)
-            .collect();
-        headers.sort_unstable();
-        let bodies = headers.iter().map(|h| loops[h].clone()).collect();
-        Ok(BarrierLoops { headers, bodies })
-    }
-
-    /// What the edge `from → to` does to a loop counter, if anything.
-    pub fn step(&self, from: SegId, to: SegId) -> Option<CounterStep> {
-        let k = self.headers.iter().position(|&h| h == to)?;
-        Some(if self.bodies[k].contains(&from) {
-            CounterStep::Next(k)
-        } else {
-            CounterStep::Start(k)
-        })
-    }
-}
-
 /// The registers a natively compiled instruction reads.
 pub fn native_reads(inst: &Inst, mut f: impl FnMut(Slot)) {
     match inst {
@@ -469,65 +324,4 @@ pub fn native_reads(inst: &Inst, mut f: impl FnMut(Slot)) {
         }
         _ => {}
     }
-}
-
-/// For each segment of `f`, the registers of `vars` live when it starts (read before being
-/// written on some path from there). An instruction the JIT calls out for counts as reading
-/// every variable (its operands are not known here).
-pub fn live_in(f: &Function, vars: &HashSet<Slot>, native_code: bool) -> Vec<HashSet<Slot>> {
-    let n = f.segments.len();
-    let mut live: Vec<HashSet<Slot>> = vec![HashSet::new(); n];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for s in (0..n).rev() {
-            let seg = &f.segments[s];
-            let mut l: HashSet<Slot> = HashSet::new();
-            // Live out: through each edge (its copies write their destinations, read their
-            // sources), and into a call's or barrier's continuation.
-            for e in edges(&seg.term) {
-                let mut x = live[e.target as usize].clone();
-                for (d, _) in e.copies.iter() {
-                    x.remove(d);
-                }
-                for (_, src) in e.copies.iter() {
-                    x.insert(*src);
-                }
-                l.extend(x);
-            }
-            match &seg.term {
-                Term::Call { args, next, .. } => {
-                    l.extend(live[*next as usize].iter().copied());
-                    l.extend(args.iter().map(|(_, s)| *s));
-                }
-                Term::Barrier { next } => l.extend(live[*next as usize].iter().copied()),
-                Term::BranchConditional { cond, .. } => {
-                    l.insert(*cond);
-                }
-                Term::Switch { selector, .. } => {
-                    l.insert(*selector);
-                }
-                Term::ReturnValue { src, count } => l.extend(*src..*src + *count),
-                _ => {}
-            }
-            for inst in f.code[seg.start as usize..seg.end as usize].iter().rev() {
-                if native_code && native(inst) {
-                    native_dsts(inst, |d| {
-                        l.remove(&d);
-                    });
-                    native_reads(inst, |r| {
-                        l.insert(r);
-                    });
-                } else {
-                    l.extend(vars.iter().copied());
-                }
-            }
-            l.retain(|s| vars.contains(s));
-            if l != live[s] {
-                live[s] = l;
-                changed = true;
-            }
-        }
-    }
-    live
 }

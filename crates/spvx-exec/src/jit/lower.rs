@@ -1,4 +1,4 @@
-//! Lowering a program to Cranelift IR: one native function per program function, one block
+//! Lowering one program function to Cranelift IR (`build` assembles the module): one block
 //! per segment, registers the function writes natively in Cranelift variables (so that they
 //! live in machine registers), every other register in the invocation's register file in
 //! memory. Instructions are lowered in `lower_ops` and `lower_mem`, or call the interpreter
@@ -17,221 +17,18 @@
 //! passes one) and by the driver when the workgroup ends; past it, the dispatch goes to the
 //! interpreter, whose count decides.
 
-use super::analysis::{self, BarrierLoops, CounterStep};
+use super::analysis;
+use super::liveness;
+use super::loops::{BarrierLoops, CounterStep};
 use super::runtime::{self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE};
-use super::{Callout, JitCode, NativeFn, status};
+use super::{Callout, status};
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{
-    AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, UserFuncName, Value, types,
-};
-use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
-use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
+use cranelift_codegen::ir::{Block, FuncRef, InstBuilder, MemFlagsData, Value, types};
+use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use std::collections::HashMap;
 
 const I64: types::Type = types::I64;
-
-/// Compiles every function of `prog` and returns the entry point's code. With `native_code`
-/// false every instruction calls the interpreter (for testing the register handling).
-pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
-    compile_dumping(prog, native_code, None)
-}
-
-/// [`compile`], appending each function's Cranelift IR (after optimisation) and machine code
-/// to `dump` when given.
-pub fn compile_dumping(
-    prog: &Program,
-    native_code: bool,
-    mut dump: Option<&mut String>,
-) -> Result<JitCode, String> {
-    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
-    let mut flags = settings::builder();
-    for (k, v) in [
-        ("use_colocated_libcalls", "false"),
-        ("is_pic", "false"),
-        ("opt_level", "speed"),
-    ] {
-        flags.set(k, v).map_err(|e| fail("settings", &e))?;
-    }
-    let isa = cranelift_native::builder()
-        .map_err(|e| fail("host", &e))?
-        .finish(settings::Flags::new(flags))
-        .map_err(|e| fail("host", &e))?;
-    if isa.pointer_type() != I64 {
-        return Err("JIT: only 64-bit hosts".into());
-    }
-    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
-    jb.symbol("spvx_jit_callout", runtime::callout as *const u8);
-    let mut module = JITModule::new(jb);
-
-    let mut sig = module.make_signature();
-    sig.params.extend([AbiParam::new(I64); 3]);
-    sig.returns.push(AbiParam::new(I64));
-    let callout_id = module
-        .declare_function("spvx_jit_callout", Linkage::Import, &sig)
-        .map_err(|e| fail("declare", &e))?;
-    let mut ids: Vec<FuncId> = Vec::with_capacity(prog.functions.len());
-    for i in 0..prog.functions.len() {
-        let id = module
-            .declare_function(&format!("f{i}"), Linkage::Local, &sig)
-            .map_err(|e| fail("declare", &e))?;
-        ids.push(id);
-    }
-
-    let vars = analysis::variables(prog, native_code);
-    let written: std::collections::HashSet<Slot> = vars.iter().flatten().copied().collect();
-    let constants: HashMap<Slot, u64> = prog
-        .init
-        .iter()
-        .filter(|(s, _)| !written.contains(s))
-        .copied()
-        .collect();
-    let entry_fn = &prog.functions[prog.entry as usize];
-    let barriers = entry_fn
-        .segments
-        .iter()
-        .any(|s| matches!(s.term, Term::Barrier { .. }));
-    let loops = if barriers {
-        BarrierLoops::new(entry_fn)?
-    } else {
-        BarrierLoops::default()
-    };
-
-    let mut shared = Shared {
-        prog,
-        constants,
-        native_code,
-        callouts: Vec::new(),
-        native: 0,
-    };
-    let mut ctx = module.make_context();
-    let mut fctx = FunctionBuilderContext::new();
-    for (fi, f) in prog.functions.iter().enumerate() {
-        ctx.func.signature = sig.clone();
-        ctx.func.name = UserFuncName::user(0, ids[fi].as_u32());
-        {
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-            let callout = module.declare_func_in_func(callout_id, b.func);
-            // Only the functions this one calls (declaring every function in every function
-            // would be quadratic in the number of functions).
-            let mut callees = HashMap::new();
-            for seg in &f.segments {
-                if let Term::Call { func, .. } = seg.term {
-                    callees
-                        .entry(func)
-                        .or_insert_with(|| module.declare_func_in_func(ids[func as usize], b.func));
-                }
-            }
-            let is_entry = fi == prog.entry as usize;
-            let mut l = FnLower::new(
-                &mut b,
-                &mut shared,
-                fi as u32,
-                f,
-                &vars[fi],
-                if is_entry { Some(&loops) } else { None },
-                callout,
-                callees,
-            );
-            l.lower();
-            b.seal_all_blocks();
-            b.finalize(module.target_config());
-        }
-        if dump.is_some() {
-            ctx.set_disasm(true);
-        }
-        module
-            .define_function(ids[fi], &mut ctx)
-            .map_err(|e| fail(&format!("function {fi}"), &e))?;
-        if let Some(d) = dump.as_deref_mut() {
-            d.push_str(&format!("; function {fi}\n{}\n", ctx.func.display()));
-            if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
-                d.push_str(code);
-            }
-        }
-        module.clear_context(&mut ctx);
-    }
-    let loop_id = match super::lower_loop::loop_builtins(prog, barriers) {
-        Some(builtins) if native_code => {
-            let id = module
-                .declare_function("workgroup", Linkage::Local, &sig)
-                .map_err(|e| fail("declare", &e))?;
-            ctx.func.signature = sig.clone();
-            ctx.func.name = UserFuncName::user(0, id.as_u32());
-            {
-                let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-                let entry = module.declare_func_in_func(ids[prog.entry as usize], b.func);
-                super::lower_loop::emit(&mut b, entry, &builtins);
-                b.seal_all_blocks();
-                b.finalize(module.target_config());
-            }
-            module
-                .define_function(id, &mut ctx)
-                .map_err(|e| fail("workgroup loop", &e))?;
-            module.clear_context(&mut ctx);
-            Some(id)
-        }
-        _ => None,
-    };
-    // The state of an invocation: registers, resume point, barrier instruction, loop
-    // counters, and (for the round loop) a status word.
-    let resume_word = prog.slot_count as usize;
-    let status_word = resume_word + 2 + loops.headers.len();
-    let rounds_id = if barriers {
-        let id = module
-            .declare_function("rounds", Linkage::Local, &sig)
-            .map_err(|e| fail("declare", &e))?;
-        ctx.func.signature = sig.clone();
-        ctx.func.name = UserFuncName::user(0, id.as_u32());
-        {
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-            let entry = module.declare_func_in_func(ids[prog.entry as usize], b.func);
-            super::lower_loop::emit_rounds(
-                &mut b,
-                entry,
-                status_word + 1,
-                resume_word,
-                status_word,
-                prog.private_bytes > 0,
-            );
-            b.seal_all_blocks();
-            b.finalize(module.target_config());
-        }
-        module
-            .define_function(id, &mut ctx)
-            .map_err(|e| fail("round loop", &e))?;
-        module.clear_context(&mut ctx);
-        Some(id)
-    } else {
-        None
-    };
-    module
-        .finalize_definitions()
-        .map_err(|e| fail("finalize", &e))?;
-    // SAFETY: the functions were defined with the signature `NativeFn` describes (three 64-bit
-    // parameters, one 64-bit result, the platform's default calling convention).
-    let native = |id: FuncId| unsafe {
-        std::mem::transmute::<*const u8, NativeFn>(module.get_finalized_function(id))
-    };
-    let entry = native(ids[prog.entry as usize]);
-    let workgroup_loop = loop_id.map(native);
-    let rounds = rounds_id.map(native);
-    let called_out = shared.callouts.len();
-    Ok(JitCode {
-        module: Some(module),
-        entry,
-        workgroup_loop,
-        rounds,
-        resume_word,
-        status_word,
-        callouts: shared.callouts,
-        state_words: status_word + 1,
-        natively_lowered: shared.native,
-        called_out,
-    })
-}
 
 /// What all functions' lowering shares.
 pub(super) struct Shared<'p> {
@@ -280,7 +77,7 @@ pub(super) struct FnLower<'a, 'b, 'p> {
 
 impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     #[allow(clippy::too_many_arguments)]
-    fn new(
+    pub(super) fn new(
         b: &'a mut FunctionBuilder<'b>,
         shared: &'a mut Shared<'p>,
         func_index: u32,
@@ -306,7 +103,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         let known = analysis::known_spaces(f, &shared.constants, shared.native_code);
         let live = {
             let set = vars.iter().copied().collect();
-            analysis::live_in(f, &set, shared.native_code)
+            liveness::live_in(f, &set, shared.native_code)
         };
         FnLower {
             overlay: None,
@@ -335,7 +132,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     }
 
     /// Lowers the whole function.
-    fn lower(&mut self) {
+    pub(super) fn lower(&mut self) {
         let trusted = MemFlagsData::trusted();
         let resume = self.b.block_params(self.b.current_block().expect("entry"))[2];
         self.budget = self.b.ins().load(I64, trusted, self.ctx, CTX_BUDGET);

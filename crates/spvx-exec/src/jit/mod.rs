@@ -23,14 +23,17 @@
 //! A workgroup's invocations run in LocalInvocationIndex order, each until it finishes or
 //! reaches a workgroup barrier; when every invocation waits at the same dynamic instance of a
 //! barrier (per subgroup: the same instruction in the same iteration of every enclosing loop,
-//! `analysis::BarrierLoops`), all are released. Printed lines are ordered as the interpreter
+//! `loops::BarrierLoops`), all are released. Printed lines are ordered as the interpreter
 //! orders them (by invocation, then program order).
 //!
 //! The only `unsafe` code of the engine is here: calling generated code, and the call-outs that
 //! generated code makes back into Rust with the pointers it was given (`runtime`).
 
 mod analysis;
+mod build;
 mod driver;
+mod liveness;
+mod loops;
 mod lower;
 mod lower_loop;
 mod lower_mem;
@@ -136,7 +139,7 @@ pub fn dump(prog: &Program) -> Result<String, String> {
         return Err(why);
     }
     let mut text = String::new();
-    let code = lower::compile_dumping(prog, true, Some(&mut text))?;
+    let code = build::compile_dumping(prog, true, Some(&mut text))?;
     let (native, called) = code.instruction_counts();
     Ok(format!(
         "; {native} instructions compiled natively, {called} through the interpreter\n{text}"
@@ -156,5 +159,5 @@ pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
     if let Some(why) = analysis::unsupported(prog) {
         return Err(why);
     }
-    lower::compile(prog, native_code)
+    build::compile(prog, native_code)
 }

@@ -1,0 +1,218 @@
+//! Building a program's native code: a Cranelift JIT module with one function per program
+//! function (`lower`), the native workgroup or round loop (`lower_loop`), and the call-out
+//! into the interpreter as the one imported symbol; then linking it into a [`JitCode`].
+
+use super::analysis;
+use super::loops::BarrierLoops;
+use super::lower::{FnLower, Shared};
+use super::runtime;
+use super::{JitCode, NativeFn};
+use crate::program::{Program, Slot, Term};
+use cranelift_codegen::ir::{AbiParam, UserFuncName, types};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
+use std::collections::HashMap;
+
+const I64: types::Type = types::I64;
+
+/// Compiles every function of `prog` and returns the entry point's code. With `native_code`
+/// false every instruction calls the interpreter (for testing the register handling).
+pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
+    compile_dumping(prog, native_code, None)
+}
+
+/// [`compile`], appending each function's Cranelift IR (after optimisation) and machine code
+/// to `dump` when given.
+pub fn compile_dumping(
+    prog: &Program,
+    native_code: bool,
+    mut dump: Option<&mut String>,
+) -> Result<JitCode, String> {
+    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
+    let mut flags = settings::builder();
+    for (k, v) in [
+        ("use_colocated_libcalls", "false"),
+        ("is_pic", "false"),
+        ("opt_level", "speed"),
+    ] {
+        flags.set(k, v).map_err(|e| fail("settings", &e))?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|e| fail("host", &e))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| fail("host", &e))?;
+    if isa.pointer_type() != I64 {
+        return Err("JIT: only 64-bit hosts".into());
+    }
+    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+    jb.symbol("spvx_jit_callout", runtime::callout as *const u8);
+    let mut module = JITModule::new(jb);
+
+    let mut sig = module.make_signature();
+    sig.params.extend([AbiParam::new(I64); 3]);
+    sig.returns.push(AbiParam::new(I64));
+    let callout_id = module
+        .declare_function("spvx_jit_callout", Linkage::Import, &sig)
+        .map_err(|e| fail("declare", &e))?;
+    let mut ids: Vec<FuncId> = Vec::with_capacity(prog.functions.len());
+    for i in 0..prog.functions.len() {
+        let id = module
+            .declare_function(&format!("f{i}"), Linkage::Local, &sig)
+            .map_err(|e| fail("declare", &e))?;
+        ids.push(id);
+    }
+
+    let vars = analysis::variables(prog, native_code);
+    let written: std::collections::HashSet<Slot> = vars.iter().flatten().copied().collect();
+    let constants: HashMap<Slot, u64> = prog
+        .init
+        .iter()
+        .filter(|(s, _)| !written.contains(s))
+        .copied()
+        .collect();
+    let entry_fn = &prog.functions[prog.entry as usize];
+    let barriers = entry_fn
+        .segments
+        .iter()
+        .any(|s| matches!(s.term, Term::Barrier { .. }));
+    let loops = if barriers {
+        BarrierLoops::new(entry_fn)?
+    } else {
+        BarrierLoops::default()
+    };
+
+    let mut shared = Shared {
+        prog,
+        constants,
+        native_code,
+        callouts: Vec::new(),
+        native: 0,
+    };
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    for (fi, f) in prog.functions.iter().enumerate() {
+        ctx.func.signature = sig.clone();
+        ctx.func.name = UserFuncName::user(0, ids[fi].as_u32());
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let callout = module.declare_func_in_func(callout_id, b.func);
+            // Only the functions this one calls (declaring every function in every function
+            // would be quadratic in the number of functions).
+            let mut callees = HashMap::new();
+            for seg in &f.segments {
+                if let Term::Call { func, .. } = seg.term {
+                    callees
+                        .entry(func)
+                        .or_insert_with(|| module.declare_func_in_func(ids[func as usize], b.func));
+                }
+            }
+            let is_entry = fi == prog.entry as usize;
+            let mut l = FnLower::new(
+                &mut b,
+                &mut shared,
+                fi as u32,
+                f,
+                &vars[fi],
+                if is_entry { Some(&loops) } else { None },
+                callout,
+                callees,
+            );
+            l.lower();
+            b.seal_all_blocks();
+            b.finalize(module.target_config());
+        }
+        if dump.is_some() {
+            ctx.set_disasm(true);
+        }
+        module
+            .define_function(ids[fi], &mut ctx)
+            .map_err(|e| fail(&format!("function {fi}"), &e))?;
+        if let Some(d) = dump.as_deref_mut() {
+            d.push_str(&format!("; function {fi}\n{}\n", ctx.func.display()));
+            if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                d.push_str(code);
+            }
+        }
+        module.clear_context(&mut ctx);
+    }
+    let loop_id = match super::lower_loop::loop_builtins(prog, barriers) {
+        Some(builtins) if native_code => {
+            let id = module
+                .declare_function("workgroup", Linkage::Local, &sig)
+                .map_err(|e| fail("declare", &e))?;
+            ctx.func.signature = sig.clone();
+            ctx.func.name = UserFuncName::user(0, id.as_u32());
+            {
+                let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+                let entry = module.declare_func_in_func(ids[prog.entry as usize], b.func);
+                super::lower_loop::emit(&mut b, entry, &builtins);
+                b.seal_all_blocks();
+                b.finalize(module.target_config());
+            }
+            module
+                .define_function(id, &mut ctx)
+                .map_err(|e| fail("workgroup loop", &e))?;
+            module.clear_context(&mut ctx);
+            Some(id)
+        }
+        _ => None,
+    };
+    // The state of an invocation: registers, resume point, barrier instruction, loop
+    // counters, and (for the round loop) a status word.
+    let resume_word = prog.slot_count as usize;
+    let status_word = resume_word + 2 + loops.headers.len();
+    let rounds_id = if barriers {
+        let id = module
+            .declare_function("rounds", Linkage::Local, &sig)
+            .map_err(|e| fail("declare", &e))?;
+        ctx.func.signature = sig.clone();
+        ctx.func.name = UserFuncName::user(0, id.as_u32());
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let entry = module.declare_func_in_func(ids[prog.entry as usize], b.func);
+            super::lower_loop::emit_rounds(
+                &mut b,
+                entry,
+                status_word + 1,
+                resume_word,
+                status_word,
+                prog.private_bytes > 0,
+            );
+            b.seal_all_blocks();
+            b.finalize(module.target_config());
+        }
+        module
+            .define_function(id, &mut ctx)
+            .map_err(|e| fail("round loop", &e))?;
+        module.clear_context(&mut ctx);
+        Some(id)
+    } else {
+        None
+    };
+    module
+        .finalize_definitions()
+        .map_err(|e| fail("finalize", &e))?;
+    // SAFETY: the functions were defined with the signature `NativeFn` describes (three 64-bit
+    // parameters, one 64-bit result, the platform's default calling convention).
+    let native = |id: FuncId| unsafe {
+        std::mem::transmute::<*const u8, NativeFn>(module.get_finalized_function(id))
+    };
+    let entry = native(ids[prog.entry as usize]);
+    let workgroup_loop = loop_id.map(native);
+    let rounds = rounds_id.map(native);
+    let called_out = shared.callouts.len();
+    Ok(JitCode {
+        module: Some(module),
+        entry,
+        workgroup_loop,
+        rounds,
+        resume_word,
+        status_word,
+        callouts: shared.callouts,
+        state_words: status_word + 1,
+        natively_lowered: shared.native,
+        called_out,
+    })
+}
