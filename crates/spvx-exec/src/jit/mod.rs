@@ -92,8 +92,8 @@ pub struct JitCode {
     pub(crate) resume_word: usize,
     pub(crate) status_word: usize,
     pub(crate) callouts: Vec<Callout>,
-    /// Registers per invocation, then the resume segment, the barrier instruction and the
-    /// loop counters of a barrier (see `lower`): the size of an invocation's state.
+    /// The size of an invocation's state: its registers, then (used with barriers) the resume
+    /// point, the barrier instruction, the loop counters of the barrier and the status word.
     pub(crate) state_words: usize,
     /// Instructions compiled to native code, and instructions run through the interpreter.
     pub(crate) natively_lowered: usize,
