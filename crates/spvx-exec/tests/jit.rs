@@ -523,3 +523,88 @@ fn native_conversions_give_the_interpreters_bits() {
     res.set_buffer(0, 3, vec![0; 8 * 24 * n]);
     assert_eq!(jit_use("conversions", &m, &res, [2, 1, 1]), JitUse::Ran);
 }
+
+/// The packed 4×8-bit dot products the JIT compiles natively (OpSDot, OpUDot, OpSUDot with 32-
+/// and 16-bit results; their AccSat forms with 32-bit results), on bytes at every sign and
+/// magnitude edge and accumulators at and near the 32-bit limits: the JIT runs the module and
+/// gives the exact values computed here from the definitions (and the interpreter's bits).
+#[test]
+fn native_packed_dots_are_exact() {
+    let m = jit_corpus("packed_dots.comp");
+    let n = 128usize;
+    let edge_bytes = [0x00u8, 0x01, 0x7f, 0x80, 0x81, 0xff, 0xfe, 0x40];
+    let edge_acc: [u32; 10] = [
+        i32::MAX as u32,
+        (i32::MAX - 100_000) as u32,
+        (i32::MAX - 300_000) as u32,
+        i32::MIN as u32,
+        (i32::MIN + 100_000) as u32,
+        (i32::MIN + 300_000) as u32,
+        u32::MAX,
+        u32::MAX - 100_000,
+        0,
+        1,
+    ];
+    let mut rng = Rng(0xd07);
+    let mut words = Vec::new();
+    for i in 0..n {
+        let pick = |rng: &mut Rng| -> u32 {
+            if i % 2 == 0 {
+                u32::from_le_bytes([0; 4].map(|_| edge_bytes[rng.next() as usize % 8]))
+            } else {
+                rng.next_u32()
+            }
+        };
+        let (a, b) = (pick(&mut rng), pick(&mut rng));
+        let acc = if i % 3 == 0 {
+            rng.next_u32()
+        } else {
+            edge_acc[rng.next() as usize % edge_acc.len()]
+        };
+        words.extend([a, b, acc]);
+    }
+    let mut res = Resources::new();
+    res.set_words(0, 0, &words);
+    res.set_buffer(0, 1, vec![0; 4 * 9 * n]);
+    assert_eq!(jit_use("packed_dots", &m, &res, [2, 1, 1]), JitUse::Ran);
+
+    let (out, _) = run(&m, &res, [2, 1, 1], true).expect("the run succeeds");
+    let got: Vec<u32> = out
+        .buffer(0, 1)
+        .expect("the output")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    for i in 0..n {
+        let [a, b, acc] = [words[3 * i], words[3 * i + 1], words[3 * i + 2]];
+        let (ab, bb) = (a.to_le_bytes(), b.to_le_bytes());
+        let dot = |sa: bool, sb: bool| -> i64 {
+            (0..4)
+                .map(|k| {
+                    let x = if sa { ab[k] as i8 as i64 } else { ab[k] as i64 };
+                    let y = if sb { bb[k] as i8 as i64 } else { bb[k] as i64 };
+                    x * y
+                })
+                .sum()
+        };
+        let (s, u, su) = (dot(true, true), dot(false, false), dot(true, false));
+        let sat_s = |v: i64| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32;
+        let want = [
+            s as u32,
+            u as u32,
+            su as u32,
+            // 16-bit results: the low 16 bits, widened by the shader (signed: SConvert).
+            s as i16 as i32 as u32,
+            u as u16 as u32,
+            su as i16 as i32 as u32,
+            sat_s(s + acc as i32 as i64),
+            (u + acc as i64).clamp(0, u32::MAX as i64) as u32,
+            sat_s(su + acc as i32 as i64),
+        ];
+        assert_eq!(
+            &got[9 * i..9 * i + 9],
+            &want,
+            "invocation {i}: a {a:#010x}, b {b:#010x}, acc {acc:#010x}"
+        );
+    }
+}

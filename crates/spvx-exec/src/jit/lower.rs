@@ -54,6 +54,10 @@ pub(super) struct FnLower<'a, 'b, 'p> {
     pub known: HashMap<Slot, u32>,
     /// For each known space, its (base, length, read-only) loaded once at function entry.
     pub hoisted: HashMap<u32, (Value, Value, Value)>,
+    /// Pointers an access chain of this function computed, with their byte offset (already
+    /// reduced modulo 2^48): loads and stores through them use the offset directly instead
+    /// of extracting it again (`lower_mem`).
+    pub offsets: HashMap<Value, Value>,
     pub loops: Option<&'a BarrierLoops>,
     /// While an arm of a converted branch is lowered (`lower_select`): the values it gives
     /// registers, instead of writing them.
@@ -112,6 +116,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             var_list,
             known,
             hoisted: HashMap::new(),
+            offsets: HashMap::new(),
             loops,
             counters,
             ctx: p[0],

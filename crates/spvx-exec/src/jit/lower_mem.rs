@@ -13,11 +13,17 @@ const I64: types::Type = types::I64;
 const OFFSET_MASK: i64 = (1 << 48) - 1;
 
 impl FnLower<'_, '_, '_> {
-    /// `dst = base + offset + Σ index × stride` (offset modulo 2^48, space kept).
+    /// `dst = base + offset + Σ index × stride` (offset modulo 2^48, space kept). When the
+    /// space is known at compile time it is a constant, and the offset is remembered for the
+    /// loads and stores through the result (`offset_of`).
     pub fn access_chain(&mut self, dst: Slot, base: Slot, offset: u32, steps: &[ChainStep]) {
         let p = self.val(base);
-        let space = self.b.ins().band_imm_s(p, !OFFSET_MASK);
-        let mut off = self.b.ins().iadd_imm_s(p, offset as i64);
+        let space = match self.known.get(&dst) {
+            Some(&s) => self.b.ins().iconst(I64, (s as i64) << 48),
+            None => self.b.ins().band_imm_s(p, !OFFSET_MASK),
+        };
+        let base_off = self.offset_of(p);
+        let mut off = self.b.ins().iadd_imm_s(base_off, offset as i64);
         for s in steps {
             let raw = self.val(s.index);
             let i = self.sext(raw, s.index_bits as u32);
@@ -35,7 +41,17 @@ impl FnLower<'_, '_, '_> {
         }
         let off = self.b.ins().band_imm_s(off, OFFSET_MASK);
         let r = self.b.ins().bor(space, off);
+        self.offsets.insert(r, off);
         self.set(dst, r);
+    }
+
+    /// The byte offset (below 2^48) of pointer value `p`: remembered when an access chain of
+    /// this function computed `p` (a value that is available wherever `p` is), else extracted.
+    fn offset_of(&mut self, p: Value) -> Value {
+        match self.offsets.get(&p) {
+            Some(off) => *off,
+            None => self.b.ins().band_imm_s(p, OFFSET_MASK),
+        }
     }
 
     /// The (base address, length, read-only flag) of the memory object `p` (the value of
@@ -63,12 +79,20 @@ impl FnLower<'_, '_, '_> {
     /// The host address of `leaf` at the offset `off` of a pointer, after checking that its
     /// bytes lie inside an object of `len` bytes.
     fn leaf_address(&mut self, base: Value, len: Value, off: Value, leaf: &Leaf) -> Value {
-        let at = self.b.ins().iadd_imm_s(off, leaf.offset as i64);
-        let at = self.b.ins().band_imm_s(at, OFFSET_MASK);
+        // (`off` is below 2^48 already.)
+        let at = if leaf.offset == 0 {
+            off
+        } else {
+            let at = self.b.ins().iadd_imm_s(off, leaf.offset as i64);
+            self.b.ins().band_imm_s(at, OFFSET_MASK)
+        };
+        // The address before the check, so that `at` is needed in this block only (Cranelift
+        // recomputes a masked value in every block that uses it).
+        let addr = self.b.ins().iadd(base, at);
         let end = self.b.ins().iadd_imm_s(at, leaf.scalar.mem_bytes() as i64);
         let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
         self.bail_if(out);
-        self.b.ins().iadd(base, at)
+        addr
     }
 
     /// Loads the leaves of a value: each `mem_bytes` little-endian bytes, zero-extended;
@@ -76,7 +100,7 @@ impl FnLower<'_, '_, '_> {
     pub fn load(&mut self, dst: Slot, ptr: Slot, leaves: &[Leaf]) {
         let p = self.val(ptr);
         let (base, len, _) = self.object(ptr, p);
-        let off = self.b.ins().band_imm_s(p, OFFSET_MASK);
+        let off = self.offset_of(p);
         let flags = MemFlagsData::new().with_notrap();
         for leaf in leaves {
             let addr = self.leaf_address(base, len, off, leaf);
@@ -102,7 +126,7 @@ impl FnLower<'_, '_, '_> {
         let (base, len, ro) = self.object(ptr, p);
         // A store into a uniform buffer or push constants is reported by the interpreter.
         self.bail_if(ro);
-        let off = self.b.ins().band_imm_s(p, OFFSET_MASK);
+        let off = self.offset_of(p);
         let flags = MemFlagsData::new().with_notrap();
         for leaf in leaves {
             let addr = self.leaf_address(base, len, off, leaf);

@@ -414,12 +414,21 @@ impl FnLower<'_, '_, '_> {
         let (x, y) = (self.val(a), self.val(b));
         let kind = spec.kind();
         let n = spec.result_bits();
-        // The four bytes of each word widened to 32-bit lanes, multiplied lane by lane (each
-        // product fits 17 bits) and summed pairwise: the exact dot product.
+        // The four bytes of each word widened to 16-bit lanes (exact, signed or not), their
+        // products as 32-bit lanes summed pairwise (the pattern Cranelift emits as one
+        // `pmaddwd`: each product fits 17 bits, each pair sum 18), then the two pair sums
+        // added: the exact dot product.
         let xv = self.widen_bytes(x, kind.vector1_signed());
         let yv = self.widen_bytes(y, kind.vector2_signed());
-        let p = self.b.ins().imul(xv, yv);
-        let h = self.b.ins().iadd_pairwise(p, p);
+        let lo = {
+            let (a, b) = (self.b.ins().swiden_low(xv), self.b.ins().swiden_low(yv));
+            self.b.ins().imul(a, b)
+        };
+        let hi = {
+            let (a, b) = (self.b.ins().swiden_high(xv), self.b.ins().swiden_high(yv));
+            self.b.ins().imul(a, b)
+        };
+        let h = self.b.ins().iadd_pairwise(lo, hi);
         let h = self.b.ins().iadd_pairwise(h, h);
         let s32 = self.b.ins().extractlane(h, 0);
         let sum = self.b.ins().sextend(I64, s32);
@@ -443,18 +452,17 @@ impl FnLower<'_, '_, '_> {
         self.set(dst, r);
     }
 
-    /// The four low bytes of `word` as an I32X4, each sign- or zero-extended.
+    /// The bytes of `word` as an I16X8 (the four low bytes in lanes 0–3), each sign- or
+    /// zero-extended.
     fn widen_bytes(&mut self, word: Value, signed: bool) -> Value {
         let w = self.b.ins().ireduce(types::I32, word);
         let v = self.b.ins().scalar_to_vector(types::I32X4, w);
         let flags = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
         let bytes = self.b.ins().bitcast(types::I8X16, flags, v);
         if signed {
-            let h = self.b.ins().swiden_low(bytes);
-            self.b.ins().swiden_low(h)
+            self.b.ins().swiden_low(bytes)
         } else {
-            let h = self.b.ins().uwiden_low(bytes);
-            self.b.ins().uwiden_low(h)
+            self.b.ins().uwiden_low(bytes)
         }
     }
 }
