@@ -12,6 +12,19 @@
 //! (the engine target runs these); with `chaos` set, operands are drawn from every id of the
 //! module regardless of type, which gives modules that are well formed but mostly invalid (the
 //! validator target's second diet).
+//!
+//! [`Mode::RaceFree`] (the engine target's differential between the interpreter and the JIT)
+//! generates modules whose result cannot depend on how invocations of a subgroup interleave:
+//! no subgroup operations or atomics; every store to binding 0, and every load from it, at an
+//! element the invocation owns (`GlobalInvocationId.x × 4 + (v & 3)`, or far out of bounds);
+//! a Workgroup array `uint[32]` accessed at the invocation's own elements
+//! (`LocalInvocationIndex × 4 + (v & 3)`) except in an *exchange* (store own element, barrier,
+//! load any element, barrier), which reads other invocations' elements only between two
+//! barriers. It adds what the JIT handles differently from the interpreter: Function variables
+//! (register-promoted) stored and loaded anywhere, OpPhi at the merge of every selection,
+//! short arms of pure arithmetic (which the JIT turns into selects), arms ending in
+//! OpUnreachable, DebugPrintf, and barriers and exchanges anywhere in the entry function
+//! (in loops, in divergent branches: the engines must agree on those too).
 
 use spvx_spirv::grammar::Version;
 use spvx_spirv::module::{Arg, Builder, Module};
@@ -74,6 +87,15 @@ const ALL_TYS: [Ty; 10] = [
     Ty::V2U32,
 ];
 
+/// The low `bits` bits set.
+fn low(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}
+
 fn width(t: Ty) -> u32 {
     match t {
         Ty::U32 | Ty::I32 | Ty::F32 | Ty::Bool => 32,
@@ -89,6 +111,24 @@ pub struct Shape {
     /// LocalSize x (y = z = 1).
     pub local_x: u32,
 }
+
+/// What kind of module to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Typed operands: meant to be valid.
+    Typed,
+    /// Operands of any type: mostly invalid.
+    Chaos,
+    /// Typed, and race-free between the invocations of a subgroup (see the module comment).
+    RaceFree,
+}
+
+/// Elements of binding 0 and of the Workgroup array each invocation owns.
+pub const OWNED: u32 = 4;
+/// Elements of the Workgroup array (`OWNED` × the largest LocalSize x).
+pub const SHARED_LEN: u32 = 32;
+/// Elements of the Private array.
+const PRIVATE_LEN: u32 = 4;
 
 struct Gen<'a> {
     b: Builder,
@@ -116,11 +156,45 @@ struct Gen<'a> {
     in_helper: bool,
     /// `uvec4`, the type of a subgroup ballot.
     v4u: u32,
+    /// The label of the block being generated.
+    cur: u32,
+    /// Race-free mode (the rest of the fields are used only there).
+    race_free: bool,
+    gid: u32,
+    lidx: u32,
+    /// The Workgroup array `uint[SHARED_LEN]` and a pointer type to its elements.
+    shared: u32,
+    ptr_wg_u32: u32,
+    /// The current function's first owned element of binding 0 and of the Workgroup array.
+    own_buf: u32,
+    own_shared: u32,
+    /// Function variables of the current function: (variable, type).
+    locals: Vec<(u32, Ty)>,
+    /// Function pointer types of the local variables' types.
+    local_ptrs: Vec<(Ty, u32)>,
+    /// NonSemantic.DebugPrintf and `void`.
+    printf: u32,
+    void: u32,
+    /// Private variables: scalar and vector ones with their types, the `uint[PRIVATE_LEN]`
+    /// array and a pointer type to its elements.
+    privates: Vec<(u32, Ty)>,
+    private_arr: u32,
+    ptr_priv_u32: u32,
+    /// Per helper (race-free mode): its result type and whether its first parameter is a
+    /// pointer to a Function `uint` (the caller's variable then lives in memory).
+    helper_sigs: Vec<(Ty, bool)>,
 }
 
 /// Builds a module from `data`; `None` when the builder refuses something (only possible in
 /// chaos mode, or for a generator bug, which the targets then simply skip).
 pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
+    generate_mode(data, if chaos { Mode::Chaos } else { Mode::Typed })
+}
+
+/// Builds a module of the given [`Mode`] from `data` (`Typed` and `Chaos` as [`generate`]).
+pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
+    let chaos = mode == Mode::Chaos;
+    let race_free = mode == Mode::RaceFree;
     let mut bytes = Bytes(data);
     let local_x = 1 + bytes.below(8) as u32;
     let mut b = Builder::new(Version::new(1, 6));
@@ -146,8 +220,16 @@ pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
         b.capability(cap).ok()?;
     }
     b.extension("SPV_KHR_subgroup_rotate").ok()?;
+    if race_free {
+        b.extension("SPV_KHR_non_semantic_info").ok()?;
+    }
     b.memory_model("Logical", "GLSL450").ok()?;
     let glsl = b.ext_inst_import("GLSL.std.450").ok()?;
+    let printf = if race_free {
+        b.ext_inst_import("NonSemantic.DebugPrintf").ok()?
+    } else {
+        0
+    };
     let mut types = Vec::new();
     let u32t = b.type_int(32, false).ok()?;
     types.push((Ty::U32, u32t));
@@ -195,6 +277,47 @@ pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
     let sem_none = u32_consts[0];
     // AcquireRelease | WorkgroupMemory
     let sem_barrier = b.constant_u32(0x8 | 0x100).ok()?;
+    // Race-free mode: LocalInvocationIndex, the Workgroup array, local variable types.
+    let (mut lidx, mut shared, mut ptr_wg_u32) = (0, 0, 0);
+    let mut local_ptrs = Vec::new();
+    let (mut privates, mut private_arr, mut ptr_priv_u32) = (Vec::new(), 0, 0);
+    if race_free {
+        let ptr_in_u32 = b.type_pointer("Input", u32t).ok()?;
+        lidx = b.global_variable(ptr_in_u32, "Input", None).ok()?;
+        b.decorate(lidx, "BuiltIn", &[Arg::name("LocalInvocationIndex")])
+            .ok()?;
+        let len = b.constant_u32(SHARED_LEN).ok()?;
+        let arr = b.type_array(u32t, len).ok()?;
+        let ptr_wg_arr = b.type_pointer("Workgroup", arr).ok()?;
+        ptr_wg_u32 = b.type_pointer("Workgroup", u32t).ok()?;
+        shared = b.global_variable(ptr_wg_arr, "Workgroup", None).ok()?;
+        for t in [Ty::U32, Ty::F32, Ty::U64, Ty::Bool, Ty::V2U32, Ty::V4F32] {
+            let id = types.iter().find(|p| p.0 == t)?.1;
+            local_ptrs.push((t, b.type_pointer("Function", id).ok()?));
+        }
+        // Private variables (module scope, one per invocation, in memory): scalars with and
+        // without an initialiser, a bool, a uvec2, and a uint[4] indexed at run time.
+        for (t, init) in [
+            (Ty::U32, true),
+            (Ty::U32, false),
+            (Ty::Bool, false),
+            (Ty::V2U32, true),
+        ] {
+            let id = types.iter().find(|p| p.0 == t)?.1;
+            let ptr = b.type_pointer("Private", id).ok()?;
+            let init = if init {
+                Some(b.constant_null(id).ok()?)
+            } else {
+                None
+            };
+            privates.push((b.global_variable(ptr, "Private", init).ok()?, t));
+        }
+        let four = b.constant_u32(PRIVATE_LEN).ok()?;
+        let arr4 = b.type_array(u32t, four).ok()?;
+        let ptr_arr4 = b.type_pointer("Private", arr4).ok()?;
+        ptr_priv_u32 = b.type_pointer("Private", u32t).ok()?;
+        private_arr = b.global_variable(ptr_arr4, "Private", None).ok()?;
+    }
     let mut g = Gen {
         b,
         bytes,
@@ -218,35 +341,68 @@ pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
         sem_barrier,
         in_helper: false,
         v4u,
+        cur: 0,
+        race_free,
+        gid,
+        lidx,
+        shared,
+        ptr_wg_u32,
+        own_buf: 0,
+        own_shared: 0,
+        locals: Vec::new(),
+        local_ptrs,
+        printf,
+        void: 0,
+        privates,
+        private_arr,
+        ptr_priv_u32,
+        helper_sigs: Vec::new(),
     };
     g.all_ids = (1..g.b.bound()).collect();
     g.constants()?;
     let consts = g.pool.clone();
     let void = g.b.type_void().ok()?;
-    // Helper functions `uint hN(uint, uint)`, each may call the earlier ones.
+    g.void = void;
+    // Helper functions `uint hN(uint, uint)`, each may call the earlier ones (race-free mode:
+    // also other result types, and `hN(uint *p, uint)` with a pointer to the caller's
+    // variable).
     for _ in 0..g.bytes.below(3) {
         g.pool = consts.clone();
         g.in_helper = true;
-        let fty = g.b.type_function(u32t, &[u32t, u32t]).ok()?;
-        let f = g.b.begin_function(u32t, "None", fty).ok()?;
-        let p0 = g.b.function_parameter(u32t).ok()?;
+        let (ret, by_pointer) = if race_free {
+            let r = [Ty::U32, Ty::U32, Ty::V2U32, Ty::F32, Ty::Bool][g.bytes.below(5)];
+            (r, g.bytes.below(3) == 0)
+        } else {
+            (Ty::U32, false)
+        };
+        let rett = g.ty(ret);
+        let first = if by_pointer { g.ptr_fn_u32 } else { u32t };
+        let fty = g.b.type_function(rett, &[first, u32t]).ok()?;
+        let f = g.b.begin_function(rett, "None", fty).ok()?;
+        let p0 = g.b.function_parameter(first).ok()?;
         let p1 = g.b.function_parameter(u32t).ok()?;
-        g.b.begin_block().ok()?;
+        g.cur = g.b.begin_block().ok()?;
         g.counter_vars()?;
-        g.pool.push((p0, Ty::U32));
+        g.owned_bases(None)?;
+        if by_pointer {
+            g.locals.push((p0, Ty::U32));
+        } else {
+            g.pool.push((p0, Ty::U32));
+        }
         g.pool.push((p1, Ty::U32));
         g.budget = 20;
         g.statements(0)?;
-        let r = g.value(Ty::U32)?;
+        let r = g.value(ret)?;
         g.b.inst("OpReturnValue", None, &[Arg::Id(r)]).ok()?;
         g.b.end_function().ok()?;
         g.helpers.push((f, 2));
+        g.helper_sigs.push((ret, by_pointer));
     }
     g.in_helper = false;
     g.pool = consts;
     let fvoid = g.b.type_function(void, &[]).ok()?;
     let main = g.b.begin_function(void, "None", fvoid).ok()?;
-    g.b.begin_block().ok()?;
+    g.cur = g.b.begin_block().ok()?;
     g.counter_vars()?;
     let ptr_in_u32 = g.b.type_pointer("Input", u32t).ok()?;
     let gx =
@@ -257,12 +413,18 @@ pub fn generate(data: &[u8], chaos: bool) -> Option<(Module, Shape)> {
         )
         .ok()??;
     let x = g.b.inst("OpLoad", Some(u32t), &[Arg::Id(gx)]).ok()??;
+    g.owned_bases(Some(x))?;
     g.pool.push((x, Ty::U32));
     g.budget = 80;
     g.statements(0)?;
     g.b.inst("OpReturn", None, &[]).ok()?;
     g.b.end_function().ok()?;
-    g.b.entry_point("GLCompute", main, "main", &[gid, buf0, buf1])
+    let mut interface = vec![gid, buf0, buf1];
+    if race_free {
+        interface.extend([g.lidx, g.shared, g.private_arr]);
+        interface.extend(g.privates.iter().map(|p| p.0));
+    }
+    g.b.entry_point("GLCompute", main, "main", &interface)
         .ok()?;
     g.b.execution_mode(main, "LocalSize", &[local_x, 1, 1])
         .ok()?;
@@ -299,7 +461,8 @@ impl Gen<'_> {
         Some(())
     }
 
-    /// Function variables used as loop counters, one per nesting depth.
+    /// Function variables used as loop counters, one per nesting depth (and in race-free
+    /// mode the local variables, uninitialised: the engine's zero until a store).
     fn counter_vars(&mut self) -> Option<()> {
         self.counters.clear();
         for _ in 0..3 {
@@ -313,7 +476,430 @@ impl Gen<'_> {
                 .ok()??;
             self.counters.push(v);
         }
+        self.locals.clear();
+        for (t, ptr) in self.local_ptrs.clone() {
+            let v = self
+                .b
+                .inst("OpVariable", Some(ptr), &[Arg::name("Function")])
+                .ok()??;
+            self.locals.push((v, t));
+        }
         Some(())
+    }
+
+    /// Starts the block `label` (a fresh id) and remembers it as the current block.
+    fn block(&mut self, label: u32) -> Option<()> {
+        self.cur = self.b.begin_block_with(label).ok()?;
+        Some(())
+    }
+
+    /// Race-free mode: the first owned elements of the current function (`x`: the entry
+    /// function's GlobalInvocationId.x, else loaded here).
+    fn owned_bases(&mut self, x: Option<u32>) -> Option<()> {
+        if !self.race_free {
+            return Some(());
+        }
+        let u32t = self.ty(Ty::U32);
+        let x = match x {
+            Some(x) => x,
+            None => {
+                let ptr_in_u32 = self.b.type_pointer("Input", u32t).ok()?;
+                let gx = self
+                    .b
+                    .inst(
+                        "OpAccessChain",
+                        Some(ptr_in_u32),
+                        &[Arg::Id(self.gid), Arg::Id(self.u32_consts[0])],
+                    )
+                    .ok()??;
+                self.b.inst("OpLoad", Some(u32t), &[Arg::Id(gx)]).ok()??
+            }
+        };
+        let l = self
+            .b
+            .inst("OpLoad", Some(u32t), &[Arg::Id(self.lidx)])
+            .ok()??;
+        let owned = self.b.constant_u32(OWNED).ok()?;
+        self.own_buf = self
+            .b
+            .inst("OpIMul", Some(u32t), &[Arg::Id(x), Arg::Id(owned)])
+            .ok()??;
+        self.own_shared = self
+            .b
+            .inst("OpIMul", Some(u32t), &[Arg::Id(l), Arg::Id(owned)])
+            .ok()??;
+        self.pool.push((l, Ty::U32));
+        Some(())
+    }
+
+    /// An element index: `base + (v & (OWNED − 1))` (an element the invocation owns), or one
+    /// time in eight `v | far` (out of bounds whatever the buffer's size).
+    fn owned_index(&mut self, base: u32, far: u32) -> Option<u32> {
+        let u32t = self.ty(Ty::U32);
+        let v = self.value(Ty::U32)?;
+        if self.bytes.below(8) == 0 {
+            let far = self.b.constant_u32(far).ok()?;
+            return self
+                .b
+                .inst("OpBitwiseOr", Some(u32t), &[Arg::Id(v), Arg::Id(far)])
+                .ok()?;
+        }
+        let mask = self.b.constant_u32(OWNED - 1).ok()?;
+        let low = self
+            .b
+            .inst("OpBitwiseAnd", Some(u32t), &[Arg::Id(v), Arg::Id(mask)])
+            .ok()??;
+        self.b
+            .inst("OpIAdd", Some(u32t), &[Arg::Id(base), Arg::Id(low)])
+            .ok()?
+    }
+
+    /// A pointer to element `index` of the Workgroup array.
+    fn shared_element(&mut self, index: u32) -> Option<u32> {
+        self.b
+            .inst(
+                "OpAccessChain",
+                Some(self.ptr_wg_u32),
+                &[Arg::Id(self.shared), Arg::Id(index)],
+            )
+            .ok()?
+    }
+
+    /// A pointer to an element of binding 0 or of the Workgroup array the invocation owns.
+    fn owned_element(&mut self) -> Option<u32> {
+        if self.bytes.u8() & 1 == 0 {
+            let i = self.owned_index(self.own_buf, 1 << 20)?;
+            let zero = self.u32_consts[0];
+            self.b
+                .inst(
+                    "OpAccessChain",
+                    Some(self.ptr_sb_u32),
+                    &[Arg::Id(self.buf0), Arg::Id(zero), Arg::Id(i)],
+                )
+                .ok()?
+        } else {
+            let i = self.owned_index(self.own_shared, SHARED_LEN)?;
+            self.shared_element(i)
+        }
+    }
+
+    fn barrier(&mut self) -> Option<()> {
+        let (s, m) = (self.scope_workgroup, self.sem_barrier);
+        self.b
+            .inst(
+                "OpControlBarrier",
+                None,
+                &[Arg::Id(s), Arg::Id(s), Arg::Id(m)],
+            )
+            .ok()?;
+        Some(())
+    }
+
+    /// Race-free mode's statements (see the module comment).
+    fn statement_race_free(&mut self, depth: u32) -> Option<()> {
+        let choice = self.bytes.below(32);
+        match choice {
+            0..=3 => self.arith(),
+            4 | 5 => self.float_arith(),
+            6 => self.compare(),
+            7 => self.convert(),
+            8 => self.composite(),
+            9 => self.glsl_call(),
+            10 => {
+                // Binding 1 is never written: any element.
+                let p = self.element(self.buf1)?;
+                self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
+            }
+            11 => {
+                let p = self.owned_element()?;
+                self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
+            }
+            12 | 13 => {
+                let p = self.owned_element()?;
+                let v = self.value(Ty::U32)?;
+                self.b
+                    .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
+                    .ok()?;
+                Some(())
+            }
+            14 | 15 => {
+                let (var, t) = self.locals[self.bytes.below(self.locals.len())];
+                if choice == 14 {
+                    let v = self.value(t)?;
+                    self.b
+                        .inst("OpStore", None, &[Arg::Id(var), Arg::Id(v)])
+                        .ok()?;
+                    Some(())
+                } else {
+                    self.op("OpLoad", t, &[Arg::Id(var)])
+                }
+            }
+            16 => {
+                let c = self.value(Ty::Bool)?;
+                let t = ALL_TYS[self.bytes.below(ALL_TYS.len())];
+                let a = self.value(t)?;
+                let b = self.value(t)?;
+                self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
+            }
+            17 if !self.in_helper => self.barrier(),
+            18 if !self.in_helper => self.exchange(),
+            19 if !self.helpers.is_empty() => {
+                let k = self.bytes.below(self.helpers.len());
+                let (f, _) = self.helpers[k];
+                let (ret, by_pointer) = self.helper_sigs[k];
+                let a = if by_pointer {
+                    // This function's variable that escapes (the first local: uint).
+                    self.locals[0].0
+                } else {
+                    self.value(Ty::U32)?
+                };
+                let b = self.value(Ty::U32)?;
+                self.op("OpFunctionCall", ret, &[Arg::Id(f), Arg::Id(a), Arg::Id(b)])
+            }
+            20 | 21 if depth < 3 => self.selection_phi(depth, false),
+            22 if depth < 3 => self.switch_wide(depth),
+            23 | 24 if depth < 3 => self.lp(depth),
+            25 if depth < 3 => self.selection_phi(depth, true),
+            26 => self.dot(),
+            27 => self.op("OpArrayLength", Ty::U32, &[Arg::Id(self.buf0), Arg::Int(0)]),
+            28 => self.debug_printf(),
+            29 => {
+                let (var, t) = self.privates[self.bytes.below(self.privates.len())];
+                if self.bytes.u8() & 1 == 0 {
+                    let v = self.value(t)?;
+                    self.b
+                        .inst("OpStore", None, &[Arg::Id(var), Arg::Id(v)])
+                        .ok()?;
+                    Some(())
+                } else {
+                    self.op("OpLoad", t, &[Arg::Id(var)])
+                }
+            }
+            30 => {
+                // An element of the Private array, by an index of any integer type (one time
+                // in four `i | PRIVATE_LEN`: out of its bounds, never a constant, which
+                // spirv-val refuses when negative).
+                let t = INTS[self.bytes.below(INTS.len())];
+                let i = self.value(t)?;
+                let (op, k) = if self.bytes.below(4) != 0 {
+                    ("OpBitwiseAnd", PRIVATE_LEN as u64 - 1)
+                } else {
+                    ("OpBitwiseOr", PRIVATE_LEN as u64)
+                };
+                let k = self.int_const(t, k)?;
+                let i = self
+                    .b
+                    .inst(op, Some(self.ty(t)), &[Arg::Id(i), Arg::Id(k)])
+                    .ok()??;
+                let p = self
+                    .b
+                    .inst(
+                        "OpAccessChain",
+                        Some(self.ptr_priv_u32),
+                        &[Arg::Id(self.private_arr), Arg::Id(i)],
+                    )
+                    .ok()??;
+                if self.bytes.u8() & 1 == 0 {
+                    let v = self.value(Ty::U32)?;
+                    self.b
+                        .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
+                        .ok()?;
+                    Some(())
+                } else {
+                    self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
+                }
+            }
+            31 => {
+                // A shift whose amount has another integer type than the base.
+                const SHIFTS: [&str; 3] = [
+                    "OpShiftLeftLogical",
+                    "OpShiftRightLogical",
+                    "OpShiftRightArithmetic",
+                ];
+                let t = INTS[self.bytes.below(INTS.len())];
+                let by = INTS[self.bytes.below(INTS.len())];
+                let name = SHIFTS[self.bytes.below(3)];
+                let (a, b) = (self.value(t)?, self.value(by)?);
+                self.op(name, t, &[Arg::Id(a), Arg::Id(b)])
+            }
+            _ => self.arith(),
+        }
+    }
+
+    /// A constant `v` of integer type `t`.
+    fn int_const(&mut self, t: Ty, v: u64) -> Option<u32> {
+        let ty = self.ty(t);
+        let words = if width(t) == 64 {
+            vec![v as u32, (v >> 32) as u32]
+        } else {
+            vec![v as u32 & (low(width(t)) as u32)]
+        };
+        self.b.constant_words(ty, &words).ok()
+    }
+
+    /// A switch on an integer of any type in `INTS`, with small case values or any (the
+    /// latter of the selector's width).
+    fn switch_wide(&mut self, depth: u32) -> Option<()> {
+        let t = INTS[self.bytes.below(INTS.len())];
+        let sel = self.value(t)?;
+        let merge = self.b.fresh_id();
+        let default = self.b.fresh_id();
+        let n = 1 + self.bytes.below(4);
+        let mut cases: Vec<(u64, u32)> = Vec::new();
+        let mut args = vec![Arg::Id(sel), Arg::Id(default)];
+        for k in 0..n {
+            let label = self.b.fresh_id();
+            let lit = if self.bytes.below(3) == 0 {
+                let lo = self.bytes.u32() as u64;
+                (lo | (self.bytes.u32() as u64) << 32) & low(width(t))
+            } else {
+                k as u64 * (1 + self.bytes.below(3) as u64)
+            };
+            if cases.iter().any(|&(l, _)| l == lit) {
+                continue;
+            }
+            cases.push((lit, label));
+            args.push(if width(t) == 64 {
+                Arg::Words(vec![lit as u32, (lit >> 32) as u32])
+            } else {
+                Arg::Int(lit as u32)
+            });
+            args.push(Arg::Id(label));
+        }
+        self.b
+            .inst(
+                "OpSelectionMerge",
+                None,
+                &[Arg::Id(merge), Arg::name("None")],
+            )
+            .ok()?;
+        self.b.inst("OpSwitch", None, &args).ok()?;
+        for label in cases.iter().map(|c| c.1).chain([default]) {
+            self.block(label)?;
+            self.scoped(|g| g.statements(depth + 1))?;
+            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+        }
+        self.block(merge)?;
+        Some(())
+    }
+
+    /// Store an owned element of the Workgroup array, barrier, load any element, barrier: the
+    /// only reads of other invocations' elements, between two barriers.
+    fn exchange(&mut self) -> Option<()> {
+        let i = self.owned_index(self.own_shared, SHARED_LEN)?;
+        let p = self.shared_element(i)?;
+        let v = self.value(Ty::U32)?;
+        self.b
+            .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
+            .ok()?;
+        self.barrier()?;
+        let u32t = self.ty(Ty::U32);
+        let w = self.value(Ty::U32)?;
+        let index = if self.bytes.below(8) == 0 {
+            w
+        } else {
+            let mask = self.b.constant_u32(SHARED_LEN - 1).ok()?;
+            self.b
+                .inst("OpBitwiseAnd", Some(u32t), &[Arg::Id(w), Arg::Id(mask)])
+                .ok()??
+        };
+        let q = self.shared_element(index)?;
+        self.op("OpLoad", Ty::U32, &[Arg::Id(q)])?;
+        self.barrier()
+    }
+
+    /// `debugPrintfEXT` of one value (uint or float).
+    fn debug_printf(&mut self) -> Option<()> {
+        let (t, fmt) =
+            [(Ty::U32, "u=%u"), (Ty::F32, "f=%f"), (Ty::I32, "i=%d %x")][self.bytes.below(3)];
+        let s = self.b.declare("OpString", None, &[Arg::str(fmt)]).ok()?;
+        let mut args = vec![Arg::Id(self.printf), Arg::Int(1), Arg::Id(s)];
+        let n = fmt.matches('%').count();
+        for _ in 0..n {
+            args.push(Arg::Id(self.value(t)?));
+        }
+        self.b.inst("OpExtInst", Some(self.void), &args).ok()?;
+        Some(())
+    }
+
+    /// A few statements of pure arithmetic (an arm the JIT may turn into selects).
+    fn pure_statements(&mut self) -> Option<()> {
+        for _ in 0..self.bytes.below(4) {
+            if self.budget == 0 || self.bytes.done() {
+                break;
+            }
+            self.budget -= 1;
+            match self.bytes.below(6) {
+                0 | 1 => self.arith(),
+                2 => self.compare(),
+                3 => self.convert(),
+                4 => self.float_arith(),
+                _ => {
+                    let c = self.value(Ty::Bool)?;
+                    let t = INTS[self.bytes.below(INTS.len())];
+                    let (a, b) = (self.value(t)?, self.value(t)?);
+                    self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
+                }
+            }?;
+        }
+        Some(())
+    }
+
+    /// An if/else whose merge block starts with an OpPhi of a value from each arm that
+    /// reaches it. `small`: arms of a few pure statements; else any statements, and the first
+    /// arm may end in OpReturn (entry function) or OpUnreachable instead.
+    fn selection_phi(&mut self, depth: u32, small: bool) -> Option<()> {
+        const PHI_TYS: [Ty; 6] = [Ty::U32, Ty::I32, Ty::U64, Ty::F32, Ty::Bool, Ty::V2U32];
+        let c = self.value(Ty::Bool)?;
+        let t = PHI_TYS[self.bytes.below(PHI_TYS.len())];
+        let (then, other, merge) = (self.b.fresh_id(), self.b.fresh_id(), self.b.fresh_id());
+        self.b
+            .inst(
+                "OpSelectionMerge",
+                None,
+                &[Arg::Id(merge), Arg::name("None")],
+            )
+            .ok()?;
+        self.b
+            .inst(
+                "OpBranchConditional",
+                None,
+                &[Arg::Id(c), Arg::Id(then), Arg::Id(other)],
+            )
+            .ok()?;
+        let mut incoming = Vec::new();
+        for (k, label) in [then, other].into_iter().enumerate() {
+            self.block(label)?;
+            let end = match self.bytes.below(12) {
+                0 if k == 0 && !small && !self.in_helper => "OpReturn",
+                1 if k == 0 && !small => "OpUnreachable",
+                _ => "OpBranch",
+            };
+            self.scoped(|g| {
+                if small {
+                    g.pure_statements()?;
+                } else {
+                    g.statements(depth + 1)?;
+                }
+                if end == "OpBranch" {
+                    let v = g.value(t)?;
+                    incoming.push((v, g.cur));
+                }
+                Some(())
+            })?;
+            let args = if end == "OpBranch" {
+                vec![Arg::Id(merge)]
+            } else {
+                Vec::new()
+            };
+            self.b.inst(end, None, &args).ok()?;
+        }
+        self.block(merge)?;
+        let args: Vec<Arg> = incoming
+            .iter()
+            .flat_map(|&(v, l)| [Arg::Id(v), Arg::Id(l)])
+            .collect();
+        self.op("OpPhi", t, &args)
     }
 
     /// A value of type `t` in scope (made from a constant when there is none).
@@ -396,6 +982,9 @@ impl Gen<'_> {
     }
 
     fn statement(&mut self, depth: u32) -> Option<()> {
+        if self.race_free {
+            return self.statement_race_free(depth);
+        }
         let choice = self.bytes.below(28);
         match choice {
             0..=3 => self.arith(),
@@ -986,7 +1575,7 @@ impl Gen<'_> {
                 &[Arg::Id(c), Arg::Id(then), Arg::Id(other)],
             )
             .ok()?;
-        self.b.begin_block_with(then).ok()?;
+        self.block(then)?;
         let early_return = !self.in_helper && self.bytes.below(6) == 0;
         self.scoped(|g| g.statements(depth + 1))?;
         if early_return {
@@ -994,10 +1583,10 @@ impl Gen<'_> {
         } else {
             self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
         }
-        self.b.begin_block_with(other).ok()?;
+        self.block(other)?;
         self.scoped(|g| g.statements(depth + 1))?;
         self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
-        self.b.begin_block_with(merge).ok()?;
+        self.block(merge)?;
         Some(())
     }
 
@@ -1027,11 +1616,11 @@ impl Gen<'_> {
             .ok()?;
         self.b.inst("OpSwitch", None, &args).ok()?;
         for label in cases.iter().map(|c| c.1).chain([default]) {
-            self.b.begin_block_with(label).ok()?;
+            self.block(label)?;
             self.scoped(|g| g.statements(depth + 1))?;
             self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
         }
-        self.b.begin_block_with(merge).ok()?;
+        self.block(merge)?;
         Some(())
     }
 
@@ -1055,7 +1644,7 @@ impl Gen<'_> {
             self.b.fresh_id(),
         );
         self.b.inst("OpBranch", None, &[Arg::Id(header)]).ok()?;
-        self.b.begin_block_with(header).ok()?;
+        self.block(header)?;
         self.b
             .inst(
                 "OpLoopMerge",
@@ -1064,10 +1653,10 @@ impl Gen<'_> {
             )
             .ok()?;
         self.b.inst("OpBranch", None, &[Arg::Id(body)]).ok()?;
-        self.b.begin_block_with(body).ok()?;
+        self.block(body)?;
         self.scoped(|g| g.statements(depth + 1))?;
         self.b.inst("OpBranch", None, &[Arg::Id(cont)]).ok()?;
-        self.b.begin_block_with(cont).ok()?;
+        self.block(cont)?;
         let c = self
             .b
             .inst("OpLoad", Some(u32t), &[Arg::Id(counter)])
@@ -1093,7 +1682,7 @@ impl Gen<'_> {
                 &[Arg::Id(go_on), Arg::Id(header), Arg::Id(merge)],
             )
             .ok()?;
-        self.b.begin_block_with(merge).ok()?;
+        self.block(merge)?;
         Some(())
     }
 }

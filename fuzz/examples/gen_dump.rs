@@ -1,14 +1,19 @@
 //! Writes generated modules for a differential check against spirv-val:
-//! `cargo run --release --example gen_dump -- DIR N [chaos]` writes DIR/gNNNN.spv and prints,
+//! `cargo run --release --example gen_dump -- DIR N [chaos|racefree]` writes DIR/gNNNN.spv and prints,
 //! per module, its name and spvx-val's verdict (`valid` or the first error).
 
-use spvx_fuzz::generator::generate;
+use spvx_fuzz::generator::{Mode, generate_mode};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dir = args.get(1).cloned().unwrap_or_else(|| "gen".into());
     let n: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
     let chaos = args.get(3).is_some_and(|s| s == "chaos");
+    let mode = match args.get(3).map(String::as_str) {
+        Some("chaos") => Mode::Chaos,
+        Some("racefree") => Mode::RaceFree,
+        _ => Mode::Typed,
+    };
     let _ = std::fs::create_dir_all(&dir);
     let mut state = 0x0bad_5eed_u64 ^ (chaos as u64);
     let mut next = || {
@@ -20,7 +25,7 @@ fn main() {
     for k in 0..n {
         let len = 64 + next() as usize * 4;
         let data: Vec<u8> = (0..len).map(|_| next()).collect();
-        let Some((m, _)) = generate(&data, chaos) else {
+        let Some((m, _)) = generate_mode(&data, mode) else {
             continue;
         };
         let insts = m.to_instructions();

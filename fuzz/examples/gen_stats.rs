@@ -1,9 +1,10 @@
 //! How well the module generator does: generates N modules from pseudo-random bytes and prints
 //! how many build, validate, compile and run, with the most common first validation and
-//! compile errors. `cargo run --release --example gen_stats -- [N]` from `fuzz/`.
+//! compile errors. `cargo run --release --example gen_stats -- [N] [racefree]` from `fuzz/`
+//! (`racefree`: the generator's race-free mode, and how the JIT took each run).
 
-use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
-use spvx_fuzz::generator::generate;
+use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig};
+use spvx_fuzz::generator::{Mode, generate_mode};
 use std::collections::BTreeMap;
 
 fn main() {
@@ -11,6 +12,12 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(300);
+    let mode = if std::env::args().nth(2).as_deref() == Some("racefree") {
+        Mode::RaceFree
+    } else {
+        Mode::Typed
+    };
+    let mut jit: BTreeMap<String, u32> = BTreeMap::new();
     let mut state = 0x1234_5678_9abc_def0u64;
     let mut next = || {
         state = state
@@ -23,7 +30,7 @@ fn main() {
     for _ in 0..n {
         let len = 64 + next() as usize * 4;
         let data: Vec<u8> = (0..len).map(|_| next()).collect();
-        let Some((m, _)) = generate(&data, false) else {
+        let Some((m, _)) = generate_mode(&data, mode) else {
             continue;
         };
         built += 1;
@@ -47,8 +54,15 @@ fn main() {
                     threads: Some(1),
                     ..RunConfig::default()
                 };
-                if c.run(&mut res, [2, 1, 1], &cfg).is_ok() {
+                if let Ok(r) = c.run(&mut res, [2, 1, 1], &cfg) {
                     ran += 1;
+                    let why = match r.jit {
+                        JitUse::Off => "off".to_string(),
+                        JitUse::Ran => "ran".to_string(),
+                        JitUse::Unsupported(w) => format!("unsupported: {w}"),
+                        JitUse::FellBack(w) => format!("fell back: {w}"),
+                    };
+                    *jit.entry(why.chars().take(100).collect()).or_default() += 1;
                 }
             }
             Err(e) => {
@@ -62,6 +76,10 @@ fn main() {
     let mut v: Vec<_> = errors.into_iter().collect();
     v.sort_by_key(|e| std::cmp::Reverse(e.1));
     for (e, c) in v.iter().take(15) {
+        println!("{c:5}  {e}");
+    }
+    println!("JIT:");
+    for (e, c) in &jit {
         println!("{c:5}  {e}");
     }
 }

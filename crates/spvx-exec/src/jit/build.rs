@@ -8,7 +8,7 @@ use super::lower::{FnLower, Shared};
 use super::runtime;
 use super::{JitCode, NativeFn};
 use crate::program::{Program, Slot, Term};
-use cranelift_codegen::ir::{AbiParam, UserFuncName, types};
+use cranelift_codegen::ir::{AbiParam, FuncRef, Function, UserFuncName, types};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
@@ -105,7 +105,7 @@ pub fn compile_dumping(
                 if let Term::Call { func, .. } = seg.term {
                     callees
                         .entry(func)
-                        .or_insert_with(|| module.declare_func_in_func(ids[func as usize], b.func));
+                        .or_insert_with(|| declare_far(&mut module, ids[func as usize], b.func));
                 }
             }
             let is_entry = fi == prog.entry as usize;
@@ -146,7 +146,7 @@ pub fn compile_dumping(
             ctx.func.name = UserFuncName::user(0, id.as_u32());
             {
                 let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-                let entry = module.declare_func_in_func(ids[prog.entry as usize], b.func);
+                let entry = declare_far(&mut module, ids[prog.entry as usize], b.func);
                 super::lower_loop::emit(&mut b, entry, &builtins);
                 b.seal_all_blocks();
                 b.finalize(module.target_config());
@@ -171,7 +171,7 @@ pub fn compile_dumping(
         ctx.func.name = UserFuncName::user(0, id.as_u32());
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-            let entry = module.declare_func_in_func(ids[prog.entry as usize], b.func);
+            let entry = declare_far(&mut module, ids[prog.entry as usize], b.func);
             super::lower_loop::emit_rounds(
                 &mut b,
                 entry,
@@ -215,4 +215,15 @@ pub fn compile_dumping(
         natively_lowered: shared.native,
         called_out,
     })
+}
+
+/// Declares function `id` in `func` to be called through its absolute address. Cranelift's JIT
+/// allocates each function's code apart, and may place two of them more than 2 GiB from each
+/// other, out of reach of a direct call's 32-bit displacement: linking then panics
+/// (bytecodealliance/wasmtime#4000, found by the `exec` fuzz target in a long run). An
+/// indirect call has no such limit and costs a register load.
+fn declare_far(module: &mut JITModule, id: FuncId, func: &mut Function) -> FuncRef {
+    let r = module.declare_func_in_func(id, func);
+    func.dfg.ext_funcs[r].colocated = false;
+    r
 }
