@@ -140,9 +140,12 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     pub(super) fn lower(&mut self) {
         let trusted = MemFlagsData::trusted();
         let resume = self.b.block_params(self.b.current_block().expect("entry"))[2];
-        self.budget = self.b.ins().load(I64, trusted, self.ctx, CTX_BUDGET);
-        self.table = self.b.ins().load(I64, trusted, self.ctx, CTX_SPACES);
-        self.space_count = self.b.ins().load(I64, trusted, self.ctx, CTX_SPACE_COUNT);
+        self.budget = self.b.ins().load(I64, invariant(), self.ctx, CTX_BUDGET);
+        self.table = self.b.ins().load(I64, invariant(), self.ctx, CTX_SPACES);
+        self.space_count = self
+            .b
+            .ins()
+            .load(I64, invariant(), self.ctx, CTX_SPACE_COUNT);
         let steps = self.b.ins().load(I64, trusted, self.ctx, CTX_STEPS);
         self.b.def_var(self.steps, steps);
         let zero = self.b.ins().iconst(I64, 0);
@@ -206,7 +209,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     /// known pointer of this function points into (an index past the table reads the null
     /// space, where every access is out of bounds).
     fn hoist_spaces(&mut self) {
-        let trusted = MemFlagsData::trusted();
+        let trusted = invariant();
         let mut spaces: Vec<u32> = self.known.values().copied().collect();
         spaces.sort_unstable();
         spaces.dedup();
@@ -550,4 +553,12 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             }
         }
     }
+}
+
+/// Flags of a load from the context or the space table: memory that no one writes while a
+/// native function runs (the driver and the round loop change them only between calls), so
+/// Cranelift may move the load to where its value is first needed, or out of loops, instead of
+/// making every call pay for it at entry.
+fn invariant() -> MemFlagsData {
+    MemFlagsData::trusted().with_readonly().with_can_move()
 }
