@@ -1,4 +1,5 @@
-//! Prints the Cranelift IR and machine code the JIT makes of a module's entry point:
+//! Prints the Cranelift IR and machine code the JIT makes of a module (its functions and the
+//! workgroup or round loop):
 //! `cargo run --release -p spvx-exec --example jit_dump -- MODULE.spv [ENTRY] [ID=VALUE ...]`
 //! (specialisation constants as integers).
 

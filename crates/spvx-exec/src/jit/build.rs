@@ -129,12 +129,7 @@ pub fn compile_dumping(
         module
             .define_function(ids[fi], &mut ctx)
             .map_err(|e| fail(&format!("function {fi}"), &e))?;
-        if let Some(d) = dump.as_deref_mut() {
-            d.push_str(&format!("; function {fi}\n{}\n", ctx.func.display()));
-            if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
-                d.push_str(code);
-            }
-        }
+        append_code(dump.as_deref_mut(), &format!("function {fi}"), &ctx);
         module.clear_context(&mut ctx);
     }
     let loop_id = match super::lower_loop::loop_builtins(prog, barriers) {
@@ -151,9 +146,11 @@ pub fn compile_dumping(
                 b.seal_all_blocks();
                 b.finalize(module.target_config());
             }
+            ctx.set_disasm(dump.is_some());
             module
                 .define_function(id, &mut ctx)
                 .map_err(|e| fail("workgroup loop", &e))?;
+            append_code(dump.as_deref_mut(), "workgroup loop", &ctx);
             module.clear_context(&mut ctx);
             Some(id)
         }
@@ -163,6 +160,7 @@ pub fn compile_dumping(
     // counters, and (for the round loop) a status word.
     let resume_word = prog.slot_count as usize;
     let status_word = resume_word + 2 + loops.headers.len();
+    let state_words = status_word + 1;
     let rounds_id = if barriers {
         let id = module
             .declare_function("rounds", Linkage::Local, &sig)
@@ -175,7 +173,7 @@ pub fn compile_dumping(
             super::lower_loop::emit_rounds(
                 &mut b,
                 entry,
-                status_word + 1,
+                state_words,
                 resume_word,
                 status_word,
                 prog.private_bytes > 0,
@@ -183,9 +181,11 @@ pub fn compile_dumping(
             b.seal_all_blocks();
             b.finalize(module.target_config());
         }
+        ctx.set_disasm(dump.is_some());
         module
             .define_function(id, &mut ctx)
             .map_err(|e| fail("round loop", &e))?;
+        append_code(dump.as_deref_mut(), "round loop", &ctx);
         module.clear_context(&mut ctx);
         Some(id)
     } else {
@@ -211,7 +211,7 @@ pub fn compile_dumping(
         resume_word,
         status_word,
         callouts: shared.callouts,
-        state_words: status_word + 1,
+        state_words,
         natively_lowered: shared.native,
         called_out,
     })
@@ -226,4 +226,14 @@ fn declare_far(module: &mut JITModule, id: FuncId, func: &mut Function) -> FuncR
     let r = module.declare_func_in_func(id, func);
     func.dfg.ext_funcs[r].colocated = false;
     r
+}
+
+/// Appends a compiled function's IR and machine code to `dump`, when dumping.
+fn append_code(dump: Option<&mut String>, name: &str, ctx: &cranelift_codegen::Context) {
+    if let Some(d) = dump {
+        d.push_str(&format!("; {name}\n{}\n", ctx.func.display()));
+        if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            d.push_str(code);
+        }
+    }
 }
