@@ -185,7 +185,7 @@ pub fn compile_dumping(
         module
             .define_function(id, &mut ctx)
             .map_err(|e| fail("round loop", &e))?;
-        append_code(dump.as_deref_mut(), "round loop", &ctx);
+        append_code(dump, "round loop", &ctx);
         module.clear_context(&mut ctx);
         Some(id)
     } else {
