@@ -7,8 +7,9 @@
 //! the same bytes (no hidden state).
 //!
 //! The JIT against the interpreter: every module runs on one thread with the same inputs on
-//! the interpreter (`jit: false`), on the JIT (`jit: true`, twice: the second run uses the code
-//! the first compiled) and on a JIT whose every instruction is a call-out
+//! the interpreter (`jit: false`), on the JIT (`jit: true` on
+//! `CompiledModule::with_jit_always`, twice: the second run uses the code the first compiled)
+//! and on a JIT whose every instruction is a call-out
 //! (`CompiledModule::with_jit_callouts_only`). Where the result cannot depend on how the
 //! invocations of a subgroup interleave — race-free modules, or a subgroup size of 1 (then
 //! both run each invocation to its next barrier in LocalInvocationIndex order) — the outcomes
@@ -69,6 +70,8 @@ pub fn exec(data: &[u8]) {
         return;
     };
     let callouts = compiled.with_jit_callouts_only();
+    // The JIT also on the programs the interpreter takes for speed (mostly call-outs).
+    let native = compiled.with_jit_always();
     let cfg = |jit: bool| RunConfig {
         subgroup_size,
         strict,
@@ -136,9 +139,9 @@ pub fn exec(data: &[u8]) {
         interp, interp2,
         "two interpreter runs of the same dispatch differ"
     );
-    let (jit, jit_use) = run(&compiled, true);
+    let (jit, jit_use) = run(&native, true);
     isolated(&jit, "JIT");
-    let (jit2, jit_use2) = run(&compiled, true);
+    let (jit2, jit_use2) = run(&native, true);
     assert_eq!(jit, jit2, "two JIT runs of the same dispatch differ");
     assert_eq!(
         jit_use, jit_use2,

@@ -145,6 +145,19 @@ impl CompiledModule {
         run::run(&self.program, jit, Some(&self.pool), res, groups, cfg)
     }
 
+    /// The same module with its JIT compiled even where the interpreter would run it faster
+    /// (`jit::prefers_interpreter`: programs that are mostly call-outs), for testing the JIT
+    /// on such programs.
+    pub fn with_jit_always(&self) -> CompiledModule {
+        let jit = std::sync::OnceLock::new();
+        let _ = jit.set(jit::compile(&self.program, true));
+        CompiledModule {
+            program: self.program.clone(),
+            jit: std::sync::Arc::new(jit),
+            pool: Default::default(),
+        }
+    }
+
     /// The same module whose JIT runs every instruction through the interpreter (native
     /// control flow, registers in memory): for testing the JIT's register handling against the
     /// interpreter on every instruction.
@@ -159,9 +172,13 @@ impl CompiledModule {
     }
 
     /// The program compiled to native code (compiled at the first call), or why the JIT cannot
-    /// run it.
+    /// run it or the interpreter runs it faster.
     pub fn jit_code(&self) -> Result<&jit::JitCode, &str> {
-        match self.jit.get_or_init(|| jit::compile(&self.program, true)) {
+        let compile = || match jit::prefers_interpreter(&self.program) {
+            Some(why) => Err(why),
+            None => jit::compile(&self.program, true),
+        };
+        match self.jit.get_or_init(compile) {
             Ok(code) => Ok(code),
             Err(why) => Err(why),
         }

@@ -76,6 +76,7 @@ fn run(m: &CompiledModule, res: &mut Resources, groups: u32) {
     // The same run on the JIT (where the module allows it) gives the same bytes.
     let mut again = before;
     let jit = m
+        .with_jit_always()
         .run(&mut again, [groups, 1, 1], &RunConfig::default())
         .unwrap_or_else(|e| panic!("JIT run failed: {e}"));
     assert!(again == *res, "the JIT's outputs differ");

@@ -155,7 +155,8 @@ struct Tally {
 /// took it.
 fn check(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3], t: &mut Tally) {
     let interp = run(m, res, groups, false);
-    let jit = run(m, res, groups, true);
+    // (Also the programs the interpreter would take for speed: the JIT is tested on them.)
+    let jit = run(&m.with_jit_always(), res, groups, true);
     same(name, &jit, &interp);
     let callouts = run(&m.with_jit_callouts_only(), res, groups, true);
     same(&format!("{name} (call-outs only)"), &callouts, &interp);
@@ -297,7 +298,7 @@ fn jit_corpus(name: &str) -> CompiledModule {
 fn jit_use(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3]) -> JitUse {
     let mut t = Tally::default();
     check(name, m, res, groups, &mut t);
-    let jit = run(m, res, groups, true).expect("the run succeeds");
+    let jit = run(&m.with_jit_always(), res, groups, true).expect("the run succeeds");
     jit.1.jit
 }
 
@@ -606,5 +607,57 @@ fn native_packed_dots_are_exact() {
             &want,
             "invocation {i}: a {a:#010x}, b {b:#010x}, acc {acc:#010x}"
         );
+    }
+}
+
+/// Programs with 10 % or more call-outs run on the interpreter (faster there, as measured in
+/// `jit::analysis::prefers_interpreter`), with the reason; `with_jit_always` runs them on the
+/// JIT, with the same bytes. select_arms.comp has 3 call-outs in 71 instructions (4 %),
+/// functions.comp 13 in about 120 (11 %), math.comp 30 in 79.
+#[test]
+fn call_out_heavy_programs_run_on_the_interpreter() {
+    let glsl = |name: &str| {
+        let bytes = std::fs::read(dir(&format!("tests/corpus/glsl/{name}.spv")))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    for (name, m, interpreter) in [
+        ("select_arms", jit_corpus("select_arms.comp"), false),
+        ("functions", glsl("functions.comp"), true),
+        ("math", glsl("math.comp"), true),
+    ] {
+        let (native, called) = m
+            .with_jit_always()
+            .jit_code()
+            .expect("compiles")
+            .instruction_counts();
+        assert_eq!(
+            called * 100 >= 10 * (native + called),
+            interpreter,
+            "{name}: {called} call-outs of {}",
+            native + called
+        );
+        let mut rng = Rng(0xca11);
+        let res = resources(&m, &mut rng, 4096);
+        let (out, report) = run(&m, &res, [2, 1, 1], true).expect("the run succeeds");
+        match (&report.jit, interpreter) {
+            (JitUse::Unsupported(why), true) => assert!(
+                why.contains(&format!("{called} of its "))
+                    && why.contains("interpreter runs it faster"),
+                "{name}: {why}"
+            ),
+            // (Random inputs may meet undefined behaviour: then the JIT falls back.)
+            (JitUse::Ran | JitUse::FellBack(_), false) => {}
+            (other, _) => panic!("{name}: {other:?}"),
+        }
+        let (forced, forced_report) =
+            run(&m.with_jit_always(), &res, [2, 1, 1], true).expect("the run succeeds");
+        assert!(
+            matches!(forced_report.jit, JitUse::Ran | JitUse::FellBack(_)),
+            "{name}: {:?}",
+            forced_report.jit
+        );
+        assert!(forced == out, "{name}: the JIT's outputs differ");
     }
 }

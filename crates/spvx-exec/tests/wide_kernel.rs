@@ -87,6 +87,7 @@ fn check(file: &str) {
         .unwrap_or_else(|e| panic!("{file}: {e}"));
     // The same run on the JIT (the wide instructions are call-outs there): the same bytes.
     let jit = module
+        .with_jit_always()
         .run(&mut on_jit, [n as u32, 1, 1], &RunConfig::default())
         .unwrap_or_else(|e| panic!("{file} on the JIT: {e}"));
     assert!(on_jit == res, "{file}: the JIT's outputs differ");

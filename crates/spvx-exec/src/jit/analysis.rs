@@ -106,6 +106,27 @@ fn interacts(inst: &Inst) -> Option<&'static str> {
     }
 }
 
+/// Why the interpreter should run `prog` although the JIT could: when at least
+/// `MAX_CALLOUT_PERCENT` % of its instructions would be call-outs. A call-out runs one
+/// invocation's instruction through the interpreter (saving and reloading the native
+/// registers around it), where the interpreter runs it for a whole subgroup at once. Measured
+/// on the 2-core VM of 2026-11-24 (JIT time / interpreter time, whole `spvx run`): the
+/// benchmark kernels without call-outs 1/1.6 to 1/15; the corpus's functions.comp (10.8 %
+/// call-outs) 1.0; conversions.comp (14.6 %) and dot.comp (15.6 %) 2; tensor transpose (18 %)
+/// 1.75; VALVE dot reduction (27 %) 1.2; fixed-point sqrt + sin (36 %) 1.0.
+pub fn prefers_interpreter(prog: &Program) -> Option<String> {
+    let code = prog.functions.iter().flat_map(|f| f.code.iter());
+    let total = code.clone().count();
+    let called = code.filter(|i| !native(i)).count();
+    (called > 0 && called * 100 >= super::MAX_CALLOUT_PERCENT * total).then(|| {
+        format!(
+            "{called} of its {total} instructions would be call-outs into the interpreter \
+             ({}% or more): the interpreter runs it faster",
+            super::MAX_CALLOUT_PERCENT
+        )
+    })
+}
+
 /// Whether the JIT compiles `inst` to native code (else it calls the interpreter for it).
 pub fn native(inst: &Inst) -> bool {
     use crate::program::ConvOp;

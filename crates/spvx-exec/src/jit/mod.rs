@@ -151,6 +151,16 @@ pub fn unsupported(prog: &Program) -> Option<String> {
     analysis::unsupported(prog)
 }
 
+/// The share of call-outs (percent of a program's instructions) from which the interpreter
+/// runs a program instead of the JIT (`analysis::prefers_interpreter`).
+pub const MAX_CALLOUT_PERCENT: usize = 10;
+
+/// Why the interpreter runs `prog` faster than the JIT would (`None`: the JIT is preferred):
+/// too many of its instructions would be call-outs.
+pub fn prefers_interpreter(prog: &Program) -> Option<String> {
+    analysis::prefers_interpreter(prog)
+}
+
 /// Compiles `prog` to native code (`Err`: why not; the program then runs on the interpreter).
 /// With `native_code` false, every instruction calls the interpreter's implementation: the
 /// same results, slower; it exists to test the JIT's control flow and register handling on

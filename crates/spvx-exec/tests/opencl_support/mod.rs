@@ -37,6 +37,7 @@ pub fn run(
     // bytes (a strict run that succeeded met no event, so the JIT must not fall back).
     let mut again = before;
     let jit = m
+        .with_jit_always()
         .run(&mut again, groups, &RunConfig::default())
         .unwrap_or_else(|e| panic!("JIT run failed: {e}"));
     assert!(
