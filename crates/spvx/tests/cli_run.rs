@@ -577,3 +577,35 @@ fn dispatch_limit_from_the_command_line() {
     let ok = run_in(&dir, &["run", &file, "--max-invocations", "64"]);
     assert!(ok.status.success(), "{}", text(&ok.stderr));
 }
+
+/// The validator's limits on the command line (as spirv-val's options): the gemm_int8 example
+/// has one structure without structure members (nesting depth 1) and an id bound of 50; a
+/// limit just below fails with the validator's error naming it, a limit at the value runs
+/// (given with a run file; the command-line form takes them alike).
+#[test]
+fn validator_limits_from_the_command_line() {
+    let dir = tmp("limits");
+    let toml = example("gemm_int8.toml");
+    fails_with(
+        &dir,
+        &["run", &toml, "--max-struct-depth", "0"],
+        &["structure nesting depth is 1, more than the limit 0"],
+    );
+    fails_with(
+        &dir,
+        &["run", &toml, "--max-id-bound", "49"],
+        &["id bound 50", "max id bound 49"],
+    );
+    let ok = run_in(
+        &dir,
+        &[
+            "run",
+            &toml,
+            "--max-struct-depth",
+            "1",
+            "--max-id-bound",
+            "50",
+        ],
+    );
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+}

@@ -268,3 +268,23 @@ fn instruction_line_matches_spirv_val() {
     assert!(!o.status.success());
     assert_eq!(theirs.lines().nth(1), Some(BAD_LINE), "{theirs}");
 }
+
+/// The validator's limits as options, named as spirv-val names them: the good shader has an
+/// id bound of 9 (hand-counted: %void %fn %int %float %c %main %l %x, ids 1..8) and a call
+/// depth of 0.
+#[test]
+fn limits_are_options() {
+    let p = temp("good.spvasm", good().as_bytes());
+    let path = p.to_string_lossy().to_string();
+    let o = run(&["val", "--max-id-bound", "8", &path], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("max id bound 8"), "{}", stderr(&o));
+    let o = run(
+        &["val", "--max-id-bound", "9", "--max-call-depth", "0", &path],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["val", "--max-id-bound", "x", &path], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--max-id-bound"), "{}", stderr(&o));
+}

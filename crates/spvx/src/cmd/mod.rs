@@ -6,6 +6,7 @@ pub mod calc;
 pub mod diff;
 pub mod dis;
 pub mod dpas;
+pub mod limits;
 pub mod run;
 pub mod val;
 

@@ -32,6 +32,8 @@ pub struct ValArgs {
     /// universal1.0-1.6, vulkan1.0-vulkan1.4, vulkan1.1spv1.4, opencl..., opengl....
     #[arg(long = "target-env", value_name = "ENV")]
     pub target_env: Option<String>,
+    #[command(flatten)]
+    pub limits: crate::cmd::limits::LimitArgs,
 }
 
 /// Where each instruction is, for messages.
@@ -63,7 +65,7 @@ pub fn run(args: ValArgs) -> CmdResult {
         &module.instructions,
         &Options {
             target_env: env,
-            ..Options::default()
+            limits: args.limits.limits(),
         },
     );
     if errors.is_empty() {

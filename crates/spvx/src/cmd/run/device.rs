@@ -11,7 +11,7 @@ use super::module::{KERNEL, LoadedModule};
 use super::output::write_outputs;
 use super::plan::RunPlan;
 use crate::cmd::CmdResult;
-use spvx_exec::{BindingInfo, CompileOptions, CompiledModule, Resources, Tensor};
+use spvx_exec::{BindingInfo, CompiledModule, Resources, Tensor};
 use spvx_spirv::binary::to_words;
 use spvx_vk::{BufferData, BufferElement, DeviceChoice, TensorData, VkRun, VkRunner};
 use std::collections::BTreeMap;
@@ -45,10 +45,7 @@ impl Loaded {
                 module.name, entry.name
             ));
         }
-        let opts = CompileOptions {
-            spec_constants: plan.spec.clone(),
-            ..CompileOptions::default()
-        };
+        let opts = plan.compile_options();
         let compiled = module.compile(&entry.name, &opts);
         let bindings = match &compiled {
             Ok(c) => {

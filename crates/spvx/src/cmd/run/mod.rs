@@ -220,6 +220,8 @@ pub struct RunArgs {
     /// `vulkan:NAME` (the first whose name contains NAME, any case).
     #[arg(long, value_name = "vulkan[:NAME]")]
     pub device: Option<String>,
+    #[command(flatten)]
+    pub limits: crate::cmd::limits::LimitArgs,
 }
 
 impl RunArgs {
@@ -257,6 +259,13 @@ pub fn run(args: RunArgs) -> CmdResult {
 /// The run the arguments describe (a run file with command-line overrides, or the
 /// command-line form).
 pub fn plan_of(args: &RunArgs) -> Result<plan::RunPlan, String> {
+    let mut plan = plan_without_limits(args)?;
+    plan.limits = args.limits.limits();
+    Ok(plan)
+}
+
+/// The plan of the command line or run file, with the validator's default limits.
+fn plan_without_limits(args: &RunArgs) -> Result<plan::RunPlan, String> {
     Ok(if args.is_run_file() {
         if !args.buffers.is_empty() || args.push.is_some() || !args.kernel_args.is_empty() {
             return Err(

@@ -72,18 +72,27 @@ pub struct RunPlan {
     pub args: Vec<super::kernel_args::ArgPlan>,
     /// Kernel entry points: the dispatch's local size (when the kernel requires none).
     pub local: Option<[u32; 3]>,
+    /// The validator's limits (`--max-id-bound` and the other validator options).
+    pub limits: spvx_val::Limits,
 }
 
 impl RunPlan {
+    /// The engine's compile options: specialisation constants and validator limits.
+    pub fn compile_options(&self) -> CompileOptions {
+        let mut opts = CompileOptions {
+            spec_constants: self.spec.clone(),
+            ..CompileOptions::default()
+        };
+        opts.validation.limits = self.limits;
+        opts
+    }
+
     /// Runs the plan and reports. Exit status 0 when the run succeeded and every expectation
     /// passed, 1 otherwise.
     pub fn execute(&self) -> CmdResult {
         let module = LoadedModule::read(&self.module)?;
         let entry = module.choose_entry(self.entry.as_deref())?;
-        let opts = CompileOptions {
-            spec_constants: self.spec.clone(),
-            ..CompileOptions::default()
-        };
+        let opts = self.compile_options();
         let compiled = module.compile(&entry.name, &opts)?;
         if entry.model == KERNEL {
             return self.execute_kernel(&module, &entry, &compiled);

@@ -306,6 +306,7 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, String> {
         out: file.out.map(|o| base.join(o)),
         args,
         local,
+        limits: spvx_val::Limits::default(),
     })
 }
 
