@@ -7,7 +7,8 @@
 //! statements: scalar, vector and conversion arithmetic over 8/16/32/64-bit types, GLSL.std.450
 //! calls, buffer loads and stores and atomics at random (often out-of-bounds) indices, array
 //! length, barriers, subgroup reductions, scans, votes, ballots, shuffles, clustered and quad
-//! operations, integer dot products (packed and vector, plain and AccSat), and structured
+//! operations, integer dot products (packed and vector, plain and AccSat), the fixed-point
+//! functions and the VALVE fp16 dot products (capabilities declared where used), and structured
 //! selections, switches and loops (whose trip counts may be huge or infinite). In the default mode the module is meant to be valid
 //! (the engine target runs these); with `chaos` set, operands are drawn from every id of the
 //! module regardless of type, which gives modules that are well formed but mostly invalid (the
@@ -1069,6 +1070,12 @@ impl Gen<'_> {
     /// operands in a uint, or uvec2 operands; plain or accumulating with saturation; signed,
     /// unsigned or mixed; 16/32/64-bit results (the validator refuses the ill-typed ones).
     fn dot(&mut self) -> Option<()> {
+        // One time in four each: the fixed-point functions and the VALVE float dot products.
+        match self.bytes.below(4) {
+            0 => return self.fixed(),
+            1 => return self.mixdot(),
+            _ => {}
+        }
         const OPS: [&str; 6] = [
             "OpSDot",
             "OpUDot",
@@ -1098,6 +1105,95 @@ impl Gen<'_> {
             args.push(Arg::name("PackedVectorFormat4x8Bit"));
         }
         self.op(name, result, &args)
+    }
+
+    /// The eleven functions of SPV_INTEL_arbitrary_precision_fixed_point on a uint input:
+    /// S, Q and O in their ranges (chaos: any word), I and rI from −40 to 40 or, one time in
+    /// eight, any 32-bit word (the engine bounds its working precision: `EvalLimits`); a uint
+    /// result, and for SinCos/SinCosPi a uvec2 or a ulong (sin and cos in its halves).
+    fn fixed(&mut self) -> Option<()> {
+        const OPS: [&str; 11] = [
+            "OpFixedSqrtINTEL",
+            "OpFixedRecipINTEL",
+            "OpFixedRsqrtINTEL",
+            "OpFixedSinINTEL",
+            "OpFixedCosINTEL",
+            "OpFixedSinCosINTEL",
+            "OpFixedSinPiINTEL",
+            "OpFixedCosPiINTEL",
+            "OpFixedSinCosPiINTEL",
+            "OpFixedLogINTEL",
+            "OpFixedExpINTEL",
+        ];
+        let name = OPS[self.bytes.below(OPS.len())];
+        self.b
+            .capability("ArbitraryPrecisionFixedPointINTEL")
+            .ok()?;
+        self.b
+            .extension("SPV_INTEL_arbitrary_precision_fixed_point")
+            .ok()?;
+        let x = self.value(Ty::U32)?;
+        let result = match (name.contains("SinCos"), self.bytes.u8() & 1) {
+            (false, _) => Ty::U32,
+            (true, 0) => Ty::V2U32,
+            (true, _) => Ty::U64,
+        };
+        let mode = |g: &mut Self, n: usize| -> u32 {
+            if g.chaos && g.bytes.u8() < 16 {
+                g.bytes.u32()
+            } else {
+                g.bytes.below(n) as u32
+            }
+        };
+        let s = mode(self, 2);
+        let q = mode(self, 8);
+        let o = mode(self, 4);
+        let bits = |g: &mut Self| -> u32 {
+            if g.bytes.below(8) == 0 {
+                g.bytes.u32()
+            } else {
+                (g.bytes.below(81) as i32 - 40) as u32
+            }
+        };
+        let i = bits(self);
+        let ri = bits(self);
+        let args = [s, i, ri, q, o].map(Arg::Int);
+        let mut all = vec![Arg::Id(x)];
+        all.extend(args);
+        self.op(name, result, &all)
+    }
+
+    /// The VALVE mixed float dot products on fp16 pairs (SPV_VALVE_mixed_float_dot_product):
+    /// OpFDot2MixAcc32VALVE with a float accumulator and OpFDot2MixAcc16VALVE with a half one,
+    /// the vectors built from halves in scope.
+    fn mixdot(&mut self) -> Option<()> {
+        let acc16 = self.bytes.u8() & 1 == 1;
+        let (name, cap, acc) = if acc16 {
+            (
+                "OpFDot2MixAcc16VALVE",
+                "DotProductFloat16AccFloat16VALVE",
+                Ty::F16,
+            )
+        } else {
+            (
+                "OpFDot2MixAcc32VALVE",
+                "DotProductFloat16AccFloat32VALVE",
+                Ty::F32,
+            )
+        };
+        self.b.capability(cap).ok()?;
+        self.b.extension("SPV_VALVE_mixed_float_dot_product").ok()?;
+        let half = self.ty(Ty::F16);
+        let v2h = self.b.type_vector(half, 2).ok()?;
+        let vector = |g: &mut Self| -> Option<u32> {
+            let (x, y) = (g.value(Ty::F16)?, g.value(Ty::F16)?);
+            g.b.inst("OpCompositeConstruct", Some(v2h), &[Arg::Id(x), Arg::Id(y)])
+                .ok()?
+        };
+        let a = vector(self)?;
+        let b = vector(self)?;
+        let c = self.value(acc)?;
+        self.op(name, acc, &[Arg::Id(a), Arg::Id(b), Arg::Id(c)])
     }
 
     /// The other group non-uniform instructions: elect, votes, broadcasts, shuffles, ballots
