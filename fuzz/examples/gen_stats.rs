@@ -62,6 +62,8 @@ fn main() {
                         JitUse::Unsupported(w) => format!("unsupported: {w}"),
                         JitUse::FellBack(w) => format!("fell back: {w}"),
                     };
+                    // (Without the counts a reason may name, so that alike reasons add up.)
+                    let why: String = why.chars().filter(|c| !c.is_ascii_digit()).collect();
                     *jit.entry(why.chars().take(100).collect()).or_default() += 1;
                 }
             }
