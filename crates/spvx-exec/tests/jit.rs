@@ -661,3 +661,24 @@ fn call_out_heavy_programs_run_on_the_interpreter() {
         assert!(forced == out, "{name}: the JIT's outputs differ");
     }
 }
+
+/// Calls between the JIT's functions go through absolute addresses: Cranelift's JIT may place
+/// two functions more than 2 GiB apart, beyond a direct call's 32-bit displacement, and then
+/// panicked while linking (found by the `exec` fuzz target; bytecodealliance/wasmtime#4000).
+/// In the IR, a function reference declared `colocated` would be called directly.
+#[test]
+fn calls_between_jit_functions_are_absolute() {
+    let bytes = std::fs::read(dir("tests/corpus/glsl/functions.comp.spv")).expect("the module");
+    let m =
+        CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("compiles");
+    let ir = spvx_exec::jit::dump(m.program()).expect("the JIT takes it");
+    let refs: Vec<&str> = ir
+        .lines()
+        .filter(|l| l.trim_start().starts_with("fn") && l.contains(" = "))
+        .collect();
+    // The call-out and the calls of sort3, swap_if_greater, clamp_add and poly.
+    assert!(refs.len() >= 4, "{refs:?}");
+    for r in refs {
+        assert!(!r.contains("colocated"), "a direct call: {r}");
+    }
+}
