@@ -28,6 +28,6 @@ pub use case::{BenchCase, DeviceSupport, Work};
 pub use device::{Device, DeviceKernel, DeviceOutputs};
 pub use error::BenchError;
 pub use manifest::{Manifest, ManifestEntry};
-pub use runner::{BenchOptions, run_case};
+pub use runner::{BenchOptions, SHORT_KERNEL, SHORT_KERNEL_ROUNDS, run_case};
 pub use table::{Check, DeviceResult, Row, Table};
 pub use vulkan::VulkanDevice;

@@ -17,12 +17,20 @@ use crate::table::{Check, DeviceResult, Row};
 use spvx_exec::{JitUse, Resources, RunConfig};
 use std::time::{Duration, Instant};
 
+/// A kernel with an engine dispatch shorter than this is short: it gets at least
+/// [`SHORT_KERNEL_ROUNDS`] timed rounds, since the median of a few sub-millisecond samples
+/// varied by a factor of two from run to run on the project's VM.
+pub const SHORT_KERNEL: Duration = Duration::from_millis(1);
+
+/// The least number of timed rounds of a short kernel ([`SHORT_KERNEL`]).
+pub const SHORT_KERNEL_ROUNDS: usize = 51;
+
 /// Rounds per kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchOptions {
     /// Untimed rounds first (outputs still checked).
     pub warmup: usize,
-    /// Timed rounds (at least 1).
+    /// Timed rounds (at least 1; a short kernel gets at least [`SHORT_KERNEL_ROUNDS`]).
     pub rounds: usize,
 }
 
@@ -174,7 +182,7 @@ impl DeviceRuns<'_> {
 }
 
 /// Runs one case: the reference run, then `opts.warmup + opts.rounds` rounds of engine then
-/// device. `device` is `Ok` with the device to compare with, `Err` with why none is available,
+/// device (more timed rounds for a short kernel: [`SHORT_KERNEL`]). `device` is `Ok` with the device to compare with, `Err` with why none is available,
 /// or `None` when none was asked for. Progress lines go to `progress`.
 pub fn run_case(
     case: &BenchCase,
@@ -247,8 +255,9 @@ pub fn run_case(
     let mut engine = Vec::with_capacity(opts.rounds);
     let mut interpreter = Vec::new();
     let mut jit = JitUse::Off;
-    let total = opts.warmup + opts.rounds;
-    for round in 0..total {
+    let mut total = opts.warmup + opts.rounds;
+    let mut round = 0;
+    while round < total {
         let timed = round >= opts.warmup;
         let mut res = case.resources.clone();
         let start = Instant::now();
@@ -257,6 +266,10 @@ pub fn run_case(
             .run(&mut res, case.groups, &config)
             .map_err(engine_err)?;
         let elapsed = start.elapsed();
+        // (Any round can show it: the first may include one-time costs such as page faults.)
+        if elapsed < SHORT_KERNEL {
+            total = opts.warmup + opts.rounds.max(SHORT_KERNEL_ROUNDS);
+        }
         jit = report.jit;
         check.engine_runs += 1;
         if let Some(d) = first_difference(&res, &reference) {
@@ -301,6 +314,7 @@ pub fn run_case(
                 t.as_secs_f64() * 1e3
             ))
         ));
+        round += 1;
     }
     if let Some(runs) = device_runs {
         device_result = runs.result();

@@ -269,7 +269,8 @@ impl Table {
         let _ = writeln!(out, "Machine: {}. Device: {}.", self.machine, self.device);
         let _ = writeln!(
             out,
-            "Per kernel: {} warm-up round(s), then {} timed rounds, engine and device alternating. \
+            "Per kernel: {} warm-up round(s), then {} timed rounds (at least {} for a kernel with an \
+             engine dispatch under {} ms), engine and device alternating. \
              engine ms and device ms are medians of one dispatch, end to end on a module prepared \
              beforehand: engine = `CompiledModule::run` (inputs copied into engine memory, every \
              workgroup run on the JIT or, for the kernels it does not take, the interpreter (column \
@@ -283,7 +284,10 @@ impl Table {
              which a driver that compiles lazily, such as lavapipe, compiles the shader). Ratio with setup = (device setup + device ms) / (engine compile + \
              engine ms): one run from a module to its outputs on each side (no process start, \
              no device creation).",
-            self.warmup, self.rounds
+            self.warmup,
+            self.rounds,
+            crate::runner::SHORT_KERNEL_ROUNDS,
+            crate::runner::SHORT_KERNEL.as_millis()
         );
         let _ = writeln!(out);
         let _ = writeln!(

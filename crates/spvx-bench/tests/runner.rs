@@ -1,14 +1,15 @@
 //! The runner on a small vector add: the engine's outputs are checked against the reference
 //! run and the expected bytes (computed here with wrapping u32 additions, independently of the
 //! engine); a host "device" that adds on the CPU is compared with the reference, and one that
-//! flips a bit is caught.
+//! flips a bit is caught. The kernel is short (under `SHORT_KERNEL`), so it gets
+//! `SHORT_KERNEL_ROUNDS` timed rounds instead of the 3 asked for.
 
 mod common;
 
 use common::{N, case, host_sum, le};
 use spvx_bench::{
     BenchCase, BenchOptions, Device, DeviceKernel, DeviceOutputs, DeviceResult, DeviceSupport,
-    Table, run_case,
+    SHORT_KERNEL_ROUNDS, Table, run_case,
 };
 use spvx_exec::Resources;
 
@@ -61,17 +62,18 @@ fn engine_runs_are_checked_against_reference_and_expected() {
         lines.push(l.to_string())
     })
     .expect("runs");
-    assert_eq!(row.engine.len(), 3);
+    assert_eq!(row.engine.len(), SHORT_KERNEL_ROUNDS);
     // The JIT runs this kernel: each round also times the interpreter, and both are checked.
     assert_eq!(row.jit, spvx_exec::JitUse::Ran);
-    assert_eq!(row.interpreter.len(), 3);
-    assert_eq!(row.check.engine_runs, 8);
+    assert_eq!(row.interpreter.len(), SHORT_KERNEL_ROUNDS);
+    assert_eq!(row.check.engine_runs, 2 * (1 + SHORT_KERNEL_ROUNDS));
     assert_eq!(row.check.engine_mismatches, 0);
     assert_eq!(row.check.expected, Some(Ok(())));
     assert_eq!(row.device, DeviceResult::NotRequested);
     assert_eq!(row.invocations, N as u64);
     assert!(row.passed());
-    assert_eq!(lines.len(), 1 + 4, "{lines:?}");
+    // The reference run, the warm-up and the timed rounds.
+    assert_eq!(lines.len(), 1 + 1 + SHORT_KERNEL_ROUNDS, "{lines:?}");
 }
 
 #[test]
@@ -103,7 +105,10 @@ fn device_outputs_are_compared_and_a_flipped_bit_is_caught() {
             mismatches,
             ..
         } => {
-            assert_eq!((samples.len(), *runs, *mismatches), (3, 4, 0));
+            assert_eq!(
+                (samples.len(), *runs, *mismatches),
+                (SHORT_KERNEL_ROUNDS, 1 + SHORT_KERNEL_ROUNDS, 0)
+            );
         }
         other => panic!("not measured: {other:?}"),
     }
@@ -124,7 +129,7 @@ fn device_outputs_are_compared_and_a_flipped_bit_is_caught() {
             first_mismatch,
             ..
         } => {
-            assert_eq!(*mismatches, 4);
+            assert_eq!(*mismatches, 1 + SHORT_KERNEL_ROUNDS);
             let d = first_mismatch.as_deref().unwrap_or("");
             assert!(d.starts_with("binding 0.2: byte 400:"), "{d}");
         }
@@ -138,7 +143,12 @@ fn device_outputs_are_compared_and_a_flipped_bit_is_caught() {
         rounds: 3,
         rows: vec![row],
     };
-    assert!(table.to_markdown().contains("DEVICE MISMATCH 4/4"));
+    let all = 1 + SHORT_KERNEL_ROUNDS;
+    assert!(
+        table
+            .to_markdown()
+            .contains(&format!("DEVICE MISMATCH {all}/{all}"))
+    );
 }
 
 #[test]

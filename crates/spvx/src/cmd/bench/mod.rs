@@ -16,7 +16,8 @@ use std::process::ExitCode;
 #[command(after_help = "\
 For each kernel of the set (bench/set.toml: a run file per kernel, plus the work one dispatch
 does), spvx bench runs the engine once on one thread as the reference, then --warmup untimed and
---rounds timed rounds in which the engine and the device (with --device) run alternately. Every
+--rounds timed rounds (at least 51 for a kernel with a dispatch under 1 ms: a few such samples
+vary too much) in which the engine and the device (with --device) run alternately. Every
 run's outputs are compared bit for bit with the reference (and the reference with the run file's
 expected outputs, where it gives them). Times are medians per dispatch, end to end on a module
 compiled once (engine) / a kernel prepared once (device: buffers, pipeline): inputs in, dispatch,
