@@ -767,21 +767,8 @@ impl Gen<'_> {
             });
             args.push(Arg::Id(label));
         }
-        self.b
-            .inst(
-                "OpSelectionMerge",
-                None,
-                &[Arg::Id(merge), Arg::name("None")],
-            )
-            .ok()?;
-        self.b.inst("OpSwitch", None, &args).ok()?;
-        for label in cases.iter().map(|c| c.1).chain([default]) {
-            self.block(label)?;
-            self.scoped(|g| g.statements(depth + 1))?;
-            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
-        }
-        self.block(merge)?;
-        Some(())
+        let labels: Vec<u32> = cases.iter().map(|c| c.1).collect();
+        self.switch_arms(&args, &labels, default, merge, depth)
     }
 
     /// Store an owned element of the Workgroup array, barrier, load any element, barrier: the
@@ -1686,6 +1673,33 @@ impl Gen<'_> {
         Some(())
     }
 
+    /// The rest of a switch whose operands are `args`: the merge declaration, the OpSwitch,
+    /// a block of random statements for each case label and the default, then the merge block.
+    fn switch_arms(
+        &mut self,
+        args: &[Arg],
+        labels: &[u32],
+        default: u32,
+        merge: u32,
+        depth: u32,
+    ) -> Option<()> {
+        self.b
+            .inst(
+                "OpSelectionMerge",
+                None,
+                &[Arg::Id(merge), Arg::name("None")],
+            )
+            .ok()?;
+        self.b.inst("OpSwitch", None, args).ok()?;
+        for &label in labels.iter().chain([&default]) {
+            self.block(label)?;
+            self.scoped(|g| g.statements(depth + 1))?;
+            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+        }
+        self.block(merge)?;
+        Some(())
+    }
+
     fn switch(&mut self, depth: u32) -> Option<()> {
         let sel = self.value(Ty::U32)?;
         let merge = self.b.fresh_id();
@@ -1703,21 +1717,8 @@ impl Gen<'_> {
             args.push(Arg::Int(lit));
             args.push(Arg::Id(label));
         }
-        self.b
-            .inst(
-                "OpSelectionMerge",
-                None,
-                &[Arg::Id(merge), Arg::name("None")],
-            )
-            .ok()?;
-        self.b.inst("OpSwitch", None, &args).ok()?;
-        for label in cases.iter().map(|c| c.1).chain([default]) {
-            self.block(label)?;
-            self.scoped(|g| g.statements(depth + 1))?;
-            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
-        }
-        self.block(merge)?;
-        Some(())
+        let labels: Vec<u32> = cases.iter().map(|c| c.1).collect();
+        self.switch_arms(&args, &labels, default, merge, depth)
     }
 
     /// `for (c = 0; ; ) { body; c += 1; if !(c < bound) break; }`: the bound is a small
