@@ -129,8 +129,8 @@ programs of which 10% or more of the instructions would be calls from the JIT in
 interpreter (it runs those faster: e.g. most fixed-point, mixed-float-dot and tensor kernels);
 the summary line says which, and a note why. Both give the same bytes. A JIT run that meets
 undefined behaviour, runs out of steps or reaches a barrier non-uniformly starts over on the
-interpreter, which reports it; --strict runs on the interpreter. --no-jit (run files: jit = false) always uses
-the interpreter.
+interpreter, which reports it; --strict runs on the interpreter. --no-jit (run files:
+jit = false) always uses the interpreter.
 
 EXIT STATUS: 0 when the run succeeded and every expectation passed; 1 otherwise.
 
