@@ -840,21 +840,7 @@ impl Gen<'_> {
         const PHI_TYS: [Ty; 6] = [Ty::U32, Ty::I32, Ty::U64, Ty::F32, Ty::Bool, Ty::V2U32];
         let c = self.value(Ty::Bool)?;
         let t = PHI_TYS[self.bytes.below(PHI_TYS.len())];
-        let (then, other, merge) = (self.b.fresh_id(), self.b.fresh_id(), self.b.fresh_id());
-        self.b
-            .inst(
-                "OpSelectionMerge",
-                None,
-                &[Arg::Id(merge), Arg::name("None")],
-            )
-            .ok()?;
-        self.b
-            .inst(
-                "OpBranchConditional",
-                None,
-                &[Arg::Id(c), Arg::Id(then), Arg::Id(other)],
-            )
-            .ok()?;
+        let (then, other, merge) = self.open_selection(c)?;
         let mut incoming = Vec::new();
         for (k, label) in [then, other].into_iter().enumerate() {
             self.block(label)?;
@@ -1641,8 +1627,9 @@ impl Gen<'_> {
         r
     }
 
-    fn selection(&mut self, depth: u32) -> Option<()> {
-        let c = self.value(Ty::Bool)?;
+    /// The header of an if/else on `c`: fresh labels for the two arms and the merge block, the
+    /// OpSelectionMerge and the OpBranchConditional; returns (then, else, merge).
+    fn open_selection(&mut self, c: u32) -> Option<(u32, u32, u32)> {
         let (then, other, merge) = (self.b.fresh_id(), self.b.fresh_id(), self.b.fresh_id());
         self.b
             .inst(
@@ -1658,6 +1645,12 @@ impl Gen<'_> {
                 &[Arg::Id(c), Arg::Id(then), Arg::Id(other)],
             )
             .ok()?;
+        Some((then, other, merge))
+    }
+
+    fn selection(&mut self, depth: u32) -> Option<()> {
+        let c = self.value(Ty::Bool)?;
+        let (then, other, merge) = self.open_selection(c)?;
         self.block(then)?;
         let early_return = !self.in_helper && self.bytes.below(6) == 0;
         self.scoped(|g| g.statements(depth + 1))?;

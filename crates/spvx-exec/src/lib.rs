@@ -149,24 +149,21 @@ impl CompiledModule {
     /// (`jit::prefers_interpreter`: programs that are mostly call-outs), for testing the JIT
     /// on such programs.
     pub fn with_jit_always(&self) -> CompiledModule {
-        let jit = std::sync::OnceLock::new();
-        let _ = jit.set(jit::compile(&self.program, true));
-        CompiledModule {
-            program: self.program.clone(),
-            jit: std::sync::Arc::new(jit),
-            pool: Default::default(),
-        }
+        self.with_jit(jit::compile(&self.program, true))
     }
 
     /// The same module whose JIT runs every instruction through the interpreter (native
     /// control flow, registers in memory): for testing the JIT's register handling against the
     /// interpreter on every instruction.
     pub fn with_jit_callouts_only(&self) -> CompiledModule {
-        let jit = std::sync::OnceLock::new();
-        let _ = jit.set(jit::compile(&self.program, false));
+        self.with_jit(jit::compile(&self.program, false))
+    }
+
+    /// The same module with `code` as its JIT (instead of compiling at the first run).
+    fn with_jit(&self, code: Result<jit::JitCode, String>) -> CompiledModule {
         CompiledModule {
             program: self.program.clone(),
-            jit: std::sync::Arc::new(jit),
+            jit: std::sync::Arc::new(std::sync::OnceLock::from(code)),
             pool: Default::default(),
         }
     }
