@@ -16,7 +16,8 @@
 //!
 //! [`Mode::RaceFree`] (the engine target's differential between the interpreter and the JIT)
 //! generates modules whose result cannot depend on how invocations of a subgroup interleave:
-//! no subgroup operations or atomics; every store to binding 0, and every load from it, at an
+//! no atomics (subgroup instructions, in the entry function, depend only on which lanes are
+//! active, which the JIT must reproduce); every store to binding 0, and every load from it, at an
 //! element the invocation owns (`GlobalInvocationId.x × 4 + (v & 3)`, or far out of bounds);
 //! a Workgroup array `uint[32]` accessed at the invocation's own elements
 //! (`LocalInvocationIndex × 4 + (v & 3)`) except in an *exchange* (store own element, barrier,
@@ -598,7 +599,7 @@ impl Gen<'_> {
 
     /// Race-free mode's statements (see the module comment).
     fn statement_race_free(&mut self, depth: u32) -> Option<()> {
-        let choice = self.bytes.below(32);
+        let choice = self.bytes.below(34);
         match choice {
             0..=3 => self.arith(),
             4 | 5 => self.float_arith(),
@@ -723,6 +724,10 @@ impl Gen<'_> {
                 let (a, b) = (self.value(t)?, self.value(by)?);
                 self.op(name, t, &[Arg::Id(a), Arg::Id(b)])
             }
+            // Subgroup instructions (in the entry function, where the JIT runs them at a
+            // rendezvous): their results depend only on which lanes are active.
+            32 if !self.in_helper => self.subgroup(),
+            33 if !self.in_helper => self.group_arith(),
             _ => self.arith(),
         }
     }
@@ -1005,21 +1010,7 @@ impl Gen<'_> {
                     .ok()?;
                 Some(())
             }
-            18 => {
-                let t = [Ty::U32, Ty::F32][self.bytes.below(2)];
-                let v = self.value(t)?;
-                let name = match (t, self.bytes.below(3)) {
-                    (Ty::U32, 0) => "OpGroupNonUniformIAdd",
-                    (Ty::U32, 1) => "OpGroupNonUniformUMax",
-                    (Ty::U32, _) => "OpGroupNonUniformBitwiseXor",
-                    (_, 0) => "OpGroupNonUniformFAdd",
-                    (_, 1) => "OpGroupNonUniformFMin",
-                    _ => "OpGroupNonUniformFMul",
-                };
-                let op = ["Reduce", "InclusiveScan", "ExclusiveScan"][self.bytes.below(3)];
-                let s = self.scope_subgroup;
-                self.op(name, t, &[Arg::Id(s), Arg::name(op), Arg::Id(v)])
-            }
+            18 => self.group_arith(),
             19 if !self.helpers.is_empty() => {
                 let (f, _) = self.helpers[self.bytes.below(self.helpers.len())];
                 let a = self.value(Ty::U32)?;
@@ -1167,6 +1158,23 @@ impl Gen<'_> {
         let b = vector(self)?;
         let c = self.value(acc)?;
         self.op(name, acc, &[Arg::Id(a), Arg::Id(b), Arg::Id(c)])
+    }
+
+    /// A subgroup reduction or scan (uint: add, umax, xor; float: add, min, mul).
+    fn group_arith(&mut self) -> Option<()> {
+        let t = [Ty::U32, Ty::F32][self.bytes.below(2)];
+        let v = self.value(t)?;
+        let name = match (t, self.bytes.below(3)) {
+            (Ty::U32, 0) => "OpGroupNonUniformIAdd",
+            (Ty::U32, 1) => "OpGroupNonUniformUMax",
+            (Ty::U32, _) => "OpGroupNonUniformBitwiseXor",
+            (_, 0) => "OpGroupNonUniformFAdd",
+            (_, 1) => "OpGroupNonUniformFMin",
+            _ => "OpGroupNonUniformFMul",
+        };
+        let op = ["Reduce", "InclusiveScan", "ExclusiveScan"][self.bytes.below(3)];
+        let s = self.scope_subgroup;
+        self.op(name, t, &[Arg::Id(s), Arg::name(op), Arg::Id(v)])
     }
 
     /// The other group non-uniform instructions: elect, votes, broadcasts, shuffles, ballots

@@ -112,12 +112,17 @@ fn resources(m: &CompiledModule, rng: &mut Rng, bytes: usize) -> Resources {
 type Outcome = Result<(Resources, RunReport), String>;
 
 fn run(m: &CompiledModule, res: &Resources, groups: [u32; 3], jit: bool) -> Outcome {
+    run_at(m, res, groups, jit, 8)
+}
+
+/// [`run`] at subgroup size `width`.
+fn run_at(m: &CompiledModule, res: &Resources, groups: [u32; 3], jit: bool, width: u32) -> Outcome {
     let mut res = res.clone();
     let cfg = RunConfig {
         jit,
         threads: Some(1),
         step_limit: 1 << 22,
-        subgroup_size: 8,
+        subgroup_size: width,
         ..RunConfig::default()
     };
     m.run(&mut res, groups, &cfg)
@@ -179,7 +184,10 @@ fn check(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3], t: &
             // A fallback is for a run the interpreter reports on (or the step budget, or a
             // barrier reached non-uniformly, which the interpreter need not report).
             assert!(
-                i.total_events > 0 || why.contains("step") || why.contains("barrier"),
+                i.total_events > 0
+                    || why.contains("step")
+                    || why.contains("barrier")
+                    || why.contains("subgroup instruction"),
                 "{name}: fell back without a reason the interpreter shows: {why}"
             );
             t.fell_back.push(format!("{name}: {why}"));
@@ -680,5 +688,72 @@ fn calls_between_jit_functions_are_absolute() {
     assert!(refs.len() >= 4, "{refs:?}");
     for r in refs {
         assert!(!r.contains("colocated"), "a direct call: {r}");
+    }
+}
+
+/// Subgroup instructions run on the JIT at a rendezvous of each subgroup's invocations, with the
+/// lanes the interpreter runs them with: in a loop whose trip count differs between
+/// invocations, on both sides of a divergent branch, after some invocations returned, between
+/// barriers, in uniform code; at every subgroup size (1, a width that does not divide the
+/// workgroup, powers of two up to the whole workgroup), with the interpreter's bytes. The
+/// glslang corpus's subgroup modules too.
+#[test]
+fn subgroup_instructions_run_on_the_jit_with_the_interpreters_lanes() {
+    let flow = jit_corpus("subgroup_flow.comp");
+    let corpus = |name: &str| {
+        let bytes = std::fs::read(dir(&format!("tests/corpus/glsl/{name}.spv")))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let modules = [
+        ("subgroup_flow.comp", flow),
+        ("subgroup.comp", corpus("subgroup.comp")),
+        ("ballot.comp", corpus("ballot.comp")),
+        ("submasks.comp", corpus("submasks.comp")),
+    ];
+    let mut ran = 0;
+    for (name, m) in &modules {
+        for width in [1, 3, 4, 8, 16, 32, 64] {
+            let mut rng = Rng(0x5b ^ width as u64);
+            let res = resources(m, &mut rng, 4096);
+            let label = format!("{name} at subgroup size {width}");
+            let interp = run_at(m, &res, [2, 1, 1], false, width);
+            let jit = run_at(m, &res, [2, 1, 1], true, width);
+            same(&label, &jit, &interp);
+            let callouts = run_at(&m.with_jit_callouts_only(), &res, [2, 1, 1], true, width);
+            same(&format!("{label} (call-outs only)"), &callouts, &interp);
+            let (Ok((_, j)), Ok((_, i))) = (&jit, &interp) else {
+                panic!("{label}: the runs fail");
+            };
+            match &j.jit {
+                JitUse::Ran => ran += 1,
+                // Only where the interpreter reports something (the corpus modules read past
+                // their buffers at some sizes).
+                JitUse::FellBack(_) => assert!(i.total_events > 0, "{label}: {:?}", j.jit),
+                other => panic!("{label}: {other:?}"),
+            }
+        }
+    }
+    // subgroup_flow reports nothing: it runs on the JIT at every size.
+    assert!(ran >= 7, "the JIT ran {ran} of the runs");
+}
+
+/// Where the JIT finds the invocations of a subgroup at the same subgroup instruction in
+/// different loop iterations (some skipped it with `continue`), it gives the run to the
+/// interpreter; a subgroup instruction in a called function keeps the program off the JIT.
+#[test]
+fn subgroup_instructions_it_cannot_place_go_to_the_interpreter() {
+    let m = jit_corpus("subgroup_continue.comp");
+    let mut res = Resources::new();
+    res.set_words(0, 0, &(0..32u32).map(|i| i * 7 + 3).collect::<Vec<_>>());
+    match jit_use("subgroup_continue.comp", &m, &res, [2, 1, 1]) {
+        JitUse::FellBack(why) => assert!(why.contains("different loop iterations"), "{why}"),
+        other => panic!("subgroup_continue.comp: {other:?}"),
+    }
+    let m = jit_corpus("subgroup_call.comp");
+    match jit_use("subgroup_call.comp", &m, &res, [2, 1, 1]) {
+        JitUse::Unsupported(why) => assert!(why.contains("called function"), "{why}"),
+        other => panic!("subgroup_call.comp: {other:?}"),
     }
 }

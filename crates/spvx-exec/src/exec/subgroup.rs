@@ -139,6 +139,7 @@ fn fop(fmt: FloatFmt, x: u64, y: u64, f: impl Fn(f64, f64) -> f64) -> u64 {
 }
 
 /// `x ∘ y`.
+#[inline(always)]
 fn combine(op: ReduceOp, s: Scalar, x: u64, y: u64) -> u64 {
     let bits = s.bits();
     let m = low_bits(bits);
@@ -296,49 +297,63 @@ pub fn group(cx: &mut Ctx, op: GroupOp, s: Scalar, dst: Slot, a: Slot, b: Slot) 
             });
         }
         GroupOp::Arith(rop, mode) => {
-            let id = identity(rop, s);
-            match mode {
-                GroupMode::Reduce | GroupMode::Clustered(_) => {
-                    let size = match mode {
-                        GroupMode::Clustered(n) => (n as usize).clamp(1, w),
-                        _ => w,
-                    };
-                    for start in (0..w).step_by(size) {
-                        let cluster = active & (low_bits(size as u32) << start);
-                        let mut acc = None;
-                        for l in lanes(cluster) {
-                            let v = cx.get(a, l);
-                            acc = Some(acc.map_or(v, |x| combine(rop, s, x, v)));
-                        }
-                        let r = acc.unwrap_or(id);
-                        for l in lanes(cluster) {
-                            cx.set(dst, l, r);
-                        }
-                    }
+            // Every value read before any result is written (`dst` may be `a`).
+            let mut values = [0u64; 64];
+            for l in lanes(active) {
+                values[l] = cx.get(a, l);
+            }
+            reduce_or_scan(rop, mode, s, active, w, &mut values);
+            for l in lanes(active) {
+                cx.set(dst, l, values[l]);
+            }
+        }
+    }
+}
+
+/// A group arithmetic operation other than the partitioned ones: replaces the value of every
+/// lane of `active` in `values` (indexed by lane, `width` lanes) by the lane's result —
+/// combining in lane order from the lowest active lane, the identity where no lane precedes.
+/// Shared by the interpreter and the JIT's subgroup rendezvous (`jit::group`).
+pub(crate) fn reduce_or_scan(
+    rop: ReduceOp,
+    mode: GroupMode,
+    s: Scalar,
+    active: u64,
+    width: usize,
+    values: &mut [u64; 64],
+) {
+    let id = identity(rop, s);
+    match mode {
+        GroupMode::Reduce | GroupMode::Clustered(_) => {
+            let size = match mode {
+                GroupMode::Clustered(n) => (n as usize).clamp(1, width),
+                _ => width,
+            };
+            for start in (0..width).step_by(size) {
+                let cluster = active & (low_bits(size as u32) << start);
+                let mut acc = None;
+                for l in lanes(cluster) {
+                    let v = values[l];
+                    acc = Some(acc.map_or(v, |x| combine(rop, s, x, v)));
                 }
-                GroupMode::InclusiveScan | GroupMode::ExclusiveScan | GroupMode::Partitioned(_) => {
-                    let mut acc: Option<u64> = None;
-                    // Every value read before any result is written (`dst` may be `a`).
-                    let mut values = [0u64; 64];
-                    for l in lanes(active) {
-                        values[l] = cx.get(a, l);
-                    }
-                    for l in lanes(active) {
-                        let v = values[l];
-                        let before = acc.unwrap_or(id);
-                        let after = acc.map_or(v, |x| combine(rop, s, x, v));
-                        cx.set(
-                            dst,
-                            l,
-                            if mode == GroupMode::InclusiveScan {
-                                after
-                            } else {
-                                before
-                            },
-                        );
-                        acc = Some(after);
-                    }
+                let r = acc.unwrap_or(id);
+                for l in lanes(cluster) {
+                    values[l] = r;
                 }
+            }
+        }
+        GroupMode::InclusiveScan | GroupMode::ExclusiveScan | GroupMode::Partitioned(_) => {
+            let mut acc: Option<u64> = None;
+            for l in lanes(active) {
+                let v = values[l];
+                let before = acc.unwrap_or(id);
+                let after = acc.map_or(v, |x| combine(rop, s, x, v));
+                values[l] = if mode == GroupMode::InclusiveScan {
+                    after
+                } else {
+                    before
+                };
+                acc = Some(after);
             }
         }
     }

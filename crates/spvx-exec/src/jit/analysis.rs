@@ -32,12 +32,17 @@ pub fn unsupported(prog: &Program) -> Option<String> {
         if let Some(what) = f.code.iter().find_map(interacts) {
             return Some(format!("{what}: invocations of a subgroup interact"));
         }
-        let barrier = f
-            .segments
+        if fi == prog.entry as usize {
+            continue;
+        }
+        if f.segments
             .iter()
-            .any(|s| matches!(s.term, Term::Barrier { .. }));
-        if barrier && fi != prog.entry as usize {
+            .any(|s| matches!(s.term, Term::Barrier { .. }))
+        {
             return Some("a workgroup barrier inside a called function".into());
+        }
+        if f.code.iter().any(|i| super::group::shape(i).is_some()) {
+            return Some("a subgroup instruction inside a called function".into());
         }
     }
     let entry = &prog.functions[prog.entry as usize];
@@ -49,7 +54,7 @@ pub fn unsupported(prog: &Program) -> Option<String> {
     {
         return Some(why);
     }
-    None
+    super::group::unsafe_position(entry)
 }
 
 /// The longest chain of calls from the entry function (1: it calls nothing), or `None` when
@@ -96,10 +101,13 @@ fn call_depth(prog: &Program) -> Option<usize> {
 }
 
 /// The instructions whose result depends on other invocations of the subgroup or on the order
-/// in which invocations run.
+/// in which invocations run, other than the subgroup instructions the JIT runs at a rendezvous
+/// (`group`).
 fn interacts(inst: &Inst) -> Option<&'static str> {
     match inst {
-        Inst::Group { .. } | Inst::Ballot { .. } => Some("a group non-uniform instruction"),
+        Inst::Group { .. } | Inst::Ballot { .. } if super::group::shape(inst).is_none() => {
+            Some("a group non-uniform instruction on more than 8 components")
+        }
         Inst::SubgroupMma { .. } => Some("OpSubgroupMatrixMultiplyAccumulateINTEL"),
         Inst::Atomic { .. } => Some("an atomic instruction (its order between invocations)"),
         _ => None,
@@ -117,7 +125,10 @@ fn interacts(inst: &Inst) -> Option<&'static str> {
 pub fn prefers_interpreter(prog: &Program) -> Option<String> {
     let code = prog.functions.iter().flat_map(|f| f.code.iter());
     let total = code.clone().count();
-    let called = code.filter(|i| !native(i)).count();
+    // (Subgroup instructions are no call-outs: they run once per subgroup, at a rendezvous.)
+    let called = code
+        .filter(|i| !native(i) && super::group::shape(i).is_none())
+        .count();
     (called > 0 && called * 100 >= super::MAX_CALLOUT_PERCENT * total).then(|| {
         format!(
             "{called} of its {total} instructions would be call-outs into the interpreter \

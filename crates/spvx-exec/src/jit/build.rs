@@ -73,10 +73,15 @@ pub fn compile_dumping(
         .copied()
         .collect();
     let entry_fn = &prog.functions[prog.entry as usize];
+    // Barriers and subgroup instructions suspend invocations: the round loop runs them.
     let barriers = entry_fn
         .segments
         .iter()
-        .any(|s| matches!(s.term, Term::Barrier { .. }));
+        .any(|s| matches!(s.term, Term::Barrier { .. }))
+        || entry_fn
+            .code
+            .iter()
+            .any(|i| super::group::shape(i).is_some());
     let loops = if barriers {
         BarrierLoops::new(entry_fn)?
     } else {

@@ -65,6 +65,8 @@ struct Worker {
     spaces: Vec<Space>,
     /// A fresh invocation's registers.
     template: Vec<u64>,
+    /// The register file `group::run` builds.
+    scratch: Vec<u64>,
 }
 
 impl Worker {
@@ -106,6 +108,7 @@ impl Worker {
             workgroup: vec![0; d.workgroup_bytes as usize],
             spaces,
             template,
+            scratch: Vec::new(),
         }
     }
 
@@ -159,6 +162,7 @@ impl Worker {
             private_stride: pb as u64,
             waiting: 0,
             mismatch: 0,
+            grouped: 0,
             host: (&mut host as *mut Host).cast(),
         };
         let starts = Starts::new(d, wg);
@@ -244,12 +248,32 @@ impl Worker {
             regs[code.resume_word] = 0;
             regs[code.status_word] = RUN;
         }
+        // Invocations held at a barrier while subgroup instructions ran, and invocations still
+        // waiting at a subgroup instruction after the last rendezvous.
+        let mut held = false;
+        let mut grouped = 0;
         loop {
             // SAFETY: `rounds` was compiled for this program; `ctx` and the state of every
             // invocation (`invocations × state_words` words) stay valid for the call.
             let r = unsafe { rounds(ctx, self.state.as_mut_ptr(), d.invocations as u64) };
             if r != status::DONE {
                 return Err(fail_reason(r));
+            }
+            if ctx.grouped > 0 || grouped > 0 {
+                grouped = self.run_groups(d, code)?;
+                held |= ctx.waiting > 0;
+                continue;
+            }
+            if held {
+                held = false;
+                let sw = code.state_words;
+                for st in self.state.iter_mut().skip(code.status_word).step_by(sw) {
+                    if *st == status::HOLD {
+                        *st = status::BARRIER;
+                    }
+                }
+                self.release(d, code)?;
+                continue;
             }
             match ctx.waiting {
                 0 => return Ok(()),
@@ -259,6 +283,98 @@ impl Worker {
                 _ => self.release(d, code)?,
             }
         }
+    }
+
+    /// After a round in which some invocations wait at a subgroup instruction: in every
+    /// subgroup where one does, the instruction that comes first in block order (the
+    /// interpreter's min-PC rule: the others' invocations went on past branches that skip it)
+    /// runs once (`group::run`) for the invocations that wait at it, which must all wait at the
+    /// same dynamic instance of it (else the interpreter runs the dispatch); they run on in the
+    /// next round. Invocations of a subgroup waiting at a workgroup barrier while others wait
+    /// at a subgroup instruction also give the dispatch to the interpreter; whole subgroups
+    /// at a barrier are held (status `HOLD`) until no subgroup instruction is pending.
+    /// Returns how many invocations still wait at a subgroup instruction.
+    fn run_groups(&mut self, d: &Dispatch, code: &JitCode) -> Result<usize, String> {
+        let sw = code.state_words;
+        let sig = code.resume_word..code.status_word;
+        let entry = &d.prog.functions[d.prog.entry as usize];
+        for s in 0..d.subgroups {
+            let lanes = s * d.width..((s + 1) * d.width).min(d.invocations);
+            let first = lanes.start;
+            let status = |inv: usize| self.state[inv * sw + code.status_word];
+            // The first instruction in block order: the smallest resume point (they are
+            // numbered in block order).
+            let resume = |inv: usize| self.state[inv * sw + code.resume_word];
+            let Some(lead) = lanes
+                .clone()
+                .filter(|&i| status(i) == status::GROUP)
+                .min_by_key(|&i| resume(i))
+            else {
+                continue;
+            };
+            let mut active = 0u64;
+            for inv in lanes.clone() {
+                match status(inv) {
+                    status::DONE | status::KILLED => {}
+                    status::GROUP if resume(inv) != resume(lead) => {}
+                    status::GROUP
+                        if sig
+                            .clone()
+                            .all(|w| self.state[inv * sw + w] == self.state[lead * sw + w]) =>
+                    {
+                        active |= 1 << (inv - first);
+                    }
+                    status::GROUP => {
+                        return Err("a subgroup instruction reached in different loop \
+                                    iterations within a subgroup"
+                            .into());
+                    }
+                    _ => {
+                        return Err("a subgroup instruction and a workgroup barrier reached \
+                                    at once within a subgroup"
+                            .into());
+                    }
+                }
+            }
+            let k = self.state[lead * sw + code.resume_word + 1] as usize;
+            let (Some(inst), Some(&source)) = (entry.code.get(k), entry.source.get(k)) else {
+                return Err("a subgroup instruction the program does not have".into());
+            };
+            let mut mem = crate::memory::Memory {
+                buffers: d.buffers,
+                private: &mut [],
+                private_bytes: 0,
+                workgroup: &mut [],
+                tensors: d.tensors,
+                writer_base: None,
+            };
+            let lanes = super::group::Lanes {
+                state: &mut self.state,
+                state_words: sw,
+                first,
+                width: d.width,
+                active,
+            };
+            super::group::run(inst, lanes, &mut self.scratch, &mut mem, d.cfg, source).map_err(
+                |()| {
+                    "a subgroup instruction met a case the interpreter reports (an \
+                     undefined-behaviour event)"
+                        .to_string()
+                },
+            )?;
+            for inv in crate::exec::lanes(active) {
+                self.state[(first + inv) * sw + code.status_word] = super::lower_loop::RUN;
+            }
+        }
+        let mut grouped = 0;
+        for st in self.state.iter_mut().skip(code.status_word).step_by(sw) {
+            match *st {
+                status::BARRIER => *st = status::HOLD,
+                status::GROUP => grouped += 1,
+                _ => {}
+            }
+        }
+        Ok(grouped)
     }
 
     /// After a round in which some invocations wait but not all at one barrier instance (the

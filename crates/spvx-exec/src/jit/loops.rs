@@ -1,6 +1,7 @@
-//! The loops around workgroup barriers: a barrier's dynamic instance is the barrier instruction
-//! and the iteration of every natural loop around it, which the JIT counts so that the round
-//! loop can tell whether all invocations wait at the same instance.
+//! The loops around workgroup barriers and subgroup instructions: a barrier's (or subgroup
+//! instruction's) dynamic instance is the instruction and the iteration of every natural loop
+//! around it, which the JIT counts so that the round loop can tell whether all invocations wait
+//! at the same instance.
 
 use super::analysis::successors;
 use crate::program::{Function, SegId, Term};
@@ -117,7 +118,11 @@ impl BarrierLoops {
                     continue;
                 }
                 if !dominates(h as usize, s as usize) {
-                    return Err("irreducible control flow around a workgroup barrier".into());
+                    return Err(
+                        "irreducible control flow around a workgroup barrier or subgroup \
+                         instruction"
+                            .into(),
+                    );
                 }
                 let body = loops.entry(h).or_insert_with(|| HashSet::from([h]));
                 let mut work = vec![s];
@@ -128,8 +133,15 @@ impl BarrierLoops {
                 }
             }
         }
+        // Where invocations meet: barriers and subgroup instructions.
         let barriers: Vec<SegId> = (0..n as SegId)
-            .filter(|&s| matches!(f.segments[s as usize].term, Term::Barrier { .. }))
+            .filter(|&s| {
+                let seg = &f.segments[s as usize];
+                matches!(seg.term, Term::Barrier { .. })
+                    || f.code[seg.start as usize..seg.end as usize]
+                        .iter()
+                        .any(|i| super::group::shape(i).is_some())
+            })
             .collect();
         let mut headers: Vec<SegId> = loops
             .iter()
@@ -139,6 +151,24 @@ impl BarrierLoops {
         headers.sort_unstable();
         let bodies = headers.iter().map(|h| loops[h].clone()).collect();
         Ok(BarrierLoops { headers, bodies })
+    }
+
+    /// Whether `from → to` starts a new iteration of a counted loop around segment `inside`.
+    pub fn is_back_edge_around(&self, from: SegId, to: SegId, inside: SegId) -> bool {
+        self.headers
+            .iter()
+            .position(|&h| h == to)
+            .is_some_and(|k| self.bodies[k].contains(&from) && self.bodies[k].contains(&inside))
+    }
+
+    /// The counted loops the edge `from → to` leaves (their counters go back to 0, the value
+    /// outside the loop: an instance after a loop does not depend on how often it ran).
+    pub fn exits(&self, from: SegId, to: SegId) -> impl Iterator<Item = usize> + '_ {
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.contains(&from) && !b.contains(&to))
+            .map(|(k, _)| k)
     }
 
     /// What the edge `from → to` does to a loop counter, if anything.

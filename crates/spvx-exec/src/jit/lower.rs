@@ -18,6 +18,7 @@
 //! interpreter, whose count decides.
 
 use super::analysis;
+use super::group;
 use super::liveness;
 use super::loops::{BarrierLoops, CounterStep};
 use super::runtime::{self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE};
@@ -77,6 +78,9 @@ pub(super) struct FnLower<'a, 'b, 'p> {
     pub seg_blocks: Vec<Block>,
     pub callout: FuncRef,
     pub callees: HashMap<u32, FuncRef>,
+    /// The subgroup instructions of the function (segment, instruction index) with the block
+    /// where each one's continuation is lowered; resume point `segments + 1 + i` for the i-th.
+    pub group_sites: Vec<(usize, u32, Block)>,
 }
 
 impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
@@ -129,6 +133,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             seg_blocks,
             callout,
             callees,
+            group_sites: Vec::new(),
             b,
             shared,
             func_index,
@@ -163,7 +168,15 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
                 _ => None,
             })
             .collect();
-        if resumes.is_empty() {
+        for (i, seg) in self.f.segments.iter().enumerate() {
+            for k in seg.start..seg.end {
+                if group::shape(&self.f.code[k as usize]).is_some() {
+                    let cont = self.b.create_block();
+                    self.group_sites.push((i, k, cont));
+                }
+            }
+        }
+        if resumes.is_empty() && self.group_sites.is_empty() {
             self.b.ins().jump(start, &[]);
         } else {
             let resume_block = self.b.create_block();
@@ -194,7 +207,9 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             }
             for k in seg.start..seg.end {
                 let inst = &self.f.code[k as usize];
-                if self.shared.native_code && analysis::native(inst) {
+                if let Some(site) = self.group_sites.iter().position(|g| g.1 == k) {
+                    self.lower_group(site);
+                } else if self.shared.native_code && analysis::native(inst) {
                     self.lower_native(inst);
                     self.shared.native += 1;
                 } else {
@@ -255,6 +270,15 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         for (t, blk) in targets.iter().zip(&blocks) {
             sw.set_entry(*t as u128 + 1, *blk);
         }
+        let first_site = self.f.segments.len() as u128 + 1;
+        let site_blocks: Vec<Block> = self
+            .group_sites
+            .iter()
+            .map(|_| self.b.create_block())
+            .collect();
+        for (i, blk) in site_blocks.iter().enumerate() {
+            sw.set_entry(first_site + i as u128, *blk);
+        }
         sw.emit(self.b, resume, self.bail);
         // Per continuation: the variables live there, then the segment.
         for (t, blk) in targets.into_iter().zip(blocks) {
@@ -262,6 +286,58 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             self.reload_live(t);
             self.b.ins().jump(self.seg_blocks[t as usize], &[]);
         }
+        // After a subgroup instruction: the variables live after it (its result, written by
+        // the driver, among them), then the rest of its segment.
+        for (i, blk) in site_blocks.into_iter().enumerate() {
+            self.b.switch_to_block(blk);
+            let live = self.live_after_site(i);
+            for (slot, var) in self.var_list.clone() {
+                if live.contains(&slot) {
+                    let v = self.load_word(slot as i64);
+                    self.b.def_var(var, v);
+                }
+            }
+            let cont = self.group_sites[i].2;
+            self.b.ins().jump(cont, &[]);
+        }
+    }
+
+    /// The variables live right after the `site`-th subgroup instruction.
+    fn live_after_site(&self, site: usize) -> std::collections::HashSet<Slot> {
+        let (seg, k, _) = self.group_sites[site];
+        let vars = self.vars.keys().copied().collect();
+        liveness::live_after(self.f, &self.live, seg, k, &vars, self.shared.native_code)
+    }
+
+    /// The `site`-th subgroup instruction: the invocation saves its operands and the variables
+    /// live after it, its resume point, the instruction and the loop counters (its dynamic
+    /// instance), and returns `GROUP`; the driver runs the instruction for the subgroup
+    /// (`group::run`) and resumes it at the continuation, where lowering goes on.
+    fn lower_group(&mut self, site: usize) {
+        let (_, k, cont) = self.group_sites[site];
+        let mut keep = self.live_after_site(site);
+        if let Some(g) = group::shape(&self.f.code[k as usize]) {
+            keep.extend(g.a..g.a + g.a_len);
+            keep.extend(g.b..g.b + g.b_len);
+        }
+        for (slot, var) in self.var_list.clone() {
+            if keep.contains(&slot) {
+                let v = self.b.use_var(var);
+                self.store_word(slot as i64, v);
+            }
+        }
+        let n = self.shared.prog.slot_count as i64;
+        let resume = self.f.segments.len() as i64 + 1 + site as i64;
+        let resume = self.b.ins().iconst(I64, resume);
+        self.store_word(n, resume);
+        let index = self.b.ins().iconst(I64, k as i64);
+        self.store_word(n + 1, index);
+        for (c, var) in self.counters.clone().into_iter().enumerate() {
+            let v = self.b.use_var(var);
+            self.store_word(n + 2 + c as i64, v);
+        }
+        self.return_status(status::GROUP);
+        self.b.switch_to_block(cont);
     }
 
     /// Reads the variables live at the start of segment `seg` from the register file.
@@ -422,9 +498,23 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         self.b.ins().jump(self.seg_blocks[e.target as usize], &[]);
     }
 
-    /// Updates the loop counter of `to` when it is a counted loop header.
+    /// Whether the edge `from → to` updates a loop counter.
+    fn counts(&self, from: SegId, to: SegId) -> bool {
+        self.loops
+            .is_some_and(|l| l.step(from, to).is_some() || l.exits(from, to).next().is_some())
+    }
+
+    /// Updates the loop counters the edge `from → to` changes: those of the loops it leaves
+    /// (back to 0), and that of `to` when it is a counted loop header.
     fn count_edge(&mut self, from: SegId, to: SegId) {
-        let Some(step) = self.loops.and_then(|l| l.step(from, to)) else {
+        let Some(loops) = self.loops else {
+            return;
+        };
+        for k in loops.exits(from, to) {
+            let zero = self.b.ins().iconst(I64, 0);
+            self.b.def_var(self.counters[k], zero);
+        }
+        let Some(step) = loops.step(from, to) else {
             return;
         };
         match step {
@@ -449,7 +539,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         e: &'e Edge,
         pending: &mut Vec<(Block, &'e Edge)>,
     ) -> Block {
-        if e.copies.is_empty() && self.loops.and_then(|l| l.step(from, e.target)).is_none() {
+        if e.copies.is_empty() && !self.counts(from, e.target) {
             return self.seg_blocks[e.target as usize];
         }
         let blk = self.b.create_block();

@@ -9,8 +9,8 @@
 //! running invocation's index is stored in `runtime::CTX_INVOCATION` for call-outs.
 
 use super::runtime::{
-    CTX_INVOCATION, CTX_MISMATCH, CTX_PRIVATE_BASE, CTX_PRIVATE_STRIDE, CTX_SIZE, CTX_SPACES,
-    CTX_WAITING, CTX_WG, CTX_WIDTH, SPACE_BASE, SPACE_SIZE,
+    CTX_GROUPED, CTX_INVOCATION, CTX_MISMATCH, CTX_PRIVATE_BASE, CTX_PRIVATE_STRIDE, CTX_SIZE,
+    CTX_SPACES, CTX_WAITING, CTX_WG, CTX_WIDTH, SPACE_BASE, SPACE_SIZE,
 };
 use super::status;
 use crate::exec::low_bits;
@@ -130,16 +130,17 @@ pub fn emit(b: &mut FunctionBuilder, entry: FuncRef, builtins: &[BuiltinVar]) {
         .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
 }
 
-/// Emits the round loop of a program with barriers: `fn(ctx, state, invocations) -> status`
-/// runs every invocation whose status word is `RUN` or `BARRIER` (resuming at its resume
-/// word), stores the status it returns into its status word, and stops at the first status
-/// that ends the workgroup (neither DONE, KILLED nor BARRIER). Invocation `i`'s state is
+/// Emits the round loop of a program with barriers or subgroup instructions:
+/// `fn(ctx, state, invocations) -> status` runs every invocation whose status word is `RUN` or
+/// `BARRIER` (resuming at its resume word), stores the status it returns into its status word,
+/// and stops at the first status that ends the workgroup (`BAIL`, `STEPS`). Invocation `i`'s state is
 /// `state_words` words at `state + 8 · state_words · i`; its private memory (when the program
 /// has any) is `private_stride` bytes at `private_base + private_stride · i`, which the loop
 /// makes memory space 1 before each call. It leaves in the context how many invocations now
 /// wait at a barrier (`CTX_WAITING`) and whether any waits with another barrier signature
 /// (instruction and loop counters, the words between the resume and status words) than the
-/// first (`CTX_MISMATCH`), so that the common release needs no pass over the invocations.
+/// first (`CTX_MISMATCH`), so that the common release needs no pass over the invocations, and
+/// how many wait at a subgroup instruction (`CTX_GROUPED`).
 pub fn emit_rounds(
     b: &mut FunctionBuilder,
     entry: FuncRef,
@@ -156,17 +157,26 @@ pub fn emit_rounds(
     let (ctx, state, n) = (p[0], p[1], p[2]);
     let zero = b.ins().iconst(I64, 0);
     let none = b.ins().iconst(I64, -1);
-    // Loop state: index, waiting count, first waiting invocation (−1: none), mismatch.
+    // Loop state: index, waiting count, first waiting invocation (−1: none), mismatch, count
+    // of invocations at a subgroup instruction.
     let head = b.create_block();
-    for _ in 0..4 {
+    for _ in 0..5 {
         b.append_block_param(head, I64);
     }
-    b.ins()
-        .jump(head, &[zero.into(), zero.into(), none.into(), zero.into()]);
+    b.ins().jump(
+        head,
+        &[
+            zero.into(),
+            zero.into(),
+            none.into(),
+            zero.into(),
+            zero.into(),
+        ],
+    );
 
     b.switch_to_block(head);
     let hp = b.block_params(head).to_vec();
-    let (index, waiting, first, mismatch) = (hp[0], hp[1], hp[2], hp[3]);
+    let (index, waiting, first, mismatch, grouped) = (hp[0], hp[1], hp[2], hp[3], hp[4]);
     let body = b.create_block();
     let done = b.create_block();
     let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
@@ -175,12 +185,13 @@ pub fn emit_rounds(
     b.switch_to_block(done);
     b.ins().store(t, waiting, ctx, CTX_WAITING);
     b.ins().store(t, mismatch, ctx, CTX_MISMATCH);
+    b.ins().store(t, grouped, ctx, CTX_GROUPED);
     let ok = b.ins().iconst(I64, status::DONE as i64);
     b.ins().return_(&[ok]);
 
-    // The next iteration: block parameters (waiting, first, mismatch) as updated.
+    // The next iteration: block parameters (waiting, first, mismatch, grouped) as updated.
     let next = b.create_block();
-    for _ in 0..3 {
+    for _ in 0..4 {
         b.append_block_param(next, I64);
     }
 
@@ -188,17 +199,23 @@ pub fn emit_rounds(
     let off = b.ins().imul_imm_s(index, 8 * state_words as i64);
     let regs = b.ins().iadd(state, off);
     let st = b.ins().load(I64, t, regs, 8 * status_word as i32);
-    // DONE (0) and KILLED (1) have finished; BARRIER (2) and RUN run.
-    let runnable = b
-        .ins()
-        .icmp_imm_s(IntCC::UnsignedGreaterThan, st, status::KILLED as i64);
+    // BARRIER (released) and RUN run; DONE and KILLED have finished; GROUP and HOLD wait for
+    // the driver.
+    let is_run = b.ins().icmp_imm_s(IntCC::Equal, st, RUN as i64);
+    let is_barrier = b.ins().icmp_imm_s(IntCC::Equal, st, status::BARRIER as i64);
+    let runnable = b.ins().bor(is_run, is_barrier);
     let call_block = b.create_block();
     b.ins().brif(
         runnable,
         call_block,
         &[],
         next,
-        &[waiting.into(), first.into(), mismatch.into()],
+        &[
+            waiting.into(),
+            first.into(),
+            mismatch.into(),
+            grouped.into(),
+        ],
     );
 
     b.switch_to_block(call_block);
@@ -216,9 +233,9 @@ pub fn emit_rounds(
     let call = b.ins().call(entry, &[ctx, regs, resume]);
     let r = b.inst_results(call)[0];
     b.ins().store(t, r, regs, 8 * status_word as i32);
-    let stop = b
-        .ins()
-        .icmp_imm_s(IntCC::UnsignedGreaterThan, r, status::BARRIER as i64);
+    // BAIL (3) and STEPS (4) end the workgroup.
+    let r3 = b.ins().iadd_imm_s(r, -(status::BAIL as i64));
+    let stop = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, r3, 2);
     let out = b.create_block();
     let after = b.create_block();
     b.ins().brif(stop, out, &[], after, &[]);
@@ -226,6 +243,9 @@ pub fn emit_rounds(
     b.ins().return_(&[r]);
 
     b.switch_to_block(after);
+    let at_group = b.ins().icmp_imm_s(IntCC::Equal, r, status::GROUP as i64);
+    let at_group = b.ins().uextend(I64, at_group);
+    let grouped1 = b.ins().iadd(grouped, at_group);
     let at_barrier = b.ins().icmp_imm_s(IntCC::Equal, r, status::BARRIER as i64);
     let count = b.create_block();
     b.ins().brif(
@@ -233,7 +253,12 @@ pub fn emit_rounds(
         count,
         &[],
         next,
-        &[waiting.into(), first.into(), mismatch.into()],
+        &[
+            waiting.into(),
+            first.into(),
+            mismatch.into(),
+            grouped1.into(),
+        ],
     );
 
     b.switch_to_block(count);
@@ -253,14 +278,29 @@ pub fn emit_rounds(
         differ = b.ins().bor(differ, ne);
     }
     let mismatch1 = b.ins().bor(mismatch, differ);
-    b.ins()
-        .jump(next, &[waiting1.into(), first1.into(), mismatch1.into()]);
+    b.ins().jump(
+        next,
+        &[
+            waiting1.into(),
+            first1.into(),
+            mismatch1.into(),
+            grouped1.into(),
+        ],
+    );
 
     b.switch_to_block(next);
     let np = b.block_params(next).to_vec();
     let i1 = b.ins().iadd_imm_s(index, 1);
-    b.ins()
-        .jump(head, &[i1.into(), np[0].into(), np[1].into(), np[2].into()]);
+    b.ins().jump(
+        head,
+        &[
+            i1.into(),
+            np[0].into(),
+            np[1].into(),
+            np[2].into(),
+            np[3].into(),
+        ],
+    );
 }
 
 /// The status word of an invocation the round loop should run.

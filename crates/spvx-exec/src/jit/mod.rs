@@ -5,9 +5,10 @@
 //! The interpreter (`exec`) stays the reference. The JIT only takes executions whose result the
 //! interpreter would give identically:
 //!
-//! - **Programs** where no invocation can observe another's progress except through barriers:
-//!   no subgroup operations (group non-uniform instructions, ballots, the subgroup matrix
-//!   multiply), no control barriers other than workgroup barriers in the entry function, no
+//! - **Programs** where no invocation can observe another's progress except through barriers
+//!   and subgroup instructions: no subgroup matrix multiply, no control barriers other than
+//!   workgroup barriers in the entry function, group non-uniform instructions and ballots only
+//!   in the entry function (run at a rendezvous of the subgroup's invocations: `group`), no
 //!   atomics (their order between invocations would differ). Everything else runs: the common
 //!   instructions natively (`lower_*`), the rest by calling the interpreter's own
 //!   implementation of the instruction for one lane (`runtime::callout`).
@@ -32,6 +33,7 @@
 mod analysis;
 mod build;
 mod driver;
+mod group;
 mod liveness;
 mod loops;
 mod lower;
@@ -66,6 +68,12 @@ pub(crate) mod status {
     pub const BAIL: u64 = 3;
     /// The step budget is spent: the dispatch goes to the interpreter.
     pub const STEPS: u64 = 4;
+    /// The invocation waits at a subgroup instruction (`group`; its state is in its register
+    /// file).
+    pub const GROUP: u64 = 5;
+    /// Set by the driver: the invocation waits at a workgroup barrier that cannot be released
+    /// yet (a subgroup instruction is still to run first); the round loop skips it.
+    pub const HOLD: u64 = 6;
 }
 
 /// A native function: `(context, register file, resume) -> status`.

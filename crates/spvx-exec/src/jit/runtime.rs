@@ -48,6 +48,8 @@ pub struct JitCtx {
     /// signatures differ.
     pub waiting: u64,
     pub mismatch: u64,
+    /// Written by the round loop: invocations waiting at a subgroup instruction.
+    pub grouped: u64,
     pub host: *mut Host<'static>,
 }
 
@@ -63,6 +65,7 @@ pub const CTX_PRIVATE_BASE: i32 = 96;
 pub const CTX_PRIVATE_STRIDE: i32 = 104;
 pub const CTX_WAITING: i32 = 112;
 pub const CTX_MISMATCH: i32 = 120;
+pub const CTX_GROUPED: i32 = 128;
 
 /// What a call-out needs to run one instruction of one invocation through the interpreter.
 pub struct Host<'a> {

@@ -123,8 +123,9 @@ UNDEFINED BEHAVIOUR: each event (out-of-bounds access, division by zero, AccSat 
 gets its documented result and is printed as a warning with the instruction, invocation,
 workgroup and place in the module; --strict makes the first one an error instead.
 
-ENGINE: programs without subgroup operations and atomics run on the JIT (native code through
-Cranelift, one invocation at a time), the others on the interpreter (SIMT subgroups), as do
+ENGINE: programs without atomics run on the JIT (native code through Cranelift, one
+invocation at a time; subgroup instructions at a rendezvous of each subgroup), the others on
+the interpreter (SIMT subgroups), as do
 programs of which 10% or more of the instructions would be calls from the JIT into the
 interpreter (it runs those faster: e.g. most fixed-point, mixed-float-dot and tensor kernels);
 the summary line says which, and a note why. Both give the same bytes. A JIT run that meets
