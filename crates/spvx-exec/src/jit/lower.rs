@@ -291,12 +291,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         for (i, blk) in site_blocks.into_iter().enumerate() {
             self.b.switch_to_block(blk);
             let live = self.live_after_site(i);
-            for (slot, var) in self.var_list.clone() {
-                if live.contains(&slot) {
-                    let v = self.load_word(slot as i64);
-                    self.b.def_var(var, v);
-                }
-            }
+            self.reload_set(&live);
             let cont = self.group_sites[i].2;
             self.b.ins().jump(cont, &[]);
         }
@@ -320,40 +315,47 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             keep.extend(g.a..g.a + g.a_len);
             keep.extend(g.b..g.b + g.b_len);
         }
-        for (slot, var) in self.var_list.clone() {
-            if keep.contains(&slot) {
-                let v = self.b.use_var(var);
-                self.store_word(slot as i64, v);
-            }
-        }
-        let n = self.shared.prog.slot_count as i64;
+        self.spill_set(&keep);
         let resume = self.f.segments.len() as i64 + 1 + site as i64;
+        self.suspend(resume, k as i64, status::GROUP);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Stores the resume point, the instruction `what` and the loop counters (the dynamic
+    /// instance the driver compares) after the registers, and returns `code`.
+    fn suspend(&mut self, resume: i64, what: i64, code: u64) {
+        let n = self.shared.prog.slot_count as i64;
         let resume = self.b.ins().iconst(I64, resume);
         self.store_word(n, resume);
-        let index = self.b.ins().iconst(I64, k as i64);
-        self.store_word(n + 1, index);
-        for (c, var) in self.counters.clone().into_iter().enumerate() {
-            let v = self.b.use_var(var);
-            self.store_word(n + 2 + c as i64, v);
+        let what = self.b.ins().iconst(I64, what);
+        self.store_word(n + 1, what);
+        for (k, c) in self.counters.clone().into_iter().enumerate() {
+            let v = self.b.use_var(c);
+            self.store_word(n + 2 + k as i64, v);
         }
-        self.return_status(status::GROUP);
-        self.b.switch_to_block(cont);
+        self.return_status(code);
     }
 
     /// Reads the variables live at the start of segment `seg` from the register file.
     fn reload_live(&mut self, seg: SegId) {
+        let live = self.live[seg as usize].clone();
+        self.reload_set(&live);
+    }
+
+    /// Reads the variables of `slots` from the register file.
+    fn reload_set(&mut self, slots: &std::collections::HashSet<Slot>) {
         for (slot, var) in self.var_list.clone() {
-            if self.live[seg as usize].contains(&slot) {
+            if slots.contains(&slot) {
                 let v = self.load_word(slot as i64);
                 self.b.def_var(var, v);
             }
         }
     }
 
-    /// Writes the variables live at the start of segment `seg` to the register file.
-    fn spill_live(&mut self, seg: SegId) {
+    /// Writes the variables of `slots` to the register file.
+    fn spill_set(&mut self, slots: &std::collections::HashSet<Slot>) {
         for (slot, var) in self.var_list.clone() {
-            if self.live[seg as usize].contains(&slot) {
+            if slots.contains(&slot) {
                 let v = self.b.use_var(var);
                 self.store_word(slot as i64, v);
             }
@@ -625,17 +627,9 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
                 self.b.ins().jump(self.seg_blocks[*next as usize], &[]);
             }
             Term::Barrier { next } => {
-                self.spill_live(*next);
-                let n = self.shared.prog.slot_count as i64;
-                let resume = self.b.ins().iconst(I64, *next as i64 + 1);
-                self.store_word(n, resume);
-                let source = self.b.ins().iconst(I64, term_source as i64);
-                self.store_word(n + 1, source);
-                for (k, c) in self.counters.clone().into_iter().enumerate() {
-                    let v = self.b.use_var(c);
-                    self.store_word(n + 2 + k as i64, v);
-                }
-                self.return_status(status::BARRIER);
+                let live = self.live[*next as usize].clone();
+                self.spill_set(&live);
+                self.suspend(*next as i64 + 1, term_source as i64, status::BARRIER);
             }
             Term::Kill => self.return_status(status::KILLED),
             Term::Unreachable => {
