@@ -43,19 +43,16 @@ fn bench_examples_prints_and_saves_the_table() {
             .lines()
             .find(|l| l.starts_with(&format!("| {name} |")))
             .unwrap_or_else(|| panic!("no row for {name}:\n{stdout}"));
-        // The examples are short kernels (under a millisecond): a warm-up and 51 timed runs
-        // (not the 2 asked for), and as many interpreter runs beside them when the JIT ran it:
-        // every one equal to the reference.
-        let jit = line.contains("| JIT |");
-        let runs = if jit {
-            "engine 104/104"
-        } else {
-            "engine 52/52"
-        };
-        assert!(
-            line.contains(&format!("{runs} = ref; ref = expected")),
-            "{line}"
-        );
+        // The examples are short kernels: a warm-up and 51 timed runs (not the 2 asked for)
+        // once a run took under a millisecond — on a loaded machine none may, and then the 2
+        // asked for — and as many interpreter runs beside them when the JIT ran it: every one
+        // equal to the reference.
+        let per_round = if line.contains("| JIT |") { 2 } else { 1 };
+        let ok = [52, 3].iter().any(|rounds| {
+            let n = rounds * per_round;
+            line.contains(&format!("engine {n}/{n} = ref; ref = expected"))
+        });
+        assert!(ok, "{line}");
     }
     // 8 x 8 invocations x 32 MACs each for the GEMM example.
     assert!(
