@@ -739,21 +739,97 @@ fn subgroup_instructions_run_on_the_jit_with_the_interpreters_lanes() {
     assert!(ran >= 7, "the JIT ran {ran} of the runs");
 }
 
-/// Where the JIT finds the invocations of a subgroup at the same subgroup instruction in
-/// different loop iterations (some skipped it with `continue`), it gives the run to the
-/// interpreter; a subgroup instruction in a called function keeps the program off the JIT.
+/// At subgroup sizes above 8 (where the lanes function does not run), where the rendezvous
+/// finds the invocations of a subgroup at the same subgroup instruction in different loop
+/// iterations (some skipped it with `continue`), the JIT gives the run to the interpreter; at
+/// sizes up to 8 the lanes function runs it with the interpreter's bytes. A subgroup
+/// instruction in a called function keeps the program off the JIT.
 #[test]
 fn subgroup_instructions_it_cannot_place_go_to_the_interpreter() {
     let m = jit_corpus("subgroup_continue.comp");
     let mut res = Resources::new();
     res.set_words(0, 0, &(0..32u32).map(|i| i * 7 + 3).collect::<Vec<_>>());
-    match jit_use("subgroup_continue.comp", &m, &res, [2, 1, 1]) {
-        JitUse::FellBack(why) => assert!(why.contains("different loop iterations"), "{why}"),
-        other => panic!("subgroup_continue.comp: {other:?}"),
+    for width in [4, 8, 16] {
+        let label = format!("subgroup_continue.comp at subgroup size {width}");
+        let interp = run_at(&m, &res, [2, 1, 1], false, width);
+        let jit = run_at(&m.with_jit_always(), &res, [2, 1, 1], true, width);
+        same(&label, &jit, &interp);
+        match (&jit.expect("the run succeeds").1.jit, width) {
+            (JitUse::Ran, ..=8) => {}
+            (JitUse::FellBack(why), 16) => {
+                assert!(why.contains("different loop iterations"), "{label}: {why}")
+            }
+            (other, _) => panic!("{label}: {other:?}"),
+        }
     }
     let m = jit_corpus("subgroup_call.comp");
     match jit_use("subgroup_call.comp", &m, &res, [2, 1, 1]) {
         JitUse::Unsupported(why) => assert!(why.contains("called function"), "{why}"),
         other => panic!("subgroup_call.comp: {other:?}"),
     }
+}
+
+/// Subgroups of up to 8 invocations run in one native call (`jit::lanes`), with the
+/// interpreter's scheduler: subgroup instructions under divergent branches, in loops whose trip
+/// counts differ (`continue` before, `break` after), in a switch, after early returns, every
+/// integer reduction and scan it computes natively and the instructions it leaves to the
+/// interpreter; at every size from 1 to 8 (3, 5, 6, 7 do not divide the workgroup of 24), on
+/// the JIT, with the interpreter's bytes, natively and with call-outs only.
+#[test]
+fn subgroups_of_up_to_8_run_in_one_native_call() {
+    let m = jit_corpus("subgroup_lanes.comp");
+    let ir = spvx_exec::jit::dump(m.program()).expect("the JIT takes it");
+    assert!(ir.contains("; lanes\n"), "no lanes function");
+    for width in 1..=8 {
+        let mut rng = Rng(0x1a9e ^ width as u64);
+        let mut res = Resources::new();
+        let words: Vec<u32> = (0..48).map(|_| rng.next() as u32 % 1024).collect();
+        res.set_words(0, 0, &words);
+        res.set_words(0, 1, &[0; 48]);
+        let label = format!("subgroup_lanes.comp at subgroup size {width}");
+        let interp = run_at(&m, &res, [2, 1, 1], false, width);
+        let jit = run_at(&m, &res, [2, 1, 1], true, width);
+        same(&label, &jit, &interp);
+        let callouts = run_at(&m.with_jit_callouts_only(), &res, [2, 1, 1], true, width);
+        same(&format!("{label} (call-outs only)"), &callouts, &interp);
+        match (&jit, &interp) {
+            (Ok((out, j)), Ok((_, i))) => {
+                assert_eq!(j.jit, JitUse::Ran, "{label}");
+                assert_eq!(i.total_events, 0, "{label}: the interpreter reports");
+                // (Not all zero: the module wrote its outputs.)
+                let o = out.words(0, 1).expect("the output buffer");
+                assert!(o.iter().any(|w| *w != 0), "{label}");
+            }
+            _ => panic!("{label}: the runs fail"),
+        }
+    }
+}
+
+/// The lanes function spends steps per segment run, as the interpreter spends them per
+/// subgroup: the same count, and at a limit one below it both end in the step-limit error.
+#[test]
+fn the_lanes_function_counts_the_interpreters_steps() {
+    let m = jit_corpus("subgroup_lanes.comp");
+    let mut res = Resources::new();
+    res.set_words(0, 0, &(0..24u32).map(|i| i * 37 % 1000).collect::<Vec<_>>());
+    res.set_words(0, 1, &[0; 24]);
+    let outcome = |jit: bool, step_limit: u64| {
+        let mut r = res.clone();
+        let cfg = RunConfig {
+            jit,
+            step_limit,
+            threads: Some(1),
+            subgroup_size: 8,
+            ..RunConfig::default()
+        };
+        m.run(&mut r, [1, 1, 1], &cfg).map_err(|e| e.to_string())
+    };
+    let exact = outcome(false, 1 << 30)
+        .expect("the interpreter runs it")
+        .steps;
+    let jit = outcome(true, exact).expect("the JIT runs it at the exact limit");
+    assert_eq!(jit.jit, JitUse::Ran);
+    assert_eq!(jit.steps, exact, "the step counts differ");
+    let (a, b) = (outcome(true, exact - 1), outcome(false, exact - 1));
+    assert!(a.is_err() && a == b, "one below the count: {a:?} / {b:?}");
 }

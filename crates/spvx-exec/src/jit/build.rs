@@ -48,6 +48,7 @@ pub fn compile_dumping(
     }
     let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
     jb.symbol("spvx_jit_callout", runtime::callout as *const u8);
+    jb.symbol("spvx_jit_group", runtime::group_callout as *const u8);
     let mut module = JITModule::new(jb);
 
     let mut sig = module.make_signature();
@@ -55,6 +56,9 @@ pub fn compile_dumping(
     sig.returns.push(AbiParam::new(I64));
     let callout_id = module
         .declare_function("spvx_jit_callout", Linkage::Import, &sig)
+        .map_err(|e| fail("declare", &e))?;
+    let group_id = module
+        .declare_function("spvx_jit_group", Linkage::Import, &sig)
         .map_err(|e| fail("declare", &e))?;
     let mut ids: Vec<FuncId> = Vec::with_capacity(prog.functions.len());
     for i in 0..prog.functions.len() {
@@ -123,6 +127,7 @@ pub fn compile_dumping(
                 if is_entry { Some(&loops) } else { None },
                 callout,
                 callees,
+                1,
             );
             l.lower();
             b.seal_all_blocks();
@@ -190,7 +195,45 @@ pub fn compile_dumping(
         module
             .define_function(id, &mut ctx)
             .map_err(|e| fail("round loop", &e))?;
-        append_code(dump, "round loop", &ctx);
+        append_code(dump.as_deref_mut(), "round loop", &ctx);
+        module.clear_context(&mut ctx);
+        Some(id)
+    } else {
+        None
+    };
+    // (What the table reports: the lanes function lowers the same instructions again.)
+    let (natively_lowered, called_out) = (shared.native, shared.callouts.len());
+    let lanes_id = if super::lanes::eligible(prog) {
+        let id = module
+            .declare_function("lanes", Linkage::Local, &sig)
+            .map_err(|e| fail("declare", &e))?;
+        ctx.func.signature = sig.clone();
+        ctx.func.name = UserFuncName::user(0, id.as_u32());
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let callout = module.declare_func_in_func(callout_id, b.func);
+            let group = module.declare_func_in_func(group_id, b.func);
+            let entry = prog.entry as usize;
+            let mut l = FnLower::new(
+                &mut b,
+                &mut shared,
+                entry as u32,
+                entry_fn,
+                &vars[entry],
+                None,
+                callout,
+                HashMap::new(),
+                super::lanes::LANES,
+            );
+            l.lower_lanes(group, state_words);
+            b.seal_all_blocks();
+            b.finalize(module.target_config());
+        }
+        ctx.set_disasm(dump.is_some());
+        module
+            .define_function(id, &mut ctx)
+            .map_err(|e| fail("lanes", &e))?;
+        append_code(dump, "lanes", &ctx);
         module.clear_context(&mut ctx);
         Some(id)
     } else {
@@ -207,17 +250,18 @@ pub fn compile_dumping(
     let entry = native(ids[prog.entry as usize]);
     let workgroup_loop = loop_id.map(native);
     let rounds = rounds_id.map(native);
-    let called_out = shared.callouts.len();
+    let lanes = lanes_id.map(native);
     Ok(JitCode {
         module: Some(module),
         entry,
         workgroup_loop,
         rounds,
+        lanes,
         resume_word,
         status_word,
         callouts: shared.callouts,
         state_words,
-        natively_lowered: shared.native,
+        natively_lowered,
         called_out,
     })
 }

@@ -43,6 +43,12 @@ pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<O
     results.into_iter().collect()
 }
 
+/// The lanes function, when it runs `d` (its subgroup size is at most `lanes::LANES`).
+fn lanes(d: &Dispatch, code: &JitCode) -> Option<super::NativeFn> {
+    code.lanes
+        .filter(|_| d.width >= 1 && d.width <= super::lanes::LANES as usize)
+}
+
 /// Why a native call's status ends the JIT run.
 fn fail_reason(status: u64) -> String {
     match status {
@@ -65,7 +71,8 @@ struct Worker {
     spaces: Vec<Space>,
     /// A fresh invocation's registers.
     template: Vec<u64>,
-    /// The register file `group::run` builds.
+    /// The register file `group::run` builds (at a rendezvous, and in the lanes function's
+    /// call-outs).
     scratch: Vec<u64>,
 }
 
@@ -80,7 +87,10 @@ impl Worker {
         {
             *t = d.template[slot * d.width];
         }
-        let copies = if code.rounds.is_some() {
+        // (The lanes function touches the register files of all its lanes, present or not.)
+        let copies = if lanes(d, code).is_some() {
+            super::lanes::LANES as usize
+        } else if code.rounds.is_some() {
             d.invocations
         } else {
             1
@@ -148,6 +158,8 @@ impl Worker {
                 ..Sink::default()
             },
             prints: 0,
+            state_words: code.state_words,
+            scratch: std::mem::take(&mut self.scratch),
         };
         let mut ctx = JitCtx {
             spaces: self.spaces.as_mut_ptr(),
@@ -166,7 +178,12 @@ impl Worker {
             host: (&mut host as *mut Host).cast(),
         };
         let starts = Starts::new(d, wg);
-        if let Some(run_all) = code.workgroup_loop {
+        let mut steps = None;
+        if let Some(run_subgroup) = lanes(d, code) {
+            self.run_lanes(d, code, run_subgroup, &starts, &mut ctx, abort)?;
+            // Spent per subgroup as the interpreter spends them.
+            steps = Some(ctx.steps);
+        } else if let Some(run_all) = code.workgroup_loop {
             // SAFETY: as below; `resume` is the invocation count.
             let r = unsafe { run_all(&mut ctx, self.state.as_mut_ptr(), d.invocations as u64) };
             if r != status::DONE {
@@ -197,6 +214,7 @@ impl Worker {
                 }
             }
         }
+        self.scratch = std::mem::take(&mut host.scratch);
         // The budget is checked at loop headers only: the straight-line rest is checked here.
         if ctx.steps > ctx.budget {
             return Err(fail_reason(status::STEPS));
@@ -216,9 +234,48 @@ impl Worker {
             events: Vec::new(),
             prints,
             count: 0,
-            steps: ctx.steps.div_ceil(d.width as u64),
+            steps: steps.unwrap_or(ctx.steps.div_ceil(d.width as u64)),
             error: None,
         })
+    }
+
+    /// A program the lanes function runs: one call per subgroup, with its invocations'
+    /// registers side by side.
+    fn run_lanes(
+        &mut self,
+        d: &Dispatch,
+        code: &JitCode,
+        run_subgroup: super::NativeFn,
+        starts: &Starts,
+        ctx: &mut JitCtx,
+        abort: &AtomicBool,
+    ) -> Result<(), String> {
+        let sw = code.state_words;
+        let mut local = [0u32; 3];
+        for s in 0..d.subgroups {
+            if abort.load(Relaxed) {
+                return Err(String::new());
+            }
+            let first = s * d.width;
+            let n = (d.invocations - first).min(d.width);
+            for l in 0..n {
+                let regs = &mut self.state[l * sw..(l + 1) * sw];
+                if d.prog.reset_registers {
+                    regs.copy_from_slice(&self.template);
+                }
+                starts.start(first + l, local, regs, &mut []);
+                starts.advance(&mut local);
+            }
+            ctx.invocation = first as u64;
+            // SAFETY: `run_subgroup` was compiled for this program (`lanes`); `ctx` and the
+            // register files of `d.width` lanes (`state_words` words each) stay valid and
+            // unaliased for the call.
+            let r = unsafe { run_subgroup(ctx, self.state.as_mut_ptr(), n as u64) };
+            if r != status::DONE {
+                return Err(fail_reason(r));
+            }
+        }
+        Ok(())
     }
 
     /// A program with barriers: every invocation starts, then rounds of the native round loop

@@ -81,6 +81,13 @@ pub(super) struct FnLower<'a, 'b, 'p> {
     /// The subgroup instructions of the function (segment, instruction index) with the block
     /// where each one's continuation is lowered; resume point `segments + 1 + i` for the i-th.
     pub group_sites: Vec<(usize, u32, Block)>,
+    /// A whole subgroup in one call (`lanes`): the lanes' shared state, the lane whose
+    /// registers `val` and `set` use now, and its active flag while the lane is lowered
+    /// unconditionally (writes to registers other lanes may still need keep their old value
+    /// where it is 0, and bails need it set).
+    pub lanes: Option<super::lanes::LaneState>,
+    pub lane: u32,
+    pub guard: Option<Value>,
 }
 
 impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
@@ -94,9 +101,17 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         loops: Option<&'a BarrierLoops>,
         callout: FuncRef,
         callees: HashMap<u32, FuncRef>,
+        lane_count: u32,
     ) -> Self {
         let var_list: Vec<(Slot, Variable)> =
             vars.iter().map(|s| (*s, b.declare_var(I64))).collect();
+        // The other lanes' variables right after lane 0's: lane `l`'s copy of a variable is
+        // `l × vars.len()` further (`var`).
+        for _ in 1..lane_count {
+            for _ in vars {
+                b.declare_var(I64);
+            }
+        }
         let counters = loops
             .map(|l| l.headers.iter().map(|_| b.declare_var(I64)).collect())
             .unwrap_or_default();
@@ -134,6 +149,9 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             callout,
             callees,
             group_sites: Vec::new(),
+            lanes: None,
+            lane: 0,
+            guard: None,
             b,
             shared,
             func_index,
@@ -223,7 +241,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     /// Loads, at function entry, the base, length and read-only flag of every memory space a
     /// known pointer of this function points into (an index past the table reads the null
     /// space, where every access is out of bounds).
-    fn hoist_spaces(&mut self) {
+    pub fn hoist_spaces(&mut self) {
         let trusted = invariant();
         let mut spaces: Vec<u32> = self.known.values().copied().collect();
         spaces.sort_unstable();
@@ -297,6 +315,19 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         }
     }
 
+    /// The current lane's copy of lane 0's variable `v`.
+    pub fn lane_var(&self, v: Variable) -> Variable {
+        if self.lane == 0 {
+            return v;
+        }
+        Variable::from_u32(v.as_u32() + self.lane * self.var_list.len() as u32)
+    }
+
+    /// The current lane's variable of register `slot`, if it has one.
+    pub fn var(&self, slot: Slot) -> Option<Variable> {
+        self.vars.get(&slot).map(|v| self.lane_var(*v))
+    }
+
     /// The variables live right after the `site`-th subgroup instruction.
     fn live_after_site(&self, site: usize) -> std::collections::HashSet<Slot> {
         let (seg, k, _) = self.group_sites[site];
@@ -347,7 +378,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         for (slot, var) in self.var_list.clone() {
             if slots.contains(&slot) {
                 let v = self.load_word(slot as i64);
-                self.b.def_var(var, v);
+                self.b.def_var(self.lane_var(var), v);
             }
         }
     }
@@ -356,7 +387,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     fn spill_set(&mut self, slots: &std::collections::HashSet<Slot>) {
         for (slot, var) in self.var_list.clone() {
             if slots.contains(&slot) {
-                let v = self.b.use_var(var);
+                let v = self.b.use_var(self.lane_var(var));
                 self.store_word(slot as i64, v);
             }
         }
@@ -380,8 +411,8 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         if let Some(v) = self.overlay.as_ref().and_then(|o| o.get(&slot)) {
             return *v;
         }
-        if let Some(v) = self.vars.get(&slot) {
-            return self.b.use_var(*v);
+        if let Some(v) = self.var(slot) {
+            return self.b.use_var(v);
         }
         if let Some(c) = self.shared.constants.get(&slot) {
             return self.b.ins().iconst(I64, *c as i64);
@@ -389,43 +420,57 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         self.load_word(slot as i64)
     }
 
-    /// Sets register `slot` (a variable, else the register file).
+    /// Sets register `slot` (a variable, else the register file). While a lane is lowered
+    /// under a guard, a register another lane may still read keeps its value where the guard
+    /// is 0.
     pub fn set(&mut self, slot: Slot, v: Value) {
         if let Some(o) = self.overlay.as_mut() {
             o.insert(slot, v);
             return;
         }
-        match self.vars.get(&slot) {
-            Some(var) => self.b.def_var(*var, v),
+        let v = match (self.guard, &self.lanes) {
+            (Some(g), Some(l)) if l.masked.contains(&slot) || self.var(slot).is_none() => {
+                let old = self.val(slot);
+                self.b.ins().select(g, v, old)
+            }
+            _ => v,
+        };
+        match self.var(slot) {
+            Some(var) => self.b.def_var(var, v),
             None => self.store_word(slot as i64, v),
         }
     }
 
     /// Writes every variable back to the register file.
-    fn spill_vars(&mut self) {
+    pub fn spill_vars(&mut self) {
         for (slot, var) in self.var_list.clone() {
-            let v = self.b.use_var(var);
+            let v = self.b.use_var(self.lane_var(var));
             self.store_word(slot as i64, v);
         }
     }
 
     /// Reads every variable from the register file.
-    fn reload_vars(&mut self) {
+    pub fn reload_vars(&mut self) {
         for (slot, var) in self.var_list.clone() {
             let v = self.load_word(slot as i64);
-            self.b.def_var(var, v);
+            self.b.def_var(self.lane_var(var), v);
         }
     }
 
-    /// Branches to the bail block when `cond` (an `icmp` result) is true.
+    /// Branches to the bail block when `cond` (an `icmp` result) is true (and the lane being
+    /// lowered is active).
     pub fn bail_if(&mut self, cond: Value) {
+        let cond = match self.guard {
+            Some(g) => self.b.ins().band(cond, g),
+            None => cond,
+        };
         let cont = self.b.create_block();
         self.b.ins().brif(cond, self.bail, &[], cont, &[]);
         self.b.switch_to_block(cont);
     }
 
     /// Returns `code` from the function after writing the step count back.
-    fn return_status(&mut self, code: u64) {
+    pub fn return_status(&mut self, code: u64) {
         self.store_steps();
         let s = self.b.ins().iconst(I64, code as i64);
         self.b.ins().return_(&[s]);
@@ -470,13 +515,18 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
-    /// Runs instruction `index` of the function through the interpreter.
-    fn lower_callout(&mut self, index: u32) {
-        let id = self.shared.callouts.len();
+    /// A new entry of the call-out table for instruction `index` of the function.
+    pub fn new_callout(&mut self, index: u32) -> usize {
         self.shared.callouts.push(Callout {
             func: self.func_index,
             index,
         });
+        self.shared.callouts.len() - 1
+    }
+
+    /// Runs instruction `index` of the function through the interpreter.
+    fn lower_callout(&mut self, index: u32) {
+        let id = self.new_callout(index);
         self.spill_vars();
         let id = self.b.ins().iconst(I64, id as i64);
         let call = self.b.ins().call(self.callout, &[self.ctx, self.regs, id]);

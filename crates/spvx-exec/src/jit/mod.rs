@@ -34,6 +34,7 @@ mod analysis;
 mod build;
 mod driver;
 mod group;
+mod lanes;
 mod liveness;
 mod loops;
 mod lower;
@@ -96,6 +97,9 @@ pub struct JitCode {
     pub(crate) workgroup_loop: Option<NativeFn>,
     /// The native round loop of a program with barriers (`lower_loop::emit_rounds`).
     pub(crate) rounds: Option<NativeFn>,
+    /// The entry function for a whole subgroup of up to `lanes::LANES` invocations in one call
+    /// (`lanes`), when the program allows it.
+    pub(crate) lanes: Option<NativeFn>,
     /// Words of an invocation's state: where its resume point and its status are.
     pub(crate) resume_word: usize,
     pub(crate) status_word: usize,

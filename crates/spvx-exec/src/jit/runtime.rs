@@ -82,6 +82,10 @@ pub struct Host<'a> {
     /// Lines printed by the workgroup so far (the interpreter caps them per workgroup run; the
     /// JIT gives up before that cap could matter).
     pub prints: usize,
+    /// For [`group_callout`]: the words of a lane's state, and the register file
+    /// `group::run` builds.
+    pub state_words: usize,
+    pub scratch: Vec<u64>,
 }
 
 /// Runs instruction `id` of the call-out table for the invocation whose registers are at
@@ -144,6 +148,58 @@ pub unsafe extern "C" fn callout(ctx: *mut JitCtx, regs: *mut u64, id: u64) -> u
     host.prints += host.sink.prints.len() - prints_before;
     match ran {
         Ok(Ok(())) if host.sink.count == 0 && !near_print_cap(host.prints) => status::DONE,
+        _ => status::BAIL,
+    }
+}
+
+/// Runs subgroup instruction `word & 0xffff_ffff` of the call-out table once for the lanes of
+/// the subgroup whose bits are set in `word >> 32`, through the interpreter's implementation
+/// (`group::run`); lane `l`'s registers are at `regs + 8 · state_words · l`. Returns
+/// `status::DONE`, or `status::BAIL` when the instruction reported an event (or panicked).
+///
+/// # Safety
+/// `ctx` must be the context the native code was called with (its `host` valid for the call)
+/// and `regs` the register files of the subgroup's `width` lanes, `state_words` words each.
+pub unsafe extern "C" fn group_callout(ctx: *mut JitCtx, regs: *mut u64, word: u64) -> u64 {
+    let (id, active) = (word & 0xffff_ffff, word >> 32);
+    // SAFETY: the caller's contract, as for `callout`.
+    let (host, width) = unsafe { (&mut *(*ctx).host, (*ctx).width as usize) };
+    let Some(c) = host.callouts.get(id as usize) else {
+        return status::BAIL;
+    };
+    let Some(f) = host.prog.functions.get(c.func as usize) else {
+        return status::BAIL;
+    };
+    let (Some(inst), Some(&source)) =
+        (f.code.get(c.index as usize), f.source.get(c.index as usize))
+    else {
+        return status::BAIL;
+    };
+    if width == 0 || active >> width != 0 {
+        return status::BAIL;
+    }
+    // SAFETY: the caller's contract: `width` register files of `state_words` words.
+    let state = unsafe { std::slice::from_raw_parts_mut(regs, width * host.state_words) };
+    let mut mem = Memory {
+        buffers: host.buffers,
+        private: &mut [],
+        private_bytes: 0,
+        workgroup: &mut [],
+        tensors: host.tensors,
+        writer_base: None,
+    };
+    let lanes = super::group::Lanes {
+        state,
+        state_words: host.state_words,
+        first: 0,
+        width,
+        active,
+    };
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        super::group::run(inst, lanes, &mut host.scratch, &mut mem, host.cfg, source)
+    }));
+    match ran {
+        Ok(Ok(())) => status::DONE,
         _ => status::BAIL,
     }
 }

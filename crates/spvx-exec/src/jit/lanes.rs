@@ -1,0 +1,513 @@
+//! A whole subgroup in one native call: the entry function lowered once per lane, with the
+//! interpreter's scheduler compiled in. Used for programs with subgroup instructions (and no
+//! calls, barriers or private memory) at subgroup sizes up to [`LANES`].
+//!
+//! Each lane's next segment is a variable (`u64::MAX`: finished). A dispatcher picks the
+//! smallest segment some lane waits at and makes exactly the lanes waiting there active — the
+//! min-PC rule of `exec::control` — and runs that segment: every instruction once per lane,
+//! each lane's results written only where it is active (a register no other segment reads is
+//! written unconditionally), bails only for active lanes; loads, stores, divisions and
+//! call-outs, which must not run for an inactive lane, behind a branch on its flag. The
+//! terminator sends each active lane along its edge (its phi copies, its next segment). Since
+//! the lanes active in a segment are the interpreter's, a subgroup instruction runs in place on
+//! them: the common reductions and scans natively, the others through the interpreter's own
+//! implementation (`runtime::group_callout`). Steps are spent per segment run, as the
+//! interpreter spends them per subgroup, so the count and the step-limit decision are its own.
+//!
+//! Native signature as the others: `fn(ctx, regs, lanes) -> status`, lane `l`'s registers at
+//! `regs + 8 · state_words · l`, `lanes` the number of invocations in the subgroup, and
+//! `JitCtx::invocation` the first one's index.
+
+use super::analysis;
+use super::group;
+use super::lower::FnLower;
+use super::runtime::{CTX_BUDGET, CTX_INVOCATION, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS};
+use super::status;
+use crate::program::{Edge, GroupMode, GroupOp, IBinOp, Inst, Program, ReduceOp, Slot, Term};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{Block, FuncRef, InstBuilder, MemFlagsData, Value, types};
+use cranelift_frontend::{Switch, Variable};
+use std::collections::HashSet;
+
+const I64: types::Type = types::I64;
+
+/// The most lanes (the largest subgroup size) one call runs.
+pub const LANES: u32 = 8;
+
+/// A lane's next segment once it has finished.
+const FINISHED: i64 = -1;
+
+/// What the lowering of all lanes shares.
+pub(super) struct LaneState {
+    /// Each lane's register file.
+    pub regs: Vec<Value>,
+    /// Each lane's next segment and its active flag (an `i8` 0 or 1) in the segment running.
+    pub next: Vec<Variable>,
+    pub active: Vec<Variable>,
+    /// Registers some segment reads before writing them: written only where a lane is active.
+    pub masked: HashSet<Slot>,
+    /// The first invocation's index (`JitCtx::invocation` at entry).
+    pub first: Value,
+    pub dispatch: Block,
+    /// The interpreter's implementation of a subgroup instruction (`runtime::group_callout`).
+    pub group_callout: FuncRef,
+}
+
+/// Whether the lanes lowering runs `prog`: an entry function with subgroup instructions, no
+/// calls, barriers or private memory (the lanes share one private space otherwise).
+pub fn eligible(prog: &Program) -> bool {
+    let entry = &prog.functions[prog.entry as usize];
+    prog.private_bytes == 0
+        && entry.code.iter().any(|i| group::shape(i).is_some())
+        && !entry
+            .segments
+            .iter()
+            .any(|s| matches!(s.term, Term::Call { .. } | Term::Barrier { .. }))
+}
+
+/// Instructions that must not run for an inactive lane (they would read or write memory, trap,
+/// or call the interpreter), so are lowered behind a branch on the lane's flag.
+fn guarded_by_branch(inst: &Inst, native: bool) -> bool {
+    !native
+        || matches!(
+            inst,
+            Inst::Load { .. }
+                | Inst::Store { .. }
+                | Inst::IBin {
+                    op: IBinOp::UDiv | IBinOp::UMod | IBinOp::SDiv | IBinOp::SRem | IBinOp::SMod,
+                    ..
+                }
+        )
+}
+
+impl FnLower<'_, '_, '_> {
+    /// Lowers the entry function for a whole subgroup (the module comment).
+    pub(super) fn lower_lanes(&mut self, group_callout: FuncRef, state_words: usize) {
+        let entry_block = self.b.current_block().expect("entry");
+        let count = self.b.block_params(entry_block)[2];
+        let invariant = MemFlagsData::trusted().with_readonly().with_can_move();
+        self.budget = self.b.ins().load(I64, invariant, self.ctx, CTX_BUDGET);
+        self.table = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACES);
+        self.space_count = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACE_COUNT);
+        let trusted = MemFlagsData::trusted();
+        let steps = self.b.ins().load(I64, trusted, self.ctx, CTX_STEPS);
+        self.b.def_var(self.steps, steps);
+        let first = self.b.ins().load(I64, trusted, self.ctx, CTX_INVOCATION);
+        self.hoist_spaces();
+        let masked = self.live.iter().flatten().copied().collect();
+        let mut regs = Vec::new();
+        let mut next = Vec::new();
+        let mut active = Vec::new();
+        let start = self.b.ins().iconst(I64, self.f.entry as i64);
+        let finished = self.b.ins().iconst(I64, FINISHED);
+        for l in 0..LANES {
+            regs.push(
+                self.b
+                    .ins()
+                    .iadd_imm_s(self.regs, (l as usize * state_words * 8) as i64),
+            );
+            let n = self.b.declare_var(I64);
+            let present = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThan, count, l as i64);
+            let at = self.b.ins().select(present, start, finished);
+            self.b.def_var(n, at);
+            next.push(n);
+            active.push(self.b.declare_var(types::I8));
+        }
+        let dispatch = self.b.create_block();
+        self.lanes = Some(super::lanes::LaneState {
+            regs,
+            next,
+            active,
+            masked,
+            first,
+            dispatch,
+            group_callout,
+        });
+        self.b.ins().jump(dispatch, &[]);
+
+        self.b.switch_to_block(self.bail);
+        let s = self.b.ins().iconst(I64, status::BAIL as i64);
+        self.b.ins().return_(&[s]);
+
+        self.lower_dispatch();
+        for (i, seg) in self.f.segments.iter().enumerate() {
+            self.b.switch_to_block(self.seg_blocks[i]);
+            self.spend_steps(seg.end - seg.start + 1);
+            self.check_steps();
+            for k in seg.start..seg.end {
+                self.lower_lanes_inst(k);
+            }
+            self.lower_lanes_term(&seg.term);
+        }
+    }
+
+    fn lane_state(&self) -> &LaneState {
+        self.lanes.as_ref().expect("lanes lowering")
+    }
+
+    /// Makes lane `l` the one `val` and `set` use, under `guard` (`None`: it is known active).
+    fn enter_lane(&mut self, l: u32, guard: Option<Value>) {
+        self.lane = l;
+        self.regs = self.lane_state().regs[l as usize];
+        self.guard = guard;
+    }
+
+    /// Lane `l`'s active flag in the running segment.
+    fn active(&mut self, l: u32) -> Value {
+        let v = self.lane_state().active[l as usize];
+        self.b.use_var(v)
+    }
+
+    /// The dispatcher: the smallest next segment of any lane (none left: the subgroup is
+    /// done), the lanes waiting there made active, and a jump to it.
+    fn lower_dispatch(&mut self) {
+        let st = self.lane_state();
+        let (dispatch, next, active) = (st.dispatch, st.next.clone(), st.active.clone());
+        self.b.switch_to_block(dispatch);
+        let mut min = self.b.use_var(next[0]);
+        for n in &next[1..] {
+            let v = self.b.use_var(*n);
+            let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, v, min);
+            min = self.b.ins().select(lt, v, min);
+        }
+        let done = self.b.ins().icmp_imm_s(IntCC::Equal, min, FINISHED);
+        let finish = self.b.create_block();
+        let run = self.b.create_block();
+        self.b.ins().brif(done, finish, &[], run, &[]);
+        self.b.switch_to_block(finish);
+        self.return_status(status::DONE);
+        self.b.switch_to_block(run);
+        for (n, a) in next.iter().zip(&active) {
+            let v = self.b.use_var(*n);
+            let here = self.b.ins().icmp(IntCC::Equal, v, min);
+            self.b.def_var(*a, here);
+        }
+        let mut sw = Switch::new();
+        for (i, blk) in self.seg_blocks.iter().enumerate() {
+            sw.set_entry(i as u128, *blk);
+        }
+        sw.emit(self.b, min, self.bail);
+    }
+
+    /// Instruction `k` of the entry function for every lane.
+    fn lower_lanes_inst(&mut self, k: u32) {
+        let inst = &self.f.code[k as usize];
+        if group::shape(inst).is_some() {
+            self.lanes_group(k);
+            return;
+        }
+        let native = self.shared.native_code && analysis::native(inst);
+        let callout = (!native).then(|| self.new_callout(k));
+        if native {
+            self.shared.native += 1;
+        }
+        for l in 0..LANES {
+            let a = self.active(l);
+            if !guarded_by_branch(inst, native) {
+                self.enter_lane(l, Some(a));
+                self.lower_native(inst);
+                continue;
+            }
+            let body = self.b.create_block();
+            let join = self.b.create_block();
+            self.b.ins().brif(a, body, &[], join, &[]);
+            self.b.switch_to_block(body);
+            self.enter_lane(l, None);
+            match callout {
+                Some(id) => self.lane_callout(l, id),
+                None => self.lower_native(inst),
+            }
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(join);
+        }
+        self.enter_lane(0, None);
+    }
+
+    /// Lane `l` (active) runs call-out `id`: its variables to its register file, the call with
+    /// its invocation index in the context, its variables back.
+    fn lane_callout(&mut self, l: u32, id: usize) {
+        let first = self.lane_state().first;
+        let inv = self.b.ins().iadd_imm_s(first, l as i64);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), inv, self.ctx, CTX_INVOCATION);
+        self.spill_vars();
+        let id = self.b.ins().iconst(I64, id as i64);
+        let call = self.b.ins().call(self.callout, &[self.ctx, self.regs, id]);
+        let r = self.b.inst_results(call)[0];
+        let bad = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::NotEqual, r, status::DONE as i64);
+        self.bail_if(bad);
+        self.reload_vars();
+    }
+
+    /// A subgroup instruction on the active lanes: natively for the integer reductions and
+    /// scans, else through the interpreter.
+    fn lanes_group(&mut self, k: u32) {
+        let inst = &self.f.code[k as usize];
+        if let Inst::Group {
+            op: GroupOp::Arith(rop, mode),
+            scalar,
+            dst,
+            a,
+            ..
+        } = *inst
+            && let Some(combine) = IntCombine::of(rop, scalar.bits())
+            && matches!(
+                mode,
+                GroupMode::Reduce | GroupMode::InclusiveScan | GroupMode::ExclusiveScan
+            )
+        {
+            self.native_scan(combine, mode, dst, a);
+            self.shared.native += 1;
+            return;
+        }
+        let Some(sh) = group::shape(inst) else {
+            return;
+        };
+        let id = self.new_callout(k);
+        let mut bits = self.b.ins().iconst(I64, 0);
+        for l in 0..LANES {
+            let a = self.active(l);
+            let a = self.b.ins().uextend(I64, a);
+            let a = self.b.ins().ishl_imm_s(a, l as i64);
+            bits = self.b.ins().bor(bits, a);
+            // The operands into the lane's register file (every lane: an inactive lane's
+            // copy is not read).
+            self.enter_lane(l, None);
+            for slot in (sh.a..sh.a + sh.a_len).chain(sh.b..sh.b + sh.b_len) {
+                if let Some(v) = self.var(slot) {
+                    let v = self.b.use_var(v);
+                    self.store_word(slot as i64, v);
+                }
+            }
+        }
+        self.enter_lane(0, None);
+        let word = self.b.ins().ishl_imm_s(bits, 32);
+        let word = self.b.ins().bor_imm_s(word, id as i64);
+        let f = self.lane_state().group_callout;
+        let call = self.b.ins().call(f, &[self.ctx, self.regs, word]);
+        let r = self.b.inst_results(call)[0];
+        let bad = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::NotEqual, r, status::DONE as i64);
+        self.bail_if(bad);
+        // Results the instruction wrote into registers that live in variables.
+        for l in 0..LANES {
+            let a = self.active(l);
+            self.enter_lane(l, Some(a));
+            for slot in sh.dst..sh.dst + sh.dst_len {
+                if self.var(slot).is_some() {
+                    let v = self.load_word(slot as i64);
+                    self.set(slot, v);
+                }
+            }
+        }
+        self.enter_lane(0, None);
+    }
+
+    /// An integer reduction or scan over the active lanes in lane order, as
+    /// `exec::subgroup::reduce_or_scan` computes it: each inactive lane contributes the
+    /// operation's identity.
+    fn native_scan(&mut self, op: IntCombine, mode: GroupMode, dst: Slot, a: Slot) {
+        let mut acc = self.b.ins().iconst(I64, op.identity() as i64);
+        let mut results = Vec::new();
+        for l in 0..LANES {
+            let g = self.active(l);
+            self.enter_lane(l, None);
+            let v = self.val(a);
+            let id = self.b.ins().iconst(I64, op.identity() as i64);
+            let v = self.b.ins().select(g, v, id);
+            let after = op.emit(self, acc, v);
+            results.push(match mode {
+                GroupMode::InclusiveScan => after,
+                _ => acc,
+            });
+            acc = after;
+        }
+        for (l, r) in (0..LANES).zip(results) {
+            let r = if mode == GroupMode::Reduce { acc } else { r };
+            let g = self.active(l);
+            self.enter_lane(l, Some(g));
+            self.set(dst, r);
+        }
+        self.enter_lane(0, None);
+    }
+
+    /// The terminator of a segment for every active lane, then back to the dispatcher.
+    fn lower_lanes_term(&mut self, term: &Term) {
+        match term {
+            Term::Branch(e) => {
+                for l in 0..LANES {
+                    let a = self.active(l);
+                    self.lane_edge(l, a, e);
+                }
+            }
+            Term::BranchConditional {
+                cond,
+                on_true,
+                on_false,
+            } => {
+                for l in 0..LANES {
+                    let a = self.active(l);
+                    self.enter_lane(l, None);
+                    let c = self.val(*cond);
+                    let yes = self.b.ins().icmp_imm_s(IntCC::NotEqual, c, 0);
+                    let no = self.b.ins().icmp_imm_s(IntCC::Equal, c, 0);
+                    let t = self.b.ins().band(a, yes);
+                    let f = self.b.ins().band(a, no);
+                    self.lane_edge(l, t, on_true);
+                    self.lane_edge(l, f, on_false);
+                }
+            }
+            Term::Switch {
+                selector,
+                cases,
+                default,
+                ..
+            } => {
+                for l in 0..LANES {
+                    let mut rest = self.active(l);
+                    self.enter_lane(l, None);
+                    let v = self.val(*selector);
+                    // The first case equal to the selector, as the interpreter takes it.
+                    for (value, e) in cases.iter() {
+                        let eq = self.b.ins().icmp_imm_s(IntCC::Equal, v, *value as i64);
+                        let ne = self.b.ins().icmp_imm_s(IntCC::NotEqual, v, *value as i64);
+                        let m = self.b.ins().band(rest, eq);
+                        rest = self.b.ins().band(rest, ne);
+                        self.lane_edge(l, m, e);
+                    }
+                    self.lane_edge(l, rest, default);
+                }
+            }
+            Term::Return | Term::ReturnValue { .. } | Term::Kill => {
+                let fin = self.b.ins().iconst(I64, FINISHED);
+                for l in 0..LANES {
+                    let a = self.active(l);
+                    self.send(l, a, fin);
+                }
+            }
+            // The interpreter reports OpUnreachable; calls and barriers are not lowered here
+            // (`eligible`).
+            Term::Unreachable | Term::Call { .. } | Term::Barrier { .. } => {
+                self.b.ins().jump(self.bail, &[]);
+                self.enter_lane(0, None);
+                return;
+            }
+        }
+        self.enter_lane(0, None);
+        let dispatch = self.lane_state().dispatch;
+        self.b.ins().jump(dispatch, &[]);
+    }
+
+    /// Lane `l` takes edge `e` where `taken` is 1: its phi copies, then its next segment.
+    fn lane_edge(&mut self, l: u32, taken: Value, e: &Edge) {
+        self.enter_lane(l, Some(taken));
+        if e.parallel {
+            let values: Vec<Value> = e.copies.iter().map(|(_, s)| self.val(*s)).collect();
+            for ((d, _), v) in e.copies.iter().zip(values) {
+                self.set_masked(*d, v, taken);
+            }
+        } else {
+            for (d, s) in e.copies.iter() {
+                let v = self.val(*s);
+                self.set_masked(*d, v, taken);
+            }
+        }
+        let t = self.b.ins().iconst(I64, e.target as i64);
+        self.send(l, taken, t);
+    }
+
+    /// `slot = v` for the current lane where `g` is 1.
+    fn set_masked(&mut self, slot: Slot, v: Value, g: Value) {
+        let old = self.val(slot);
+        let v = self.b.ins().select(g, v, old);
+        let saved = self.guard.take();
+        self.set(slot, v);
+        self.guard = saved;
+    }
+
+    /// Lane `l`'s next segment becomes `seg` where `g` is 1.
+    fn send(&mut self, l: u32, g: Value, seg: Value) {
+        let n = self.lane_state().next[l as usize];
+        let old = self.b.use_var(n);
+        let v = self.b.ins().select(g, seg, old);
+        self.b.def_var(n, v);
+    }
+}
+
+/// The integer operations of a reduction or scan the lanes lowering runs natively, on
+/// `bits`-bit values.
+#[derive(Clone, Copy)]
+struct IntCombine {
+    op: ReduceOp,
+    bits: u32,
+}
+
+impl IntCombine {
+    fn of(op: ReduceOp, bits: u32) -> Option<IntCombine> {
+        let int = matches!(
+            op,
+            ReduceOp::IAdd
+                | ReduceOp::IMul
+                | ReduceOp::SMin
+                | ReduceOp::SMax
+                | ReduceOp::UMin
+                | ReduceOp::UMax
+                | ReduceOp::And
+                | ReduceOp::Or
+                | ReduceOp::Xor
+        );
+        (int && (1..=64).contains(&bits)).then_some(IntCombine { op, bits })
+    }
+
+    /// `x ∘ i = x` for every `bits`-bit `x` (`exec::subgroup`'s identities).
+    fn identity(self) -> u64 {
+        let m = crate::exec::low_bits(self.bits);
+        match self.op {
+            ReduceOp::IMul => 1,
+            ReduceOp::And | ReduceOp::UMin => m,
+            // The largest and the smallest signed values.
+            ReduceOp::SMin => m >> 1,
+            ReduceOp::SMax => (m >> 1) ^ m,
+            _ => 0,
+        }
+    }
+
+    /// `x ∘ y` on registers of `bits`-bit values (zero-extended), as `exec::subgroup`'s
+    /// `combine`.
+    fn emit(self, l: &mut FnLower, x: Value, y: Value) -> Value {
+        let bits = self.bits;
+        match self.op {
+            ReduceOp::IAdd => {
+                let r = l.b.ins().iadd(x, y);
+                l.mask(r, bits)
+            }
+            ReduceOp::IMul => {
+                let r = l.b.ins().imul(x, y);
+                l.mask(r, bits)
+            }
+            ReduceOp::SMin | ReduceOp::SMax => {
+                let (sx, sy) = (l.sext(x, bits), l.sext(y, bits));
+                let r = if self.op == ReduceOp::SMin {
+                    l.b.ins().smin(sx, sy)
+                } else {
+                    l.b.ins().smax(sx, sy)
+                };
+                l.mask(r, bits)
+            }
+            ReduceOp::UMin => l.b.ins().umin(x, y),
+            ReduceOp::UMax => l.b.ins().umax(x, y),
+            ReduceOp::And => l.b.ins().band(x, y),
+            ReduceOp::Or => l.b.ins().bor(x, y),
+            _ => l.b.ins().bxor(x, y),
+        }
+    }
+}
