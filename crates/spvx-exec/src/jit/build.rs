@@ -203,6 +203,7 @@ pub fn compile_dumping(
     };
     // (What the table reports: the lanes function lowers the same instructions again.)
     let (natively_lowered, called_out) = (shared.native, shared.callouts.len());
+    let lane_builtins = super::lower_loop::loop_builtins(prog, false);
     let lanes_id = if super::lanes::eligible(prog) {
         let id = module
             .declare_function("lanes", Linkage::Local, &sig)
@@ -225,7 +226,7 @@ pub fn compile_dumping(
                 HashMap::new(),
                 super::lanes::LANES,
             );
-            l.lower_lanes(group, state_words);
+            l.lower_lanes(group, state_words, lane_builtins.as_deref());
             b.seal_all_blocks();
             b.finalize(module.target_config());
         }
@@ -257,6 +258,7 @@ pub fn compile_dumping(
         workgroup_loop,
         rounds,
         lanes,
+        lanes_builtins: lane_builtins.is_some(),
         resume_word,
         status_word,
         callouts: shared.callouts,

@@ -258,7 +258,7 @@ impl Worker {
             }
             let first = s * d.width;
             let n = (d.invocations - first).min(d.width);
-            for l in 0..n {
+            for l in (0..n).filter(|_| !code.lanes_builtins) {
                 let regs = &mut self.state[l * sw..(l + 1) * sw];
                 if d.prog.reset_registers {
                     regs.copy_from_slice(&self.template);

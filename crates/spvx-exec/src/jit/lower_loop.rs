@@ -84,23 +84,14 @@ pub fn emit(b: &mut FunctionBuilder, entry: FuncRef, builtins: &[BuiltinVar]) {
 
     b.switch_to_block(body);
     b.ins().store(t, index, ctx, CTX_INVOCATION);
-    for bv in builtins {
-        let Some(reg) = bv.reg else { continue };
-        let values: [Value; 3] = match bv.builtin {
-            Builtin::LocalInvocationId => local,
-            Builtin::WorkgroupId => [wg[0], wg[1], wg[2]],
-            Builtin::GlobalInvocationId => [0, 1, 2].map(|i| b.ins().iadd(base[i], local[i])),
-            Builtin::LocalInvocationIndex => [index, zero, zero],
-            Builtin::SubgroupLocalInvocationId => [b.ins().urem(index, width), zero, zero],
-            Builtin::SubgroupId => [b.ins().udiv(index, width), zero, zero],
-            _ => continue,
-        };
-        let mask = low_bits(8 * bv.component_bytes) as i64;
-        for (i, v) in values.iter().take(bv.components as usize).enumerate() {
-            let v = b.ins().band_imm_s(*v, mask);
-            b.ins().store(t, v, regs, (reg as i32 + i as i32) * 8);
-        }
-    }
+    let at = Position {
+        index,
+        local,
+        wg: [wg[0], wg[1], wg[2]],
+        base: [base[0], base[1], base[2]],
+        width,
+    };
+    store_builtins(b, builtins, regs, &at);
     let call = b.ins().call(entry, &[ctx, regs, zero]);
     let r = b.inst_results(call)[0];
     // DONE and KILLED end the invocation; anything else ends the workgroup.
@@ -114,20 +105,65 @@ pub fn emit(b: &mut FunctionBuilder, entry: FuncRef, builtins: &[BuiltinVar]) {
     b.ins().return_(&[r]);
 
     b.switch_to_block(next);
-    // x fastest, then y, then z.
-    let one = b.ins().iconst(I64, 1);
-    let x1 = b.ins().iadd(local[0], one);
+    let [x, y, z] = next_local(b, local, [size[0], size[1], size[2]]);
+    let i1 = b.ins().iadd_imm_s(index, 1);
+    b.ins()
+        .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
+}
+
+/// Where an invocation is, for its built-ins: LocalInvocationIndex, LocalInvocationId, the
+/// workgroup id, the first GlobalInvocationId of the workgroup (id × size) and the subgroup
+/// size.
+pub struct Position {
+    pub index: Value,
+    pub local: [Value; 3],
+    pub wg: [Value; 3],
+    pub base: [Value; 3],
+    pub width: Value,
+}
+
+/// Stores the built-ins of `builtins` (those `loop_builtins` accepts) of the invocation at
+/// `at` into its registers at `regs`.
+pub fn store_builtins(
+    b: &mut FunctionBuilder,
+    builtins: &[BuiltinVar],
+    regs: Value,
+    at: &Position,
+) {
+    let t = MemFlagsData::trusted();
+    let zero = b.ins().iconst(I64, 0);
+    for bv in builtins {
+        let Some(reg) = bv.reg else { continue };
+        let values: [Value; 3] = match bv.builtin {
+            Builtin::LocalInvocationId => at.local,
+            Builtin::WorkgroupId => at.wg,
+            Builtin::GlobalInvocationId => [0, 1, 2].map(|i| b.ins().iadd(at.base[i], at.local[i])),
+            Builtin::LocalInvocationIndex => [at.index, zero, zero],
+            Builtin::SubgroupLocalInvocationId => [b.ins().urem(at.index, at.width), zero, zero],
+            Builtin::SubgroupId => [b.ins().udiv(at.index, at.width), zero, zero],
+            _ => continue,
+        };
+        let mask = low_bits(8 * bv.component_bytes) as i64;
+        for (i, v) in values.iter().take(bv.components as usize).enumerate() {
+            let v = b.ins().band_imm_s(*v, mask);
+            b.ins().store(t, v, regs, (reg as i32 + i as i32) * 8);
+        }
+    }
+}
+
+/// The LocalInvocationId after `local` in a workgroup of `size` (x fastest, then y, then z).
+pub fn next_local(b: &mut FunctionBuilder, local: [Value; 3], size: [Value; 3]) -> [Value; 3] {
+    let zero = b.ins().iconst(I64, 0);
+    let x1 = b.ins().iadd_imm_s(local[0], 1);
     let wrap_x = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x1, size[0]);
     let x = b.ins().select(wrap_x, zero, x1);
-    let y_inc = b.ins().iadd(local[1], one);
+    let y_inc = b.ins().iadd_imm_s(local[1], 1);
     let y1 = b.ins().select(wrap_x, y_inc, local[1]);
     let wrap_y = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, y1, size[1]);
     let y = b.ins().select(wrap_y, zero, y1);
-    let z_inc = b.ins().iadd(local[2], one);
+    let z_inc = b.ins().iadd_imm_s(local[2], 1);
     let z = b.ins().select(wrap_y, z_inc, local[2]);
-    let i1 = b.ins().iadd(index, one);
-    b.ins()
-        .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
+    [x, y, z]
 }
 
 /// Emits the round loop of a program with barriers or subgroup instructions:

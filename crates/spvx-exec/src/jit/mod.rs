@@ -100,6 +100,8 @@ pub struct JitCode {
     /// The entry function for a whole subgroup of up to `lanes::LANES` invocations in one call
     /// (`lanes`), when the program allows it.
     pub(crate) lanes: Option<NativeFn>,
+    /// Whether the lanes function computes the invocations' built-ins itself.
+    pub(crate) lanes_builtins: bool,
     /// Words of an invocation's state: where its resume point and its status are.
     pub(crate) resume_word: usize,
     pub(crate) status_word: usize,
