@@ -201,6 +201,35 @@ pub fn compile_dumping(
     } else {
         None
     };
+    let starts_id = match super::lower_loop::loop_builtins(prog, false) {
+        Some(builtins) if barriers => {
+            let id = module
+                .declare_function("starts", Linkage::Local, &sig)
+                .map_err(|e| fail("declare", &e))?;
+            ctx.func.signature = sig.clone();
+            ctx.func.name = UserFuncName::user(0, id.as_u32());
+            {
+                let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+                super::lower_loop::emit_starts(
+                    &mut b,
+                    &builtins,
+                    state_words,
+                    resume_word,
+                    status_word,
+                );
+                b.seal_all_blocks();
+                b.finalize(module.target_config());
+            }
+            ctx.set_disasm(dump.is_some());
+            module
+                .define_function(id, &mut ctx)
+                .map_err(|e| fail("starts", &e))?;
+            append_code(dump.as_deref_mut(), "starts", &ctx);
+            module.clear_context(&mut ctx);
+            Some(id)
+        }
+        _ => None,
+    };
     // (What the table reports: the lanes function lowers the same instructions again.)
     let (natively_lowered, called_out) = (shared.native, shared.callouts.len());
     let lane_builtins = super::lower_loop::loop_builtins(prog, false);
@@ -252,6 +281,7 @@ pub fn compile_dumping(
     let workgroup_loop = loop_id.map(native);
     let rounds = rounds_id.map(native);
     let lanes = lanes_id.map(native);
+    let starts = starts_id.map(native);
     Ok(JitCode {
         module: Some(module),
         entry,
@@ -259,6 +289,7 @@ pub fn compile_dumping(
         rounds,
         lanes,
         lanes_builtins: lane_builtins.is_some(),
+        starts,
         resume_word,
         status_word,
         callouts: shared.callouts,

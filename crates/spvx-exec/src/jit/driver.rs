@@ -289,8 +289,16 @@ impl Worker {
         ctx: &mut JitCtx,
     ) -> Result<(), String> {
         let (sw, pb) = (code.state_words, d.prog.private_bytes as usize);
+        if let Some(start_all) = code.starts {
+            // SAFETY: `start_all` was compiled for this program (`lower_loop::emit_starts`);
+            // `ctx` and the state of every invocation stay valid for the call.
+            let r = unsafe { start_all(ctx, self.state.as_mut_ptr(), d.invocations as u64) };
+            if r != status::DONE {
+                return Err(fail_reason(r));
+            }
+        }
         let mut local = [0u32; 3];
-        for inv in 0..d.invocations {
+        for inv in (0..d.invocations).filter(|_| code.starts.is_none()) {
             let regs = &mut self.state[inv * sw..(inv + 1) * sw];
             if d.prog.reset_registers {
                 regs.copy_from_slice(&self.template);

@@ -21,9 +21,12 @@ use cranelift_frontend::FunctionBuilder;
 
 const I64: types::Type = types::I64;
 
-/// The per-invocation built-ins of `prog`, when the native loop can run it.
+/// The per-invocation built-ins of `prog`, when native code can compute all of them (`None`:
+/// the driver's `Starts` writes them): a program without private memory whose registers need
+/// no reset per invocation (an unvalidated program's) and whose built-ins in registers are
+/// among those `store_builtins` computes. With `barriers`, `None` (the native workgroup loop
+/// runs programs without barriers only).
 pub fn loop_builtins(prog: &Program, barriers: bool) -> Option<Vec<BuiltinVar>> {
-    // (An unvalidated program's registers are reset per invocation: the driver's loop.)
     if barriers || prog.private_bytes > 0 || prog.reset_registers {
         return None;
     }
@@ -106,6 +109,69 @@ pub fn emit(b: &mut FunctionBuilder, entry: FuncRef, builtins: &[BuiltinVar]) {
 
     b.switch_to_block(next);
     let [x, y, z] = next_local(b, local, [size[0], size[1], size[2]]);
+    let i1 = b.ins().iadd_imm_s(index, 1);
+    b.ins()
+        .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
+}
+
+/// Emits the start of a program run in rounds (`emit_rounds`): `fn(ctx, state, invocations) ->
+/// status` writes every invocation's built-ins of `builtins` (those `loop_builtins` accepts)
+/// into its registers and makes it runnable from the start (resume word 0, status word
+/// `RUN`), as the driver's `Starts` would.
+pub fn emit_starts(
+    b: &mut FunctionBuilder,
+    builtins: &[BuiltinVar],
+    state_words: usize,
+    resume_word: usize,
+    status_word: usize,
+) {
+    let t = MemFlagsData::trusted();
+    let start = b.create_block();
+    b.append_block_params_for_function_params(start);
+    b.switch_to_block(start);
+    let p = b.block_params(start).to_vec();
+    let (ctx, state, n) = (p[0], p[1], p[2]);
+    let load = |b: &mut FunctionBuilder, off: i32| b.ins().load(I64, t, ctx, off);
+    let wg = [0, 1, 2].map(|i| load(b, CTX_WG + 8 * i));
+    let size = [0, 1, 2].map(|i| load(b, CTX_SIZE + 8 * i));
+    let width = load(b, CTX_WIDTH);
+    let base = [0, 1, 2].map(|i| b.ins().imul(wg[i], size[i]));
+    let zero = b.ins().iconst(I64, 0);
+    let run = b.ins().iconst(I64, RUN as i64);
+
+    // Loop state: index, x, y, z.
+    let head = b.create_block();
+    for _ in 0..4 {
+        b.append_block_param(head, I64);
+    }
+    b.ins()
+        .jump(head, &[zero.into(), zero.into(), zero.into(), zero.into()]);
+    b.switch_to_block(head);
+    let hp = b.block_params(head).to_vec();
+    let (index, local) = (hp[0], [hp[1], hp[2], hp[3]]);
+    let body = b.create_block();
+    let done = b.create_block();
+    let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
+    b.ins().brif(more, body, &[], done, &[]);
+
+    b.switch_to_block(done);
+    let ok = b.ins().iconst(I64, status::DONE as i64);
+    b.ins().return_(&[ok]);
+
+    b.switch_to_block(body);
+    let off = b.ins().imul_imm_s(index, 8 * state_words as i64);
+    let regs = b.ins().iadd(state, off);
+    let at = Position {
+        index,
+        local,
+        wg,
+        base,
+        width,
+    };
+    store_builtins(b, builtins, regs, &at);
+    b.ins().store(t, zero, regs, 8 * resume_word as i32);
+    b.ins().store(t, run, regs, 8 * status_word as i32);
+    let [x, y, z] = next_local(b, local, size);
     let i1 = b.ins().iadd_imm_s(index, 1);
     b.ins()
         .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);

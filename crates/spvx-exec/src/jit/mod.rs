@@ -102,6 +102,9 @@ pub struct JitCode {
     pub(crate) lanes: Option<NativeFn>,
     /// Whether the lanes function computes the invocations' built-ins itself.
     pub(crate) lanes_builtins: bool,
+    /// The native start of a run in rounds (`lower_loop::emit_starts`), when native code can
+    /// compute every built-in of the program.
+    pub(crate) starts: Option<NativeFn>,
     /// Words of an invocation's state: where its resume point and its status are.
     pub(crate) resume_word: usize,
     pub(crate) status_word: usize,
