@@ -11,8 +11,9 @@
 //!   (`exec::control`).
 //! - [`memory`]: memory objects as bytes, pointers, bounds checks.
 //! - [`run`]: dispatches: workgroups, barriers, built-ins, parallelism.
-//! - [`jit`]: the same programs compiled to native code (Cranelift), one invocation at a time,
-//!   for the runs whose result it is sure to give exactly as the interpreter does.
+//! - [`jit`]: the same programs compiled to native code (Cranelift), one invocation at a time
+//!   (or a whole small subgroup per call for programs with subgroup instructions), for the runs
+//!   whose result it is sure to give exactly as the interpreter does.
 //!
 //! ```no_run
 //! # use spvx_exec::*;

@@ -119,7 +119,8 @@ impl FnLower<'_, '_, '_> {
         let steps = self.b.ins().load(I64, trusted, self.ctx, CTX_STEPS);
         self.b.def_var(self.steps, steps);
         let first = self.b.ins().load(I64, trusted, self.ctx, CTX_INVOCATION);
-        self.hoist_spaces();
+        // (Once per subgroup, for every block the dispatcher runs.)
+        self.hoist_spaces(true);
         let masked = self.live.iter().flatten().copied().collect();
         let mut regs = Vec::new();
         let mut next = Vec::new();

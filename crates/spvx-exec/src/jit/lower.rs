@@ -175,7 +175,18 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         for c in self.counters.clone() {
             self.b.def_var(c, zero);
         }
-        self.hoist_spaces();
+        let has_loop = self.f.segments.iter().enumerate().any(|(i, seg)| {
+            analysis::successors(&seg.term)
+                .iter()
+                .any(|t| (*t as usize) <= i)
+        });
+        let resumes_here = self
+            .f
+            .segments
+            .iter()
+            .any(|s| matches!(s.term, Term::Barrier { .. }))
+            || self.f.code.iter().any(|i| group::shape(i).is_some());
+        self.hoist_spaces(has_loop && !resumes_here);
         let start = self.seg_blocks[self.f.entry as usize];
         let resumes: Vec<SegId> = self
             .f
@@ -238,11 +249,18 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         }
     }
 
-    /// Loads, at function entry, the base, length and read-only flag of every memory space a
-    /// known pointer of this function points into (an index past the table reads the null
-    /// space, where every access is out of bounds).
-    pub fn hoist_spaces(&mut self) {
-        let trusted = invariant();
+    /// Loads the base, length and read-only flag of every memory space a known pointer of this
+    /// function points into (an index past the table reads the null space, where every access
+    /// is out of bounds). `pinned`: at function entry, for a function whose loops would
+    /// otherwise load them again in every iteration (Cranelift does not hoist these loads out
+    /// of loops); else where each is first needed, so that a call that needs none (a resume
+    /// after a barrier, say) loads none.
+    pub fn hoist_spaces(&mut self, pinned: bool) {
+        let trusted = if pinned {
+            MemFlagsData::trusted().with_readonly()
+        } else {
+            invariant()
+        };
         let mut spaces: Vec<u32> = self.known.values().copied().collect();
         spaces.sort_unstable();
         spaces.dedup();

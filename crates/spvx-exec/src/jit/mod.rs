@@ -21,6 +21,10 @@
 //!   interpreter's, and every other run gives the bytes the interpreter gives for a program
 //!   without data races.
 //!
+//! Programs with subgroup instructions and without calls, barriers or private memory run, at
+//! subgroup sizes up to `lanes::LANES`, a whole subgroup per native call instead (`lanes`: the
+//! entry function lowered once per lane with the interpreter's scheduler compiled in).
+//!
 //! A workgroup's invocations run in LocalInvocationIndex order, each until it finishes or
 //! reaches a workgroup barrier; when every invocation waits at the same dynamic instance of a
 //! barrier (per subgroup: the same instruction in the same iteration of every enclosing loop,

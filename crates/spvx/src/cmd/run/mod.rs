@@ -124,9 +124,9 @@ gets its documented result and is printed as a warning with the instruction, inv
 workgroup and place in the module; --strict makes the first one an error instead.
 
 ENGINE: programs without atomics run on the JIT (native code through Cranelift, one
-invocation at a time; subgroup instructions at a rendezvous of each subgroup), the others on
-the interpreter (SIMT subgroups), as do
-programs of which 10% or more of the instructions would be calls from the JIT into the
+invocation at a time; programs with subgroup instructions a whole subgroup per call at
+subgroup sizes up to 8, else with the instructions at a rendezvous of each subgroup), the
+others on the interpreter (SIMT subgroups), as do programs of which 10% or more of the instructions would be calls from the JIT into the
 interpreter (it runs those faster: e.g. most fixed-point, mixed-float-dot and tensor kernels);
 the summary line says which, and a note why. Both give the same bytes. A JIT run that meets
 undefined behaviour, runs out of steps or reaches a barrier non-uniformly starts over on the
@@ -210,11 +210,11 @@ pub struct RunArgs {
     /// Mixdot: turn subnormal results into zero.
     #[arg(long)]
     pub mixdot_flush_outputs: bool,
-    /// Run on the interpreter only. By default a program that the JIT can run (no subgroup
-    /// operations, no atomics) and runs faster (fewer than 10% of its instructions call into
-    /// the interpreter; see docs/semantics.md "The JIT") is compiled to native code and
-    /// run one invocation at a time, with the interpreter's results; a run that meets
-    /// undefined behaviour starts over on the interpreter, which reports it.
+    /// Run on the interpreter only. By default a program that the JIT can run (no atomics)
+    /// and runs faster (fewer than 10% of its instructions call into the interpreter; see
+    /// docs/semantics.md "The JIT") is compiled to native code, with the interpreter's
+    /// results; a run that meets undefined behaviour starts over on the interpreter, which
+    /// reports it.
     #[arg(long)]
     pub no_jit: bool,
     /// Run on a Vulkan device instead of the engine: `vulkan` (the first device) or
