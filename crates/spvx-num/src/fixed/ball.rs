@@ -16,13 +16,20 @@ pub(crate) struct Ball {
     pub prec: u64,
 }
 
-/// Ceiling of `a · 2^−s` for a ≥ 0.
+/// Ceiling of `a · 2^−s` for a ≥ 0, in time linear in the size of `a` whatever `s` (a shift
+/// by billions of bits must not build a 2^s).
 fn ceil_shr(a: &BigInt, s: u64) -> BigInt {
-    if s == 0 {
-        return a.clone();
+    let floor: BigInt = a >> s;
+    if shifts_exactly(a, s) {
+        floor
+    } else {
+        floor + 1
     }
-    let r: BigInt = (a + ((BigInt::one() << s) - 1)) >> s;
-    r
+}
+
+/// Whether `a` is a multiple of 2^s (its low `s` bits are zero).
+fn shifts_exactly(a: &BigInt, s: u64) -> bool {
+    s == 0 || a.trailing_zeros().is_none_or(|z| z >= s)
 }
 
 impl Ball {
@@ -43,7 +50,7 @@ impl Ball {
         } else {
             let s = shift.unsigned_abs();
             let mid: BigInt = m >> s;
-            let exact = (&mid << s) == *m;
+            let exact = shifts_exactly(m, s);
             Ball {
                 mid,
                 rad: if exact { BigInt::zero() } else { BigInt::one() },
@@ -136,7 +143,7 @@ impl Ball {
     /// Quotient by 2^s (exact scaling of the value, rounded at the same precision).
     pub fn shr(&self, s: u64) -> Ball {
         let mid: BigInt = &self.mid >> s;
-        let exact = (&mid << s) == self.mid;
+        let exact = shifts_exactly(&self.mid, s);
         Ball {
             mid,
             rad: ceil_shr(&self.rad, s) + if exact { 0 } else { 1 },
@@ -160,5 +167,45 @@ impl Ball {
             rad: &self.rad + extra,
             prec: self.prec,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scaling by 2^−s encloses the exact quotient, for small shifts (checked against the
+    /// rationals) and for shifts of billions of bits, which must not build a 2^s (a fuzz input
+    /// took 18 s in cos(π·x) for an x with that many fraction bits).
+    #[test]
+    fn shr_encloses_the_quotient_at_any_shift() {
+        for (mid, rad) in [(1000i64, 0i64), (-1000, 3), (1024, 0), (-7, 1), (0, 5)] {
+            let b = Ball {
+                mid: BigInt::from(mid),
+                rad: BigInt::from(rad),
+                prec: 0,
+            };
+            for s in [0u64, 1, 3, 10, 11, 64] {
+                let r = b.shr(s);
+                // [mid − rad, mid + rad] / 2^s ⊆ [r.mid − r.rad, r.mid + r.rad], in integers
+                // scaled by 2^s.
+                let scale = BigInt::one() << s;
+                let lo = BigInt::from(mid - rad);
+                let hi = BigInt::from(mid + rad);
+                assert!((&r.mid - &r.rad) * &scale <= lo, "{mid}±{rad} >> {s}");
+                assert!((&r.mid + &r.rad) * &scale >= hi, "{mid}±{rad} >> {s}");
+                // At most one unit wider than the rounded interval needs.
+                assert!(r.rad <= ceil_shr(&BigInt::from(rad), s) + 1);
+            }
+        }
+        let b = Ball {
+            mid: BigInt::from(-12345),
+            rad: BigInt::from(7),
+            prec: 0,
+        };
+        let r = b.shr(1 << 40);
+        assert_eq!((r.mid, r.rad), (BigInt::from(-1), BigInt::from(2)));
+        assert_eq!(ceil_shr(&(BigInt::one() << 100u32), 1 << 40), BigInt::one());
+        assert_eq!(ceil_shr(&BigInt::zero(), 1 << 40), BigInt::zero());
     }
 }
