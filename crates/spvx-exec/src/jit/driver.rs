@@ -176,6 +176,7 @@ impl Worker {
             mismatch: 0,
             grouped: 0,
             host: (&mut host as *mut Host).cast(),
+            local: [0; 3],
         };
         let starts = Starts::new(d, wg);
         let mut steps = None;
@@ -258,6 +259,7 @@ impl Worker {
             }
             let first = s * d.width;
             let n = (d.invocations - first).min(d.width);
+            let at_first = local;
             for l in (0..n).filter(|_| !code.lanes_builtins) {
                 let regs = &mut self.state[l * sw..(l + 1) * sw];
                 if d.prog.reset_registers {
@@ -267,6 +269,12 @@ impl Worker {
                 starts.advance(&mut local);
             }
             ctx.invocation = first as u64;
+            ctx.local = at_first.map(u64::from);
+            if code.lanes_builtins {
+                for _ in 0..n {
+                    starts.advance(&mut local);
+                }
+            }
             // SAFETY: `run_subgroup` was compiled for this program (`lanes`); `ctx` and the
             // register files of `d.width` lanes (`state_words` words each) stay valid and
             // unaliased for the call.

@@ -28,7 +28,8 @@ use super::group;
 use super::lower::FnLower;
 use super::lower_loop::{Position, next_local, store_builtins};
 use super::runtime::{
-    CTX_BUDGET, CTX_INVOCATION, CTX_SIZE, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, CTX_WG, CTX_WIDTH,
+    CTX_BUDGET, CTX_INVOCATION, CTX_LOCAL, CTX_SIZE, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS,
+    CTX_WG, CTX_WIDTH,
 };
 use super::status;
 use crate::program::{
@@ -203,12 +204,9 @@ impl FnLower<'_, '_, '_> {
         let size = [0, 1, 2].map(|i| ld(self.b, self.ctx, CTX_SIZE + 8 * i));
         let width = ld(self.b, self.ctx, CTX_WIDTH);
         let base = [0, 1, 2].map(|i| self.b.ins().imul(wg[i], size[i]));
-        // Lane 0's LocalInvocationId from its index (x fastest), the others' by stepping.
-        let x = self.b.ins().urem(first, size[0]);
-        let rest = self.b.ins().udiv(first, size[0]);
-        let y = self.b.ins().urem(rest, size[1]);
-        let z = self.b.ins().udiv(rest, size[1]);
-        let mut local = [x, y, z];
+        // Lane 0's LocalInvocationId from the context (the driver steps it), the others' by
+        // stepping.
+        let mut local = [0, 1, 2].map(|i| ld(self.b, self.ctx, CTX_LOCAL + 8 * i));
         for (l, r) in regs.iter().enumerate() {
             let index = self.b.ins().iadd_imm_s(first, l as i64);
             let at = Position {

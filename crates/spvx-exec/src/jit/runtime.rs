@@ -51,6 +51,8 @@ pub struct JitCtx {
     /// Written by the round loop: invocations waiting at a subgroup instruction.
     pub grouped: u64,
     pub host: *mut Host<'static>,
+    /// For the lanes function: the LocalInvocationId of the subgroup's first invocation.
+    pub local: [u64; 3],
 }
 
 pub const CTX_SPACES: i32 = 0;
@@ -66,6 +68,37 @@ pub const CTX_PRIVATE_STRIDE: i32 = 104;
 pub const CTX_WAITING: i32 = 112;
 pub const CTX_MISMATCH: i32 = 120;
 pub const CTX_GROUPED: i32 = 128;
+pub const CTX_LOCAL: i32 = 144;
+
+// The offsets above are the fields' (checked when compiling).
+const _: () = {
+    use std::mem::offset_of;
+    let fields = [
+        (offset_of!(JitCtx, spaces), CTX_SPACES),
+        (offset_of!(JitCtx, space_count), CTX_SPACE_COUNT),
+        (offset_of!(JitCtx, steps), CTX_STEPS),
+        (offset_of!(JitCtx, budget), CTX_BUDGET),
+        (offset_of!(JitCtx, invocation), CTX_INVOCATION),
+        (offset_of!(JitCtx, width), CTX_WIDTH),
+        (offset_of!(JitCtx, wg), CTX_WG),
+        (offset_of!(JitCtx, size), CTX_SIZE),
+        (offset_of!(JitCtx, private_base), CTX_PRIVATE_BASE),
+        (offset_of!(JitCtx, private_stride), CTX_PRIVATE_STRIDE),
+        (offset_of!(JitCtx, waiting), CTX_WAITING),
+        (offset_of!(JitCtx, mismatch), CTX_MISMATCH),
+        (offset_of!(JitCtx, grouped), CTX_GROUPED),
+        (offset_of!(JitCtx, local), CTX_LOCAL),
+        (offset_of!(Space, base), SPACE_BASE),
+        (offset_of!(Space, len), SPACE_LEN),
+        (offset_of!(Space, read_only), SPACE_READ_ONLY),
+    ];
+    let mut i = 0;
+    while i < fields.len() {
+        assert!(fields[i].0 == fields[i].1 as usize);
+        i += 1;
+    }
+    assert!(std::mem::size_of::<Space>() == SPACE_SIZE as usize);
+};
 
 /// What a call-out needs to run one instruction of one invocation through the interpreter.
 pub struct Host<'a> {
