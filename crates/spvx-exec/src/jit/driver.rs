@@ -53,6 +53,7 @@ fn lanes(d: &Dispatch, code: &JitCode) -> Option<super::NativeFn> {
 fn fail_reason(status: u64) -> String {
     match status {
         status::STEPS => "the step budget ran out".into(),
+        status::NON_UNIFORM_BARRIER => "a barrier reached non-uniformly within a subgroup".into(),
         status::BAIL => {
             "an instruction met a case the interpreter reports (an undefined-behaviour event)"
                 .into()
@@ -89,7 +90,12 @@ impl Worker {
         }
         // (The lanes function touches the register files of all its lanes, present or not.)
         let copies = if lanes(d, code).is_some() {
-            super::lanes::LANES as usize
+            let lanes = super::lanes::LANES as usize;
+            if code.rounds.is_some() {
+                lanes * d.subgroups
+            } else {
+                lanes
+            }
         } else if code.rounds.is_some() {
             d.invocations
         } else {
@@ -252,7 +258,11 @@ impl Worker {
         abort: &AtomicBool,
     ) -> Result<(), String> {
         let sw = code.state_words;
+        let lanes = super::lanes::LANES as usize;
+        // With barriers every subgroup keeps its own lanes' states (they wait there).
+        let per = if code.rounds.is_some() { lanes * sw } else { 0 };
         let mut local = [0u32; 3];
+        let mut waiting = Vec::new();
         for s in 0..d.subgroups {
             if abort.load(Relaxed) {
                 return Err(String::new());
@@ -260,8 +270,9 @@ impl Worker {
             let first = s * d.width;
             let n = (d.invocations - first).min(d.width);
             let at_first = local;
+            let mine = &mut self.state[s * per..s * per + lanes * sw];
             for l in (0..n).filter(|_| !code.lanes_builtins) {
-                let regs = &mut self.state[l * sw..(l + 1) * sw];
+                let regs = &mut mine[l * sw..(l + 1) * sw];
                 if d.prog.reset_registers {
                     regs.copy_from_slice(&self.template);
                 }
@@ -276,12 +287,40 @@ impl Worker {
                 }
             }
             // SAFETY: `run_subgroup` was compiled for this program (`lanes`); `ctx` and the
-            // register files of `d.width` lanes (`state_words` words each) stay valid and
+            // register files of `LANES` lanes (`state_words` words each) stay valid and
             // unaliased for the call.
-            let r = unsafe { run_subgroup(ctx, self.state.as_mut_ptr(), n as u64) };
-            if r != status::DONE {
-                return Err(fail_reason(r));
+            let r = unsafe { run_subgroup(ctx, mine.as_mut_ptr(), n as u64) };
+            match r {
+                status::DONE => {}
+                status::BARRIER => waiting.push(s),
+                other => return Err(fail_reason(other)),
             }
+        }
+        // Rounds, as the interpreter releases them: when every subgroup left waits at a
+        // barrier, all run on; a subgroup that finished while others wait is its deadlock.
+        while !waiting.is_empty() {
+            if waiting.len() < d.subgroups {
+                return Err("a subgroup finished while others wait at a barrier".into());
+            }
+            let mut still = Vec::new();
+            for &s in &waiting {
+                let first = s * d.width;
+                let n = (d.invocations - first).min(d.width);
+                ctx.invocation = first as u64;
+                let mine = &mut self.state[s * per..s * per + lanes * sw];
+                let word = n as u64 | super::lanes::RESUME as u64;
+                // SAFETY: as above.
+                let r = unsafe { run_subgroup(ctx, mine.as_mut_ptr(), word) };
+                match r {
+                    status::DONE => {}
+                    status::BARRIER => still.push(s),
+                    other => return Err(fail_reason(other)),
+                }
+            }
+            if !still.is_empty() && still.len() < waiting.len() {
+                return Err("a subgroup finished while others wait at a barrier".into());
+            }
+            waiting = still;
         }
         Ok(())
     }

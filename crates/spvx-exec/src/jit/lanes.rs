@@ -1,6 +1,6 @@
 //! A whole subgroup in one native call: the entry function lowered once per lane, with the
 //! interpreter's scheduler compiled in. Used for programs with subgroup instructions (and no
-//! calls, barriers or private memory) at subgroup sizes up to [`LANES`].
+//! calls or private memory) at subgroup sizes up to [`LANES`].
 //!
 //! Each lane's next segment is a variable (`u64::MAX`: finished). A dispatcher picks the
 //! smallest segment some lane waits at and makes exactly the lanes waiting there active — the
@@ -19,9 +19,16 @@
 //! every lane takes the same way jumps straight to the target's all-lanes version, without
 //! the dispatcher: uniform loops and branches run as straight code for eight invocations.
 //!
+//! A workgroup barrier suspends the whole subgroup as the interpreter's does: every lane that
+//! has not finished must be active at it (else the interpreter reports it, and the run goes to
+//! it); each lane's next block and its variables live there go to its state, and the function
+//! returns `BARRIER`; the driver runs the workgroup's subgroups in rounds as the interpreter
+//! releases them, calling again with `RESUME`.
+//!
 //! Native signature as the others: `fn(ctx, regs, lanes) -> status`, lane `l`'s registers at
-//! `regs + 8 · state_words · l`, `lanes` the number of invocations in the subgroup, and
-//! `JitCtx::invocation` the first one's index.
+//! `regs + 8 · state_words · l`, `lanes` the number of invocations in the subgroup (plus
+//! [`RESUME`] after a barrier), `JitCtx::invocation` the first one's index and
+//! `JitCtx::local` its LocalInvocationId.
 
 use super::analysis;
 use super::group;
@@ -48,6 +55,10 @@ pub const LANES: u32 = 8;
 /// A lane's next segment once it has finished.
 const FINISHED: i64 = -1;
 
+/// Set in the native function's third argument (above the lane count) to resume a subgroup
+/// that waits at a workgroup barrier.
+pub const RESUME: i64 = 1 << 32;
+
 /// What the lowering of all lanes shares.
 pub(super) struct LaneState {
     /// Each lane's register file.
@@ -66,15 +77,20 @@ pub(super) struct LaneState {
     /// whether that version is being lowered.
     pub full_blocks: Vec<Block>,
     pub full: bool,
+    /// The word of a lane's state where a barrier leaves its next block.
+    pub resume_word: i64,
 }
 
 /// Whether the lanes lowering runs `prog`: an entry function with subgroup instructions, no
-/// calls, barriers or private memory (the lanes share one private space otherwise). Programs
-/// without subgroup instructions run faster one invocation at a time: measured on the 2-core
+/// calls or private memory (the lanes share one private space otherwise); workgroup barriers
+/// suspend the whole subgroup (`lanes_barrier`). Programs without subgroup instructions run
+/// faster one invocation at a time: measured on the 2-core
 /// VM (2026-11-24, subgroup size 8, same run), the lanes function took 285 ms for the
 /// branch-heavy benchmark kernel against 28 ms (divergent branches go through the dispatcher,
 /// and eight lanes' registers do not fit the machine's), and 35 against 28 ms for the vector
-/// add; the int8 GEMM 28 ms either way.
+/// add; the int8 GEMM 28 ms either way. (The workgroup-memory reduction with its 9 barriers
+/// gained 13 % in the lanes function, 31.5 against 36 ms: not enough to risk the branch-heavy
+/// kind of loss on programs with barriers.)
 pub fn eligible(prog: &Program) -> bool {
     let entry = &prog.functions[prog.entry as usize];
     prog.private_bytes == 0
@@ -82,7 +98,7 @@ pub fn eligible(prog: &Program) -> bool {
         && !entry
             .segments
             .iter()
-            .any(|s| matches!(s.term, Term::Call { .. } | Term::Barrier { .. }))
+            .any(|s| matches!(s.term, Term::Call { .. }))
 }
 
 /// Instructions that must not run for an inactive lane (they would read or write memory, trap,
@@ -111,7 +127,12 @@ impl FnLower<'_, '_, '_> {
         builtins: Option<&[BuiltinVar]>,
     ) {
         let entry_block = self.b.current_block().expect("entry");
-        let count = self.b.block_params(entry_block)[2];
+        let word = self.b.block_params(entry_block)[2];
+        let count = self.b.ins().band_imm_s(word, RESUME - 1);
+        let resuming = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, word, RESUME);
         let invariant = MemFlagsData::trusted().with_readonly().with_can_move();
         self.budget = self.b.ins().load(I64, invariant, self.ctx, CTX_BUDGET);
         self.table = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACES);
@@ -123,30 +144,14 @@ impl FnLower<'_, '_, '_> {
         // (Once per subgroup, for every block the dispatcher runs.)
         self.hoist_spaces(true);
         let masked = self.live.iter().flatten().copied().collect();
-        let mut regs = Vec::new();
-        let mut next = Vec::new();
-        let mut active = Vec::new();
-        let start = self.b.ins().iconst(I64, self.f.entry as i64);
-        let finished = self.b.ins().iconst(I64, FINISHED);
-        for l in 0..LANES {
-            regs.push(
-                self.b
-                    .ins()
-                    .iadd_imm_s(self.regs, (l as usize * state_words * 8) as i64),
-            );
-            let n = self.b.declare_var(I64);
-            let present = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedGreaterThan, count, l as i64);
-            let at = self.b.ins().select(present, start, finished);
-            self.b.def_var(n, at);
-            next.push(n);
-            active.push(self.b.declare_var(types::I8));
-        }
-        if let Some(list) = builtins {
-            self.lane_builtins(list, first, &regs);
-        }
+        let regs: Vec<Value> = (0..LANES)
+            .map(|l| {
+                let off = (l as usize * state_words * 8) as i64;
+                self.b.ins().iadd_imm_s(self.regs, off)
+            })
+            .collect();
+        let next: Vec<Variable> = (0..LANES).map(|_| self.b.declare_var(I64)).collect();
+        let active = (0..LANES).map(|_| self.b.declare_var(types::I8)).collect();
         let dispatch = self.b.create_block();
         let full_blocks = self
             .f
@@ -155,8 +160,8 @@ impl FnLower<'_, '_, '_> {
             .map(|_| self.b.create_block())
             .collect();
         self.lanes = Some(super::lanes::LaneState {
-            regs,
-            next,
+            regs: regs.clone(),
+            next: next.clone(),
             active,
             masked,
             first,
@@ -164,8 +169,31 @@ impl FnLower<'_, '_, '_> {
             group_callout,
             full_blocks,
             full: false,
+            resume_word: self.shared.prog.slot_count as i64,
         });
+        let (fresh, resume) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(resuming, resume, &[], fresh, &[]);
+
+        // A fresh start: every present lane at the entry block, the others finished.
+        self.b.switch_to_block(fresh);
+        let start = self.b.ins().iconst(I64, self.f.entry as i64);
+        let finished = self.b.ins().iconst(I64, FINISHED);
+        for (l, n) in next.iter().enumerate() {
+            let present = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThan, count, l as i64);
+            let at = self.b.ins().select(present, start, finished);
+            self.b.def_var(*n, at);
+        }
+        if let Some(list) = builtins {
+            self.lane_builtins(list, first, &regs);
+        }
         self.b.ins().jump(dispatch, &[]);
+
+        // After a workgroup barrier (`lanes_barrier`).
+        self.b.switch_to_block(resume);
+        self.resume_lanes();
 
         self.b.switch_to_block(self.bail);
         let s = self.b.ins().iconst(I64, status::BAIL as i64);
@@ -510,9 +538,12 @@ impl FnLower<'_, '_, '_> {
                     self.send(l, a, fin);
                 }
             }
-            // The interpreter reports OpUnreachable; calls and barriers are not lowered here
-            // (`eligible`).
-            Term::Unreachable | Term::Call { .. } | Term::Barrier { .. } => {
+            Term::Barrier { next } => {
+                self.lanes_barrier(*next);
+                return;
+            }
+            // The interpreter reports OpUnreachable; calls are not lowered here (`eligible`).
+            Term::Unreachable | Term::Call { .. } => {
                 self.b.ins().jump(self.bail, &[]);
                 self.enter_lane(0, None);
                 return;
@@ -576,7 +607,8 @@ impl FnLower<'_, '_, '_> {
                 self.enter_lane(0, None);
                 self.return_status(status::DONE);
             }
-            Term::Unreachable | Term::Call { .. } | Term::Barrier { .. } => {
+            Term::Barrier { next } => self.lanes_barrier(*next),
+            Term::Unreachable | Term::Call { .. } => {
                 self.enter_lane(0, None);
                 self.b.ins().jump(self.bail, &[]);
             }
@@ -602,6 +634,103 @@ impl FnLower<'_, '_, '_> {
         self.enter_lane(0, None);
         let target = self.lane_state().full_blocks[e.target as usize];
         self.b.ins().jump(target, &[]);
+    }
+
+    /// A workgroup barrier ending the running block, continuing at block `next`: as the
+    /// interpreter, every lane not finished must be active here (else it reports the barrier:
+    /// bail); the active lanes' next block becomes `next`, every lane's next block goes to its
+    /// state's resume word, the variables live at `next` to its register file, and the
+    /// function returns `BARRIER` (the driver calls it again with `RESUME`).
+    fn lanes_barrier(&mut self, next: crate::program::SegId) {
+        self.enter_lane(0, None);
+        let full = self.lane_state().full;
+        let resume_word = self.lane_state().resume_word;
+        let target = self.b.ins().iconst(I64, next as i64);
+        if !full {
+            let mut ok = None;
+            for l in 0..LANES {
+                let a = self.active(l);
+                let n = self.lane_state().next[l as usize];
+                let n = self.b.use_var(n);
+                let done = self.b.ins().icmp_imm_s(IntCC::Equal, n, FINISHED);
+                let fine = self.b.ins().bor(a, done);
+                ok = Some(ok.map_or(fine, |x| self.b.ins().band(x, fine)));
+            }
+            let (stop, cont) = (self.b.create_block(), self.b.create_block());
+            self.b.set_cold_block(stop);
+            self.b.ins().brif(ok.expect("lanes"), cont, &[], stop, &[]);
+            self.b.switch_to_block(stop);
+            let st = self.b.ins().iconst(I64, status::NON_UNIFORM_BARRIER as i64);
+            self.b.ins().return_(&[st]);
+            self.b.switch_to_block(cont);
+        }
+        let live = self.live[next as usize].clone();
+        for l in 0..LANES {
+            let g = self.guard_of(l);
+            self.enter_lane(l, None);
+            let n = self.lane_state().next[l as usize];
+            let v = match g {
+                Some(a) => {
+                    let old = self.b.use_var(n);
+                    self.b.ins().select(a, target, old)
+                }
+                None => target,
+            };
+            self.store_word(resume_word, v);
+            self.spill_set(&live);
+        }
+        self.enter_lane(0, None);
+        self.return_status(status::BARRIER);
+    }
+
+    /// At a resume: each lane's next block from its state; the variables live at the block
+    /// the waiting lanes continue at (the smallest next block: finished lanes have none),
+    /// reloaded for every lane; then the dispatcher.
+    fn resume_lanes(&mut self) {
+        let resume_word = self.lane_state().resume_word;
+        let next = self.lane_state().next.clone();
+        let mut min = None;
+        for (l, n) in next.iter().enumerate() {
+            self.enter_lane(l as u32, None);
+            let v = self.load_word(resume_word);
+            self.b.def_var(*n, v);
+            min = Some(match min {
+                None => v,
+                Some(m) => {
+                    let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, v, m);
+                    self.b.ins().select(lt, v, m)
+                }
+            });
+        }
+        self.enter_lane(0, None);
+        let mut targets: Vec<crate::program::SegId> = self
+            .f
+            .segments
+            .iter()
+            .filter_map(|s| match s.term {
+                Term::Barrier { next } => Some(next),
+                _ => None,
+            })
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let blocks: Vec<Block> = targets.iter().map(|_| self.b.create_block()).collect();
+        let mut sw = Switch::new();
+        for (t, blk) in targets.iter().zip(&blocks) {
+            sw.set_entry(*t as u128, *blk);
+        }
+        sw.emit(self.b, min.expect("lanes"), self.bail);
+        let dispatch = self.lane_state().dispatch;
+        for (t, blk) in targets.into_iter().zip(blocks) {
+            self.b.switch_to_block(blk);
+            let live = self.live[t as usize].clone();
+            for l in 0..LANES {
+                self.enter_lane(l, None);
+                self.reload_set(&live);
+            }
+            self.enter_lane(0, None);
+            self.b.ins().jump(dispatch, &[]);
+        }
     }
 
     /// Lane `l` takes edge `e` where `taken` is 1: its phi copies, then its next segment.

@@ -392,7 +392,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     }
 
     /// Reads the variables of `slots` from the register file.
-    fn reload_set(&mut self, slots: &std::collections::HashSet<Slot>) {
+    pub fn reload_set(&mut self, slots: &std::collections::HashSet<Slot>) {
         for (slot, var) in self.var_list.clone() {
             if slots.contains(&slot) {
                 let v = self.load_word(slot as i64);
@@ -402,7 +402,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     }
 
     /// Writes the variables of `slots` to the register file.
-    fn spill_set(&mut self, slots: &std::collections::HashSet<Slot>) {
+    pub fn spill_set(&mut self, slots: &std::collections::HashSet<Slot>) {
         for (slot, var) in self.var_list.clone() {
             if slots.contains(&slot) {
                 let v = self.b.use_var(self.lane_var(var));

@@ -21,7 +21,7 @@
 //!   interpreter's, and every other run gives the bytes the interpreter gives for a program
 //!   without data races.
 //!
-//! Programs with subgroup instructions and without calls, barriers or private memory run, at
+//! Programs with subgroup instructions and without calls or private memory run, at
 //! subgroup sizes up to `lanes::LANES`, a whole subgroup per native call instead (`lanes`: the
 //! entry function lowered once per lane with the interpreter's scheduler compiled in).
 //!
@@ -79,6 +79,9 @@ pub(crate) mod status {
     /// Set by the driver: the invocation waits at a workgroup barrier that cannot be released
     /// yet (a subgroup instruction is still to run first); the round loop skips it.
     pub const HOLD: u64 = 6;
+    /// The lanes function (`lanes`) reached a workgroup barrier with some lanes of the
+    /// subgroup elsewhere, which the interpreter reports: the dispatch goes to it.
+    pub const NON_UNIFORM_BARRIER: u64 = 7;
 }
 
 /// A native function: `(context, register file, resume) -> status`.
