@@ -6,7 +6,7 @@ use super::analysis;
 use super::loops::BarrierLoops;
 use super::lower::{FnLower, Shared};
 use super::runtime;
-use super::{JitCode, NativeFn};
+use super::{JitCode, LanesCode, NativeFn};
 use crate::program::{Program, Slot, Term};
 use cranelift_codegen::ir::{AbiParam, FuncRef, Function, UserFuncName, types};
 use cranelift_codegen::settings::{self, Configurable};
@@ -31,35 +31,12 @@ pub fn compile_dumping(
     mut dump: Option<&mut String>,
 ) -> Result<JitCode, String> {
     let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
-    let mut flags = settings::builder();
-    for (k, v) in [
-        ("use_colocated_libcalls", "false"),
-        ("is_pic", "false"),
-        ("opt_level", "speed"),
-    ] {
-        flags.set(k, v).map_err(|e| fail("settings", &e))?;
-    }
-    let isa = cranelift_native::builder()
-        .map_err(|e| fail("host", &e))?
-        .finish(settings::Flags::new(flags))
-        .map_err(|e| fail("host", &e))?;
-    if isa.pointer_type() != I64 {
-        return Err("JIT: only 64-bit hosts".into());
-    }
-    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
-    jb.symbol("spvx_jit_callout", runtime::callout as *const u8);
-    jb.symbol("spvx_jit_group", runtime::group_callout as *const u8);
-    let mut module = JITModule::new(jb);
-
-    let mut sig = module.make_signature();
-    sig.params.extend([AbiParam::new(I64); 3]);
-    sig.returns.push(AbiParam::new(I64));
-    let callout_id = module
-        .declare_function("spvx_jit_callout", Linkage::Import, &sig)
-        .map_err(|e| fail("declare", &e))?;
-    let group_id = module
-        .declare_function("spvx_jit_group", Linkage::Import, &sig)
-        .map_err(|e| fail("declare", &e))?;
+    let NewModule {
+        mut module,
+        sig,
+        callout_id,
+        group_id: _,
+    } = new_module()?;
     let mut ids: Vec<FuncId> = Vec::with_capacity(prog.functions.len());
     for i in 0..prog.functions.len() {
         let id = module
@@ -69,13 +46,7 @@ pub fn compile_dumping(
     }
 
     let vars = analysis::variables(prog, native_code);
-    let written: std::collections::HashSet<Slot> = vars.iter().flatten().copied().collect();
-    let constants: HashMap<Slot, u64> = prog
-        .init
-        .iter()
-        .filter(|(s, _)| !written.contains(s))
-        .copied()
-        .collect();
+    let constants = constants(prog, &vars);
     let entry_fn = &prog.functions[prog.entry as usize];
     // Barriers and subgroup instructions suspend invocations: the round loop runs them.
     let barriers = entry_fn
@@ -230,45 +201,7 @@ pub fn compile_dumping(
         }
         _ => None,
     };
-    // (What the table reports: the lanes function lowers the same instructions again.)
     let (natively_lowered, called_out) = (shared.native, shared.callouts.len());
-    let lane_builtins = super::lower_loop::loop_builtins(prog, false);
-    let lanes_id = if super::lanes::eligible(prog) {
-        let id = module
-            .declare_function("lanes", Linkage::Local, &sig)
-            .map_err(|e| fail("declare", &e))?;
-        ctx.func.signature = sig.clone();
-        ctx.func.name = UserFuncName::user(0, id.as_u32());
-        {
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-            let callout = module.declare_func_in_func(callout_id, b.func);
-            let group = module.declare_func_in_func(group_id, b.func);
-            let entry = prog.entry as usize;
-            let mut l = FnLower::new(
-                &mut b,
-                &mut shared,
-                entry as u32,
-                entry_fn,
-                &vars[entry],
-                None,
-                callout,
-                HashMap::new(),
-                super::lanes::LANES,
-            );
-            l.lower_lanes(group, state_words, lane_builtins.as_deref());
-            b.seal_all_blocks();
-            b.finalize(module.target_config());
-        }
-        ctx.set_disasm(dump.is_some());
-        module
-            .define_function(id, &mut ctx)
-            .map_err(|e| fail("lanes", &e))?;
-        append_code(dump, "lanes", &ctx);
-        module.clear_context(&mut ctx);
-        Some(id)
-    } else {
-        None
-    };
     module
         .finalize_definitions()
         .map_err(|e| fail("finalize", &e))?;
@@ -280,22 +213,152 @@ pub fn compile_dumping(
     let entry = native(ids[prog.entry as usize]);
     let workgroup_loop = loop_id.map(native);
     let rounds = rounds_id.map(native);
-    let lanes = lanes_id.map(native);
     let starts = starts_id.map(native);
     Ok(JitCode {
         module: Some(module),
         entry,
         workgroup_loop,
         rounds,
-        lanes,
-        lanes_builtins: lane_builtins.is_some(),
         starts,
+        native_code,
+        lanes_eligible: super::lanes::eligible(prog),
+        lanes: std::sync::OnceLock::new(),
         resume_word,
         status_word,
         callouts: shared.callouts,
         state_words,
         natively_lowered,
         called_out,
+    })
+}
+
+/// A fresh JIT module for this host with the call-outs into the interpreter as imports, and
+/// the one signature of native functions.
+struct NewModule {
+    module: JITModule,
+    sig: cranelift_codegen::ir::Signature,
+    callout_id: FuncId,
+    group_id: FuncId,
+}
+
+fn new_module() -> Result<NewModule, String> {
+    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
+    let mut flags = settings::builder();
+    for (k, v) in [
+        ("use_colocated_libcalls", "false"),
+        ("is_pic", "false"),
+        ("opt_level", "speed"),
+    ] {
+        flags.set(k, v).map_err(|e| fail("settings", &e))?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|e| fail("host", &e))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| fail("host", &e))?;
+    if isa.pointer_type() != I64 {
+        return Err("JIT: only 64-bit hosts".into());
+    }
+    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+    jb.symbol("spvx_jit_callout", runtime::callout as *const u8);
+    jb.symbol("spvx_jit_group", runtime::group_callout as *const u8);
+    let mut module = JITModule::new(jb);
+    let mut sig = module.make_signature();
+    sig.params.extend([AbiParam::new(I64); 3]);
+    sig.returns.push(AbiParam::new(I64));
+    let callout_id = module
+        .declare_function("spvx_jit_callout", Linkage::Import, &sig)
+        .map_err(|e| fail("declare", &e))?;
+    let group_id = module
+        .declare_function("spvx_jit_group", Linkage::Import, &sig)
+        .map_err(|e| fail("declare", &e))?;
+    Ok(NewModule {
+        module,
+        sig,
+        callout_id,
+        group_id,
+    })
+}
+
+/// The registers that hold the same value for the whole run and that no instruction writes
+/// (with `native_code` as for `analysis::variables`).
+fn constants(prog: &Program, vars: &[Vec<Slot>]) -> HashMap<Slot, u64> {
+    let written: std::collections::HashSet<Slot> = vars.iter().flatten().copied().collect();
+    prog.init
+        .iter()
+        .filter(|(s, _)| !written.contains(s))
+        .copied()
+        .collect()
+}
+
+/// Compiles the lanes function of `prog` (`lanes`; `lanes::eligible` must hold) into its own
+/// module, for a state of `state_words` words per lane, appending its IR and machine code to
+/// `dump` when given.
+pub fn compile_lanes(
+    prog: &Program,
+    native_code: bool,
+    state_words: usize,
+    dump: Option<&mut String>,
+) -> Result<LanesCode, String> {
+    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
+    let NewModule {
+        mut module,
+        sig,
+        callout_id,
+        group_id,
+    } = new_module()?;
+    let vars = analysis::variables(prog, native_code);
+    let mut shared = Shared {
+        prog,
+        constants: constants(prog, &vars),
+        native_code,
+        callouts: Vec::new(),
+        native: 0,
+    };
+    let builtins = super::lower_loop::loop_builtins(prog, false);
+    let id = module
+        .declare_function("lanes", Linkage::Local, &sig)
+        .map_err(|e| fail("declare", &e))?;
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    ctx.func.signature = sig.clone();
+    ctx.func.name = UserFuncName::user(0, id.as_u32());
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let callout = module.declare_func_in_func(callout_id, b.func);
+        let group = module.declare_func_in_func(group_id, b.func);
+        let entry = prog.entry as usize;
+        let mut l = FnLower::new(
+            &mut b,
+            &mut shared,
+            entry as u32,
+            &prog.functions[entry],
+            &vars[entry],
+            None,
+            callout,
+            HashMap::new(),
+            super::lanes::LANES,
+        );
+        l.lower_lanes(group, state_words, builtins.as_deref());
+        b.seal_all_blocks();
+        b.finalize(module.target_config());
+    }
+    ctx.set_disasm(dump.is_some());
+    module
+        .define_function(id, &mut ctx)
+        .map_err(|e| fail("lanes", &e))?;
+    append_code(dump, "lanes", &ctx);
+    module.clear_context(&mut ctx);
+    module
+        .finalize_definitions()
+        .map_err(|e| fail("finalize", &e))?;
+    // SAFETY: defined with the signature `NativeFn` describes.
+    let func =
+        unsafe { std::mem::transmute::<*const u8, NativeFn>(module.get_finalized_function(id)) };
+    Ok(LanesCode {
+        module: Some(module),
+        func,
+        callouts: shared.callouts,
+        builtins: builtins.is_some(),
     })
 }
 

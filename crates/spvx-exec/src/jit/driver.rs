@@ -44,9 +44,12 @@ pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<O
 }
 
 /// The lanes function, when it runs `d` (its subgroup size is at most `lanes::LANES`).
-fn lanes(d: &Dispatch, code: &JitCode) -> Option<super::NativeFn> {
-    code.lanes
-        .filter(|_| d.width >= 1 && d.width <= super::lanes::LANES as usize)
+fn lanes<'c>(d: &Dispatch, code: &'c JitCode) -> Option<&'c super::LanesCode> {
+    if d.width >= 1 && d.width <= super::lanes::LANES as usize {
+        code.lanes(d.prog)
+    } else {
+        None
+    }
 }
 
 /// Why a native call's status ends the JIT run.
@@ -155,7 +158,10 @@ impl Worker {
             cfg: d.cfg,
             buffers: d.buffers,
             tensors: d.tensors,
-            callouts: &code.callouts,
+            callouts: match lanes(d, code) {
+                Some(l) => &l.callouts,
+                None => &code.callouts,
+            },
             workgroup: self.workgroup.as_mut_ptr(),
             workgroup_len: self.workgroup.len(),
             sink: Sink {
@@ -186,8 +192,8 @@ impl Worker {
         };
         let starts = Starts::new(d, wg);
         let mut steps = None;
-        if let Some(run_subgroup) = lanes(d, code) {
-            self.run_lanes(d, code, run_subgroup, &starts, &mut ctx, abort)?;
+        if let Some(l) = lanes(d, code) {
+            self.run_lanes(d, code, l, &starts, &mut ctx, abort)?;
             // Spent per subgroup as the interpreter spends them.
             steps = Some(ctx.steps);
         } else if let Some(run_all) = code.workgroup_loop {
@@ -252,11 +258,12 @@ impl Worker {
         &mut self,
         d: &Dispatch,
         code: &JitCode,
-        run_subgroup: super::NativeFn,
+        lanes_code: &super::LanesCode,
         starts: &Starts,
         ctx: &mut JitCtx,
         abort: &AtomicBool,
     ) -> Result<(), String> {
+        let run_subgroup = lanes_code.func;
         let sw = code.state_words;
         let lanes = super::lanes::LANES as usize;
         // With barriers every subgroup keeps its own lanes' states (they wait there).
@@ -271,7 +278,7 @@ impl Worker {
             let n = (d.invocations - first).min(d.width);
             let at_first = local;
             let mine = &mut self.state[s * per..s * per + lanes * sw];
-            for l in (0..n).filter(|_| !code.lanes_builtins) {
+            for l in (0..n).filter(|_| !lanes_code.builtins) {
                 let regs = &mut mine[l * sw..(l + 1) * sw];
                 if d.prog.reset_registers {
                     regs.copy_from_slice(&self.template);
@@ -281,7 +288,7 @@ impl Worker {
             }
             ctx.invocation = first as u64;
             ctx.local = at_first.map(u64::from);
-            if code.lanes_builtins {
+            if lanes_code.builtins {
                 for _ in 0..n {
                     starts.advance(&mut local);
                 }

@@ -52,6 +52,13 @@ const I64: types::Type = types::I64;
 /// The most lanes (the largest subgroup size) one call runs.
 pub const LANES: u32 = 8;
 
+/// The largest entry function (instructions) the lanes function is compiled for: it lowers
+/// every instruction 16 times (8 lanes, masked and all-lanes versions), and Cranelift then
+/// takes about 1.6 ms per instruction (measured on the 2-core VM: 0.4 s for the 250 of
+/// tests/corpus/jit/subgroup_lanes.comp against 0.04 s for the rest of its JIT code); larger
+/// programs use the rendezvous (`group`).
+pub const MAX_LANES_INSTRUCTIONS: usize = 1024;
+
 /// A lane's next segment once it has finished.
 const FINISHED: i64 = -1;
 
@@ -93,7 +100,8 @@ pub(super) struct LaneState {
 /// kind of loss on programs with barriers.)
 pub fn eligible(prog: &Program) -> bool {
     let entry = &prog.functions[prog.entry as usize];
-    prog.private_bytes == 0
+    entry.code.len() <= MAX_LANES_INSTRUCTIONS
+        && prog.private_bytes == 0
         && entry.code.iter().any(|i| group::shape(i).is_some())
         && !entry
             .segments

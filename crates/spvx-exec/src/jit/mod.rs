@@ -104,14 +104,17 @@ pub struct JitCode {
     pub(crate) workgroup_loop: Option<NativeFn>,
     /// The native round loop of a program with barriers (`lower_loop::emit_rounds`).
     pub(crate) rounds: Option<NativeFn>,
-    /// The entry function for a whole subgroup of up to `lanes::LANES` invocations in one call
-    /// (`lanes`), when the program allows it.
-    pub(crate) lanes: Option<NativeFn>,
-    /// Whether the lanes function computes the invocations' built-ins itself.
-    pub(crate) lanes_builtins: bool,
     /// The native start of a run in rounds (`lower_loop::emit_starts`), when native code can
     /// compute every built-in of the program.
     pub(crate) starts: Option<NativeFn>,
+    /// Whether instructions were compiled natively (`compile`'s `native_code`).
+    native_code: bool,
+    /// Whether the program allows the lanes function (`lanes::eligible`).
+    lanes_eligible: bool,
+    /// The entry function for a whole subgroup of up to `lanes::LANES` invocations in one call
+    /// (`lanes`), compiled at the first dispatch that can use it (at most 8 invocations per
+    /// subgroup: the default 32 never does, and it costs ten times the rest's compile time).
+    lanes: std::sync::OnceLock<Result<LanesCode, String>>,
     /// Words of an invocation's state: where its resume point and its status are.
     pub(crate) resume_word: usize,
     pub(crate) status_word: usize,
@@ -128,6 +131,45 @@ pub struct JitCode {
 // and call-out table are plain data, and the module is only touched again when it is dropped.
 unsafe impl Send for JitCode {}
 unsafe impl Sync for JitCode {}
+
+/// The lanes function (`lanes`) of a program, in its own module.
+pub(crate) struct LanesCode {
+    /// Owns the executable memory; freed on drop.
+    module: Option<JITModule>,
+    pub(crate) func: NativeFn,
+    /// Its call-out table (`runtime::Host::callouts` while it runs).
+    pub(crate) callouts: Vec<Callout>,
+    /// Whether it computes the invocations' built-ins itself (else the driver writes them).
+    pub(crate) builtins: bool,
+}
+
+// SAFETY: as for `JitCode`.
+unsafe impl Send for LanesCode {}
+unsafe impl Sync for LanesCode {}
+
+impl Drop for LanesCode {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: as for `JitCode`: its function pointer does not outlive a dispatch.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+impl JitCode {
+    /// The lanes function of `prog` (the program this code was compiled from), compiled at the
+    /// first call; `None` when the program does not allow it or it failed to compile (the
+    /// rendezvous then runs the subgroup instructions).
+    pub(crate) fn lanes(&self, prog: &Program) -> Option<&LanesCode> {
+        if !self.lanes_eligible {
+            return None;
+        }
+        self.lanes
+            .get_or_init(|| build::compile_lanes(prog, self.native_code, self.state_words, None))
+            .as_ref()
+            .ok()
+    }
+}
 
 impl Drop for JitCode {
     fn drop(&mut self) {
@@ -164,6 +206,9 @@ pub fn dump(prog: &Program) -> Result<String, String> {
     }
     let mut text = String::new();
     let code = build::compile_dumping(prog, true, Some(&mut text))?;
+    if lanes::eligible(prog) {
+        build::compile_lanes(prog, true, code.state_words, Some(&mut text))?;
+    }
     let (native, called) = code.instruction_counts();
     Ok(format!(
         "; {native} instructions compiled natively, {called} through the interpreter\n{text}"
