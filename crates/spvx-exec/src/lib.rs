@@ -146,6 +146,21 @@ impl CompiledModule {
         run::run(&self.program, jit, Some(&self.pool), res, groups, cfg)
     }
 
+    /// Compiles now what a run with `cfg` would compile at its start: the JIT's native code,
+    /// and, at subgroup sizes up to 8, the function that runs a whole subgroup per call
+    /// (`jit::lanes`, compiled apart because only those sizes use it). For timing the one-time
+    /// setup apart from the runs (`spvx bench`).
+    pub fn prepare(&self, cfg: &RunConfig) {
+        if cfg.jit
+            && !cfg.strict
+            && !cfg.track_writers
+            && let Ok(code) = self.jit_code()
+            && (1..=jit::LANES).contains(&cfg.subgroup_size)
+        {
+            let _ = code.lanes(&self.program);
+        }
+    }
+
     /// The same module with its JIT compiled even where the interpreter would run it faster
     /// (`jit::prefers_interpreter`: programs that are mostly call-outs), for testing the JIT
     /// on such programs.

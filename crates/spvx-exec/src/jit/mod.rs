@@ -52,6 +52,7 @@ use crate::program::Program;
 use cranelift_jit::JITModule;
 
 pub(crate) use driver::dispatch;
+pub use lanes::LANES;
 
 /// The largest program (instructions over all functions) the JIT compiles; larger ones run on
 /// the interpreter (compilation time grows with size, and such programs are rare).
