@@ -209,9 +209,23 @@ pub fn store_builtins(
             Builtin::SubgroupId => [b.ins().udiv(at.index, at.width), zero, zero],
             _ => continue,
         };
-        let mask = low_bits(8 * bv.component_bytes) as i64;
         for (i, v) in values.iter().take(bv.components as usize).enumerate() {
-            let v = b.ins().band_imm_s(*v, mask);
+            // The low bytes, zero-extended (a 32-bit move rather than an `and` with a
+            // constant from memory).
+            let narrow = match bv.component_bytes {
+                1 => Some(types::I8),
+                2 => Some(types::I16),
+                4 => Some(types::I32),
+                _ => None,
+            };
+            let v = match (narrow, bv.component_bytes) {
+                (Some(ty), _) => {
+                    let n = b.ins().ireduce(ty, *v);
+                    b.ins().uextend(I64, n)
+                }
+                (None, 8) => *v,
+                (None, bytes) => b.ins().band_imm_s(*v, low_bits(8 * bytes) as i64),
+            };
             b.ins().store(t, v, regs, (reg as i32 + i as i32) * 8);
         }
     }
