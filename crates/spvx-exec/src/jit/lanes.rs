@@ -39,13 +39,14 @@ use super::runtime::{
     CTX_WG, CTX_WIDTH,
 };
 use super::status;
-use crate::program::{
-    BuiltinVar, Edge, GroupMode, GroupOp, IBinOp, Inst, Program, ReduceOp, Slot, Term,
-};
+use crate::program::{BuiltinVar, Edge, IBinOp, Inst, Program, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, FuncRef, InstBuilder, MemFlagsData, Value, types};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use std::collections::HashSet;
+
+mod barrier;
+mod subgroup;
 
 const I64: types::Type = types::I64;
 
@@ -390,108 +391,6 @@ impl FnLower<'_, '_, '_> {
         self.reload_vars();
     }
 
-    /// A subgroup instruction on the active lanes: natively for the integer reductions and
-    /// scans, else through the interpreter.
-    fn lanes_group(&mut self, k: u32) {
-        let inst = &self.f.code[k as usize];
-        if let Inst::Group {
-            op: GroupOp::Arith(rop, mode),
-            scalar,
-            dst,
-            a,
-            ..
-        } = *inst
-            && let Some(combine) = IntCombine::of(rop, scalar.bits())
-            && matches!(
-                mode,
-                GroupMode::Reduce | GroupMode::InclusiveScan | GroupMode::ExclusiveScan
-            )
-        {
-            self.native_scan(combine, mode, dst, a);
-            self.shared.native += 1;
-            return;
-        }
-        let Some(sh) = group::shape(inst) else {
-            return;
-        };
-        let id = self.new_callout(k);
-        let full = self.lane_state().full;
-        let mut bits = self
-            .b
-            .ins()
-            .iconst(I64, if full { (1 << LANES) - 1 } else { 0 });
-        for l in 0..LANES {
-            if !full {
-                let a = self.active(l);
-                let a = self.b.ins().uextend(I64, a);
-                let a = self.b.ins().ishl_imm_s(a, l as i64);
-                bits = self.b.ins().bor(bits, a);
-            }
-            // The operands into the lane's register file (every lane: an inactive lane's
-            // copy is not read).
-            self.enter_lane(l, None);
-            for slot in (sh.a..sh.a + sh.a_len).chain(sh.b..sh.b + sh.b_len) {
-                if let Some(v) = self.var(slot) {
-                    let v = self.b.use_var(v);
-                    self.store_word(slot as i64, v);
-                }
-            }
-        }
-        self.enter_lane(0, None);
-        let word = self.b.ins().ishl_imm_s(bits, 32);
-        let word = self.b.ins().bor_imm_s(word, id as i64);
-        let f = self.lane_state().group_callout;
-        let call = self.b.ins().call(f, &[self.ctx, self.regs, word]);
-        let r = self.b.inst_results(call)[0];
-        let bad = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::NotEqual, r, status::DONE as i64);
-        self.bail_if(bad);
-        // Results the instruction wrote into registers that live in variables.
-        for l in 0..LANES {
-            let g = self.guard_of(l);
-            self.enter_lane(l, g);
-            for slot in sh.dst..sh.dst + sh.dst_len {
-                if self.var(slot).is_some() {
-                    let v = self.load_word(slot as i64);
-                    self.set(slot, v);
-                }
-            }
-        }
-        self.enter_lane(0, None);
-    }
-
-    /// An integer reduction or scan over the active lanes in lane order, as
-    /// `exec::subgroup::reduce_or_scan` computes it: each inactive lane contributes the
-    /// operation's identity.
-    fn native_scan(&mut self, op: IntCombine, mode: GroupMode, dst: Slot, a: Slot) {
-        let mut acc = self.b.ins().iconst(I64, op.identity() as i64);
-        let mut results = Vec::new();
-        for l in 0..LANES {
-            let g = self.guard_of(l);
-            self.enter_lane(l, None);
-            let mut v = self.val(a);
-            if let Some(g) = g {
-                let id = self.b.ins().iconst(I64, op.identity() as i64);
-                v = self.b.ins().select(g, v, id);
-            }
-            let after = op.emit(self, acc, v);
-            results.push(match mode {
-                GroupMode::InclusiveScan => after,
-                _ => acc,
-            });
-            acc = after;
-        }
-        for (l, r) in (0..LANES).zip(results) {
-            let r = if mode == GroupMode::Reduce { acc } else { r };
-            let g = self.guard_of(l);
-            self.enter_lane(l, g);
-            self.set(dst, r);
-        }
-        self.enter_lane(0, None);
-    }
-
     /// The terminator of a segment for every active lane, then back to the dispatcher.
     fn lower_lanes_term(&mut self, term: &Term) {
         match term {
@@ -644,103 +543,6 @@ impl FnLower<'_, '_, '_> {
         self.b.ins().jump(target, &[]);
     }
 
-    /// A workgroup barrier ending the running block, continuing at block `next`: as the
-    /// interpreter, every lane not finished must be active here (else it reports the barrier:
-    /// bail); the active lanes' next block becomes `next`, every lane's next block goes to its
-    /// state's resume word, the variables live at `next` to its register file, and the
-    /// function returns `BARRIER` (the driver calls it again with `RESUME`).
-    fn lanes_barrier(&mut self, next: crate::program::SegId) {
-        self.enter_lane(0, None);
-        let full = self.lane_state().full;
-        let resume_word = self.lane_state().resume_word;
-        let target = self.b.ins().iconst(I64, next as i64);
-        if !full {
-            let mut ok = None;
-            for l in 0..LANES {
-                let a = self.active(l);
-                let n = self.lane_state().next[l as usize];
-                let n = self.b.use_var(n);
-                let done = self.b.ins().icmp_imm_s(IntCC::Equal, n, FINISHED);
-                let fine = self.b.ins().bor(a, done);
-                ok = Some(ok.map_or(fine, |x| self.b.ins().band(x, fine)));
-            }
-            let (stop, cont) = (self.b.create_block(), self.b.create_block());
-            self.b.set_cold_block(stop);
-            self.b.ins().brif(ok.expect("lanes"), cont, &[], stop, &[]);
-            self.b.switch_to_block(stop);
-            let st = self.b.ins().iconst(I64, status::NON_UNIFORM_BARRIER as i64);
-            self.b.ins().return_(&[st]);
-            self.b.switch_to_block(cont);
-        }
-        let live = self.live[next as usize].clone();
-        for l in 0..LANES {
-            let g = self.guard_of(l);
-            self.enter_lane(l, None);
-            let n = self.lane_state().next[l as usize];
-            let v = match g {
-                Some(a) => {
-                    let old = self.b.use_var(n);
-                    self.b.ins().select(a, target, old)
-                }
-                None => target,
-            };
-            self.store_word(resume_word, v);
-            self.spill_set(&live);
-        }
-        self.enter_lane(0, None);
-        self.return_status(status::BARRIER);
-    }
-
-    /// At a resume: each lane's next block from its state; the variables live at the block
-    /// the waiting lanes continue at (the smallest next block: finished lanes have none),
-    /// reloaded for every lane; then the dispatcher.
-    fn resume_lanes(&mut self) {
-        let resume_word = self.lane_state().resume_word;
-        let next = self.lane_state().next.clone();
-        let mut min = None;
-        for (l, n) in next.iter().enumerate() {
-            self.enter_lane(l as u32, None);
-            let v = self.load_word(resume_word);
-            self.b.def_var(*n, v);
-            min = Some(match min {
-                None => v,
-                Some(m) => {
-                    let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, v, m);
-                    self.b.ins().select(lt, v, m)
-                }
-            });
-        }
-        self.enter_lane(0, None);
-        let mut targets: Vec<crate::program::SegId> = self
-            .f
-            .segments
-            .iter()
-            .filter_map(|s| match s.term {
-                Term::Barrier { next } => Some(next),
-                _ => None,
-            })
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
-        let blocks: Vec<Block> = targets.iter().map(|_| self.b.create_block()).collect();
-        let mut sw = Switch::new();
-        for (t, blk) in targets.iter().zip(&blocks) {
-            sw.set_entry(*t as u128, *blk);
-        }
-        sw.emit(self.b, min.expect("lanes"), self.bail);
-        let dispatch = self.lane_state().dispatch;
-        for (t, blk) in targets.into_iter().zip(blocks) {
-            self.b.switch_to_block(blk);
-            let live = self.live[t as usize].clone();
-            for l in 0..LANES {
-                self.enter_lane(l, None);
-                self.reload_set(&live);
-            }
-            self.enter_lane(0, None);
-            self.b.ins().jump(dispatch, &[]);
-        }
-    }
-
     /// Lane `l` takes edge `e` where `taken` is 1: its phi copies, then its next segment.
     fn lane_edge(&mut self, l: u32, taken: Value, e: &Edge) {
         self.enter_lane(l, Some(taken));
@@ -774,74 +576,5 @@ impl FnLower<'_, '_, '_> {
         let old = self.b.use_var(n);
         let v = self.b.ins().select(g, seg, old);
         self.b.def_var(n, v);
-    }
-}
-
-/// The integer operations of a reduction or scan the lanes lowering runs natively, on
-/// `bits`-bit values.
-#[derive(Clone, Copy)]
-struct IntCombine {
-    op: ReduceOp,
-    bits: u32,
-}
-
-impl IntCombine {
-    fn of(op: ReduceOp, bits: u32) -> Option<IntCombine> {
-        let int = matches!(
-            op,
-            ReduceOp::IAdd
-                | ReduceOp::IMul
-                | ReduceOp::SMin
-                | ReduceOp::SMax
-                | ReduceOp::UMin
-                | ReduceOp::UMax
-                | ReduceOp::And
-                | ReduceOp::Or
-                | ReduceOp::Xor
-        );
-        (int && (1..=64).contains(&bits)).then_some(IntCombine { op, bits })
-    }
-
-    /// `x ∘ i = x` for every `bits`-bit `x` (`exec::subgroup`'s identities).
-    fn identity(self) -> u64 {
-        let m = crate::exec::low_bits(self.bits);
-        match self.op {
-            ReduceOp::IMul => 1,
-            ReduceOp::And | ReduceOp::UMin => m,
-            // The largest and the smallest signed values.
-            ReduceOp::SMin => m >> 1,
-            ReduceOp::SMax => (m >> 1) ^ m,
-            _ => 0,
-        }
-    }
-
-    /// `x ∘ y` on registers of `bits`-bit values (zero-extended), as `exec::subgroup`'s
-    /// `combine`.
-    fn emit(self, l: &mut FnLower, x: Value, y: Value) -> Value {
-        let bits = self.bits;
-        match self.op {
-            ReduceOp::IAdd => {
-                let r = l.b.ins().iadd(x, y);
-                l.mask(r, bits)
-            }
-            ReduceOp::IMul => {
-                let r = l.b.ins().imul(x, y);
-                l.mask(r, bits)
-            }
-            ReduceOp::SMin | ReduceOp::SMax => {
-                let (sx, sy) = (l.sext(x, bits), l.sext(y, bits));
-                let r = if self.op == ReduceOp::SMin {
-                    l.b.ins().smin(sx, sy)
-                } else {
-                    l.b.ins().smax(sx, sy)
-                };
-                l.mask(r, bits)
-            }
-            ReduceOp::UMin => l.b.ins().umin(x, y),
-            ReduceOp::UMax => l.b.ins().umax(x, y),
-            ReduceOp::And => l.b.ins().band(x, y),
-            ReduceOp::Or => l.b.ins().bor(x, y),
-            _ => l.b.ins().bxor(x, y),
-        }
     }
 }
