@@ -49,10 +49,11 @@ pub fn compile_dumping(
     let constants = constants(prog, &vars);
     let entry_fn = &prog.functions[prog.entry as usize];
     // Barriers and subgroup instructions suspend invocations: the round loop runs them.
-    let barriers = entry_fn
+    let workgroup_barriers = entry_fn
         .segments
         .iter()
-        .any(|s| matches!(s.term, Term::Barrier { .. }))
+        .any(|s| matches!(s.term, Term::Barrier { .. }));
+    let barriers = workgroup_barriers
         || entry_fn
             .code
             .iter()
@@ -221,6 +222,7 @@ pub fn compile_dumping(
         rounds,
         starts,
         native_code,
+        workgroup_barriers,
         lanes_eligible: super::lanes::eligible(prog),
         lanes: std::sync::OnceLock::new(),
         resume_word,

@@ -94,7 +94,7 @@ impl Worker {
         // (The lanes function touches the register files of all its lanes, present or not.)
         let copies = if lanes(d, code).is_some() {
             let lanes = super::lanes::LANES as usize;
-            if code.rounds.is_some() {
+            if code.workgroup_barriers {
                 lanes * d.subgroups
             } else {
                 lanes
@@ -267,7 +267,11 @@ impl Worker {
         let sw = code.state_words;
         let lanes = super::lanes::LANES as usize;
         // With barriers every subgroup keeps its own lanes' states (they wait there).
-        let per = if code.rounds.is_some() { lanes * sw } else { 0 };
+        let per = if code.workgroup_barriers {
+            lanes * sw
+        } else {
+            0
+        };
         let mut local = [0u32; 3];
         let mut waiting = Vec::new();
         for s in 0..d.subgroups {

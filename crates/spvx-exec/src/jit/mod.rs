@@ -110,6 +110,9 @@ pub struct JitCode {
     pub(crate) starts: Option<NativeFn>,
     /// Whether instructions were compiled natively (`compile`'s `native_code`).
     native_code: bool,
+    /// Whether the entry function has workgroup barriers (the lanes function then keeps every
+    /// subgroup's lanes apart: they wait there).
+    pub(crate) workgroup_barriers: bool,
     /// Whether the program allows the lanes function (`lanes::eligible`).
     lanes_eligible: bool,
     /// The entry function for a whole subgroup of up to `lanes::LANES` invocations in one call
