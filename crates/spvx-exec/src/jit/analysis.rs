@@ -231,6 +231,21 @@ pub fn edges(term: &Term) -> Vec<&crate::program::Edge> {
     }
 }
 
+/// The segments execution resumes at after a workgroup barrier of `f` (each once, in order).
+pub fn barrier_continuations(f: &Function) -> Vec<SegId> {
+    let mut next: Vec<SegId> = f
+        .segments
+        .iter()
+        .filter_map(|s| match s.term {
+            Term::Barrier { next } => Some(next),
+            _ => None,
+        })
+        .collect();
+    next.sort_unstable();
+    next.dedup();
+    next
+}
+
 /// The segments control can go to from `term` (edges, a call's or barrier's continuation).
 pub fn successors(term: &Term) -> Vec<SegId> {
     match term {

@@ -33,16 +33,15 @@
 use super::analysis;
 use super::group;
 use super::lower::FnLower;
-use super::lower_loop::{Position, next_local, store_builtins};
+use super::lower_loop::{Workgroup, next_local, store_builtins};
 use super::runtime::{
-    CTX_BUDGET, CTX_INVOCATION, CTX_LOCAL, CTX_SIZE, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS,
-    CTX_WG, CTX_WIDTH,
+    CTX_BUDGET, CTX_INVOCATION, CTX_LOCAL, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS,
 };
 use super::status;
 use crate::program::{BuiltinVar, Edge, IBinOp, Inst, Program, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, FuncRef, InstBuilder, MemFlagsData, Value, types};
-use cranelift_frontend::{FunctionBuilder, Switch, Variable};
+use cranelift_frontend::{Switch, Variable};
 use std::collections::HashSet;
 
 mod barrier;
@@ -235,26 +234,15 @@ impl FnLower<'_, '_, '_> {
     /// Stores each lane's built-ins of `list` into its registers `regs[l]`: lane `l` is
     /// invocation `first + l` of the workgroup.
     fn lane_builtins(&mut self, list: &[BuiltinVar], first: Value, regs: &[Value]) {
-        let t = MemFlagsData::trusted();
-        let ld = |b: &mut FunctionBuilder, ctx: Value, off: i32| b.ins().load(I64, t, ctx, off);
-        let wg = [0, 1, 2].map(|i| ld(self.b, self.ctx, CTX_WG + 8 * i));
-        let size = [0, 1, 2].map(|i| ld(self.b, self.ctx, CTX_SIZE + 8 * i));
-        let width = ld(self.b, self.ctx, CTX_WIDTH);
-        let base = [0, 1, 2].map(|i| self.b.ins().imul(wg[i], size[i]));
+        let group = Workgroup::load(self.b, self.ctx);
         // Lane 0's LocalInvocationId from the context (the driver steps it), the others' by
         // stepping.
-        let mut local = [0, 1, 2].map(|i| ld(self.b, self.ctx, CTX_LOCAL + 8 * i));
+        let t = MemFlagsData::trusted();
+        let mut local = [0, 1, 2].map(|i| self.b.ins().load(I64, t, self.ctx, CTX_LOCAL + 8 * i));
         for (l, r) in regs.iter().enumerate() {
             let index = self.b.ins().iadd_imm_s(first, l as i64);
-            let at = Position {
-                index,
-                local,
-                wg,
-                base,
-                width,
-            };
-            store_builtins(self.b, list, *r, &at);
-            local = next_local(self.b, local, size);
+            store_builtins(self.b, list, *r, &group, index, local);
+            local = next_local(self.b, local, group.size);
         }
     }
 
@@ -379,16 +367,7 @@ impl FnLower<'_, '_, '_> {
         self.b
             .ins()
             .store(MemFlagsData::trusted(), inv, self.ctx, CTX_INVOCATION);
-        self.spill_vars();
-        let id = self.b.ins().iconst(I64, id as i64);
-        let call = self.b.ins().call(self.callout, &[self.ctx, self.regs, id]);
-        let r = self.b.inst_results(call)[0];
-        let bad = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::NotEqual, r, status::DONE as i64);
-        self.bail_if(bad);
-        self.reload_vars();
+        self.call_out(id);
     }
 
     /// The terminator of a segment for every active lane, then back to the dispatcher.

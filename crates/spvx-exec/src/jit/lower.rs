@@ -175,28 +175,18 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         for c in self.counters.clone() {
             self.b.def_var(c, zero);
         }
-        let has_loop = self.f.segments.iter().enumerate().any(|(i, seg)| {
-            analysis::successors(&seg.term)
-                .iter()
-                .any(|t| (*t as usize) <= i)
-        });
-        let resumes_here = self
-            .f
-            .segments
-            .iter()
-            .any(|s| matches!(s.term, Term::Barrier { .. }))
-            || self.f.code.iter().any(|i| group::shape(i).is_some());
-        self.hoist_spaces(has_loop && !resumes_here);
+        // Every cycle of the control-flow graph has an edge to a segment whose index is not
+        // higher than its source's: the budget is checked when such a segment starts.
+        let mut header = vec![false; self.f.segments.len()];
+        for (i, seg) in self.f.segments.iter().enumerate() {
+            for t in analysis::successors(&seg.term) {
+                if (t as usize) <= i {
+                    header[t as usize] = true;
+                }
+            }
+        }
         let start = self.seg_blocks[self.f.entry as usize];
-        let resumes: Vec<SegId> = self
-            .f
-            .segments
-            .iter()
-            .filter_map(|s| match s.term {
-                Term::Barrier { next } => Some(next),
-                _ => None,
-            })
-            .collect();
+        let resumes = analysis::barrier_continuations(self.f);
         for (i, seg) in self.f.segments.iter().enumerate() {
             for k in seg.start..seg.end {
                 if group::shape(&self.f.code[k as usize]).is_some() {
@@ -205,7 +195,9 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
                 }
             }
         }
-        if resumes.is_empty() && self.group_sites.is_empty() {
+        let resumes_here = !resumes.is_empty() || !self.group_sites.is_empty();
+        self.hoist_spaces(header.contains(&true) && !resumes_here);
+        if !resumes_here {
             self.b.ins().jump(start, &[]);
         } else {
             let resume_block = self.b.create_block();
@@ -218,16 +210,6 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         let s = self.b.ins().iconst(I64, status::BAIL as i64);
         self.b.ins().return_(&[s]);
 
-        // Every cycle of the control-flow graph has an edge to a segment whose index is not
-        // higher than its source's: the budget is checked when such a segment starts.
-        let mut header = vec![false; self.f.segments.len()];
-        for (i, seg) in self.f.segments.iter().enumerate() {
-            for t in analysis::successors(&seg.term) {
-                if (t as usize) <= i {
-                    header[t as usize] = true;
-                }
-            }
-        }
         for (i, seg) in self.f.segments.iter().enumerate() {
             self.b.switch_to_block(self.seg_blocks[i]);
             self.spend_steps(seg.end - seg.start + 1);
@@ -294,14 +276,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             self.b.def_var(c, v);
         }
         let mut sw = Switch::new();
-        let mut targets = Vec::new();
-        for seg in &self.f.segments {
-            if let Term::Barrier { next } = seg.term
-                && !targets.contains(&next)
-            {
-                targets.push(next);
-            }
-        }
+        let targets = analysis::barrier_continuations(self.f);
         let blocks: Vec<Block> = targets.iter().map(|_| self.b.create_block()).collect();
         for (t, blk) in targets.iter().zip(&blocks) {
             sw.set_entry(*t as u128 + 1, *blk);
@@ -545,6 +520,12 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     /// Runs instruction `index` of the function through the interpreter.
     fn lower_callout(&mut self, index: u32) {
         let id = self.new_callout(index);
+        self.call_out(id);
+    }
+
+    /// Calls call-out `id` for the current register file: the variables written to it before,
+    /// a bail when the instruction reported, the variables read back after.
+    pub fn call_out(&mut self, id: usize) {
         self.spill_vars();
         let id = self.b.ins().iconst(I64, id as i64);
         let call = self.b.ins().call(self.callout, &[self.ctx, self.regs, id]);

@@ -53,65 +53,25 @@ pub fn loop_builtins(prog: &Program, barriers: bool) -> Option<Vec<BuiltinVar>> 
 /// `entry`.
 pub fn emit(b: &mut FunctionBuilder, entry: FuncRef, builtins: &[BuiltinVar]) {
     let t = MemFlagsData::trusted();
-    let start = b.create_block();
-    b.append_block_params_for_function_params(start);
-    b.switch_to_block(start);
-    let p = b.block_params(start).to_vec();
-    let (ctx, regs, n) = (p[0], p[1], p[2]);
-    let load = |b: &mut FunctionBuilder, off: i32| b.ins().load(I64, t, ctx, off);
-    let wg: Vec<Value> = (0..3).map(|i| load(b, CTX_WG + 8 * i)).collect();
-    let size: Vec<Value> = (0..3).map(|i| load(b, CTX_SIZE + 8 * i)).collect();
-    let width = load(b, CTX_WIDTH);
-    let base: Vec<Value> = (0..3).map(|i| b.ins().imul(wg[i], size[i])).collect();
-    let zero = b.ins().iconst(I64, 0);
-
-    // Loop state: index, x, y, z.
-    let head = b.create_block();
-    for _ in 0..4 {
-        b.append_block_param(head, I64);
-    }
-    b.ins()
-        .jump(head, &[zero.into(), zero.into(), zero.into(), zero.into()]);
-
-    b.switch_to_block(head);
-    let hp = b.block_params(head).to_vec();
-    let (index, local) = (hp[0], [hp[1], hp[2], hp[3]]);
-    let body = b.create_block();
-    let done = b.create_block();
-    let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
-    b.ins().brif(more, body, &[], done, &[]);
-
-    b.switch_to_block(done);
-    let ok = b.ins().iconst(I64, status::DONE as i64);
-    b.ins().return_(&[ok]);
-
-    b.switch_to_block(body);
-    b.ins().store(t, index, ctx, CTX_INVOCATION);
-    let at = Position {
-        index,
-        local,
-        wg: [wg[0], wg[1], wg[2]],
-        base: [base[0], base[1], base[2]],
-        width,
-    };
-    store_builtins(b, builtins, regs, &at);
-    let call = b.ins().call(entry, &[ctx, regs, zero]);
-    let r = b.inst_results(call)[0];
-    // DONE and KILLED end the invocation; anything else ends the workgroup.
-    let stop = b
-        .ins()
-        .icmp_imm_s(IntCC::UnsignedGreaterThan, r, status::KILLED as i64);
-    let out = b.create_block();
-    let next = b.create_block();
-    b.ins().brif(stop, out, &[], next, &[]);
-    b.switch_to_block(out);
-    b.ins().return_(&[r]);
-
-    b.switch_to_block(next);
-    let [x, y, z] = next_local(b, local, [size[0], size[1], size[2]]);
-    let i1 = b.ins().iadd_imm_s(index, 1);
-    b.ins()
-        .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
+    let (ctx, regs, n) = entry_params(b);
+    let group = Workgroup::load(b, ctx);
+    for_each_invocation(b, n, &group, |b, index, local| {
+        b.ins().store(t, index, ctx, CTX_INVOCATION);
+        store_builtins(b, builtins, regs, &group, index, local);
+        let zero = b.ins().iconst(I64, 0);
+        let call = b.ins().call(entry, &[ctx, regs, zero]);
+        let r = b.inst_results(call)[0];
+        // DONE and KILLED end the invocation; anything else ends the workgroup.
+        let stop = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, r, status::KILLED as i64);
+        let out = b.create_block();
+        let next = b.create_block();
+        b.ins().brif(stop, out, &[], next, &[]);
+        b.switch_to_block(out);
+        b.ins().return_(&[r]);
+        b.switch_to_block(next);
+    });
 }
 
 /// Emits the start of a program run in rounds (`emit_rounds`): `fn(ctx, state, invocations) ->
@@ -126,19 +86,39 @@ pub fn emit_starts(
     status_word: usize,
 ) {
     let t = MemFlagsData::trusted();
+    let (ctx, state, n) = entry_params(b);
+    let group = Workgroup::load(b, ctx);
+    for_each_invocation(b, n, &group, |b, index, local| {
+        let off = b.ins().imul_imm_s(index, 8 * state_words as i64);
+        let regs = b.ins().iadd(state, off);
+        store_builtins(b, builtins, regs, &group, index, local);
+        let zero = b.ins().iconst(I64, 0);
+        let run = b.ins().iconst(I64, RUN as i64);
+        b.ins().store(t, zero, regs, 8 * resume_word as i32);
+        b.ins().store(t, run, regs, 8 * status_word as i32);
+    });
+}
+
+/// The entry block of a native function, with its parameters `(ctx, regs, n)`.
+fn entry_params(b: &mut FunctionBuilder) -> (Value, Value, Value) {
     let start = b.create_block();
     b.append_block_params_for_function_params(start);
     b.switch_to_block(start);
     let p = b.block_params(start).to_vec();
-    let (ctx, state, n) = (p[0], p[1], p[2]);
-    let load = |b: &mut FunctionBuilder, off: i32| b.ins().load(I64, t, ctx, off);
-    let wg = [0, 1, 2].map(|i| load(b, CTX_WG + 8 * i));
-    let size = [0, 1, 2].map(|i| load(b, CTX_SIZE + 8 * i));
-    let width = load(b, CTX_WIDTH);
-    let base = [0, 1, 2].map(|i| b.ins().imul(wg[i], size[i]));
-    let zero = b.ins().iconst(I64, 0);
-    let run = b.ins().iconst(I64, RUN as i64);
+    (p[0], p[1], p[2])
+}
 
+/// A loop over the invocations `0..n` of the workgroup (LocalInvocationId x fastest, as
+/// `run::builtins` numbers them): `body` is emitted with the invocation's index and
+/// LocalInvocationId and must leave the builder in a block that goes on to the next
+/// invocation; after the last the function returns `DONE`.
+fn for_each_invocation(
+    b: &mut FunctionBuilder,
+    n: Value,
+    group: &Workgroup,
+    body: impl FnOnce(&mut FunctionBuilder, Value, [Value; 3]),
+) {
+    let zero = b.ins().iconst(I64, 0);
     // Loop state: index, x, y, z.
     let head = b.create_block();
     for _ in 0..4 {
@@ -149,64 +129,71 @@ pub fn emit_starts(
     b.switch_to_block(head);
     let hp = b.block_params(head).to_vec();
     let (index, local) = (hp[0], [hp[1], hp[2], hp[3]]);
-    let body = b.create_block();
+    let each = b.create_block();
     let done = b.create_block();
     let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
-    b.ins().brif(more, body, &[], done, &[]);
+    b.ins().brif(more, each, &[], done, &[]);
 
     b.switch_to_block(done);
     let ok = b.ins().iconst(I64, status::DONE as i64);
     b.ins().return_(&[ok]);
 
-    b.switch_to_block(body);
-    let off = b.ins().imul_imm_s(index, 8 * state_words as i64);
-    let regs = b.ins().iadd(state, off);
-    let at = Position {
-        index,
-        local,
-        wg,
-        base,
-        width,
-    };
-    store_builtins(b, builtins, regs, &at);
-    b.ins().store(t, zero, regs, 8 * resume_word as i32);
-    b.ins().store(t, run, regs, 8 * status_word as i32);
-    let [x, y, z] = next_local(b, local, size);
+    b.switch_to_block(each);
+    body(b, index, local);
+    let [x, y, z] = next_local(b, local, group.size);
     let i1 = b.ins().iadd_imm_s(index, 1);
     b.ins()
         .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
 }
 
-/// Where an invocation is, for its built-ins: LocalInvocationIndex, LocalInvocationId, the
-/// workgroup id, the first GlobalInvocationId of the workgroup (id × size) and the subgroup
-/// size.
-pub struct Position {
-    pub index: Value,
-    pub local: [Value; 3],
+/// What the built-ins of every invocation of a workgroup share, loaded from the context: the
+/// workgroup id, the workgroup size, the first GlobalInvocationId of the workgroup (id × size)
+/// and the subgroup size.
+pub struct Workgroup {
     pub wg: [Value; 3],
+    pub size: [Value; 3],
     pub base: [Value; 3],
     pub width: Value,
 }
 
-/// Stores the built-ins of `builtins` (those `loop_builtins` accepts) of the invocation at
-/// `at` into its registers at `regs`.
+impl Workgroup {
+    /// Loads them from the context `ctx` (`CTX_WG`, `CTX_SIZE`, `CTX_WIDTH`).
+    pub fn load(b: &mut FunctionBuilder, ctx: Value) -> Workgroup {
+        let t = MemFlagsData::trusted();
+        let wg = [0, 1, 2].map(|i| b.ins().load(I64, t, ctx, CTX_WG + 8 * i));
+        let size = [0, 1, 2].map(|i| b.ins().load(I64, t, ctx, CTX_SIZE + 8 * i));
+        let width = b.ins().load(I64, t, ctx, CTX_WIDTH);
+        let base = [0, 1, 2].map(|i| b.ins().imul(wg[i], size[i]));
+        Workgroup {
+            wg,
+            size,
+            base,
+            width,
+        }
+    }
+}
+
+/// Stores the built-ins of `builtins` (those `loop_builtins` accepts) of the invocation of
+/// LocalInvocationIndex `index` and LocalInvocationId `local` into its registers at `regs`.
 pub fn store_builtins(
     b: &mut FunctionBuilder,
     builtins: &[BuiltinVar],
     regs: Value,
-    at: &Position,
+    group: &Workgroup,
+    index: Value,
+    local: [Value; 3],
 ) {
     let t = MemFlagsData::trusted();
     let zero = b.ins().iconst(I64, 0);
     for bv in builtins {
         let Some(reg) = bv.reg else { continue };
         let values: [Value; 3] = match bv.builtin {
-            Builtin::LocalInvocationId => at.local,
-            Builtin::WorkgroupId => at.wg,
-            Builtin::GlobalInvocationId => [0, 1, 2].map(|i| b.ins().iadd(at.base[i], at.local[i])),
-            Builtin::LocalInvocationIndex => [at.index, zero, zero],
-            Builtin::SubgroupLocalInvocationId => [b.ins().urem(at.index, at.width), zero, zero],
-            Builtin::SubgroupId => [b.ins().udiv(at.index, at.width), zero, zero],
+            Builtin::LocalInvocationId => local,
+            Builtin::WorkgroupId => group.wg,
+            Builtin::GlobalInvocationId => [0, 1, 2].map(|i| b.ins().iadd(group.base[i], local[i])),
+            Builtin::LocalInvocationIndex => [index, zero, zero],
+            Builtin::SubgroupLocalInvocationId => [b.ins().urem(index, group.width), zero, zero],
+            Builtin::SubgroupId => [b.ins().udiv(index, group.width), zero, zero],
             _ => continue,
         };
         for (i, v) in values.iter().take(bv.components as usize).enumerate() {

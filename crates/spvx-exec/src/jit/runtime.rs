@@ -121,6 +121,21 @@ pub struct Host<'a> {
     pub scratch: Vec<u64>,
 }
 
+/// Entry `id` of the call-out table `callouts` of `prog`: the instruction and its index in the
+/// module.
+fn instruction<'p>(
+    prog: &'p Program,
+    callouts: &[Callout],
+    id: u64,
+) -> Option<(&'p crate::program::Inst, u32)> {
+    let c = callouts.get(usize::try_from(id).ok()?)?;
+    let f = prog.functions.get(c.func as usize)?;
+    Some((
+        f.code.get(c.index as usize)?,
+        *f.source.get(c.index as usize)?,
+    ))
+}
+
 /// Runs instruction `id` of the call-out table for the invocation whose registers are at
 /// `regs`, through the interpreter's implementation with a one-lane subgroup. Returns
 /// `status::DONE`, or `status::BAIL` when the instruction reported an event (or panicked).
@@ -132,15 +147,7 @@ pub unsafe extern "C" fn callout(ctx: *mut JitCtx, regs: *mut u64, id: u64) -> u
     // SAFETY: the caller's contract; nothing else touches these objects during the call (the
     // native code that passed them waits for us, on this thread).
     let (host, invocation) = unsafe { (&mut *(*ctx).host, (*ctx).invocation) };
-    let Some(c) = host.callouts.get(id as usize) else {
-        return status::BAIL;
-    };
-    let Some(f) = host.prog.functions.get(c.func as usize) else {
-        return status::BAIL;
-    };
-    let (Some(inst), Some(&source)) =
-        (f.code.get(c.index as usize), f.source.get(c.index as usize))
-    else {
+    let Some((inst, source)) = instruction(host.prog, host.callouts, id) else {
         return status::BAIL;
     };
     let slots = host.prog.slot_count as usize;
@@ -197,15 +204,7 @@ pub unsafe extern "C" fn group_callout(ctx: *mut JitCtx, regs: *mut u64, word: u
     let (id, active) = (word & 0xffff_ffff, word >> 32);
     // SAFETY: the caller's contract, as for `callout`.
     let (host, width) = unsafe { (&mut *(*ctx).host, (*ctx).width as usize) };
-    let Some(c) = host.callouts.get(id as usize) else {
-        return status::BAIL;
-    };
-    let Some(f) = host.prog.functions.get(c.func as usize) else {
-        return status::BAIL;
-    };
-    let (Some(inst), Some(&source)) =
-        (f.code.get(c.index as usize), f.source.get(c.index as usize))
-    else {
+    let Some((inst, source)) = instruction(host.prog, host.callouts, id) else {
         return status::BAIL;
     };
     if width == 0 || active >> width != 0 {

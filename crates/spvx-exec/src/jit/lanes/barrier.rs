@@ -5,7 +5,7 @@
 use super::{FINISHED, LANES};
 use crate::jit::lower::FnLower;
 use crate::jit::status;
-use crate::program::{SegId, Term};
+use crate::program::SegId;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, types};
 use cranelift_frontend::Switch;
@@ -80,17 +80,7 @@ impl FnLower<'_, '_, '_> {
             });
         }
         self.enter_lane(0, None);
-        let mut targets: Vec<SegId> = self
-            .f
-            .segments
-            .iter()
-            .filter_map(|s| match s.term {
-                Term::Barrier { next } => Some(next),
-                _ => None,
-            })
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
+        let targets = crate::jit::analysis::barrier_continuations(self.f);
         let blocks: Vec<Block> = targets.iter().map(|_| self.b.create_block()).collect();
         let mut sw = Switch::new();
         for (t, blk) in targets.iter().zip(&blocks) {
