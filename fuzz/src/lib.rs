@@ -25,3 +25,15 @@ pub mod val;
 
 #[path = "../checks/exec.rs"]
 pub mod exec;
+
+#[path = "../checks/gen_kernel.rs"]
+pub mod gen_kernel;
+
+#[path = "../checks/exec_kernel.rs"]
+pub mod exec_kernel;
+
+#[path = "../checks/gen_tensor.rs"]
+pub mod gen_tensor;
+
+#[path = "../checks/exec_tensor.rs"]
+pub mod exec_tensor;
