@@ -8,7 +8,7 @@
 //! calls, buffer loads and stores and atomics at random (often out-of-bounds) indices, array
 //! length, barriers, subgroup reductions, scans, votes, ballots, shuffles, clustered and quad
 //! operations, integer dot products (packed and vector, plain and AccSat), the fixed-point
-//! functions and the VALVE fp16 dot products (capabilities declared where used), and structured
+//! functions and the VALVE dot products on fp16, bf16 and fp8 (capabilities declared where used), and structured
 //! selections, switches and loops (whose trip counts may be huge or infinite). In the default mode the module is meant to be valid
 //! (the engine target runs these); with `chaos` set, operands are drawn from every id of the
 //! module regardless of type, which gives modules that are well formed but mostly invalid (the
@@ -1127,11 +1127,20 @@ impl Gen<'_> {
         self.op(name, result, &all)
     }
 
-    /// The VALVE mixed float dot products on fp16 pairs (SPV_VALVE_mixed_float_dot_product):
-    /// OpFDot2MixAcc32VALVE with a float accumulator and OpFDot2MixAcc16VALVE with a half one,
-    /// the vectors built from halves in scope.
+    /// The VALVE mixed float dot products (SPV_VALVE_mixed_float_dot_product):
+    /// OpFDot2MixAcc32VALVE with a float accumulator and OpFDot2MixAcc16VALVE with a 16-bit one
+    /// on pairs of IEEE halves (built from halves in scope) or of bfloat16s, and
+    /// OpFDot4MixAcc32VALVE on four E4M3/E5M2 floats. bfloat16 and fp8 vectors are bit casts of
+    /// a uint in scope (every encoding, NaNs and infinities included), a bfloat16 accumulator a
+    /// bit cast of a ushort, and a bfloat16 result is bit cast back to a ushort.
     fn mixdot(&mut self) -> Option<()> {
-        let acc16 = self.bytes.u8() & 1 == 1;
+        let k = self.bytes.u8();
+        let acc16 = k & 1 == 1;
+        match (k >> 1) % 4 {
+            2 => return self.mixdot_bf16(acc16),
+            3 => return self.mixdot_fp8(),
+            _ => {}
+        }
         let (name, cap, acc) = if acc16 {
             (
                 "OpFDot2MixAcc16VALVE",
@@ -1158,6 +1167,68 @@ impl Gen<'_> {
         let b = vector(self)?;
         let c = self.value(acc)?;
         self.op(name, acc, &[Arg::Id(a), Arg::Id(b), Arg::Id(c)])
+    }
+
+    /// `OpBitcast` of a value of type `from` in scope to the type id `to`.
+    fn bitcast_of(&mut self, from: Ty, to: u32) -> Option<u32> {
+        let v = self.value(from)?;
+        self.b.inst("OpBitcast", Some(to), &[Arg::Id(v)]).ok()?
+    }
+
+    /// OpFDot2MixAcc32VALVE / OpFDot2MixAcc16VALVE on bfloat16 pairs (SPV_KHR_bfloat16).
+    fn mixdot_bf16(&mut self, acc16: bool) -> Option<()> {
+        for cap in ["BFloat16TypeKHR", "DotProductBFloat16AccVALVE"] {
+            self.b.capability(cap).ok()?;
+        }
+        for ext in ["SPV_KHR_bfloat16", "SPV_VALVE_mixed_float_dot_product"] {
+            self.b.extension(ext).ok()?;
+        }
+        let bf16 = self.b.type_float(16, Some("BFloat16KHR")).ok()?;
+        let v2 = self.b.type_vector(bf16, 2).ok()?;
+        let a = self.bitcast_of(Ty::U32, v2)?;
+        let b = self.bitcast_of(Ty::U32, v2)?;
+        if !acc16 {
+            let c = self.value(Ty::F32)?;
+            return self.op(
+                "OpFDot2MixAcc32VALVE",
+                Ty::F32,
+                &[Arg::Id(a), Arg::Id(b), Arg::Id(c)],
+            );
+        }
+        let c = self.bitcast_of(Ty::U16, bf16)?;
+        let d = self
+            .b
+            .inst(
+                "OpFDot2MixAcc16VALVE",
+                Some(bf16),
+                &[Arg::Id(a), Arg::Id(b), Arg::Id(c)],
+            )
+            .ok()??;
+        self.op("OpBitcast", Ty::U16, &[Arg::Id(d)])
+    }
+
+    /// OpFDot4MixAcc32VALVE on four 8-bit floats, each vector E4M3 or E5M2 (SPV_EXT_float8).
+    fn mixdot_fp8(&mut self) -> Option<()> {
+        for cap in ["Float8EXT", "DotProductFloat8AccFloat32VALVE"] {
+            self.b.capability(cap).ok()?;
+        }
+        for ext in ["SPV_EXT_float8", "SPV_VALVE_mixed_float_dot_product"] {
+            self.b.extension(ext).ok()?;
+        }
+        let vector = |g: &mut Self| -> Option<u32> {
+            let encoding = ["Float8E4M3EXT", "Float8E5M2EXT"][g.bytes.below(2)];
+            let e = g.b.type_float(8, Some(encoding)).ok()?;
+            let v4 = g.b.type_vector(e, 4).ok()?;
+            g.bitcast_of(Ty::U32, v4)
+        };
+        let a = vector(self)?;
+        let b = vector(self)?;
+        let c = self.value(Ty::F32)?;
+        self.op(
+            "OpFDot4MixAcc32VALVE",
+            Ty::F32,
+            &[Arg::Id(a), Arg::Id(b), Arg::Id(c)],
+        )
     }
 
     /// A subgroup reduction or scan (uint: add, umax, xor; float: add, min, mul).

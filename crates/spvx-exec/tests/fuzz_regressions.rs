@@ -6,19 +6,19 @@
 
 #[path = "../../../fuzz/checks/exec.rs"]
 mod exec;
-#[path = "../../../fuzz/checks/gen.rs"]
-#[allow(dead_code)]
-mod generator;
 #[path = "../../../fuzz/checks/exec_kernel.rs"]
 mod exec_kernel;
+#[path = "../../../fuzz/checks/exec_tensor.rs"]
+mod exec_tensor;
 #[path = "../../../fuzz/checks/gen_kernel.rs"]
 #[allow(dead_code)]
 mod gen_kernel;
-#[path = "../../../fuzz/checks/exec_tensor.rs"]
-mod exec_tensor;
 #[path = "../../../fuzz/checks/gen_tensor.rs"]
 #[allow(dead_code)]
 mod gen_tensor;
+#[path = "../../../fuzz/checks/gen.rs"]
+#[allow(dead_code)]
+mod generator;
 #[path = "../../../fuzz/checks/replay.rs"]
 mod replay;
 
