@@ -25,7 +25,7 @@ mod modes;
 mod quantize;
 mod ziv;
 
-pub use convert::{Dyadic, convert_dyadic, convert_rational};
+pub use convert::{Dyadic, MAX_DECIMAL_BITS, convert_dyadic, convert_rational};
 pub use error::FixedError;
 pub use eval::{
     Approximation, EvalLimits, Exception, FixedFunction, FixedOp, FixedOutcome, FixedValue,

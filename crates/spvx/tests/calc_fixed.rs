@@ -122,6 +122,68 @@ fn single_case_form_prints_value_exact_and_result() {
 }
 
 #[test]
+fn huge_integer_bits_print_at_once() {
+    // <8, 2000000000, signed> 0x85 = −123 · 2^(2000000000 − 8): printed as a multiple of a
+    // power of two (its 602 million decimal digits took minutes before). exp of that is 0
+    // in any format (e^(−2^1999999998) < 2^−2^1999999990), and sin(π·x) of an even integer
+    // is 0 and cos 1.
+    let (ok, out, err) = run(
+        &[
+            "calc",
+            "fixed",
+            "exp",
+            "--w",
+            "8",
+            "--i",
+            "2000000000",
+            "--signed",
+            "--x",
+            "85",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("-123·2^1999999992"), "{out}");
+    assert!(out.contains("exact   exp(x) = 0\n"), "{out}");
+    let (ok, out, err) = run(
+        &[
+            "calc",
+            "fixed",
+            "sincospi",
+            "--w",
+            "8",
+            "--i",
+            "2000000000",
+            "--signed",
+            "--x",
+            "85",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("sincospi(x).sin = 0\n"), "{out}");
+    assert!(out.contains("sincospi(x).cos = 1\n"), "{out}");
+    // Too precise a result is a clear error, not a long computation.
+    let (ok, _, err) = run(
+        &[
+            "calc",
+            "fixed",
+            "sincospi",
+            "--w",
+            "8",
+            "--i",
+            "-2000000000",
+            "--signed",
+            "--x",
+            "85",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("above the limit"), "{err}");
+}
+
+#[test]
 fn help_explains_numbering() {
     let (ok, out, _) = run(&["calc", "fixed", "--help"], "");
     assert!(ok);

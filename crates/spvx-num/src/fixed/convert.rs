@@ -155,12 +155,24 @@ pub(crate) fn tiny_frac(negative: bool) -> Frac {
     }
 }
 
+/// Integers of more bits than this are written `m·2^e` by [`Dyadic::to_decimal_string`]
+/// (2^1024 has 309 decimal digits; a format's integer bits may be any `i32`, and writing
+/// 2^(2^31) in decimal would take minutes).
+pub const MAX_DECIMAL_BITS: u64 = 1024;
+
 impl Dyadic {
     /// The value in decimal, truncated toward zero after `frac_digits` digits, with a trailing
-    /// `…` when digits were dropped (exact dyadics end after at most −exponent digits).
+    /// `…` when digits were dropped (exact dyadics end after at most −exponent digits). An
+    /// integer of more than [`MAX_DECIMAL_BITS`] bits is written exactly as `m·2^e` instead.
     pub fn to_decimal_string(&self, frac_digits: usize) -> String {
         let negative = self.mantissa.is_negative();
         let a = self.mantissa.abs();
+        if self.exponent > 0
+            && !a.is_zero()
+            && a.bits().saturating_add(self.exponent as u64) > MAX_DECIMAL_BITS
+        {
+            return format!("{}{a}·2^{}", if negative { "-" } else { "" }, self.exponent);
+        }
         if self.exponent >= 0 {
             let v: BigInt = a << (self.exponent as u64);
             return format!("{}{}", if negative { "-" } else { "" }, v);
@@ -189,5 +201,32 @@ impl Dyadic {
             out.push('…');
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_integers_are_written_as_a_power_of_two_multiple() {
+        let d = |m: i64, e: i64| Dyadic {
+            mantissa: BigInt::from(m),
+            exponent: e,
+        };
+        // 3·2^4 = 48; 2^1023 still in decimal (308 digits, starting 8988465674…).
+        assert_eq!(d(3, 4).to_decimal_string(5), "48");
+        let big = d(1, 1023).to_decimal_string(5);
+        assert_eq!(big.len(), 308);
+        assert!(big.starts_with("8988465674"), "{big}");
+        // 2·2^1023 = 2^1024 has 1025 bits: written as a multiple, exactly, and at once even
+        // for exponents near 2^31.
+        assert_eq!(d(2, 1023).to_decimal_string(5), "2·2^1023");
+        assert_eq!(
+            d(-5, 2_000_000_000).to_decimal_string(40),
+            "-5·2^2000000000"
+        );
+        // Tiny values stay decimals: 5·2^-2000000000 truncates to 0 after 3 digits.
+        assert_eq!(d(5, -2_000_000_000).to_decimal_string(3), "0.000…");
     }
 }
