@@ -1,7 +1,8 @@
 //! Tensors (SPV_ARM_tensors with the VK_ARM_tensors access rules): element reads with an
 //! OutOfBoundsValueARM operand, array reads straddling the innermost dimension's end (per
 //! element replacement), writes (out-of-bounds ones have no effect), size queries, packed and
-//! non-packed byte strides. Expected values are worked out from those rules in the test.
+//! non-packed byte strides, coordinates of narrow signed and unsigned types. Expected values are
+//! worked out from those rules in the test.
 
 use spvx_exec::{BindingKind, CompileOptions, CompiledModule, Resources, RunConfig, Tensor};
 use spvx_spirv::asm::{AsmOptions, assemble};
@@ -184,4 +185,114 @@ fn mismatched_tensor_is_refused() {
         .run(&mut res, [1, 1, 1], &RunConfig::default())
         .expect_err("too few bytes");
     assert!(err.to_string().contains("needs 48 bytes"), "{err}");
+}
+
+/// Reads of a 256-element uint tensor at coordinates of 8- and 16-bit types (OOB value 77):
+/// out[0] = t[uchar 200], out[1] = t[char −56] (the same bits), out[2] = t[ushort 255],
+/// out[3] = t[short −1]; then t[uchar 250] = 1000 and t[char −6] = 2000.
+const NARROW: &str = r#"
+OpCapability Shader
+OpCapability TensorsARM
+OpCapability Int8
+OpCapability Int16
+OpExtension "SPV_ARM_tensors"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %t %out
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %t DescriptorSet 0
+OpDecorate %t Binding 0
+OpDecorate %rarr ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%uchar = OpTypeInt 8 0
+%char = OpTypeInt 8 1
+%ushort = OpTypeInt 16 0
+%short = OpTypeInt 16 1
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u2 = OpConstant %uint 2
+%u3 = OpConstant %uint 3
+%k77 = OpConstant %uint 77
+%k1000 = OpConstant %uint 1000
+%k2000 = OpConstant %uint 2000
+%uc200 = OpConstant %uchar 200
+%uc250 = OpConstant %uchar 250
+%c_56 = OpConstant %char -56
+%c_6 = OpConstant %char -6
+%us255 = OpConstant %ushort 255
+%s_1 = OpConstant %short -1
+%a_uc = OpTypeArray %uchar %u1
+%a_c = OpTypeArray %char %u1
+%a_us = OpTypeArray %ushort %u1
+%a_s = OpTypeArray %short %u1
+%ten = OpTypeTensorARM %uint %u1
+%ptr_t = OpTypePointer UniformConstant %ten
+%t = OpVariable %ptr_t UniformConstant
+%rarr = OpTypeRuntimeArray %uint
+%Buf = OpTypeStruct %rarr
+%ptr_sb_Buf = OpTypePointer StorageBuffer %Buf
+%ptr_sb_uint = OpTypePointer StorageBuffer %uint
+%out = OpVariable %ptr_sb_Buf StorageBuffer
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tv = OpLoad %ten %t
+%c0 = OpCompositeConstruct %a_uc %uc200
+%e0 = OpTensorReadARM %uint %tv %c0 OutOfBoundsValueARM %k77
+%o0 = OpAccessChain %ptr_sb_uint %out %u0 %u0
+OpStore %o0 %e0
+%c1 = OpCompositeConstruct %a_c %c_56
+%e1 = OpTensorReadARM %uint %tv %c1 OutOfBoundsValueARM %k77
+%o1 = OpAccessChain %ptr_sb_uint %out %u0 %u1
+OpStore %o1 %e1
+%c2 = OpCompositeConstruct %a_us %us255
+%e2 = OpTensorReadARM %uint %tv %c2 OutOfBoundsValueARM %k77
+%o2 = OpAccessChain %ptr_sb_uint %out %u0 %u2
+OpStore %o2 %e2
+%c3 = OpCompositeConstruct %a_s %s_1
+%e3 = OpTensorReadARM %uint %tv %c3 OutOfBoundsValueARM %k77
+%o3 = OpAccessChain %ptr_sb_uint %out %u0 %u3
+OpStore %o3 %e3
+%c4 = OpCompositeConstruct %a_uc %uc250
+OpTensorWriteARM %tv %c4 %k1000
+%c5 = OpCompositeConstruct %a_c %c_6
+OpTensorWriteARM %tv %c5 %k2000
+OpReturn
+OpFunctionEnd
+"#;
+
+/// Coordinates are integers of their type's signedness: an unsigned 8-bit 200 is element 200,
+/// the signed 8-bit −56 (the same bits) is out of bounds; likewise for writes.
+#[test]
+fn narrow_coordinates_follow_their_signedness() {
+    let asm = assemble(NARROW, &AsmOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let m = CompiledModule::from_bytes(&asm.bytes(), "main", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut res = Resources::new();
+    res.set_tensor(
+        0,
+        0,
+        Tensor {
+            shape: vec![256],
+            strides: None,
+            data: (0..256u32).flat_map(|v| v.to_le_bytes()).collect(),
+        },
+    );
+    res.set_words(0, 1, &[0; 4]);
+    m.run(&mut res, [1, 1, 1], &RunConfig::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(res.words(0, 1).unwrap_or_default(), [200, 77, 255, 77]);
+    let t = res.tensor(0, 0).cloned().unwrap_or_default();
+    let mut want: Vec<u32> = (0..256).collect();
+    want[250] = 1000;
+    let got: Vec<u32> = t
+        .data
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, want, "only the uchar 250 write lands");
 }

@@ -564,10 +564,15 @@ impl Compiler<'_> {
             return Ok(());
         }
         let coords = self.operand(index, inst, 1)?;
+        // Signed coordinates are sign-extended from their width (a negative one is outside);
+        // unsigned ones are read as the register holds them, zero-extended (width 64).
         let (rank, coord_bits) = match self.ty(index, coords.ty)?.clone() {
             Type::Array { element, length } => (
                 self.array_length(index, length)?,
-                self.scalar(index, element)?.bits(),
+                match self.ty(index, element)? {
+                    Type::Int { signed: false, .. } => 64,
+                    _ => self.scalar(index, element)?.bits(),
+                },
             ),
             _ => return Err(self.err(index, "coordinates must be an integer array")),
         };

@@ -1,8 +1,9 @@
 //! Tensor access (SPV_ARM_tensors, with the VK_ARM_tensors semantics of reference/tensors.md
 //! §2a): reads and writes of one element or of consecutive elements along the innermost
-//! dimension, element by element bounds-checked (coordinates read as unsigned, so negative ones
-//! are outside); an element outside the tensor reads as the OutOfBoundsValueARM operand or
-//! zero, and is not written. Both are defined behaviour, so nothing is reported.
+//! dimension, element by element bounds-checked (coordinates of a signed type sign-extended, so
+//! negative ones are outside; of an unsigned type zero-extended, so a uint8 200 is element
+//! 200); an element outside the tensor reads as the OutOfBoundsValueARM operand or zero, and is
+//! not written. Both are defined behaviour, so nothing is reported.
 
 use super::{Ctx, lanes, low_bits, sext};
 use crate::memory::{Ptr, SPACE_BUFFER0, TensorView};

@@ -463,8 +463,9 @@ pub enum Inst {
         comparator: Option<Slot>,
     },
     /// OpTensorReadARM: `count` consecutive elements along the innermost dimension from
-    /// `coords` (`rank` slots); elements outside the tensor are `oob` (per element when
-    /// `oob_array`) or zero.
+    /// `coords` (`rank` slots, sign-extended from `coord_bits`: the width of a signed
+    /// coordinate type, 64 for an unsigned one); elements outside the tensor are `oob` (per
+    /// element when `oob_array`) or zero.
     TensorRead {
         dst: Slot,
         tensor: Slot,
@@ -475,7 +476,8 @@ pub enum Inst {
         element: Scalar,
         oob: Option<(Slot, bool)>,
     },
-    /// OpTensorWriteARM: elements outside the tensor are not written.
+    /// OpTensorWriteARM (coordinates as for `TensorRead`): elements outside the tensor are
+    /// not written.
     TensorWrite {
         tensor: Slot,
         coords: Slot,
