@@ -38,6 +38,12 @@ const REJECTED: &[(&str, &str)] = &[
         "composite-insert-type-as-composite.spv",
         "OpCompositeInsert: operand %_struct_16 cannot be a type",
     ),
+    // Found by the Kernel-model generator (fuzz/checks/gen_kernel.rs), 2026-11: spvx-val had
+    // no rule for OpCopyMemorySized.
+    (
+        "copy-memory-sized-constant-zero.spv",
+        "OpCopyMemorySized: Size cannot be a constant zero",
+    ),
 ];
 
 #[test]

@@ -1,7 +1,8 @@
 //! Memory instructions (SPIR-V §3.52.8): `OpVariable` (result pointer type and storage class,
 //! initializer, Function storage class exactly inside functions), `OpLoad`, `OpStore` (not
 //! into read-only storage classes),
-//! `OpCopyMemory`, and the access chains (`OpAccessChain`, `OpInBoundsAccessChain`,
+//! `OpCopyMemory`, `OpCopyMemorySized` (pointer operands; Size an integer scalar that, as a
+//! constant, is not zero nor has the sign bit set), and the access chains (`OpAccessChain`, `OpInBoundsAccessChain`,
 //! `OpPtrAccessChain`, `OpInBoundsPtrAccessChain`): indices and result pointer type.
 
 use super::composite::step;
@@ -17,6 +18,7 @@ pub(super) fn check(cx: &Cx) -> Check {
         61 => load(cx),
         62 => store(cx),
         63 => copy_memory(cx),
+        64 => copy_memory_sized(cx),
         65 | 66 => access_chain(cx, false),
         67 | 70 => access_chain(cx, true),
         _ => Ok(()),
@@ -125,6 +127,28 @@ fn copy_memory(cx: &Cx) -> Check {
     let (_, b) = pointer(cx, s).ok_or_else(|| cx.operand_err(1, "Source", "a pointer type"))?;
     ensure(a == b, || {
         cx.rule("Target and Source must point to the same type")
+    })
+}
+
+/// SPIR-V §3.52.8 OpCopyMemorySized: "Size ... must have a scalar integer type. If it is a
+/// constant instruction, the constant value must not be 0" (spirv-val: "cannot be a constant
+/// zero", and for a signed type "cannot have the sign bit set to 1").
+fn copy_memory_sized(cx: &Cx) -> Check {
+    let (t, s) = (cx.type_of(0), cx.type_of(1));
+    if other_pointer(cx, t) || other_pointer(cx, s) {
+        return Ok(());
+    }
+    pointer(cx, t).ok_or_else(|| cx.operand_err(0, "Target", "a pointer type"))?;
+    pointer(cx, s).ok_or_else(|| cx.operand_err(1, "Source", "a pointer type"))?;
+    let Some(Type::Int { width, signed }) = cx.type_of(2).and_then(|t| cx.ix.ty(t)) else {
+        return Err(cx.operand_err(2, "Size", "an integer scalar"));
+    };
+    let Some(v) = cx.id(2).and_then(|id| cx.ix.const_u64(id)) else {
+        return Ok(());
+    };
+    ensure(v != 0, || cx.rule("Size cannot be a constant zero"))?;
+    ensure(!(*signed && *width <= 64 && v >> (width - 1) & 1 == 1), || {
+        cx.rule("Size cannot be a constant with the sign bit set")
     })
 }
 
