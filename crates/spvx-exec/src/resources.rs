@@ -67,6 +67,9 @@ pub struct BindingInfo {
     pub name: Option<String>,
     /// For tensor bindings: rank and element size.
     pub tensor: Option<TensorInfo>,
+    /// For a tensor binding whose type has a Shape: that shape (outermost first), which the
+    /// bound tensor must have.
+    pub tensor_shape: Option<Vec<u64>>,
     /// The length of the array of buffers this binding is (1 for a plain binding). An array
     /// of buffers appears once per element, in element order, each its own memory object.
     /// 0 for a runtime-sized array (`buffer B {..} b[];`), listed once (element 0): it has as

@@ -1,8 +1,9 @@
 //! Tensors (SPV_ARM_tensors with the VK_ARM_tensors access rules): element reads with an
 //! OutOfBoundsValueARM operand, array reads straddling the innermost dimension's end (per
 //! element replacement), writes (out-of-bounds ones have no effect), size queries, packed and
-//! non-packed byte strides, coordinates of narrow signed and unsigned types. Expected values are
-//! worked out from those rules in the test.
+//! non-packed byte strides, coordinates of narrow signed and unsigned types, a tensor type with a
+//! Shape (the bound tensor must have it). Expected values are worked out from those rules in the
+//! test.
 
 use spvx_exec::{BindingKind, CompileOptions, CompiledModule, Resources, RunConfig, Tensor};
 use spvx_spirv::asm::{AsmOptions, assemble};
@@ -295,4 +296,39 @@ fn narrow_coordinates_follow_their_signedness() {
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     assert_eq!(got, want, "only the uchar 250 write lands");
+}
+
+/// A tensor type with a Shape ([3, 4]): listed with it; a tensor of that shape runs as the
+/// unshaped type does; another shape of the same rank is refused as a rank mismatch is (both
+/// are poison in VK_ARM_tensors).
+#[test]
+fn shaped_tensor_type_needs_its_shape() {
+    let text = TEXT.replace(
+        "%ten = OpTypeTensorARM %int %u2",
+        "%shape = OpConstantComposite %arr2uint %u3 %u4\n%ten = OpTypeTensorARM %int %u2 %shape",
+    );
+    assert_ne!(text, TEXT);
+    let asm = assemble(&text, &AsmOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let m = CompiledModule::from_bytes(&asm.bytes(), "main", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.bindings()[0].tensor_shape, Some(vec![3, 4]));
+    let run = |shape: Vec<u64>| {
+        let mut res = Resources::new();
+        res.set_words(0, 1, &[0; 18]);
+        res.set_tensor(
+            0,
+            0,
+            Tensor {
+                shape,
+                strides: None,
+                data: vec![0; 48],
+            },
+        );
+        m.run(&mut res, [1, 1, 1], &RunConfig::default())
+            .map(|_| res.words(0, 1).unwrap_or_default())
+    };
+    let out = run(vec![3, 4]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&out[16..18], &[3, 4]);
+    let err = run(vec![4, 3]).expect_err("shape [4, 3] vs Shape [3, 4]");
+    assert!(err.to_string().contains("Shape [3, 4]"), "{err}");
 }

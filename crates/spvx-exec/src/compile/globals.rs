@@ -273,8 +273,13 @@ impl Compiler<'_> {
             self.eval[slot as usize] = Ptr::new(SPACE_PRIVATE, u64::MAX).0;
             return Ok(());
         }
-        if let Type::Tensor { element, rank, .. } = self.ty(index, pointee)?.clone() {
-            return self.tensor_variable(index, id, slot, element, rank, array);
+        if let Type::Tensor {
+            element,
+            rank,
+            shape,
+        } = self.ty(index, pointee)?.clone()
+        {
+            return self.tensor_variable(index, id, slot, element, (rank, shape), array);
         }
         let (size, align) = match self.ty(index, pointee)? {
             Type::Struct { .. }
@@ -432,6 +437,7 @@ impl Compiler<'_> {
                         runtime_stride,
                         name: self.debug_name(id),
                         tensor: None,
+                        tensor_shape: None,
                         count,
                         element: array.map(|_| element),
                     });
@@ -453,15 +459,15 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// A storage tensor variable (UniformConstant, `OpTypeTensorARM` with a Rank), or an
-    /// array of `array` of them (one binding per element, as arrays of buffers).
+    /// A storage tensor variable (UniformConstant, `OpTypeTensorARM` with a Rank and maybe a
+    /// Shape), or an array of `array` of them (one binding per element, as arrays of buffers).
     fn tensor_variable(
         &mut self,
         index: usize,
         id: Id,
         slot: u32,
         element: Id,
-        rank: Option<Id>,
+        (rank, shape): (Option<Id>, Option<Id>),
         array: Option<u32>,
     ) -> Result<(), ExecError> {
         let rank = rank.ok_or_else(|| self.unsupported(index, "tensors without a Rank"))?;
@@ -470,6 +476,19 @@ impl Compiler<'_> {
             .ok()
             .filter(|r| (1..=64).contains(r))
             .ok_or_else(|| self.err(index, format!("tensor rank {rank}")))?;
+        // The Shape constant's entries (an array of Rank integers, read as unsigned).
+        let tensor_shape = match shape {
+            Some(shape) => {
+                let at = self.value(index, shape)?.slot as usize;
+                let entries = self.eval.get(at..at + rank as usize);
+                Some(
+                    entries
+                        .ok_or_else(|| self.err(index, "tensor shape"))?
+                        .to_vec(),
+                )
+            }
+            None => None,
+        };
         let element_bytes = crate::exec::tensor::element_bytes(self.scalar(index, element)?);
         let word = |d| {
             self.deco(id, d)
@@ -501,6 +520,7 @@ impl Compiler<'_> {
                     rank,
                     element_bytes,
                 }),
+                tensor_shape: tensor_shape.clone(),
                 count,
                 element: array.map(|_| e),
             });

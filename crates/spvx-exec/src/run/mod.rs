@@ -495,6 +495,15 @@ fn tensor_view(b: &BindingInfo, t: &Tensor) -> Result<TensorView, ExecError> {
             info.rank
         )));
     }
+    if let Some(shape) = &b.tensor_shape
+        && *shape != t.shape
+    {
+        // Poison in VK_ARM_tensors, as a rank mismatch: refused.
+        return Err(fail(format!(
+            "the tensor has shape {:?}, the module's tensor type has Shape {shape:?}",
+            t.shape
+        )));
+    }
     if t.shape.contains(&0) {
         return Err(fail("a dimension is 0".into()));
     }
