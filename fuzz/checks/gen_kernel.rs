@@ -273,6 +273,15 @@ struct Gen<'a> {
     forwards: Vec<Forward>,
     /// The built-in variables: (variable, its pointee type, the type of its value).
     builtin_vars: Vec<(u32, u32, Builtin)>,
+    /// Module-scope variables usable as pointers in every function: the program-scope
+    /// `__global` variables.
+    module_ptrs: Vec<Ptr>,
+    /// The program-scope variable holding a `__global uint*` (initialised to point to the
+    /// first of `module_ptrs`).
+    global_ptr_var: u32,
+    /// Module-scope variables made while generating functions (printf strings), for the
+    /// entry point's interface.
+    late_interface: Vec<u32>,
 }
 
 /// The shape of a built-in's value.
@@ -330,6 +339,9 @@ pub fn generate(data: &[u8]) -> Option<(Module, Shape)> {
         helpers: Vec::new(),
         forwards: Vec::new(),
         builtin_vars: Vec::new(),
+        module_ptrs: Vec::new(),
+        global_ptr_var: 0,
+        late_interface: Vec::new(),
     };
     let mut interface = g.builtins()?;
     let u32t = g.ty(Ty::U32)?;
@@ -338,6 +350,7 @@ pub fn generate(data: &[u8]) -> Option<(Module, Shape)> {
     let ptr_arr = g.b.type_pointer("Workgroup", arr).ok()?;
     g.shared = g.b.global_variable(ptr_arr, "Workgroup", None).ok()?;
     interface.push(g.shared);
+    interface.extend(g.program_scope()?);
     let consts = g.constants()?;
     for _ in 0..g.bytes.below(3) {
         g.helper(&consts)?;
@@ -355,7 +368,7 @@ pub fn generate(data: &[u8]) -> Option<(Module, Shape)> {
     let fty = g.b.type_function(void, &params).ok()?;
     let main = g.b.begin_function(void, "None", fty).ok()?;
     g.pool = consts;
-    g.ptrs.clear();
+    g.ptrs = g.module_ptrs.clone();
     g.ret = Ret::Void;
     for (p, &t) in args.iter().zip(&params) {
         let id = g.b.function_parameter(t).ok()?;
@@ -388,6 +401,7 @@ pub fn generate(data: &[u8]) -> Option<(Module, Shape)> {
     g.statements(0)?;
     g.b.inst("OpReturn", None, &[]).ok()?;
     g.b.end_function().ok()?;
+    interface.extend(std::mem::take(&mut g.late_interface));
     g.b.entry_point("Kernel", main, "main", &interface).ok()?;
     if declared {
         g.b.execution_mode(main, "LocalSize", &local).ok()?;
@@ -829,6 +843,7 @@ impl Gen<'_> {
             28 => self.barrier(),
             29 => self.ptr_compare(),
             30 => self.spill(),
+            39 => self.printf(),
             31 => self.shared_element(),
             32 if !self.helpers.is_empty() => self.call(),
             33 | 34 if depth < 3 => self.selection(depth),
@@ -1654,8 +1669,10 @@ impl Gen<'_> {
                 self.op("OpBitwiseAnd", st, &[Arg::Id(v), Arg::Id(m)])?
             }
             _ => {
+                // Any value, through OpCopyObject: a constant one may be 0.
                 let t = [Ty::U32, Ty::U64][self.bytes.below(2)];
-                self.value(t)?
+                let v = self.value(t)?;
+                self.op("OpCopyObject", t, &[Arg::Id(v)])?
             }
         };
         self.b
@@ -1798,28 +1815,32 @@ impl Gen<'_> {
         }
     }
 
-    /// A `__global uint*` stored in memory and loaded back (then read-only: see the module
-    /// comment): in the Function variable, or at a writable pointer retyped to point to
-    /// pointers.
+    /// A `__global uint*` stored in memory (mostly) and loaded back (then read-only: see the
+    /// module comment): in the Function variable, in the program-scope one, or at a writable
+    /// pointer retyped to point to pointers.
     fn spill(&mut self) -> Option<()> {
         let Some(v) = self.pick(|p| p.space == Space::Cross && p.elem == Ty::U32) else {
             return Some(());
         };
         let pg = self.ptr_ty(Space::Cross, Ty::U32)?;
-        let at = if self.bytes.below(2) == 0 {
-            self.ptr_var
-        } else {
-            let Some(p) = self.pick(Ptr::writable) else {
-                return Some(());
-            };
-            let ty = self.b.type_pointer(p.space.name(), pg).ok()?;
-            self.b
-                .inst("OpBitcast", Some(ty), &[Arg::Id(p.id)])
-                .ok()??
+        let at = match self.bytes.below(3) {
+            1 if self.global_ptr_var != 0 => self.global_ptr_var,
+            0 | 1 => self.ptr_var,
+            _ => {
+                let Some(p) = self.pick(Ptr::writable) else {
+                    return Some(());
+                };
+                let ty = self.b.type_pointer(p.space.name(), pg).ok()?;
+                self.b
+                    .inst("OpBitcast", Some(ty), &[Arg::Id(p.id)])
+                    .ok()??
+            }
         };
-        self.b
-            .inst("OpStore", None, &[Arg::Id(at), Arg::Id(v.id)])
-            .ok()?;
+        if self.bytes.below(4) != 0 {
+            self.b
+                .inst("OpStore", None, &[Arg::Id(at), Arg::Id(v.id)])
+                .ok()?;
+        }
         let id = self.b.inst("OpLoad", Some(pg), &[Arg::Id(at)]).ok()??;
         self.ptrs.push(Ptr {
             id,
@@ -2290,6 +2311,7 @@ impl Gen<'_> {
         let x = self.b.function_parameter(u32t).ok()?;
         self.pool = consts.to_vec();
         self.pool.push((x, Ty::U32));
+        // The first pointer in scope is the writable parameter (see `ret`).
         self.ptrs = vec![
             Ptr {
                 id: p,
@@ -2306,6 +2328,7 @@ impl Gen<'_> {
                 reach: u64::MAX,
             },
         ];
+        self.ptrs.extend(self.module_ptrs.clone());
         self.ret = if returns_ptr {
             Ret::Ptr(space, elem)
         } else {
@@ -2324,5 +2347,113 @@ impl Gen<'_> {
             returns_ptr,
         });
         Some(())
+    }
+}
+
+/// Program-scope data and printf.
+impl Gen<'_> {
+    /// The program-scope `__global` variables: a uint, a float4 (with or without an
+    /// initialiser) and a `__global uint*` initialised to the uint's address; returns them
+    /// (for the interface).
+    fn program_scope(&mut self) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        if self.bytes.below(2) == 0 {
+            return Some(out);
+        }
+        for t in [Ty::U32, Ty::V4F32] {
+            let p = self.ptr_ty(Space::Cross, t)?;
+            let init = match self.bytes.below(3) {
+                0 => None,
+                _ => Some(self.constant(t)?),
+            };
+            let v = self.b.global_variable(p, "CrossWorkgroup", init).ok()?;
+            self.module_ptrs.push(Ptr {
+                id: v,
+                space: Space::Cross,
+                elem: t,
+                readonly: false,
+                reach: SMALL_OBJECT,
+            });
+            out.push(v);
+        }
+        let pg = self.ptr_ty(Space::Cross, Ty::U32)?;
+        let ppg = self.b.type_pointer("CrossWorkgroup", pg).ok()?;
+        let first = self.module_ptrs.first()?.id;
+        self.global_ptr_var = self
+            .b
+            .global_variable(ppg, "CrossWorkgroup", Some(first))
+            .ok()?;
+        out.push(self.global_ptr_var);
+        Some(out)
+    }
+
+    /// A `__constant char[]` holding `text` and a NUL; returns a `__constant uchar*` to it,
+    /// made in the current block.
+    fn c_string(&mut self, text: &str) -> Option<u32> {
+        let u8t = self.ty(Ty::U8)?;
+        let chars: Vec<u32> = text
+            .bytes()
+            .chain([0])
+            .map(|c| self.int_const(Ty::U8, c as u64))
+            .collect::<Option<_>>()?;
+        let len = self.b.constant_u32(chars.len() as u32).ok()?;
+        let arr = self.b.type_array(u8t, len).ok()?;
+        let init = self.b.constant_composite(arr, &chars).ok()?;
+        let parr = self.b.type_pointer("UniformConstant", arr).ok()?;
+        let v = self
+            .b
+            .global_variable(parr, "UniformConstant", Some(init))
+            .ok()?;
+        self.late_interface.push(v);
+        let p = self.ptr_ty(Space::Constant, Ty::U8)?;
+        let r = self.b.inst("OpBitcast", Some(p), &[Arg::Id(v)]).ok()??;
+        self.ptrs.push(Ptr {
+            id: r,
+            space: Space::Constant,
+            elem: Ty::U8,
+            readonly: false,
+            reach: SMALL_OBJECT,
+        });
+        Some(r)
+    }
+
+    /// OpenCL.std printf with a constant format and arguments of its conversions' types
+    /// (`None`: a `%s` string).
+    fn printf(&mut self) -> Option<()> {
+        const FORMATS: [(&str, &[Option<Ty>]); 11] = [
+            (
+                "x=%d y=%u z=%x\n",
+                &[Some(Ty::U32), Some(Ty::U32), Some(Ty::U32)],
+            ),
+            (
+                "%ld %lu %lx\n",
+                &[Some(Ty::U64), Some(Ty::U64), Some(Ty::U64)],
+            ),
+            ("%f %e\n", &[Some(Ty::F64), Some(Ty::F64)]),
+            ("%g|%a\n", &[Some(Ty::F32), Some(Ty::F32)]),
+            ("%v4hlf\n", &[Some(Ty::V4F32)]),
+            ("%v2hlu %v2hlx\n", &[Some(Ty::V2U32), Some(Ty::V2U32)]),
+            ("%hhu %hu\n", &[Some(Ty::U8), Some(Ty::U16)]),
+            (
+                "%c|%5d|%-5u|%05x\n",
+                &[Some(Ty::U32), Some(Ty::U32), Some(Ty::U32), Some(Ty::U32)],
+            ),
+            ("%s=%d\n", &[None, Some(Ty::U32)]),
+            ("100%% done\n", &[]),
+            (
+                "%.3f %10.2e %-8.1g\n",
+                &[Some(Ty::F64), Some(Ty::F64), Some(Ty::F64)],
+            ),
+        ];
+        let (format, args) = FORMATS[self.bytes.below(FORMATS.len())];
+        let f = self.c_string(format)?;
+        let mut operands = vec![Arg::Id(f)];
+        for a in args {
+            operands.push(Arg::Id(match a {
+                Some(t) => self.value(*t)?,
+                None => self.c_string("name")?,
+            }));
+        }
+        self.ocl("printf", Some(Ty::U32), &operands)
     }
 }
