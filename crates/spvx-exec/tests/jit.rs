@@ -812,6 +812,39 @@ fn subgroups_of_up_to_8_run_in_one_native_call() {
     }
 }
 
+/// A program whose lanes function would have more Cranelift IR values than
+/// `lanes::MAX_LANES_VALUES` (compile time grows with them: over a second at some 260,000) is
+/// not compiled for lanes — `jit::dump` says why — and runs on the JIT with the rendezvous at
+/// subgroup sizes up to 8, with the interpreter's results.
+#[test]
+fn a_lanes_function_too_large_to_compile_is_left_to_the_rendezvous() {
+    let m = jit_corpus("subgroup_lanes_large.comp");
+    let ir = spvx_exec::jit::dump(m.program()).expect("the JIT takes it");
+    assert!(
+        ir.contains("; lanes: not compiled: the lanes function has")
+            && ir.contains("IR values, more than the 200000"),
+        "the lanes function was compiled: {}",
+        ir.lines().find(|l| l.starts_with("; lanes")).unwrap_or("")
+    );
+    let mut rng = Rng(0x5eed);
+    let mut res = Resources::new();
+    let words: Vec<u32> = (0..16).map(|_| rng.next() as u32).collect();
+    res.set_words(0, 0, &words);
+    res.set_words(0, 1, &[0; 16]);
+    for width in [4, 8] {
+        let label = format!("subgroup_lanes_large.comp at subgroup size {width}");
+        let interp = run_at(&m, &res, [2, 1, 1], false, width);
+        let jit = run_at(&m, &res, [2, 1, 1], true, width);
+        same(&label, &jit, &interp);
+        let Ok((out, j)) = &jit else {
+            panic!("{label}: the run fails: {jit:?}")
+        };
+        assert_eq!(j.jit, JitUse::Ran, "{label}");
+        let o = out.words(0, 1).expect("the output buffer");
+        assert!(o.iter().all(|w| *w != 0), "{label}: not every output written");
+    }
+}
+
 /// The lanes function spends steps per segment run, as the interpreter spends them per
 /// subgroup: the same count, and at a limit one below it both end in the step-limit error.
 #[test]

@@ -344,6 +344,13 @@ pub fn compile_lanes(
         b.seal_all_blocks();
         b.finalize(module.target_config());
     }
+    let values = ctx.func.dfg.num_values();
+    if values > super::lanes::MAX_LANES_VALUES {
+        return Err(format!(
+            "the lanes function has {values} IR values, more than the {} it is compiled for",
+            super::lanes::MAX_LANES_VALUES
+        ));
+    }
     ctx.set_disasm(dump.is_some());
     module
         .define_function(id, &mut ctx)

@@ -52,12 +52,18 @@ const I64: types::Type = types::I64;
 /// The most lanes (the largest subgroup size) one call runs.
 pub const LANES: u32 = 8;
 
-/// The largest entry function (instructions) the lanes function is compiled for: it lowers
-/// every instruction 16 times (8 lanes, masked and all-lanes versions), and Cranelift then
-/// takes about 1.6 ms per instruction (measured on the 2-core VM: 0.4 s for the 250 of
-/// tests/corpus/jit/subgroup_lanes.comp against 0.04 s for the rest of its JIT code); larger
-/// programs use the rendezvous (`group`).
-pub const MAX_LANES_INSTRUCTIONS: usize = 1024;
+/// The largest entry function (instructions) the lanes function is built for: it lowers every
+/// instruction 16 times (8 lanes, masked and all-lanes versions). Larger programs use the
+/// rendezvous (`group`).
+pub const MAX_LANES_INSTRUCTIONS: usize = 512;
+
+/// The largest lanes function (Cranelift IR values) that is compiled; a larger one is dropped
+/// after lowering and the program uses the rendezvous. Cranelift's time grows with the values
+/// (about 4 µs each on the 2-core VM under load: 0.11 s for 26,000, 0.7 s for 163,000 — the
+/// 157 instructions of tests/corpus/jit/subgroup_lanes.comp —, 1.6 s for 311,000), and the
+/// values grow as blocks × lanes × variables: a fuzzed module of 97 instructions and 39
+/// segments made 261,000 (1.3 s). The limit keeps the compile under about a second.
+pub const MAX_LANES_VALUES: usize = 200_000;
 
 /// A lane's next segment once it has finished.
 const FINISHED: i64 = -1;

@@ -210,8 +210,10 @@ pub fn dump(prog: &Program) -> Result<String, String> {
     }
     let mut text = String::new();
     let code = build::compile_dumping(prog, true, Some(&mut text))?;
-    if lanes::eligible(prog) {
-        build::compile_lanes(prog, true, code.state_words, Some(&mut text))?;
+    if lanes::eligible(prog)
+        && let Err(why) = build::compile_lanes(prog, true, code.state_words, Some(&mut text))
+    {
+        text.push_str(&format!("; lanes: not compiled: {why}\n"));
     }
     let (native, called) = code.instruction_counts();
     Ok(format!(
