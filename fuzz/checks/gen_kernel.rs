@@ -9,8 +9,10 @@
 //! `__global uint *a` (read and written), `__global uint *b` (never written through: see
 //! below), `uint n`, and optionally `__local uint *l` and `__constant uint *c`
 //! ([`Shape::args`]). Built-in Input variables are those OpenCL declares (vectors of
-//! `size_t`, or scalars); a module-scope Workgroup array and Function variables (scalars, an
-//! array, a variable holding a pointer) give the other memory spaces.
+//! `size_t`, or scalars); a module-scope Workgroup array, Function variables (scalars, an
+//! array, a variable holding a pointer) and, one module in two, program-scope `__global`
+//! variables (a uint, a float4, and a `uint*` initialised to the uint's address) give the
+//! other memory spaces.
 //!
 //! The body is random statements over 8/16/32/64-bit unsigned integers (OpenCL's OpTypeInt has
 //! signedness 0), half/float/double, bool and 2/4-vectors: integer, float and conversion
@@ -31,12 +33,15 @@
 //! induction variables, `break` and `continue` edges; trip counts may be huge or infinite);
 //! early returns; calls to up to two helper functions taking a writable pointer (Global,
 //! Local, Function or Generic), a read-only Global pointer and a uint, returning a uint or a
-//! pointer derived from their first argument.
+//! pointer derived from their first argument; OpenCL printf with constant formats (integers
+//! of every width, floats, `%v4hlf`-style vectors, flags, width and precision, `%s` of a
+//! `__constant` string).
 //!
 //! Isolation rules the generator keeps, so that the engine check can assert `b` unchanged:
 //! nothing is ever stored (plain, atomically, by a copy or an OpenCL.std function) through a
 //! pointer derived from `b`, or through a pointer loaded from memory (its bytes may have been
-//! overwritten by an integer naming `b`'s address). Forged pointers add to a pointer's address
+//! overwritten by an integer naming `b`'s address); helpers' writable parameters are only
+//! given writable pointers. Forged pointers add to a pointer's address
 //! a delta small enough to stay in its object's slot of the engine's address map (docs:
 //! "Pointers under physical addressing"): under Physical64 any pointer ± less than 2^59 bytes;
 //! under Physical32 (8 slots of 512 MiB, objects in the middle) only pointers known to be
@@ -48,9 +53,11 @@
 //! and the Workgroup array and use atomics anywhere, so the engine check compares the
 //! interpreter with the JITs only at subgroup size 1 (see `exec_kernel.rs`).
 //!
-//! Not emitted: printf, OpGroup* collectives and subgroup instructions, images and samplers,
-//! program-scope CrossWorkgroup variables, structs, vectors of 3, 8 or 16, by-value struct
-//! arguments, OpenCL.std prefetch and the geometric functions.
+//! Not emitted: OpGroup* collectives and subgroup instructions, images and samplers, structs,
+//! vectors of 3, 8 or 16, by-value struct arguments, OpenCL.std prefetch and the geometric
+//! functions, OpIAddCarry-style struct results, and OpOrdered, OpUnordered and
+//! OpSatConvertSToU/UToS (spvx-exec does not support these three yet: "not supported yet").
+//! Nearly every module validates (spvx-val and spirv-val) and compiles.
 
 use crate::generator::Bytes;
 use spvx_spirv::grammar::Version;
