@@ -1,1 +1,1261 @@
-//! (being written)
+//! A generator of random SPIR-V compute modules that use tensors (SPV_ARM_tensors), driven by
+//! the fuzzer's bytes (read with `gen.rs`'s [`Bytes`]) and built with spvx-spirv's
+//! `module::Builder`; the engine target `exec_tensor` runs them.
+//!
+//! Every module is a Shader module (SPIR-V 1.6, Logical GLSL450, or one time in four Logical
+//! Vulkan with VulkanMemoryModel) with one GLCompute entry point `main` (LocalSize x from the
+//! bytes), the built-ins GlobalInvocationId and LocalInvocationIndex, a storage buffer of
+//! `uint[]` for results (set 0, binding [`OUT_BINDING`]) and one to three UniformConstant tensor
+//! variables (set 0, bindings 0, 1, 2): `OpTypeTensorARM` of bool, 8/16/32/64-bit signed or
+//! unsigned integers or 16/32/64-bit floats, rank 1–4 (the Rank a constant of 32-bit, signed,
+//! 64-bit or 8-bit integer type), sometimes with a Shape; sometimes an array of 1–3 tensors or
+//! a runtime array of them (StorageTensorArrayDynamicIndexingARM, RuntimeDescriptorArray),
+//! indexed by constants (also past the end) or at run time (sometimes NonUniform). Capabilities
+//! Int8/Int16/Int64/Float16/Float64 are declared when their types are used.
+//!
+//! The body is random statements: OpTensorReadARM of a scalar or of an array of 1–5 elements,
+//! with and without NontemporalARM and OutOfBoundsValueARM (and with the Vulkan memory model,
+//! NonPrivateElementARM and MakeElementVisibleARM); OpTensorWriteARM of a scalar or an array
+//! (MakeElementAvailableARM likewise); OpTensorQuerySizeARM of a constant dimension into any
+//! integer type; coordinates of any integer type from 8 to 64 bits, each from the invocation
+//! id, small constants, boundary constants (all ones, the sign bit, 2^32 + 1, 200 in 8 bits,
+//! a queried dimension size and one less), or values computed from what was read; integer,
+//! float and boolean arithmetic, conversions, comparisons and selects on what was read; array
+//! extracts, inserts and constructs; stores into the output buffer; tensors passed to a helper
+//! function `uint h(tensor, uint)`; structured selections and loops (whose trip counts may be
+//! huge or infinite).
+//!
+//! A tensor variable is either *writable* (the module may write it) or never written (the
+//! check then requires its bytes unchanged). In race-free mode (`race_free`), the result cannot
+//! depend on how invocations interleave: every access to a writable tensor is at an element the
+//! invocation owns — outermost coordinate GlobalInvocationId.x for ranks 2–4 (the invocation's
+//! slice; array accesses stay in the innermost dimension), and `4·x + c` with at most `4 − c`
+//! elements for rank 1 — or, one time in eight, far out of bounds; every output store is at
+//! `4·x + (v & 3)` or far out of bounds. Invocations of different workgroups may share an x;
+//! the engine target runs workgroups one after another, so that is no race. Outside race-free
+//! mode, coordinates and output indices are anything.
+//!
+//! Left out: unranked and shaped-in-Vulkan rules (the module is validated for the universal
+//! environment, where Shape is allowed), tensor constants (SPV_ARM_graph), reads whose
+//! OutOfBoundsValueARM is an array (spvx-val refuses it), barriers, atomics and subgroup
+//! instructions (the `exec` target covers them).
+
+use crate::generator::Bytes;
+use spvx_spirv::grammar::Version;
+use spvx_spirv::module::{Arg, Builder, Module};
+
+/// The scalar types the generator uses (tensor elements, coordinates, arithmetic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Bool,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F16,
+    F32,
+    F64,
+}
+
+/// Every type, in the order the bytes pick them.
+pub const TYS: [Ty; 12] = [
+    Ty::U32,
+    Ty::I32,
+    Ty::F32,
+    Ty::U8,
+    Ty::I8,
+    Ty::U16,
+    Ty::I16,
+    Ty::F16,
+    Ty::U64,
+    Ty::I64,
+    Ty::F64,
+    Ty::Bool,
+];
+
+/// Integer types, the 32-bit ones first (picked more often).
+const INTS: [Ty; 8] = [
+    Ty::U32,
+    Ty::I32,
+    Ty::U64,
+    Ty::I64,
+    Ty::U16,
+    Ty::I16,
+    Ty::U8,
+    Ty::I8,
+];
+
+impl Ty {
+    /// Bits of a value (bool: 1).
+    pub fn bits(self) -> u32 {
+        match self {
+            Ty::Bool => 1,
+            Ty::I8 | Ty::U8 => 8,
+            Ty::I16 | Ty::U16 | Ty::F16 => 16,
+            Ty::I32 | Ty::U32 | Ty::F32 => 32,
+            Ty::I64 | Ty::U64 | Ty::F64 => 64,
+        }
+    }
+
+    /// Bytes of a tensor element (bool: one byte, `VK_FORMAT_R8_BOOL_ARM`).
+    pub fn element_bytes(self) -> u32 {
+        self.bits().div_ceil(8)
+    }
+
+    fn is_int(self) -> bool {
+        !self.is_float() && self != Ty::Bool
+    }
+
+    fn is_float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
+    }
+
+    fn signed(self) -> bool {
+        matches!(self, Ty::I8 | Ty::I16 | Ty::I32 | Ty::I64)
+    }
+}
+
+/// One tensor variable the module declares (set 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorDecl {
+    pub binding: u32,
+    pub element: Ty,
+    pub rank: u32,
+    /// The type's Shape operand (outermost first), when it has one.
+    pub shape: Option<Vec<u64>>,
+    /// `None`: one tensor; `Some(n)`: an array of n tensors; `Some(0)`: a runtime array.
+    pub array: Option<u32>,
+    /// Whether the module may write it (a tensor not writable is never written).
+    pub writable: bool,
+}
+
+/// What the generated module's interface is, for the engine check.
+#[derive(Clone, Debug)]
+pub struct Interface {
+    /// LocalSize x (y = z = 1).
+    pub local_x: u32,
+    pub tensors: Vec<TensorDecl>,
+}
+
+/// The output buffer's binding (set 0).
+pub const OUT_BINDING: u32 = 4;
+/// Output words each invocation owns in race-free mode, and elements of a rank-1 tensor.
+pub const OWNED: u32 = 4;
+/// Added to an owned coordinate or index to make it far out of bounds.
+const FAR: u32 = 0x4000_0000;
+
+/// A tensor variable: what the check sees, and the ids the body uses.
+struct TensorVar {
+    decl: TensorDecl,
+    var: u32,
+    /// The `OpTypeTensorARM`.
+    ty: u32,
+    /// `OpTypePointer UniformConstant` to the tensor type (array elements).
+    elem_ptr: u32,
+}
+
+struct Gen<'a> {
+    b: Builder,
+    bytes: Bytes<'a>,
+    race_free: bool,
+    vulkan_mm: bool,
+    types: Vec<(Ty, u32)>,
+    /// Array types by (element, length).
+    array_types: Vec<(Ty, u32, u32)>,
+    /// Scalar values in scope: (id, type). Truncated when a construct ends.
+    pool: Vec<(u32, Ty)>,
+    /// Array values in scope: (id, element type, length).
+    arrays: Vec<(u32, Ty, u32)>,
+    /// Loaded tensor values in scope: (id, index into `tensors`).
+    tvals: Vec<(u32, usize)>,
+    tensors: Vec<TensorVar>,
+    out: u32,
+    ptr_sb_u32: u32,
+    ptr_fn_u32: u32,
+    /// GlobalInvocationId.x, LocalInvocationIndex, and `OWNED · x` (in the current function).
+    gx: u32,
+    lidx: u32,
+    own: u32,
+    /// Loop counters (Function variables), one per depth.
+    counters: Vec<u32>,
+    budget: u32,
+    /// Helper functions `uint h(tensor, uint)`: (function, index into `tensors`).
+    helpers: Vec<(u32, usize)>,
+}
+
+/// Builds a module from `data` (race-free as the module comment says when `race_free`);
+/// `None` when the builder refuses something (a generator bug; the target then skips it).
+pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
+    let mut bytes = Bytes(data);
+    let local_x = 1 + bytes.below(8) as u32;
+    let vulkan_mm = bytes.below(4) == 0;
+    let mut b = Builder::new(Version::new(1, 6));
+    b.capability("Shader").ok()?;
+    b.capability("TensorsARM").ok()?;
+    b.extension("SPV_ARM_tensors").ok()?;
+    if vulkan_mm {
+        b.capability("VulkanMemoryModel").ok()?;
+        b.memory_model("Logical", "Vulkan").ok()?;
+    } else {
+        b.memory_model("Logical", "GLSL450").ok()?;
+    }
+    let mut g = Gen {
+        b,
+        bytes,
+        race_free,
+        vulkan_mm,
+        types: Vec::new(),
+        array_types: Vec::new(),
+        pool: Vec::new(),
+        arrays: Vec::new(),
+        tvals: Vec::new(),
+        tensors: Vec::new(),
+        out: 0,
+        ptr_sb_u32: 0,
+        ptr_fn_u32: 0,
+        gx: 0,
+        lidx: 0,
+        own: 0,
+        counters: Vec::new(),
+        budget: 0,
+        helpers: Vec::new(),
+    };
+    let u32t = g.ty(Ty::U32)?;
+    let v3u = g.b.type_vector(u32t, 3).ok()?;
+    let ptr_in_v3 = g.b.type_pointer("Input", v3u).ok()?;
+    let ptr_in_u32 = g.b.type_pointer("Input", u32t).ok()?;
+    let gid = g.b.global_variable(ptr_in_v3, "Input", None).ok()?;
+    g.b.decorate(gid, "BuiltIn", &[Arg::name("GlobalInvocationId")])
+        .ok()?;
+    let lidx = g.b.global_variable(ptr_in_u32, "Input", None).ok()?;
+    g.b.decorate(lidx, "BuiltIn", &[Arg::name("LocalInvocationIndex")])
+        .ok()?;
+    let rarr = g.b.type_runtime_array(u32t).ok()?;
+    g.b.decorate(rarr, "ArrayStride", &[Arg::Int(4)]).ok()?;
+    let block = g.b.type_struct(&[rarr]).ok()?;
+    g.b.member_decorate(block, 0, "Offset", &[Arg::Int(0)])
+        .ok()?;
+    g.b.decorate(block, "Block", &[]).ok()?;
+    let ptr_sb_block = g.b.type_pointer("StorageBuffer", block).ok()?;
+    g.ptr_sb_u32 = g.b.type_pointer("StorageBuffer", u32t).ok()?;
+    g.ptr_fn_u32 = g.b.type_pointer("Function", u32t).ok()?;
+    g.out =
+        g.b.global_variable(ptr_sb_block, "StorageBuffer", None)
+            .ok()?;
+    g.b.decorate(g.out, "DescriptorSet", &[Arg::Int(0)]).ok()?;
+    g.b.decorate(g.out, "Binding", &[Arg::Int(OUT_BINDING)])
+        .ok()?;
+    for binding in 0..1 + g.bytes.below(3) as u32 {
+        g.tensor_var(binding)?;
+    }
+    let mut interface = vec![gid, lidx, g.out];
+    interface.extend(g.tensors.iter().map(|t| t.var));
+    // Helpers `uint h(tensor t, uint c)`: read and query t at coordinates from c.
+    for _ in 0..g.bytes.below(3) {
+        if g.bytes.below(2) == 0 {
+            continue;
+        }
+        let k = g.bytes.below(g.tensors.len());
+        g.helper(k, gid, ptr_in_u32)?;
+    }
+    let void = g.b.type_void().ok()?;
+    let fvoid = g.b.type_function(void, &[]).ok()?;
+    let main = g.b.begin_function(void, "None", fvoid).ok()?;
+    g.b.begin_block().ok()?;
+    g.counters.clear();
+    for _ in 0..3 {
+        let v =
+            g.b.inst("OpVariable", Some(g.ptr_fn_u32), &[Arg::name("Function")])
+                .ok()??;
+        g.counters.push(v);
+    }
+    g.pool.clear();
+    g.arrays.clear();
+    g.tvals.clear();
+    g.invocation_values(gid, ptr_in_u32, lidx)?;
+    g.budget = 32;
+    while g.budget > 0 && !g.bytes.done() {
+        g.budget -= 1;
+        g.statement(0)?;
+    }
+    g.b.inst("OpReturn", None, &[]).ok()?;
+    g.b.end_function().ok()?;
+    g.b.entry_point("GLCompute", main, "main", &interface)
+        .ok()?;
+    g.b.execution_mode(main, "LocalSize", &[local_x, 1, 1])
+        .ok()?;
+    let tensors = g.tensors.iter().map(|t| t.decl.clone()).collect();
+    let module = g.b.finish().ok()?;
+    Some((module, Interface { local_x, tensors }))
+}
+
+impl Gen<'_> {
+    /// The type id of `t`, declared (with its capability) on first use.
+    fn ty(&mut self, t: Ty) -> Option<u32> {
+        if let Some(&(_, id)) = self.types.iter().find(|p| p.0 == t) {
+            return Some(id);
+        }
+        let cap = match t {
+            Ty::I8 | Ty::U8 => Some("Int8"),
+            Ty::I16 | Ty::U16 => Some("Int16"),
+            Ty::I64 | Ty::U64 => Some("Int64"),
+            Ty::F16 => Some("Float16"),
+            Ty::F64 => Some("Float64"),
+            _ => None,
+        };
+        if let Some(cap) = cap {
+            self.b.capability(cap).ok()?;
+        }
+        let id = match t {
+            Ty::Bool => self.b.type_bool().ok()?,
+            t if t.is_float() => self.b.type_float(t.bits(), None).ok()?,
+            t => self.b.type_int(t.bits(), t.signed()).ok()?,
+        };
+        self.types.push((t, id));
+        Some(id)
+    }
+
+    /// `t[len]`, one type per (element, length).
+    fn array_ty(&mut self, t: Ty, len: u32) -> Option<u32> {
+        if let Some(&(_, _, id)) = self.array_types.iter().find(|a| a.0 == t && a.1 == len) {
+            return Some(id);
+        }
+        let elem = self.ty(t)?;
+        let n = self.b.constant_u32(len).ok()?;
+        let id = self.b.type_array(elem, n).ok()?;
+        self.array_types.push((t, len, id));
+        Some(id)
+    }
+
+    /// A constant of type `t` from raw bits (low bits used; narrow signed ones sign-extended
+    /// into the word, as SPIR-V §2.2.1 wants).
+    fn konst(&mut self, t: Ty, bits: u64) -> Option<u32> {
+        let ty = self.ty(t)?;
+        let w = t.bits();
+        let r = match t {
+            Ty::Bool => self.b.constant_bool(bits & 1 == 1),
+            _ if w == 64 => self
+                .b
+                .constant_words(ty, &[bits as u32, (bits >> 32) as u32]),
+            _ if w == 32 => self.b.constant_words(ty, &[bits as u32]),
+            _ => {
+                let low = bits as u32 & ((1 << w) - 1);
+                let word = if t.signed() && low >> (w - 1) == 1 {
+                    low | !((1 << w) - 1)
+                } else {
+                    low
+                };
+                self.b.constant_words(ty, &[word])
+            }
+        };
+        r.ok()
+    }
+
+    /// One in `t`'s representation (1 or 1.0).
+    fn one_bits(t: Ty) -> u64 {
+        match t {
+            Ty::F16 => 0x3c00,
+            Ty::F32 => 1f32.to_bits() as u64,
+            Ty::F64 => 1f64.to_bits(),
+            _ => 1,
+        }
+    }
+
+    /// A random constant of type `t`: small, a boundary value, or any bits.
+    fn random_const(&mut self, t: Ty) -> Option<u32> {
+        let bits = match (t.is_float(), self.bytes.below(4)) {
+            (false, 0) => self.bytes.below(8) as u64,
+            (false, 1) => {
+                let w = t.bits();
+                [
+                    u64::MAX,
+                    1 << (w - 1),
+                    (1 << (w - 1)) - 1,
+                    200,
+                    256,
+                    1 << 32 | 1,
+                ][self.bytes.below(6)]
+            }
+            (true, 0 | 1) => {
+                let v = [0.0, 1.0, -2.5, 0.5, 100.0, f64::NAN, f64::INFINITY, -0.0]
+                    [self.bytes.below(8)];
+                match t {
+                    Ty::F16 => [0, 0x3c00, 0xc100, 0x3800, 0x5640, 0x7e00, 0x7c00, 0x8000]
+                        [self.bytes.below(8)],
+                    Ty::F32 => (v as f32).to_bits() as u64,
+                    _ => v.to_bits(),
+                }
+            }
+            _ => self.bytes.u32() as u64 | (self.bytes.u32() as u64) << 32,
+        };
+        self.konst(t, bits)
+    }
+
+    fn emit(&mut self, name: &str, t: Ty, args: &[Arg]) -> Option<u32> {
+        let ty = self.ty(t)?;
+        self.b.inst(name, Some(ty), args).ok()?
+    }
+
+    /// Emits and keeps the result in the pool.
+    fn op(&mut self, name: &str, t: Ty, args: &[Arg]) -> Option<()> {
+        let r = self.emit(name, t, args)?;
+        self.pool.push((r, t));
+        Some(())
+    }
+
+    /// A value of type `t`: one in scope (most recent ones favoured), one converted from
+    /// another type, or a constant.
+    fn value(&mut self, t: Ty) -> Option<u32> {
+        let same: Vec<u32> = self
+            .pool
+            .iter()
+            .rev()
+            .filter(|p| p.1 == t)
+            .map(|p| p.0)
+            .collect();
+        let pick = self.bytes.below(8);
+        if !same.is_empty() && pick < 5 {
+            return Some(same[self.bytes.below(same.len())]);
+        }
+        if !self.pool.is_empty() && pick < 7 {
+            let n = self.pool.len();
+            let (v, from) = self.pool[n - 1 - self.bytes.below(n)];
+            return self.convert(v, from, t);
+        }
+        self.random_const(t)
+    }
+
+    /// `v` of type `from` as a `to`: a bitcast, width or float conversion, a select for bools
+    /// or a comparison with zero into bool.
+    fn convert(&mut self, v: u32, from: Ty, to: Ty) -> Option<u32> {
+        if from == to {
+            return Some(v);
+        }
+        let a = Arg::Id(v);
+        if from == Ty::Bool {
+            let one = self.konst(to, Self::one_bits(to))?;
+            let zero = self.konst(to, 0)?;
+            return self.emit("OpSelect", to, &[a, Arg::Id(one), Arg::Id(zero)]);
+        }
+        if to == Ty::Bool {
+            let zero = self.konst(from, 0)?;
+            let name = if from.is_int() {
+                "OpINotEqual"
+            } else {
+                "OpFUnordNotEqual"
+            };
+            return self.emit(name, to, &[a, Arg::Id(zero)]);
+        }
+        let name = match (from.is_int(), to.is_int()) {
+            (true, true) if from.bits() == to.bits() => "OpBitcast",
+            // UConvert needs an unsigned result (SPIR-V §3.49.11); SConvert takes either.
+            (true, true) if to.signed() || self.bytes.below(3) == 0 => "OpSConvert",
+            (true, true) => "OpUConvert",
+            (true, false) => ["OpConvertUToF", "OpConvertSToF"][self.bytes.below(2)],
+            (false, true) if to.signed() || self.bytes.below(3) == 0 => "OpConvertFToS",
+            (false, true) => "OpConvertFToU",
+            (false, false) if from.bits() == to.bits() => "OpCopyObject",
+            (false, false) => "OpFConvert",
+        };
+        self.emit(name, to, &[a])
+    }
+
+    /// `v` as a uint for the output buffer (floats sometimes by their bits).
+    fn as_uint(&mut self, v: u32, t: Ty) -> Option<u32> {
+        if t.is_float() && self.bytes.below(2) == 0 {
+            let bits = match t.bits() {
+                16 => Ty::U16,
+                32 => Ty::U32,
+                _ => Ty::U64,
+            };
+            let b = self.emit("OpBitcast", bits, &[Arg::Id(v)])?;
+            return self.convert(b, bits, Ty::U32);
+        }
+        self.convert(v, t, Ty::U32)
+    }
+
+    /// Declares the tensor variable at `binding` (see the module comment).
+    fn tensor_var(&mut self, binding: u32) -> Option<()> {
+        let element = TYS[self.bytes.below(TYS.len())];
+        let rank = 1 + self.bytes.below(4) as u32;
+        let elem = self.ty(element)?;
+        let rank_ty = [Ty::U32, Ty::U32, Ty::I32, Ty::U64, Ty::U8][self.bytes.below(5)];
+        let rank_id = self.konst(rank_ty, rank as u64)?;
+        let shape = if self.bytes.below(4) == 0 {
+            let dims: Vec<u64> = (0..rank).map(|_| 1 + self.bytes.below(5) as u64).collect();
+            let ids: Vec<u32> = dims
+                .iter()
+                .map(|&d| self.b.constant_u32(d as u32).ok())
+                .collect::<Option<_>>()?;
+            let arr = self.array_ty(Ty::U32, rank)?;
+            let shape_id = self.b.constant_composite(arr, &ids).ok()?;
+            Some((dims, shape_id))
+        } else {
+            None
+        };
+        let ty = self
+            .b
+            .type_tensor_arm(elem, Some(rank_id), shape.as_ref().map(|s| s.1))
+            .ok()?;
+        let array = match self.bytes.below(6) {
+            0 => Some(1 + self.bytes.below(3) as u32),
+            1 if self.bytes.below(2) == 0 => Some(0),
+            _ => None,
+        };
+        let var_ty = match array {
+            None => ty,
+            Some(0) => {
+                self.b.capability("RuntimeDescriptorArray").ok()?;
+                self.b.type_runtime_array(ty).ok()?
+            }
+            Some(n) => {
+                let n = self.b.constant_u32(n).ok()?;
+                self.b.type_array(ty, n).ok()?
+            }
+        };
+        if array.is_some() {
+            self.b
+                .capability("StorageTensorArrayDynamicIndexingARM")
+                .ok()?;
+        }
+        let ptr = self.b.type_pointer("UniformConstant", var_ty).ok()?;
+        let elem_ptr = self.b.type_pointer("UniformConstant", ty).ok()?;
+        let var = self.b.global_variable(ptr, "UniformConstant", None).ok()?;
+        self.b.decorate(var, "DescriptorSet", &[Arg::Int(0)]).ok()?;
+        self.b.decorate(var, "Binding", &[Arg::Int(binding)]).ok()?;
+        let writable = self.bytes.below(3) != 0;
+        self.tensors.push(TensorVar {
+            decl: TensorDecl {
+                binding,
+                element,
+                rank,
+                shape: shape.map(|s| s.0),
+                array,
+                writable,
+            },
+            var,
+            ty,
+            elem_ptr,
+        });
+        Some(())
+    }
+
+    /// Loads GlobalInvocationId.x and LocalInvocationIndex into the pool and computes the
+    /// first owned output element.
+    fn invocation_values(&mut self, gid: u32, ptr_in_u32: u32, lidx: u32) -> Option<()> {
+        let zero = self.b.constant_u32(0).ok()?;
+        let px = self
+            .b
+            .inst(
+                "OpAccessChain",
+                Some(ptr_in_u32),
+                &[Arg::Id(gid), Arg::Id(zero)],
+            )
+            .ok()??;
+        self.gx = self.emit("OpLoad", Ty::U32, &[Arg::Id(px)])?;
+        self.lidx = self.emit("OpLoad", Ty::U32, &[Arg::Id(lidx)])?;
+        let owned = self.b.constant_u32(OWNED).ok()?;
+        self.own = self.emit("OpIMul", Ty::U32, &[Arg::Id(self.gx), Arg::Id(owned)])?;
+        self.pool.push((self.gx, Ty::U32));
+        self.pool.push((self.lidx, Ty::U32));
+        Some(())
+    }
+
+    /// `uint h(tensor t, uint c)` for tensor variable `k`: reads t at coordinates whose
+    /// outermost is c (the caller passes an owned one where it must), queries a dimension,
+    /// returns the sum as a uint.
+    fn helper(&mut self, k: usize, gid: u32, ptr_in_u32: u32) -> Option<()> {
+        let u32t = self.ty(Ty::U32)?;
+        let ten = self.tensors[k].ty;
+        let fty = self.b.type_function(u32t, &[ten, u32t]).ok()?;
+        let f = self.b.begin_function(u32t, "None", fty).ok()?;
+        let t = self.b.function_parameter(ten).ok()?;
+        let c = self.b.function_parameter(u32t).ok()?;
+        self.b.begin_block().ok()?;
+        self.pool.clear();
+        self.arrays.clear();
+        self.tvals.clear();
+        // GlobalInvocationId.x here too (for coordinates of the inner dimensions).
+        let zero = self.b.constant_u32(0).ok()?;
+        let px = self
+            .b
+            .inst(
+                "OpAccessChain",
+                Some(ptr_in_u32),
+                &[Arg::Id(gid), Arg::Id(zero)],
+            )
+            .ok()??;
+        self.gx = self.emit("OpLoad", Ty::U32, &[Arg::Id(px)])?;
+        self.pool.push((self.gx, Ty::U32));
+        self.pool.push((c, Ty::U32));
+        let decl = self.tensors[k].decl.clone();
+        let ct = self.coord_ty()?;
+        let mut comps = Vec::new();
+        for d in 0..decl.rank {
+            comps.push(if d == 0 {
+                self.convert(c, Ty::U32, ct)?
+            } else {
+                self.coord_component(ct, t, d)?
+            });
+        }
+        let coords = self.coords_of(ct, &comps)?;
+        let mut args = vec![Arg::Id(t), Arg::Id(coords)];
+        self.read_operands(decl.element, &mut args)?;
+        let e = self.emit("OpTensorReadARM", decl.element, &args)?;
+        let e = self.as_uint(e, decl.element)?;
+        let dim = self
+            .b
+            .constant_u32(self.bytes.below(decl.rank as usize) as u32)
+            .ok()?;
+        let n = self.emit("OpTensorQuerySizeARM", Ty::U32, &[Arg::Id(t), Arg::Id(dim)])?;
+        let r = self.emit("OpIAdd", Ty::U32, &[Arg::Id(e), Arg::Id(n)])?;
+        self.b.inst("OpReturnValue", None, &[Arg::Id(r)]).ok()?;
+        self.b.end_function().ok()?;
+        self.helpers.push((f, k));
+        Some(())
+    }
+
+    /// A coordinate component type: mostly uint, else any integer type.
+    fn coord_ty(&mut self) -> Option<Ty> {
+        let k = self.bytes.below(16);
+        Some(if k < 8 { Ty::U32 } else { INTS[k - 8] })
+    }
+
+    /// The coordinates array (`ct[len]`) of the components.
+    fn coords_of(&mut self, ct: Ty, comps: &[u32]) -> Option<u32> {
+        let arr = self.array_ty(ct, comps.len() as u32)?;
+        let args: Vec<Arg> = comps.iter().map(|&c| Arg::Id(c)).collect();
+        self.b.inst("OpCompositeConstruct", Some(arr), &args).ok()?
+    }
+
+    /// A coordinate component of type `ct` for dimension `d` of tensor value `t`: anything.
+    fn coord_component(&mut self, ct: Ty, t: u32, d: u32) -> Option<u32> {
+        match self.bytes.below(8) {
+            0 | 1 => {
+                let v = self.bytes.below(5) as u64;
+                self.konst(ct, v)
+            }
+            2 => {
+                // The invocation index, modulo or plus a small constant.
+                let x = if self.bytes.below(2) == 0 {
+                    self.gx
+                } else {
+                    self.lidx_or_gx()
+                };
+                let k = self.b.constant_u32(1 + self.bytes.below(4) as u32).ok()?;
+                let name = ["OpUMod", "OpIAdd", "OpUDiv", "OpCopyObject"][self.bytes.below(4)];
+                let v = if name == "OpCopyObject" {
+                    x
+                } else {
+                    self.emit(name, Ty::U32, &[Arg::Id(x), Arg::Id(k)])?
+                };
+                self.convert(v, Ty::U32, ct)
+            }
+            3 => {
+                // Boundary values: all ones (−1), the sign bit, 2^32 + 1, 200, 256 + 1.
+                let w = ct.bits();
+                let bits = [u64::MAX, 1 << (w - 1), 1 << 32 | 1, 200, 257][self.bytes.below(5)];
+                self.konst(ct, bits)
+            }
+            4 => {
+                // The dimension's size, or one less (the last element).
+                let dim = self.b.constant_u32(d).ok()?;
+                let n = self.emit("OpTensorQuerySizeARM", ct, &[Arg::Id(t), Arg::Id(dim)])?;
+                if self.bytes.below(2) == 0 {
+                    return Some(n);
+                }
+                let one = self.konst(ct, 1)?;
+                self.emit("OpISub", ct, &[Arg::Id(n), Arg::Id(one)])
+            }
+            5 => self.value(ct),
+            _ => {
+                // A value in scope, masked small.
+                let v = self.value(Ty::U32)?;
+                let m = self.b.constant_u32(7).ok()?;
+                let v = self.emit("OpBitwiseAnd", Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
+                self.convert(v, Ty::U32, ct)
+            }
+        }
+    }
+
+    /// LocalInvocationIndex in the entry function, GlobalInvocationId.x in a helper (helpers
+    /// are generated first, while `lidx` is still 0).
+    fn lidx_or_gx(&self) -> u32 {
+        if self.lidx != 0 { self.lidx } else { self.gx }
+    }
+
+    /// The outermost coordinate of an owned access of `count` elements (see the module
+    /// comment), of type `ct`.
+    fn owned_outer(&mut self, ct: Ty, rank: u32, count: u32) -> Option<u32> {
+        let base = if rank >= 2 { self.gx } else { self.own };
+        let v = if self.bytes.below(8) == 0 && ct.bits() >= 32 {
+            let far = self.b.constant_u32(FAR).ok()?;
+            self.emit("OpBitwiseOr", Ty::U32, &[Arg::Id(base), Arg::Id(far)])?
+        } else if rank >= 2 {
+            base
+        } else if count == 1 {
+            let v = self.value(Ty::U32)?;
+            let m = self.b.constant_u32(OWNED - 1).ok()?;
+            let low = self.emit("OpBitwiseAnd", Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
+            self.emit("OpIAdd", Ty::U32, &[Arg::Id(base), Arg::Id(low)])?
+        } else {
+            let c = self
+                .b
+                .constant_u32(self.bytes.below((OWNED - count + 1) as usize) as u32)
+                .ok()?;
+            self.emit("OpIAdd", Ty::U32, &[Arg::Id(base), Arg::Id(c)])?
+        };
+        self.convert(v, Ty::U32, ct)
+    }
+
+    /// Coordinates for an access of `count` elements to tensor variable `k` (value `t`).
+    fn coords(&mut self, k: usize, t: u32, count: u32) -> Option<u32> {
+        let decl = self.tensors[k].decl.clone();
+        let owned = self.race_free && decl.writable;
+        let ct = self.coord_ty()?;
+        if !owned && self.bytes.below(8) == 0 {
+            // Constant coordinates.
+            let comps: Vec<u32> = (0..decl.rank)
+                .map(|_| {
+                    let bits = [0, 1, 2, 3, u64::MAX, 200][self.bytes.below(6)];
+                    self.konst(ct, bits)
+                })
+                .collect::<Option<_>>()?;
+            let arr = self.array_ty(ct, decl.rank)?;
+            return self.b.constant_composite(arr, &comps).ok();
+        }
+        let mut comps = Vec::new();
+        for d in 0..decl.rank {
+            comps.push(if owned && d == 0 {
+                self.owned_outer(ct, decl.rank, count)?
+            } else {
+                self.coord_component(ct, t, d)?
+            });
+        }
+        self.coords_of(ct, &comps)
+    }
+
+    /// A tensor value of variable `k`: one loaded before (in scope), or a new OpLoad (through
+    /// an access chain for an array of tensors, at a constant, past-the-end or run-time
+    /// index).
+    fn tensor(&mut self, k: usize) -> Option<u32> {
+        let loaded: Vec<u32> = self
+            .tvals
+            .iter()
+            .filter(|v| v.1 == k)
+            .map(|v| v.0)
+            .collect();
+        if !loaded.is_empty() && self.bytes.below(3) == 0 {
+            return Some(loaded[self.bytes.below(loaded.len())]);
+        }
+        let tv = &self.tensors[k];
+        let (var, ty, elem_ptr, array) = (tv.var, tv.ty, tv.elem_ptr, tv.decl.array);
+        let ptr = match array {
+            None => var,
+            Some(n) => {
+                let it = INTS[self.bytes.below(4)];
+                // (A runtime array gets one to three elements: indices below 1 are in it.)
+                let len = n.max(1);
+                let index = match self.bytes.below(8) {
+                    0 | 1 => {
+                        let i = self.bytes.below(len as usize) as u64;
+                        self.konst(it, i)?
+                    }
+                    2 => {
+                        let i = len as u64 + self.bytes.below(3) as u64;
+                        self.konst(it, i)?
+                    }
+                    3 => self.value(it)?,
+                    k => {
+                        // The invocation index modulo the length (or one more: past the end).
+                        let x = self.lidx_or_gx();
+                        let m = self.b.constant_u32(len + (k == 4) as u32).ok()?;
+                        let i = self.emit("OpUMod", Ty::U32, &[Arg::Id(x), Arg::Id(m)])?;
+                        self.convert(i, Ty::U32, it)?
+                    }
+                };
+                let p = self
+                    .b
+                    .inst(
+                        "OpAccessChain",
+                        Some(elem_ptr),
+                        &[Arg::Id(var), Arg::Id(index)],
+                    )
+                    .ok()??;
+                if self.bytes.below(4) == 0 {
+                    self.b
+                        .capability("StorageTensorArrayNonUniformIndexingARM")
+                        .ok()?;
+                    self.b.capability("ShaderNonUniform").ok()?;
+                    self.b.decorate(p, "NonUniform", &[]).ok()?;
+                }
+                p
+            }
+        };
+        let v = self.b.inst("OpLoad", Some(ty), &[Arg::Id(ptr)]).ok()??;
+        self.tvals.push((v, k));
+        Some(v)
+    }
+
+    /// Appends random read Tensor Operands for element type `t` to `args`.
+    fn read_operands(&mut self, t: Ty, args: &mut Vec<Arg>) -> Option<()> {
+        let k = self.bytes.u8();
+        let mut names = Vec::new();
+        let mut params = Vec::new();
+        if k & 1 != 0 {
+            names.push("NontemporalARM");
+        }
+        if k & 2 != 0 {
+            names.push("OutOfBoundsValueARM");
+            params.push(Arg::Id(self.random_const(t)?));
+        }
+        if self.vulkan_mm && k & 4 != 0 {
+            if k & 8 != 0 {
+                names.push("MakeElementVisibleARM");
+                params.push(Arg::Id(self.scope()?));
+            }
+            names.push("NonPrivateElementARM");
+        }
+        if names.is_empty() {
+            if k & 16 != 0 {
+                args.push(Arg::name("NoneARM"));
+            }
+            return Some(());
+        }
+        args.push(Arg::name(&names.join("|")));
+        args.extend(params);
+        Some(())
+    }
+
+    /// A memory scope constant usable with the Vulkan memory model (Workgroup, Subgroup,
+    /// QueueFamily).
+    fn scope(&mut self) -> Option<u32> {
+        let s = [2, 3, 5][self.bytes.below(3)];
+        self.b.constant_u32(s).ok()
+    }
+
+    /// A tensor variable index, preferring `writable` ones when asked (None when none is).
+    fn pick_tensor(&mut self, writable: bool) -> Option<usize> {
+        let ks: Vec<usize> = (0..self.tensors.len())
+            .filter(|&k| !writable || self.tensors[k].decl.writable)
+            .collect();
+        if ks.is_empty() {
+            return None;
+        }
+        Some(ks[self.bytes.below(ks.len())])
+    }
+
+    /// Element count of an access to variable `k`: 1 (a scalar) or an array of up to 5 (4
+    /// for an owned rank-1 access).
+    fn access_count(&mut self, k: usize) -> u32 {
+        let d = &self.tensors[k].decl;
+        if self.bytes.below(3) != 0 {
+            return 1;
+        }
+        let max = if self.race_free && d.writable && d.rank == 1 {
+            OWNED
+        } else {
+            5
+        };
+        1 + self.bytes.below(max as usize) as u32
+    }
+
+    fn read(&mut self) -> Option<()> {
+        let k = self.pick_tensor(false)?;
+        let t = self.tensor(k)?;
+        let element = self.tensors[k].decl.element;
+        let count = self.access_count(k);
+        let array = count > 1 || self.bytes.below(8) == 0;
+        let coords = self.coords(k, t, count)?;
+        let mut args = vec![Arg::Id(t), Arg::Id(coords)];
+        self.read_operands(element, &mut args)?;
+        if array {
+            let at = self.array_ty(element, count)?;
+            let r = self.b.inst("OpTensorReadARM", Some(at), &args).ok()??;
+            self.arrays.push((r, element, count));
+            // Use one element at once, most of the time.
+            if self.bytes.below(4) != 0 {
+                let i = self.bytes.below(count as usize) as u32;
+                self.op("OpCompositeExtract", element, &[Arg::Id(r), Arg::Int(i)])?;
+            }
+            Some(())
+        } else {
+            self.op("OpTensorReadARM", element, &args)
+        }
+    }
+
+    fn write(&mut self) -> Option<()> {
+        let Some(k) = self.pick_tensor(true) else {
+            return self.read();
+        };
+        let t = self.tensor(k)?;
+        let element = self.tensors[k].decl.element;
+        let count = self.access_count(k);
+        let array = count > 1 || self.bytes.below(8) == 0;
+        let coords = self.coords(k, t, count)?;
+        let object = if array {
+            let same: Vec<u32> = self
+                .arrays
+                .iter()
+                .filter(|a| a.1 == element && a.2 == count)
+                .map(|a| a.0)
+                .collect();
+            if !same.is_empty() && self.bytes.below(2) == 0 {
+                same[self.bytes.below(same.len())]
+            } else {
+                let parts: Vec<Arg> = (0..count)
+                    .map(|_| self.value(element).map(Arg::Id))
+                    .collect::<Option<_>>()?;
+                let at = self.array_ty(element, count)?;
+                let r = self
+                    .b
+                    .inst("OpCompositeConstruct", Some(at), &parts)
+                    .ok()??;
+                self.arrays.push((r, element, count));
+                r
+            }
+        } else {
+            self.value(element)?
+        };
+        let mut args = vec![Arg::Id(t), Arg::Id(coords), Arg::Id(object)];
+        let m = self.bytes.u8();
+        let mut names = Vec::new();
+        let mut params = Vec::new();
+        if m & 1 != 0 {
+            names.push("NontemporalARM");
+        }
+        if self.vulkan_mm && m & 2 != 0 {
+            if m & 4 != 0 {
+                names.push("MakeElementAvailableARM");
+                params.push(Arg::Id(self.scope()?));
+            }
+            names.push("NonPrivateElementARM");
+        }
+        if !names.is_empty() {
+            args.push(Arg::name(&names.join("|")));
+            args.extend(params);
+        }
+        self.b.inst("OpTensorWriteARM", None, &args).ok()?;
+        Some(())
+    }
+
+    fn query(&mut self) -> Option<()> {
+        let k = self.pick_tensor(false)?;
+        let t = self.tensor(k)?;
+        let rank = self.tensors[k].decl.rank;
+        let dt = [Ty::U32, Ty::U32, Ty::I32, Ty::U64, Ty::U16][self.bytes.below(5)];
+        let d = self.bytes.below(rank as usize) as u64;
+        let dim = self.konst(dt, d)?;
+        let rt = if self.bytes.below(2) == 0 {
+            Ty::U32
+        } else {
+            INTS[self.bytes.below(INTS.len())]
+        };
+        self.op("OpTensorQuerySizeARM", rt, &[Arg::Id(t), Arg::Id(dim)])
+    }
+
+    /// Stores a value (converted to uint) into the output buffer: at an owned element in
+    /// race-free mode (or far out of bounds), else at any index.
+    fn store(&mut self) -> Option<()> {
+        let n = self.pool.len();
+        if n == 0 {
+            return Some(());
+        }
+        let (v, t) = self.pool[n - 1 - self.bytes.below(n)];
+        let v = self.as_uint(v, t)?;
+        let w = self.value(Ty::U32)?;
+        let index = if !self.race_free {
+            w
+        } else if self.bytes.below(8) == 0 {
+            let far = self.b.constant_u32(FAR).ok()?;
+            self.emit("OpBitwiseOr", Ty::U32, &[Arg::Id(w), Arg::Id(far)])?
+        } else {
+            let m = self.b.constant_u32(OWNED - 1).ok()?;
+            let low = self.emit("OpBitwiseAnd", Ty::U32, &[Arg::Id(w), Arg::Id(m)])?;
+            self.emit("OpIAdd", Ty::U32, &[Arg::Id(self.own), Arg::Id(low)])?
+        };
+        let zero = self.b.constant_u32(0).ok()?;
+        let p = self
+            .b
+            .inst(
+                "OpAccessChain",
+                Some(self.ptr_sb_u32),
+                &[Arg::Id(self.out), Arg::Id(zero), Arg::Id(index)],
+            )
+            .ok()??;
+        self.b
+            .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
+            .ok()?;
+        Some(())
+    }
+
+    /// Arithmetic on a value in scope (what was read, most often): integer, float or boolean
+    /// operations, a comparison, a select or a conversion.
+    fn arith(&mut self) -> Option<()> {
+        const INT2: [&str; 14] = [
+            "OpIAdd",
+            "OpISub",
+            "OpIMul",
+            "OpUDiv",
+            "OpSDiv",
+            "OpUMod",
+            "OpSRem",
+            "OpSMod",
+            "OpShiftLeftLogical",
+            "OpShiftRightLogical",
+            "OpShiftRightArithmetic",
+            "OpBitwiseAnd",
+            "OpBitwiseOr",
+            "OpBitwiseXor",
+        ];
+        const FLT2: [&str; 6] = ["OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFRem", "OpFMod"];
+        const CMP_I: [&str; 5] = [
+            "OpIEqual",
+            "OpULessThan",
+            "OpSLessThan",
+            "OpUGreaterThanEqual",
+            "OpSGreaterThan",
+        ];
+        const CMP_F: [&str; 4] = [
+            "OpFOrdLessThan",
+            "OpFUnordEqual",
+            "OpFOrdGreaterThanEqual",
+            "OpFUnordNotEqual",
+        ];
+        let n = self.pool.len();
+        if n == 0 {
+            return Some(());
+        }
+        let (a, t) = self.pool[n - 1 - self.bytes.below(n.min(12))];
+        let choice = self.bytes.below(8);
+        match (t, choice) {
+            (_, 0) => {
+                let to = TYS[self.bytes.below(TYS.len())];
+                let r = self.convert(a, t, to)?;
+                self.pool.push((r, to));
+                Some(())
+            }
+            (_, 1) => {
+                let c = self.value(Ty::Bool)?;
+                let b = self.value(t)?;
+                self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
+            }
+            (Ty::Bool, _) => {
+                let b = self.value(Ty::Bool)?;
+                match self.bytes.below(4) {
+                    0 => self.op("OpLogicalAnd", t, &[Arg::Id(a), Arg::Id(b)]),
+                    1 => self.op("OpLogicalOr", t, &[Arg::Id(a), Arg::Id(b)]),
+                    2 => self.op("OpLogicalNotEqual", t, &[Arg::Id(a), Arg::Id(b)]),
+                    _ => self.op("OpLogicalNot", t, &[Arg::Id(a)]),
+                }
+            }
+            (_, 2) if t.is_int() => {
+                let b = self.value(t)?;
+                let name = CMP_I[self.bytes.below(CMP_I.len())];
+                self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
+            }
+            (_, 2) => {
+                let b = self.value(t)?;
+                let name = CMP_F[self.bytes.below(CMP_F.len())];
+                self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
+            }
+            (_, 3) if t.is_float() => {
+                let name = ["OpIsNan", "OpIsInf", "OpFNegate"][self.bytes.below(3)];
+                let rt = if name == "OpFNegate" { t } else { Ty::Bool };
+                self.op(name, rt, &[Arg::Id(a)])
+            }
+            (_, 3) => {
+                let name =
+                    ["OpNot", "OpSNegate", "OpBitCount", "OpBitReverse"][self.bytes.below(4)];
+                self.op(name, t, &[Arg::Id(a)])
+            }
+            _ if t.is_float() => {
+                let b = self.value(t)?;
+                let name = FLT2[self.bytes.below(FLT2.len())];
+                self.op(name, t, &[Arg::Id(a), Arg::Id(b)])
+            }
+            _ => {
+                let b = self.value(t)?;
+                let name = INT2[self.bytes.below(INT2.len())];
+                // UDiv and UMod need an unsigned result type (SPIR-V §3.49.13).
+                if matches!(name, "OpUDiv" | "OpUMod") && t.signed() {
+                    return self.op("OpSDiv", t, &[Arg::Id(a), Arg::Id(b)]);
+                }
+                self.op(name, t, &[Arg::Id(a), Arg::Id(b)])
+            }
+        }
+    }
+
+    /// An element of an array value in scope, or the array with one element replaced.
+    fn array_op(&mut self) -> Option<()> {
+        let n = self.arrays.len();
+        if n == 0 {
+            return self.read();
+        }
+        let (a, t, len) = self.arrays[n - 1 - self.bytes.below(n)];
+        let i = self.bytes.below(len as usize) as u32;
+        if self.bytes.below(3) == 0 {
+            let v = self.value(t)?;
+            let at = self.array_ty(t, len)?;
+            let r = self
+                .b
+                .inst(
+                    "OpCompositeInsert",
+                    Some(at),
+                    &[Arg::Id(v), Arg::Id(a), Arg::Int(i)],
+                )
+                .ok()??;
+            self.arrays.push((r, t, len));
+            return Some(());
+        }
+        self.op("OpCompositeExtract", t, &[Arg::Id(a), Arg::Int(i)])
+    }
+
+    /// A call of a helper with a tensor of its variable and an outermost coordinate (owned
+    /// where the tensor is writable in race-free mode).
+    fn call(&mut self) -> Option<()> {
+        if self.helpers.is_empty() {
+            return self.query();
+        }
+        let (f, k) = self.helpers[self.bytes.below(self.helpers.len())];
+        let t = self.tensor(k)?;
+        let decl = self.tensors[k].decl.clone();
+        let c = if self.race_free && decl.writable {
+            self.owned_outer(Ty::U32, decl.rank, 1)?
+        } else {
+            self.coord_component(Ty::U32, t, 0)?
+        };
+        self.op(
+            "OpFunctionCall",
+            Ty::U32,
+            &[Arg::Id(f), Arg::Id(t), Arg::Id(c)],
+        )
+    }
+
+    /// Runs `f` with the scopes restored afterwards (values of a construct's blocks do not
+    /// dominate its merge block).
+    fn scoped(&mut self, f: impl FnOnce(&mut Self) -> Option<()>) -> Option<()> {
+        let keep = (self.pool.len(), self.arrays.len(), self.tvals.len());
+        let r = f(self);
+        self.pool.truncate(keep.0);
+        self.arrays.truncate(keep.1);
+        self.tvals.truncate(keep.2);
+        r
+    }
+
+    fn statements(&mut self, depth: u32) -> Option<()> {
+        for _ in 0..self.bytes.below(6) {
+            if self.budget == 0 || self.bytes.done() {
+                break;
+            }
+            self.budget -= 1;
+            self.statement(depth)?;
+        }
+        Some(())
+    }
+
+    fn statement(&mut self, depth: u32) -> Option<()> {
+        match self.bytes.below(20) {
+            0..=3 => self.read(),
+            4 | 5 => self.write(),
+            6 => self.query(),
+            7..=9 => self.arith(),
+            10 | 11 => self.store(),
+            12 => self.array_op(),
+            13 => self.call(),
+            14 | 15 if depth < 2 => self.selection(depth),
+            16 if depth < 2 => self.lp(depth),
+            _ => self.read(),
+        }
+    }
+
+    fn selection(&mut self, depth: u32) -> Option<()> {
+        let c = self.value(Ty::Bool)?;
+        let (then, other, merge) = (self.b.fresh_id(), self.b.fresh_id(), self.b.fresh_id());
+        self.b
+            .inst(
+                "OpSelectionMerge",
+                None,
+                &[Arg::Id(merge), Arg::name("None")],
+            )
+            .ok()?;
+        self.b
+            .inst(
+                "OpBranchConditional",
+                None,
+                &[Arg::Id(c), Arg::Id(then), Arg::Id(other)],
+            )
+            .ok()?;
+        for label in [then, other] {
+            self.b.begin_block_with(label).ok()?;
+            self.scoped(|g| g.statements(depth + 1))?;
+            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+        }
+        self.b.begin_block_with(merge).ok()?;
+        Some(())
+    }
+
+    /// `for (c = 0; ; ) { body (c in scope); c += 1; if !(c < bound) break; }`: the bound a
+    /// small constant, any uint in scope (possibly huge), or never reached.
+    fn lp(&mut self, depth: u32) -> Option<()> {
+        let counter = *self.counters.get(depth as usize)?;
+        let forever = self.bytes.below(16) == 0;
+        let bound = if self.bytes.below(2) == 0 {
+            self.b.constant_u32(1 + self.bytes.below(4) as u32).ok()?
+        } else {
+            self.value(Ty::U32)?
+        };
+        let zero = self.b.constant_u32(0).ok()?;
+        let one = self.b.constant_u32(1).ok()?;
+        self.b
+            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(zero)])
+            .ok()?;
+        let (header, body, cont, merge) = (
+            self.b.fresh_id(),
+            self.b.fresh_id(),
+            self.b.fresh_id(),
+            self.b.fresh_id(),
+        );
+        self.b.inst("OpBranch", None, &[Arg::Id(header)]).ok()?;
+        self.b.begin_block_with(header).ok()?;
+        self.b
+            .inst(
+                "OpLoopMerge",
+                None,
+                &[Arg::Id(merge), Arg::Id(cont), Arg::name("None")],
+            )
+            .ok()?;
+        self.b.inst("OpBranch", None, &[Arg::Id(body)]).ok()?;
+        self.b.begin_block_with(body).ok()?;
+        self.scoped(|g| {
+            let c = g.emit("OpLoad", Ty::U32, &[Arg::Id(counter)])?;
+            g.pool.push((c, Ty::U32));
+            g.statements(depth + 1)
+        })?;
+        self.b.inst("OpBranch", None, &[Arg::Id(cont)]).ok()?;
+        self.b.begin_block_with(cont).ok()?;
+        let c = self.emit("OpLoad", Ty::U32, &[Arg::Id(counter)])?;
+        let c1 = self.emit("OpIAdd", Ty::U32, &[Arg::Id(c), Arg::Id(one)])?;
+        self.b
+            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(c1)])
+            .ok()?;
+        let go_on = if forever {
+            self.b.constant_bool(true).ok()?
+        } else {
+            self.emit("OpULessThan", Ty::Bool, &[Arg::Id(c1), Arg::Id(bound)])?
+        };
+        self.b
+            .inst(
+                "OpBranchConditional",
+                None,
+                &[Arg::Id(go_on), Arg::Id(header), Arg::Id(merge)],
+            )
+            .ok()?;
+        self.b.begin_block_with(merge).ok()?;
+        Some(())
+    }
+}
