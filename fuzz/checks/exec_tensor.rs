@@ -95,6 +95,7 @@ fn make_tensor(decl: &TensorDecl, rng: &mut Rng) -> Tensor {
                 (1, _, 0) => 129 + rng.below(200),
                 (1, _, _) => 1 + rng.below(40),
                 (_, 0, 0 | 1) => 1 + rng.below(26),
+                (5.., 1.., _) => 1 + rng.below(2),
                 _ => 1 + rng.below(6),
             })
             .collect()
@@ -156,7 +157,11 @@ fn spoil(mut t: Tensor, trouble: Trouble, size: u64) -> Option<Tensor> {
             s.push(size);
             t.strides = Some(s);
         }
-        Trouble::StrideOverflow => t.strides = Some(vec![u64::MAX / 2; rank]),
+        Trouble::StrideOverflow => {
+            // (Strides of dimensions of size 1 are never used: one dimension of 2 at least.)
+            t.shape[rank - 1] = t.shape[rank - 1].max(2);
+            t.strides = Some(vec![u64::MAX / 2; rank]);
+        }
         Trouble::OtherShape => {
             // One more in the outermost dimension, with packed strides and room for it.
             t.shape[0] += 1;

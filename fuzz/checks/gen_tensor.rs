@@ -7,8 +7,8 @@
 //! bytes), the built-ins GlobalInvocationId and LocalInvocationIndex, a storage buffer of
 //! `uint[]` for results (set 0, binding [`OUT_BINDING`]) and one to three UniformConstant tensor
 //! variables (set 0, bindings 0, 1, 2): `OpTypeTensorARM` of bool, 8/16/32/64-bit signed or
-//! unsigned integers or 16/32/64-bit floats, rank 1–4 (the Rank a constant of 32-bit, signed,
-//! 64-bit or 8-bit integer type), sometimes with a Shape; sometimes an array of 1–3 tensors or
+//! unsigned integers or 16/32/64-bit floats, rank 1–4 or rarely 5–8 (the Rank a constant of
+//! 32-bit, signed, 64-bit or 8-bit integer type), sometimes with a Shape; sometimes an array of 1–3 tensors or
 //! a runtime array of them (StorageTensorArrayDynamicIndexingARM, RuntimeDescriptorArray),
 //! indexed by constants (also past the end) or at run time (sometimes NonUniform). Capabilities
 //! Int8/Int16/Int64/Float16/Float64 are declared when their types are used.
@@ -481,12 +481,19 @@ impl Gen<'_> {
     /// Declares the tensor variable at `binding` (see the module comment).
     fn tensor_var(&mut self, binding: u32) -> Option<()> {
         let element = TYS[self.bytes.below(TYS.len())];
-        let rank = 1 + self.bytes.below(4) as u32;
+        // Ranks 1–4, one time in sixteen 5–8.
+        let rank = if self.bytes.below(16) == 0 {
+            5 + self.bytes.below(4) as u32
+        } else {
+            1 + self.bytes.below(4) as u32
+        };
         let elem = self.ty(element)?;
         let rank_ty = [Ty::U32, Ty::U32, Ty::I32, Ty::U64, Ty::U8][self.bytes.below(5)];
         let rank_id = self.konst(rank_ty, rank as u64)?;
         let shape = if self.bytes.below(4) == 0 {
-            let dims: Vec<u64> = (0..rank).map(|_| 1 + self.bytes.below(5) as u64).collect();
+            let dims: Vec<u64> = (0..rank)
+                .map(|d| 1 + self.bytes.below(if d < 4 { 5 } else { 2 }) as u64)
+                .collect();
             let ids: Vec<u32> = dims
                 .iter()
                 .map(|&d| self.b.constant_u32(d as u32).ok())
@@ -796,7 +803,13 @@ impl Gen<'_> {
                 p
             }
         };
-        let v = self.b.inst("OpLoad", Some(ty), &[Arg::Id(ptr)]).ok()??;
+        let mut v = self.b.inst("OpLoad", Some(ty), &[Arg::Id(ptr)]).ok()??;
+        if self.bytes.below(8) == 0 {
+            v = self
+                .b
+                .inst("OpCopyObject", Some(ty), &[Arg::Id(v)])
+                .ok()??;
+        }
         self.tvals.push((v, k));
         Some(v)
     }
