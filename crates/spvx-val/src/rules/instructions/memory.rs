@@ -147,9 +147,10 @@ fn copy_memory_sized(cx: &Cx) -> Check {
         return Ok(());
     };
     ensure(v != 0, || cx.rule("Size cannot be a constant zero"))?;
-    ensure(!(*signed && *width <= 64 && v >> (width - 1) & 1 == 1), || {
-        cx.rule("Size cannot be a constant with the sign bit set")
-    })
+    ensure(
+        !(*signed && *width <= 64 && v >> (width - 1) & 1 == 1),
+        || cx.rule("Size cannot be a constant with the sign bit set"),
+    )
 }
 
 fn access_chain(cx: &Cx, ptr_form: bool) -> Check {
