@@ -841,7 +841,10 @@ fn a_lanes_function_too_large_to_compile_is_left_to_the_rendezvous() {
         };
         assert_eq!(j.jit, JitUse::Ran, "{label}");
         let o = out.words(0, 1).expect("the output buffer");
-        assert!(o.iter().all(|w| *w != 0), "{label}: not every output written");
+        assert!(
+            o.iter().all(|w| *w != 0),
+            "{label}: not every output written"
+        );
     }
 }
 
