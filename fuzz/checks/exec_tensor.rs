@@ -13,7 +13,10 @@
 //! wrong only for a type with a Shape).
 //!
 //! Otherwise a run ends in a report or one typed error (step limit, memory limit,
-//! strict-mode undefined behaviour), never a panic or hang. Tensors the module never writes
+//! strict-mode undefined behaviour), never a panic or hang. When the interpreter's run ends
+//! well, every known-answer read (`gen_tensor::Probe`: constant coordinates of any integer type,
+//! into a tensor never written) has stored the value VK_ARM_tensors' rules give for the bound
+//! tensor (bounds per element, byte strides, OutOfBoundsValueARM, booleans). Tensors the module never writes
 //! are unchanged byte for byte, written ones keep their shape, strides and byte length, the
 //! output buffer its length; running the same dispatch again gives the same outcome and the
 //! same bytes. The interpreter (`jit: false`), the JIT (`CompiledModule::with_jit_always`, run
@@ -28,7 +31,9 @@
 //! Called by the fuzz target `exec_tensor`, replayed by
 //! `crates/spvx-exec/tests/fuzz_regressions.rs`.
 
-use crate::gen_tensor::{Interface, OUT_BINDING, OWNED, TensorDecl, generate};
+use crate::gen_tensor::{
+    Interface, OUT_BINDING, OWNED, PROBE_BINDING, PROBE_SLOTS, Probe, TensorDecl, generate,
+};
 use crate::generator::Bytes;
 use spvx_exec::{
     BindingKind, CompileOptions, CompiledModule, ExecError, JitUse, Resources, RunConfig, Tensor,
@@ -213,6 +218,45 @@ fn tensors(
     (bound, harmless)
 }
 
+/// The values a probe must read from tensor `t` (VK_ARM_tensors: element i of the access is
+/// at the coordinates with i added to the innermost; it is inside iff 0 ≤ each coordinate <
+/// its dimension, and reads as its bytes, little-endian, booleans as non-zero; outside, as the
+/// OutOfBoundsValueARM operand or zero). A negative innermost coordinate puts every element
+/// outside (as in the ARM emulation layer, where an element past the end makes the rest
+/// outside too; reference/tensors.md §4): −1 + 1 is not element 0.
+fn probe_answer(p: &Probe, decl: &TensorDecl, t: &Tensor) -> Vec<u64> {
+    let size = decl.element.element_bytes() as u64;
+    let strides = t.byte_strides(size);
+    let last = p.coords.len() - 1;
+    (0..p.count)
+        .map(|i| {
+            let coords: Vec<i128> = (p.coords.iter().enumerate())
+                .map(|(d, &c)| {
+                    if d == last && c >= 0 {
+                        c + i as i128
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            let inside = (coords.iter().zip(&t.shape)).all(|(&c, &n)| 0 <= c && c < n as i128);
+            if !inside {
+                return p.oob.unwrap_or(0);
+            }
+            let at: u64 = (coords.iter().zip(&strides))
+                .map(|(&c, s)| c as u64 * s)
+                .sum();
+            let bytes = &t.data[at as usize..(at + size) as usize];
+            let v = bytes.iter().rev().fold(0u64, |v, &b| v << 8 | b as u64);
+            if decl.element == crate::gen_tensor::Ty::Bool {
+                (v != 0) as u64
+            } else {
+                v
+            }
+        })
+        .collect()
+}
+
 /// What a run gave, as compared between runs and engines.
 #[derive(Clone, Debug, PartialEq)]
 struct Outcome {
@@ -221,6 +265,7 @@ struct Outcome {
     events: Vec<String>,
     total_events: u64,
     out: Option<Vec<u8>>,
+    probes: Option<Vec<u8>>,
     tensors: Vec<Option<Tensor>>,
 }
 
@@ -282,6 +327,7 @@ pub fn exec_tensor(data: &[u8]) {
     let run = |m: &CompiledModule, jit: bool| {
         let mut res = Resources::new();
         res.set_words(0, OUT_BINDING, &out);
+        res.set_words(0, PROBE_BINDING, &[0xaaaa_aaaa; 2 * PROBE_SLOTS as usize]);
         for (binding, e, t) in &bound {
             res.set_tensor_element(0, *binding, *e, t.clone());
         }
@@ -313,6 +359,7 @@ pub fn exec_tensor(data: &[u8]) {
             events,
             total_events,
             out: res.buffer(0, OUT_BINDING).map(<[u8]>::to_vec),
+            probes: res.buffer(0, PROBE_BINDING).map(<[u8]>::to_vec),
             tensors,
         };
         (o, used)
@@ -350,6 +397,36 @@ pub fn exec_tensor(data: &[u8]) {
     };
     let (interp, _) = run(&compiled, false);
     isolated(&interp, "interpreter");
+    if interp.result == "ok" {
+        // Every probe ran (they are at the entry function's top level): known answers.
+        let slots: Vec<u64> = (interp.probes.as_deref().unwrap_or_default().chunks_exact(8))
+            .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            .collect();
+        for p in &iface.probes {
+            let decl = iface.tensors.iter().find(|d| d.binding == p.binding);
+            let t = bound
+                .iter()
+                .find(|b| b.0 == p.binding && b.1 == p.element)
+                .map(|b| &b.2);
+            let Some(decl) = decl else {
+                panic!("probe {p:?} of an undeclared tensor");
+            };
+            let want = match t {
+                Some(t) => probe_answer(p, decl, t),
+                // A runtime array of tensors left empty: the index is past its end and selects
+                // no tensor, whose reads are out of bounds.
+                None if decl.array == Some(0) => vec![p.oob.unwrap_or(0); p.count as usize],
+                None => panic!("probe {p:?}: no tensor bound, yet the run ended well"),
+            };
+            let got = slots.get(p.slot as usize..(p.slot + p.count) as usize);
+            assert_eq!(
+                got,
+                Some(&want[..]),
+                "probe {p:?} of tensor {:?}",
+                t.map(|t| (&t.shape, &t.strides))
+            );
+        }
+    }
     let (interp2, _) = run(&compiled, false);
     assert_eq!(
         interp, interp2,

@@ -139,10 +139,34 @@ pub struct Interface {
     /// LocalSize x (y = z = 1).
     pub local_x: u32,
     pub tensors: Vec<TensorDecl>,
+    /// Known-answer reads (see [`Probe`]).
+    pub probes: Vec<Probe>,
+}
+
+/// A known-answer read the entry function makes at its top level (so it runs whenever the run
+/// ends well): `count` elements of a tensor the module never writes, at constant coordinates,
+/// stored as zero-extended bits (booleans 0 or 1) into `uint64` slots `slot..slot + count` of
+/// the probe buffer (set 0, binding [`PROBE_BINDING`]) by every invocation. The check works
+/// out the expected values from VK_ARM_tensors' rules and the tensor it bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub binding: u32,
+    /// The element of an array of tensors (0 for one tensor).
+    pub element: u32,
+    /// The coordinates' values as integers of their type (signed types negative below 0).
+    pub coords: Vec<i128>,
+    pub count: u32,
+    /// The OutOfBoundsValueARM operand's bits, if any.
+    pub oob: Option<u64>,
+    pub slot: u32,
 }
 
 /// The output buffer's binding (set 0).
 pub const OUT_BINDING: u32 = 4;
+/// The probe buffer's binding (set 0): `uint64[PROBE_SLOTS]`.
+pub const PROBE_BINDING: u32 = 5;
+/// Slots of the probe buffer.
+pub const PROBE_SLOTS: u32 = 64;
 /// Output words each invocation owns in race-free mode, and elements of a rank-1 tensor.
 pub const OWNED: u32 = 4;
 /// Added to an owned coordinate or index to make it far out of bounds.
@@ -185,6 +209,10 @@ struct Gen<'a> {
     budget: u32,
     /// Helper functions `uint h(tensor, uint)`: (function, index into `tensors`).
     helpers: Vec<(u32, usize)>,
+    /// The probe buffer, a StorageBuffer pointer type to its `uint64` elements, the probes.
+    probe_buf: u32,
+    ptr_sb_u64: u32,
+    probes: Vec<Probe>,
 }
 
 /// Builds a module from `data` (race-free as the module comment says when `race_free`);
@@ -223,6 +251,9 @@ pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
         counters: Vec::new(),
         budget: 0,
         helpers: Vec::new(),
+        probe_buf: 0,
+        ptr_sb_u64: 0,
+        probes: Vec::new(),
     };
     let u32t = g.ty(Ty::U32)?;
     let v3u = g.b.type_vector(u32t, 3).ok()?;
@@ -249,10 +280,27 @@ pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
     g.b.decorate(g.out, "DescriptorSet", &[Arg::Int(0)]).ok()?;
     g.b.decorate(g.out, "Binding", &[Arg::Int(OUT_BINDING)])
         .ok()?;
+    // The probe buffer: `struct { uint64 p[]; }`.
+    let u64t = g.ty(Ty::U64)?;
+    let rarr64 = g.b.type_runtime_array(u64t).ok()?;
+    g.b.decorate(rarr64, "ArrayStride", &[Arg::Int(8)]).ok()?;
+    let block64 = g.b.type_struct(&[rarr64]).ok()?;
+    g.b.member_decorate(block64, 0, "Offset", &[Arg::Int(0)])
+        .ok()?;
+    g.b.decorate(block64, "Block", &[]).ok()?;
+    let ptr_sb_block64 = g.b.type_pointer("StorageBuffer", block64).ok()?;
+    g.ptr_sb_u64 = g.b.type_pointer("StorageBuffer", u64t).ok()?;
+    g.probe_buf =
+        g.b.global_variable(ptr_sb_block64, "StorageBuffer", None)
+            .ok()?;
+    g.b.decorate(g.probe_buf, "DescriptorSet", &[Arg::Int(0)])
+        .ok()?;
+    g.b.decorate(g.probe_buf, "Binding", &[Arg::Int(PROBE_BINDING)])
+        .ok()?;
     for binding in 0..1 + g.bytes.below(3) as u32 {
         g.tensor_var(binding)?;
     }
-    let mut interface = vec![gid, lidx, g.out];
+    let mut interface = vec![gid, lidx, g.out, g.probe_buf];
     interface.extend(g.tensors.iter().map(|t| t.var));
     // Helpers `uint h(tensor t, uint c)`: read and query t at coordinates from c.
     for _ in 0..g.bytes.below(3) {
@@ -289,8 +337,16 @@ pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
     g.b.execution_mode(main, "LocalSize", &[local_x, 1, 1])
         .ok()?;
     let tensors = g.tensors.iter().map(|t| t.decl.clone()).collect();
+    let probes = std::mem::take(&mut g.probes);
     let module = g.b.finish().ok()?;
-    Some((module, Interface { local_x, tensors }))
+    Some((
+        module,
+        Interface {
+            local_x,
+            tensors,
+            probes,
+        },
+    ))
 }
 
 impl Gen<'_> {
@@ -1149,6 +1205,137 @@ impl Gen<'_> {
         )
     }
 
+    /// A known-answer read (see [`Probe`]) of a tensor the module never writes.
+    fn probe(&mut self) -> Option<()> {
+        let Some(k) = (0..self.tensors.len()).find(|&k| {
+            let d = &self.tensors[k].decl;
+            !d.writable && self.bytes.below(2) == 0
+        }) else {
+            return self.read();
+        };
+        let decl = self.tensors[k].decl.clone();
+        let count = if self.bytes.below(2) == 0 {
+            1
+        } else {
+            1 + self.bytes.below(4) as u32
+        };
+        let slot = self.probes.last().map_or(0, |p| p.slot + p.count);
+        if slot + count > PROBE_SLOTS {
+            return self.read();
+        }
+        // The tensor: one, or an element of an array of tensors at a constant index in range
+        // (a runtime array has one element at least).
+        let element = match decl.array {
+            None => 0,
+            Some(n) => self.bytes.below(n.max(1) as usize) as u32,
+        };
+        let tv = &self.tensors[k];
+        let (var, ty, elem_ptr) = (tv.var, tv.ty, tv.elem_ptr);
+        let ptr = match decl.array {
+            None => var,
+            Some(_) => {
+                let i = self.b.constant_u32(element).ok()?;
+                self.b
+                    .inst("OpAccessChain", Some(elem_ptr), &[Arg::Id(var), Arg::Id(i)])
+                    .ok()??
+            }
+        };
+        let t = self.b.inst("OpLoad", Some(ty), &[Arg::Id(ptr)]).ok()??;
+        // Constant coordinates: small, or boundary values of the type.
+        let ct = self.coord_ty()?;
+        let w = ct.bits();
+        let mut coords = Vec::new();
+        let mut ids = Vec::new();
+        for _ in 0..decl.rank {
+            let bits = if self.bytes.below(4) != 0 {
+                self.bytes.below(6) as u64
+            } else {
+                [u64::MAX, 1 << (w - 1), 200, 257, 1 << 32 | 1, 127][self.bytes.below(6)]
+            };
+            let bits = if w == 64 { bits } else { bits & ((1 << w) - 1) };
+            let value = if ct.signed() && bits >> (w - 1) == 1 {
+                bits as i128 - (1i128 << w)
+            } else {
+                bits as i128
+            };
+            coords.push(value);
+            ids.push(self.konst(ct, bits)?);
+        }
+        let arr = self.array_ty(ct, decl.rank)?;
+        let c = self.b.constant_composite(arr, &ids).ok()?;
+        let mut args = vec![Arg::Id(t), Arg::Id(c)];
+        let e = decl.element;
+        let oob = if self.bytes.below(2) == 0 {
+            let bits = self.bytes.u32() as u64 | (self.bytes.u32() as u64) << 32;
+            let bits = match e {
+                Ty::Bool => bits & 1,
+                _ if e.bits() == 64 => bits,
+                _ => bits & ((1 << e.bits()) - 1),
+            };
+            let v = self.konst(e, bits)?;
+            args.push(Arg::name("OutOfBoundsValueARM"));
+            args.push(Arg::Id(v));
+            Some(bits)
+        } else {
+            None
+        };
+        let r = if count == 1 && self.bytes.below(2) == 0 {
+            vec![self.emit("OpTensorReadARM", e, &args)?]
+        } else {
+            let at = self.array_ty(e, count)?;
+            let a = self.b.inst("OpTensorReadARM", Some(at), &args).ok()??;
+            (0..count)
+                .map(|i| self.emit("OpCompositeExtract", e, &[Arg::Id(a), Arg::Int(i)]))
+                .collect::<Option<_>>()?
+        };
+        for (i, v) in r.into_iter().enumerate() {
+            // The element's bits, zero-extended to 64 (booleans 0 or 1).
+            let bits = match e {
+                Ty::Bool => {
+                    let (one, zero) = (self.konst(Ty::U64, 1)?, self.konst(Ty::U64, 0)?);
+                    let args = [Arg::Id(v), Arg::Id(one), Arg::Id(zero)];
+                    self.emit("OpSelect", Ty::U64, &args)?
+                }
+                Ty::U64 => v,
+                _ => {
+                    let uint = [Ty::U8, Ty::U16, Ty::U32, Ty::U64][e.bits().ilog2() as usize - 3];
+                    let u = if e == uint {
+                        v
+                    } else {
+                        self.emit("OpBitcast", uint, &[Arg::Id(v)])?
+                    };
+                    if uint == Ty::U64 {
+                        u
+                    } else {
+                        self.emit("OpUConvert", Ty::U64, &[Arg::Id(u)])?
+                    }
+                }
+            };
+            let zero = self.b.constant_u32(0).ok()?;
+            let at = self.b.constant_u32(slot + i as u32).ok()?;
+            let p = self
+                .b
+                .inst(
+                    "OpAccessChain",
+                    Some(self.ptr_sb_u64),
+                    &[Arg::Id(self.probe_buf), Arg::Id(zero), Arg::Id(at)],
+                )
+                .ok()??;
+            self.b
+                .inst("OpStore", None, &[Arg::Id(p), Arg::Id(bits)])
+                .ok()?;
+        }
+        self.probes.push(Probe {
+            binding: decl.binding,
+            element,
+            coords,
+            count,
+            oob,
+            slot,
+        });
+        Some(())
+    }
+
     /// Runs `f` with the scopes restored afterwards (values of a construct's blocks do not
     /// dominate its merge block).
     fn scoped(&mut self, f: impl FnOnce(&mut Self) -> Option<()>) -> Option<()> {
@@ -1172,7 +1359,8 @@ impl Gen<'_> {
     }
 
     fn statement(&mut self, depth: u32) -> Option<()> {
-        match self.bytes.below(20) {
+        match self.bytes.below(22) {
+            20 | 21 if depth == 0 => self.probe(),
             0..=3 => self.read(),
             4 | 5 => self.write(),
             6 => self.query(),

@@ -8,7 +8,7 @@
 //! the JIT took the runs and the undefined-behaviour events the runs reported.
 
 use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig, Tensor};
-use spvx_fuzz::gen_tensor::{OUT_BINDING, generate};
+use spvx_fuzz::gen_tensor::{OUT_BINDING, PROBE_BINDING, PROBE_SLOTS, generate};
 use std::collections::BTreeMap;
 
 fn main() {
@@ -72,6 +72,7 @@ fn main() {
         compiled += 1;
         let mut res = Resources::new();
         res.set_words(0, OUT_BINDING, &[0; 64]);
+        res.set_words(0, PROBE_BINDING, &[0; 2 * PROBE_SLOTS as usize]);
         for d in &iface.tensors {
             let count = match d.array {
                 None => 1,
