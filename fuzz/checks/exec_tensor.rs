@@ -15,8 +15,9 @@
 //! Otherwise a run ends in a report or one typed error (step limit, memory limit,
 //! strict-mode undefined behaviour), never a panic or hang. When the interpreter's run ends
 //! well, every known-answer read (`gen_tensor::Probe`: constant coordinates of any integer type,
-//! into a tensor never written) has stored the value VK_ARM_tensors' rules give for the bound
-//! tensor (bounds per element, byte strides, OutOfBoundsValueARM, booleans). Tensors the module never writes
+//! into a tensor never written; or a dimension's size into any integer type) has stored the
+//! value VK_ARM_tensors' rules give for the bound tensor (bounds per element, byte strides,
+//! OutOfBoundsValueARM, booleans, sizes truncated to the result's width). Tensors the module never writes
 //! are unchanged byte for byte, written ones keep their shape, strides and byte length, the
 //! output buffer its length; running the same dispatch again gives the same outcome and the
 //! same bytes. The interpreter (`jit: false`), the JIT (`CompiledModule::with_jit_always`, run
@@ -97,7 +98,7 @@ fn make_tensor(decl: &TensorDecl, rng: &mut Rng) -> Tensor {
     let shape = decl.shape.clone().unwrap_or_else(|| {
         (0..decl.rank)
             .map(|d| match (decl.rank, d, rng.below(4)) {
-                (1, _, 0) => 129 + rng.below(200),
+                (1, _, 0 | 1) => 129 + rng.below(200),
                 (1, _, _) => 1 + rng.below(40),
                 (_, 0, 0 | 1) => 1 + rng.below(26),
                 (5.., 1.., _) => 1 + rng.below(2),
@@ -225,6 +226,11 @@ fn tensors(
 /// outside (as in the ARM emulation layer, where an element past the end makes the rest
 /// outside too; reference/tensors.md §4): −1 + 1 is not element 0.
 fn probe_answer(p: &Probe, decl: &TensorDecl, t: &Tensor) -> Vec<u64> {
+    if let Some((d, bits)) = p.size_of {
+        // The bound dimension, reduced to the result type's width.
+        let n = t.shape[d as usize];
+        return vec![if bits == 64 { n } else { n & ((1 << bits) - 1) }];
+    }
     let size = decl.element.element_bytes() as u64;
     let strides = t.byte_strides(size);
     let last = p.coords.len() - 1;
@@ -414,7 +420,7 @@ pub fn exec_tensor(data: &[u8]) {
             let want = match t {
                 Some(t) => probe_answer(p, decl, t),
                 // A runtime array of tensors left empty: the index is past its end and selects
-                // no tensor, whose reads are out of bounds.
+                // no tensor, whose reads are out of bounds and whose sizes are 0.
                 None if decl.array == Some(0) => vec![p.oob.unwrap_or(0); p.count as usize],
                 None => panic!("probe {p:?}: no tensor bound, yet the run ended well"),
             };

@@ -145,9 +145,10 @@ pub struct Interface {
 
 /// A known-answer read the entry function makes at its top level (so it runs whenever the run
 /// ends well): `count` elements of a tensor the module never writes, at constant coordinates,
-/// stored as zero-extended bits (booleans 0 or 1) into `uint64` slots `slot..slot + count` of
-/// the probe buffer (set 0, binding [`PROBE_BINDING`]) by every invocation. The check works
-/// out the expected values from VK_ARM_tensors' rules and the tensor it bound.
+/// or the size of one of its dimensions, stored as zero-extended bits (booleans 0 or 1) into
+/// `uint64` slots `slot..slot + count` of the probe buffer (set 0, binding [`PROBE_BINDING`])
+/// by every invocation. The check works out the expected values from VK_ARM_tensors' rules and
+/// the tensor it bound.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Probe {
     pub binding: u32,
@@ -159,6 +160,9 @@ pub struct Probe {
     /// The OutOfBoundsValueARM operand's bits, if any.
     pub oob: Option<u64>,
     pub slot: u32,
+    /// For a size probe instead (OpTensorQuerySizeARM, `coords` empty, `count` 1): the
+    /// dimension and the result type's width.
+    pub size_of: Option<(u32, u32)>,
 }
 
 /// The output buffer's binding (set 0).
@@ -590,7 +594,7 @@ impl Gen<'_> {
         let var = self.b.global_variable(ptr, "UniformConstant", None).ok()?;
         self.b.decorate(var, "DescriptorSet", &[Arg::Int(0)]).ok()?;
         self.b.decorate(var, "Binding", &[Arg::Int(binding)]).ok()?;
-        let writable = self.bytes.below(3) != 0;
+        let writable = self.bytes.below(2) != 0;
         self.tensors.push(TensorVar {
             decl: TensorDecl {
                 binding,
@@ -1241,16 +1245,39 @@ impl Gen<'_> {
             }
         };
         let t = self.b.inst("OpLoad", Some(ty), &[Arg::Id(ptr)]).ok()??;
-        // Constant coordinates: small, or boundary values of the type.
-        let ct = self.coord_ty()?;
+        if self.bytes.below(4) == 0 {
+            // A size probe: dimension d into an integer of any width.
+            let d = self.bytes.below(decl.rank as usize) as u32;
+            let rt = INTS[self.bytes.below(INTS.len())];
+            let dim = self.b.constant_u32(d).ok()?;
+            let n = self.emit("OpTensorQuerySizeARM", rt, &[Arg::Id(t), Arg::Id(dim)])?;
+            self.store_probe(n, rt, slot)?;
+            self.probes.push(Probe {
+                binding: decl.binding,
+                element,
+                coords: Vec::new(),
+                count: 1,
+                oob: None,
+                slot,
+                size_of: Some((d, rt.bits())),
+            });
+            return Some(());
+        }
+        // Constant coordinates of any integer type (narrow ones as often as not): small, 128 to
+        // 255 (past an 8-bit type's sign bit, inside a long rank-1 tensor), or boundary values.
+        let ct = match self.bytes.below(12) {
+            k @ 0..=7 => INTS[k],
+            8 | 9 => Ty::U8,
+            _ => Ty::U16,
+        };
         let w = ct.bits();
         let mut coords = Vec::new();
         let mut ids = Vec::new();
         for _ in 0..decl.rank {
-            let bits = if self.bytes.below(4) != 0 {
-                self.bytes.below(6) as u64
-            } else {
-                [u64::MAX, 1 << (w - 1), 200, 257, 1 << 32 | 1, 127][self.bytes.below(6)]
+            let bits = match self.bytes.below(8) {
+                0..=3 => self.bytes.below(6) as u64,
+                4 | 5 => 128 + self.bytes.below(128) as u64,
+                _ => [u64::MAX, 1 << (w - 1), 257, 1 << 32 | 1, 127, 329][self.bytes.below(6)],
             };
             let bits = if w == 64 { bits } else { bits & ((1 << w) - 1) };
             let value = if ct.signed() && bits >> (w - 1) == 1 {
@@ -1289,41 +1316,7 @@ impl Gen<'_> {
                 .collect::<Option<_>>()?
         };
         for (i, v) in r.into_iter().enumerate() {
-            // The element's bits, zero-extended to 64 (booleans 0 or 1).
-            let bits = match e {
-                Ty::Bool => {
-                    let (one, zero) = (self.konst(Ty::U64, 1)?, self.konst(Ty::U64, 0)?);
-                    let args = [Arg::Id(v), Arg::Id(one), Arg::Id(zero)];
-                    self.emit("OpSelect", Ty::U64, &args)?
-                }
-                Ty::U64 => v,
-                _ => {
-                    let uint = [Ty::U8, Ty::U16, Ty::U32, Ty::U64][e.bits().ilog2() as usize - 3];
-                    let u = if e == uint {
-                        v
-                    } else {
-                        self.emit("OpBitcast", uint, &[Arg::Id(v)])?
-                    };
-                    if uint == Ty::U64 {
-                        u
-                    } else {
-                        self.emit("OpUConvert", Ty::U64, &[Arg::Id(u)])?
-                    }
-                }
-            };
-            let zero = self.b.constant_u32(0).ok()?;
-            let at = self.b.constant_u32(slot + i as u32).ok()?;
-            let p = self
-                .b
-                .inst(
-                    "OpAccessChain",
-                    Some(self.ptr_sb_u64),
-                    &[Arg::Id(self.probe_buf), Arg::Id(zero), Arg::Id(at)],
-                )
-                .ok()??;
-            self.b
-                .inst("OpStore", None, &[Arg::Id(p), Arg::Id(bits)])
-                .ok()?;
+            self.store_probe(v, e, slot + i as u32)?;
         }
         self.probes.push(Probe {
             binding: decl.binding,
@@ -1332,7 +1325,48 @@ impl Gen<'_> {
             count,
             oob,
             slot,
+            size_of: None,
         });
+        Some(())
+    }
+
+    /// Stores value `v` of type `e` into probe slot `slot` as its bits zero-extended to 64
+    /// (booleans 0 or 1).
+    fn store_probe(&mut self, v: u32, e: Ty, slot: u32) -> Option<()> {
+        let bits = match e {
+            Ty::Bool => {
+                let (one, zero) = (self.konst(Ty::U64, 1)?, self.konst(Ty::U64, 0)?);
+                let args = [Arg::Id(v), Arg::Id(one), Arg::Id(zero)];
+                self.emit("OpSelect", Ty::U64, &args)?
+            }
+            Ty::U64 => v,
+            _ => {
+                let uint = [Ty::U8, Ty::U16, Ty::U32, Ty::U64][e.bits().ilog2() as usize - 3];
+                let u = if e == uint {
+                    v
+                } else {
+                    self.emit("OpBitcast", uint, &[Arg::Id(v)])?
+                };
+                if uint == Ty::U64 {
+                    u
+                } else {
+                    self.emit("OpUConvert", Ty::U64, &[Arg::Id(u)])?
+                }
+            }
+        };
+        let zero = self.b.constant_u32(0).ok()?;
+        let at = self.b.constant_u32(slot).ok()?;
+        let p = self
+            .b
+            .inst(
+                "OpAccessChain",
+                Some(self.ptr_sb_u64),
+                &[Arg::Id(self.probe_buf), Arg::Id(zero), Arg::Id(at)],
+            )
+            .ok()??;
+        self.b
+            .inst("OpStore", None, &[Arg::Id(p), Arg::Id(bits)])
+            .ok()?;
         Some(())
     }
 
