@@ -161,8 +161,21 @@ pub fn exec(data: &[u8]) {
         call, interp,
         "the call-out JIT and the interpreter differ (call-out JIT: {call_use:?})"
     );
-    // Both JITs run or fall back alike, except where the step budget decides (converted
-    // branches charge the longer arm's steps natively).
+    jit_uses_agree(
+        interp.result == "ok",
+        interp.total_events,
+        &jit_use,
+        &call_use,
+    );
+}
+
+/// What the engine checks require of how the JITs took a dispatch whose outcome must equal the
+/// interpreter's (`interp_ok`, `interp_events`: the interpreter's run). Both JITs run or fall
+/// back alike, except where the step budget decides (converted branches charge the longer
+/// arm's steps natively); a JIT that ran must have run a dispatch the interpreter reports
+/// nothing on; a JIT that fell back while the interpreter reports nothing must say it was the
+/// step budget, a barrier or a subgroup instruction's rendezvous.
+pub fn jit_uses_agree(interp_ok: bool, interp_events: u64, jit_use: &JitUse, call_use: &JitUse) {
     let kind = |u: &JitUse| match u {
         JitUse::Off => "off",
         JitUse::Ran => "ran",
@@ -170,20 +183,20 @@ pub fn exec(data: &[u8]) {
         JitUse::FellBack(_) => "fell back",
     };
     let budget = |u: &JitUse| matches!(u, JitUse::FellBack(why) if why.contains("step"));
-    if !budget(&jit_use) && !budget(&call_use) {
+    if !budget(jit_use) && !budget(call_use) {
         assert_eq!(
-            kind(&jit_use),
-            kind(&call_use),
+            kind(jit_use),
+            kind(call_use),
             "native and call-out JIT: {jit_use:?} vs {call_use:?}"
         );
     }
-    for (u, what) in [(&jit_use, "JIT"), (&call_use, "call-out JIT")] {
+    for (u, what) in [(jit_use, "JIT"), (call_use, "call-out JIT")] {
         match u {
             JitUse::Ran => assert_eq!(
-                interp.total_events, 0,
+                interp_events, 0,
                 "the {what} ran a dispatch the interpreter reports events on"
             ),
-            JitUse::FellBack(why) if interp.result == "ok" && interp.total_events == 0 => {
+            JitUse::FellBack(why) if interp_ok && interp_events == 0 => {
                 assert!(
                     why.contains("step")
                         || why.contains("barrier")

@@ -204,35 +204,10 @@ pub fn exec_kernel(data: &[u8]) {
         call, interp,
         "the call-out JIT and the interpreter differ (call-out JIT: {call_use:?})"
     );
-    let kind = |u: &JitUse| match u {
-        JitUse::Off => "off",
-        JitUse::Ran => "ran",
-        JitUse::Unsupported(_) => "unsupported",
-        JitUse::FellBack(_) => "fell back",
-    };
-    let budget = |u: &JitUse| matches!(u, JitUse::FellBack(why) if why.contains("step"));
-    if !budget(&jit_use) && !budget(&call_use) {
-        assert_eq!(
-            kind(&jit_use),
-            kind(&call_use),
-            "native and call-out JIT: {jit_use:?} vs {call_use:?}"
-        );
-    }
-    for (u, what) in [(&jit_use, "JIT"), (&call_use, "call-out JIT")] {
-        match u {
-            JitUse::Ran => assert_eq!(
-                interp.total_events, 0,
-                "the {what} ran a dispatch the interpreter reports events on"
-            ),
-            JitUse::FellBack(why) if interp.result == "ok" && interp.total_events == 0 => {
-                assert!(
-                    why.contains("step")
-                        || why.contains("barrier")
-                        || why.contains("subgroup instruction"),
-                    "the {what} fell back without a reason the interpreter shows: {why}"
-                )
-            }
-            _ => {}
-        }
-    }
+    crate::exec::jit_uses_agree(
+        interp.result == "ok",
+        interp.total_events,
+        &jit_use,
+        &call_use,
+    );
 }

@@ -30,7 +30,7 @@ fn main() {
         spvx_fuzz::exec::exec(&data);
         times.push((t.elapsed(), path.display().to_string()));
     }
-    times.sort_by(|a, b| b.0.cmp(&a.0));
+    times.sort_by_key(|t| std::cmp::Reverse(t.0));
     println!(
         "{} inputs in {:.1} s",
         times.len(),
