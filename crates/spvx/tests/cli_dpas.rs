@@ -534,45 +534,37 @@ fn matmul_fp8_and_tf32() {
 #[test]
 fn matmul_shape_errors() {
     let (a, b, d) = (tmp("sa.npy"), tmp("sb.npy"), tmp("sd.npy"));
+    // The stderr of an s8 x s8 -> d matmul of the files a and b hold now.
+    let stderr = || {
+        let out = matmul(&[
+            "--a",
+            a.to_str().unwrap(),
+            "--b",
+            b.to_str().unwrap(),
+            "--a-type",
+            "s8",
+            "--b-type",
+            "s8",
+            "--dst-type",
+            "d",
+            "-o",
+            d.to_str().unwrap(),
+        ]);
+        assert!(!out.status.success());
+        text(&out.stderr)
+    };
     write(&a, &npy("|i1", (2, 3), &[0; 6], false));
     write(&b, &npy("|i1", (4, 2), &[0; 8], false));
-    let out = matmul(&[
-        "--a",
-        a.to_str().unwrap(),
-        "--b",
-        b.to_str().unwrap(),
-        "--a-type",
-        "s8",
-        "--b-type",
-        "s8",
-        "--dst-type",
-        "d",
-        "-o",
-        d.to_str().unwrap(),
-    ]);
-    assert!(
-        text(&out.stderr).contains("columns of A vs rows of B (K): 3 vs 4"),
-        "{}",
-        text(&out.stderr)
-    );
+    let e = stderr();
+    assert!(e.contains("columns of A vs rows of B (K): 3 vs 4"), "{e}");
     write(&b, b"not an npy file");
-    let out = matmul(&[
-        "--a",
-        a.to_str().unwrap(),
-        "--b",
-        b.to_str().unwrap(),
-        "--a-type",
-        "s8",
-        "--b-type",
-        "s8",
-        "--dst-type",
-        "d",
-        "-o",
-        d.to_str().unwrap(),
-    ]);
+    let e = stderr();
+    assert!(e.contains("B: not a valid .npy file"), "{e}");
+    // A header claiming 2^32 x 2^32 elements over 8 bytes of data: 2^64 overflows the count.
+    write(&b, &npy("|i1", (1 << 32, 1 << 32), &[0; 8], false));
+    let e = stderr();
     assert!(
-        text(&out.stderr).contains("B: not a valid .npy file"),
-        "{}",
-        text(&out.stderr)
+        e.contains("B: ") && e.contains("shape (4294967296, 4294967296) says 18446744073709551616"),
+        "{e}"
     );
 }

@@ -99,10 +99,15 @@ impl Array<'_> {
             name,
             message: e.to_string(),
         })?;
-        if flat.len() != rows.saturating_mul(cols) {
+        // rows · cols may overflow (npyz's own count wraps): then no file can match.
+        if rows.checked_mul(cols) != Some(flat.len()) {
             return Err(NpyError::Format {
                 name,
-                message: format!("{} elements for shape ({rows}, {cols})", flat.len()),
+                message: format!(
+                    "the file holds {} elements but its shape ({rows}, {cols}) says {}",
+                    flat.len(),
+                    (rows as u128) * (cols as u128)
+                ),
             });
         }
         Ok(match order {

@@ -18,6 +18,12 @@ pub struct NpyBytes {
 pub fn read_npy(file: &[u8]) -> Result<NpyBytes, String> {
     let npy = NpyFile::new(file).map_err(|e| format!("not a valid .npy file: {e}"))?;
     let shape = npy.shape().to_vec();
+    // Checked before reading: npyz multiplies the dimensions without overflow checks.
+    let Some(count) = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)) else {
+        return Err(format!(
+            "shape {shape:?} has more than 2^64 elements (the product of its dimensions overflows)"
+        ));
+    };
     let order = npy.order();
     let dtype = npy.dtype();
     let DType::Plain(ts) = &dtype else {
@@ -48,9 +54,11 @@ pub fn read_npy(file: &[u8]) -> Result<NpyBytes, String> {
         (TypeChar::Float, 8) => (ElemType::F64, widen(npy.into_vec::<f64>().map_err(io)?)),
         _ => return Err(bad()),
     };
-    let count = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
-    if count != Some(elements.len() as u64) {
-        return Err(format!("{} elements for shape {shape:?}", elements.len()));
+    if count != elements.len() as u64 {
+        return Err(format!(
+            "the file holds {} elements but its shape {shape:?} says {count}",
+            elements.len()
+        ));
     }
     let elements = match order {
         Order::C => elements,
@@ -230,5 +238,9 @@ mod tests {
         assert!(read_npy(b"not npy").is_err());
         assert!(read_npy(&npy("<c8", false, "(1,)", &[0; 8])).is_err());
         assert!(read_npy(&npy("<i4", false, "(3,)", &[0; 8])).is_err());
+        // 2^32 · 2^32 · 2^32 elements: the shape's product overflows u64.
+        let huge = "(4294967296, 4294967296, 4294967296)";
+        let e = read_npy(&npy("<i4", false, huge, &[0; 8])).unwrap_err();
+        assert!(e.contains("more than 2^64 elements"), "{e}");
     }
 }
