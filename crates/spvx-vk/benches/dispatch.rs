@@ -5,53 +5,11 @@
 //! measures nothing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_vk::{BufferData, DeviceChoice, VkInputs, VkRun, VkRunner};
 use std::collections::BTreeMap;
 
-const VADD: &str = r#"
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main" %gid %a %b %c
-OpExecutionMode %main LocalSize 64 1 1
-OpDecorate %gid BuiltIn GlobalInvocationId
-OpDecorate %arr ArrayStride 4
-OpMemberDecorate %Buf 0 Offset 0
-OpDecorate %Buf Block
-OpDecorate %a DescriptorSet 0
-OpDecorate %a Binding 0
-OpDecorate %b DescriptorSet 0
-OpDecorate %b Binding 1
-OpDecorate %c DescriptorSet 0
-OpDecorate %c Binding 2
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%uint = OpTypeInt 32 0
-%v3 = OpTypeVector %uint 3
-%pgid = OpTypePointer Input %v3
-%gid = OpVariable %pgid Input
-%arr = OpTypeRuntimeArray %uint
-%Buf = OpTypeStruct %arr
-%pbuf = OpTypePointer StorageBuffer %Buf
-%pu = OpTypePointer StorageBuffer %uint
-%a = OpVariable %pbuf StorageBuffer
-%b = OpVariable %pbuf StorageBuffer
-%c = OpVariable %pbuf StorageBuffer
-%c0 = OpConstant %uint 0
-%main = OpFunction %void None %fn
-%l = OpLabel
-%g = OpLoad %v3 %gid
-%i = OpCompositeExtract %uint %g 0
-%pa = OpAccessChain %pu %a %c0 %i
-%pb = OpAccessChain %pu %b %c0 %i
-%pc = OpAccessChain %pu %c %c0 %i
-%x = OpLoad %uint %pa
-%y = OpLoad %uint %pb
-%z = OpIAdd %uint %x %y
-OpStore %pc %z
-OpReturn
-OpFunctionEnd
-"#;
+/// `bench/vadd.comp` compiled (`bench/regen.sh`): c[i] = a[i] + b[i], local size 256.
+const VADD_SPV: &[u8] = include_bytes!("../../../bench/vadd.spv");
 
 fn dispatch(c: &mut Criterion) {
     let runner = match VkRunner::new(&DeviceChoice::First) {
@@ -62,15 +20,15 @@ fn dispatch(c: &mut Criterion) {
         }
     };
     let n = 4096u32;
-    let words = match assemble(VADD, &AsmOptions::default()) {
-        Ok(a) => a.words(),
-        Err(e) => panic!("the bench module does not assemble: {e}"),
-    };
+    let words = VADD_SPV
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
     let le = |v: Vec<u32>| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let run = VkRun {
         words,
         entry: None,
-        groups: [n / 64, 1, 1],
+        groups: [n / 256, 1, 1],
         buffers: vec![
             BufferData {
                 set: 0,

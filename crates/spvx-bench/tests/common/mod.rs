@@ -1,56 +1,15 @@
-//! The vector-add case the tests time: a small SPIR-V module, inputs, and its expected output
-//! computed on the host with wrapping u32 additions (independently of the engine).
+//! The vector-add case the tests time: the benchmark set's `bench/vadd.spv`, inputs, and its
+//! expected output computed on the host with wrapping u32 additions (independently of the engine).
 
 #![allow(dead_code)]
 
 use spvx_bench::{BenchCase, DeviceSupport, Work};
 use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
-use spvx_spirv::asm::{AsmOptions, assemble};
 use std::collections::BTreeMap;
 
-pub const VADD: &str = r#"
-               OpCapability Shader
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main" %gid %a %b %c
-               OpExecutionMode %main LocalSize 64 1 1
-               OpDecorate %gid BuiltIn GlobalInvocationId
-               OpDecorate %arr ArrayStride 4
-               OpMemberDecorate %Buf 0 Offset 0
-               OpDecorate %Buf Block
-               OpDecorate %a DescriptorSet 0
-               OpDecorate %a Binding 0
-               OpDecorate %b DescriptorSet 0
-               OpDecorate %b Binding 1
-               OpDecorate %c DescriptorSet 0
-               OpDecorate %c Binding 2
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-       %uint = OpTypeInt 32 0
-     %v3uint = OpTypeVector %uint 3
-    %ptr_gid = OpTypePointer Input %v3uint
-        %gid = OpVariable %ptr_gid Input
-        %arr = OpTypeRuntimeArray %uint
-        %Buf = OpTypeStruct %arr
-    %ptr_buf = OpTypePointer StorageBuffer %Buf
-   %ptr_uint = OpTypePointer StorageBuffer %uint
-          %a = OpVariable %ptr_buf StorageBuffer
-          %b = OpVariable %ptr_buf StorageBuffer
-          %c = OpVariable %ptr_buf StorageBuffer
-         %u0 = OpConstant %uint 0
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-         %id = OpLoad %v3uint %gid
-          %i = OpCompositeExtract %uint %id 0
-         %pa = OpAccessChain %ptr_uint %a %u0 %i
-         %pb = OpAccessChain %ptr_uint %b %u0 %i
-         %pc = OpAccessChain %ptr_uint %c %u0 %i
-         %va = OpLoad %uint %pa
-         %vb = OpLoad %uint %pb
-         %vc = OpIAdd %uint %va %vb
-               OpStore %pc %vc
-               OpReturn
-               OpFunctionEnd
-"#;
+/// `bench/vadd.comp` compiled (`bench/regen.sh`): c[i] = a[i] + b[i], local size 256.
+pub const VADD_SPV: &[u8] = include_bytes!("../../../../bench/vadd.spv");
+pub const LOCAL_SIZE: usize = 256;
 
 pub const N: usize = 4096;
 
@@ -67,9 +26,8 @@ pub fn le(words: &[u32]) -> Vec<u8> {
 }
 
 pub fn case(expected_c: Vec<u32>) -> BenchCase {
-    let asm = assemble(VADD, &AsmOptions::default()).expect("assembles");
-    let module = CompiledModule::from_bytes(&asm.bytes(), "main", &CompileOptions::default())
-        .expect("compiles");
+    let module =
+        CompiledModule::from_bytes(VADD_SPV, "main", &CompileOptions::default()).expect("compiles");
     let (a, b) = inputs();
     let mut resources = Resources::new();
     resources.set_words(0, 0, &a);
@@ -79,10 +37,13 @@ pub fn case(expected_c: Vec<u32>) -> BenchCase {
         name: "vadd".into(),
         module,
         compile_time: None,
-        spirv: asm.words(),
+        spirv: VADD_SPV
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect(),
         entry: "main".into(),
         spec: BTreeMap::new(),
-        groups: [(N / 64) as u32, 1, 1],
+        groups: [(N / LOCAL_SIZE) as u32, 1, 1],
         resources,
         config: RunConfig::default(),
         subgroup_size_from_device: false,
