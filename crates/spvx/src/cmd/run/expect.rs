@@ -66,6 +66,44 @@ pub fn check(actual: &[u8], expected: &[u8], elem: ElemType) -> Check {
     }
 }
 
+/// The checks of one run: prints each checked buffer's PASS/FAIL line, then the summary line;
+/// the exit code is failure when any check failed.
+#[derive(Default)]
+pub struct Tally {
+    checked: usize,
+    failed: usize,
+}
+
+impl Tally {
+    /// Checks `actual` against `expected` and prints the line of `label`.
+    pub fn check(&mut self, label: &str, actual: &[u8], expected: &[u8], elem: ElemType) {
+        let outcome = check(actual, expected, elem);
+        println!("{}", outcome.line(label, elem, actual.len()));
+        self.checked += 1;
+        if !outcome.passed() {
+            self.failed += 1;
+        }
+    }
+
+    /// `PASS: 3 of 3 checked bindings match` (`what`: "bindings", "arguments"), when anything
+    /// was checked.
+    pub fn finish(self, what: &str) -> std::process::ExitCode {
+        let Tally { checked, failed } = self;
+        if checked > 0 {
+            println!(
+                "{}: {} of {checked} checked {what} match",
+                if failed == 0 { "PASS" } else { "FAIL" },
+                checked - failed
+            );
+        }
+        if failed == 0 {
+            std::process::ExitCode::SUCCESS
+        } else {
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 fn to_bits(bytes: &[u8]) -> u64 {
     let mut w = [0u8; 8];
     w[..bytes.len()].copy_from_slice(bytes);

@@ -4,7 +4,7 @@
 
 use super::data::{Data, DataSpec, parse_count};
 use super::elem::ElemType;
-use super::expect::check;
+use super::expect::Tally;
 use super::module::{EntryPoint, LoadedModule};
 use super::output::print_summary;
 use super::plan::{ExpectPlan, RunPlan};
@@ -12,7 +12,6 @@ use crate::cmd::CmdResult;
 use spvx_exec::resources::{KernelArg, KernelArgInfo, KernelArgKind};
 use spvx_exec::{CompiledModule, Resources};
 use std::collections::BTreeMap;
-use std::process::ExitCode;
 
 /// What one kernel argument gets.
 #[derive(Clone, Debug, PartialEq)]
@@ -217,7 +216,7 @@ impl RunPlan {
         infos: &[KernelArgInfo],
         loaded: &BTreeMap<u32, Data>,
     ) -> CmdResult {
-        let (mut checked, mut failed) = (0, 0);
+        let mut tally = Tally::default();
         for a in &self.args {
             let Some(expect) = &a.expect else { continue };
             let want = expect
@@ -238,25 +237,9 @@ impl RunPlan {
                 Some(n) => format!("arg {} ({n})", a.index),
                 None => format!("arg {}", a.index),
             };
-            let outcome = check(actual, &want.bytes, elem);
-            println!("{}", outcome.line(&label, elem, actual.len()));
-            checked += 1;
-            if !outcome.passed() {
-                failed += 1;
-            }
+            tally.check(&label, actual, &want.bytes, elem);
         }
-        if checked > 0 {
-            println!(
-                "{}: {} of {checked} checked arguments match",
-                if failed == 0 { "PASS" } else { "FAIL" },
-                checked - failed
-            );
-        }
-        Ok(if failed == 0 {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        })
+        Ok(tally.finish("arguments"))
     }
 }
 

@@ -4,14 +4,13 @@
 
 use super::data::{Data, DataSpec};
 use super::elem::ElemType;
-use super::expect::check;
+use super::expect::Tally;
 use super::module::{KERNEL, LoadedModule};
 use super::output::{print_summary, write_outputs};
 use crate::cmd::CmdResult;
 use spvx_exec::{BindingInfo, BindingKind, CompileOptions, Resources, RunConfig, Tensor};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Expected contents of a buffer after the run.
 #[derive(Clone, Debug, PartialEq)]
@@ -400,8 +399,7 @@ impl RunPlan {
         bindings: &[BindingInfo],
         loaded: &BTreeMap<(u32, u32, u32), Data>,
     ) -> CmdResult {
-        let mut failed = 0;
-        let mut checked = 0;
+        let mut tally = Tally::default();
         let checks = self
             .buffers
             .iter()
@@ -448,25 +446,9 @@ impl RunPlan {
                 Some(n) => format!("{}.{}{element} ({n})", b.set, b.binding),
                 None => format!("{}.{}{element}", b.set, b.binding),
             };
-            let outcome = check(actual, &want.bytes, elem);
-            println!("{}", outcome.line(&label, elem, actual.len()));
-            checked += 1;
-            if !outcome.passed() {
-                failed += 1;
-            }
+            tally.check(&label, actual, &want.bytes, elem);
         }
-        if checked > 0 {
-            println!(
-                "{}: {} of {checked} checked bindings match",
-                if failed == 0 { "PASS" } else { "FAIL" },
-                checked - failed
-            );
-        }
-        Ok(if failed == 0 {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        })
+        Ok(tally.finish("bindings"))
     }
 }
 
