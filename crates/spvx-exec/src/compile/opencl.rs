@@ -290,6 +290,12 @@ impl Compiler<'_> {
             dst: d,
             args: [a, 0, 0],
         };
+        let ocl = |op, d, a, b| Inst::Ocl {
+            op,
+            ty: OclType::Float(fmt),
+            dst: d,
+            args: [a, b, 0],
+        };
         for k in 0..n {
             let (d, a, o) = (dst.slot + k, x.slot + k, out + k);
             match number {
@@ -298,35 +304,17 @@ impl Compiler<'_> {
                     code.push(index, math(MathFn::Fract, d, a));
                 }
                 31 => {
-                    let ocl = |op, d| Inst::Ocl {
-                        op,
-                        ty: OclType::Float(fmt),
-                        dst: d,
-                        args: [a, 0, 0],
-                    };
-                    code.push(index, ocl(OclOp::FrexpExp, o));
-                    code.push(index, ocl(OclOp::FrexpMant, d));
+                    code.push(index, ocl(OclOp::FrexpExp, o, a, 0));
+                    code.push(index, ocl(OclOp::FrexpMant, d, a, 0));
                 }
                 36 => {
-                    let ocl = |op, d| Inst::Ocl {
-                        op,
-                        ty: OclType::Float(fmt),
-                        dst: d,
-                        args: [a, 0, 0],
-                    };
-                    code.push(index, ocl(OclOp::LgammaSign, o));
-                    code.push(index, ocl(OclOp::Lgamma, d));
+                    code.push(index, ocl(OclOp::LgammaSign, o, a, 0));
+                    code.push(index, ocl(OclOp::Lgamma, d, a, 0));
                 }
                 52 => {
                     let b = y.map_or(a, |y| y.slot + k);
-                    let ocl = |op, d| Inst::Ocl {
-                        op,
-                        ty: OclType::Float(fmt),
-                        dst: d,
-                        args: [a, b, 0],
-                    };
-                    code.push(index, ocl(OclOp::RemquoQuo, o));
-                    code.push(index, ocl(OclOp::Remainder, d));
+                    code.push(index, ocl(OclOp::RemquoQuo, o, a, b));
+                    code.push(index, ocl(OclOp::Remainder, d, a, b));
                 }
                 45 => {
                     code.push(index, math(MathFn::Trunc, o, a));
@@ -347,8 +335,6 @@ impl Compiler<'_> {
                 }
             }
         }
-        let pid = inst.operands.get(3).and_then(|o| o.id()).unwrap_or(0);
-        let _ = pid;
         let leaves = self.value_leaves(index, pointee)?.into_boxed_slice();
         code.push(
             index,
