@@ -12,9 +12,10 @@
 //! the generator declared, with their kinds. Running the same dispatch again gives the same
 //! outcome and the same bytes (no hidden state).
 //!
-//! The JIT against the interpreter: every module runs with the same inputs on the interpreter
-//! (`jit: false`), on the JIT (`jit: true` on `CompiledModule::with_jit_always`, twice) and on
-//! the JIT whose every instruction is a call-out (`CompiledModule::with_jit_callouts_only`).
+//! The JIT against the interpreter (`exec_common::differential`): every module runs with the
+//! same inputs on the interpreter (`jit: false`), on the JIT (`jit: true` on
+//! `CompiledModule::with_jit_always`, twice) and on the JIT whose every instruction is a
+//! call-out (`CompiledModule::with_jit_callouts_only`).
 //! The generated modules are not race-free (invocations share `a`, `l` and the Workgroup
 //! array, and use atomics), so the outcomes are compared only at subgroup size 1 (one input
 //! in two), where both engines run each invocation to its next barrier in
@@ -27,22 +28,13 @@
 //! Called by the fuzz target `exec_kernel`, replayed by
 //! `crates/spvx-exec/tests/fuzz_regressions.rs`.
 
+use crate::exec_common::{Engine, Outcome, config, differential, split_settings};
 use crate::gen_kernel::{Param, generate};
-use crate::generator::Bytes;
 use spvx_exec::resources::{KernelArg, KernelArgKind};
-use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig};
+use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
 
-/// What a run gave, as compared between runs and engines.
-#[derive(Clone, Debug, PartialEq)]
-struct Outcome {
-    /// `ok` or the error's text.
-    result: String,
-    events: Vec<String>,
-    total_events: u64,
-    prints: Vec<String>,
-    /// Every buffer argument after the run, in argument order.
-    buffers: Vec<Option<Vec<u8>>>,
-}
+/// Every buffer argument after a run, in argument order.
+type Buffers = Vec<Option<Vec<u8>>>;
 
 /// `n` little-endian words from `seed`.
 fn words(n: usize, seed: u32) -> Vec<u8> {
@@ -55,11 +47,9 @@ fn words(n: usize, seed: u32) -> Vec<u8> {
 /// size, strict, groups x and y, `a`'s words, `b`'s and `c`'s words, seed, local size and
 /// `__local` bytes), then the generator's bytes.
 pub fn exec_kernel(data: &[u8]) {
-    if data.len() < 8 {
+    let Some((mut h, rest)) = split_settings(data) else {
         return;
-    }
-    let (head, rest) = data.split_at(8);
-    let mut h = Bytes(head);
+    };
     let subgroup_size = [1, 1, 1, 1, 2, 4, 8, 32][h.below(8)];
     let strict = h.u8() & 3 == 3;
     let groups = [1 + h.below(3) as u32, 1 + h.below(2) as u32, 1];
@@ -106,57 +96,21 @@ pub fn exec_kernel(data: &[u8]) {
         .collect();
     // A declared LocalSize may be given again or left out; else the dispatch gives it.
     let local_size = (!shape.declared || settings & 1 == 1).then_some(shape.local);
-    let callouts = compiled.with_jit_callouts_only();
-    // The JIT also on the programs the interpreter takes for speed (mostly call-outs).
-    let native = compiled.with_jit_always();
-    let cfg = |jit: bool| RunConfig {
-        subgroup_size,
-        strict,
-        jit,
-        step_limit: 20_000,
-        memory_limit: 1 << 20,
-        threads: Some(1),
-        max_events: 4,
-        ..RunConfig::default()
-    };
-    let run = |m: &CompiledModule, jit: bool| {
+    let run = |m: &CompiledModule, cfg: &RunConfig| {
         let mut res = Resources::new();
         for (i, a) in inputs.iter().enumerate() {
             res.set_arg(i as u32, a.clone());
         }
         res.local_size = local_size;
-        let outcome = m.run(&mut res, groups, &cfg(jit));
-        let (result, events, total_events, prints, used) = match outcome {
-            Ok(r) => (
-                "ok".to_string(),
-                r.events.iter().map(|e| format!("{e:?}")).collect(),
-                r.total_events,
-                r.prints.iter().map(|p| format!("{p:?}")).collect(),
-                r.jit,
-            ),
-            Err(e) => (
-                format!("error: {e}"),
-                Vec::new(),
-                0,
-                Vec::new(),
-                JitUse::Off,
-            ),
-        };
+        let r = m.run(&mut res, groups, cfg);
         let buffers = (0..inputs.len() as u32)
             .map(|i| res.arg_buffer(i).map(<[u8]>::to_vec))
             .collect();
-        let o = Outcome {
-            result,
-            events,
-            total_events,
-            prints,
-            buffers,
-        };
-        (o, used)
+        Outcome::new(r, buffers)
     };
-    let isolated = |o: &Outcome, what: &str| {
+    let isolated = |o: &Outcome<Buffers>, what: Engine| {
         for (i, (p, given)) in shape.args.iter().zip(&inputs).enumerate() {
-            let (KernelArg::Buffer(given), Some(after)) = (given, &o.buffers[i]) else {
+            let (KernelArg::Buffer(given), Some(after)) = (given, &o.memory[i]) else {
                 continue;
             };
             match p {
@@ -175,39 +129,7 @@ pub fn exec_kernel(data: &[u8]) {
             }
         }
     };
-    let (interp, _) = run(&compiled, false);
-    isolated(&interp, "interpreter");
-    let (interp2, _) = run(&compiled, false);
-    assert_eq!(
-        interp, interp2,
-        "two interpreter runs of the same dispatch differ"
-    );
-    let (jit, jit_use) = run(&native, true);
-    isolated(&jit, "JIT");
-    let (jit2, jit_use2) = run(&native, true);
-    assert_eq!(jit, jit2, "two JIT runs of the same dispatch differ");
-    assert_eq!(
-        jit_use, jit_use2,
-        "two JIT runs of the same dispatch differ"
-    );
-    let (call, call_use) = run(&callouts, true);
-    isolated(&call, "call-out JIT");
-    if subgroup_size != 1 {
-        // Invocations of a subgroup may race: the JIT's interleaving may legitimately differ.
-        return;
-    }
-    assert_eq!(
-        jit, interp,
-        "the JIT and the interpreter differ (JIT: {jit_use:?})"
-    );
-    assert_eq!(
-        call, interp,
-        "the call-out JIT and the interpreter differ (call-out JIT: {call_use:?})"
-    );
-    crate::exec::jit_uses_agree(
-        interp.result == "ok",
-        interp.total_events,
-        &jit_use,
-        &call_use,
-    );
+    // The generated modules are not race-free: the engines are compared at subgroup size 1.
+    let cfg = config(subgroup_size, strict);
+    differential(&compiled, &cfg, subgroup_size == 1, run, isolated);
 }

@@ -26,19 +26,19 @@
 //! cannot depend on how invocations of a subgroup interleave: race-free modules (accesses to
 //! writable tensors and output stores only at elements the invocation owns, see
 //! `gen_tensor.rs`), or any module at subgroup size 1 (both engines then run the invocations
-//! one after another in LocalInvocationIndex order). How the JITs took the dispatch follows
-//! `exec::jit_uses_agree` (as in the other engine checks). Strict runs (one input in four) use
-//! the interpreter.
+//! one after another in LocalInvocationIndex order). The runs and comparisons are
+//! `exec_common::differential`'s, as in the other engine checks. Strict runs (one input in four)
+//! use the interpreter.
 //!
 //! Called by the fuzz target `exec_tensor`, replayed by
 //! `crates/spvx-exec/tests/fuzz_regressions.rs`.
 
+use crate::exec_common::{Engine, Outcome, config, differential, split_settings};
 use crate::gen_tensor::{
     Interface, OUT_BINDING, OWNED, PROBE_BINDING, PROBE_SLOTS, Probe, TensorDecl, generate,
 };
-use crate::generator::Bytes;
 use spvx_exec::{
-    BindingKind, CompileOptions, CompiledModule, ExecError, JitUse, Resources, RunConfig, Tensor,
+    BindingKind, CompileOptions, CompiledModule, ExecError, Resources, RunConfig, Tensor,
 };
 
 /// A small deterministic generator (SplitMix64) for shapes, strides and contents.
@@ -264,27 +264,55 @@ fn probe_answer(p: &Probe, decl: &TensorDecl, t: &Tensor) -> Vec<u64> {
         .collect()
 }
 
-/// What a run gave, as compared between runs and engines.
+/// What a run leaves in memory: the output and probe buffers, and every bound tensor (in the
+/// order of [`Bound`]).
 #[derive(Clone, Debug, PartialEq)]
-struct Outcome {
-    /// `ok` or the error's text.
-    result: String,
-    events: Vec<String>,
-    total_events: u64,
+struct Memory {
     out: Option<Vec<u8>>,
     probes: Option<Vec<u8>>,
     tensors: Vec<Option<Tensor>>,
+}
+
+/// The known-answer reads (see `gen_tensor::Probe`) of a run that ended well: each must have
+/// stored what VK_ARM_tensors' rules give for the tensor bound.
+fn check_probes(iface: &Interface, bound: &Bound, probes: Option<&[u8]>) {
+    // Every probe ran (they are at the entry function's top level): known answers.
+    let slots: Vec<u64> = (probes.unwrap_or_default().chunks_exact(8))
+        .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .collect();
+    for p in &iface.probes {
+        let decl = iface.tensors.iter().find(|d| d.binding == p.binding);
+        let t = bound
+            .iter()
+            .find(|b| b.0 == p.binding && b.1 == p.element)
+            .map(|b| &b.2);
+        let Some(decl) = decl else {
+            panic!("probe {p:?} of an undeclared tensor");
+        };
+        let want = match t {
+            Some(t) => probe_answer(p, decl, t),
+            // A runtime array of tensors left empty: the index is past its end and selects
+            // no tensor, whose reads are out of bounds and whose sizes are 0.
+            None if decl.array == Some(0) => vec![p.oob.unwrap_or(0); p.count as usize],
+            None => panic!("probe {p:?}: no tensor bound, yet the run ended well"),
+        };
+        let got = slots.get(p.slot as usize..(p.slot + p.count) as usize);
+        assert_eq!(
+            got,
+            Some(&want[..]),
+            "probe {p:?} of tensor {:?}",
+            t.map(|t| (&t.shape, &t.strides))
+        );
+    }
 }
 
 /// The check (see the module comment). Layout of `data`: 8 bytes of run settings (subgroup
 /// size; strict and race-free; groups; three seeds of shapes, strides and contents; which
 /// tensor is bound wrongly and how; output words), then the generator's bytes.
 pub fn exec_tensor(data: &[u8]) {
-    if data.len() < 8 {
+    let Some((mut h, rest)) = split_settings(data) else {
         return;
-    }
-    let (head, rest) = data.split_at(8);
-    let mut h = Bytes(head);
+    };
     let subgroup_size = [1, 2, 4, 8, 16, 32, 64, 3][h.below(8)];
     let flags = h.u8();
     let strict = flags & 3 == 3;
@@ -319,66 +347,41 @@ pub fn exec_tensor(data: &[u8]) {
     let need = groups[0] * groups[1] * iface.local_x * OWNED;
     let words = if short < 2 { need - 1 - short } else { need };
     let out: Vec<u32> = (0..words).map(|k| k.wrapping_mul(0x9e37_79b9)).collect();
-    let callouts = compiled.with_jit_callouts_only();
-    let native = compiled.with_jit_always();
-    let cfg = |jit: bool| RunConfig {
-        subgroup_size,
-        strict,
-        jit,
-        step_limit: 20_000,
-        memory_limit: 1 << 20,
-        threads: Some(1),
-        max_events: 4,
-        ..RunConfig::default()
-    };
-    let run = |m: &CompiledModule, jit: bool| {
+    let run = |m: &CompiledModule, cfg: &RunConfig| {
         let mut res = Resources::new();
         res.set_words(0, OUT_BINDING, &out);
         res.set_words(0, PROBE_BINDING, &[0xaaaa_aaaa; 2 * PROBE_SLOTS as usize]);
         for (binding, e, t) in &bound {
             res.set_tensor_element(0, *binding, *e, t.clone());
         }
-        let outcome = m.run(&mut res, groups, &cfg(jit));
+        let r = m.run(&mut res, groups, cfg);
         if trouble.is_some() && !harmless {
             assert!(
                 matches!(
-                    outcome,
+                    r,
                     Err(ExecError::Tensor { .. } | ExecError::MissingBinding { .. })
                 ),
-                "a wrongly bound tensor ({trouble:?}) gave {outcome:?}"
+                "a wrongly bound tensor ({trouble:?}) gave {r:?}"
             );
         }
-        let (result, events, total_events, used) = match outcome {
-            Ok(r) => (
-                "ok".to_string(),
-                r.events.iter().map(|e| format!("{e:?}")).collect(),
-                r.total_events,
-                r.jit,
-            ),
-            Err(e) => (format!("error: {e}"), Vec::new(), 0, JitUse::Off),
-        };
-        let tensors = bound
-            .iter()
-            .map(|(binding, e, _)| res.tensor_element(0, *binding, *e).cloned())
-            .collect();
-        let o = Outcome {
-            result,
-            events,
-            total_events,
+        let memory = Memory {
             out: res.buffer(0, OUT_BINDING).map(<[u8]>::to_vec),
             probes: res.buffer(0, PROBE_BINDING).map(<[u8]>::to_vec),
-            tensors,
+            tensors: (bound.iter())
+                .map(|(binding, e, _)| res.tensor_element(0, *binding, *e).cloned())
+                .collect(),
         };
-        (o, used)
+        Outcome::new(r, memory)
     };
-    let isolated = |o: &Outcome, what: &str| {
+    // Isolation, and the known answers of the interpreter's run.
+    let check = |o: &Outcome<Memory>, what: Engine| {
         assert_eq!(
-            o.out.as_ref().map_or(0, Vec::len),
+            o.memory.out.as_ref().map_or(0, Vec::len),
             out.len() * 4,
             "{what}: the output buffer changed length ({})",
             o.result
         );
-        for ((binding, e, before), after) in bound.iter().zip(&o.tensors) {
+        for ((binding, e, before), after) in bound.iter().zip(&o.memory.tensors) {
             let Some(after) = after else {
                 panic!("{what}: tensor {binding}[{e}] disappeared ({})", o.result);
             };
@@ -401,70 +404,10 @@ pub fn exec_tensor(data: &[u8]) {
                 );
             }
         }
-    };
-    let (interp, _) = run(&compiled, false);
-    isolated(&interp, "interpreter");
-    if interp.result == "ok" {
-        // Every probe ran (they are at the entry function's top level): known answers.
-        let slots: Vec<u64> = (interp.probes.as_deref().unwrap_or_default().chunks_exact(8))
-            .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-            .collect();
-        for p in &iface.probes {
-            let decl = iface.tensors.iter().find(|d| d.binding == p.binding);
-            let t = bound
-                .iter()
-                .find(|b| b.0 == p.binding && b.1 == p.element)
-                .map(|b| &b.2);
-            let Some(decl) = decl else {
-                panic!("probe {p:?} of an undeclared tensor");
-            };
-            let want = match t {
-                Some(t) => probe_answer(p, decl, t),
-                // A runtime array of tensors left empty: the index is past its end and selects
-                // no tensor, whose reads are out of bounds and whose sizes are 0.
-                None if decl.array == Some(0) => vec![p.oob.unwrap_or(0); p.count as usize],
-                None => panic!("probe {p:?}: no tensor bound, yet the run ended well"),
-            };
-            let got = slots.get(p.slot as usize..(p.slot + p.count) as usize);
-            assert_eq!(
-                got,
-                Some(&want[..]),
-                "probe {p:?} of tensor {:?}",
-                t.map(|t| (&t.shape, &t.strides))
-            );
+        if what == Engine::Interpreter && o.result == "ok" {
+            check_probes(&iface, &bound, o.memory.probes.as_deref());
         }
-    }
-    let (interp2, _) = run(&compiled, false);
-    assert_eq!(
-        interp, interp2,
-        "two interpreter runs of the same dispatch differ"
-    );
-    let (jit, jit_use) = run(&native, true);
-    isolated(&jit, "JIT");
-    let (jit2, jit_use2) = run(&native, true);
-    assert_eq!(jit, jit2, "two JIT runs of the same dispatch differ");
-    assert_eq!(
-        jit_use, jit_use2,
-        "two JIT runs of the same dispatch differ"
-    );
-    let (call, call_use) = run(&callouts, true);
-    isolated(&call, "call-out JIT");
-    if !(race_free || subgroup_size == 1) {
-        // Invocations of a subgroup may race: the JIT's interleaving may legitimately differ.
-        return;
-    }
-    assert_eq!(
-        jit, interp,
-        "the JIT and the interpreter differ (JIT: {jit_use:?})"
-    );
-    assert_eq!(
-        call, interp,
-        "the call-out JIT and the interpreter differ (call-out JIT: {call_use:?})"
-    );
-    crate::exec::jit_uses_agree(
-        interp.result == "ok",
-        interp.total_events,
-        &jit_use,
-        &call_use,
-    );
+    };
+    let cfg = config(subgroup_size, strict);
+    differential(&compiled, &cfg, race_free || subgroup_size == 1, run, check);
 }

@@ -1,5 +1,6 @@
 //! A generator of structurally valid, semantically random SPIR-V compute modules, driven by the
-//! fuzzer's bytes and built with spvx-spirv's `module::Builder`.
+//! fuzzer's bytes and built with spvx-spirv's `module::Builder` (with what the three generators
+//! share, in `gen_core.rs`).
 //!
 //! Every module has one GLCompute entry point `main` (LocalSize from the bytes), the built-in
 //! GlobalInvocationId, two storage buffers of `uint[]` (set 0, binding 0 read and written;
@@ -28,36 +29,12 @@
 //! OpUnreachable, DebugPrintf, and barriers and exchanges anywhere in the entry function
 //! (in loops, in divergent branches: the engines must agree on those too).
 
+use crate::gen_core::{
+    Budget, Bytes, Emit, FLOAT_BINARY_OPS, Generator, INT_BINARY_OPS, case_literal, counted_loop,
+    int_words,
+};
 use spvx_spirv::grammar::Version;
 use spvx_spirv::module::{Arg, Builder, Module};
-
-/// Reads bytes from the front of the fuzzer's input; zeros when it runs out.
-pub struct Bytes<'a>(pub &'a [u8]);
-
-impl Bytes<'_> {
-    /// The next byte (0 once the input is used up).
-    pub fn u8(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((b, rest)) => {
-                self.0 = rest;
-                *b
-            }
-            None => 0,
-        }
-    }
-    /// A value below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.u8() as usize % n.max(1)
-    }
-    /// The next four bytes, little-endian.
-    pub fn u32(&mut self) -> u32 {
-        (0..4).fold(0, |acc, k| acc | (self.u8() as u32) << (8 * k))
-    }
-    /// True when the input is used up.
-    pub fn done(&self) -> bool {
-        self.0.is_empty()
-    }
-}
 
 /// The value types the generator computes with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,7 +118,7 @@ struct Gen<'a> {
     pool: Vec<(u32, Ty)>,
     /// Every id the module declared (chaos operands come from here).
     all_ids: Vec<u32>,
-    budget: u32,
+    budget: Budget,
     glsl: u32,
     buf0: u32,
     buf1: u32,
@@ -248,27 +225,12 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
     let v3u = b.type_vector(u32t, 3).ok()?;
     let v4u = b.type_vector(u32t, 4).ok()?;
     let ptr_in_v3 = b.type_pointer("Input", v3u).ok()?;
-    let gid = b.global_variable(ptr_in_v3, "Input", None).ok()?;
-    b.decorate(gid, "BuiltIn", &[Arg::name("GlobalInvocationId")])
-        .ok()?;
-    let arr = b.type_runtime_array(u32t).ok()?;
-    b.decorate(arr, "ArrayStride", &[Arg::Int(4)]).ok()?;
-    let block = b.type_struct(&[arr]).ok()?;
-    b.member_decorate(block, 0, "Offset", &[Arg::Int(0)]).ok()?;
-    b.decorate(block, "Block", &[]).ok()?;
-    let ptr_sb_block = b.type_pointer("StorageBuffer", block).ok()?;
+    let gid = b.builtin_input(ptr_in_v3, "GlobalInvocationId")?;
+    let ptr_sb_block = b.storage_block(u32t, 4)?;
     let ptr_sb_u32 = b.type_pointer("StorageBuffer", u32t).ok()?;
     let ptr_fn_u32 = b.type_pointer("Function", u32t).ok()?;
-    let buf0 = b
-        .global_variable(ptr_sb_block, "StorageBuffer", None)
-        .ok()?;
-    let buf1 = b
-        .global_variable(ptr_sb_block, "StorageBuffer", None)
-        .ok()?;
-    for (v, binding) in [(buf0, 0), (buf1, 1)] {
-        b.decorate(v, "DescriptorSet", &[Arg::Int(0)]).ok()?;
-        b.decorate(v, "Binding", &[Arg::Int(binding)]).ok()?;
-    }
+    let buf0 = b.storage_buffer(ptr_sb_block, 0)?;
+    let buf1 = b.storage_buffer(ptr_sb_block, 1)?;
     let mut u32_consts = Vec::new();
     for v in [0u32, 1, 2, 3, 4, 7, 31, 32, 255, 0xffff_ffff, 0x8000_0000] {
         u32_consts.push(b.constant_u32(v).ok()?);
@@ -285,9 +247,7 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
     let (mut privates, mut private_arr, mut ptr_priv_u32) = (Vec::new(), 0, 0);
     if race_free {
         let ptr_in_u32 = b.type_pointer("Input", u32t).ok()?;
-        lidx = b.global_variable(ptr_in_u32, "Input", None).ok()?;
-        b.decorate(lidx, "BuiltIn", &[Arg::name("LocalInvocationIndex")])
-            .ok()?;
+        lidx = b.builtin_input(ptr_in_u32, "LocalInvocationIndex")?;
         let len = b.constant_u32(SHARED_LEN).ok()?;
         let arr = b.type_array(u32t, len).ok()?;
         let ptr_wg_arr = b.type_pointer("Workgroup", arr).ok()?;
@@ -327,7 +287,7 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
         types,
         pool: Vec::new(),
         all_ids: Vec::new(),
-        budget: 80,
+        budget: Budget(80),
         glsl,
         buf0,
         buf1,
@@ -372,7 +332,9 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
         g.pool = consts.clone();
         g.in_helper = true;
         let (ret, by_pointer) = if race_free {
-            let r = [Ty::U32, Ty::U32, Ty::V2U32, Ty::F32, Ty::Bool][g.bytes.below(5)];
+            let r = g
+                .bytes
+                .pick(&[Ty::U32, Ty::U32, Ty::V2U32, Ty::F32, Ty::Bool]);
             (r, g.bytes.below(3) == 0)
         } else {
             (Ty::U32, false)
@@ -392,7 +354,7 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
             g.pool.push((p0, Ty::U32));
         }
         g.pool.push((p1, Ty::U32));
-        g.budget = 20;
+        g.budget = Budget(20);
         g.statements(0)?;
         let r = g.value(ret)?;
         g.b.inst("OpReturnValue", None, &[Arg::Id(r)]).ok()?;
@@ -406,18 +368,10 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
     let main = g.b.begin_function(void, "None", fvoid).ok()?;
     g.cur = g.b.begin_block().ok()?;
     g.counter_vars()?;
-    let ptr_in_u32 = g.b.type_pointer("Input", u32t).ok()?;
-    let gx =
-        g.b.inst(
-            "OpAccessChain",
-            Some(ptr_in_u32),
-            &[Arg::Id(gid), Arg::Id(g.u32_consts[0])],
-        )
-        .ok()??;
-    let x = g.b.inst("OpLoad", Some(u32t), &[Arg::Id(gx)]).ok()??;
+    let x = g.global_x()?;
     g.owned_bases(Some(x))?;
     g.pool.push((x, Ty::U32));
-    g.budget = 80;
+    g.budget = Budget(80);
     g.statements(0)?;
     g.b.inst("OpReturn", None, &[]).ok()?;
     g.b.end_function().ok()?;
@@ -434,6 +388,16 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
     Some((module, Shape { local_x }))
 }
 
+impl Generator for Gen<'_> {
+    fn builder(&mut self) -> &mut Builder {
+        &mut self.b
+    }
+    fn block(&mut self, label: u32) -> Option<()> {
+        self.cur = self.b.begin_block_with(label).ok()?;
+        Some(())
+    }
+}
+
 impl Gen<'_> {
     fn ty(&self, t: Ty) -> u32 {
         self.types
@@ -448,7 +412,7 @@ impl Gen<'_> {
             self.pool.push((c, Ty::U32));
         }
         for _ in 0..1 + self.bytes.below(6) {
-            let t = ALL_TYS[self.bytes.below(ALL_TYS.len())];
+            let t = self.bytes.pick(&ALL_TYS);
             let ty = self.ty(t);
             let w = self.bytes.u32();
             let id = match t {
@@ -466,33 +430,23 @@ impl Gen<'_> {
     /// Function variables used as loop counters, one per nesting depth (and in race-free
     /// mode the local variables, uninitialised: the engine's zero until a store).
     fn counter_vars(&mut self) -> Option<()> {
-        self.counters.clear();
-        for _ in 0..3 {
-            let v = self
-                .b
-                .inst(
-                    "OpVariable",
-                    Some(self.ptr_fn_u32),
-                    &[Arg::name("Function")],
-                )
-                .ok()??;
-            self.counters.push(v);
-        }
+        self.counters = self.b.loop_counters(self.ptr_fn_u32)?;
         self.locals.clear();
         for (t, ptr) in self.local_ptrs.clone() {
-            let v = self
-                .b
-                .inst("OpVariable", Some(ptr), &[Arg::name("Function")])
-                .ok()??;
+            let v = self.b.variable(ptr)?;
             self.locals.push((v, t));
         }
         Some(())
     }
 
-    /// Starts the block `label` (a fresh id) and remembers it as the current block.
-    fn block(&mut self, label: u32) -> Option<()> {
-        self.cur = self.b.begin_block_with(label).ok()?;
-        Some(())
+    /// GlobalInvocationId.x, loaded in the current block.
+    fn global_x(&mut self) -> Option<u32> {
+        let u32t = self.ty(Ty::U32);
+        let ptr_in_u32 = self.b.type_pointer("Input", u32t).ok()?;
+        let gx = self
+            .b
+            .access_chain(ptr_in_u32, self.gid, &[self.u32_consts[0]])?;
+        self.b.load(u32t, gx)
     }
 
     /// Race-free mode: the first owned elements of the current function (`x`: the entry
@@ -504,23 +458,9 @@ impl Gen<'_> {
         let u32t = self.ty(Ty::U32);
         let x = match x {
             Some(x) => x,
-            None => {
-                let ptr_in_u32 = self.b.type_pointer("Input", u32t).ok()?;
-                let gx = self
-                    .b
-                    .inst(
-                        "OpAccessChain",
-                        Some(ptr_in_u32),
-                        &[Arg::Id(self.gid), Arg::Id(self.u32_consts[0])],
-                    )
-                    .ok()??;
-                self.b.inst("OpLoad", Some(u32t), &[Arg::Id(gx)]).ok()??
-            }
+            None => self.global_x()?,
         };
-        let l = self
-            .b
-            .inst("OpLoad", Some(u32t), &[Arg::Id(self.lidx)])
-            .ok()??;
+        let l = self.b.load(u32t, self.lidx)?;
         let owned = self.b.constant_u32(OWNED).ok()?;
         self.own_buf = self
             .b
@@ -558,13 +498,7 @@ impl Gen<'_> {
 
     /// A pointer to element `index` of the Workgroup array.
     fn shared_element(&mut self, index: u32) -> Option<u32> {
-        self.b
-            .inst(
-                "OpAccessChain",
-                Some(self.ptr_wg_u32),
-                &[Arg::Id(self.shared), Arg::Id(index)],
-            )
-            .ok()?
+        self.b.access_chain(self.ptr_wg_u32, self.shared, &[index])
     }
 
     /// A pointer to an element of binding 0 or of the Workgroup array the invocation owns.
@@ -572,13 +506,7 @@ impl Gen<'_> {
         if self.bytes.u8() & 1 == 0 {
             let i = self.owned_index(self.own_buf, 1 << 20)?;
             let zero = self.u32_consts[0];
-            self.b
-                .inst(
-                    "OpAccessChain",
-                    Some(self.ptr_sb_u32),
-                    &[Arg::Id(self.buf0), Arg::Id(zero), Arg::Id(i)],
-                )
-                .ok()?
+            self.b.access_chain(self.ptr_sb_u32, self.buf0, &[zero, i])
         } else {
             let i = self.owned_index(self.own_shared, SHARED_LEN)?;
             self.shared_element(i)
@@ -597,16 +525,33 @@ impl Gen<'_> {
         Some(())
     }
 
-    /// Race-free mode's statements (see the module comment).
-    fn statement_race_free(&mut self, depth: u32) -> Option<()> {
-        let choice = self.bytes.below(34);
+    /// Statements 0 to 9 of both modes: integer and float arithmetic, comparisons,
+    /// conversions, composites and GLSL.std.450 calls.
+    fn compute(&mut self, choice: usize) -> Option<()> {
         match choice {
             0..=3 => self.arith(),
             4 | 5 => self.float_arith(),
             6 => self.compare(),
             7 => self.convert(),
             8 => self.composite(),
-            9 => self.glsl_call(),
+            _ => self.glsl_call(),
+        }
+    }
+
+    /// OpSelect between two values of any type.
+    fn select(&mut self) -> Option<()> {
+        let c = self.value(Ty::Bool)?;
+        let t = self.bytes.pick(&ALL_TYS);
+        let a = self.value(t)?;
+        let b = self.value(t)?;
+        self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
+    }
+
+    /// Race-free mode's statements (see the module comment).
+    fn statement_race_free(&mut self, depth: u32) -> Option<()> {
+        let choice = self.bytes.below(34);
+        match choice {
+            0..=9 => self.compute(choice),
             10 => {
                 // Binding 1 is never written: any element.
                 let p = self.element(self.buf1)?;
@@ -619,30 +564,18 @@ impl Gen<'_> {
             12 | 13 => {
                 let p = self.owned_element()?;
                 let v = self.value(Ty::U32)?;
-                self.b
-                    .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
-                    .ok()?;
-                Some(())
+                self.b.store(p, v)
             }
             14 | 15 => {
-                let (var, t) = self.locals[self.bytes.below(self.locals.len())];
+                let (var, t) = self.bytes.pick(&self.locals);
                 if choice == 14 {
                     let v = self.value(t)?;
-                    self.b
-                        .inst("OpStore", None, &[Arg::Id(var), Arg::Id(v)])
-                        .ok()?;
-                    Some(())
+                    self.b.store(var, v)
                 } else {
                     self.op("OpLoad", t, &[Arg::Id(var)])
                 }
             }
-            16 => {
-                let c = self.value(Ty::Bool)?;
-                let t = ALL_TYS[self.bytes.below(ALL_TYS.len())];
-                let a = self.value(t)?;
-                let b = self.value(t)?;
-                self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
-            }
+            16 => self.select(),
             17 if !self.in_helper => self.barrier(),
             18 if !self.in_helper => self.exchange(),
             19 if !self.helpers.is_empty() => {
@@ -666,13 +599,10 @@ impl Gen<'_> {
             27 => self.op("OpArrayLength", Ty::U32, &[Arg::Id(self.buf0), Arg::Int(0)]),
             28 => self.debug_printf(),
             29 => {
-                let (var, t) = self.privates[self.bytes.below(self.privates.len())];
+                let (var, t) = self.bytes.pick(&self.privates);
                 if self.bytes.u8() & 1 == 0 {
                     let v = self.value(t)?;
-                    self.b
-                        .inst("OpStore", None, &[Arg::Id(var), Arg::Id(v)])
-                        .ok()?;
-                    Some(())
+                    self.b.store(var, v)
                 } else {
                     self.op("OpLoad", t, &[Arg::Id(var)])
                 }
@@ -681,7 +611,7 @@ impl Gen<'_> {
                 // An element of the Private array, by an index of any integer type (one time
                 // in four `i | PRIVATE_LEN`: out of its bounds, never a constant, which
                 // spirv-val refuses when negative).
-                let t = INTS[self.bytes.below(INTS.len())];
+                let t = self.bytes.pick(&INTS);
                 let i = self.value(t)?;
                 let (op, k) = if self.bytes.below(4) != 0 {
                     ("OpBitwiseAnd", PRIVATE_LEN as u64 - 1)
@@ -695,18 +625,10 @@ impl Gen<'_> {
                     .ok()??;
                 let p = self
                     .b
-                    .inst(
-                        "OpAccessChain",
-                        Some(self.ptr_priv_u32),
-                        &[Arg::Id(self.private_arr), Arg::Id(i)],
-                    )
-                    .ok()??;
+                    .access_chain(self.ptr_priv_u32, self.private_arr, &[i])?;
                 if self.bytes.u8() & 1 == 0 {
                     let v = self.value(Ty::U32)?;
-                    self.b
-                        .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
-                        .ok()?;
-                    Some(())
+                    self.b.store(p, v)
                 } else {
                     self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
                 }
@@ -718,9 +640,9 @@ impl Gen<'_> {
                     "OpShiftRightLogical",
                     "OpShiftRightArithmetic",
                 ];
-                let t = INTS[self.bytes.below(INTS.len())];
-                let by = INTS[self.bytes.below(INTS.len())];
-                let name = SHIFTS[self.bytes.below(3)];
+                let t = self.bytes.pick(&INTS);
+                let by = self.bytes.pick(&INTS);
+                let name = self.bytes.pick(&SHIFTS);
                 let (a, b) = (self.value(t)?, self.value(by)?);
                 self.op(name, t, &[Arg::Id(a), Arg::Id(b)])
             }
@@ -735,18 +657,13 @@ impl Gen<'_> {
     /// A constant `v` of integer type `t`.
     fn int_const(&mut self, t: Ty, v: u64) -> Option<u32> {
         let ty = self.ty(t);
-        let words = if width(t) == 64 {
-            vec![v as u32, (v >> 32) as u32]
-        } else {
-            vec![v as u32 & (low(width(t)) as u32)]
-        };
-        self.b.constant_words(ty, &words).ok()
+        self.b.constant_words(ty, &int_words(width(t), v)).ok()
     }
 
     /// A switch on an integer of any type in `INTS`, with small case values or any (the
     /// latter of the selector's width).
     fn switch_wide(&mut self, depth: u32) -> Option<()> {
-        let t = INTS[self.bytes.below(INTS.len())];
+        let t = self.bytes.pick(&INTS);
         let sel = self.value(t)?;
         let merge = self.b.fresh_id();
         let default = self.b.fresh_id();
@@ -756,8 +673,7 @@ impl Gen<'_> {
         for k in 0..n {
             let label = self.b.fresh_id();
             let lit = if self.bytes.below(3) == 0 {
-                let lo = self.bytes.u32() as u64;
-                (lo | (self.bytes.u32() as u64) << 32) & low(width(t))
+                self.bytes.u64() & low(width(t))
             } else {
                 k as u64 * (1 + self.bytes.below(3) as u64)
             };
@@ -765,11 +681,7 @@ impl Gen<'_> {
                 continue;
             }
             cases.push((lit, label));
-            args.push(if width(t) == 64 {
-                Arg::Words(vec![lit as u32, (lit >> 32) as u32])
-            } else {
-                Arg::Int(lit as u32)
-            });
+            args.push(case_literal(width(t), lit));
             args.push(Arg::Id(label));
         }
         let labels: Vec<u32> = cases.iter().map(|c| c.1).collect();
@@ -782,9 +694,7 @@ impl Gen<'_> {
         let i = self.owned_index(self.own_shared, SHARED_LEN)?;
         let p = self.shared_element(i)?;
         let v = self.value(Ty::U32)?;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
-            .ok()?;
+        self.b.store(p, v)?;
         self.barrier()?;
         let u32t = self.ty(Ty::U32);
         let w = self.value(Ty::U32)?;
@@ -804,7 +714,8 @@ impl Gen<'_> {
     /// `debugPrintfEXT` of one value (uint or float).
     fn debug_printf(&mut self) -> Option<()> {
         let (t, fmt) =
-            [(Ty::U32, "u=%u"), (Ty::F32, "f=%f"), (Ty::I32, "i=%d %x")][self.bytes.below(3)];
+            self.bytes
+                .pick(&[(Ty::U32, "u=%u"), (Ty::F32, "f=%f"), (Ty::I32, "i=%d %x")]);
         let s = self.b.declare("OpString", None, &[Arg::str(fmt)]).ok()?;
         let mut args = vec![Arg::Id(self.printf), Arg::Int(1), Arg::Id(s)];
         let n = fmt.matches('%').count();
@@ -818,10 +729,9 @@ impl Gen<'_> {
     /// A few statements of pure arithmetic (an arm the JIT may turn into selects).
     fn pure_statements(&mut self) -> Option<()> {
         for _ in 0..self.bytes.below(4) {
-            if self.budget == 0 || self.bytes.done() {
+            if !self.budget.spend(&self.bytes) {
                 break;
             }
-            self.budget -= 1;
             match self.bytes.below(6) {
                 0 | 1 => self.arith(),
                 2 => self.compare(),
@@ -829,7 +739,7 @@ impl Gen<'_> {
                 4 => self.float_arith(),
                 _ => {
                     let c = self.value(Ty::Bool)?;
-                    let t = INTS[self.bytes.below(INTS.len())];
+                    let t = self.bytes.pick(&INTS);
                     let (a, b) = (self.value(t)?, self.value(t)?);
                     self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
                 }
@@ -844,8 +754,8 @@ impl Gen<'_> {
     fn selection_phi(&mut self, depth: u32, small: bool) -> Option<()> {
         const PHI_TYS: [Ty; 6] = [Ty::U32, Ty::I32, Ty::U64, Ty::F32, Ty::Bool, Ty::V2U32];
         let c = self.value(Ty::Bool)?;
-        let t = PHI_TYS[self.bytes.below(PHI_TYS.len())];
-        let (then, other, merge) = self.open_selection(c)?;
+        let t = self.bytes.pick(&PHI_TYS);
+        let (then, other, merge) = self.b.open_selection(c)?;
         let mut incoming = Vec::new();
         for (k, label) in [then, other].into_iter().enumerate() {
             self.block(label)?;
@@ -889,7 +799,7 @@ impl Gen<'_> {
         }
         let have: Vec<u32> = self.pool.iter().filter(|p| p.1 == t).map(|p| p.0).collect();
         if !have.is_empty() {
-            return Some(have[self.bytes.below(have.len())]);
+            return Some(self.bytes.pick(&have));
         }
         let ty = self.ty(t);
         let id = match t {
@@ -939,22 +849,15 @@ impl Gen<'_> {
                 .ok()??;
         }
         let zero = self.u32_consts[0];
-        self.b
-            .inst(
-                "OpAccessChain",
-                Some(self.ptr_sb_u32),
-                &[Arg::Id(buf), Arg::Id(zero), Arg::Id(index)],
-            )
-            .ok()?
+        self.b.access_chain(self.ptr_sb_u32, buf, &[zero, index])
     }
 
     fn statements(&mut self, depth: u32) -> Option<()> {
         let n = self.bytes.below(8);
         for _ in 0..n {
-            if self.budget == 0 || self.bytes.done() {
+            if !self.budget.spend(&self.bytes) {
                 break;
             }
-            self.budget -= 1;
             self.statement(depth)?;
         }
         Some(())
@@ -966,12 +869,7 @@ impl Gen<'_> {
         }
         let choice = self.bytes.below(28);
         match choice {
-            0..=3 => self.arith(),
-            4 | 5 => self.float_arith(),
-            6 => self.compare(),
-            7 => self.convert(),
-            8 => self.composite(),
-            9 => self.glsl_call(),
+            0..=9 => self.compute(choice),
             10 | 11 => {
                 let buf = if self.bytes.u8() & 1 == 0 {
                     self.buf0
@@ -984,35 +882,16 @@ impl Gen<'_> {
             12 | 13 => {
                 let p = self.element(self.buf0)?;
                 let v = self.value(Ty::U32)?;
-                self.b
-                    .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
-                    .ok()?;
-                Some(())
+                self.b.store(p, v)
             }
             14 => self.atomic(),
             15 => self.op("OpArrayLength", Ty::U32, &[Arg::Id(self.buf0), Arg::Int(0)]),
-            16 => {
-                let c = self.value(Ty::Bool)?;
-                let t = ALL_TYS[self.bytes.below(ALL_TYS.len())];
-                let a = self.value(t)?;
-                let b = self.value(t)?;
-                self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
-            }
-            17 if !self.in_helper => {
-                // A barrier: in divergent control flow this deadlocks, a documented error.
-                let (s, m) = (self.scope_workgroup, self.sem_barrier);
-                self.b
-                    .inst(
-                        "OpControlBarrier",
-                        None,
-                        &[Arg::Id(s), Arg::Id(s), Arg::Id(m)],
-                    )
-                    .ok()?;
-                Some(())
-            }
+            16 => self.select(),
+            // A barrier: in divergent control flow this deadlocks, a documented error.
+            17 if !self.in_helper => self.barrier(),
             18 => self.group_arith(),
             19 if !self.helpers.is_empty() => {
-                let (f, _) = self.helpers[self.bytes.below(self.helpers.len())];
+                let (f, _) = self.bytes.pick(&self.helpers);
                 let a = self.value(Ty::U32)?;
                 let b = self.value(Ty::U32)?;
                 self.op(
@@ -1048,10 +927,10 @@ impl Gen<'_> {
             "OpUDotAccSat",
             "OpSUDotAccSat",
         ];
-        let name = OPS[self.bytes.below(OPS.len())];
+        let name = self.bytes.pick(&OPS);
         let packed = self.bytes.u8() & 1 == 0;
         let operand = if packed { Ty::U32 } else { Ty::V2U32 };
-        let mut result = [Ty::U32, Ty::I32, Ty::U64, Ty::U16][self.bytes.below(4)];
+        let mut result = self.bytes.pick(&[Ty::U32, Ty::I32, Ty::U64, Ty::U16]);
         // Typed mode keeps to valid types: OpUDot* results are unsigned, and a result is at
         // least as wide as the operand components (8 bits packed, 32 bits in a uvec2).
         if !self.chaos
@@ -1089,7 +968,7 @@ impl Gen<'_> {
             "OpFixedLogINTEL",
             "OpFixedExpINTEL",
         ];
-        let name = OPS[self.bytes.below(OPS.len())];
+        let name = self.bytes.pick(&OPS);
         self.b
             .capability("ArbitraryPrecisionFixedPointINTEL")
             .ok()?;
@@ -1216,7 +1095,7 @@ impl Gen<'_> {
             self.b.extension(ext).ok()?;
         }
         let vector = |g: &mut Self| -> Option<u32> {
-            let encoding = ["Float8E4M3EXT", "Float8E5M2EXT"][g.bytes.below(2)];
+            let encoding = g.bytes.pick(&["Float8E4M3EXT", "Float8E5M2EXT"]);
             let e = g.b.type_float(8, Some(encoding)).ok()?;
             let v4 = g.b.type_vector(e, 4).ok()?;
             g.bitcast_of(Ty::U32, v4)
@@ -1233,7 +1112,7 @@ impl Gen<'_> {
 
     /// A subgroup reduction or scan (uint: add, umax, xor; float: add, min, mul).
     fn group_arith(&mut self) -> Option<()> {
-        let t = [Ty::U32, Ty::F32][self.bytes.below(2)];
+        let t = self.bytes.pick(&[Ty::U32, Ty::F32]);
         let v = self.value(t)?;
         let name = match (t, self.bytes.below(3)) {
             (Ty::U32, 0) => "OpGroupNonUniformIAdd",
@@ -1243,7 +1122,9 @@ impl Gen<'_> {
             (_, 1) => "OpGroupNonUniformFMin",
             _ => "OpGroupNonUniformFMul",
         };
-        let op = ["Reduce", "InclusiveScan", "ExclusiveScan"][self.bytes.below(3)];
+        let op = self
+            .bytes
+            .pick(&["Reduce", "InclusiveScan", "ExclusiveScan"]);
         let s = self.scope_subgroup;
         self.op(name, t, &[Arg::Id(s), Arg::name(op), Arg::Id(v)])
     }
@@ -1252,13 +1133,17 @@ impl Gen<'_> {
     /// and their bit queries, clustered reductions, quad operations and rotations.
     fn subgroup(&mut self) -> Option<()> {
         let s = self.scope_subgroup;
-        let t = [Ty::U32, Ty::F32, Ty::I32, Ty::Bool, Ty::V4F32][self.bytes.below(5)];
+        let t = self
+            .bytes
+            .pick(&[Ty::U32, Ty::F32, Ty::I32, Ty::Bool, Ty::V4F32]);
         let k = self.bytes.below(12);
         match k {
             0 => self.op("OpGroupNonUniformElect", Ty::Bool, &[Arg::Id(s)]),
             1 => {
                 let p = self.value(Ty::Bool)?;
-                let name = ["OpGroupNonUniformAll", "OpGroupNonUniformAny"][self.bytes.below(2)];
+                let name = self
+                    .bytes
+                    .pick(&["OpGroupNonUniformAll", "OpGroupNonUniformAny"]);
                 self.op(name, Ty::Bool, &[Arg::Id(s), Arg::Id(p)])
             }
             2 => {
@@ -1279,7 +1164,7 @@ impl Gen<'_> {
             }
             4 => {
                 let v = self.value(t)?;
-                let lane = self.u32_consts[self.bytes.below(self.u32_consts.len())];
+                let lane = self.bytes.pick(&self.u32_consts);
                 self.op(
                     "OpGroupNonUniformBroadcast",
                     t,
@@ -1294,7 +1179,7 @@ impl Gen<'_> {
                     "OpGroupNonUniformShuffleDown",
                     "OpGroupNonUniformRotateKHR",
                 ];
-                let name = SHUFFLES[self.bytes.below(SHUFFLES.len())];
+                let name = self.bytes.pick(&SHUFFLES);
                 let v = self.value(t)?;
                 let lane = self.value(Ty::U32)?;
                 self.op(name, t, &[Arg::Id(s), Arg::Id(v), Arg::Id(lane)])
@@ -1313,7 +1198,9 @@ impl Gen<'_> {
                 self.all_ids.push(ballot);
                 match self.bytes.below(5) {
                     0 => {
-                        let op = ["Reduce", "InclusiveScan", "ExclusiveScan"][self.bytes.below(3)];
+                        let op = self
+                            .bytes
+                            .pick(&["Reduce", "InclusiveScan", "ExclusiveScan"]);
                         self.op(
                             "OpGroupNonUniformBallotBitCount",
                             Ty::U32,
@@ -1388,24 +1275,9 @@ impl Gen<'_> {
     }
 
     fn arith(&mut self) -> Option<()> {
-        const BIN: [&str; 14] = [
-            "OpIAdd",
-            "OpISub",
-            "OpIMul",
-            "OpUDiv",
-            "OpSDiv",
-            "OpUMod",
-            "OpSRem",
-            "OpSMod",
-            "OpShiftLeftLogical",
-            "OpShiftRightLogical",
-            "OpShiftRightArithmetic",
-            "OpBitwiseAnd",
-            "OpBitwiseOr",
-            "OpBitwiseXor",
-        ];
+        const BIN: [&str; 14] = INT_BINARY_OPS;
         const UN: [&str; 4] = ["OpNot", "OpSNegate", "OpBitReverse", "OpBitCount"];
-        let t = INTS[self.bytes.below(INTS.len())];
+        let t = self.bytes.pick(&INTS);
         let k = self.bytes.below(BIN.len() + UN.len() + 2);
         if k < BIN.len() {
             // OpUDiv and OpUMod need an unsigned result type (SPIR-V §3.49.13).
@@ -1443,8 +1315,8 @@ impl Gen<'_> {
     }
 
     fn float_arith(&mut self) -> Option<()> {
-        const BIN: [&str; 6] = ["OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFRem", "OpFMod"];
-        let t = FLOATS[self.bytes.below(FLOATS.len())];
+        const BIN: [&str; 6] = FLOAT_BINARY_OPS;
+        let t = self.bytes.pick(&FLOATS);
         let k = self.bytes.below(BIN.len() + 1);
         if k < BIN.len() {
             let a = self.value(t)?;
@@ -1474,21 +1346,21 @@ impl Gen<'_> {
         ];
         match self.bytes.below(4) {
             0 => {
-                let t = INTS[self.bytes.below(INTS.len())];
+                let t = self.bytes.pick(&INTS);
                 let (a, b) = (self.value(t)?, self.value(t)?);
-                let name = INT[self.bytes.below(INT.len())];
+                let name = self.bytes.pick(&INT);
                 self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
             }
             1 => {
-                let t = FLOATS[self.bytes.below(FLOATS.len())];
+                let t = self.bytes.pick(&FLOATS);
                 let (a, b) = (self.value(t)?, self.value(t)?);
-                let name = FLT[self.bytes.below(FLT.len())];
+                let name = self.bytes.pick(&FLT);
                 self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
             }
             2 => {
-                let t = FLOATS[self.bytes.below(FLOATS.len())];
+                let t = self.bytes.pick(&FLOATS);
                 let a = self.value(t)?;
-                let name = ["OpIsNan", "OpIsInf"][self.bytes.below(2)];
+                let name = self.bytes.pick(&["OpIsNan", "OpIsInf"]);
                 self.op(name, Ty::Bool, &[Arg::Id(a)])
             }
             _ => {
@@ -1503,17 +1375,17 @@ impl Gen<'_> {
     }
 
     fn convert(&mut self) -> Option<()> {
-        let i = INTS[self.bytes.below(INTS.len())];
-        let f = FLOATS[self.bytes.below(FLOATS.len())];
+        let i = self.bytes.pick(&INTS);
+        let f = self.bytes.pick(&FLOATS);
         match self.bytes.below(7) {
             0 => {
                 let a = self.value(i)?;
-                let name = ["OpConvertUToF", "OpConvertSToF"][self.bytes.below(2)];
+                let name = self.bytes.pick(&["OpConvertUToF", "OpConvertSToF"]);
                 self.op(name, f, &[Arg::Id(a)])
             }
             1 => {
                 let a = self.value(f)?;
-                let name = ["OpConvertFToU", "OpConvertFToS"][self.bytes.below(2)];
+                let name = self.bytes.pick(&["OpConvertFToU", "OpConvertFToS"]);
                 // ConvertFToU needs an unsigned result type (SPIR-V §3.49.11).
                 let i = if name == "OpConvertFToU" && i == Ty::I32 {
                     Ty::U32
@@ -1523,13 +1395,13 @@ impl Gen<'_> {
                 self.op(name, i, &[Arg::Id(a)])
             }
             2 => {
-                let to = INTS[self.bytes.below(INTS.len())];
+                let to = self.bytes.pick(&INTS);
                 if width(to) == width(i) {
                     let a = self.value(i)?;
                     return self.op("OpBitcast", to, &[Arg::Id(a)]);
                 }
                 let a = self.value(i)?;
-                let name = ["OpUConvert", "OpSConvert"][self.bytes.below(2)];
+                let name = self.bytes.pick(&["OpUConvert", "OpSConvert"]);
                 // UConvert needs an unsigned result type (SPIR-V §3.49.11).
                 let to = if name == "OpUConvert" && to == Ty::I32 {
                     Ty::U32
@@ -1542,7 +1414,7 @@ impl Gen<'_> {
                 self.op(name, to, &[Arg::Id(a)])
             }
             3 => {
-                let to = FLOATS[self.bytes.below(FLOATS.len())];
+                let to = self.bytes.pick(&FLOATS);
                 let a = self.value(f)?;
                 if to == f {
                     return self.op("OpCopyObject", to, &[Arg::Id(a)]);
@@ -1556,9 +1428,9 @@ impl Gen<'_> {
                     &[Ty::U64, Ty::F64, Ty::V2U32],
                     &[Ty::U16, Ty::F16],
                 ];
-                let g = groups[self.bytes.below(3)];
-                let from = g[self.bytes.below(g.len())];
-                let to = g[self.bytes.below(g.len())];
+                let g = self.bytes.pick(&groups);
+                let from = self.bytes.pick(g);
+                let to = self.bytes.pick(g);
                 let a = self.value(from)?;
                 self.op("OpBitcast", to, &[Arg::Id(a)])
             }
@@ -1633,25 +1505,25 @@ impl Gen<'_> {
         };
         match self.bytes.below(5) {
             0 | 1 => {
-                let n = UN[self.bytes.below(UN.len())];
+                let n = self.bytes.pick(&UN);
                 let t = narrow(n, t);
                 let a = self.value(t)?;
                 self.ext(n, t, &[a])
             }
             2 => {
-                let n = BIN[self.bytes.below(BIN.len())];
+                let n = self.bytes.pick(&BIN);
                 let t = narrow(n, t);
                 let (a, b) = (self.value(t)?, self.value(t)?);
                 self.ext(n, t, &[a, b])
             }
             3 => {
                 let (a, b, c) = (self.value(t)?, self.value(t)?, self.value(t)?);
-                let n = [43, 46, 50][self.bytes.below(3)];
+                let n = self.bytes.pick(&[43, 46, 50]);
                 self.ext(n, t, &[a, b, c])
             }
             _ => {
                 let a = self.value(Ty::I32)?;
-                let n = [5, 7, 73, 74, 75][self.bytes.below(5)];
+                let n = self.bytes.pick(&[5, 7, 73, 74, 75]);
                 self.ext(n, Ty::I32, &[a])
             }
         }
@@ -1661,7 +1533,7 @@ impl Gen<'_> {
         let p = self.element(self.buf0)?;
         let v = self.value(Ty::U32)?;
         let (s, m) = (self.scope_device, self.sem_none);
-        let name = [
+        let name = self.bytes.pick(&[
             "OpAtomicIAdd",
             "OpAtomicExchange",
             "OpAtomicUMax",
@@ -1669,7 +1541,7 @@ impl Gen<'_> {
             "OpAtomicCompareExchange",
             "OpAtomicLoad",
             "OpAtomicIIncrement",
-        ][self.bytes.below(7)];
+        ]);
         match name {
             "OpAtomicCompareExchange" => {
                 let c = self.value(Ty::U32)?;
@@ -1706,41 +1578,20 @@ impl Gen<'_> {
         r
     }
 
-    /// The header of an if/else on `c`: fresh labels for the two arms and the merge block, the
-    /// OpSelectionMerge and the OpBranchConditional; returns (then, else, merge).
-    fn open_selection(&mut self, c: u32) -> Option<(u32, u32, u32)> {
-        let (then, other, merge) = (self.b.fresh_id(), self.b.fresh_id(), self.b.fresh_id());
-        self.b
-            .inst(
-                "OpSelectionMerge",
-                None,
-                &[Arg::Id(merge), Arg::name("None")],
-            )
-            .ok()?;
-        self.b
-            .inst(
-                "OpBranchConditional",
-                None,
-                &[Arg::Id(c), Arg::Id(then), Arg::Id(other)],
-            )
-            .ok()?;
-        Some((then, other, merge))
-    }
-
     fn selection(&mut self, depth: u32) -> Option<()> {
         let c = self.value(Ty::Bool)?;
-        let (then, other, merge) = self.open_selection(c)?;
+        let (then, other, merge) = self.b.open_selection(c)?;
         self.block(then)?;
         let early_return = !self.in_helper && self.bytes.below(6) == 0;
         self.scoped(|g| g.statements(depth + 1))?;
         if early_return {
             self.b.inst("OpReturn", None, &[]).ok()?;
         } else {
-            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+            self.b.branch(merge)?;
         }
         self.block(other)?;
         self.scoped(|g| g.statements(depth + 1))?;
-        self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+        self.b.branch(merge)?;
         self.block(merge)?;
         Some(())
     }
@@ -1755,18 +1606,12 @@ impl Gen<'_> {
         merge: u32,
         depth: u32,
     ) -> Option<()> {
-        self.b
-            .inst(
-                "OpSelectionMerge",
-                None,
-                &[Arg::Id(merge), Arg::name("None")],
-            )
-            .ok()?;
+        self.b.selection_merge(merge)?;
         self.b.inst("OpSwitch", None, args).ok()?;
         for &label in labels.iter().chain([&default]) {
             self.block(label)?;
             self.scoped(|g| g.statements(depth + 1))?;
-            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+            self.b.branch(merge)?;
         }
         self.block(merge)?;
         Some(())
@@ -1793,65 +1638,15 @@ impl Gen<'_> {
         self.switch_arms(&args, &labels, default, merge, depth)
     }
 
-    /// `for (c = 0; ; ) { body; c += 1; if !(c < bound) break; }`: the bound is a small
-    /// constant, any uint in scope (possibly huge), or never reached (an infinite loop).
+    /// A counted loop ([`counted_loop`]) whose bound is any uint in scope (a small constant,
+    /// possibly huge) or, one time in sixteen, never reached (an infinite loop).
     fn lp(&mut self, depth: u32) -> Option<()> {
         let counter = *self.counters.get(depth as usize)?;
-        let zero = self.u32_consts[0];
-        let one = self.u32_consts[1];
-        let u32t = self.ty(Ty::U32);
-        let boolt = self.ty(Ty::Bool);
         let forever = self.bytes.below(16) == 0;
         let bound = self.value(Ty::U32)?;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(zero)])
-            .ok()?;
-        let (header, body, cont, merge) = (
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-        );
-        self.b.inst("OpBranch", None, &[Arg::Id(header)]).ok()?;
-        self.block(header)?;
-        self.b
-            .inst(
-                "OpLoopMerge",
-                None,
-                &[Arg::Id(merge), Arg::Id(cont), Arg::name("None")],
-            )
-            .ok()?;
-        self.b.inst("OpBranch", None, &[Arg::Id(body)]).ok()?;
-        self.block(body)?;
-        self.scoped(|g| g.statements(depth + 1))?;
-        self.b.inst("OpBranch", None, &[Arg::Id(cont)]).ok()?;
-        self.block(cont)?;
-        let c = self
-            .b
-            .inst("OpLoad", Some(u32t), &[Arg::Id(counter)])
-            .ok()??;
-        let c1 = self
-            .b
-            .inst("OpIAdd", Some(u32t), &[Arg::Id(c), Arg::Id(one)])
-            .ok()??;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(c1)])
-            .ok()?;
-        let go_on = if forever {
-            self.b.constant_bool(true).ok()?
-        } else {
-            self.b
-                .inst("OpULessThan", Some(boolt), &[Arg::Id(c1), Arg::Id(bound)])
-                .ok()??
-        };
-        self.b
-            .inst(
-                "OpBranchConditional",
-                None,
-                &[Arg::Id(go_on), Arg::Id(header), Arg::Id(merge)],
-            )
-            .ok()?;
-        self.block(merge)?;
-        Some(())
+        let bound = (!forever).then_some(bound);
+        counted_loop(self, counter, bound, |g| {
+            g.scoped(|g| g.statements(depth + 1))
+        })
     }
 }

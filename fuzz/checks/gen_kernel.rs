@@ -1,6 +1,7 @@
 //! A generator of random Kernel-model (OpenCL-style) SPIR-V modules with physical addressing,
 //! driven by the fuzzer's bytes and built with spvx-spirv's `module::Builder` (the Shader
-//! generator is `gen.rs`; this one shares only its byte reader).
+//! generator is `gen.rs`; this one shares with it only what is in `gen_core.rs`: the byte
+//! reader, instruction-name tables and the counted structured loop).
 //!
 //! Every module declares `Addresses`, `Kernel` and `Int64` (and `Int8`, `Int16`, `Float16`,
 //! `Float64`, `GenericPointer`, `Int64Atomics` where used), `OpMemoryModel Physical64 OpenCL`
@@ -59,7 +60,10 @@
 //! OpSatConvertSToU/UToS (spvx-exec does not support these three yet: "not supported yet").
 //! Nearly every module validates (spvx-val and spirv-val) and compiles.
 
-use crate::generator::Bytes;
+use crate::gen_core::{
+    Budget, Bytes, Emit, FLOAT_BINARY_OPS, Generator, INT_BINARY_OPS, case_literal, counted_loop,
+    int_words,
+};
 use spvx_spirv::grammar::Version;
 use spvx_spirv::instruction::OperandValue;
 use spvx_spirv::module::{Arg, Builder, Module};
@@ -262,7 +266,7 @@ struct Gen<'a> {
     pool: Vec<(u32, Ty)>,
     /// Pointers in scope. Truncated with the pool.
     ptrs: Vec<Ptr>,
-    budget: u32,
+    budget: Budget,
     /// The label of the block being generated.
     cur: u32,
     /// Enclosing loops, innermost last: Some((continue target, exit)) for an unstructured
@@ -336,7 +340,7 @@ pub fn generate(data: &[u8]) -> Option<(Module, Shape)> {
         types: Vec::new(),
         pool: Vec::new(),
         ptrs: Vec::new(),
-        budget: 0,
+        budget: Budget(0),
         cur: 0,
         loops: Vec::new(),
         counters: Vec::new(),
@@ -404,7 +408,7 @@ pub fn generate(data: &[u8]) -> Option<(Module, Shape)> {
     g.cur = g.b.begin_block().ok()?;
     g.variables()?;
     g.load_builtins()?;
-    g.budget = 80;
+    g.budget = Budget(80);
     g.statements(0)?;
     g.b.inst("OpReturn", None, &[]).ok()?;
     g.b.end_function().ok()?;
@@ -444,6 +448,16 @@ fn resolve(module: &mut Module, forwards: &[Forward]) {
                 }
             }
         }
+    }
+}
+
+impl Generator for Gen<'_> {
+    fn builder(&mut self) -> &mut Builder {
+        &mut self.b
+    }
+    fn block(&mut self, label: u32) -> Option<()> {
+        self.cur = self.b.begin_block_with(label).ok()?;
+        Some(())
     }
 }
 
@@ -496,12 +510,7 @@ impl Gen<'_> {
     /// A constant `v` of integer type `t` (truncated to its width).
     fn int_const(&mut self, t: Ty, v: u64) -> Option<u32> {
         let ty = self.ty(t)?;
-        let words = if t.bits() == 64 {
-            vec![v as u32, (v >> 32) as u32]
-        } else {
-            vec![(v & ((1u64 << t.bits()) - 1)) as u32]
-        };
-        self.b.constant_words(ty, &words).ok()
+        self.b.constant_words(ty, &int_words(t.bits(), v)).ok()
     }
 
     /// A random constant of type `t`.
@@ -514,12 +523,12 @@ impl Gen<'_> {
                 let v = match self.bytes.below(4) {
                     0 | 1 => self.bytes.below(17) as u64,
                     2 => (self.bytes.u8() as i8) as i64 as u64,
-                    _ => self.bytes.u32() as u64 | (self.bytes.u32() as u64) << 32,
+                    _ => self.bytes.u64(),
                 };
                 self.int_const(t, v)
             }
             Ty::F16 => {
-                let v = [0x3c00, 0xc000, 0x0000, 0x7c00][self.bytes.below(4)];
+                let v = self.bytes.pick(&[0x3c00, 0xc000, 0x0000, 0x7c00]);
                 let v = if self.bytes.below(3) == 0 {
                     self.bytes.u32() & 0xffff
                 } else {
@@ -528,7 +537,9 @@ impl Gen<'_> {
                 self.b.constant_words(ty, &[v]).ok()
             }
             Ty::F32 => {
-                let v = [1.0f32, -2.5, 0.0, 0.5, 1e30, f32::INFINITY][self.bytes.below(6)];
+                let v = self
+                    .bytes
+                    .pick(&[1.0f32, -2.5, 0.0, 0.5, 1e30, f32::INFINITY]);
                 let v = if self.bytes.below(3) == 0 {
                     self.bytes.u32()
                 } else {
@@ -537,9 +548,9 @@ impl Gen<'_> {
                 self.b.constant_words(ty, &[v]).ok()
             }
             Ty::F64 => {
-                let v = [1.0f64, -3.25, 0.0, 1e-300][self.bytes.below(4)].to_bits();
+                let v = self.bytes.pick(&[1.0f64, -3.25, 0.0, 1e-300]).to_bits();
                 let v = if self.bytes.below(3) == 0 {
-                    self.bytes.u32() as u64 | (self.bytes.u32() as u64) << 32
+                    self.bytes.u64()
                 } else {
                     v
                 };
@@ -567,7 +578,7 @@ impl Gen<'_> {
             out.push((self.int_const(Ty::U32, v)?, Ty::U32));
         }
         for _ in 0..2 + self.bytes.below(6) {
-            let t = MEM_TYS[self.bytes.below(MEM_TYS.len())];
+            let t = self.bytes.pick(&MEM_TYS);
             out.push((self.constant(t)?, t));
         }
         out.push((self.constant(Ty::Bool)?, Ty::Bool));
@@ -614,8 +625,7 @@ impl Gen<'_> {
                 Builtin::Uint => u32t,
             };
             let p = self.b.type_pointer("Input", ty).ok()?;
-            let v = self.b.global_variable(p, "Input", None).ok()?;
-            self.b.decorate(v, "BuiltIn", &[Arg::name(name)]).ok()?;
+            let v = self.b.builtin_input(p, name)?;
             if constant >> k & 1 == 1 {
                 self.b.decorate(v, "Constant", &[]).ok()?;
             }
@@ -630,7 +640,7 @@ impl Gen<'_> {
         let st = self.size_t();
         let stt = self.ty(st)?;
         for (v, ty, kind) in self.builtin_vars.clone() {
-            let x = self.b.inst("OpLoad", Some(ty), &[Arg::Id(v)]).ok()??;
+            let x = self.b.load(ty, v)?;
             match kind {
                 Builtin::Vector => {
                     for c in 0..3 {
@@ -651,16 +661,9 @@ impl Gen<'_> {
     /// The Function variables of the current function: loop counters, scalars and vectors
     /// (pushed as pointers), a `uint[ARRAY_LEN]` and a variable holding a `__global uint*`.
     fn variables(&mut self) -> Option<()> {
-        self.counters.clear();
         let u32t = self.ty(Ty::U32)?;
         let pfn = self.ptr_ty(Space::Func, Ty::U32)?;
-        for _ in 0..3 {
-            let v = self
-                .b
-                .inst("OpVariable", Some(pfn), &[Arg::name("Function")])
-                .ok()??;
-            self.counters.push(v);
-        }
+        self.counters = self.b.loop_counters(pfn)?;
         for t in [Ty::U32, Ty::U64, Ty::F32, Ty::V4F32, Ty::F16, Ty::U8] {
             if t != Ty::U32 && self.bytes.below(2) == 0 {
                 continue;
@@ -682,22 +685,13 @@ impl Gen<'_> {
         let len = self.b.constant_u32(ARRAY_LEN).ok()?;
         let arr = self.b.type_array(u32t, len).ok()?;
         let parr = self.b.type_pointer("Function", arr).ok()?;
-        let a = self
-            .b
-            .inst("OpVariable", Some(parr), &[Arg::name("Function")])
-            .ok()??;
+        let a = self.b.variable(parr)?;
         let pg = self.ptr_ty(Space::Cross, Ty::U32)?;
         let ppg = self.b.type_pointer("Function", pg).ok()?;
-        self.ptr_var = self
-            .b
-            .inst("OpVariable", Some(ppg), &[Arg::name("Function")])
-            .ok()??;
+        self.ptr_var = self.b.variable(ppg)?;
         // Element 0 of the array as a pointer to walk from.
         let zero = self.int_const(Ty::U32, 0)?;
-        let e = self
-            .b
-            .inst("OpAccessChain", Some(pfn), &[Arg::Id(a), Arg::Id(zero)])
-            .ok()??;
+        let e = self.b.access_chain(pfn, a, &[zero])?;
         self.ptrs.push(Ptr {
             id: e,
             space: Space::Func,
@@ -717,7 +711,7 @@ impl Gen<'_> {
         if have.is_empty() || self.bytes.below(8) == 0 {
             return self.constant(t);
         }
-        Some(have[self.bytes.below(have.len())])
+        Some(self.bytes.pick(&have))
     }
 
     /// Emits `name` with result type `t`; the result joins the pool.
@@ -757,7 +751,7 @@ impl Gen<'_> {
         if have.is_empty() {
             return None;
         }
-        Some(have[self.bytes.below(have.len())])
+        Some(self.bytes.pick(&have))
     }
 
     /// `p` as a pointer to `elem` (OpBitcast when the pointee differs).
@@ -814,10 +808,9 @@ impl Gen<'_> {
             self.bytes.below(8)
         };
         for _ in 0..n {
-            if self.budget == 0 || self.bytes.done() {
+            if !self.budget.spend(&self.bytes) {
                 break;
             }
-            self.budget -= 1;
             self.statement(depth)?;
         }
         Some(())
@@ -840,7 +833,7 @@ impl Gen<'_> {
                 let Some(p) = self.pick(|_| true) else {
                     return Some(());
                 };
-                let elem = MEM_TYS[self.bytes.below(MEM_TYS.len())];
+                let elem = self.bytes.pick(&MEM_TYS);
                 self.retyped(p, elem).map(drop)
             }
             21 | 22 => self.load(),
@@ -862,22 +855,7 @@ impl Gen<'_> {
     }
 
     fn arith(&mut self) -> Option<()> {
-        const BIN: [&str; 14] = [
-            "OpIAdd",
-            "OpISub",
-            "OpIMul",
-            "OpUDiv",
-            "OpSDiv",
-            "OpUMod",
-            "OpSRem",
-            "OpSMod",
-            "OpShiftLeftLogical",
-            "OpShiftRightLogical",
-            "OpShiftRightArithmetic",
-            "OpBitwiseAnd",
-            "OpBitwiseOr",
-            "OpBitwiseXor",
-        ];
+        const BIN: [&str; 14] = INT_BINARY_OPS;
         let t = match self.bytes.below(6) {
             4 => Ty::V2U32,
             5 => Ty::V4U32,
@@ -896,11 +874,12 @@ impl Gen<'_> {
 
     /// A float type: scalar or vector.
     fn float_ty(&mut self) -> Ty {
-        [Ty::F16, Ty::F32, Ty::F32, Ty::F64, Ty::V2F32, Ty::V4F32][self.bytes.below(6)]
+        self.bytes
+            .pick(&[Ty::F16, Ty::F32, Ty::F32, Ty::F64, Ty::V2F32, Ty::V4F32])
     }
 
     fn float_arith(&mut self) -> Option<()> {
-        const BIN: [&str; 6] = ["OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFRem", "OpFMod"];
+        const BIN: [&str; 6] = FLOAT_BINARY_OPS;
         let t = self.float_ty();
         let k = self.bytes.below(BIN.len() + 1);
         let a = self.value(t)?;
@@ -939,21 +918,21 @@ impl Gen<'_> {
         ];
         match self.bytes.below(4) {
             0 => {
-                let t = INTS[self.bytes.below(INTS.len())];
+                let t = self.bytes.pick(&INTS);
                 let (a, b) = (self.value(t)?, self.value(t)?);
-                let name = INT[self.bytes.below(INT.len())];
+                let name = self.bytes.pick(&INT);
                 self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)]).map(drop)
             }
             1 => {
-                let t = FLOATS[self.bytes.below(FLOATS.len())];
+                let t = self.bytes.pick(&FLOATS);
                 let (a, b) = (self.value(t)?, self.value(t)?);
-                let name = FLT[self.bytes.below(FLT.len())];
+                let name = self.bytes.pick(&FLT);
                 self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)]).map(drop)
             }
             2 => {
-                let t = FLOATS[self.bytes.below(FLOATS.len())];
+                let t = self.bytes.pick(&FLOATS);
                 let a = self.value(t)?;
-                let name = TESTS[self.bytes.below(TESTS.len())];
+                let name = self.bytes.pick(&TESTS);
                 self.op(name, Ty::Bool, &[Arg::Id(a)]).map(drop)
             }
             _ => {
@@ -971,31 +950,31 @@ impl Gen<'_> {
     /// Conversions between the integer and float types, sometimes decorated
     /// SaturatedConversion or FPRoundingMode.
     fn convert(&mut self) -> Option<()> {
-        let i = INTS[self.bytes.below(INTS.len())];
-        let f = FLOATS[self.bytes.below(FLOATS.len())];
+        let i = self.bytes.pick(&INTS);
+        let f = self.bytes.pick(&FLOATS);
         let r = match self.bytes.below(7) {
             0 => {
                 let a = self.value(i)?;
-                let name = ["OpConvertUToF", "OpConvertSToF"][self.bytes.below(2)];
+                let name = self.bytes.pick(&["OpConvertUToF", "OpConvertSToF"]);
                 self.op(name, f, &[Arg::Id(a)])?
             }
             1 => {
                 let a = self.value(f)?;
-                let name = ["OpConvertFToU", "OpConvertFToS"][self.bytes.below(2)];
+                let name = self.bytes.pick(&["OpConvertFToU", "OpConvertFToS"]);
                 self.op(name, i, &[Arg::Id(a)])?
             }
             2 => {
-                let to = INTS[self.bytes.below(INTS.len())];
+                let to = self.bytes.pick(&INTS);
                 let a = self.value(i)?;
                 if to == i {
                     self.op("OpCopyObject", to, &[Arg::Id(a)])?
                 } else {
-                    let name = ["OpUConvert", "OpSConvert"][self.bytes.below(2)];
+                    let name = self.bytes.pick(&["OpUConvert", "OpSConvert"]);
                     self.op(name, to, &[Arg::Id(a)])?
                 }
             }
             3 => {
-                let to = FLOATS[self.bytes.below(FLOATS.len())];
+                let to = self.bytes.pick(&FLOATS);
                 let a = self.value(f)?;
                 let name = if to == f {
                     "OpCopyObject"
@@ -1012,15 +991,15 @@ impl Gen<'_> {
                     &[Ty::U16, Ty::F16],
                     &[Ty::V4U32, Ty::V4F32],
                 ];
-                let g = groups[self.bytes.below(groups.len())];
-                let from = g[self.bytes.below(g.len())];
-                let to = g[self.bytes.below(g.len())];
+                let g = self.bytes.pick(&groups);
+                let from = self.bytes.pick(g);
+                let to = self.bytes.pick(g);
                 let a = self.value(from)?;
                 self.op("OpBitcast", to, &[Arg::Id(a)])?
             }
             5 => {
                 let c = self.value(Ty::Bool)?;
-                let t = MEM_TYS[self.bytes.below(MEM_TYS.len())];
+                let t = self.bytes.pick(&MEM_TYS);
                 let (a, b) = (self.value(t)?, self.value(t)?);
                 self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])?
             }
@@ -1032,7 +1011,7 @@ impl Gen<'_> {
         match self.bytes.below(8) {
             0 => self.b.decorate(r, "SaturatedConversion", &[]).ok()?,
             1 => {
-                let mode = ["RTE", "RTZ", "RTP", "RTN"][self.bytes.below(4)];
+                let mode = self.bytes.pick(&["RTE", "RTZ", "RTP", "RTN"]);
                 self.b
                     .decorate(r, "FPRoundingMode", &[Arg::name(mode)])
                     .ok()?
@@ -1043,12 +1022,12 @@ impl Gen<'_> {
     }
 
     fn composite(&mut self) -> Option<()> {
-        let (v, c) = [
+        let (v, c) = self.bytes.pick(&[
             (Ty::V2U32, Ty::U32),
             (Ty::V4U32, Ty::U32),
             (Ty::V2F32, Ty::F32),
             (Ty::V4F32, Ty::F32),
-        ][self.bytes.below(4)];
+        ]);
         let n = v.count();
         match self.bytes.below(6) {
             0 => {
@@ -1086,7 +1065,7 @@ impl Gen<'_> {
             4 => {
                 // A dynamic index of any integer type, often out of range.
                 let x = self.value(v)?;
-                let it = INTS[self.bytes.below(INTS.len())];
+                let it = self.bytes.pick(&INTS);
                 let i = self.value(it)?;
                 if self.bytes.below(2) == 0 {
                     self.op("OpVectorExtractDynamic", c, &[Arg::Id(x), Arg::Id(i)])
@@ -1185,22 +1164,22 @@ impl Gen<'_> {
                 let t = self.float_ty();
                 let a = self.value(t)?;
                 let name = if self.bytes.below(6) == 0 && t != Ty::F16 && t != Ty::F64 {
-                    F1_NATIVE[self.bytes.below(F1_NATIVE.len())]
+                    self.bytes.pick(&F1_NATIVE)
                 } else {
-                    F1[self.bytes.below(F1.len())]
+                    self.bytes.pick(&F1)
                 };
                 self.ocl(name, Some(t), &[Arg::Id(a)])
             }
             2 => {
                 let t = self.float_ty();
                 let (a, b) = (self.value(t)?, self.value(t)?);
-                let name = F2[self.bytes.below(F2.len())];
+                let name = self.bytes.pick(&F2);
                 self.ocl(name, Some(t), &[Arg::Id(a), Arg::Id(b)])
             }
             3 => {
                 let t = self.float_ty();
                 let (a, b, c) = (self.value(t)?, self.value(t)?, self.value(t)?);
-                let name = F3[self.bytes.below(F3.len())];
+                let name = self.bytes.pick(&F3);
                 self.ocl(name, Some(t), &[Arg::Id(a), Arg::Id(b), Arg::Id(c)])
             }
             4 => {
@@ -1219,56 +1198,56 @@ impl Gen<'_> {
             }
             5 => {
                 // nan(nancode): an unsigned integer of the result's width.
-                let (code, t) = [
+                let (code, t) = self.bytes.pick(&[
                     (Ty::U32, Ty::F32),
                     (Ty::U64, Ty::F64),
                     (Ty::U16, Ty::F16),
                     (Ty::V4U32, Ty::V4F32),
-                ][self.bytes.below(4)];
+                ]);
                 let a = self.value(code)?;
                 self.ocl("nan", Some(t), &[Arg::Id(a)])
             }
             6 => {
                 let t = int_ty(self);
                 let a = self.value(t)?;
-                let name = I1[self.bytes.below(I1.len())];
+                let name = self.bytes.pick(&I1);
                 self.ocl(name, Some(t), &[Arg::Id(a)])
             }
             7 | 8 => {
                 let t = int_ty(self);
                 let (a, b) = (self.value(t)?, self.value(t)?);
-                let name = I2[self.bytes.below(I2.len())];
+                let name = self.bytes.pick(&I2);
                 self.ocl(name, Some(t), &[Arg::Id(a), Arg::Id(b)])
             }
             9 => {
                 let t = int_ty(self);
                 let (a, b, c) = (self.value(t)?, self.value(t)?, self.value(t)?);
-                let name = I3[self.bytes.below(I3.len())];
+                let name = self.bytes.pick(&I3);
                 self.ocl(name, Some(t), &[Arg::Id(a), Arg::Id(b), Arg::Id(c)])
             }
             10 => {
                 // 24-bit multiplies (32-bit components), upsample (half-width halves).
                 match self.bytes.below(3) {
                     0 => {
-                        let (hi, lo, t) = [
+                        let (hi, lo, t) = self.bytes.pick(&[
                             (Ty::U8, Ty::U8, Ty::U16),
                             (Ty::U16, Ty::U16, Ty::U32),
                             (Ty::U32, Ty::U32, Ty::U64),
-                        ][self.bytes.below(3)];
+                        ]);
                         let (a, b) = (self.value(hi)?, self.value(lo)?);
-                        let name = ["u_upsample", "s_upsample"][self.bytes.below(2)];
+                        let name = self.bytes.pick(&["u_upsample", "s_upsample"]);
                         self.ocl(name, Some(t), &[Arg::Id(a), Arg::Id(b)])
                     }
                     1 => {
-                        let t = [Ty::U32, Ty::V2U32, Ty::V4U32][self.bytes.below(3)];
+                        let t = self.bytes.pick(&[Ty::U32, Ty::V2U32, Ty::V4U32]);
                         let (a, b) = (self.value(t)?, self.value(t)?);
-                        let name = ["s_mul24", "u_mul24"][self.bytes.below(2)];
+                        let name = self.bytes.pick(&["s_mul24", "u_mul24"]);
                         self.ocl(name, Some(t), &[Arg::Id(a), Arg::Id(b)])
                     }
                     _ => {
-                        let t = [Ty::U32, Ty::V2U32, Ty::V4U32][self.bytes.below(3)];
+                        let t = self.bytes.pick(&[Ty::U32, Ty::V2U32, Ty::V4U32]);
                         let (a, b, c) = (self.value(t)?, self.value(t)?, self.value(t)?);
-                        let name = ["s_mad24", "u_mad24"][self.bytes.below(2)];
+                        let name = self.bytes.pick(&["s_mad24", "u_mad24"]);
                         self.ocl(name, Some(t), &[Arg::Id(a), Arg::Id(b), Arg::Id(c)])
                     }
                 }
@@ -1276,7 +1255,7 @@ impl Gen<'_> {
             _ => {
                 // select(a, b, c) with c an integer of a's component width; shuffle(2).
                 if self.bytes.below(2) == 0 {
-                    let (t, c) = [
+                    let (t, c) = self.bytes.pick(&[
                         (Ty::U32, Ty::U32),
                         (Ty::F32, Ty::U32),
                         (Ty::F64, Ty::U64),
@@ -1284,12 +1263,14 @@ impl Gen<'_> {
                         (Ty::U8, Ty::U8),
                         (Ty::V4F32, Ty::V4U32),
                         (Ty::V2U32, Ty::V2U32),
-                    ][self.bytes.below(7)];
+                    ]);
                     let (a, b, s) = (self.value(t)?, self.value(t)?, self.value(c)?);
                     return self.ocl("select", Some(t), &[Arg::Id(a), Arg::Id(b), Arg::Id(s)]);
                 }
-                let src = [Ty::V2U32, Ty::V4U32, Ty::V2F32, Ty::V4F32][self.bytes.below(4)];
-                let mask = [Ty::V2U32, Ty::V4U32][self.bytes.below(2)];
+                let src = self
+                    .bytes
+                    .pick(&[Ty::V2U32, Ty::V4U32, Ty::V2F32, Ty::V4F32]);
+                let mask = self.bytes.pick(&[Ty::V2U32, Ty::V4U32]);
                 let result = match (src.is_float(), mask.count()) {
                     (true, 2) => Ty::V2F32,
                     (true, _) => Ty::V4F32,
@@ -1353,12 +1334,12 @@ impl Gen<'_> {
     /// vstorea_halfn(_r).
     fn vector_memory(&mut self) -> Option<()> {
         let offset = self.vector_offset()?;
-        let (v, c) = [
+        let (v, c) = self.bytes.pick(&[
             (Ty::V2U32, Ty::U32),
             (Ty::V4U32, Ty::U32),
             (Ty::V2F32, Ty::F32),
             (Ty::V4F32, Ty::F32),
-        ][self.bytes.below(4)];
+        ]);
         let n = Arg::Int(v.count());
         let mode = || Arg::name(["RTE", "RTZ", "RTP", "RTN"][offset as usize % 4]);
         match self.bytes.below(6) {
@@ -1390,8 +1371,8 @@ impl Gen<'_> {
                         &[Arg::Id(offset), Arg::Id(p.id)],
                     )
                 } else {
-                    let f = [Ty::V2F32, Ty::V4F32][self.bytes.below(2)];
-                    let name = ["vload_halfn", "vloada_halfn"][self.bytes.below(2)];
+                    let f = self.bytes.pick(&[Ty::V2F32, Ty::V4F32]);
+                    let name = self.bytes.pick(&["vload_halfn", "vloada_halfn"]);
                     let n = Arg::Int(f.count());
                     self.ocl(name, Some(f), &[Arg::Id(offset), Arg::Id(p.id), n])
                 }
@@ -1400,7 +1381,7 @@ impl Gen<'_> {
                 let Some(p) = self.writable(None, Ty::F16)? else {
                     return Some(());
                 };
-                let t = [Ty::F32, Ty::F64][self.bytes.below(2)];
+                let t = self.bytes.pick(&[Ty::F32, Ty::F64]);
                 let data = self.value(t)?;
                 let mut args = vec![Arg::Id(data), Arg::Id(offset), Arg::Id(p.id)];
                 let name = if self.bytes.below(2) == 0 {
@@ -1415,7 +1396,7 @@ impl Gen<'_> {
                 let Some(p) = self.writable(None, Ty::F16)? else {
                     return Some(());
                 };
-                let f = [Ty::V2F32, Ty::V4F32][self.bytes.below(2)];
+                let f = self.bytes.pick(&[Ty::V2F32, Ty::V4F32]);
                 let data = self.value(f)?;
                 let mut args = vec![Arg::Id(data), Arg::Id(offset), Arg::Id(p.id)];
                 let name = match self.bytes.below(4) {
@@ -1454,7 +1435,7 @@ impl Gen<'_> {
             3 => masked(self, st, (1 << 20) - 1),
             4 => masked(self, Ty::U32, 7),
             5 => {
-                let t = INTS[self.bytes.below(INTS.len())];
+                let t = self.bytes.pick(&INTS);
                 Some((self.value(t)?, u64::MAX))
             }
             6 => {
@@ -1468,7 +1449,7 @@ impl Gen<'_> {
                     0xffff_ffff,
                     1 << 31,
                 ];
-                let k = HUGE[self.bytes.below(HUGE.len())];
+                let k = self.bytes.pick(&HUGE);
                 Some((self.int_const(st, k)?, u64::MAX))
             }
             _ => Some((self.value(st)?, u64::MAX)),
@@ -1481,7 +1462,9 @@ impl Gen<'_> {
             return Some(());
         };
         let (i, bound) = self.index()?;
-        let name = ["OpPtrAccessChain", "OpInBoundsPtrAccessChain"][self.bytes.below(2)];
+        let name = self
+            .bytes
+            .pick(&["OpPtrAccessChain", "OpInBoundsPtrAccessChain"]);
         let reach = p.reach.saturating_add(bound.saturating_mul(p.elem.size()));
         self.ptr_op(name, Ptr { reach, ..p }, &[Arg::Id(p.id), Arg::Id(i)])
             .map(drop)
@@ -1517,7 +1500,7 @@ impl Gen<'_> {
                 1 << 56,
                 -(1 << 58),
             ];
-            let d = DELTAS[self.bytes.below(DELTAS.len())];
+            let d = self.bytes.pick(&DELTAS);
             let d = if d.unsigned_abs() > max {
                 d.signum()
             } else {
@@ -1525,7 +1508,7 @@ impl Gen<'_> {
             };
             Some((self.int_const(st, d as u64)?, d.unsigned_abs()))
         } else {
-            let m = [0xff, 0xffff, max - 1][self.bytes.below(3)];
+            let m = self.bytes.pick(&[0xff, 0xffff, max - 1]);
             let v = self.value(st)?;
             let mask = self.int_const(st, m)?;
             let r = self.op("OpBitwiseAnd", st, &[Arg::Id(v), Arg::Id(mask)])?;
@@ -1542,13 +1525,15 @@ impl Gen<'_> {
             return Some(());
         };
         let st = self.size_t();
-        let name = ["OpConvertPtrToU", "OpConvertPtrToU", "OpBitcast"][self.bytes.below(3)];
+        let name = self
+            .bytes
+            .pick(&["OpConvertPtrToU", "OpConvertPtrToU", "OpBitcast"]);
         let address = self.op(name, st, &[Arg::Id(p.id)])?;
         let (delta, mut bound) = self.delta()?;
-        let name = ["OpIAdd", "OpISub"][self.bytes.below(2)];
+        let name = self.bytes.pick(&["OpIAdd", "OpISub"]);
         let mut sum = self.op(name, st, &[Arg::Id(address), Arg::Id(delta)])?;
         if self.bytes.below(4) == 0 {
-            let align = [2u64, 4, 8, 16][self.bytes.below(4)];
+            let align = self.bytes.pick(&[2u64, 4, 8, 16]);
             let mask = self.int_const(st, !(align - 1))?;
             sum = self.op("OpBitwiseAnd", st, &[Arg::Id(sum), Arg::Id(mask)])?;
             bound += align;
@@ -1561,9 +1546,11 @@ impl Gen<'_> {
         let elem = if self.bytes.below(2) == 0 {
             p.elem
         } else {
-            MEM_TYS[self.bytes.below(MEM_TYS.len())]
+            self.bytes.pick(&MEM_TYS)
         };
-        let name = ["OpConvertUToPtr", "OpConvertUToPtr", "OpBitcast"][self.bytes.below(3)];
+        let name = self
+            .bytes
+            .pick(&["OpConvertUToPtr", "OpConvertUToPtr", "OpBitcast"]);
         let forged = Ptr {
             space,
             elem,
@@ -1576,7 +1563,7 @@ impl Gen<'_> {
     /// Generic pointers: casts to and from Generic, OpGenericPtrMemSemantics.
     fn generic(&mut self) -> Option<()> {
         const SPACES: [Space; 3] = [Space::Cross, Space::Local, Space::Func];
-        let to = SPACES[self.bytes.below(SPACES.len())];
+        let to = self.bytes.pick(&SPACES);
         match self.bytes.below(4) {
             0 => {
                 let Some(p) = self.pick(|p| SPACES.contains(&p.space)) else {
@@ -1615,7 +1602,7 @@ impl Gen<'_> {
     /// Memory operands for an access of `elem`: none, Volatile, Nontemporal, Aligned (the
     /// natural alignment, less, or more).
     fn memory_operands(&mut self, elem: Ty) -> Vec<Arg> {
-        let align = [elem.size(), elem.size(), 1, 2, 4, 8, 16][self.bytes.below(7)] as u32;
+        let align = self.bytes.pick(&[elem.size(), elem.size(), 1, 2, 4, 8, 16]) as u32;
         match self.bytes.below(8) {
             0..=2 => Vec::new(),
             3 | 4 => vec![Arg::name("Aligned"), Arg::Int(align)],
@@ -1677,7 +1664,7 @@ impl Gen<'_> {
             }
             _ => {
                 // Any value, through OpCopyObject: a constant one may be 0.
-                let t = [Ty::U32, Ty::U64][self.bytes.below(2)];
+                let t = self.bytes.pick(&[Ty::U32, Ty::U64]);
                 let v = self.value(t)?;
                 self.op("OpCopyObject", t, &[Arg::Id(v)])?
             }
@@ -1714,16 +1701,18 @@ impl Gen<'_> {
         } else {
             Ty::U32
         };
-        let space = [Space::Cross, Space::Cross, Space::Local, Space::Generic][self.bytes.below(4)];
+        let space = self
+            .bytes
+            .pick(&[Space::Cross, Space::Cross, Space::Local, Space::Generic]);
         let Some(p) = self.writable(Some(space), t)? else {
             return Some(());
         };
-        let scope = [1, 2, 3, 4, 0][self.bytes.below(5)];
+        let scope = self.bytes.pick(&[1, 2, 3, 4, 0]);
         let scope = self.int_const(Ty::U32, scope)?;
         let k = self.bytes.below(RMW.len() + 4);
         let relaxed = self.int_const(Ty::U32, 0)?;
         let sem = |g: &mut Self, bits: &[u64]| -> Option<u32> {
-            let v = bits[g.bytes.below(bits.len())];
+            let v = g.bytes.pick(bits);
             g.int_const(Ty::U32, v)
         };
         match k {
@@ -1773,10 +1762,10 @@ impl Gen<'_> {
     /// error) or OpMemoryBarrier.
     fn barrier(&mut self) -> Option<()> {
         let wg = self.int_const(Ty::U32, 2)?;
-        let sem = [0x110, 0x210, 0x310, 0x10][self.bytes.below(4)];
+        let sem = self.bytes.pick(&[0x110, 0x210, 0x310, 0x10]);
         let sem = self.int_const(Ty::U32, sem)?;
         if self.bytes.below(4) == 0 {
-            let scope = [1, 2][self.bytes.below(2)];
+            let scope = self.bytes.pick(&[1, 2]);
             let scope = self.int_const(Ty::U32, scope)?;
             self.b
                 .inst("OpMemoryBarrier", None, &[Arg::Id(scope), Arg::Id(sem)])
@@ -1807,7 +1796,7 @@ impl Gen<'_> {
             0 => self.op("OpPtrEqual", Ty::Bool, &[a, b]).map(drop),
             1 => self.op("OpPtrNotEqual", Ty::Bool, &[a, b]).map(drop),
             2 => {
-                let t = [Ty::U64, Ty::U32][self.bytes.below(2)];
+                let t = self.bytes.pick(&[Ty::U64, Ty::U32]);
                 self.op("OpPtrDiff", t, &[a, b]).map(drop)
             }
             _ => {
@@ -1844,11 +1833,9 @@ impl Gen<'_> {
             }
         };
         if self.bytes.below(4) != 0 {
-            self.b
-                .inst("OpStore", None, &[Arg::Id(at), Arg::Id(v.id)])
-                .ok()?;
+            self.b.store(at, v.id)?;
         }
-        let id = self.b.inst("OpLoad", Some(pg), &[Arg::Id(at)]).ok()??;
+        let id = self.b.load(pg, at)?;
         self.ptrs.push(Ptr {
             id,
             readonly: true,
@@ -1868,7 +1855,7 @@ impl Gen<'_> {
             let r = self.op("OpBitwiseAnd", Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
             (r, SHARED_LEN as u64)
         };
-        let name = ["OpAccessChain", "OpInBoundsAccessChain"][self.bytes.below(2)];
+        let name = self.bytes.pick(&["OpAccessChain", "OpInBoundsAccessChain"]);
         let p = Ptr {
             id: 0,
             space: Space::Local,
@@ -1883,7 +1870,7 @@ impl Gen<'_> {
     /// A call of a helper: a writable pointer of its first parameter's type, a `__global
     /// uint*` and a uint.
     fn call(&mut self) -> Option<()> {
-        let h = self.helpers[self.bytes.below(self.helpers.len())];
+        let h = self.bytes.pick(&self.helpers);
         let Some(p) = self.writable(Some(h.space), h.elem)? else {
             return Some(());
         };
@@ -1911,12 +1898,6 @@ impl Gen<'_> {
         self.pool.truncate(keep);
         self.ptrs.truncate(keep_ptrs);
         r
-    }
-
-    /// Starts block `label` (a fresh id) as the current block.
-    fn block(&mut self, label: u32) -> Option<()> {
-        self.cur = self.b.begin_block_with(label).ok()?;
-        Some(())
     }
 
     /// The current function's return instruction (with a value in scope).
@@ -1958,7 +1939,7 @@ impl Gen<'_> {
         let c = self.value(Ty::Bool)?;
         let like = match self.pick(|_| true) {
             Some(p) if self.bytes.below(3) == 0 => Err(p),
-            _ => Ok(MEM_TYS[self.bytes.below(MEM_TYS.len())]),
+            _ => Ok(self.bytes.pick(&MEM_TYS)),
         };
         let phi = self.bytes.below(2) == 0;
         let (then, other, merge) = (self.b.fresh_id(), self.b.fresh_id(), self.b.fresh_id());
@@ -1968,23 +1949,11 @@ impl Gen<'_> {
             incoming.push((self.phi_incoming(like)?, self.cur));
         }
         if structured {
-            self.b
-                .inst(
-                    "OpSelectionMerge",
-                    None,
-                    &[Arg::Id(merge), Arg::name("None")],
-                )
-                .ok()?;
+            self.b.selection_merge(merge)?;
             self.loops.push(None);
         }
         let else_target = if if_only { merge } else { other };
-        self.b
-            .inst(
-                "OpBranchConditional",
-                None,
-                &[Arg::Id(c), Arg::Id(then), Arg::Id(else_target)],
-            )
-            .ok()?;
+        self.b.branch_if(c, then, else_target)?;
         let arms: &[u32] = if if_only { &[then] } else { &[then, other] };
         for &label in arms {
             self.block(label)?;
@@ -1995,7 +1964,7 @@ impl Gen<'_> {
                     g.ret()
                 } else {
                     incoming.push((g.phi_incoming(like)?, g.cur));
-                    g.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+                    g.b.branch(merge)?;
                     Some(())
                 }
             })?;
@@ -2029,7 +1998,7 @@ impl Gen<'_> {
     /// through to the next one.
     fn switch(&mut self, depth: u32) -> Option<()> {
         let structured = self.bytes.below(2) == 0;
-        let t = INTS[self.bytes.below(INTS.len())];
+        let t = self.bytes.pick(&INTS);
         let sel = self.value(t)?;
         let (merge, default) = (self.b.fresh_id(), self.b.fresh_id());
         let mut args = vec![Arg::Id(sel), Arg::Id(default)];
@@ -2043,21 +2012,11 @@ impl Gen<'_> {
             seen.push(lit);
             let label = self.b.fresh_id();
             labels.push(label);
-            args.push(if t.bits() == 64 {
-                Arg::Words(vec![lit as u32, 0])
-            } else {
-                Arg::Int(lit as u32)
-            });
+            args.push(case_literal(t.bits(), lit));
             args.push(Arg::Id(label));
         }
         if structured {
-            self.b
-                .inst(
-                    "OpSelectionMerge",
-                    None,
-                    &[Arg::Id(merge), Arg::name("None")],
-                )
-                .ok()?;
+            self.b.selection_merge(merge)?;
             self.loops.push(None);
         }
         self.b.inst("OpSwitch", None, &args).ok()?;
@@ -2069,7 +2028,7 @@ impl Gen<'_> {
                 Some(&n) if !structured && self.bytes.below(3) == 0 => n,
                 _ => merge,
             };
-            self.b.inst("OpBranch", None, &[Arg::Id(next)]).ok()?;
+            self.b.branch(next)?;
         }
         if structured {
             self.loops.pop();
@@ -2097,73 +2056,23 @@ impl Gen<'_> {
         }
     }
 
-    /// `for (c = 0; ; ) { body; c += 1; if !(c < bound) break; }` with OpLoopMerge and the
-    /// counter in a Function variable.
+    /// A counted structured loop ([`counted_loop`]) bounded by [`Gen::loop_bound`].
     fn structured_loop(&mut self, depth: u32) -> Option<()> {
         let counter = *self.counters.get(depth as usize)?;
-        let zero = self.int_const(Ty::U32, 0)?;
-        let one = self.int_const(Ty::U32, 1)?;
-        let u32t = self.ty(Ty::U32)?;
-        let boolt = self.ty(Ty::Bool)?;
         let bound = self.loop_bound(Ty::U32)?;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(zero)])
-            .ok()?;
-        let (header, body, cont, merge) = (
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-        );
-        self.b.inst("OpBranch", None, &[Arg::Id(header)]).ok()?;
-        self.block(header)?;
-        self.b
-            .inst(
-                "OpLoopMerge",
-                None,
-                &[Arg::Id(merge), Arg::Id(cont), Arg::name("None")],
-            )
-            .ok()?;
-        self.b.inst("OpBranch", None, &[Arg::Id(body)]).ok()?;
-        self.block(body)?;
-        self.loops.push(None);
-        self.scoped(|g| g.statements(depth + 1))?;
-        self.loops.pop();
-        self.b.inst("OpBranch", None, &[Arg::Id(cont)]).ok()?;
-        self.block(cont)?;
-        let c = self
-            .b
-            .inst("OpLoad", Some(u32t), &[Arg::Id(counter)])
-            .ok()??;
-        let c1 = self
-            .b
-            .inst("OpIAdd", Some(u32t), &[Arg::Id(c), Arg::Id(one)])
-            .ok()??;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(c1)])
-            .ok()?;
-        let go_on = match bound {
-            None => self.b.constant_bool(true).ok()?,
-            Some(n) => self
-                .b
-                .inst("OpULessThan", Some(boolt), &[Arg::Id(c1), Arg::Id(n)])
-                .ok()??,
-        };
-        self.b
-            .inst(
-                "OpBranchConditional",
-                None,
-                &[Arg::Id(go_on), Arg::Id(header), Arg::Id(merge)],
-            )
-            .ok()?;
-        self.block(merge)
+        counted_loop(self, counter, bound, |g| {
+            g.loops.push(None);
+            g.scoped(|g| g.statements(depth + 1))?;
+            g.loops.pop();
+            Some(())
+        })
     }
 
     /// A loop without merge instructions: an OpPhi counter (and maybe a pointer induction
     /// variable walked by a stride each iteration) at the header, a test at the header
     /// (while) or at the latch (do-while); the body may `break` or `continue`.
     fn unstructured_loop(&mut self, depth: u32) -> Option<()> {
-        let t = [Ty::U32, self.size_t()][self.bytes.below(2)];
+        let t = self.bytes.pick(&[Ty::U32, self.size_t()]);
         let bound = self.loop_bound(t)?;
         let induction = match self.pick(|_| true) {
             Some(p) if self.bytes.below(2) == 0 => Some(p),
@@ -2178,7 +2087,7 @@ impl Gen<'_> {
             self.b.fresh_id(),
         );
         let pre = self.cur;
-        self.b.inst("OpBranch", None, &[Arg::Id(header)]).ok()?;
+        self.b.branch(header)?;
         self.block(header)?;
         let (keep, keep_ptrs) = (self.pool.len(), self.ptrs.len());
         let next_i = self.b.fresh_id();
@@ -2208,23 +2117,17 @@ impl Gen<'_> {
                     .b
                     .inst("OpULessThan", Some(boolt), &[Arg::Id(i), Arg::Id(n)])
                     .ok()??;
-                self.b
-                    .inst(
-                        "OpBranchConditional",
-                        None,
-                        &[Arg::Id(go), Arg::Id(body), Arg::Id(exit)],
-                    )
-                    .ok()?;
+                self.b.branch_if(go, body, exit)?;
             }
             _ => {
-                self.b.inst("OpBranch", None, &[Arg::Id(body)]).ok()?;
+                self.b.branch(body)?;
             }
         }
         self.block(body)?;
         self.loops.push(Some((latch, exit)));
         self.scoped(|g| g.statements(depth + 1))?;
         self.loops.pop();
-        self.b.inst("OpBranch", None, &[Arg::Id(latch)]).ok()?;
+        self.b.branch(latch)?;
         self.block(latch)?;
         let step = if self.bytes.below(4) == 0 {
             self.value(t)?
@@ -2251,13 +2154,7 @@ impl Gen<'_> {
                 .ok()??,
             _ => self.b.constant_bool(true).ok()?,
         };
-        self.b
-            .inst(
-                "OpBranchConditional",
-                None,
-                &[Arg::Id(go), Arg::Id(header), Arg::Id(exit)],
-            )
-            .ok()?;
+        self.b.branch_if(go, header, exit)?;
         self.pool.truncate(keep);
         self.ptrs.truncate(keep_ptrs);
         self.block(exit)
@@ -2275,24 +2172,12 @@ impl Gen<'_> {
                 } else {
                     *latch
                 };
-                self.b
-                    .inst(
-                        "OpBranchConditional",
-                        None,
-                        &[Arg::Id(c), Arg::Id(to), Arg::Id(next)],
-                    )
-                    .ok()?;
+                self.b.branch_if(c, to, next)?;
             }
             Some(None) => return Some(()),
             None => {
                 let out = self.b.fresh_id();
-                self.b
-                    .inst(
-                        "OpBranchConditional",
-                        None,
-                        &[Arg::Id(c), Arg::Id(out), Arg::Id(next)],
-                    )
-                    .ok()?;
+                self.b.branch_if(c, out, next)?;
                 self.block(out)?;
                 self.ret()?;
             }
@@ -2303,15 +2188,17 @@ impl Gen<'_> {
     /// A helper function `hN(P T *p, __global uint *r, uint x)` returning a uint or a
     /// `P T*`: P is Global, Local, Function or Generic; it may call the earlier helpers.
     fn helper(&mut self, consts: &[(u32, Ty)]) -> Option<()> {
-        let space = [Space::Cross, Space::Local, Space::Func, Space::Generic][self.bytes.below(4)];
-        let elem = [Ty::U32, Ty::F32, Ty::U64][self.bytes.below(3)];
+        let space = self
+            .bytes
+            .pick(&[Space::Cross, Space::Local, Space::Func, Space::Generic]);
+        let elem = self.bytes.pick(&[Ty::U32, Ty::F32, Ty::U64]);
         let returns_ptr = self.bytes.below(3) == 0;
         let pw = self.ptr_ty(space, elem)?;
         let pr = self.ptr_ty(Space::Cross, Ty::U32)?;
         let u32t = self.ty(Ty::U32)?;
         let ret = if returns_ptr { pw } else { u32t };
         let fty = self.b.type_function(ret, &[pw, pr, u32t]).ok()?;
-        let control = ["None", "Inline", "DontInline"][self.bytes.below(3)];
+        let control = self.bytes.pick(&["None", "Inline", "DontInline"]);
         let f = self.b.begin_function(ret, control, fty).ok()?;
         let p = self.b.function_parameter(pw).ok()?;
         let r = self.b.function_parameter(pr).ok()?;
@@ -2343,7 +2230,7 @@ impl Gen<'_> {
         };
         self.cur = self.b.begin_block().ok()?;
         self.variables()?;
-        self.budget = 20;
+        self.budget = Budget(20);
         self.statements(0)?;
         self.ret()?;
         self.b.end_function().ok()?;
@@ -2452,7 +2339,7 @@ impl Gen<'_> {
                 &[Some(Ty::F64), Some(Ty::F64), Some(Ty::F64)],
             ),
         ];
-        let (format, args) = FORMATS[self.bytes.below(FORMATS.len())];
+        let (format, args) = self.bytes.pick(&FORMATS);
         let f = self.c_string(format)?;
         let mut operands = vec![Arg::Id(f)];
         for a in args {

@@ -1,6 +1,7 @@
 //! A generator of random SPIR-V compute modules that use tensors (SPV_ARM_tensors), driven by
-//! the fuzzer's bytes (read with `gen.rs`'s [`Bytes`]) and built with spvx-spirv's
-//! `module::Builder`; the engine target `exec_tensor` runs them.
+//! the fuzzer's bytes (read with `gen_core.rs`'s [`Bytes`], which also gives the structure the
+//! generators share) and built with spvx-spirv's `module::Builder`; the engine target
+//! `exec_tensor` runs them.
 //!
 //! Every module is a Shader module (SPIR-V 1.6, Logical GLSL450, or one time in four Logical
 //! Vulkan with VulkanMemoryModel) with one GLCompute entry point `main` (LocalSize x from the
@@ -40,7 +41,9 @@
 //! OutOfBoundsValueARM is an array (spvx-val refuses it), barriers, atomics and subgroup
 //! instructions (the `exec` target covers them).
 
-use crate::generator::Bytes;
+use crate::gen_core::{
+    Budget, Bytes, Emit, FLOAT_BINARY_OPS, Generator, INT_BINARY_OPS, counted_loop,
+};
 use spvx_spirv::grammar::Version;
 use spvx_spirv::module::{Arg, Builder, Module};
 
@@ -210,7 +213,7 @@ struct Gen<'a> {
     own: u32,
     /// Loop counters (Function variables), one per depth.
     counters: Vec<u32>,
-    budget: u32,
+    budget: Budget,
     /// Helper functions `uint h(tensor, uint)`: (function, index into `tensors`).
     helpers: Vec<(u32, usize)>,
     /// The probe buffer, a StorageBuffer pointer type to its `uint64` elements, the probes.
@@ -253,7 +256,7 @@ pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
         lidx: 0,
         own: 0,
         counters: Vec::new(),
-        budget: 0,
+        budget: Budget(0),
         helpers: Vec::new(),
         probe_buf: 0,
         ptr_sb_u64: 0,
@@ -263,44 +266,17 @@ pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
     let v3u = g.b.type_vector(u32t, 3).ok()?;
     let ptr_in_v3 = g.b.type_pointer("Input", v3u).ok()?;
     let ptr_in_u32 = g.b.type_pointer("Input", u32t).ok()?;
-    let gid = g.b.global_variable(ptr_in_v3, "Input", None).ok()?;
-    g.b.decorate(gid, "BuiltIn", &[Arg::name("GlobalInvocationId")])
-        .ok()?;
-    let lidx = g.b.global_variable(ptr_in_u32, "Input", None).ok()?;
-    g.b.decorate(lidx, "BuiltIn", &[Arg::name("LocalInvocationIndex")])
-        .ok()?;
-    let rarr = g.b.type_runtime_array(u32t).ok()?;
-    g.b.decorate(rarr, "ArrayStride", &[Arg::Int(4)]).ok()?;
-    let block = g.b.type_struct(&[rarr]).ok()?;
-    g.b.member_decorate(block, 0, "Offset", &[Arg::Int(0)])
-        .ok()?;
-    g.b.decorate(block, "Block", &[]).ok()?;
-    let ptr_sb_block = g.b.type_pointer("StorageBuffer", block).ok()?;
+    let gid = g.b.builtin_input(ptr_in_v3, "GlobalInvocationId")?;
+    let lidx = g.b.builtin_input(ptr_in_u32, "LocalInvocationIndex")?;
+    let ptr_sb_block = g.b.storage_block(u32t, 4)?;
     g.ptr_sb_u32 = g.b.type_pointer("StorageBuffer", u32t).ok()?;
     g.ptr_fn_u32 = g.b.type_pointer("Function", u32t).ok()?;
-    g.out =
-        g.b.global_variable(ptr_sb_block, "StorageBuffer", None)
-            .ok()?;
-    g.b.decorate(g.out, "DescriptorSet", &[Arg::Int(0)]).ok()?;
-    g.b.decorate(g.out, "Binding", &[Arg::Int(OUT_BINDING)])
-        .ok()?;
+    g.out = g.b.storage_buffer(ptr_sb_block, OUT_BINDING)?;
     // The probe buffer: `struct { uint64 p[]; }`.
     let u64t = g.ty(Ty::U64)?;
-    let rarr64 = g.b.type_runtime_array(u64t).ok()?;
-    g.b.decorate(rarr64, "ArrayStride", &[Arg::Int(8)]).ok()?;
-    let block64 = g.b.type_struct(&[rarr64]).ok()?;
-    g.b.member_decorate(block64, 0, "Offset", &[Arg::Int(0)])
-        .ok()?;
-    g.b.decorate(block64, "Block", &[]).ok()?;
-    let ptr_sb_block64 = g.b.type_pointer("StorageBuffer", block64).ok()?;
+    let ptr_sb_block64 = g.b.storage_block(u64t, 8)?;
     g.ptr_sb_u64 = g.b.type_pointer("StorageBuffer", u64t).ok()?;
-    g.probe_buf =
-        g.b.global_variable(ptr_sb_block64, "StorageBuffer", None)
-            .ok()?;
-    g.b.decorate(g.probe_buf, "DescriptorSet", &[Arg::Int(0)])
-        .ok()?;
-    g.b.decorate(g.probe_buf, "Binding", &[Arg::Int(PROBE_BINDING)])
-        .ok()?;
+    g.probe_buf = g.b.storage_buffer(ptr_sb_block64, PROBE_BINDING)?;
     for binding in 0..1 + g.bytes.below(3) as u32 {
         g.tensor_var(binding)?;
     }
@@ -318,20 +294,13 @@ pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
     let fvoid = g.b.type_function(void, &[]).ok()?;
     let main = g.b.begin_function(void, "None", fvoid).ok()?;
     g.b.begin_block().ok()?;
-    g.counters.clear();
-    for _ in 0..3 {
-        let v =
-            g.b.inst("OpVariable", Some(g.ptr_fn_u32), &[Arg::name("Function")])
-                .ok()??;
-        g.counters.push(v);
-    }
+    g.counters = g.b.loop_counters(g.ptr_fn_u32)?;
     g.pool.clear();
     g.arrays.clear();
     g.tvals.clear();
     g.invocation_values(gid, ptr_in_u32, lidx)?;
-    g.budget = 32;
-    while g.budget > 0 && !g.bytes.done() {
-        g.budget -= 1;
+    g.budget = Budget(32);
+    while g.budget.spend(&g.bytes) {
         g.statement(0)?;
     }
     g.b.inst("OpReturn", None, &[]).ok()?;
@@ -351,6 +320,16 @@ pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
             probes,
         },
     ))
+}
+
+impl Generator for Gen<'_> {
+    fn builder(&mut self) -> &mut Builder {
+        &mut self.b
+    }
+    fn block(&mut self, label: u32) -> Option<()> {
+        self.b.begin_block_with(label).ok()?;
+        Some(())
+    }
 }
 
 impl Gen<'_> {
@@ -431,26 +410,28 @@ impl Gen<'_> {
             (false, 0) => self.bytes.below(8) as u64,
             (false, 1) => {
                 let w = t.bits();
-                [
+                self.bytes.pick(&[
                     u64::MAX,
                     1 << (w - 1),
                     (1 << (w - 1)) - 1,
                     200,
                     256,
                     1 << 32 | 1,
-                ][self.bytes.below(6)]
+                ])
             }
             (true, 0 | 1) => {
-                let v = [0.0, 1.0, -2.5, 0.5, 100.0, f64::NAN, f64::INFINITY, -0.0]
-                    [self.bytes.below(8)];
+                let v =
+                    self.bytes
+                        .pick(&[0.0, 1.0, -2.5, 0.5, 100.0, f64::NAN, f64::INFINITY, -0.0]);
                 match t {
-                    Ty::F16 => [0, 0x3c00, 0xc100, 0x3800, 0x5640, 0x7e00, 0x7c00, 0x8000]
-                        [self.bytes.below(8)],
+                    Ty::F16 => self
+                        .bytes
+                        .pick(&[0, 0x3c00, 0xc100, 0x3800, 0x5640, 0x7e00, 0x7c00, 0x8000]),
                     Ty::F32 => (v as f32).to_bits() as u64,
                     _ => v.to_bits(),
                 }
             }
-            _ => self.bytes.u32() as u64 | (self.bytes.u32() as u64) << 32,
+            _ => self.bytes.u64(),
         };
         self.konst(t, bits)
     }
@@ -479,7 +460,7 @@ impl Gen<'_> {
             .collect();
         let pick = self.bytes.below(8);
         if !same.is_empty() && pick < 5 {
-            return Some(same[self.bytes.below(same.len())]);
+            return Some(self.bytes.pick(&same));
         }
         if !self.pool.is_empty() && pick < 7 {
             let n = self.pool.len();
@@ -515,7 +496,7 @@ impl Gen<'_> {
             // UConvert needs an unsigned result (SPIR-V §3.49.11); SConvert takes either.
             (true, true) if to.signed() || self.bytes.below(3) == 0 => "OpSConvert",
             (true, true) => "OpUConvert",
-            (true, false) => ["OpConvertUToF", "OpConvertSToF"][self.bytes.below(2)],
+            (true, false) => self.bytes.pick(&["OpConvertUToF", "OpConvertSToF"]),
             (false, true) if to.signed() || self.bytes.below(3) == 0 => "OpConvertFToS",
             (false, true) => "OpConvertFToU",
             (false, false) if from.bits() == to.bits() => "OpCopyObject",
@@ -540,7 +521,7 @@ impl Gen<'_> {
 
     /// Declares the tensor variable at `binding` (see the module comment).
     fn tensor_var(&mut self, binding: u32) -> Option<()> {
-        let element = TYS[self.bytes.below(TYS.len())];
+        let element = self.bytes.pick(&TYS);
         // Ranks 1–4, one time in sixteen 5–8.
         let rank = if self.bytes.below(16) == 0 {
             5 + self.bytes.below(4) as u32
@@ -548,7 +529,9 @@ impl Gen<'_> {
             1 + self.bytes.below(4) as u32
         };
         let elem = self.ty(element)?;
-        let rank_ty = [Ty::U32, Ty::U32, Ty::I32, Ty::U64, Ty::U8][self.bytes.below(5)];
+        let rank_ty = self
+            .bytes
+            .pick(&[Ty::U32, Ty::U32, Ty::I32, Ty::U64, Ty::U8]);
         let rank_id = self.konst(rank_ty, rank as u64)?;
         let shape = if self.bytes.below(4) == 0 {
             let dims: Vec<u64> = (0..rank)
@@ -614,22 +597,21 @@ impl Gen<'_> {
     /// Loads GlobalInvocationId.x and LocalInvocationIndex into the pool and computes the
     /// first owned output element.
     fn invocation_values(&mut self, gid: u32, ptr_in_u32: u32, lidx: u32) -> Option<()> {
-        let zero = self.b.constant_u32(0).ok()?;
-        let px = self
-            .b
-            .inst(
-                "OpAccessChain",
-                Some(ptr_in_u32),
-                &[Arg::Id(gid), Arg::Id(zero)],
-            )
-            .ok()??;
-        self.gx = self.emit("OpLoad", Ty::U32, &[Arg::Id(px)])?;
+        self.gx = self.global_x(gid, ptr_in_u32)?;
         self.lidx = self.emit("OpLoad", Ty::U32, &[Arg::Id(lidx)])?;
         let owned = self.b.constant_u32(OWNED).ok()?;
         self.own = self.emit("OpIMul", Ty::U32, &[Arg::Id(self.gx), Arg::Id(owned)])?;
         self.pool.push((self.gx, Ty::U32));
         self.pool.push((self.lidx, Ty::U32));
         Some(())
+    }
+
+    /// GlobalInvocationId.x (`gid`, of pointer type `ptr_in_u32` to its components), loaded in
+    /// the current block.
+    fn global_x(&mut self, gid: u32, ptr_in_u32: u32) -> Option<u32> {
+        let zero = self.b.constant_u32(0).ok()?;
+        let px = self.b.access_chain(ptr_in_u32, gid, &[zero])?;
+        self.emit("OpLoad", Ty::U32, &[Arg::Id(px)])
     }
 
     /// `uint h(tensor t, uint c)` for tensor variable `k`: reads t at coordinates whose
@@ -647,16 +629,7 @@ impl Gen<'_> {
         self.arrays.clear();
         self.tvals.clear();
         // GlobalInvocationId.x here too (for coordinates of the inner dimensions).
-        let zero = self.b.constant_u32(0).ok()?;
-        let px = self
-            .b
-            .inst(
-                "OpAccessChain",
-                Some(ptr_in_u32),
-                &[Arg::Id(gid), Arg::Id(zero)],
-            )
-            .ok()??;
-        self.gx = self.emit("OpLoad", Ty::U32, &[Arg::Id(px)])?;
+        self.gx = self.global_x(gid, ptr_in_u32)?;
         self.pool.push((self.gx, Ty::U32));
         self.pool.push((c, Ty::U32));
         let decl = self.tensors[k].decl.clone();
@@ -714,7 +687,9 @@ impl Gen<'_> {
                     self.lidx_or_gx()
                 };
                 let k = self.b.constant_u32(1 + self.bytes.below(4) as u32).ok()?;
-                let name = ["OpUMod", "OpIAdd", "OpUDiv", "OpCopyObject"][self.bytes.below(4)];
+                let name = self
+                    .bytes
+                    .pick(&["OpUMod", "OpIAdd", "OpUDiv", "OpCopyObject"]);
                 let v = if name == "OpCopyObject" {
                     x
                 } else {
@@ -725,7 +700,9 @@ impl Gen<'_> {
             3 => {
                 // Boundary values: all ones (−1), the sign bit, 2^32 + 1, 200, 256 + 1.
                 let w = ct.bits();
-                let bits = [u64::MAX, 1 << (w - 1), 1 << 32 | 1, 200, 257][self.bytes.below(5)];
+                let bits = self
+                    .bytes
+                    .pick(&[u64::MAX, 1 << (w - 1), 1 << 32 | 1, 200, 257]);
                 self.konst(ct, bits)
             }
             4 => {
@@ -788,7 +765,7 @@ impl Gen<'_> {
             // Constant coordinates.
             let comps: Vec<u32> = (0..decl.rank)
                 .map(|_| {
-                    let bits = [0, 1, 2, 3, u64::MAX, 200][self.bytes.below(6)];
+                    let bits = self.bytes.pick(&[0, 1, 2, 3, u64::MAX, 200]);
                     self.konst(ct, bits)
                 })
                 .collect::<Option<_>>()?;
@@ -817,7 +794,7 @@ impl Gen<'_> {
             .map(|v| v.0)
             .collect();
         if !loaded.is_empty() && self.bytes.below(3) == 0 {
-            return Some(loaded[self.bytes.below(loaded.len())]);
+            return Some(self.bytes.pick(&loaded));
         }
         let tv = &self.tensors[k];
         let (var, ty, elem_ptr, array) = (tv.var, tv.ty, tv.elem_ptr, tv.decl.array);
@@ -845,14 +822,7 @@ impl Gen<'_> {
                         self.convert(i, Ty::U32, it)?
                     }
                 };
-                let p = self
-                    .b
-                    .inst(
-                        "OpAccessChain",
-                        Some(elem_ptr),
-                        &[Arg::Id(var), Arg::Id(index)],
-                    )
-                    .ok()??;
+                let p = self.b.access_chain(elem_ptr, var, &[index])?;
                 if self.bytes.below(4) == 0 {
                     self.b
                         .capability("StorageTensorArrayNonUniformIndexingARM")
@@ -863,7 +833,7 @@ impl Gen<'_> {
                 p
             }
         };
-        let mut v = self.b.inst("OpLoad", Some(ty), &[Arg::Id(ptr)]).ok()??;
+        let mut v = self.b.load(ty, ptr)?;
         if self.bytes.below(8) == 0 {
             v = self
                 .b
@@ -907,7 +877,7 @@ impl Gen<'_> {
     /// A memory scope constant usable with the Vulkan memory model (Workgroup, Subgroup,
     /// QueueFamily).
     fn scope(&mut self) -> Option<u32> {
-        let s = [2, 3, 5][self.bytes.below(3)];
+        let s = self.bytes.pick(&[2, 3, 5]);
         self.b.constant_u32(s).ok()
     }
 
@@ -919,7 +889,7 @@ impl Gen<'_> {
         if ks.is_empty() {
             return None;
         }
-        Some(ks[self.bytes.below(ks.len())])
+        Some(self.bytes.pick(&ks))
     }
 
     /// Element count of an access to variable `k`: 1 (a scalar) or an array of up to 5 (4
@@ -978,7 +948,7 @@ impl Gen<'_> {
                 .map(|a| a.0)
                 .collect();
             if !same.is_empty() && self.bytes.below(2) == 0 {
-                same[self.bytes.below(same.len())]
+                self.bytes.pick(&same)
             } else {
                 let parts: Vec<Arg> = (0..count)
                     .map(|_| self.value(element).map(Arg::Id))
@@ -1020,13 +990,15 @@ impl Gen<'_> {
         let k = self.pick_tensor(false)?;
         let t = self.tensor(k)?;
         let rank = self.tensors[k].decl.rank;
-        let dt = [Ty::U32, Ty::U32, Ty::I32, Ty::U64, Ty::U16][self.bytes.below(5)];
+        let dt = self
+            .bytes
+            .pick(&[Ty::U32, Ty::U32, Ty::I32, Ty::U64, Ty::U16]);
         let d = self.bytes.below(rank as usize) as u64;
         let dim = self.konst(dt, d)?;
         let rt = if self.bytes.below(2) == 0 {
             Ty::U32
         } else {
-            INTS[self.bytes.below(INTS.len())]
+            self.bytes.pick(&INTS)
         };
         self.op("OpTensorQuerySizeARM", rt, &[Arg::Id(t), Arg::Id(dim)])
     }
@@ -1054,38 +1026,15 @@ impl Gen<'_> {
         let zero = self.b.constant_u32(0).ok()?;
         let p = self
             .b
-            .inst(
-                "OpAccessChain",
-                Some(self.ptr_sb_u32),
-                &[Arg::Id(self.out), Arg::Id(zero), Arg::Id(index)],
-            )
-            .ok()??;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)])
-            .ok()?;
-        Some(())
+            .access_chain(self.ptr_sb_u32, self.out, &[zero, index])?;
+        self.b.store(p, v)
     }
 
     /// Arithmetic on a value in scope (what was read, most often): integer, float or boolean
     /// operations, a comparison, a select or a conversion.
     fn arith(&mut self) -> Option<()> {
-        const INT2: [&str; 14] = [
-            "OpIAdd",
-            "OpISub",
-            "OpIMul",
-            "OpUDiv",
-            "OpSDiv",
-            "OpUMod",
-            "OpSRem",
-            "OpSMod",
-            "OpShiftLeftLogical",
-            "OpShiftRightLogical",
-            "OpShiftRightArithmetic",
-            "OpBitwiseAnd",
-            "OpBitwiseOr",
-            "OpBitwiseXor",
-        ];
-        const FLT2: [&str; 6] = ["OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFRem", "OpFMod"];
+        const INT2: [&str; 14] = INT_BINARY_OPS;
+        const FLT2: [&str; 6] = FLOAT_BINARY_OPS;
         const CMP_I: [&str; 5] = [
             "OpIEqual",
             "OpULessThan",
@@ -1107,7 +1056,7 @@ impl Gen<'_> {
         let choice = self.bytes.below(8);
         match (t, choice) {
             (_, 0) => {
-                let to = TYS[self.bytes.below(TYS.len())];
+                let to = self.bytes.pick(&TYS);
                 let r = self.convert(a, t, to)?;
                 self.pool.push((r, to));
                 Some(())
@@ -1128,32 +1077,33 @@ impl Gen<'_> {
             }
             (_, 2) if t.is_int() => {
                 let b = self.value(t)?;
-                let name = CMP_I[self.bytes.below(CMP_I.len())];
+                let name = self.bytes.pick(&CMP_I);
                 self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
             }
             (_, 2) => {
                 let b = self.value(t)?;
-                let name = CMP_F[self.bytes.below(CMP_F.len())];
+                let name = self.bytes.pick(&CMP_F);
                 self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
             }
             (_, 3) if t.is_float() => {
-                let name = ["OpIsNan", "OpIsInf", "OpFNegate"][self.bytes.below(3)];
+                let name = self.bytes.pick(&["OpIsNan", "OpIsInf", "OpFNegate"]);
                 let rt = if name == "OpFNegate" { t } else { Ty::Bool };
                 self.op(name, rt, &[Arg::Id(a)])
             }
             (_, 3) => {
-                let name =
-                    ["OpNot", "OpSNegate", "OpBitCount", "OpBitReverse"][self.bytes.below(4)];
+                let name = self
+                    .bytes
+                    .pick(&["OpNot", "OpSNegate", "OpBitCount", "OpBitReverse"]);
                 self.op(name, t, &[Arg::Id(a)])
             }
             _ if t.is_float() => {
                 let b = self.value(t)?;
-                let name = FLT2[self.bytes.below(FLT2.len())];
+                let name = self.bytes.pick(&FLT2);
                 self.op(name, t, &[Arg::Id(a), Arg::Id(b)])
             }
             _ => {
                 let b = self.value(t)?;
-                let name = INT2[self.bytes.below(INT2.len())];
+                let name = self.bytes.pick(&INT2);
                 // UDiv and UMod need an unsigned result type (SPIR-V §3.49.13).
                 if matches!(name, "OpUDiv" | "OpUMod") && t.signed() {
                     return self.op("OpSDiv", t, &[Arg::Id(a), Arg::Id(b)]);
@@ -1194,7 +1144,7 @@ impl Gen<'_> {
         if self.helpers.is_empty() {
             return self.query();
         }
-        let (f, k) = self.helpers[self.bytes.below(self.helpers.len())];
+        let (f, k) = self.bytes.pick(&self.helpers);
         let t = self.tensor(k)?;
         let decl = self.tensors[k].decl.clone();
         let c = if self.race_free && decl.writable {
@@ -1239,16 +1189,14 @@ impl Gen<'_> {
             None => var,
             Some(_) => {
                 let i = self.b.constant_u32(element).ok()?;
-                self.b
-                    .inst("OpAccessChain", Some(elem_ptr), &[Arg::Id(var), Arg::Id(i)])
-                    .ok()??
+                self.b.access_chain(elem_ptr, var, &[i])?
             }
         };
-        let t = self.b.inst("OpLoad", Some(ty), &[Arg::Id(ptr)]).ok()??;
+        let t = self.b.load(ty, ptr)?;
         if self.bytes.below(4) == 0 {
             // A size probe: dimension d into an integer of any width.
             let d = self.bytes.below(decl.rank as usize) as u32;
-            let rt = INTS[self.bytes.below(INTS.len())];
+            let rt = self.bytes.pick(&INTS);
             let dim = self.b.constant_u32(d).ok()?;
             let n = self.emit("OpTensorQuerySizeARM", rt, &[Arg::Id(t), Arg::Id(dim)])?;
             self.store_probe(n, rt, slot)?;
@@ -1277,7 +1225,9 @@ impl Gen<'_> {
             let bits = match self.bytes.below(8) {
                 0..=3 => self.bytes.below(6) as u64,
                 4 | 5 => 128 + self.bytes.below(128) as u64,
-                _ => [u64::MAX, 1 << (w - 1), 257, 1 << 32 | 1, 127, 329][self.bytes.below(6)],
+                _ => self
+                    .bytes
+                    .pick(&[u64::MAX, 1 << (w - 1), 257, 1 << 32 | 1, 127, 329]),
             };
             let bits = if w == 64 { bits } else { bits & ((1 << w) - 1) };
             let value = if ct.signed() && bits >> (w - 1) == 1 {
@@ -1293,7 +1243,7 @@ impl Gen<'_> {
         let mut args = vec![Arg::Id(t), Arg::Id(c)];
         let e = decl.element;
         let oob = if self.bytes.below(2) == 0 {
-            let bits = self.bytes.u32() as u64 | (self.bytes.u32() as u64) << 32;
+            let bits = self.bytes.u64();
             let bits = match e {
                 Ty::Bool => bits & 1,
                 _ if e.bits() == 64 => bits,
@@ -1358,16 +1308,8 @@ impl Gen<'_> {
         let at = self.b.constant_u32(slot).ok()?;
         let p = self
             .b
-            .inst(
-                "OpAccessChain",
-                Some(self.ptr_sb_u64),
-                &[Arg::Id(self.probe_buf), Arg::Id(zero), Arg::Id(at)],
-            )
-            .ok()??;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(p), Arg::Id(bits)])
-            .ok()?;
-        Some(())
+            .access_chain(self.ptr_sb_u64, self.probe_buf, &[zero, at])?;
+        self.b.store(p, bits)
     }
 
     /// Runs `f` with the scopes restored afterwards (values of a construct's blocks do not
@@ -1383,10 +1325,9 @@ impl Gen<'_> {
 
     fn statements(&mut self, depth: u32) -> Option<()> {
         for _ in 0..self.bytes.below(6) {
-            if self.budget == 0 || self.bytes.done() {
+            if !self.budget.spend(&self.bytes) {
                 break;
             }
-            self.budget -= 1;
             self.statement(depth)?;
         }
         Some(())
@@ -1410,31 +1351,16 @@ impl Gen<'_> {
 
     fn selection(&mut self, depth: u32) -> Option<()> {
         let c = self.value(Ty::Bool)?;
-        let (then, other, merge) = (self.b.fresh_id(), self.b.fresh_id(), self.b.fresh_id());
-        self.b
-            .inst(
-                "OpSelectionMerge",
-                None,
-                &[Arg::Id(merge), Arg::name("None")],
-            )
-            .ok()?;
-        self.b
-            .inst(
-                "OpBranchConditional",
-                None,
-                &[Arg::Id(c), Arg::Id(then), Arg::Id(other)],
-            )
-            .ok()?;
+        let (then, other, merge) = self.b.open_selection(c)?;
         for label in [then, other] {
-            self.b.begin_block_with(label).ok()?;
+            self.block(label)?;
             self.scoped(|g| g.statements(depth + 1))?;
-            self.b.inst("OpBranch", None, &[Arg::Id(merge)]).ok()?;
+            self.b.branch(merge)?;
         }
-        self.b.begin_block_with(merge).ok()?;
-        Some(())
+        self.block(merge)
     }
 
-    /// `for (c = 0; ; ) { body (c in scope); c += 1; if !(c < bound) break; }`: the bound a
+    /// A counted loop ([`counted_loop`]) whose body has the counter in scope: the bound a
     /// small constant, any uint in scope (possibly huge), or never reached.
     fn lp(&mut self, depth: u32) -> Option<()> {
         let counter = *self.counters.get(depth as usize)?;
@@ -1444,53 +1370,12 @@ impl Gen<'_> {
         } else {
             self.value(Ty::U32)?
         };
-        let zero = self.b.constant_u32(0).ok()?;
-        let one = self.b.constant_u32(1).ok()?;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(zero)])
-            .ok()?;
-        let (header, body, cont, merge) = (
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-            self.b.fresh_id(),
-        );
-        self.b.inst("OpBranch", None, &[Arg::Id(header)]).ok()?;
-        self.b.begin_block_with(header).ok()?;
-        self.b
-            .inst(
-                "OpLoopMerge",
-                None,
-                &[Arg::Id(merge), Arg::Id(cont), Arg::name("None")],
-            )
-            .ok()?;
-        self.b.inst("OpBranch", None, &[Arg::Id(body)]).ok()?;
-        self.b.begin_block_with(body).ok()?;
-        self.scoped(|g| {
-            let c = g.emit("OpLoad", Ty::U32, &[Arg::Id(counter)])?;
-            g.pool.push((c, Ty::U32));
-            g.statements(depth + 1)
-        })?;
-        self.b.inst("OpBranch", None, &[Arg::Id(cont)]).ok()?;
-        self.b.begin_block_with(cont).ok()?;
-        let c = self.emit("OpLoad", Ty::U32, &[Arg::Id(counter)])?;
-        let c1 = self.emit("OpIAdd", Ty::U32, &[Arg::Id(c), Arg::Id(one)])?;
-        self.b
-            .inst("OpStore", None, &[Arg::Id(counter), Arg::Id(c1)])
-            .ok()?;
-        let go_on = if forever {
-            self.b.constant_bool(true).ok()?
-        } else {
-            self.emit("OpULessThan", Ty::Bool, &[Arg::Id(c1), Arg::Id(bound)])?
-        };
-        self.b
-            .inst(
-                "OpBranchConditional",
-                None,
-                &[Arg::Id(go_on), Arg::Id(header), Arg::Id(merge)],
-            )
-            .ok()?;
-        self.b.begin_block_with(merge).ok()?;
-        Some(())
+        counted_loop(self, counter, (!forever).then_some(bound), |g| {
+            g.scoped(|g| {
+                let c = g.emit("OpLoad", Ty::U32, &[Arg::Id(counter)])?;
+                g.pool.push((c, Ty::U32));
+                g.statements(depth + 1)
+            })
+        })
     }
 }

@@ -2,6 +2,9 @@
 //! `cargo run --release --example gen_dump -- DIR N [chaos|racefree]` writes DIR/gNNNN.spv and prints,
 //! per module, its name and spvx-val's verdict (`valid` or the first error).
 
+mod common;
+
+use common::Lcg;
 use spvx_fuzz::generator::{Mode, generate_mode};
 
 fn main() {
@@ -15,16 +18,9 @@ fn main() {
         _ => Mode::Typed,
     };
     let _ = std::fs::create_dir_all(&dir);
-    let mut state = 0x0bad_5eed_u64 ^ (chaos as u64);
-    let mut next = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as u8
-    };
+    let mut inputs = Lcg(0x0bad_5eed_u64 ^ (chaos as u64));
     for k in 0..n {
-        let len = 64 + next() as usize * 4;
-        let data: Vec<u8> = (0..len).map(|_| next()).collect();
+        let data = inputs.input(64);
         let Some((m, _)) = generate_mode(&data, mode) else {
             continue;
         };

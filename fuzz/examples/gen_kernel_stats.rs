@@ -8,27 +8,16 @@
 //! write those of N inputs whose module compiles and runs to the end (at subgroup size 1) to
 //! DIR as `seed-<hash>` (a starting corpus, or regression seeds).
 
-use spvx_exec::resources::KernelArg;
-use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig};
-use spvx_fuzz::exec_kernel::exec_kernel;
-use spvx_fuzz::gen_kernel::{Param, generate};
-use std::collections::BTreeMap;
+mod common;
 
-/// Counts `s` (digits dropped, so that alike messages add up) in `m`.
-fn count(m: &mut BTreeMap<String, u32>, s: &str) {
-    let s: String = s
-        .chars()
-        .filter(|c| !c.is_ascii_digit())
-        .take(120)
-        .collect();
-    *m.entry(s).or_default() += 1;
-}
+use common::{Lcg, Tally, count_arg, jit_use, stats_config, validates};
+use spvx_exec::resources::KernelArg;
+use spvx_exec::{CompileOptions, CompiledModule, ExecError, Resources, RunConfig, RunReport};
+use spvx_fuzz::exec_kernel::exec_kernel;
+use spvx_fuzz::gen_kernel::{Param, Shape, generate};
 
 fn main() {
-    let n: u64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
+    let n = count_arg();
     let dump = std::env::args().nth(2);
     if dump.as_deref() == Some("check") {
         let dir = std::env::args().nth(3).unwrap_or_else(|| ".".into());
@@ -38,25 +27,17 @@ fn main() {
         let dir = std::env::args().nth(3).unwrap_or_else(|| ".".into());
         return seeds(n, &dir);
     }
-    let mut state = 0x1234_5678_9abc_def0u64;
-    let mut next = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as u8
-    };
+    let mut inputs = Lcg(0x1234_5678_9abc_def0);
     let (mut built, mut valid, mut compiled, mut ran) = (0, 0, 0, 0);
-    let mut errors: BTreeMap<String, u32> = BTreeMap::new();
-    let mut outcomes: BTreeMap<String, u32> = BTreeMap::new();
-    let mut jit: BTreeMap<String, u32> = BTreeMap::new();
+    let mut errors = Tally::default();
+    let mut outcomes = Tally::default();
+    let mut jit = Tally::default();
     for k in 0..n {
-        let len = 64 + next() as usize * 4;
-        let data: Vec<u8> = (0..len).map(|_| next()).collect();
+        let data = inputs.input(64);
         let Some((m, shape)) = generate(&data) else {
             continue;
         };
         built += 1;
-        let insts = m.to_instructions();
         let save = |what: &str| {
             if let Some(d) = &dump {
                 let words = m.to_bytes();
@@ -66,9 +47,7 @@ fn main() {
         if std::env::args().nth(3).as_deref() == Some("all") {
             save("module");
         }
-        let errs = spvx_val::validate(&m.header, &insts, &Default::default());
-        if let Some(e) = errs.first() {
-            count(&mut errors, &e.to_string());
+        if !validates(&m, &mut errors) {
             save("invalid");
             continue;
         }
@@ -76,71 +55,53 @@ fn main() {
         let c = match CompiledModule::from_module(&m, "main", &CompileOptions::default()) {
             Ok(c) => c,
             Err(e) => {
-                count(&mut errors, &format!("compile: {e}"));
+                errors.add(&format!("compile: {e}"));
                 save("compile");
                 continue;
             }
         };
         compiled += 1;
-        let mut res = Resources::new();
-        for (i, p) in shape.args.iter().enumerate() {
-            let arg = match p {
-                Param::A | Param::B | Param::Constant => KernelArg::Buffer(vec![7; 64]),
-                Param::N => KernelArg::Scalar(vec![5, 0, 0, 0]),
-                Param::Local => KernelArg::Local(64),
-            };
-            res.set_arg(i as u32, arg);
-        }
-        if !shape.declared {
-            res.set_local_size(shape.local);
-        }
-        let cfg = RunConfig {
-            step_limit: 20_000,
-            memory_limit: 1 << 20,
-            threads: Some(1),
-            subgroup_size: 1,
-            ..RunConfig::default()
-        };
-        match c.run(&mut res, [2, 1, 1], &cfg) {
+        match run(&c, &shape, shape.declared) {
             Ok(r) => {
                 ran += 1;
-                count(&mut outcomes, "ok");
-                let why = match r.jit {
-                    JitUse::Off => "off".to_string(),
-                    JitUse::Ran => "ran".to_string(),
-                    JitUse::Unsupported(w) => format!("unsupported: {w}"),
-                    JitUse::FellBack(w) => format!("fell back: {w}"),
-                };
-                count(&mut jit, &why);
+                outcomes.add("ok");
+                jit.add(&jit_use(&r.jit));
             }
-            Err(e) => count(&mut outcomes, &format!("error: {e}")),
+            Err(e) => outcomes.add(&format!("error: {e}")),
         }
     }
     println!("{n} tried, {built} built, {valid} valid, {compiled} compiled, {ran} ran to the end");
-    let show = |title: &str, m: BTreeMap<String, u32>| {
-        println!("{title}:");
-        let mut v: Vec<_> = m.into_iter().collect();
-        v.sort_by_key(|e| std::cmp::Reverse(e.1));
-        for (e, c) in v.iter().take(15) {
-            println!("{c:5}  {e}");
-        }
+    errors.print("validation and compile errors");
+    outcomes.print("run outcomes");
+    jit.print("JIT");
+}
+
+/// Runs the module on fixed arguments (buffers of 64 bytes, `n` = 5, 64 bytes of `__local`)
+/// at subgroup size 1, two workgroups, giving the local size unless `declared` leaves it to
+/// the module.
+fn run(c: &CompiledModule, shape: &Shape, declared: bool) -> Result<RunReport, ExecError> {
+    let mut res = Resources::new();
+    for (i, p) in shape.args.iter().enumerate() {
+        let arg = match p {
+            Param::A | Param::B | Param::Constant => KernelArg::Buffer(vec![7; 64]),
+            Param::N => KernelArg::Scalar(vec![5, 0, 0, 0]),
+            Param::Local => KernelArg::Local(64),
+        };
+        res.set_arg(i as u32, arg);
+    }
+    if !declared {
+        res.set_local_size(shape.local);
+    }
+    let cfg = RunConfig {
+        subgroup_size: 1,
+        ..stats_config()
     };
-    show("validation and compile errors", errors);
-    show("run outcomes", outcomes);
-    show("JIT", jit);
+    c.run(&mut res, [2, 1, 1], &cfg)
 }
 
 /// Pseudo-random input `k` (8 bytes of run settings, then the generator's bytes).
 fn input(k: u64) -> Vec<u8> {
-    let mut state = k.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x1234_5678;
-    let mut next = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as u8
-    };
-    let len = 72 + next() as usize * 4;
-    (0..len).map(|_| next()).collect()
+    Lcg(k.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x1234_5678).input(72)
 }
 
 /// Runs the `exec_kernel` check on `n` inputs; writes the failing ones to `dir`.
@@ -169,24 +130,7 @@ fn seeds(n: u64, dir: &str) {
         let Ok(c) = CompiledModule::from_module(&m, "main", &CompileOptions::default()) else {
             continue;
         };
-        let mut res = Resources::new();
-        for (i, p) in shape.args.iter().enumerate() {
-            let arg = match p {
-                Param::A | Param::B | Param::Constant => KernelArg::Buffer(vec![7; 64]),
-                Param::N => KernelArg::Scalar(vec![5, 0, 0, 0]),
-                Param::Local => KernelArg::Local(64),
-            };
-            res.set_arg(i as u32, arg);
-        }
-        res.set_local_size(shape.local);
-        let cfg = RunConfig {
-            step_limit: 20_000,
-            memory_limit: 1 << 20,
-            threads: Some(1),
-            subgroup_size: 1,
-            ..RunConfig::default()
-        };
-        if c.run(&mut res, [2, 1, 1], &cfg).is_ok() {
+        if run(&c, &shape, false).is_ok() {
             // FNV-1a, as a short stable name.
             let hash = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
                 (h ^ b as u64).wrapping_mul(0x100_0000_01b3)

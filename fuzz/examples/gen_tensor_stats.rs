@@ -7,34 +7,29 @@
 //! disassembly). Also prints how many of each tensor instruction the valid modules hold, how
 //! the JIT took the runs and the undefined-behaviour events the runs reported.
 
-use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig, Tensor};
+mod common;
+
+use common::{Lcg, Tally, count_arg, jit_use, stats_config, validates};
+use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig, Tensor};
 use spvx_fuzz::gen_tensor::{OUT_BINDING, PROBE_BINDING, PROBE_SLOTS, generate};
 use std::collections::BTreeMap;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(300);
+    let n = count_arg();
     let race_free = args.iter().any(|a| a == "racefree");
     let check = args.iter().any(|a| a == "check");
     let dump: Option<u64> = args
         .iter()
         .find_map(|a| a.strip_prefix("dump=").and_then(|k| k.parse().ok()));
     let mut opcodes: BTreeMap<String, u32> = BTreeMap::new();
-    let mut state = 0x0bad_5eed_1234_5678u64;
-    let mut next = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as u8
-    };
+    let mut inputs = Lcg(0x0bad_5eed_1234_5678);
     let (mut built, mut valid, mut compiled, mut ran) = (0, 0, 0, 0);
-    let mut errors: BTreeMap<String, u32> = BTreeMap::new();
-    let mut run_errors: BTreeMap<String, u32> = BTreeMap::new();
-    let mut jit: BTreeMap<String, u32> = BTreeMap::new();
+    let (mut errors, mut run_errors, mut jit) =
+        (Tally::default(), Tally::default(), Tally::default());
     let mut events: BTreeMap<String, u32> = BTreeMap::new();
     for k in 0..n {
-        let len = 64 + next() as usize * 4;
-        let data: Vec<u8> = (0..len).map(|_| next()).collect();
+        let data = inputs.input(64);
         if check {
             spvx_fuzz::exec_tensor::exec_tensor(&data);
         }
@@ -42,14 +37,11 @@ fn main() {
             continue;
         };
         built += 1;
-        let insts = m.to_instructions();
-        let errs = spvx_val::validate(&m.header, &insts, &Default::default());
-        if let Some(e) = errs.first() {
-            let s = e.to_string();
-            *errors.entry(s.chars().take(140).collect()).or_default() += 1;
+        if !validates(&m, &mut errors) {
             continue;
         }
         valid += 1;
+        let insts = m.to_instructions();
         let bytes = spvx_spirv::binary::to_bytes(&m.header, &insts);
         if dump == Some(k) {
             let text = spvx_spirv::dis::disassemble_bytes(&bytes, &Default::default());
@@ -64,8 +56,7 @@ fn main() {
         let c = match CompiledModule::from_module(&m, "main", &CompileOptions::default()) {
             Ok(c) => c,
             Err(e) => {
-                let s: String = format!("compile: {e}");
-                *errors.entry(s.chars().take(140).collect()).or_default() += 1;
+                errors.add(&format!("compile: {e}"));
                 continue;
             }
         };
@@ -91,12 +82,7 @@ fn main() {
                 res.set_tensor_element(0, d.binding, e, t);
             }
         }
-        let cfg = RunConfig {
-            step_limit: 20_000,
-            memory_limit: 1 << 20,
-            threads: Some(1),
-            ..RunConfig::default()
-        };
+        let cfg = stats_config();
         let native = c.with_jit_always();
         if let Ok(r) = native.run(
             &mut res.clone(),
@@ -106,14 +92,7 @@ fn main() {
                 ..cfg.clone()
             },
         ) {
-            let why = match r.jit {
-                JitUse::Off => "off".to_string(),
-                JitUse::Ran => "ran".to_string(),
-                JitUse::Unsupported(w) => format!("unsupported: {w}"),
-                JitUse::FellBack(w) => format!("fell back: {w}"),
-            };
-            let why: String = why.chars().filter(|c| !c.is_ascii_digit()).collect();
-            *jit.entry(why.chars().take(100).collect()).or_default() += 1;
+            jit.add(&jit_use(&r.jit));
         }
         match c.run(&mut res, [2, 1, 1], &cfg) {
             Ok(r) => {
@@ -124,30 +103,13 @@ fn main() {
                     *events.entry(kind.to_string()).or_default() += 1;
                 }
             }
-            Err(e) => {
-                let s: String = e
-                    .to_string()
-                    .chars()
-                    .filter(|c| !c.is_ascii_digit())
-                    .collect();
-                *run_errors.entry(s.chars().take(100).collect()).or_default() += 1;
-            }
+            Err(e) => run_errors.add(&e.to_string()),
         }
     }
     println!("{n} tried, {built} built, {valid} valid, {compiled} compiled, {ran} ran to the end");
-    let mut v: Vec<_> = errors.into_iter().collect();
-    v.sort_by_key(|e| std::cmp::Reverse(e.1));
-    for (e, c) in v.iter().take(15) {
-        println!("{c:5}  {e}");
-    }
+    errors.print("validation and compile errors");
     println!("tensor opcodes (4163 type, 4164 read, 4165 write, 4166 query): {opcodes:?}");
-    println!("JIT (runs that ended well):");
-    for (e, c) in &jit {
-        println!("{c:5}  {e}");
-    }
+    jit.print("JIT (runs that ended well)");
     println!("undefined-behaviour events (kinds, first few per run): {events:?}");
-    println!("run errors:");
-    for (e, c) in &run_errors {
-        println!("{c:5}  {e}");
-    }
+    run_errors.print("run errors");
 }

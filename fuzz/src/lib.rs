@@ -17,11 +17,17 @@ pub mod float_ref;
 #[path = "../../crates/spvx-num/tests/fixed_ref/mod.rs"]
 pub mod fixed_ref;
 
+#[path = "../checks/gen_core.rs"]
+pub mod gen_core;
+
 #[path = "../checks/gen.rs"]
 pub mod generator;
 
 #[path = "../checks/val.rs"]
 pub mod val;
+
+#[path = "../checks/exec_common.rs"]
+pub mod exec_common;
 
 #[path = "../checks/exec.rs"]
 pub mod exec;

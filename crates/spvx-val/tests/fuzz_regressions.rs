@@ -1,7 +1,10 @@
 //! Replays the saved fuzz findings and seeds of the validator fuzz targets (`fuzz/`) through the
 //! same check functions the targets call (`fuzz/checks/val.rs`, with the module generator
-//! `fuzz/checks/gen.rs`). Inputs: `tests/regressions/<target>/`.
+//! `fuzz/checks/gen.rs` and `gen_core.rs`). Inputs: `tests/regressions/<target>/`.
 
+#[path = "../../../fuzz/checks/gen_core.rs"]
+#[allow(dead_code)]
+mod gen_core;
 #[path = "../../../fuzz/checks/gen.rs"]
 #[allow(dead_code)]
 mod generator;
