@@ -10,7 +10,7 @@
 mod opencl_support;
 use opencl_support::*;
 use spvx_exec::resources::KernelArg;
-use spvx_exec::{Resources, RunConfig, RunReport, UbKind};
+use spvx_exec::{JitUse, Resources, RunConfig, RunReport, UbKind};
 
 /// Runs with reports (not strict): every out-of-bounds access is an event.
 fn run_reporting(
@@ -175,5 +175,55 @@ fn an_address_inside_another_buffer_is_that_buffer() {
         assert!(report.events.is_empty(), "{file}: {:?}", report.events);
         assert_eq!(i32s(out(&res, 1)), [9, 6, 7, 8], "{file}");
         assert_eq!(i32s(out(&res, 0)), [1, 2, 3, 4], "{file}");
+    }
+}
+
+/// A pointer forged from a `__constant` buffer's address and written through: the buffer is
+/// read-only, so the write is dropped and reported (`WriteToReadOnly`), the kernel's later
+/// read sees the original value (clang does not forward the stored 42 across address
+/// spaces, even at -O2), and the buffer comes back unchanged (the engine copies read-only
+/// buffers back too). The JIT meets the write and hands the dispatch to the interpreter.
+#[test]
+fn a_write_through_a_pointer_forged_from_a_constant_buffer_is_dropped() {
+    for file in [
+        "isolation.spir.spv",
+        "isolation.spir.O0.spv",
+        "isolation.spv",
+        "isolation.O0.spv",
+    ] {
+        let interpreted = kernel(file, "write_constant");
+        let jitted = interpreted.with_jit_always();
+        for (m, jit) in [(&interpreted, false), (&jitted, true)] {
+            let c = bytes_i32(&[1, 2, 3, 4]);
+            let mut res = Resources::new();
+            res.set_arg(0, KernelArg::Buffer(c.clone()));
+            res.set_arg(1, KernelArg::Buffer(vec![0; 4]));
+            res.local_size = Some([1, 1, 1]);
+            let cfg = RunConfig {
+                jit,
+                ..RunConfig::default()
+            };
+            let report = m
+                .run(&mut res, [1, 1, 1], &cfg)
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(
+                out(&res, 0),
+                c.as_slice(),
+                "{file} (jit {jit}): c unchanged"
+            );
+            assert_eq!(
+                i32s(out(&res, 1)),
+                [2],
+                "{file} (jit {jit}): c[1] as it was"
+            );
+            let kinds: Vec<UbKind> = report.events.iter().map(|e| e.kind.clone()).collect();
+            assert_eq!(kinds, [UbKind::WriteToReadOnly], "{file} (jit {jit})");
+            assert_eq!(
+                matches!(report.jit, JitUse::FellBack(_)),
+                jit,
+                "{file}: {:?}",
+                report.jit
+            );
+        }
     }
 }

@@ -191,7 +191,7 @@ pub fn run(
             builtins::set_register(b, &anyone, &mut template, width, lane);
         }
     }
-    let arg_buffers: Vec<(u32, bool)> = ks.buffers.iter().map(|b| (b.0, b.2)).collect();
+    let arg_buffers: Vec<u32> = ks.buffers.iter().map(|b| b.0).collect();
     let shape = Shape {
         groups,
         template,
@@ -262,8 +262,12 @@ pub fn run(
                 writers,
             });
         }
-        if info.kind == BindingKind::StorageBuffer
-            && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
+        // Read-only buffers too: they come back unchanged (writes to them are dropped), and
+        // copying them back lets a caller see that they were.
+        if matches!(
+            info.kind,
+            BindingKind::StorageBuffer | BindingKind::UniformBuffer
+        ) && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
         {
             b.copy_to(dst);
         }
@@ -274,8 +278,8 @@ pub fn run(
         }
     }
     let after_bindings = buffers.iter().skip(prog.bindings.len());
-    for (b, &(index, read_only)) in after_bindings.zip(&arg_buffers) {
-        if !read_only && let Some(crate::resources::KernelArg::Buffer(dst)) = res.arg_mut(index) {
+    for (b, &index) in after_bindings.zip(&arg_buffers) {
+        if let Some(crate::resources::KernelArg::Buffer(dst)) = res.arg_mut(index) {
             b.copy_to(dst);
         }
     }

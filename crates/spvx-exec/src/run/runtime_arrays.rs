@@ -113,7 +113,8 @@ pub(crate) fn write_back(bound: &Bound, buffers: &[SharedBuffer], res: &mut Reso
     for (b, info) in mine.zip(&bound.elements) {
         let (set, binding, index) = (info.set, info.binding, info.element_index());
         match info.kind {
-            BindingKind::StorageBuffer => {
+            // Uniform buffers too: they come back unchanged (see `run::run`).
+            BindingKind::StorageBuffer | BindingKind::UniformBuffer => {
                 if let Some(dst) = res.buffer_element_mut(set, binding, index) {
                     *dst = b.to_bytes();
                 }

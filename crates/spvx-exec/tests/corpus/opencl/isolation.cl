@@ -19,3 +19,11 @@ kernel void forge(global int *a, global int *b, global int *out) {
   *p = 99;
   out[0] = *p;
 }
+
+// A pointer forged from a __constant buffer's address, written through: the buffer is
+// read-only, so the write is dropped and reported, and the buffer comes back unchanged.
+kernel void write_constant(constant int *c, global int *out) {
+  global int *p = (global int *)(uintptr_t)c;
+  p[1] = 42;
+  out[0] = c[1];
+}
