@@ -1,10 +1,12 @@
 //! Fuzz checks of spvx-val: the validator on raw bytes (whatever the binary reader accepts) and
 //! on generated modules (`gen.rs`: typed ones meant to be valid, and `chaos` ones with operands
-//! of any type). It must return a list of errors, never panic; the errors come sorted by
-//! instruction index; validating twice gives the same answer. Called by the fuzz targets
-//! `val_raw` and `val_gen`, replayed by `crates/spvx-val/tests/fuzz_regressions.rs`.
+//! of any type; and, from the same bytes, the Kernel-model module of `gen_kernel.rs` and the
+//! tensor module of `gen_tensor.rs`). It must return a list of errors, never panic; the errors
+//! come sorted by instruction index; validating twice gives the same answer. Called by the
+//! fuzz targets `val_raw` and `val_gen`, replayed by `crates/spvx-val/tests/fuzz_regressions.rs`.
 
 use crate::generator::generate;
+use crate::{gen_kernel, gen_tensor};
 use spvx_spirv::binary::read_bytes;
 use spvx_val::{Options, TargetEnv, validate};
 
@@ -19,6 +21,11 @@ fn check(
         ..Options::default()
     };
     let errors = validate(header, insts, &opts);
+    assert_eq!(
+        validate(header, insts, &opts),
+        errors,
+        "validating twice gave another answer"
+    );
     assert!(
         errors.windows(2).all(|w| w[0].index <= w[1].index),
         "errors not sorted by instruction"
@@ -38,13 +45,19 @@ pub fn val_raw(data: &[u8]) {
     }
 }
 
-/// The validator on a generated module (first byte: chaos mode and target environment).
+/// The validator on the modules the three generators make of the same bytes (first byte:
+/// chaos mode, or race-free for the tensor generator, and target environment).
 pub fn val_gen(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
-    let Some((module, _)) = generate(rest, mode & 1 == 1) else {
-        return;
-    };
-    check(&module.header, &module.to_instructions(), mode >> 1);
+    if let Some((module, _)) = generate(rest, mode & 1 == 1) {
+        check(&module.header, &module.to_instructions(), mode >> 1);
+    }
+    if let Some((module, _)) = gen_kernel::generate(rest) {
+        check(&module.header, &module.to_instructions(), mode >> 1);
+    }
+    if let Some((module, _)) = gen_tensor::generate(rest, mode & 1 == 1) {
+        check(&module.header, &module.to_instructions(), mode >> 1);
+    }
 }

@@ -1,6 +1,7 @@
 //! Replays the saved fuzz findings and seeds of the validator fuzz targets (`fuzz/`) through the
-//! same check functions the targets call (`fuzz/checks/val.rs`, with the module generator
-//! `fuzz/checks/gen.rs` and `gen_core.rs`). Inputs: `tests/regressions/<target>/`.
+//! same check functions the targets call (`fuzz/checks/val.rs`, with the module generators
+//! `fuzz/checks/gen.rs`, `gen_kernel.rs`, `gen_tensor.rs` and `gen_core.rs`). Inputs:
+//! `tests/regressions/<target>/`.
 
 #[path = "../../../fuzz/checks/gen_core.rs"]
 #[allow(dead_code)]
@@ -8,6 +9,12 @@ mod gen_core;
 #[path = "../../../fuzz/checks/gen.rs"]
 #[allow(dead_code)]
 mod generator;
+#[path = "../../../fuzz/checks/gen_kernel.rs"]
+#[allow(dead_code)]
+mod gen_kernel;
+#[path = "../../../fuzz/checks/gen_tensor.rs"]
+#[allow(dead_code)]
+mod gen_tensor;
 #[path = "../../../fuzz/checks/replay.rs"]
 mod replay;
 #[path = "../../../fuzz/checks/val.rs"]
