@@ -1,8 +1,9 @@
 //! The less common instructions on integers wider than 64 bits through the engine: OpIAddCarry,
 //! OpISubBorrow, OpUMulExtended, OpSMulExtended; OpBitCount, OpBitReverse, OpBitFieldInsert,
 //! OpBitField{S,U}Extract (offsets and counts beyond the width clamped, as for narrow
-//! integers); conversions to and from f32/f64. Checked against num-bigint exact arithmetic and,
-//! for the float conversions, MPFR (rug) rounding of the exact integer.
+//! integers); conversions to and from f32/f64 (float to integer under each FPRoundingMode).
+//! Checked against num-bigint exact arithmetic and, for the float conversions, MPFR (rug)
+//! rounding of the exact integer.
 
 mod support;
 mod wide_support;
@@ -242,13 +243,28 @@ fn integer_to_float_conversions_round_once() {
     }
 }
 
+/// The FPRoundingMode decorations of a float-to-integer conversion and what they round to
+/// (SPIR-V §3.16: without one, toward zero).
+type Round = fn(f64) -> f64;
+const ROUNDINGS: [(Option<&str>, Round); 5] = [
+    (None, f64::trunc),
+    (Some("RTE"), f64::round_ties_even),
+    (Some("RTZ"), f64::trunc),
+    (Some("RTP"), f64::ceil),
+    (Some("RTN"), f64::floor),
+];
+
 #[test]
-fn float_to_integer_conversions_truncate_and_saturate() {
+fn float_to_integer_conversions_round_and_saturate() {
     let inputs = [
         0.0,
         -0.0,
         1.5,
         -1.5,
+        2.5,
+        -2.5,
+        0.25,
+        -0.25,
         2f64.powi(100) + 2f64.powi(50),
         -(2f64.powi(99)),
         2f64.powi(127),
@@ -275,29 +291,73 @@ fn float_to_integer_conversions_truncate_and_saturate() {
                 "OpCapability Int64\nOpCapability Float64\n",
                 1,
             );
-            let m = compile(&text);
-            let (got, _) = run_pairs(&m, &pairs, 8, e);
-            let (lo, hi) = if is_signed {
-                (
-                    -(BigInt::one() << (bits - 1)),
-                    (BigInt::one() << (bits - 1)) - 1,
-                )
-            } else {
-                (BigInt::zero(), (BigInt::one() << bits) - BigInt::one())
-            };
-            for (x, g) in inputs.iter().zip(&got) {
-                let want = if x.is_nan() {
-                    BigInt::zero()
-                } else if x.is_infinite() {
-                    if *x > 0.0 { hi.clone() } else { lo.clone() }
-                } else {
-                    let exact = Integer::from_f64(x.trunc()).expect("finite");
-                    let v =
-                        BigInt::parse_bytes(exact.to_string_radix(16).as_bytes(), 16).expect("int");
-                    v.clamp(lo.clone(), hi.clone())
+            for (deco, round) in ROUNDINGS {
+                let text = match deco {
+                    Some(d) => text.replacen(
+                        "OpDecorate %gid BuiltIn",
+                        &format!("OpDecorate %r FPRoundingMode {d}\nOpDecorate %gid BuiltIn"),
+                        1,
+                    ),
+                    None => text.clone(),
                 };
-                assert_eq!(g, &wrap(&want, bits), "{op} {x} -> i{bits}");
+                let m = compile(&text);
+                let (got, _) = run_pairs(&m, &pairs, 8, e);
+                let (lo, hi) = if is_signed {
+                    (
+                        -(BigInt::one() << (bits - 1)),
+                        (BigInt::one() << (bits - 1)) - 1,
+                    )
+                } else {
+                    (BigInt::zero(), (BigInt::one() << bits) - BigInt::one())
+                };
+                for (x, g) in inputs.iter().zip(&got) {
+                    let want = if x.is_nan() {
+                        BigInt::zero()
+                    } else if x.is_infinite() {
+                        if *x > 0.0 { hi.clone() } else { lo.clone() }
+                    } else {
+                        let exact = Integer::from_f64(round(*x)).expect("finite");
+                        let v = BigInt::parse_bytes(exact.to_string_radix(16).as_bytes(), 16)
+                            .expect("int");
+                        v.clamp(lo.clone(), hi.clone())
+                    };
+                    assert_eq!(g, &wrap(&want, bits), "{op} {deco:?} {x} -> i{bits}");
+                }
             }
         }
+    }
+}
+
+/// Saturating integer conversions on wide integers are not implemented: refused by name, not
+/// run as plain (wrapping) conversions.
+#[test]
+fn saturating_conversions_of_wide_integers_are_refused() {
+    let decls = int_types(&[100, 64]);
+    for (body, name) in [
+        ("%r = OpSConvert %t64 %a", "OpSConvert"),
+        ("%r = OpUConvert %t64 %a", "OpUConvert"),
+        ("%r = OpSatConvertSToU %t64 %a", "OpSatConvertSToU"),
+        ("%r = OpSatConvertUToS %t64 %a", "OpSatConvertUToS"),
+    ] {
+        // SaturatedConversion needs the Kernel capability.
+        let text = module("t100", 16, "t64", 8, &decls, body)
+            .replacen(
+                "OpDecorate %gid BuiltIn",
+                "OpDecorate %r SaturatedConversion\nOpDecorate %gid BuiltIn",
+                1,
+            )
+            .replacen(
+                "OpCapability Shader\n",
+                "OpCapability Shader\nOpCapability Kernel\n",
+                1,
+            );
+        let e = match support::compile(&text) {
+            Ok(_) => panic!("{name}: compiled"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            e.contains(&format!("saturating {name} on integers wider than 64 bits")),
+            "{name}: {e}"
+        );
     }
 }

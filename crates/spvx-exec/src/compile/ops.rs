@@ -89,14 +89,20 @@ impl Compiler<'_> {
 
     /// The FPRoundingMode decoration of a result (default round to nearest even).
     pub(crate) fn rounding(&self, id: Option<Id>) -> RoundingMode {
+        self.rounding_decoration(id)
+            .unwrap_or(RoundingMode::NearestEven)
+    }
+
+    /// The FPRoundingMode decoration of a result, if it has one.
+    pub(crate) fn rounding_decoration(&self, id: Option<Id>) -> Option<RoundingMode> {
         match id
             .and_then(|id| self.deco(id, deco::FP_ROUNDING_MODE))
-            .and_then(|w| w.first().copied())
+            .and_then(|w| w.first().copied())?
         {
-            Some(1) => RoundingMode::TowardZero,
-            Some(2) => RoundingMode::TowardPositive,
-            Some(3) => RoundingMode::TowardNegative,
-            _ => RoundingMode::NearestEven,
+            1 => Some(RoundingMode::TowardZero),
+            2 => Some(RoundingMode::TowardPositive),
+            3 => Some(RoundingMode::TowardNegative),
+            _ => Some(RoundingMode::NearestEven),
         }
     }
 
@@ -297,6 +303,10 @@ impl Compiler<'_> {
             "OpFUnordLessThanEqual" => each!(2, fcmp(FCmpOp::Le, false)),
             "OpFOrdGreaterThanEqual" => each!(2, fcmp(FCmpOp::Ge, true)),
             "OpFUnordGreaterThanEqual" => each!(2, fcmp(FCmpOp::Ge, false)),
+            "OpOrdered" => each!(2, fcmp(FCmpOp::Ord, true)),
+            "OpUnordered" => each!(2, fcmp(FCmpOp::Uno, false)),
+            // Deprecated; the ordered not-equal.
+            "OpLessOrGreater" => each!(2, fcmp(FCmpOp::Ne, true)),
             "OpIsNan" | "OpIsInf" | "OpIsFinite" | "OpIsNormal" | "OpSignBitSet" => {
                 let op = match name {
                     "OpIsNan" => FClassOp::IsNan,
@@ -380,7 +390,9 @@ impl Compiler<'_> {
                 Ok(())
             }
             "OpUConvert" | "OpSConvert" | "OpFConvert" | "OpConvertFToU" | "OpConvertFToS"
-            | "OpConvertSToF" | "OpConvertUToF" => self.conversion(index, inst, code, name),
+            | "OpConvertSToF" | "OpConvertUToF" | "OpSatConvertSToU" | "OpSatConvertUToS" => {
+                self.conversion(index, inst, code, name)
+            }
             "OpConvertPtrToU"
             | "OpConvertUToPtr"
             | "OpPtrCastToGeneric"
@@ -657,7 +669,21 @@ impl Compiler<'_> {
         let v = self.operand(index, inst, 0)?;
         let (from, n) = self.scalar_components(index, v.ty)?;
         let mode = self.rounding(inst.result);
+        let saturated = inst
+            .result
+            .and_then(|id| self.deco(id, deco::SATURATED_CONVERSION))
+            .is_some();
+        let sat = |f, t, from_signed, to_signed| ConvOp::SatConvert {
+            from: f,
+            to: t,
+            from_signed,
+            to_signed,
+        };
         let op = match (name, from, to) {
+            ("OpUConvert", Scalar::Int(f), Scalar::Int(t)) if saturated => sat(f, t, false, false),
+            ("OpSConvert", Scalar::Int(f), Scalar::Int(t)) if saturated => sat(f, t, true, true),
+            ("OpSatConvertSToU", Scalar::Int(f), Scalar::Int(t)) => sat(f, t, true, false),
+            ("OpSatConvertUToS", Scalar::Int(f), Scalar::Int(t)) => sat(f, t, false, true),
             ("OpUConvert", Scalar::Int(f), Scalar::Int(t)) => ConvOp::UConvert { from: f, to: t },
             ("OpSConvert", Scalar::Int(f), Scalar::Int(t)) => ConvOp::SConvert { from: f, to: t },
             ("OpFConvert", Scalar::Float(f), Scalar::Float(t)) => ConvOp::FConvert {
@@ -665,10 +691,15 @@ impl Compiler<'_> {
                 to: t,
                 mode,
             },
+            // Float to integer rounds toward zero unless decorated (SPIR-V §3.16 FP Rounding
+            // Mode); with or without SaturatedConversion the result saturates.
             ("OpConvertFToU" | "OpConvertFToS", Scalar::Float(f), Scalar::Int(t)) => ConvOp::FToI {
                 from: f,
                 to: t,
                 signed: name == "OpConvertFToS",
+                mode: self
+                    .rounding_decoration(inst.result)
+                    .unwrap_or(RoundingMode::TowardZero),
             },
             ("OpConvertUToF" | "OpConvertSToF", Scalar::Int(f), Scalar::Float(t)) => ConvOp::IToF {
                 from: f,

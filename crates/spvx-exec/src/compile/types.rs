@@ -22,6 +22,7 @@ pub mod deco {
     pub const BUFFER_BLOCK: u32 = 3;
     pub const ROW_MAJOR: u32 = 4;
     pub const ARRAY_STRIDE: u32 = 6;
+    pub const SATURATED_CONVERSION: u32 = 28;
     pub const MATRIX_STRIDE: u32 = 7;
     pub const BUILTIN: u32 = 11;
     pub const FP_ROUNDING_MODE: u32 = 39;

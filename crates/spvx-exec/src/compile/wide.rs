@@ -12,6 +12,7 @@
 
 use super::func::Code;
 use super::ops::literals;
+use super::types::deco;
 use super::{Compiler, Value};
 use crate::error::ExecError;
 use crate::exec::wide::limbs::limbs;
@@ -180,6 +181,18 @@ impl Compiler<'_> {
             .g
             .instruction(inst.opcode)
             .map_or("", |i| i.name.as_str());
+        let saturated = inst
+            .result
+            .and_then(|id| self.deco(id, deco::SATURATED_CONVERSION))
+            .is_some();
+        if matches!(name, "OpSatConvertSToU" | "OpSatConvertUToS")
+            || (saturated && matches!(name, "OpSConvert" | "OpUConvert"))
+        {
+            return Err(self.unsupported(
+                index,
+                format!("saturating {name} on integers wider than 64 bits"),
+            ));
+        }
         let bin = |op| Some(WideKind::Bin(op));
         let cmp = |op| Some(WideKind::Cmp(op));
         let kind = match name {

@@ -44,6 +44,8 @@ pub fn fcmp(cx: &mut Ctx, op: FCmpOp, ordered: bool, fmt: FloatFmt, dst: Slot, a
             FCmpOp::Gt => x > y,
             FCmpOp::Le => x <= y,
             FCmpOp::Ge => x >= y,
+            FCmpOp::Ord => true,
+            FCmpOp::Uno => false,
         }) as u64
     });
 }

@@ -1,5 +1,6 @@
-//! Conversions: OpUConvert, OpSConvert, OpFConvert, OpConvertFToU/S, OpConvertUToF/S, and
-//! OpBitcast (also between values with different component counts).
+//! Conversions: OpUConvert, OpSConvert, OpFConvert, OpConvertFToU/S, OpConvertUToF/S,
+//! OpSatConvertSToU/UToS and the SaturatedConversion decoration, and OpBitcast (also between
+//! values with different component counts).
 //!
 //! Float results are rounded by spvx-num under the instruction's rounding mode (default round
 //! to nearest even). Float-to-integer conversions round toward zero; values outside the
@@ -19,13 +20,30 @@ pub fn convert(cx: &mut Ctx, op: ConvOp, dst: Slot, a: Slot) {
             let m = low_bits(to as u32);
             cx.map1(dst, a, |x| sext(x, from as u32) as u64 & m);
         }
+        ConvOp::SatConvert {
+            from,
+            to,
+            from_signed,
+            to_signed,
+        } => {
+            cx.map1(dst, a, |x| {
+                sat_convert(x, from as u32, to as u32, from_signed, to_signed)
+            });
+        }
         ConvOp::FConvert { from, to, mode } => {
             let (f, t) = (from.format(), to.format());
             cx.map1(dst, a, |x| spvx_num::float::convert(f, x, t, mode, false));
         }
-        ConvOp::FToI { from, to, signed } => {
+        ConvOp::FToI {
+            from,
+            to,
+            signed,
+            mode,
+        } => {
             let bits = to as u32;
-            cx.map1(dst, a, |x| float_to_int(to_f64(from, x), bits, signed));
+            cx.map1(dst, a, |x| {
+                float_to_int(round_integral(to_f64(from, x), mode), bits, signed)
+            });
         }
         ConvOp::IToF {
             from,
@@ -47,6 +65,33 @@ pub fn convert(cx: &mut Ctx, op: ConvOp, dst: Slot, a: Slot) {
                 f.round_u128(negative, magnitude as u128, 0, mode, false)
             });
         }
+    }
+}
+
+/// The `from`-bit integer `x` (signed or not) clamped to the range of a `to`-bit integer
+/// (signed or not), in the result's bits.
+pub(crate) fn sat_convert(x: u64, from: u32, to: u32, from_signed: bool, to_signed: bool) -> u64 {
+    let v = if from_signed {
+        sext(x, from) as i128
+    } else {
+        (x & low_bits(from)) as i128
+    };
+    let (min, max) = if to_signed {
+        (-(1i128 << (to - 1)), (1i128 << (to - 1)) - 1)
+    } else {
+        (0, (1i128 << to) - 1)
+    };
+    v.clamp(min, max) as u64 & low_bits(to)
+}
+
+/// `v` rounded to an integral value under `mode` (exact: every format here is exact in f64).
+pub(crate) fn round_integral(v: f64, mode: spvx_num::float::RoundingMode) -> f64 {
+    use spvx_num::float::RoundingMode as M;
+    match mode {
+        M::TowardZero => v.trunc(),
+        M::NearestEven => v.round_ties_even(),
+        M::TowardPositive => v.ceil(),
+        M::TowardNegative => v.floor(),
     }
 }
 

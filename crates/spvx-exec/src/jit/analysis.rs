@@ -161,7 +161,11 @@ pub fn native(inst: &Inst) -> bool {
             // saturating conversions); integers of at most 32 bits (or signed 64) → fp32/fp64
             // rounded to nearest even (the hardware's conversions of a 64-bit signed value,
             // correctly rounded).
-            ConvOp::FToI { from, to, .. } => float(&from) && matches!(to, 8 | 16 | 32 | 64),
+            ConvOp::FToI { from, to, mode, .. } => {
+                float(&from)
+                    && matches!(to, 8 | 16 | 32 | 64)
+                    && mode == spvx_num::float::RoundingMode::TowardZero
+            }
             ConvOp::IToF {
                 from,
                 to,

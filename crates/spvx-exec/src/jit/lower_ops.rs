@@ -72,7 +72,10 @@ impl FnLower<'_, '_, '_> {
                         let s = self.sext(x, from as u32);
                         self.mask(s, to as u32)
                     }
-                    ConvOp::FToI { from, to, signed } => self.float_to_int(from, to, signed, x),
+                    // Round toward zero only (`analysis::native`).
+                    ConvOp::FToI {
+                        from, to, signed, ..
+                    } => self.float_to_int(from, to, signed, x),
                     ConvOp::IToF {
                         from, to, signed, ..
                     } => {
@@ -367,6 +370,8 @@ impl FnLower<'_, '_, '_> {
             (FCmpOp::Gt, false) => FloatCC::UnorderedOrGreaterThan,
             (FCmpOp::Le, false) => FloatCC::UnorderedOrLessThanOrEqual,
             (FCmpOp::Ge, false) => FloatCC::UnorderedOrGreaterThanOrEqual,
+            (FCmpOp::Ord, _) => FloatCC::Ordered,
+            (FCmpOp::Uno, _) => FloatCC::Unordered,
         };
         let c = self.b.ins().fcmp(cc, fx, fy);
         let r = self.b.ins().uextend(I64, c);

@@ -150,6 +150,10 @@ pub enum FCmpOp {
     Gt,
     Le,
     Ge,
+    /// OpOrdered (with `ordered`): neither operand is NaN.
+    Ord,
+    /// OpUnordered (without `ordered`): either operand is NaN.
+    Uno,
 }
 
 /// Float classification tests (result bool).
@@ -178,17 +182,28 @@ pub enum ConvOp {
     UConvert { from: u8, to: u8 },
     /// OpSConvert: sign-extend or truncate.
     SConvert { from: u8, to: u8 },
+    /// OpSatConvertSToU, OpSatConvertUToS, and OpUConvert/OpSConvert decorated
+    /// SaturatedConversion: the operand (signed or not) clamped to the result's range (signed
+    /// or not).
+    SatConvert {
+        from: u8,
+        to: u8,
+        from_signed: bool,
+        to_signed: bool,
+    },
     /// OpFConvert (round to nearest even, or the FPRoundingMode decoration).
     FConvert {
         from: FloatFmt,
         to: FloatFmt,
         mode: spvx_num::float::RoundingMode,
     },
-    /// OpConvertFToU / OpConvertFToS: round toward zero; out-of-range values saturate (NaN gives 0).
+    /// OpConvertFToU / OpConvertFToS: round toward zero, or by the FPRoundingMode decoration;
+    /// out-of-range values saturate (NaN gives 0).
     FToI {
         from: FloatFmt,
         to: u8,
         signed: bool,
+        mode: spvx_num::float::RoundingMode,
     },
     /// OpConvertUToF / OpConvertSToF: round to nearest even (or the decoration's mode).
     IToF {

@@ -1,9 +1,11 @@
 //! Conversions between integers wider than 64 bits and floats (OpConvertUToF/SToF,
 //! OpConvertFToU/FToS), with the narrow conversions' rules (`exec::convert`): integer to float
 //! rounds once under the rounding mode (default nearest even), through spvx-num; float to
-//! integer truncates toward zero and saturates to the result's range, NaN giving 0.
+//! integer rounds under its rounding mode (default toward zero) and saturates to the result's
+//! range, NaN giving 0.
 
 use super::{WideInst, limbs, read, write};
+use crate::exec::convert::round_integral;
 use crate::exec::float::to_f64;
 use crate::exec::{Ctx, lanes};
 use crate::program::FloatFmt;
@@ -60,17 +62,26 @@ fn window(m: &[u64], shift: u32) -> u128 {
     v
 }
 
-/// `dst` (`bits`-bit integer) = the float `a` truncated toward zero, saturated; NaN gives 0.
-pub fn float_to_int(cx: &mut Ctx, w: &WideInst, from: FloatFmt, bits: u32, signed: bool) {
+/// `dst` (`bits`-bit integer) = the float `a` rounded to an integer under `mode`, saturated;
+/// NaN gives 0.
+pub fn float_to_int(
+    cx: &mut Ctx,
+    w: &WideInst,
+    from: FloatFmt,
+    bits: u32,
+    signed: bool,
+    mode: RoundingMode,
+) {
     let mut d = vec![0; limbs::limbs(bits)];
     for l in lanes(cx.mask) {
-        let v = to_f64(from, cx.get(w.a, l));
+        let v = round_integral(to_f64(from, cx.get(w.a, l)), mode);
         convert(v, bits, signed, &mut d);
         write(cx, w.dst, l, &d);
     }
 }
 
-/// The truncated, saturated value of `v` as a `bits`-bit pattern into `d`.
+/// The truncated (for a `v` already integral: exact), saturated value of `v` as a `bits`-bit
+/// pattern into `d`.
 fn convert(v: f64, bits: u32, signed: bool, d: &mut [u64]) {
     d.fill(0);
     if v.is_nan() {

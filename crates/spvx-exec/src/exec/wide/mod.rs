@@ -95,11 +95,13 @@ pub enum WideOp {
         signed: bool,
         mode: RoundingMode,
     },
-    /// OpConvertFToU / OpConvertFToS into a `bits`-bit integer.
+    /// OpConvertFToU / OpConvertFToS into a `bits`-bit integer, rounded under `mode`
+    /// (default toward zero).
     FloatToInt {
         from: FloatFmt,
         bits: u32,
         signed: bool,
+        mode: RoundingMode,
     },
     /// OpVectorExtractDynamic: `dst = a[b]` over `count` components of `bits` bits; the index
     /// `b` (`index_bits`, signed) outside the vector gives 0.
@@ -232,8 +234,13 @@ pub fn execute(cx: &mut Ctx, w: &WideInst) -> Result<(), Stop> {
             float::int_to_float(cx, w, bits, to, signed, mode);
             Ok(())
         }
-        WideOp::FloatToInt { from, bits, signed } => {
-            float::float_to_int(cx, w, from, bits, signed);
+        WideOp::FloatToInt {
+            from,
+            bits,
+            signed,
+            mode,
+        } => {
+            float::float_to_int(cx, w, from, bits, signed, mode);
             Ok(())
         }
         WideOp::ExtractDyn {
