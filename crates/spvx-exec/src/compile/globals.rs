@@ -578,6 +578,29 @@ impl Compiler<'_> {
         })
     }
 
+    /// Refuses the execution modes (SPV_KHR_float_controls) whose float semantics this engine
+    /// does not implement: RoundingModeRTZ (its arithmetic rounds to nearest even) and
+    /// DenormFlushToZero (it keeps denormals). RoundingModeRTE, DenormPreserve and
+    /// SignedZeroInfNanPreserve ask for what it does anyway.
+    pub(crate) fn check_float_controls(&self, entry: Id) -> Result<(), ExecError> {
+        for (index, inst) in self.insts.iter().enumerate() {
+            if inst.opcode != 16 || inst.operands.first().and_then(|o| o.id()) != Some(entry) {
+                continue;
+            }
+            let width = inst.operands.get(2).and_then(|o| o.word()).unwrap_or(0);
+            let what = match inst.operands.get(1).and_then(|o| o.word()) {
+                Some(4460) => "DenormFlushToZero (denormals are kept here)",
+                Some(4463) => "RoundingModeRTZ (float arithmetic rounds to nearest even here)",
+                _ => continue,
+            };
+            return Err(self.unsupported(
+                index,
+                format!("execution mode {what} for {width}-bit floats"),
+            ));
+        }
+        Ok(())
+    }
+
     /// The workgroup size: the WorkgroupSize built-in constant, else LocalSizeId, else
     /// LocalSize.
     pub(crate) fn local_size(&self, entry: Id, ep_index: usize) -> Result<[u32; 3], ExecError> {

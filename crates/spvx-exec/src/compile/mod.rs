@@ -190,6 +190,7 @@ pub fn compile(
         c.func_index.insert(*f, i as u32);
     }
     c.promote.reachable.clone_from(&order);
+    c.check_float_controls(entry_fn)?;
     c.compile_globals(&order)?;
     let sigs = c.prepare_functions(&order)?;
     let (local_size, kernel) = if model == MODEL_KERNEL {
