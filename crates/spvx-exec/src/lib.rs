@@ -161,6 +161,11 @@ impl CompiledModule {
         }
     }
 
+    /// A Kernel entry point's SubgroupSize execution mode: runs must use this subgroup size.
+    pub fn required_subgroup_size(&self) -> Option<u32> {
+        self.program.required_subgroup_size
+    }
+
     /// The same module with its JIT compiled even where the interpreter would run it faster
     /// (`jit::prefers_interpreter`: programs that are mostly call-outs), for testing the JIT
     /// on such programs.

@@ -6,15 +6,15 @@
 #[path = "../../../fuzz/checks/gen_core.rs"]
 #[allow(dead_code)]
 mod gen_core;
-#[path = "../../../fuzz/checks/gen.rs"]
-#[allow(dead_code)]
-mod generator;
 #[path = "../../../fuzz/checks/gen_kernel.rs"]
 #[allow(dead_code)]
 mod gen_kernel;
 #[path = "../../../fuzz/checks/gen_tensor.rs"]
 #[allow(dead_code)]
 mod gen_tensor;
+#[path = "../../../fuzz/checks/gen.rs"]
+#[allow(dead_code)]
+mod generator;
 #[path = "../../../fuzz/checks/replay.rs"]
 mod replay;
 #[path = "../../../fuzz/checks/val.rs"]

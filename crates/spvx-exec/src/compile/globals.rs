@@ -601,6 +601,18 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// The entry point's SubgroupSize execution mode (Kernel, SubgroupDispatch: OpenCL's
+    /// `intel_reqd_sub_group_size`), if it has one.
+    pub(crate) fn required_subgroup_size(&self, entry: Id) -> Option<u32> {
+        self.insts.iter().find_map(|inst| {
+            let on_entry =
+                inst.opcode == 16 && inst.operands.first().and_then(|o| o.id()) == Some(entry);
+            (on_entry && inst.operands.get(1).and_then(|o| o.word()) == Some(35))
+                .then(|| inst.operands.get(2).and_then(|o| o.word()))
+                .flatten()
+        })
+    }
+
     /// The workgroup size: the WorkgroupSize built-in constant, else LocalSizeId, else
     /// LocalSize.
     pub(crate) fn local_size(&self, entry: Id, ep_index: usize) -> Result<[u32; 3], ExecError> {

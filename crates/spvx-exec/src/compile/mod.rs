@@ -223,6 +223,7 @@ pub fn compile(
         promotion: c.promote.stats,
         reset_registers: !opts.validate,
         other_barriers: c.other_barriers,
+        required_subgroup_size: c.required_subgroup_size(entry_fn),
     })
 }
 

@@ -221,4 +221,7 @@ pub struct Program {
     /// lanes of a subgroup run in lock step, so the interpreter needs nothing for them; the
     /// JIT, which runs invocations one by one, refuses programs that have any).
     pub other_barriers: u32,
+    /// A Kernel entry point's SubgroupSize execution mode: the only subgroup size it may run
+    /// with (`run` refuses another).
+    pub required_subgroup_size: Option<u32>,
 }

@@ -119,6 +119,14 @@ pub fn run(
             cfg.subgroup_size
         )));
     }
+    if let Some(n) = prog.required_subgroup_size
+        && n != cfg.subgroup_size
+    {
+        return Err(ExecError::Config(format!(
+            "the kernel requires subgroup size {n} (OpExecutionMode SubgroupSize {n}), the run asks for {} (RunConfig::subgroup_size, `spvx run --subgroup-size {n}`)",
+            cfg.subgroup_size
+        )));
+    }
     crate::exec::matrix_mma::check_program(prog, cfg.subgroup_size)?;
     let total: u64 = groups.iter().map(|&g| g as u64).product();
     let width = cfg.subgroup_size as usize;
