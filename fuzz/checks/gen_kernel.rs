@@ -56,8 +56,8 @@
 //!
 //! Not emitted: OpGroup* collectives and subgroup instructions, images and samplers, structs,
 //! vectors of 3, 8 or 16, by-value struct arguments, OpenCL.std prefetch and the geometric
-//! functions, OpIAddCarry-style struct results, and OpOrdered, OpUnordered and
-//! OpSatConvertSToU/UToS (spvx-exec does not support these three yet: "not supported yet").
+//! functions and OpIAddCarry-style struct results. (OpOrdered, OpUnordered and
+//! OpSatConvertSToU/UToS are emitted since session 9, when spvx-exec began to run them.)
 //! Nearly every module validates (spvx-val and spirv-val) and compiles.
 
 use crate::gen_core::{
@@ -901,13 +901,15 @@ impl Gen<'_> {
             "OpSGreaterThan",
             "OpSLessThanEqual",
         ];
-        const FLT: [&str; 6] = [
+        const FLT: [&str; 8] = [
             "OpFOrdLessThan",
             "OpFUnordEqual",
             "OpFOrdEqual",
             "OpFUnordGreaterThanEqual",
             "OpFOrdNotEqual",
             "OpFUnordLessThanEqual",
+            "OpOrdered",
+            "OpUnordered",
         ];
         const TESTS: [&str; 5] = [
             "OpIsNan",
@@ -969,7 +971,12 @@ impl Gen<'_> {
                 if to == i {
                     self.op("OpCopyObject", to, &[Arg::Id(a)])?
                 } else {
-                    let name = self.bytes.pick(&["OpUConvert", "OpSConvert"]);
+                    let name = self.bytes.pick(&[
+                        "OpUConvert",
+                        "OpSConvert",
+                        "OpSatConvertSToU",
+                        "OpSatConvertUToS",
+                    ]);
                     self.op(name, to, &[Arg::Id(a)])?
                 }
             }
