@@ -168,10 +168,8 @@ pub fn jit_uses_agree(interp_ok: bool, interp_events: u64, jit_use: &JitUse, cal
     let budget = |u: &JitUse| matches!(u, JitUse::FellBack(why) if why.contains("step"));
     let rendezvous =
         |u: &JitUse| matches!(u, JitUse::FellBack(why) if why.contains("subgroup instruction"));
-    let lanes_size = matches!(
-        (jit_use, call_use),
-        (JitUse::Ran, b) if rendezvous(b)
-    ) || matches!((jit_use, call_use), (a, JitUse::Ran) if rendezvous(a));
+    let lanes_size =
+        matches!((jit_use, call_use), (JitUse::Ran, o) | (o, JitUse::Ran) if rendezvous(o));
     if !budget(jit_use) && !budget(call_use) && !lanes_size {
         assert_eq!(
             kind(jit_use),

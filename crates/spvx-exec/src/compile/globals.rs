@@ -583,14 +583,11 @@ impl Compiler<'_> {
     /// DenormFlushToZero (it keeps denormals). RoundingModeRTE, DenormPreserve and
     /// SignedZeroInfNanPreserve ask for what it does anyway.
     pub(crate) fn check_float_controls(&self, entry: Id) -> Result<(), ExecError> {
-        for (index, inst) in self.insts.iter().enumerate() {
-            if inst.opcode != 16 || inst.operands.first().and_then(|o| o.id()) != Some(entry) {
-                continue;
-            }
+        for (index, inst, mode) in self.execution_modes(entry) {
             let width = inst.operands.get(2).and_then(|o| o.word()).unwrap_or(0);
-            let what = match inst.operands.get(1).and_then(|o| o.word()) {
-                Some(4460) => "DenormFlushToZero (denormals are kept here)",
-                Some(4463) => "RoundingModeRTZ (float arithmetic rounds to nearest even here)",
+            let what = match (inst.opcode, mode) {
+                (16, 4460) => "DenormFlushToZero (denormals are kept here)",
+                (16, 4463) => "RoundingModeRTZ (float arithmetic rounds to nearest even here)",
                 _ => continue,
             };
             return Err(self.unsupported(
@@ -604,13 +601,23 @@ impl Compiler<'_> {
     /// The entry point's SubgroupSize execution mode (Kernel, SubgroupDispatch: OpenCL's
     /// `intel_reqd_sub_group_size`), if it has one.
     pub(crate) fn required_subgroup_size(&self, entry: Id) -> Option<u32> {
-        self.insts.iter().find_map(|inst| {
-            let on_entry =
-                inst.opcode == 16 && inst.operands.first().and_then(|o| o.id()) == Some(entry);
-            (on_entry && inst.operands.get(1).and_then(|o| o.word()) == Some(35))
-                .then(|| inst.operands.get(2).and_then(|o| o.word()))
-                .flatten()
-        })
+        self.execution_modes(entry)
+            .find(|&(_, inst, mode)| inst.opcode == 16 && mode == 35)
+            .and_then(|(_, inst, _)| inst.operands.get(2).and_then(|o| o.word()))
+    }
+
+    /// The OpExecutionMode and OpExecutionModeId instructions of `entry`: flat index,
+    /// instruction and mode number.
+    fn execution_modes(&self, entry: Id) -> impl Iterator<Item = (usize, &Instruction, u32)> {
+        self.insts
+            .iter()
+            .enumerate()
+            .filter_map(move |(index, inst)| {
+                let on_entry = matches!(inst.opcode, 16 | 331)
+                    && inst.operands.first().and_then(|o| o.id()) == Some(entry);
+                let mode = inst.operands.get(1).and_then(|o| o.word())?;
+                on_entry.then_some((index, inst, mode))
+            })
     }
 
     /// The workgroup size: the WorkgroupSize built-in constant, else LocalSizeId, else
@@ -621,17 +628,13 @@ impl Compiler<'_> {
             let v = self.value(ep_index, id)?;
             return Ok([read(v, 0), read(v, 1), read(v, 2)]);
         }
-        for (index, inst) in self.insts.iter().enumerate() {
-            if inst.operands.first().and_then(|o| o.id()) != Some(entry) {
-                continue;
-            }
-            let mode = inst.operands.get(1).and_then(|o| o.word());
+        for (index, inst, mode) in self.execution_modes(entry) {
             match (inst.opcode, mode) {
-                (16, Some(17)) => {
+                (16, 17) => {
                     let w = |i: usize| inst.operands.get(i).and_then(|o| o.word()).unwrap_or(1);
                     return Ok([w(2), w(3), w(4)]);
                 }
-                (331, Some(38)) => {
+                (331, 38) => {
                     let mut out = [1u32; 3];
                     for (k, o) in out.iter_mut().enumerate() {
                         let id = inst.operands.get(2 + k).and_then(|o| o.id()).unwrap_or(0);

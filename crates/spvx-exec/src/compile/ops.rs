@@ -93,8 +93,21 @@ impl Compiler<'_> {
             .unwrap_or(RoundingMode::NearestEven)
     }
 
+    /// The rounding of a float-to-integer conversion's result: its FPRoundingMode decoration,
+    /// by default toward zero (SPIR-V §3.16 FP Rounding Mode).
+    pub(crate) fn to_int_rounding(&self, id: Option<Id>) -> RoundingMode {
+        self.rounding_decoration(id)
+            .unwrap_or(RoundingMode::TowardZero)
+    }
+
+    /// Whether a result is decorated SaturatedConversion.
+    pub(crate) fn saturated(&self, id: Option<Id>) -> bool {
+        id.and_then(|id| self.deco(id, deco::SATURATED_CONVERSION))
+            .is_some()
+    }
+
     /// The FPRoundingMode decoration of a result, if it has one.
-    pub(crate) fn rounding_decoration(&self, id: Option<Id>) -> Option<RoundingMode> {
+    fn rounding_decoration(&self, id: Option<Id>) -> Option<RoundingMode> {
         match id
             .and_then(|id| self.deco(id, deco::FP_ROUNDING_MODE))
             .and_then(|w| w.first().copied())?
@@ -669,10 +682,7 @@ impl Compiler<'_> {
         let v = self.operand(index, inst, 0)?;
         let (from, n) = self.scalar_components(index, v.ty)?;
         let mode = self.rounding(inst.result);
-        let saturated = inst
-            .result
-            .and_then(|id| self.deco(id, deco::SATURATED_CONVERSION))
-            .is_some();
+        let saturated = self.saturated(inst.result);
         let sat = |f, t, from_signed, to_signed| ConvOp::SatConvert {
             from: f,
             to: t,
@@ -691,15 +701,12 @@ impl Compiler<'_> {
                 to: t,
                 mode,
             },
-            // Float to integer rounds toward zero unless decorated (SPIR-V §3.16 FP Rounding
-            // Mode); with or without SaturatedConversion the result saturates.
+            // With or without SaturatedConversion the result saturates.
             ("OpConvertFToU" | "OpConvertFToS", Scalar::Float(f), Scalar::Int(t)) => ConvOp::FToI {
                 from: f,
                 to: t,
                 signed: name == "OpConvertFToS",
-                mode: self
-                    .rounding_decoration(inst.result)
-                    .unwrap_or(RoundingMode::TowardZero),
+                mode: self.to_int_rounding(inst.result),
             },
             ("OpConvertUToF" | "OpConvertSToF", Scalar::Int(f), Scalar::Float(t)) => ConvOp::IToF {
                 from: f,

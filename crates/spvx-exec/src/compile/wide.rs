@@ -12,7 +12,6 @@
 
 use super::func::Code;
 use super::ops::literals;
-use super::types::deco;
 use super::{Compiler, Value};
 use crate::error::ExecError;
 use crate::exec::wide::limbs::limbs;
@@ -181,12 +180,8 @@ impl Compiler<'_> {
             .g
             .instruction(inst.opcode)
             .map_or("", |i| i.name.as_str());
-        let saturated = inst
-            .result
-            .and_then(|id| self.deco(id, deco::SATURATED_CONVERSION))
-            .is_some();
         if matches!(name, "OpSatConvertSToU" | "OpSatConvertUToS")
-            || (saturated && matches!(name, "OpSConvert" | "OpUConvert"))
+            || (self.saturated(inst.result) && matches!(name, "OpSConvert" | "OpUConvert"))
         {
             return Err(self.unsupported(
                 index,

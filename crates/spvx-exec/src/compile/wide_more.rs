@@ -9,7 +9,6 @@ use crate::error::ExecError;
 use crate::exec::wide::limbs::limbs;
 use crate::exec::wide::{WideInst, WideOp};
 use crate::program::*;
-use spvx_num::float::RoundingMode;
 use spvx_spirv::instruction::Instruction;
 
 impl Compiler<'_> {
@@ -148,9 +147,7 @@ impl Compiler<'_> {
             .ok_or_else(|| self.err(index, "conversion between these types"))?;
         let k = limbs(self.wide_bits(index, bits)?) as u32;
         let mode = self.rounding(inst.result);
-        let to_int_mode = self
-            .rounding_decoration(inst.result)
-            .unwrap_or(RoundingMode::TowardZero);
+        let to_int_mode = self.to_int_rounding(inst.result);
         for i in 0..n {
             let (op, regs) = if to_float {
                 let op = WideOp::IntToFloat {

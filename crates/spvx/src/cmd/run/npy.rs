@@ -14,12 +14,17 @@ pub struct NpyBytes {
     pub shape: Vec<u64>,
 }
 
+/// The number of elements of a shape (`None` on overflow).
+pub fn element_count(shape: &[u64]) -> Option<u64> {
+    shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))
+}
+
 /// Reads a `.npy` file's elements as little-endian bytes in C order.
 pub fn read_npy(file: &[u8]) -> Result<NpyBytes, String> {
     let npy = NpyFile::new(file).map_err(|e| format!("not a valid .npy file: {e}"))?;
     let shape = npy.shape().to_vec();
     // Checked before reading: npyz multiplies the dimensions without overflow checks.
-    let Some(count) = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)) else {
+    let Some(count) = element_count(&shape) else {
         return Err(format!(
             "shape {shape:?} has more than 2^64 elements (the product of its dimensions overflows)"
         ));

@@ -6,6 +6,7 @@ use super::data::{Data, DataSpec};
 use super::elem::ElemType;
 use super::expect::Tally;
 use super::module::{KERNEL, LoadedModule};
+use super::npy::element_count;
 use super::output::{print_summary, write_outputs};
 use crate::cmd::CmdResult;
 use spvx_exec::{BindingInfo, BindingKind, CompileOptions, Resources, RunConfig, Tensor};
@@ -189,12 +190,12 @@ impl RunPlan {
             .load(&self.base, limit)
             .map_err(|e| format!("error: {}: {e}", t.origin))?;
         let shape = match (&t.shape, &data.shape) {
-            (Some(s), Some(n)) if count(s) != count(n) => {
+            (Some(s), Some(n)) if element_count(s) != element_count(n) => {
                 return Err(format!(
                     "error: {}: shape {s:?} has {} elements, the .npy array {n:?} has {}",
                     t.origin,
-                    count(s).unwrap_or(u64::MAX),
-                    count(n).unwrap_or(u64::MAX)
+                    element_count(s).unwrap_or(u64::MAX),
+                    element_count(n).unwrap_or(u64::MAX)
                 ));
             }
             (Some(s), _) => s.clone(),
@@ -468,11 +469,6 @@ pub struct TensorOutput {
     pub elem: ElemType,
     /// Packed tensors are written as `.npy` of their shape; strided ones as raw `.bin` bytes.
     pub packed: bool,
-}
-
-/// The number of elements of a shape (None on overflow).
-fn count(shape: &[u64]) -> Option<u64> {
-    shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))
 }
 
 /// `[INDEX]` after SET.BINDING when naming an element of an array of buffers, else nothing.
