@@ -35,6 +35,7 @@ use crate::gen_core::{
 };
 use spvx_spirv::grammar::Version;
 use spvx_spirv::module::{Arg, Builder, Module};
+use spvx_spirv::op::Op;
 
 /// The value types the generator computes with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -357,7 +358,7 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
         g.budget = Budget(20);
         g.statements(0)?;
         let r = g.value(ret)?;
-        g.b.inst("OpReturnValue", None, &[Arg::Id(r)]).ok()?;
+        g.b.inst(Op::ReturnValue, None, &[Arg::Id(r)]).ok()?;
         g.b.end_function().ok()?;
         g.helpers.push((f, 2));
         g.helper_sigs.push((ret, by_pointer));
@@ -373,7 +374,7 @@ pub fn generate_mode(data: &[u8], mode: Mode) -> Option<(Module, Shape)> {
     g.pool.push((x, Ty::U32));
     g.budget = Budget(80);
     g.statements(0)?;
-    g.b.inst("OpReturn", None, &[]).ok()?;
+    g.b.inst(Op::Return, None, &[]).ok()?;
     g.b.end_function().ok()?;
     let mut interface = vec![gid, buf0, buf1];
     if race_free {
@@ -464,11 +465,11 @@ impl Gen<'_> {
         let owned = self.b.constant_u32(OWNED).ok()?;
         self.own_buf = self
             .b
-            .inst("OpIMul", Some(u32t), &[Arg::Id(x), Arg::Id(owned)])
+            .inst(Op::IMul, Some(u32t), &[Arg::Id(x), Arg::Id(owned)])
             .ok()??;
         self.own_shared = self
             .b
-            .inst("OpIMul", Some(u32t), &[Arg::Id(l), Arg::Id(owned)])
+            .inst(Op::IMul, Some(u32t), &[Arg::Id(l), Arg::Id(owned)])
             .ok()??;
         self.pool.push((l, Ty::U32));
         Some(())
@@ -483,16 +484,16 @@ impl Gen<'_> {
             let far = self.b.constant_u32(far).ok()?;
             return self
                 .b
-                .inst("OpBitwiseOr", Some(u32t), &[Arg::Id(v), Arg::Id(far)])
+                .inst(Op::BitwiseOr, Some(u32t), &[Arg::Id(v), Arg::Id(far)])
                 .ok()?;
         }
         let mask = self.b.constant_u32(OWNED - 1).ok()?;
         let low = self
             .b
-            .inst("OpBitwiseAnd", Some(u32t), &[Arg::Id(v), Arg::Id(mask)])
+            .inst(Op::BitwiseAnd, Some(u32t), &[Arg::Id(v), Arg::Id(mask)])
             .ok()??;
         self.b
-            .inst("OpIAdd", Some(u32t), &[Arg::Id(base), Arg::Id(low)])
+            .inst(Op::IAdd, Some(u32t), &[Arg::Id(base), Arg::Id(low)])
             .ok()?
     }
 
@@ -517,7 +518,7 @@ impl Gen<'_> {
         let (s, m) = (self.scope_workgroup, self.sem_barrier);
         self.b
             .inst(
-                "OpControlBarrier",
+                Op::ControlBarrier,
                 None,
                 &[Arg::Id(s), Arg::Id(s), Arg::Id(m)],
             )
@@ -544,7 +545,7 @@ impl Gen<'_> {
         let t = self.bytes.pick(&ALL_TYS);
         let a = self.value(t)?;
         let b = self.value(t)?;
-        self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
+        self.op(Op::Select, t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
     }
 
     /// Race-free mode's statements (see the module comment).
@@ -555,11 +556,11 @@ impl Gen<'_> {
             10 => {
                 // Binding 1 is never written: any element.
                 let p = self.element(self.buf1)?;
-                self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
+                self.op(Op::Load, Ty::U32, &[Arg::Id(p)])
             }
             11 => {
                 let p = self.owned_element()?;
-                self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
+                self.op(Op::Load, Ty::U32, &[Arg::Id(p)])
             }
             12 | 13 => {
                 let p = self.owned_element()?;
@@ -572,7 +573,7 @@ impl Gen<'_> {
                     let v = self.value(t)?;
                     self.b.store(var, v)
                 } else {
-                    self.op("OpLoad", t, &[Arg::Id(var)])
+                    self.op(Op::Load, t, &[Arg::Id(var)])
                 }
             }
             16 => self.select(),
@@ -589,14 +590,14 @@ impl Gen<'_> {
                     self.value(Ty::U32)?
                 };
                 let b = self.value(Ty::U32)?;
-                self.op("OpFunctionCall", ret, &[Arg::Id(f), Arg::Id(a), Arg::Id(b)])
+                self.op(Op::FunctionCall, ret, &[Arg::Id(f), Arg::Id(a), Arg::Id(b)])
             }
             20 | 21 if depth < 3 => self.selection_phi(depth, false),
             22 if depth < 3 => self.switch_wide(depth),
             23 | 24 if depth < 3 => self.lp(depth),
             25 if depth < 3 => self.selection_phi(depth, true),
             26 => self.dot(),
-            27 => self.op("OpArrayLength", Ty::U32, &[Arg::Id(self.buf0), Arg::Int(0)]),
+            27 => self.op(Op::ArrayLength, Ty::U32, &[Arg::Id(self.buf0), Arg::Int(0)]),
             28 => self.debug_printf(),
             29 => {
                 let (var, t) = self.bytes.pick(&self.privates);
@@ -604,7 +605,7 @@ impl Gen<'_> {
                     let v = self.value(t)?;
                     self.b.store(var, v)
                 } else {
-                    self.op("OpLoad", t, &[Arg::Id(var)])
+                    self.op(Op::Load, t, &[Arg::Id(var)])
                 }
             }
             30 => {
@@ -614,9 +615,9 @@ impl Gen<'_> {
                 let t = self.bytes.pick(&INTS);
                 let i = self.value(t)?;
                 let (op, k) = if self.bytes.below(4) != 0 {
-                    ("OpBitwiseAnd", PRIVATE_LEN as u64 - 1)
+                    (Op::BitwiseAnd, PRIVATE_LEN as u64 - 1)
                 } else {
-                    ("OpBitwiseOr", PRIVATE_LEN as u64)
+                    (Op::BitwiseOr, PRIVATE_LEN as u64)
                 };
                 let k = self.int_const(t, k)?;
                 let i = self
@@ -630,15 +631,15 @@ impl Gen<'_> {
                     let v = self.value(Ty::U32)?;
                     self.b.store(p, v)
                 } else {
-                    self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
+                    self.op(Op::Load, Ty::U32, &[Arg::Id(p)])
                 }
             }
             31 => {
                 // A shift whose amount has another integer type than the base.
-                const SHIFTS: [&str; 3] = [
-                    "OpShiftLeftLogical",
-                    "OpShiftRightLogical",
-                    "OpShiftRightArithmetic",
+                const SHIFTS: [Op; 3] = [
+                    Op::ShiftLeftLogical,
+                    Op::ShiftRightLogical,
+                    Op::ShiftRightArithmetic,
                 ];
                 let t = self.bytes.pick(&INTS);
                 let by = self.bytes.pick(&INTS);
@@ -703,11 +704,11 @@ impl Gen<'_> {
         } else {
             let mask = self.b.constant_u32(SHARED_LEN - 1).ok()?;
             self.b
-                .inst("OpBitwiseAnd", Some(u32t), &[Arg::Id(w), Arg::Id(mask)])
+                .inst(Op::BitwiseAnd, Some(u32t), &[Arg::Id(w), Arg::Id(mask)])
                 .ok()??
         };
         let q = self.shared_element(index)?;
-        self.op("OpLoad", Ty::U32, &[Arg::Id(q)])?;
+        self.op(Op::Load, Ty::U32, &[Arg::Id(q)])?;
         self.barrier()
     }
 
@@ -716,13 +717,13 @@ impl Gen<'_> {
         let (t, fmt) =
             self.bytes
                 .pick(&[(Ty::U32, "u=%u"), (Ty::F32, "f=%f"), (Ty::I32, "i=%d %x")]);
-        let s = self.b.declare("OpString", None, &[Arg::str(fmt)]).ok()?;
+        let s = self.b.declare(Op::String, None, &[Arg::str(fmt)]).ok()?;
         let mut args = vec![Arg::Id(self.printf), Arg::Int(1), Arg::Id(s)];
         let n = fmt.matches('%').count();
         for _ in 0..n {
             args.push(Arg::Id(self.value(t)?));
         }
-        self.b.inst("OpExtInst", Some(self.void), &args).ok()?;
+        self.b.inst(Op::ExtInst, Some(self.void), &args).ok()?;
         Some(())
     }
 
@@ -741,7 +742,7 @@ impl Gen<'_> {
                     let c = self.value(Ty::Bool)?;
                     let t = self.bytes.pick(&INTS);
                     let (a, b) = (self.value(t)?, self.value(t)?);
-                    self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
+                    self.op(Op::Select, t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
                 }
             }?;
         }
@@ -760,9 +761,9 @@ impl Gen<'_> {
         for (k, label) in [then, other].into_iter().enumerate() {
             self.block(label)?;
             let end = match self.bytes.below(12) {
-                0 if k == 0 && !small && !self.in_helper => "OpReturn",
-                1 if k == 0 && !small => "OpUnreachable",
-                _ => "OpBranch",
+                0 if k == 0 && !small && !self.in_helper => Op::Return,
+                1 if k == 0 && !small => Op::Unreachable,
+                _ => Op::Branch,
             };
             self.scoped(|g| {
                 if small {
@@ -770,13 +771,13 @@ impl Gen<'_> {
                 } else {
                     g.statements(depth + 1)?;
                 }
-                if end == "OpBranch" {
+                if end == Op::Branch {
                     let v = g.value(t)?;
                     incoming.push((v, g.cur));
                 }
                 Some(())
             })?;
-            let args = if end == "OpBranch" {
+            let args = if end == Op::Branch {
                 vec![Arg::Id(merge)]
             } else {
                 Vec::new()
@@ -788,7 +789,7 @@ impl Gen<'_> {
             .iter()
             .flat_map(|&(v, l)| [Arg::Id(v), Arg::Id(l)])
             .collect();
-        self.op("OpPhi", t, &args)
+        self.op(Op::Phi, t, &args)
     }
 
     /// A value of type `t` in scope (made from a constant when there is none).
@@ -822,7 +823,7 @@ impl Gen<'_> {
         }
     }
 
-    fn op(&mut self, name: &str, t: Ty, args: &[Arg]) -> Option<()> {
+    fn op(&mut self, name: Op, t: Ty, args: &[Arg]) -> Option<()> {
         let ty = self.ty(t);
         let r = self.b.inst(name, Some(ty), args).ok()?;
         self.push(r, t);
@@ -832,7 +833,7 @@ impl Gen<'_> {
     fn ext(&mut self, number: u32, t: Ty, operands: &[u32]) -> Option<()> {
         let mut args = vec![Arg::Id(self.glsl), Arg::Int(number)];
         args.extend(operands.iter().map(|&i| Arg::Id(i)));
-        self.op("OpExtInst", t, &args)
+        self.op(Op::ExtInst, t, &args)
     }
 
     /// A pointer to element `index` of buffer `buf`. Mostly the index is masked to 0..=1023 at
@@ -845,7 +846,7 @@ impl Gen<'_> {
             let u32t = self.ty(Ty::U32);
             index = self
                 .b
-                .inst("OpBitwiseAnd", Some(u32t), &[Arg::Id(index), Arg::Id(mask)])
+                .inst(Op::BitwiseAnd, Some(u32t), &[Arg::Id(index), Arg::Id(mask)])
                 .ok()??;
         }
         let zero = self.u32_consts[0];
@@ -877,7 +878,7 @@ impl Gen<'_> {
                     self.buf1
                 };
                 let p = self.element(buf)?;
-                self.op("OpLoad", Ty::U32, &[Arg::Id(p)])
+                self.op(Op::Load, Ty::U32, &[Arg::Id(p)])
             }
             12 | 13 => {
                 let p = self.element(self.buf0)?;
@@ -885,7 +886,7 @@ impl Gen<'_> {
                 self.b.store(p, v)
             }
             14 => self.atomic(),
-            15 => self.op("OpArrayLength", Ty::U32, &[Arg::Id(self.buf0), Arg::Int(0)]),
+            15 => self.op(Op::ArrayLength, Ty::U32, &[Arg::Id(self.buf0), Arg::Int(0)]),
             16 => self.select(),
             // A barrier: in divergent control flow this deadlocks, a documented error.
             17 if !self.in_helper => self.barrier(),
@@ -895,7 +896,7 @@ impl Gen<'_> {
                 let a = self.value(Ty::U32)?;
                 let b = self.value(Ty::U32)?;
                 self.op(
-                    "OpFunctionCall",
+                    Op::FunctionCall,
                     Ty::U32,
                     &[Arg::Id(f), Arg::Id(a), Arg::Id(b)],
                 )
@@ -919,13 +920,13 @@ impl Gen<'_> {
             1 => return self.mixdot(),
             _ => {}
         }
-        const OPS: [&str; 6] = [
-            "OpSDot",
-            "OpUDot",
-            "OpSUDot",
-            "OpSDotAccSat",
-            "OpUDotAccSat",
-            "OpSUDotAccSat",
+        const OPS: [Op; 6] = [
+            Op::SDot,
+            Op::UDot,
+            Op::SUDot,
+            Op::SDotAccSat,
+            Op::UDotAccSat,
+            Op::SUDotAccSat,
         ];
         let name = self.bytes.pick(&OPS);
         let packed = self.bytes.u8() & 1 == 0;
@@ -934,14 +935,15 @@ impl Gen<'_> {
         // Typed mode keeps to valid types: OpUDot* results are unsigned, and a result is at
         // least as wide as the operand components (8 bits packed, 32 bits in a uvec2).
         if !self.chaos
-            && ((name.starts_with("OpUDot") && result == Ty::I32) || (!packed && result == Ty::U16))
+            && ((matches!(name, Op::UDot | Op::UDotAccSat) && result == Ty::I32)
+                || (!packed && result == Ty::U16))
         {
             result = Ty::U32;
         }
         let a = self.value(operand)?;
         let b = self.value(operand)?;
         let mut args = vec![Arg::Id(a), Arg::Id(b)];
-        if name.ends_with("AccSat") {
+        if matches!(name, Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat) {
             args.push(Arg::Id(self.value(result)?));
         }
         if packed {
@@ -955,18 +957,18 @@ impl Gen<'_> {
     /// eight, any 32-bit word (the engine bounds its working precision: `EvalLimits`); a uint
     /// result, and for SinCos/SinCosPi a uvec2 or a ulong (sin and cos in its halves).
     fn fixed(&mut self) -> Option<()> {
-        const OPS: [&str; 11] = [
-            "OpFixedSqrtINTEL",
-            "OpFixedRecipINTEL",
-            "OpFixedRsqrtINTEL",
-            "OpFixedSinINTEL",
-            "OpFixedCosINTEL",
-            "OpFixedSinCosINTEL",
-            "OpFixedSinPiINTEL",
-            "OpFixedCosPiINTEL",
-            "OpFixedSinCosPiINTEL",
-            "OpFixedLogINTEL",
-            "OpFixedExpINTEL",
+        const OPS: [Op; 11] = [
+            Op::FixedSqrtINTEL,
+            Op::FixedRecipINTEL,
+            Op::FixedRsqrtINTEL,
+            Op::FixedSinINTEL,
+            Op::FixedCosINTEL,
+            Op::FixedSinCosINTEL,
+            Op::FixedSinPiINTEL,
+            Op::FixedCosPiINTEL,
+            Op::FixedSinCosPiINTEL,
+            Op::FixedLogINTEL,
+            Op::FixedExpINTEL,
         ];
         let name = self.bytes.pick(&OPS);
         self.b
@@ -976,7 +978,8 @@ impl Gen<'_> {
             .extension("SPV_INTEL_arbitrary_precision_fixed_point")
             .ok()?;
         let x = self.value(Ty::U32)?;
-        let result = match (name.contains("SinCos"), self.bytes.u8() & 1) {
+        let sincos = matches!(name, Op::FixedSinCosINTEL | Op::FixedSinCosPiINTEL);
+        let result = match (sincos, self.bytes.u8() & 1) {
             (false, _) => Ty::U32,
             (true, 0) => Ty::V2U32,
             (true, _) => Ty::U64,
@@ -1022,13 +1025,13 @@ impl Gen<'_> {
         }
         let (name, cap, acc) = if acc16 {
             (
-                "OpFDot2MixAcc16VALVE",
+                Op::FDot2MixAcc16VALVE,
                 "DotProductFloat16AccFloat16VALVE",
                 Ty::F16,
             )
         } else {
             (
-                "OpFDot2MixAcc32VALVE",
+                Op::FDot2MixAcc32VALVE,
                 "DotProductFloat16AccFloat32VALVE",
                 Ty::F32,
             )
@@ -1039,7 +1042,7 @@ impl Gen<'_> {
         let v2h = self.b.type_vector(half, 2).ok()?;
         let vector = |g: &mut Self| -> Option<u32> {
             let (x, y) = (g.value(Ty::F16)?, g.value(Ty::F16)?);
-            g.b.inst("OpCompositeConstruct", Some(v2h), &[Arg::Id(x), Arg::Id(y)])
+            g.b.inst(Op::CompositeConstruct, Some(v2h), &[Arg::Id(x), Arg::Id(y)])
                 .ok()?
         };
         let a = vector(self)?;
@@ -1051,7 +1054,7 @@ impl Gen<'_> {
     /// `OpBitcast` of a value of type `from` in scope to the type id `to`.
     fn bitcast_of(&mut self, from: Ty, to: u32) -> Option<u32> {
         let v = self.value(from)?;
-        self.b.inst("OpBitcast", Some(to), &[Arg::Id(v)]).ok()?
+        self.b.inst(Op::Bitcast, Some(to), &[Arg::Id(v)]).ok()?
     }
 
     /// OpFDot2MixAcc32VALVE / OpFDot2MixAcc16VALVE on bfloat16 pairs (SPV_KHR_bfloat16).
@@ -1069,7 +1072,7 @@ impl Gen<'_> {
         if !acc16 {
             let c = self.value(Ty::F32)?;
             return self.op(
-                "OpFDot2MixAcc32VALVE",
+                Op::FDot2MixAcc32VALVE,
                 Ty::F32,
                 &[Arg::Id(a), Arg::Id(b), Arg::Id(c)],
             );
@@ -1078,12 +1081,12 @@ impl Gen<'_> {
         let d = self
             .b
             .inst(
-                "OpFDot2MixAcc16VALVE",
+                Op::FDot2MixAcc16VALVE,
                 Some(bf16),
                 &[Arg::Id(a), Arg::Id(b), Arg::Id(c)],
             )
             .ok()??;
-        self.op("OpBitcast", Ty::U16, &[Arg::Id(d)])
+        self.op(Op::Bitcast, Ty::U16, &[Arg::Id(d)])
     }
 
     /// OpFDot4MixAcc32VALVE on four 8-bit floats, each vector E4M3 or E5M2 (SPV_EXT_float8).
@@ -1104,7 +1107,7 @@ impl Gen<'_> {
         let b = vector(self)?;
         let c = self.value(Ty::F32)?;
         self.op(
-            "OpFDot4MixAcc32VALVE",
+            Op::FDot4MixAcc32VALVE,
             Ty::F32,
             &[Arg::Id(a), Arg::Id(b), Arg::Id(c)],
         )
@@ -1115,12 +1118,12 @@ impl Gen<'_> {
         let t = self.bytes.pick(&[Ty::U32, Ty::F32]);
         let v = self.value(t)?;
         let name = match (t, self.bytes.below(3)) {
-            (Ty::U32, 0) => "OpGroupNonUniformIAdd",
-            (Ty::U32, 1) => "OpGroupNonUniformUMax",
-            (Ty::U32, _) => "OpGroupNonUniformBitwiseXor",
-            (_, 0) => "OpGroupNonUniformFAdd",
-            (_, 1) => "OpGroupNonUniformFMin",
-            _ => "OpGroupNonUniformFMul",
+            (Ty::U32, 0) => Op::GroupNonUniformIAdd,
+            (Ty::U32, 1) => Op::GroupNonUniformUMax,
+            (Ty::U32, _) => Op::GroupNonUniformBitwiseXor,
+            (_, 0) => Op::GroupNonUniformFAdd,
+            (_, 1) => Op::GroupNonUniformFMin,
+            _ => Op::GroupNonUniformFMul,
         };
         let op = self
             .bytes
@@ -1138,18 +1141,18 @@ impl Gen<'_> {
             .pick(&[Ty::U32, Ty::F32, Ty::I32, Ty::Bool, Ty::V4F32]);
         let k = self.bytes.below(12);
         match k {
-            0 => self.op("OpGroupNonUniformElect", Ty::Bool, &[Arg::Id(s)]),
+            0 => self.op(Op::GroupNonUniformElect, Ty::Bool, &[Arg::Id(s)]),
             1 => {
                 let p = self.value(Ty::Bool)?;
                 let name = self
                     .bytes
-                    .pick(&["OpGroupNonUniformAll", "OpGroupNonUniformAny"]);
+                    .pick(&[Op::GroupNonUniformAll, Op::GroupNonUniformAny]);
                 self.op(name, Ty::Bool, &[Arg::Id(s), Arg::Id(p)])
             }
             2 => {
                 let v = self.value(t)?;
                 self.op(
-                    "OpGroupNonUniformAllEqual",
+                    Op::GroupNonUniformAllEqual,
                     Ty::Bool,
                     &[Arg::Id(s), Arg::Id(v)],
                 )
@@ -1157,7 +1160,7 @@ impl Gen<'_> {
             3 => {
                 let v = self.value(t)?;
                 self.op(
-                    "OpGroupNonUniformBroadcastFirst",
+                    Op::GroupNonUniformBroadcastFirst,
                     t,
                     &[Arg::Id(s), Arg::Id(v)],
                 )
@@ -1166,18 +1169,18 @@ impl Gen<'_> {
                 let v = self.value(t)?;
                 let lane = self.bytes.pick(&self.u32_consts);
                 self.op(
-                    "OpGroupNonUniformBroadcast",
+                    Op::GroupNonUniformBroadcast,
                     t,
                     &[Arg::Id(s), Arg::Id(v), Arg::Id(lane)],
                 )
             }
             5 => {
-                const SHUFFLES: [&str; 5] = [
-                    "OpGroupNonUniformShuffle",
-                    "OpGroupNonUniformShuffleXor",
-                    "OpGroupNonUniformShuffleUp",
-                    "OpGroupNonUniformShuffleDown",
-                    "OpGroupNonUniformRotateKHR",
+                const SHUFFLES: [Op; 5] = [
+                    Op::GroupNonUniformShuffle,
+                    Op::GroupNonUniformShuffleXor,
+                    Op::GroupNonUniformShuffleUp,
+                    Op::GroupNonUniformShuffleDown,
+                    Op::GroupNonUniformRotateKHR,
                 ];
                 let name = self.bytes.pick(&SHUFFLES);
                 let v = self.value(t)?;
@@ -1190,7 +1193,7 @@ impl Gen<'_> {
                 let ballot = self
                     .b
                     .inst(
-                        "OpGroupNonUniformBallot",
+                        Op::GroupNonUniformBallot,
                         Some(v4u),
                         &[Arg::Id(s), Arg::Id(p)],
                     )
@@ -1202,31 +1205,31 @@ impl Gen<'_> {
                             .bytes
                             .pick(&["Reduce", "InclusiveScan", "ExclusiveScan"]);
                         self.op(
-                            "OpGroupNonUniformBallotBitCount",
+                            Op::GroupNonUniformBallotBitCount,
                             Ty::U32,
                             &[Arg::Id(s), Arg::name(op), Arg::Id(ballot)],
                         )
                     }
                     1 => self.op(
-                        "OpGroupNonUniformBallotFindLSB",
+                        Op::GroupNonUniformBallotFindLSB,
                         Ty::U32,
                         &[Arg::Id(s), Arg::Id(ballot)],
                     ),
                     2 => self.op(
-                        "OpGroupNonUniformBallotFindMSB",
+                        Op::GroupNonUniformBallotFindMSB,
                         Ty::U32,
                         &[Arg::Id(s), Arg::Id(ballot)],
                     ),
                     3 => {
                         let i = self.value(Ty::U32)?;
                         self.op(
-                            "OpGroupNonUniformBallotBitExtract",
+                            Op::GroupNonUniformBallotBitExtract,
                             Ty::Bool,
                             &[Arg::Id(s), Arg::Id(ballot), Arg::Id(i)],
                         )
                     }
                     _ => self.op(
-                        "OpGroupNonUniformInverseBallot",
+                        Op::GroupNonUniformInverseBallot,
                         Ty::Bool,
                         &[Arg::Id(s), Arg::Id(ballot)],
                     ),
@@ -1236,10 +1239,10 @@ impl Gen<'_> {
                 // ClusterSize 1, 2 or 4 (constants 1, 2, 4 of u32_consts), or 3 (invalid).
                 let cluster = self.u32_consts[1 + self.bytes.below(4)];
                 let (name, t) = match self.bytes.below(4) {
-                    0 => ("OpGroupNonUniformIAdd", Ty::U32),
-                    1 => ("OpGroupNonUniformSMin", Ty::I32),
-                    2 => ("OpGroupNonUniformFMax", Ty::F32),
-                    _ => ("OpGroupNonUniformLogicalOr", Ty::Bool),
+                    0 => (Op::GroupNonUniformIAdd, Ty::U32),
+                    1 => (Op::GroupNonUniformSMin, Ty::I32),
+                    2 => (Op::GroupNonUniformFMax, Ty::F32),
+                    _ => (Op::GroupNonUniformLogicalOr, Ty::Bool),
                 };
                 let v = self.value(t)?;
                 self.op(
@@ -1257,7 +1260,7 @@ impl Gen<'_> {
                 let v = self.value(t)?;
                 let lane = self.u32_consts[self.bytes.below(4)];
                 self.op(
-                    "OpGroupNonUniformQuadBroadcast",
+                    Op::GroupNonUniformQuadBroadcast,
                     t,
                     &[Arg::Id(s), Arg::Id(v), Arg::Id(lane)],
                 )
@@ -1266,7 +1269,7 @@ impl Gen<'_> {
                 let v = self.value(t)?;
                 let dir = self.u32_consts[self.bytes.below(3)];
                 self.op(
-                    "OpGroupNonUniformQuadSwap",
+                    Op::GroupNonUniformQuadSwap,
                     t,
                     &[Arg::Id(s), Arg::Id(v), Arg::Id(dir)],
                 )
@@ -1275,13 +1278,13 @@ impl Gen<'_> {
     }
 
     fn arith(&mut self) -> Option<()> {
-        const BIN: [&str; 14] = INT_BINARY_OPS;
-        const UN: [&str; 4] = ["OpNot", "OpSNegate", "OpBitReverse", "OpBitCount"];
+        const BIN: [Op; 14] = INT_BINARY_OPS;
+        const UN: [Op; 4] = [Op::Not, Op::SNegate, Op::BitReverse, Op::BitCount];
         let t = self.bytes.pick(&INTS);
         let k = self.bytes.below(BIN.len() + UN.len() + 2);
         if k < BIN.len() {
             // OpUDiv and OpUMod need an unsigned result type (SPIR-V §3.49.13).
-            let t = if matches!(BIN[k], "OpUDiv" | "OpUMod") && t == Ty::I32 {
+            let t = if matches!(BIN[k], Op::UDiv | Op::UMod) && t == Ty::I32 {
                 Ty::U32
             } else {
                 t
@@ -1300,13 +1303,13 @@ impl Gen<'_> {
             if k == BIN.len() + UN.len() {
                 let b = self.value(t)?;
                 self.op(
-                    "OpBitFieldInsert",
+                    Op::BitFieldInsert,
                     t,
                     &[Arg::Id(a), Arg::Id(b), Arg::Id(o), Arg::Id(c)],
                 )
             } else {
                 self.op(
-                    "OpBitFieldUExtract",
+                    Op::BitFieldUExtract,
                     t,
                     &[Arg::Id(a), Arg::Id(o), Arg::Id(c)],
                 )
@@ -1315,7 +1318,7 @@ impl Gen<'_> {
     }
 
     fn float_arith(&mut self) -> Option<()> {
-        const BIN: [&str; 6] = FLOAT_BINARY_OPS;
+        const BIN: [Op; 6] = FLOAT_BINARY_OPS;
         let t = self.bytes.pick(&FLOATS);
         let k = self.bytes.below(BIN.len() + 1);
         if k < BIN.len() {
@@ -1324,25 +1327,25 @@ impl Gen<'_> {
             self.op(BIN[k], t, &[Arg::Id(a), Arg::Id(b)])
         } else {
             let a = self.value(t)?;
-            self.op("OpFNegate", t, &[Arg::Id(a)])
+            self.op(Op::FNegate, t, &[Arg::Id(a)])
         }
     }
 
     fn compare(&mut self) -> Option<()> {
-        const INT: [&str; 6] = [
-            "OpIEqual",
-            "OpINotEqual",
-            "OpULessThan",
-            "OpSLessThan",
-            "OpUGreaterThanEqual",
-            "OpSGreaterThan",
+        const INT: [Op; 6] = [
+            Op::IEqual,
+            Op::INotEqual,
+            Op::ULessThan,
+            Op::SLessThan,
+            Op::UGreaterThanEqual,
+            Op::SGreaterThan,
         ];
-        const FLT: [&str; 5] = [
-            "OpFOrdLessThan",
-            "OpFUnordEqual",
-            "OpFOrdEqual",
-            "OpFUnordGreaterThanEqual",
-            "OpFOrdNotEqual",
+        const FLT: [Op; 5] = [
+            Op::FOrdLessThan,
+            Op::FUnordEqual,
+            Op::FOrdEqual,
+            Op::FUnordGreaterThanEqual,
+            Op::FOrdNotEqual,
         ];
         match self.bytes.below(4) {
             0 => {
@@ -1360,15 +1363,15 @@ impl Gen<'_> {
             2 => {
                 let t = self.bytes.pick(&FLOATS);
                 let a = self.value(t)?;
-                let name = self.bytes.pick(&["OpIsNan", "OpIsInf"]);
+                let name = self.bytes.pick(&[Op::IsNan, Op::IsInf]);
                 self.op(name, Ty::Bool, &[Arg::Id(a)])
             }
             _ => {
                 let (a, b) = (self.value(Ty::Bool)?, self.value(Ty::Bool)?);
                 match self.bytes.below(3) {
-                    0 => self.op("OpLogicalAnd", Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
-                    1 => self.op("OpLogicalNotEqual", Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
-                    _ => self.op("OpLogicalNot", Ty::Bool, &[Arg::Id(a)]),
+                    0 => self.op(Op::LogicalAnd, Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
+                    1 => self.op(Op::LogicalNotEqual, Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
+                    _ => self.op(Op::LogicalNot, Ty::Bool, &[Arg::Id(a)]),
                 }
             }
         }
@@ -1380,14 +1383,14 @@ impl Gen<'_> {
         match self.bytes.below(7) {
             0 => {
                 let a = self.value(i)?;
-                let name = self.bytes.pick(&["OpConvertUToF", "OpConvertSToF"]);
+                let name = self.bytes.pick(&[Op::ConvertUToF, Op::ConvertSToF]);
                 self.op(name, f, &[Arg::Id(a)])
             }
             1 => {
                 let a = self.value(f)?;
-                let name = self.bytes.pick(&["OpConvertFToU", "OpConvertFToS"]);
+                let name = self.bytes.pick(&[Op::ConvertFToU, Op::ConvertFToS]);
                 // ConvertFToU needs an unsigned result type (SPIR-V §3.49.11).
-                let i = if name == "OpConvertFToU" && i == Ty::I32 {
+                let i = if name == Op::ConvertFToU && i == Ty::I32 {
                     Ty::U32
                 } else {
                     i
@@ -1398,18 +1401,18 @@ impl Gen<'_> {
                 let to = self.bytes.pick(&INTS);
                 if width(to) == width(i) {
                     let a = self.value(i)?;
-                    return self.op("OpBitcast", to, &[Arg::Id(a)]);
+                    return self.op(Op::Bitcast, to, &[Arg::Id(a)]);
                 }
                 let a = self.value(i)?;
-                let name = self.bytes.pick(&["OpUConvert", "OpSConvert"]);
+                let name = self.bytes.pick(&[Op::UConvert, Op::SConvert]);
                 // UConvert needs an unsigned result type (SPIR-V §3.49.11).
-                let to = if name == "OpUConvert" && to == Ty::I32 {
+                let to = if name == Op::UConvert && to == Ty::I32 {
                     Ty::U32
                 } else {
                     to
                 };
                 if width(to) == width(i) {
-                    return self.op("OpBitcast", to, &[Arg::Id(a)]);
+                    return self.op(Op::Bitcast, to, &[Arg::Id(a)]);
                 }
                 self.op(name, to, &[Arg::Id(a)])
             }
@@ -1417,9 +1420,9 @@ impl Gen<'_> {
                 let to = self.bytes.pick(&FLOATS);
                 let a = self.value(f)?;
                 if to == f {
-                    return self.op("OpCopyObject", to, &[Arg::Id(a)]);
+                    return self.op(Op::CopyObject, to, &[Arg::Id(a)]);
                 }
-                self.op("OpFConvert", to, &[Arg::Id(a)])
+                self.op(Op::FConvert, to, &[Arg::Id(a)])
             }
             4 => {
                 // Bitcast between equal widths: u32/i32/f32, u64/f64/v2u32, u16/f16.
@@ -1432,16 +1435,16 @@ impl Gen<'_> {
                 let from = self.bytes.pick(g);
                 let to = self.bytes.pick(g);
                 let a = self.value(from)?;
-                self.op("OpBitcast", to, &[Arg::Id(a)])
+                self.op(Op::Bitcast, to, &[Arg::Id(a)])
             }
             5 => {
                 let a = self.value(Ty::Bool)?;
                 let (one, zero) = (self.value(i)?, self.value(i)?);
-                self.op("OpSelect", i, &[Arg::Id(a), Arg::Id(one), Arg::Id(zero)])
+                self.op(Op::Select, i, &[Arg::Id(a), Arg::Id(one), Arg::Id(zero)])
             }
             _ => {
                 let a = self.value(i)?;
-                self.op("OpCopyObject", i, &[Arg::Id(a)])
+                self.op(Op::CopyObject, i, &[Arg::Id(a)])
             }
         }
     }
@@ -1452,12 +1455,12 @@ impl Gen<'_> {
                 let c: Vec<Arg> = (0..4)
                     .map(|_| self.value(Ty::F32).map(Arg::Id))
                     .collect::<Option<_>>()?;
-                self.op("OpCompositeConstruct", Ty::V4F32, &c)
+                self.op(Op::CompositeConstruct, Ty::V4F32, &c)
             }
             1 => {
                 let v = self.value(Ty::V4F32)?;
                 let k = self.bytes.below(4) as u32;
-                self.op("OpCompositeExtract", Ty::F32, &[Arg::Id(v), Arg::Int(k)])
+                self.op(Op::CompositeExtract, Ty::F32, &[Arg::Id(v), Arg::Int(k)])
             }
             2 => {
                 let (a, b) = (self.value(Ty::V4F32)?, self.value(Ty::V4F32)?);
@@ -1466,23 +1469,23 @@ impl Gen<'_> {
                     let k = self.bytes.below(9) as u32;
                     args.push(Arg::Int(if k == 8 { 0xffff_ffff } else { k }));
                 }
-                self.op("OpVectorShuffle", Ty::V4F32, &args)
+                self.op(Op::VectorShuffle, Ty::V4F32, &args)
             }
             3 => {
                 let (a, b) = (self.value(Ty::V4F32)?, self.value(Ty::V4F32)?);
-                self.op("OpDot", Ty::F32, &[Arg::Id(a), Arg::Id(b)])
+                self.op(Op::Dot, Ty::F32, &[Arg::Id(a), Arg::Id(b)])
             }
             4 => {
                 let v = self.value(Ty::V4F32)?;
                 let i = self.value(Ty::U32)?;
-                self.op("OpVectorExtractDynamic", Ty::F32, &[Arg::Id(v), Arg::Id(i)])
+                self.op(Op::VectorExtractDynamic, Ty::F32, &[Arg::Id(v), Arg::Id(i)])
             }
             _ => {
                 let v = self.value(Ty::V2U32)?;
                 let x = self.value(Ty::U32)?;
                 let k = self.bytes.below(2) as u32;
                 self.op(
-                    "OpCompositeInsert",
+                    Op::CompositeInsert,
                     Ty::V2U32,
                     &[Arg::Id(x), Arg::Id(v), Arg::Int(k)],
                 )
@@ -1534,16 +1537,16 @@ impl Gen<'_> {
         let v = self.value(Ty::U32)?;
         let (s, m) = (self.scope_device, self.sem_none);
         let name = self.bytes.pick(&[
-            "OpAtomicIAdd",
-            "OpAtomicExchange",
-            "OpAtomicUMax",
-            "OpAtomicAnd",
-            "OpAtomicCompareExchange",
-            "OpAtomicLoad",
-            "OpAtomicIIncrement",
+            Op::AtomicIAdd,
+            Op::AtomicExchange,
+            Op::AtomicUMax,
+            Op::AtomicAnd,
+            Op::AtomicCompareExchange,
+            Op::AtomicLoad,
+            Op::AtomicIIncrement,
         ]);
         match name {
-            "OpAtomicCompareExchange" => {
+            Op::AtomicCompareExchange => {
                 let c = self.value(Ty::U32)?;
                 self.op(
                     name,
@@ -1558,7 +1561,7 @@ impl Gen<'_> {
                     ],
                 )
             }
-            "OpAtomicLoad" | "OpAtomicIIncrement" => {
+            Op::AtomicLoad | Op::AtomicIIncrement => {
                 self.op(name, Ty::U32, &[Arg::Id(p), Arg::Id(s), Arg::Id(m)])
             }
             _ => self.op(
@@ -1585,7 +1588,7 @@ impl Gen<'_> {
         let early_return = !self.in_helper && self.bytes.below(6) == 0;
         self.scoped(|g| g.statements(depth + 1))?;
         if early_return {
-            self.b.inst("OpReturn", None, &[]).ok()?;
+            self.b.inst(Op::Return, None, &[]).ok()?;
         } else {
             self.b.branch(merge)?;
         }
@@ -1607,7 +1610,7 @@ impl Gen<'_> {
         depth: u32,
     ) -> Option<()> {
         self.b.selection_merge(merge)?;
-        self.b.inst("OpSwitch", None, args).ok()?;
+        self.b.inst(Op::Switch, None, args).ok()?;
         for &label in labels.iter().chain([&default]) {
             self.block(label)?;
             self.scoped(|g| g.statements(depth + 1))?;

@@ -13,6 +13,7 @@
 //! output before and after a change shows the change left generation alone.
 
 use spvx_spirv::module::{Arg, Builder};
+use spvx_spirv::op::Op;
 
 /// Reads bytes from the front of the fuzzer's input; zeros when it runs out.
 pub struct Bytes<'a>(pub &'a [u8]);
@@ -66,26 +67,25 @@ impl Budget {
 }
 
 /// The integer binary instructions: arithmetic, shifts and bitwise operations.
-pub const INT_BINARY_OPS: [&str; 14] = [
-    "OpIAdd",
-    "OpISub",
-    "OpIMul",
-    "OpUDiv",
-    "OpSDiv",
-    "OpUMod",
-    "OpSRem",
-    "OpSMod",
-    "OpShiftLeftLogical",
-    "OpShiftRightLogical",
-    "OpShiftRightArithmetic",
-    "OpBitwiseAnd",
-    "OpBitwiseOr",
-    "OpBitwiseXor",
+pub const INT_BINARY_OPS: [Op; 14] = [
+    Op::IAdd,
+    Op::ISub,
+    Op::IMul,
+    Op::UDiv,
+    Op::SDiv,
+    Op::UMod,
+    Op::SRem,
+    Op::SMod,
+    Op::ShiftLeftLogical,
+    Op::ShiftRightLogical,
+    Op::ShiftRightArithmetic,
+    Op::BitwiseAnd,
+    Op::BitwiseOr,
+    Op::BitwiseXor,
 ];
 
 /// The float binary arithmetic instructions.
-pub const FLOAT_BINARY_OPS: [&str; 6] =
-    ["OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFRem", "OpFMod"];
+pub const FLOAT_BINARY_OPS: [Op; 6] = [Op::FAdd, Op::FSub, Op::FMul, Op::FDiv, Op::FRem, Op::FMod];
 
 /// The literal words of an integer of `bits` bits (at most 64) holding `v` truncated to that
 /// width: one word, or two (low first) for 64 bits.
@@ -140,39 +140,39 @@ pub trait Emit {
 
 impl Emit for Builder {
     fn store(&mut self, p: u32, v: u32) -> Option<()> {
-        self.inst("OpStore", None, &[Arg::Id(p), Arg::Id(v)]).ok()?;
+        self.inst(Op::Store, None, &[Arg::Id(p), Arg::Id(v)]).ok()?;
         Some(())
     }
 
     fn load(&mut self, ty: u32, p: u32) -> Option<u32> {
-        self.inst("OpLoad", Some(ty), &[Arg::Id(p)]).ok()?
+        self.inst(Op::Load, Some(ty), &[Arg::Id(p)]).ok()?
     }
 
     fn access_chain(&mut self, ptr_ty: u32, base: u32, indices: &[u32]) -> Option<u32> {
         let mut args = vec![Arg::Id(base)];
         args.extend(indices.iter().map(|&i| Arg::Id(i)));
-        self.inst("OpAccessChain", Some(ptr_ty), &args).ok()?
+        self.inst(Op::AccessChain, Some(ptr_ty), &args).ok()?
     }
 
     fn variable(&mut self, ptr_ty: u32) -> Option<u32> {
-        self.inst("OpVariable", Some(ptr_ty), &[Arg::name("Function")])
+        self.inst(Op::Variable, Some(ptr_ty), &[Arg::name("Function")])
             .ok()?
     }
 
     fn branch(&mut self, target: u32) -> Option<()> {
-        self.inst("OpBranch", None, &[Arg::Id(target)]).ok()?;
+        self.inst(Op::Branch, None, &[Arg::Id(target)]).ok()?;
         Some(())
     }
 
     fn branch_if(&mut self, c: u32, then: u32, other: u32) -> Option<()> {
         let args = [Arg::Id(c), Arg::Id(then), Arg::Id(other)];
-        self.inst("OpBranchConditional", None, &args).ok()?;
+        self.inst(Op::BranchConditional, None, &args).ok()?;
         Some(())
     }
 
     fn selection_merge(&mut self, merge: u32) -> Option<()> {
         let args = [Arg::Id(merge), Arg::name("None")];
-        self.inst("OpSelectionMerge", None, &args).ok()?;
+        self.inst(Op::SelectionMerge, None, &args).ok()?;
         Some(())
     }
 
@@ -240,7 +240,7 @@ pub fn counted_loop<G: Generator>(
     g.block(header)?;
     let b = g.builder();
     let args = [Arg::Id(merge), Arg::Id(cont), Arg::name("None")];
-    b.inst("OpLoopMerge", None, &args).ok()?;
+    b.inst(Op::LoopMerge, None, &args).ok()?;
     b.branch(first)?;
     g.block(first)?;
     body(g)?;
@@ -250,7 +250,7 @@ pub fn counted_loop<G: Generator>(
     let u32t = b.type_int(32, false).ok()?;
     let c = b.load(u32t, counter)?;
     let c1 = b
-        .inst("OpIAdd", Some(u32t), &[Arg::Id(c), Arg::Id(one)])
+        .inst(Op::IAdd, Some(u32t), &[Arg::Id(c), Arg::Id(one)])
         .ok()??;
     b.store(counter, c1)?;
     let go_on = match bound {
@@ -258,7 +258,7 @@ pub fn counted_loop<G: Generator>(
         Some(n) => {
             let boolt = b.type_bool().ok()?;
             let args = [Arg::Id(c1), Arg::Id(n)];
-            b.inst("OpULessThan", Some(boolt), &args).ok()??
+            b.inst(Op::ULessThan, Some(boolt), &args).ok()??
         }
     };
     b.branch_if(go_on, header, merge)?;

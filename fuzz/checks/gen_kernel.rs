@@ -67,6 +67,7 @@ use crate::gen_core::{
 use spvx_spirv::grammar::Version;
 use spvx_spirv::instruction::OperandValue;
 use spvx_spirv::module::{Arg, Builder, Module};
+use spvx_spirv::op::Op;
 
 /// The value types the generator computes with (all integers unsigned).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -410,7 +411,7 @@ pub fn generate(data: &[u8]) -> Option<(Module, Shape)> {
     g.load_builtins()?;
     g.budget = Budget(80);
     g.statements(0)?;
-    g.b.inst("OpReturn", None, &[]).ok()?;
+    g.b.inst(Op::Return, None, &[]).ok()?;
     g.b.end_function().ok()?;
     interface.extend(std::mem::take(&mut g.late_interface));
     g.b.entry_point("Kernel", main, "main", &interface).ok()?;
@@ -646,7 +647,7 @@ impl Gen<'_> {
                     for c in 0..3 {
                         let e = self
                             .b
-                            .inst("OpCompositeExtract", Some(stt), &[Arg::Id(x), Arg::Int(c)])
+                            .inst(Op::CompositeExtract, Some(stt), &[Arg::Id(x), Arg::Int(c)])
                             .ok()??;
                         self.pool.push((e, st));
                     }
@@ -673,7 +674,7 @@ impl Gen<'_> {
             if self.bytes.below(3) == 0 {
                 args.push(Arg::Id(self.constant(t)?));
             }
-            let v = self.b.inst("OpVariable", Some(p), &args).ok()??;
+            let v = self.b.inst(Op::Variable, Some(p), &args).ok()??;
             self.ptrs.push(Ptr {
                 id: v,
                 space: Space::Func,
@@ -715,7 +716,7 @@ impl Gen<'_> {
     }
 
     /// Emits `name` with result type `t`; the result joins the pool.
-    fn op(&mut self, name: &str, t: Ty, args: &[Arg]) -> Option<u32> {
+    fn op(&mut self, name: Op, t: Ty, args: &[Arg]) -> Option<u32> {
         let ty = self.ty(t)?;
         let r = self.b.inst(name, Some(ty), args).ok()??;
         self.pool.push((r, t));
@@ -727,17 +728,17 @@ impl Gen<'_> {
         let mut args = vec![Arg::Id(self.ocl), Arg::name(name)];
         args.extend(operands.iter().cloned());
         match t {
-            Some(t) => self.op("OpExtInst", t, &args).map(drop),
+            Some(t) => self.op(Op::ExtInst, t, &args).map(drop),
             None => {
                 let void = self.b.type_void().ok()?;
-                self.b.inst("OpExtInst", Some(void), &args).ok()?;
+                self.b.inst(Op::ExtInst, Some(void), &args).ok()?;
                 Some(())
             }
         }
     }
 
     /// Emits a pointer-valued instruction; the result joins the pointers in scope.
-    fn ptr_op(&mut self, name: &str, like: Ptr, args: &[Arg]) -> Option<Ptr> {
+    fn ptr_op(&mut self, name: Op, like: Ptr, args: &[Arg]) -> Option<Ptr> {
         let ty = self.ptr_ty(like.space, like.elem)?;
         let id = self.b.inst(name, Some(ty), args).ok()??;
         let p = Ptr { id, ..like };
@@ -759,7 +760,7 @@ impl Gen<'_> {
         if p.elem == elem {
             return Some(p);
         }
-        self.ptr_op("OpBitcast", Ptr { elem, ..p }, &[Arg::Id(p.id)])
+        self.ptr_op(Op::Bitcast, Ptr { elem, ..p }, &[Arg::Id(p.id)])
     }
 
     /// A pointer to `elem` in `space` (any writable space when None) that may be written:
@@ -777,7 +778,7 @@ impl Gen<'_> {
             && let Some(p) = self.pick(|p| p.writable() && p.space != Space::Generic)
         {
             let g = self.ptr_op(
-                "OpPtrCastToGeneric",
+                Op::PtrCastToGeneric,
                 Ptr {
                     space: Space::Generic,
                     ..p
@@ -855,7 +856,7 @@ impl Gen<'_> {
     }
 
     fn arith(&mut self) -> Option<()> {
-        const BIN: [&str; 14] = INT_BINARY_OPS;
+        const BIN: [Op; 14] = INT_BINARY_OPS;
         let t = match self.bytes.below(6) {
             4 => Ty::V2U32,
             5 => Ty::V4U32,
@@ -864,10 +865,10 @@ impl Gen<'_> {
         let k = self.bytes.below(BIN.len() + 2);
         if let Some(name) = BIN.get(k) {
             let (a, b) = (self.value(t)?, self.value(t)?);
-            self.op(name, t, &[Arg::Id(a), Arg::Id(b)]).map(drop)
+            self.op(*name, t, &[Arg::Id(a), Arg::Id(b)]).map(drop)
         } else {
             let a = self.value(t)?;
-            let name = ["OpNot", "OpSNegate"][k - BIN.len()];
+            let name = [Op::Not, Op::SNegate][k - BIN.len()];
             self.op(name, t, &[Arg::Id(a)]).map(drop)
         }
     }
@@ -879,44 +880,44 @@ impl Gen<'_> {
     }
 
     fn float_arith(&mut self) -> Option<()> {
-        const BIN: [&str; 6] = FLOAT_BINARY_OPS;
+        const BIN: [Op; 6] = FLOAT_BINARY_OPS;
         let t = self.float_ty();
         let k = self.bytes.below(BIN.len() + 1);
         let a = self.value(t)?;
         if let Some(name) = BIN.get(k) {
             let b = self.value(t)?;
-            self.op(name, t, &[Arg::Id(a), Arg::Id(b)]).map(drop)
+            self.op(*name, t, &[Arg::Id(a), Arg::Id(b)]).map(drop)
         } else {
-            self.op("OpFNegate", t, &[Arg::Id(a)]).map(drop)
+            self.op(Op::FNegate, t, &[Arg::Id(a)]).map(drop)
         }
     }
 
     fn compare(&mut self) -> Option<()> {
-        const INT: [&str; 7] = [
-            "OpIEqual",
-            "OpINotEqual",
-            "OpULessThan",
-            "OpSLessThan",
-            "OpUGreaterThanEqual",
-            "OpSGreaterThan",
-            "OpSLessThanEqual",
+        const INT: [Op; 7] = [
+            Op::IEqual,
+            Op::INotEqual,
+            Op::ULessThan,
+            Op::SLessThan,
+            Op::UGreaterThanEqual,
+            Op::SGreaterThan,
+            Op::SLessThanEqual,
         ];
-        const FLT: [&str; 8] = [
-            "OpFOrdLessThan",
-            "OpFUnordEqual",
-            "OpFOrdEqual",
-            "OpFUnordGreaterThanEqual",
-            "OpFOrdNotEqual",
-            "OpFUnordLessThanEqual",
-            "OpOrdered",
-            "OpUnordered",
+        const FLT: [Op; 8] = [
+            Op::FOrdLessThan,
+            Op::FUnordEqual,
+            Op::FOrdEqual,
+            Op::FUnordGreaterThanEqual,
+            Op::FOrdNotEqual,
+            Op::FUnordLessThanEqual,
+            Op::Ordered,
+            Op::Unordered,
         ];
-        const TESTS: [&str; 5] = [
-            "OpIsNan",
-            "OpIsInf",
-            "OpIsFinite",
-            "OpIsNormal",
-            "OpSignBitSet",
+        const TESTS: [Op; 5] = [
+            Op::IsNan,
+            Op::IsInf,
+            Op::IsFinite,
+            Op::IsNormal,
+            Op::SignBitSet,
         ];
         match self.bytes.below(4) {
             0 => {
@@ -940,9 +941,9 @@ impl Gen<'_> {
             _ => {
                 let (a, b) = (self.value(Ty::Bool)?, self.value(Ty::Bool)?);
                 match self.bytes.below(3) {
-                    0 => self.op("OpLogicalAnd", Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
-                    1 => self.op("OpLogicalNotEqual", Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
-                    _ => self.op("OpLogicalNot", Ty::Bool, &[Arg::Id(a)]),
+                    0 => self.op(Op::LogicalAnd, Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
+                    1 => self.op(Op::LogicalNotEqual, Ty::Bool, &[Arg::Id(a), Arg::Id(b)]),
+                    _ => self.op(Op::LogicalNot, Ty::Bool, &[Arg::Id(a)]),
                 }
                 .map(drop)
             }
@@ -957,25 +958,25 @@ impl Gen<'_> {
         let r = match self.bytes.below(7) {
             0 => {
                 let a = self.value(i)?;
-                let name = self.bytes.pick(&["OpConvertUToF", "OpConvertSToF"]);
+                let name = self.bytes.pick(&[Op::ConvertUToF, Op::ConvertSToF]);
                 self.op(name, f, &[Arg::Id(a)])?
             }
             1 => {
                 let a = self.value(f)?;
-                let name = self.bytes.pick(&["OpConvertFToU", "OpConvertFToS"]);
+                let name = self.bytes.pick(&[Op::ConvertFToU, Op::ConvertFToS]);
                 self.op(name, i, &[Arg::Id(a)])?
             }
             2 => {
                 let to = self.bytes.pick(&INTS);
                 let a = self.value(i)?;
                 if to == i {
-                    self.op("OpCopyObject", to, &[Arg::Id(a)])?
+                    self.op(Op::CopyObject, to, &[Arg::Id(a)])?
                 } else {
                     let name = self.bytes.pick(&[
-                        "OpUConvert",
-                        "OpSConvert",
-                        "OpSatConvertSToU",
-                        "OpSatConvertUToS",
+                        Op::UConvert,
+                        Op::SConvert,
+                        Op::SatConvertSToU,
+                        Op::SatConvertUToS,
                     ]);
                     self.op(name, to, &[Arg::Id(a)])?
                 }
@@ -984,9 +985,9 @@ impl Gen<'_> {
                 let to = self.bytes.pick(&FLOATS);
                 let a = self.value(f)?;
                 let name = if to == f {
-                    "OpCopyObject"
+                    Op::CopyObject
                 } else {
-                    "OpFConvert"
+                    Op::FConvert
                 };
                 self.op(name, to, &[Arg::Id(a)])?
             }
@@ -1002,17 +1003,17 @@ impl Gen<'_> {
                 let from = self.bytes.pick(g);
                 let to = self.bytes.pick(g);
                 let a = self.value(from)?;
-                self.op("OpBitcast", to, &[Arg::Id(a)])?
+                self.op(Op::Bitcast, to, &[Arg::Id(a)])?
             }
             5 => {
                 let c = self.value(Ty::Bool)?;
                 let t = self.bytes.pick(&MEM_TYS);
                 let (a, b) = (self.value(t)?, self.value(t)?);
-                self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])?
+                self.op(Op::Select, t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])?
             }
             _ => {
                 let a = self.value(i)?;
-                self.op("OpCopyObject", i, &[Arg::Id(a)])?
+                self.op(Op::CopyObject, i, &[Arg::Id(a)])?
             }
         };
         match self.bytes.below(8) {
@@ -1041,12 +1042,12 @@ impl Gen<'_> {
                 let parts: Vec<Arg> = (0..n)
                     .map(|_| self.value(c).map(Arg::Id))
                     .collect::<Option<_>>()?;
-                self.op("OpCompositeConstruct", v, &parts).map(drop)
+                self.op(Op::CompositeConstruct, v, &parts).map(drop)
             }
             1 => {
                 let x = self.value(v)?;
                 let k = self.bytes.below(n as usize) as u32;
-                self.op("OpCompositeExtract", c, &[Arg::Id(x), Arg::Int(k)])
+                self.op(Op::CompositeExtract, c, &[Arg::Id(x), Arg::Int(k)])
                     .map(drop)
             }
             2 => {
@@ -1054,7 +1055,7 @@ impl Gen<'_> {
                 let e = self.value(c)?;
                 let k = self.bytes.below(n as usize) as u32;
                 self.op(
-                    "OpCompositeInsert",
+                    Op::CompositeInsert,
                     v,
                     &[Arg::Id(e), Arg::Id(x), Arg::Int(k)],
                 )
@@ -1067,7 +1068,7 @@ impl Gen<'_> {
                     let k = self.bytes.below(2 * n as usize + 1) as u32;
                     args.push(Arg::Int(if k == 2 * n { 0xffff_ffff } else { k }));
                 }
-                self.op("OpVectorShuffle", v, &args).map(drop)
+                self.op(Op::VectorShuffle, v, &args).map(drop)
             }
             4 => {
                 // A dynamic index of any integer type, often out of range.
@@ -1075,11 +1076,11 @@ impl Gen<'_> {
                 let it = self.bytes.pick(&INTS);
                 let i = self.value(it)?;
                 if self.bytes.below(2) == 0 {
-                    self.op("OpVectorExtractDynamic", c, &[Arg::Id(x), Arg::Id(i)])
+                    self.op(Op::VectorExtractDynamic, c, &[Arg::Id(x), Arg::Id(i)])
                 } else {
                     let e = self.value(c)?;
                     self.op(
-                        "OpVectorInsertDynamic",
+                        Op::VectorInsertDynamic,
                         v,
                         &[Arg::Id(x), Arg::Id(e), Arg::Id(i)],
                     )
@@ -1088,12 +1089,12 @@ impl Gen<'_> {
             }
             _ if c == Ty::F32 => {
                 let (x, y) = (self.value(v)?, self.value(v)?);
-                self.op("OpDot", Ty::F32, &[Arg::Id(x), Arg::Id(y)])
+                self.op(Op::Dot, Ty::F32, &[Arg::Id(x), Arg::Id(y)])
                     .map(drop)
             }
             _ => {
                 let (x, y) = (self.value(v)?, self.value(v)?);
-                self.op("OpIAdd", v, &[Arg::Id(x), Arg::Id(y)]).map(drop)
+                self.op(Op::IAdd, v, &[Arg::Id(x), Arg::Id(y)]).map(drop)
             }
         }
     }
@@ -1334,7 +1335,7 @@ impl Gen<'_> {
             return Some(v);
         }
         let mask = self.int_const(st, 7)?;
-        self.op("OpBitwiseAnd", st, &[Arg::Id(v), Arg::Id(mask)])
+        self.op(Op::BitwiseAnd, st, &[Arg::Id(v), Arg::Id(mask)])
     }
 
     /// vloadn, vstoren, vload_half, vload_halfn, vloada_halfn, vstore_half(n)(_r),
@@ -1430,7 +1431,7 @@ impl Gen<'_> {
         let masked = |g: &mut Self, t: Ty, m: u64| -> Option<(u32, u64)> {
             let v = g.value(t)?;
             let mask = g.int_const(t, m)?;
-            let r = g.op("OpBitwiseAnd", t, &[Arg::Id(v), Arg::Id(mask)])?;
+            let r = g.op(Op::BitwiseAnd, t, &[Arg::Id(v), Arg::Id(mask)])?;
             Some((r, m))
         };
         match self.bytes.below(9) {
@@ -1471,7 +1472,7 @@ impl Gen<'_> {
         let (i, bound) = self.index()?;
         let name = self
             .bytes
-            .pick(&["OpPtrAccessChain", "OpInBoundsPtrAccessChain"]);
+            .pick(&[Op::PtrAccessChain, Op::InBoundsPtrAccessChain]);
         let reach = p.reach.saturating_add(bound.saturating_mul(p.elem.size()));
         self.ptr_op(name, Ptr { reach, ..p }, &[Arg::Id(p.id), Arg::Id(i)])
             .map(drop)
@@ -1518,7 +1519,7 @@ impl Gen<'_> {
             let m = self.bytes.pick(&[0xff, 0xffff, max - 1]);
             let v = self.value(st)?;
             let mask = self.int_const(st, m)?;
-            let r = self.op("OpBitwiseAnd", st, &[Arg::Id(v), Arg::Id(mask)])?;
+            let r = self.op(Op::BitwiseAnd, st, &[Arg::Id(v), Arg::Id(mask)])?;
             Some((r, m))
         }
     }
@@ -1534,15 +1535,15 @@ impl Gen<'_> {
         let st = self.size_t();
         let name = self
             .bytes
-            .pick(&["OpConvertPtrToU", "OpConvertPtrToU", "OpBitcast"]);
+            .pick(&[Op::ConvertPtrToU, Op::ConvertPtrToU, Op::Bitcast]);
         let address = self.op(name, st, &[Arg::Id(p.id)])?;
         let (delta, mut bound) = self.delta()?;
-        let name = self.bytes.pick(&["OpIAdd", "OpISub"]);
+        let name = self.bytes.pick(&[Op::IAdd, Op::ISub]);
         let mut sum = self.op(name, st, &[Arg::Id(address), Arg::Id(delta)])?;
         if self.bytes.below(4) == 0 {
             let align = self.bytes.pick(&[2u64, 4, 8, 16]);
             let mask = self.int_const(st, !(align - 1))?;
-            sum = self.op("OpBitwiseAnd", st, &[Arg::Id(sum), Arg::Id(mask)])?;
+            sum = self.op(Op::BitwiseAnd, st, &[Arg::Id(sum), Arg::Id(mask)])?;
             bound += align;
         }
         let space = match self.bytes.below(4) {
@@ -1557,7 +1558,7 @@ impl Gen<'_> {
         };
         let name = self
             .bytes
-            .pick(&["OpConvertUToPtr", "OpConvertUToPtr", "OpBitcast"]);
+            .pick(&[Op::ConvertUToPtr, Op::ConvertUToPtr, Op::Bitcast]);
         let forged = Ptr {
             space,
             elem,
@@ -1580,7 +1581,7 @@ impl Gen<'_> {
                     space: Space::Generic,
                     ..p
                 };
-                self.ptr_op("OpPtrCastToGeneric", g, &[Arg::Id(p.id)])
+                self.ptr_op(Op::PtrCastToGeneric, g, &[Arg::Id(p.id)])
                     .map(drop)
             }
             1 | 2 => {
@@ -1589,10 +1590,10 @@ impl Gen<'_> {
                 };
                 let r = Ptr { space: to, ..p };
                 if self.bytes.below(2) == 0 {
-                    self.ptr_op("OpGenericCastToPtr", r, &[Arg::Id(p.id)])
+                    self.ptr_op(Op::GenericCastToPtr, r, &[Arg::Id(p.id)])
                 } else {
                     let class = Arg::name(to.name());
-                    self.ptr_op("OpGenericCastToPtrExplicit", r, &[Arg::Id(p.id), class])
+                    self.ptr_op(Op::GenericCastToPtrExplicit, r, &[Arg::Id(p.id), class])
                 }
                 .map(drop)
             }
@@ -1600,7 +1601,7 @@ impl Gen<'_> {
                 let Some(p) = self.pick(|p| p.space == Space::Generic) else {
                     return Some(());
                 };
-                self.op("OpGenericPtrMemSemantics", Ty::U32, &[Arg::Id(p.id)])
+                self.op(Op::GenericPtrMemSemantics, Ty::U32, &[Arg::Id(p.id)])
                     .map(drop)
             }
         }
@@ -1625,7 +1626,7 @@ impl Gen<'_> {
         };
         let mut args = vec![Arg::Id(p.id)];
         args.extend(self.memory_operands(p.elem));
-        self.op("OpLoad", p.elem, &args).map(drop)
+        self.op(Op::Load, p.elem, &args).map(drop)
     }
 
     fn store(&mut self) -> Option<()> {
@@ -1635,7 +1636,7 @@ impl Gen<'_> {
         let v = self.value(p.elem)?;
         let mut args = vec![Arg::Id(p.id), Arg::Id(v)];
         args.extend(self.memory_operands(p.elem));
-        self.b.inst("OpStore", None, &args).ok()?;
+        self.b.inst(Op::Store, None, &args).ok()?;
         Some(())
     }
 
@@ -1651,7 +1652,7 @@ impl Gen<'_> {
             };
             let mut args = vec![Arg::Id(to.id), Arg::Id(from.id)];
             args.extend(self.memory_operands(to.elem));
-            self.b.inst("OpCopyMemory", None, &args).ok()?;
+            self.b.inst(Op::CopyMemory, None, &args).ok()?;
             return Some(());
         }
         let Some(from) = self.pick(|_| true) else {
@@ -1667,18 +1668,18 @@ impl Gen<'_> {
             1 => {
                 let v = self.value(st)?;
                 let m = self.int_const(st, 0xff)?;
-                self.op("OpBitwiseAnd", st, &[Arg::Id(v), Arg::Id(m)])?
+                self.op(Op::BitwiseAnd, st, &[Arg::Id(v), Arg::Id(m)])?
             }
             _ => {
                 // Any value, through OpCopyObject: a constant one may be 0.
                 let t = self.bytes.pick(&[Ty::U32, Ty::U64]);
                 let v = self.value(t)?;
-                self.op("OpCopyObject", t, &[Arg::Id(v)])?
+                self.op(Op::CopyObject, t, &[Arg::Id(v)])?
             }
         };
         self.b
             .inst(
-                "OpCopyMemorySized",
+                Op::CopyMemorySized,
                 None,
                 &[Arg::Id(to.id), Arg::Id(from.id), Arg::Id(size)],
             )
@@ -1689,18 +1690,18 @@ impl Gen<'_> {
     /// A 32- or 64-bit atomic at a writable Global, Local or Generic pointer (OpAtomicLoad:
     /// any such pointer).
     fn atomic(&mut self) -> Option<()> {
-        const RMW: [&str; 11] = [
-            "OpAtomicIAdd",
-            "OpAtomicISub",
-            "OpAtomicExchange",
-            "OpAtomicUMin",
-            "OpAtomicUMax",
-            "OpAtomicSMin",
-            "OpAtomicSMax",
-            "OpAtomicAnd",
-            "OpAtomicOr",
-            "OpAtomicXor",
-            "OpAtomicCompareExchange",
+        const RMW: [Op; 11] = [
+            Op::AtomicIAdd,
+            Op::AtomicISub,
+            Op::AtomicExchange,
+            Op::AtomicUMin,
+            Op::AtomicUMax,
+            Op::AtomicSMin,
+            Op::AtomicSMax,
+            Op::AtomicAnd,
+            Op::AtomicOr,
+            Op::AtomicXor,
+            Op::AtomicCompareExchange,
         ];
         let t = if self.bytes.below(3) == 0 {
             self.b.capability("Int64Atomics").ok()?;
@@ -1727,7 +1728,7 @@ impl Gen<'_> {
                 let s = sem(self, &[0, 0x210, 0x108])?;
                 let v = self.value(t)?;
                 let mut args = vec![Arg::Id(p.id), Arg::Id(scope), Arg::Id(s)];
-                if RMW[k] == "OpAtomicCompareExchange" {
+                if RMW[k] == Op::AtomicCompareExchange {
                     let c = self.value(t)?;
                     args.extend([Arg::Id(relaxed), Arg::Id(v), Arg::Id(c)]);
                 } else {
@@ -1737,14 +1738,14 @@ impl Gen<'_> {
             }
             11 | 12 => {
                 let s = sem(self, &[0, 0x210, 0x108])?;
-                let name = ["OpAtomicIIncrement", "OpAtomicIDecrement"][k - 11];
+                let name = [Op::AtomicIIncrement, Op::AtomicIDecrement][k - 11];
                 self.op(name, t, &[Arg::Id(p.id), Arg::Id(scope), Arg::Id(s)])
                     .map(drop)
             }
             13 => {
                 let s = sem(self, &[0, 0x202])?;
                 self.op(
-                    "OpAtomicLoad",
+                    Op::AtomicLoad,
                     t,
                     &[Arg::Id(p.id), Arg::Id(scope), Arg::Id(s)],
                 )
@@ -1755,7 +1756,7 @@ impl Gen<'_> {
                 let v = self.value(t)?;
                 self.b
                     .inst(
-                        "OpAtomicStore",
+                        Op::AtomicStore,
                         None,
                         &[Arg::Id(p.id), Arg::Id(scope), Arg::Id(s), Arg::Id(v)],
                     )
@@ -1775,12 +1776,12 @@ impl Gen<'_> {
             let scope = self.bytes.pick(&[1, 2]);
             let scope = self.int_const(Ty::U32, scope)?;
             self.b
-                .inst("OpMemoryBarrier", None, &[Arg::Id(scope), Arg::Id(sem)])
+                .inst(Op::MemoryBarrier, None, &[Arg::Id(scope), Arg::Id(sem)])
                 .ok()?;
         } else {
             self.b
                 .inst(
-                    "OpControlBarrier",
+                    Op::ControlBarrier,
                     None,
                     &[Arg::Id(wg), Arg::Id(wg), Arg::Id(sem)],
                 )
@@ -1800,11 +1801,11 @@ impl Gen<'_> {
         };
         let (a, b) = (Arg::Id(p.id), Arg::Id(q.id));
         match self.bytes.below(4) {
-            0 => self.op("OpPtrEqual", Ty::Bool, &[a, b]).map(drop),
-            1 => self.op("OpPtrNotEqual", Ty::Bool, &[a, b]).map(drop),
+            0 => self.op(Op::PtrEqual, Ty::Bool, &[a, b]).map(drop),
+            1 => self.op(Op::PtrNotEqual, Ty::Bool, &[a, b]).map(drop),
             2 => {
                 let t = self.bytes.pick(&[Ty::U64, Ty::U32]);
-                self.op("OpPtrDiff", t, &[a, b]).map(drop)
+                self.op(Op::PtrDiff, t, &[a, b]).map(drop)
             }
             _ => {
                 let c = self.value(Ty::Bool)?;
@@ -1813,7 +1814,7 @@ impl Gen<'_> {
                     reach: p.reach.max(q.reach),
                     ..p
                 };
-                self.ptr_op("OpSelect", r, &[Arg::Id(c), a, b]).map(drop)
+                self.ptr_op(Op::Select, r, &[Arg::Id(c), a, b]).map(drop)
             }
         }
     }
@@ -1835,7 +1836,7 @@ impl Gen<'_> {
                 };
                 let ty = self.b.type_pointer(p.space.name(), pg).ok()?;
                 self.b
-                    .inst("OpBitcast", Some(ty), &[Arg::Id(p.id)])
+                    .inst(Op::Bitcast, Some(ty), &[Arg::Id(p.id)])
                     .ok()??
             }
         };
@@ -1859,10 +1860,10 @@ impl Gen<'_> {
         } else {
             let v = self.value(Ty::U32)?;
             let m = self.int_const(Ty::U32, (SHARED_LEN - 1) as u64)?;
-            let r = self.op("OpBitwiseAnd", Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
+            let r = self.op(Op::BitwiseAnd, Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
             (r, SHARED_LEN as u64)
         };
-        let name = self.bytes.pick(&["OpAccessChain", "OpInBoundsAccessChain"]);
+        let name = self.bytes.pick(&[Op::AccessChain, Op::InBoundsAccessChain]);
         let p = Ptr {
             id: 0,
             space: Space::Local,
@@ -1892,9 +1893,9 @@ impl Gen<'_> {
                 reach: u64::MAX,
                 ..p
             };
-            self.ptr_op("OpFunctionCall", q, &args).map(drop)
+            self.ptr_op(Op::FunctionCall, q, &args).map(drop)
         } else {
-            self.op("OpFunctionCall", Ty::U32, &args).map(drop)
+            self.op(Op::FunctionCall, Ty::U32, &args).map(drop)
         }
     }
 
@@ -1910,17 +1911,17 @@ impl Gen<'_> {
     /// The current function's return instruction (with a value in scope).
     fn ret(&mut self) -> Option<()> {
         match self.ret {
-            Ret::Void => self.b.inst("OpReturn", None, &[]).ok()?,
+            Ret::Void => self.b.inst(Op::Return, None, &[]).ok()?,
             Ret::Uint => {
                 let v = self.value(Ty::U32)?;
-                self.b.inst("OpReturnValue", None, &[Arg::Id(v)]).ok()?
+                self.b.inst(Op::ReturnValue, None, &[Arg::Id(v)]).ok()?
             }
             Ret::Ptr(space, elem) => {
                 // The first pointer in scope is the helper's parameter, of this type.
                 let p = self
                     .pick(|p| p.space == space && p.elem == elem && p.writable())
                     .or(self.ptrs.first().copied())?;
-                self.b.inst("OpReturnValue", None, &[Arg::Id(p.id)]).ok()?
+                self.b.inst(Op::ReturnValue, None, &[Arg::Id(p.id)]).ok()?
             }
         };
         Some(())
@@ -1986,7 +1987,7 @@ impl Gen<'_> {
                 .flat_map(|&((v, _), l)| [Arg::Id(v), Arg::Id(l)])
                 .collect();
             match like {
-                Ok(t) => self.op("OpPhi", t, &args).map(drop)?,
+                Ok(t) => self.op(Op::Phi, t, &args).map(drop)?,
                 Err(p) => {
                     let ins = incoming.iter().filter_map(|((_, q), _)| *q);
                     let r = ins.fold(p, |r, q| Ptr {
@@ -1994,7 +1995,7 @@ impl Gen<'_> {
                         reach: r.reach.max(q.reach),
                         ..r
                     });
-                    self.ptr_op("OpPhi", r, &args).map(drop)?
+                    self.ptr_op(Op::Phi, r, &args).map(drop)?
                 }
             }
         }
@@ -2026,7 +2027,7 @@ impl Gen<'_> {
             self.b.selection_merge(merge)?;
             self.loops.push(None);
         }
-        self.b.inst("OpSwitch", None, &args).ok()?;
+        self.b.inst(Op::Switch, None, &args).ok()?;
         labels.push(default);
         for (k, &label) in labels.iter().enumerate() {
             self.block(label)?;
@@ -2099,7 +2100,7 @@ impl Gen<'_> {
         let (keep, keep_ptrs) = (self.pool.len(), self.ptrs.len());
         let next_i = self.b.fresh_id();
         let i = self.op(
-            "OpPhi",
+            Op::Phi,
             t,
             &[Arg::Id(zero), Arg::Id(pre), Arg::Id(next_i), Arg::Id(latch)],
         )?;
@@ -2111,7 +2112,7 @@ impl Gen<'_> {
                 ..p
             };
             let q = self.ptr_op(
-                "OpPhi",
+                Op::Phi,
                 q,
                 &[Arg::Id(p.id), Arg::Id(pre), Arg::Id(next_q), Arg::Id(latch)],
             )?;
@@ -2122,7 +2123,7 @@ impl Gen<'_> {
             Some(n) if test_first => {
                 let go = self
                     .b
-                    .inst("OpULessThan", Some(boolt), &[Arg::Id(i), Arg::Id(n)])
+                    .inst(Op::ULessThan, Some(boolt), &[Arg::Id(i), Arg::Id(n)])
                     .ok()??;
                 self.b.branch_if(go, body, exit)?;
             }
@@ -2141,14 +2142,14 @@ impl Gen<'_> {
         } else {
             self.int_const(t, 1)?
         };
-        let i1 = self.op("OpIAdd", t, &[Arg::Id(i), Arg::Id(step)])?;
+        let i1 = self.op(Op::IAdd, t, &[Arg::Id(i), Arg::Id(step)])?;
         self.forwards.push(Forward {
             placeholder: next_i,
             value: i1,
         });
         if let Some((q, next_q)) = walker {
             let (stride, _) = self.index()?;
-            let q1 = self.ptr_op("OpPtrAccessChain", q, &[Arg::Id(q.id), Arg::Id(stride)])?;
+            let q1 = self.ptr_op(Op::PtrAccessChain, q, &[Arg::Id(q.id), Arg::Id(stride)])?;
             self.forwards.push(Forward {
                 placeholder: next_q,
                 value: q1.id,
@@ -2157,7 +2158,7 @@ impl Gen<'_> {
         let go = match bound {
             Some(n) if !test_first => self
                 .b
-                .inst("OpULessThan", Some(boolt), &[Arg::Id(i1), Arg::Id(n)])
+                .inst(Op::ULessThan, Some(boolt), &[Arg::Id(i1), Arg::Id(n)])
                 .ok()??,
             _ => self.b.constant_bool(true).ok()?,
         };
@@ -2307,7 +2308,7 @@ impl Gen<'_> {
             .ok()?;
         self.late_interface.push(v);
         let p = self.ptr_ty(Space::Constant, Ty::U8)?;
-        let r = self.b.inst("OpBitcast", Some(p), &[Arg::Id(v)]).ok()??;
+        let r = self.b.inst(Op::Bitcast, Some(p), &[Arg::Id(v)]).ok()??;
         self.ptrs.push(Ptr {
             id: r,
             space: Space::Constant,

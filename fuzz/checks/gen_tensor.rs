@@ -46,6 +46,7 @@ use crate::gen_core::{
 };
 use spvx_spirv::grammar::Version;
 use spvx_spirv::module::{Arg, Builder, Module};
+use spvx_spirv::op::Op;
 
 /// The scalar types the generator uses (tensor elements, coordinates, arithmetic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -303,7 +304,7 @@ pub fn generate(data: &[u8], race_free: bool) -> Option<(Module, Interface)> {
     while g.budget.spend(&g.bytes) {
         g.statement(0)?;
     }
-    g.b.inst("OpReturn", None, &[]).ok()?;
+    g.b.inst(Op::Return, None, &[]).ok()?;
     g.b.end_function().ok()?;
     g.b.entry_point("GLCompute", main, "main", &interface)
         .ok()?;
@@ -436,13 +437,13 @@ impl Gen<'_> {
         self.konst(t, bits)
     }
 
-    fn emit(&mut self, name: &str, t: Ty, args: &[Arg]) -> Option<u32> {
+    fn emit(&mut self, name: Op, t: Ty, args: &[Arg]) -> Option<u32> {
         let ty = self.ty(t)?;
         self.b.inst(name, Some(ty), args).ok()?
     }
 
     /// Emits and keeps the result in the pool.
-    fn op(&mut self, name: &str, t: Ty, args: &[Arg]) -> Option<()> {
+    fn op(&mut self, name: Op, t: Ty, args: &[Arg]) -> Option<()> {
         let r = self.emit(name, t, args)?;
         self.pool.push((r, t));
         Some(())
@@ -480,27 +481,27 @@ impl Gen<'_> {
         if from == Ty::Bool {
             let one = self.konst(to, Self::one_bits(to))?;
             let zero = self.konst(to, 0)?;
-            return self.emit("OpSelect", to, &[a, Arg::Id(one), Arg::Id(zero)]);
+            return self.emit(Op::Select, to, &[a, Arg::Id(one), Arg::Id(zero)]);
         }
         if to == Ty::Bool {
             let zero = self.konst(from, 0)?;
             let name = if from.is_int() {
-                "OpINotEqual"
+                Op::INotEqual
             } else {
-                "OpFUnordNotEqual"
+                Op::FUnordNotEqual
             };
             return self.emit(name, to, &[a, Arg::Id(zero)]);
         }
         let name = match (from.is_int(), to.is_int()) {
-            (true, true) if from.bits() == to.bits() => "OpBitcast",
+            (true, true) if from.bits() == to.bits() => Op::Bitcast,
             // UConvert needs an unsigned result (SPIR-V §3.49.11); SConvert takes either.
-            (true, true) if to.signed() || self.bytes.below(3) == 0 => "OpSConvert",
-            (true, true) => "OpUConvert",
-            (true, false) => self.bytes.pick(&["OpConvertUToF", "OpConvertSToF"]),
-            (false, true) if to.signed() || self.bytes.below(3) == 0 => "OpConvertFToS",
-            (false, true) => "OpConvertFToU",
-            (false, false) if from.bits() == to.bits() => "OpCopyObject",
-            (false, false) => "OpFConvert",
+            (true, true) if to.signed() || self.bytes.below(3) == 0 => Op::SConvert,
+            (true, true) => Op::UConvert,
+            (true, false) => self.bytes.pick(&[Op::ConvertUToF, Op::ConvertSToF]),
+            (false, true) if to.signed() || self.bytes.below(3) == 0 => Op::ConvertFToS,
+            (false, true) => Op::ConvertFToU,
+            (false, false) if from.bits() == to.bits() => Op::CopyObject,
+            (false, false) => Op::FConvert,
         };
         self.emit(name, to, &[a])
     }
@@ -513,7 +514,7 @@ impl Gen<'_> {
                 32 => Ty::U32,
                 _ => Ty::U64,
             };
-            let b = self.emit("OpBitcast", bits, &[Arg::Id(v)])?;
+            let b = self.emit(Op::Bitcast, bits, &[Arg::Id(v)])?;
             return self.convert(b, bits, Ty::U32);
         }
         self.convert(v, t, Ty::U32)
@@ -598,9 +599,9 @@ impl Gen<'_> {
     /// first owned output element.
     fn invocation_values(&mut self, gid: u32, ptr_in_u32: u32, lidx: u32) -> Option<()> {
         self.gx = self.global_x(gid, ptr_in_u32)?;
-        self.lidx = self.emit("OpLoad", Ty::U32, &[Arg::Id(lidx)])?;
+        self.lidx = self.emit(Op::Load, Ty::U32, &[Arg::Id(lidx)])?;
         let owned = self.b.constant_u32(OWNED).ok()?;
-        self.own = self.emit("OpIMul", Ty::U32, &[Arg::Id(self.gx), Arg::Id(owned)])?;
+        self.own = self.emit(Op::IMul, Ty::U32, &[Arg::Id(self.gx), Arg::Id(owned)])?;
         self.pool.push((self.gx, Ty::U32));
         self.pool.push((self.lidx, Ty::U32));
         Some(())
@@ -611,7 +612,7 @@ impl Gen<'_> {
     fn global_x(&mut self, gid: u32, ptr_in_u32: u32) -> Option<u32> {
         let zero = self.b.constant_u32(0).ok()?;
         let px = self.b.access_chain(ptr_in_u32, gid, &[zero])?;
-        self.emit("OpLoad", Ty::U32, &[Arg::Id(px)])
+        self.emit(Op::Load, Ty::U32, &[Arg::Id(px)])
     }
 
     /// `uint h(tensor t, uint c)` for tensor variable `k`: reads t at coordinates whose
@@ -645,15 +646,15 @@ impl Gen<'_> {
         let coords = self.coords_of(ct, &comps)?;
         let mut args = vec![Arg::Id(t), Arg::Id(coords)];
         self.read_operands(decl.element, &mut args)?;
-        let e = self.emit("OpTensorReadARM", decl.element, &args)?;
+        let e = self.emit(Op::TensorReadARM, decl.element, &args)?;
         let e = self.as_uint(e, decl.element)?;
         let dim = self
             .b
             .constant_u32(self.bytes.below(decl.rank as usize) as u32)
             .ok()?;
-        let n = self.emit("OpTensorQuerySizeARM", Ty::U32, &[Arg::Id(t), Arg::Id(dim)])?;
-        let r = self.emit("OpIAdd", Ty::U32, &[Arg::Id(e), Arg::Id(n)])?;
-        self.b.inst("OpReturnValue", None, &[Arg::Id(r)]).ok()?;
+        let n = self.emit(Op::TensorQuerySizeARM, Ty::U32, &[Arg::Id(t), Arg::Id(dim)])?;
+        let r = self.emit(Op::IAdd, Ty::U32, &[Arg::Id(e), Arg::Id(n)])?;
+        self.b.inst(Op::ReturnValue, None, &[Arg::Id(r)]).ok()?;
         self.b.end_function().ok()?;
         self.helpers.push((f, k));
         Some(())
@@ -669,7 +670,7 @@ impl Gen<'_> {
     fn coords_of(&mut self, ct: Ty, comps: &[u32]) -> Option<u32> {
         let arr = self.array_ty(ct, comps.len() as u32)?;
         let args: Vec<Arg> = comps.iter().map(|&c| Arg::Id(c)).collect();
-        self.b.inst("OpCompositeConstruct", Some(arr), &args).ok()?
+        self.b.inst(Op::CompositeConstruct, Some(arr), &args).ok()?
     }
 
     /// A coordinate component of type `ct` for dimension `d` of tensor value `t`: anything.
@@ -689,8 +690,8 @@ impl Gen<'_> {
                 let k = self.b.constant_u32(1 + self.bytes.below(4) as u32).ok()?;
                 let name = self
                     .bytes
-                    .pick(&["OpUMod", "OpIAdd", "OpUDiv", "OpCopyObject"]);
-                let v = if name == "OpCopyObject" {
+                    .pick(&[Op::UMod, Op::IAdd, Op::UDiv, Op::CopyObject]);
+                let v = if name == Op::CopyObject {
                     x
                 } else {
                     self.emit(name, Ty::U32, &[Arg::Id(x), Arg::Id(k)])?
@@ -708,19 +709,19 @@ impl Gen<'_> {
             4 => {
                 // The dimension's size, or one less (the last element).
                 let dim = self.b.constant_u32(d).ok()?;
-                let n = self.emit("OpTensorQuerySizeARM", ct, &[Arg::Id(t), Arg::Id(dim)])?;
+                let n = self.emit(Op::TensorQuerySizeARM, ct, &[Arg::Id(t), Arg::Id(dim)])?;
                 if self.bytes.below(2) == 0 {
                     return Some(n);
                 }
                 let one = self.konst(ct, 1)?;
-                self.emit("OpISub", ct, &[Arg::Id(n), Arg::Id(one)])
+                self.emit(Op::ISub, ct, &[Arg::Id(n), Arg::Id(one)])
             }
             5 => self.value(ct),
             _ => {
                 // A value in scope, masked small.
                 let v = self.value(Ty::U32)?;
                 let m = self.b.constant_u32(7).ok()?;
-                let v = self.emit("OpBitwiseAnd", Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
+                let v = self.emit(Op::BitwiseAnd, Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
                 self.convert(v, Ty::U32, ct)
             }
         }
@@ -738,20 +739,20 @@ impl Gen<'_> {
         let base = if rank >= 2 { self.gx } else { self.own };
         let v = if self.bytes.below(8) == 0 && ct.bits() >= 32 {
             let far = self.b.constant_u32(FAR).ok()?;
-            self.emit("OpBitwiseOr", Ty::U32, &[Arg::Id(base), Arg::Id(far)])?
+            self.emit(Op::BitwiseOr, Ty::U32, &[Arg::Id(base), Arg::Id(far)])?
         } else if rank >= 2 {
             base
         } else if count == 1 {
             let v = self.value(Ty::U32)?;
             let m = self.b.constant_u32(OWNED - 1).ok()?;
-            let low = self.emit("OpBitwiseAnd", Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
-            self.emit("OpIAdd", Ty::U32, &[Arg::Id(base), Arg::Id(low)])?
+            let low = self.emit(Op::BitwiseAnd, Ty::U32, &[Arg::Id(v), Arg::Id(m)])?;
+            self.emit(Op::IAdd, Ty::U32, &[Arg::Id(base), Arg::Id(low)])?
         } else {
             let c = self
                 .b
                 .constant_u32(self.bytes.below((OWNED - count + 1) as usize) as u32)
                 .ok()?;
-            self.emit("OpIAdd", Ty::U32, &[Arg::Id(base), Arg::Id(c)])?
+            self.emit(Op::IAdd, Ty::U32, &[Arg::Id(base), Arg::Id(c)])?
         };
         self.convert(v, Ty::U32, ct)
     }
@@ -818,7 +819,7 @@ impl Gen<'_> {
                         // The invocation index modulo the length (or one more: past the end).
                         let x = self.lidx_or_gx();
                         let m = self.b.constant_u32(len + (k == 4) as u32).ok()?;
-                        let i = self.emit("OpUMod", Ty::U32, &[Arg::Id(x), Arg::Id(m)])?;
+                        let i = self.emit(Op::UMod, Ty::U32, &[Arg::Id(x), Arg::Id(m)])?;
                         self.convert(i, Ty::U32, it)?
                     }
                 };
@@ -837,7 +838,7 @@ impl Gen<'_> {
         if self.bytes.below(8) == 0 {
             v = self
                 .b
-                .inst("OpCopyObject", Some(ty), &[Arg::Id(v)])
+                .inst(Op::CopyObject, Some(ty), &[Arg::Id(v)])
                 .ok()??;
         }
         self.tvals.push((v, k));
@@ -918,16 +919,16 @@ impl Gen<'_> {
         self.read_operands(element, &mut args)?;
         if array {
             let at = self.array_ty(element, count)?;
-            let r = self.b.inst("OpTensorReadARM", Some(at), &args).ok()??;
+            let r = self.b.inst(Op::TensorReadARM, Some(at), &args).ok()??;
             self.arrays.push((r, element, count));
             // Use one element at once, most of the time.
             if self.bytes.below(4) != 0 {
                 let i = self.bytes.below(count as usize) as u32;
-                self.op("OpCompositeExtract", element, &[Arg::Id(r), Arg::Int(i)])?;
+                self.op(Op::CompositeExtract, element, &[Arg::Id(r), Arg::Int(i)])?;
             }
             Some(())
         } else {
-            self.op("OpTensorReadARM", element, &args)
+            self.op(Op::TensorReadARM, element, &args)
         }
     }
 
@@ -956,7 +957,7 @@ impl Gen<'_> {
                 let at = self.array_ty(element, count)?;
                 let r = self
                     .b
-                    .inst("OpCompositeConstruct", Some(at), &parts)
+                    .inst(Op::CompositeConstruct, Some(at), &parts)
                     .ok()??;
                 self.arrays.push((r, element, count));
                 r
@@ -982,7 +983,7 @@ impl Gen<'_> {
             args.push(Arg::name(&names.join("|")));
             args.extend(params);
         }
-        self.b.inst("OpTensorWriteARM", None, &args).ok()?;
+        self.b.inst(Op::TensorWriteARM, None, &args).ok()?;
         Some(())
     }
 
@@ -1000,7 +1001,7 @@ impl Gen<'_> {
         } else {
             self.bytes.pick(&INTS)
         };
-        self.op("OpTensorQuerySizeARM", rt, &[Arg::Id(t), Arg::Id(dim)])
+        self.op(Op::TensorQuerySizeARM, rt, &[Arg::Id(t), Arg::Id(dim)])
     }
 
     /// Stores a value (converted to uint) into the output buffer: at an owned element in
@@ -1017,11 +1018,11 @@ impl Gen<'_> {
             w
         } else if self.bytes.below(8) == 0 {
             let far = self.b.constant_u32(FAR).ok()?;
-            self.emit("OpBitwiseOr", Ty::U32, &[Arg::Id(w), Arg::Id(far)])?
+            self.emit(Op::BitwiseOr, Ty::U32, &[Arg::Id(w), Arg::Id(far)])?
         } else {
             let m = self.b.constant_u32(OWNED - 1).ok()?;
-            let low = self.emit("OpBitwiseAnd", Ty::U32, &[Arg::Id(w), Arg::Id(m)])?;
-            self.emit("OpIAdd", Ty::U32, &[Arg::Id(self.own), Arg::Id(low)])?
+            let low = self.emit(Op::BitwiseAnd, Ty::U32, &[Arg::Id(w), Arg::Id(m)])?;
+            self.emit(Op::IAdd, Ty::U32, &[Arg::Id(self.own), Arg::Id(low)])?
         };
         let zero = self.b.constant_u32(0).ok()?;
         let p = self
@@ -1033,20 +1034,20 @@ impl Gen<'_> {
     /// Arithmetic on a value in scope (what was read, most often): integer, float or boolean
     /// operations, a comparison, a select or a conversion.
     fn arith(&mut self) -> Option<()> {
-        const INT2: [&str; 14] = INT_BINARY_OPS;
-        const FLT2: [&str; 6] = FLOAT_BINARY_OPS;
-        const CMP_I: [&str; 5] = [
-            "OpIEqual",
-            "OpULessThan",
-            "OpSLessThan",
-            "OpUGreaterThanEqual",
-            "OpSGreaterThan",
+        const INT2: [Op; 14] = INT_BINARY_OPS;
+        const FLT2: [Op; 6] = FLOAT_BINARY_OPS;
+        const CMP_I: [Op; 5] = [
+            Op::IEqual,
+            Op::ULessThan,
+            Op::SLessThan,
+            Op::UGreaterThanEqual,
+            Op::SGreaterThan,
         ];
-        const CMP_F: [&str; 4] = [
-            "OpFOrdLessThan",
-            "OpFUnordEqual",
-            "OpFOrdGreaterThanEqual",
-            "OpFUnordNotEqual",
+        const CMP_F: [Op; 4] = [
+            Op::FOrdLessThan,
+            Op::FUnordEqual,
+            Op::FOrdGreaterThanEqual,
+            Op::FUnordNotEqual,
         ];
         let n = self.pool.len();
         if n == 0 {
@@ -1064,15 +1065,15 @@ impl Gen<'_> {
             (_, 1) => {
                 let c = self.value(Ty::Bool)?;
                 let b = self.value(t)?;
-                self.op("OpSelect", t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
+                self.op(Op::Select, t, &[Arg::Id(c), Arg::Id(a), Arg::Id(b)])
             }
             (Ty::Bool, _) => {
                 let b = self.value(Ty::Bool)?;
                 match self.bytes.below(4) {
-                    0 => self.op("OpLogicalAnd", t, &[Arg::Id(a), Arg::Id(b)]),
-                    1 => self.op("OpLogicalOr", t, &[Arg::Id(a), Arg::Id(b)]),
-                    2 => self.op("OpLogicalNotEqual", t, &[Arg::Id(a), Arg::Id(b)]),
-                    _ => self.op("OpLogicalNot", t, &[Arg::Id(a)]),
+                    0 => self.op(Op::LogicalAnd, t, &[Arg::Id(a), Arg::Id(b)]),
+                    1 => self.op(Op::LogicalOr, t, &[Arg::Id(a), Arg::Id(b)]),
+                    2 => self.op(Op::LogicalNotEqual, t, &[Arg::Id(a), Arg::Id(b)]),
+                    _ => self.op(Op::LogicalNot, t, &[Arg::Id(a)]),
                 }
             }
             (_, 2) if t.is_int() => {
@@ -1086,14 +1087,14 @@ impl Gen<'_> {
                 self.op(name, Ty::Bool, &[Arg::Id(a), Arg::Id(b)])
             }
             (_, 3) if t.is_float() => {
-                let name = self.bytes.pick(&["OpIsNan", "OpIsInf", "OpFNegate"]);
-                let rt = if name == "OpFNegate" { t } else { Ty::Bool };
+                let name = self.bytes.pick(&[Op::IsNan, Op::IsInf, Op::FNegate]);
+                let rt = if name == Op::FNegate { t } else { Ty::Bool };
                 self.op(name, rt, &[Arg::Id(a)])
             }
             (_, 3) => {
                 let name = self
                     .bytes
-                    .pick(&["OpNot", "OpSNegate", "OpBitCount", "OpBitReverse"]);
+                    .pick(&[Op::Not, Op::SNegate, Op::BitCount, Op::BitReverse]);
                 self.op(name, t, &[Arg::Id(a)])
             }
             _ if t.is_float() => {
@@ -1105,8 +1106,8 @@ impl Gen<'_> {
                 let b = self.value(t)?;
                 let name = self.bytes.pick(&INT2);
                 // UDiv and UMod need an unsigned result type (SPIR-V §3.49.13).
-                if matches!(name, "OpUDiv" | "OpUMod") && t.signed() {
-                    return self.op("OpSDiv", t, &[Arg::Id(a), Arg::Id(b)]);
+                if matches!(name, Op::UDiv | Op::UMod) && t.signed() {
+                    return self.op(Op::SDiv, t, &[Arg::Id(a), Arg::Id(b)]);
                 }
                 self.op(name, t, &[Arg::Id(a), Arg::Id(b)])
             }
@@ -1127,7 +1128,7 @@ impl Gen<'_> {
             let r = self
                 .b
                 .inst(
-                    "OpCompositeInsert",
+                    Op::CompositeInsert,
                     Some(at),
                     &[Arg::Id(v), Arg::Id(a), Arg::Int(i)],
                 )
@@ -1135,7 +1136,7 @@ impl Gen<'_> {
             self.arrays.push((r, t, len));
             return Some(());
         }
-        self.op("OpCompositeExtract", t, &[Arg::Id(a), Arg::Int(i)])
+        self.op(Op::CompositeExtract, t, &[Arg::Id(a), Arg::Int(i)])
     }
 
     /// A call of a helper with a tensor of its variable and an outermost coordinate (owned
@@ -1153,7 +1154,7 @@ impl Gen<'_> {
             self.coord_component(Ty::U32, t, 0)?
         };
         self.op(
-            "OpFunctionCall",
+            Op::FunctionCall,
             Ty::U32,
             &[Arg::Id(f), Arg::Id(t), Arg::Id(c)],
         )
@@ -1198,7 +1199,7 @@ impl Gen<'_> {
             let d = self.bytes.below(decl.rank as usize) as u32;
             let rt = self.bytes.pick(&INTS);
             let dim = self.b.constant_u32(d).ok()?;
-            let n = self.emit("OpTensorQuerySizeARM", rt, &[Arg::Id(t), Arg::Id(dim)])?;
+            let n = self.emit(Op::TensorQuerySizeARM, rt, &[Arg::Id(t), Arg::Id(dim)])?;
             self.store_probe(n, rt, slot)?;
             self.probes.push(Probe {
                 binding: decl.binding,
@@ -1257,12 +1258,12 @@ impl Gen<'_> {
             None
         };
         let r = if count == 1 && self.bytes.below(2) == 0 {
-            vec![self.emit("OpTensorReadARM", e, &args)?]
+            vec![self.emit(Op::TensorReadARM, e, &args)?]
         } else {
             let at = self.array_ty(e, count)?;
-            let a = self.b.inst("OpTensorReadARM", Some(at), &args).ok()??;
+            let a = self.b.inst(Op::TensorReadARM, Some(at), &args).ok()??;
             (0..count)
-                .map(|i| self.emit("OpCompositeExtract", e, &[Arg::Id(a), Arg::Int(i)]))
+                .map(|i| self.emit(Op::CompositeExtract, e, &[Arg::Id(a), Arg::Int(i)]))
                 .collect::<Option<_>>()?
         };
         for (i, v) in r.into_iter().enumerate() {
@@ -1287,7 +1288,7 @@ impl Gen<'_> {
             Ty::Bool => {
                 let (one, zero) = (self.konst(Ty::U64, 1)?, self.konst(Ty::U64, 0)?);
                 let args = [Arg::Id(v), Arg::Id(one), Arg::Id(zero)];
-                self.emit("OpSelect", Ty::U64, &args)?
+                self.emit(Op::Select, Ty::U64, &args)?
             }
             Ty::U64 => v,
             _ => {
@@ -1295,12 +1296,12 @@ impl Gen<'_> {
                 let u = if e == uint {
                     v
                 } else {
-                    self.emit("OpBitcast", uint, &[Arg::Id(v)])?
+                    self.emit(Op::Bitcast, uint, &[Arg::Id(v)])?
                 };
                 if uint == Ty::U64 {
                     u
                 } else {
-                    self.emit("OpUConvert", Ty::U64, &[Arg::Id(u)])?
+                    self.emit(Op::UConvert, Ty::U64, &[Arg::Id(u)])?
                 }
             }
         };
@@ -1372,7 +1373,7 @@ impl Gen<'_> {
         };
         counted_loop(self, counter, (!forever).then_some(bound), |g| {
             g.scoped(|g| {
-                let c = g.emit("OpLoad", Ty::U32, &[Arg::Id(counter)])?;
+                let c = g.emit(Op::Load, Ty::U32, &[Arg::Id(counter)])?;
                 g.pool.push((c, Ty::U32));
                 g.statements(depth + 1)
             })

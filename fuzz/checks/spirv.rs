@@ -7,6 +7,7 @@ use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_spirv::binary::{read_bytes, to_bytes};
 use spvx_spirv::dis::{DisOptions, disassemble};
 use spvx_spirv::module::Module;
+use spvx_spirv::op::Op;
 
 /// Binary reader: arbitrary bytes never panic; a module that reads writes back to exactly the
 /// input (byte-swapped for big-endian input, since the writer writes little-endian); the module
@@ -67,12 +68,12 @@ fn has_noncanonical_narrow_literal(m: &spvx_spirv::binary::ParsedModule) -> bool
             type_of.insert(r, t);
         }
         match (i.opcode, i.result) {
-            (21, Some(r)) => {
+            (Op::TypeInt, Some(r)) => {
                 if let (Some(width), Some(s)) = (w(0), w(1)) {
                     scalars.insert(r, (width, s != 0, true));
                 }
             }
-            (22, Some(r)) => {
+            (Op::TypeFloat, Some(r)) => {
                 if let Some(width) = w(0) {
                     scalars.insert(r, (width, false, false));
                 }
@@ -111,8 +112,8 @@ fn has_noncanonical_narrow_literal(m: &spvx_spirv::binary::ParsedModule) -> bool
     m.instructions.iter().any(|i| {
         let ty = match i.opcode {
             // OpConstant, OpSpecConstant: the result type; OpSwitch: the selector's type.
-            43 | 50 => i.result_type,
-            251 => i
+            Op::Constant | Op::SpecConstant => i.result_type,
+            Op::Switch => i
                 .operands
                 .first()
                 .and_then(|o| o.id())
@@ -187,7 +188,7 @@ pub fn dis_roundtrip(data: &[u8]) {
     // A float type whose FP encoding does not fit its width (BFloat16KHR on 32 bits, ...) is
     // invalid; the assembler cannot spell its constants, and rightly refuses them.
     let mismatched_encoding = m.instructions.iter().any(|i| {
-        i.opcode == 22
+        i.opcode == Op::TypeFloat
             && i.operands.len() > 1
             && match (i.operands[0].word(), i.operands[1].word()) {
                 (Some(w), Some(0)) => w != 16,
@@ -199,7 +200,8 @@ pub fn dis_roundtrip(data: &[u8]) {
     // A zero-width integer or float type is invalid (SPIR-V §2.16.1); spirv-dis prints it too,
     // and no assembler can spell literals of zero bits.
     let zero_width = m.instructions.iter().any(|i| {
-        matches!(i.opcode, 21 | 22) && i.operands.first().and_then(|o| o.word()) == Some(0)
+        matches!(i.opcode, Op::TypeInt | Op::TypeFloat)
+            && i.operands.first().and_then(|o| o.word()) == Some(0)
     });
     let exempt =
         has_noncanonical_narrow_literal(&m) || duplicate_ids || mismatched_encoding || zero_width;

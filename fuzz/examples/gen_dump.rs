@@ -30,7 +30,7 @@ fn main() {
         if std::fs::write(&name, bytes).is_err() {
             continue;
         }
-        let errs = spvx_val::validate(&m.header, &insts, &Default::default());
+        let errs = spvx_val::errors(&m.header, &insts, &Default::default());
         match errs.first() {
             None => println!("{name}\tvalid"),
             Some(e) => println!("{name}\t{e}"),

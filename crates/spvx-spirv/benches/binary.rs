@@ -6,6 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvx_spirv::binary::{read_bytes, to_bytes};
 use spvx_spirv::grammar::Version;
 use spvx_spirv::module::{Arg, BuildError, Builder, Module};
+use spvx_spirv::op::Op;
 
 /// A module of about `target` bytes.
 fn module(target: usize) -> Result<Module, BuildError> {
@@ -36,7 +37,7 @@ fn module(target: usize) -> Result<Module, BuildError> {
     let mut j = 0;
     while words * 4 < target {
         let (x, y) = (consts[j % n], consts[(j * 7 + 3) % n]);
-        let s = b.inst("OpFAdd", Some(f32t), &[Arg::Id(x), Arg::Id(y)])?;
+        let s = b.inst(Op::FAdd, Some(f32t), &[Arg::Id(x), Arg::Id(y)])?;
         let s = s.unwrap_or(x);
         let args = [
             Arg::Id(glsl),
@@ -45,13 +46,13 @@ fn module(target: usize) -> Result<Module, BuildError> {
             Arg::Id(y),
             Arg::Id(x),
         ];
-        b.inst("OpExtInst", Some(f32t), &args)?;
+        b.inst(Op::ExtInst, Some(f32t), &args)?;
         let (p, q) = (wide[j % n], wide[(j * 5 + 1) % n]);
-        b.inst("OpIAdd", Some(u64t), &[Arg::Id(p), Arg::Id(q)])?;
+        b.inst(Op::IAdd, Some(u64t), &[Arg::Id(p), Arg::Id(q)])?;
         words += 5 + 8 + 5;
         j += 1;
     }
-    b.inst("OpReturn", None, &[])?;
+    b.inst(Op::Return, None, &[])?;
     b.end_function()?;
     b.entry_point("GLCompute", main, "main", &[])?;
     b.finish()

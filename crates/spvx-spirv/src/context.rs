@@ -3,6 +3,7 @@
 //! instruction sets).
 
 use crate::instruction::{Id, Instruction, OperandValue};
+use crate::op::Op;
 use std::collections::HashMap;
 
 /// A scalar numeric type, as far as literal encoding is concerned.
@@ -29,13 +30,6 @@ impl NumericType {
     }
 }
 
-/// Opcodes whose meaning the context tracks.
-mod op {
-    pub const EXT_INST_IMPORT: u16 = 11;
-    pub const TYPE_INT: u16 = 21;
-    pub const TYPE_FLOAT: u16 = 22;
-}
-
 /// Facts gathered from the instructions seen so far.
 #[derive(Clone, Debug, Default)]
 pub struct ModuleContext {
@@ -56,12 +50,12 @@ impl ModuleContext {
             self.value_types.insert(result, ty);
         }
         match inst.opcode {
-            op::EXT_INST_IMPORT => {
+            Op::ExtInstImport => {
                 if let Some(name) = inst.operands.first().and_then(|o| o.string()) {
                     self.ext_sets.insert(result, name.to_string());
                 }
             }
-            op::TYPE_INT => {
+            Op::TypeInt => {
                 let width = inst.operands.first().and_then(|o| o.word());
                 let signed = inst.operands.get(1).and_then(|o| o.word());
                 if let (Some(width), Some(signed)) = (width, signed) {
@@ -70,7 +64,7 @@ impl ModuleContext {
                         .insert(result, NumericType::Int { width, signed });
                 }
             }
-            op::TYPE_FLOAT => {
+            Op::TypeFloat => {
                 if let Some(width) = inst.operands.first().and_then(|o| o.word()) {
                     let encoding = match inst.operands.get(1).map(|o| &o.value) {
                         Some(OperandValue::Word(e)) => Some(*e),

@@ -1,37 +1,31 @@
-//! The facts every check needs, gathered once: where each id is defined, what each type is,
-//! the values of evaluable constants, the enabled capabilities and extensions, and the
-//! function/block structure, all by index into the flat instruction list.
+//! The module index: the facts about a module that validation, the engine, Vulkan reflection
+//! and the CLI all need, gathered once — where each id is defined, what each type is, the values
+//! of evaluable constants, the enabled capabilities and extensions, names, decorations, entry
+//! points and the function/block structure, all by index into the flat instruction list.
+//!
+//! It holds the module's instructions and answers questions about them; it judges nothing
+//! (that is spvx-val's job, which returns the index it built as `spvx_val::Validated`).
 
 mod types;
 
 pub use types::Type;
 
-use crate::error::ValError;
-use crate::rules::ids::IdError;
+use crate::binary::Header;
+use crate::context::ModuleContext;
+use crate::dis::FriendlyNames;
+use crate::grammar::{Grammar, grammar};
+use crate::instruction::{Id, Instruction, OperandValue};
+use crate::module::is_terminator;
+use crate::op::Op;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use spvx_spirv::binary::Header;
-use spvx_spirv::context::ModuleContext;
-use spvx_spirv::dis::FriendlyNames;
-use spvx_spirv::grammar::{Grammar, grammar};
-use spvx_spirv::instruction::{Id, Instruction, OperandValue};
-use spvx_spirv::module::is_terminator;
+use thiserror::Error;
 
-/// Opcodes the index itself interprets.
-pub mod op {
-    pub const EXTENSION: u16 = 10;
-    pub const EXT_INST_IMPORT: u16 = 11;
-    pub const ENTRY_POINT: u16 = 15;
-    pub const CAPABILITY: u16 = 17;
-    pub const CONSTANT_TRUE: u16 = 41;
-    pub const CONSTANT_FALSE: u16 = 42;
-    pub const CONSTANT: u16 = 43;
-    pub const CONSTANT_NULL: u16 = 46;
-    pub const FUNCTION: u16 = 54;
-    pub const FUNCTION_PARAMETER: u16 = 55;
-    pub const FUNCTION_END: u16 = 56;
-    pub const DECORATE: u16 = 71;
-    pub const MEMBER_DECORATE: u16 = 72;
-    pub const LABEL: u16 = 248;
+/// Why a module cannot be indexed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum IndexError {
+    /// Instruction `index` defines `id`, which instruction `first` defined already.
+    #[error("instruction {index}: id {id} is defined twice (first by instruction {first})")]
+    DefinedTwice { index: usize, id: Id, first: usize },
 }
 
 /// Where an id is defined.
@@ -39,7 +33,7 @@ pub mod op {
 pub struct Def {
     /// Index of the defining instruction in the flat list.
     pub index: usize,
-    pub opcode: u16,
+    pub opcode: Op,
     pub result_type: Option<Id>,
 }
 
@@ -67,10 +61,11 @@ pub struct FunctionInfo {
 }
 
 /// The index of a module. Build it with [`ModuleIndex::build`] after the layout check.
-pub struct ModuleIndex<'a> {
+pub struct ModuleIndex {
     pub grammar: &'static Grammar,
     pub header: Header,
-    pub insts: &'a [Instruction],
+    /// The module's instructions in file order.
+    pub insts: Vec<Instruction>,
     defs: HashMap<Id, Def>,
     types: HashMap<Id, Type>,
     /// Capabilities declared with `OpCapability`.
@@ -92,9 +87,9 @@ pub struct ModuleIndex<'a> {
     context: ModuleContext,
 }
 
-impl<'a> ModuleIndex<'a> {
+impl ModuleIndex {
     /// Indexes `insts`. Fails with one error per id defined more than once.
-    pub fn build(header: &Header, insts: &'a [Instruction]) -> Result<Self, Vec<ValError>> {
+    pub fn build(header: &Header, insts: Vec<Instruction>) -> Result<Self, Vec<IndexError>> {
         let g = grammar();
         let mut defs = HashMap::default();
         let mut errors = Vec::new();
@@ -109,20 +104,19 @@ impl<'a> ModuleIndex<'a> {
                 };
                 if let Some(first) = defs.insert(id, def) {
                     defs.insert(id, first);
-                    errors.push(ValError::at(
+                    errors.push(IndexError::DefinedTwice {
                         index,
-                        IdError::DefinedTwice {
-                            id,
-                            first: first.index,
-                        },
-                    ));
+                        id,
+                        first: first.index,
+                    });
                 }
             }
         }
         if !errors.is_empty() {
             return Err(errors);
         }
-        let names = FriendlyNames::build(g, &context, insts);
+        let names = FriendlyNames::build(g, &context, &insts);
+        let function_of = vec![None; insts.len()];
         let mut ix = ModuleIndex {
             grammar: g,
             header: *header,
@@ -136,7 +130,7 @@ impl<'a> ModuleIndex<'a> {
             functions: Vec::new(),
             entry_points: Vec::new(),
             decorations: HashMap::default(),
-            function_of: vec![None; insts.len()],
+            function_of,
             names,
             context,
         };
@@ -150,25 +144,25 @@ impl<'a> ModuleIndex<'a> {
         let mut open_block: Option<(Id, usize)> = None;
         for (index, inst) in self.insts.iter().enumerate() {
             match inst.opcode {
-                op::CAPABILITY => {
+                Op::Capability => {
                     if let Some(c) = inst.operands.first().and_then(|o| o.word()) {
                         self.declared_capabilities.insert(c);
                     }
                 }
-                op::EXTENSION => {
+                Op::Extension => {
                     if let Some(s) = inst.operands.first().and_then(|o| o.string()) {
                         self.extensions.insert(s.to_string());
                     }
                 }
-                op::EXT_INST_IMPORT => {
+                Op::ExtInstImport => {
                     if let (Some(id), Some(s)) =
                         (inst.result, inst.operands.first().and_then(|o| o.string()))
                     {
                         self.ext_imports.insert(id, s.to_string());
                     }
                 }
-                op::ENTRY_POINT => self.entry_points.push(index),
-                op::FUNCTION => {
+                Op::EntryPoint => self.entry_points.push(index),
+                Op::Function => {
                     current = Some(FunctionInfo {
                         id: inst.result.unwrap_or(0),
                         def: index,
@@ -177,13 +171,13 @@ impl<'a> ModuleIndex<'a> {
                         end: index,
                     });
                 }
-                op::FUNCTION_PARAMETER => {
+                Op::FunctionParameter => {
                     if let Some(f) = current.as_mut() {
                         f.params.push(index);
                     }
                 }
-                op::LABEL => open_block = inst.result.map(|l| (l, index)),
-                op::FUNCTION_END => {
+                Op::Label => open_block = inst.result.map(|l| (l, index)),
+                Op::FunctionEnd => {
                     if let Some(mut f) = current.take() {
                         f.end = index;
                         self.functions.push(f);
@@ -246,7 +240,7 @@ impl<'a> ModuleIndex<'a> {
     }
 
     /// The instruction defining `id`.
-    pub fn def_inst(&self, id: Id) -> Option<&'a Instruction> {
+    pub fn def_inst(&self, id: Id) -> Option<&Instruction> {
         self.def(id).map(|d| &self.insts[d.index])
     }
 
@@ -279,8 +273,8 @@ impl<'a> ModuleIndex<'a> {
     pub fn const_u64(&self, id: Id) -> Option<u64> {
         let inst = self.def_inst(id)?;
         match inst.opcode {
-            op::CONSTANT_NULL => Some(0),
-            op::CONSTANT => match &inst.operands.first()?.value {
+            Op::ConstantNull => Some(0),
+            Op::Constant => match &inst.operands.first()?.value {
                 OperandValue::Number(ws) if ws.len() == 1 => Some(ws[0] as u64),
                 OperandValue::Number(ws) if ws.len() == 2 => {
                     Some(ws[0] as u64 | ((ws[1] as u64) << 32))
@@ -327,17 +321,10 @@ impl<'a> ModuleIndex<'a> {
     pub fn name(&self, id: Id) -> String {
         format!("%{}", self.names.get(id))
     }
-
-    /// The canonical name of an opcode, e.g. `OpSDot`.
-    pub fn opcode_name(&self, opcode: u16) -> String {
-        self.grammar
-            .instruction(opcode)
-            .map_or_else(|| format!("opcode {opcode}"), |i| i.name.clone())
-    }
 }
 
 /// Small type queries shared by the extension rules.
-impl ModuleIndex<'_> {
+impl ModuleIndex {
     /// `(width, signed)` when `type_id` is an `OpTypeInt`.
     pub fn int_type(&self, type_id: Id) -> Option<(u32, bool)> {
         match self.ty(type_id)? {

@@ -5,6 +5,7 @@
 //! a consumer never has to re-derive the layout.
 
 use crate::grammar::KindId;
+use crate::op::Op;
 
 /// A SPIR-V `<id>`.
 pub type Id = u32;
@@ -82,7 +83,7 @@ pub fn encode_string(s: &str, out: &mut Vec<u32>) {
 /// One instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Instruction {
-    pub opcode: u16,
+    pub opcode: Op,
     pub result_type: Option<Id>,
     pub result: Option<Id>,
     /// The operands after the result type and result id, in binary order.
@@ -100,7 +101,7 @@ impl Instruction {
             o.encode(out);
         }
         let count = (out.len() - start) as u32;
-        out[start] = (count << 16) | self.opcode as u32;
+        out[start] = (count << 16) | self.opcode.number() as u32;
     }
 
     /// The number of words this instruction occupies.

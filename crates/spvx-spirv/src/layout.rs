@@ -9,6 +9,7 @@
 use crate::context::{ModuleContext, NumericType};
 use crate::grammar::{Grammar, KindId, Operand as GOperand, Quantifier, Shape};
 use crate::instruction::{Id, Instruction, Operand, OperandValue};
+use crate::op::Op;
 
 /// What the walk needs to know about the extended instruction an `OpExtInst` names.
 pub enum ExtInstChoice {
@@ -45,7 +46,7 @@ pub trait OperandSource {
         set: Option<&str>,
     ) -> Result<(u32, ExtInstChoice), Self::Error>;
     /// The opcode embedded in an `OpSpecConstantOp`.
-    fn spec_constant_opcode(&mut self, kind: KindId) -> Result<u16, Self::Error>;
+    fn spec_constant_opcode(&mut self, kind: KindId) -> Result<Op, Self::Error>;
     /// An error about the instruction as a whole.
     fn error(&mut self, message: String) -> Self::Error;
     /// The instruction ends where an operand of `kind` is required.
@@ -57,18 +58,15 @@ pub trait OperandSource {
     }
 }
 
-const OP_SWITCH: u16 = 251;
-const OP_SPEC_CONSTANT_OP: u16 = 52;
-
 /// Reads the operands of an instruction with `opcode` from `src`, following the grammar.
 pub fn read_instruction<S: OperandSource>(
     g: &Grammar,
     ctx: &ModuleContext,
-    opcode: u16,
+    opcode: Op,
     src: &mut S,
 ) -> Result<Instruction, S::Error> {
     let Some(desc) = g.instruction(opcode) else {
-        return Err(src.error(format!("unknown opcode {opcode}")));
+        return Err(src.error(format!("unknown opcode {}", opcode.number())));
     };
     let mut walk = Walk {
         g,
@@ -88,7 +86,7 @@ pub fn read_instruction<S: OperandSource>(
 struct Walk<'a> {
     g: &'a Grammar,
     ctx: &'a ModuleContext,
-    opcode: u16,
+    opcode: Op,
     inst: Instruction,
 }
 
@@ -135,7 +133,7 @@ impl Walk<'_> {
             }
             // The case literals of `OpSwitch` (`PairLiteralIntegerIdRef` in the grammar) are
             // as wide as the selector's type (spec 3.52.26, OpSwitch).
-            Shape::LiteralInteger if self.opcode == OP_SWITCH => {
+            Shape::LiteralInteger if self.opcode == Op::Switch => {
                 let ty = self.context_type();
                 let ws = src.number(kind, ty)?;
                 self.push(kind, OperandValue::Number(ws));
@@ -176,7 +174,7 @@ impl Walk<'_> {
                 }
             }
             Shape::Pair(a, b) => {
-                if self.opcode == OP_SWITCH && g.kind(a).shape == Shape::LiteralInteger {
+                if self.opcode == Op::Switch && g.kind(a).shape == Shape::LiteralInteger {
                     // OpSwitch case literals are sized by the selector's type, like constants.
                     let ty = self.context_type();
                     let ws = src.number(a, ty)?;
@@ -205,12 +203,15 @@ impl Walk<'_> {
                 let op = src.spec_constant_opcode(kind)?;
                 // An embedded OpSpecConstantOp would nest without bound (one level per word):
                 // it is not among the opcodes OpSpecConstantOp allows (spec 3.52.7).
-                if op == OP_SPEC_CONSTANT_OP {
+                if op == Op::SpecConstantOp {
                     return Err(src.error("OpSpecConstantOp cannot embed OpSpecConstantOp".into()));
                 }
-                self.push(kind, OperandValue::Word(op as u32));
+                self.push(kind, OperandValue::Word(op.number() as u32));
                 let Some(desc) = g.instruction(op) else {
-                    return Err(src.error(format!("unknown opcode {op} in OpSpecConstantOp")));
+                    return Err(src.error(format!(
+                        "unknown opcode {} in OpSpecConstantOp",
+                        op.number()
+                    )));
                 };
                 // Every opcode OpSpecConstantOp allows computes a value (spec 3.52.7); one
                 // without a result type and result (e.g. OpTypeFloat) could be read and
@@ -238,7 +239,7 @@ impl Walk<'_> {
     /// The type that sizes a context-dependent number: the result type of a constant, or the
     /// selector's type for `OpSwitch`.
     fn context_type(&self) -> Option<NumericType> {
-        let type_id = if self.opcode == OP_SWITCH {
+        let type_id = if self.opcode == Op::Switch {
             let selector = self.inst.operands.first().and_then(Operand::id)?;
             self.ctx.type_of(selector)?
         } else {

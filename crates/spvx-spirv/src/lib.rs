@@ -5,8 +5,11 @@
 //! beyond what decoding needs, and no execution.
 //!
 //! - [`grammar`]: the one table of instructions, operand kinds and enumerants.
+//! - [`op`]: typed opcodes (generated from the same grammar): [`op::Op`] and the extended sets.
 //! - [`instruction`]: one instruction as data.
 //! - [`context`]: facts earlier instructions give about later ones (literal widths, ext sets).
+//! - [`index`]: the module index (definitions, types, constants, capabilities, names,
+//!   decorations, entry points, functions and blocks), built once and read by every consumer.
 //! - [`layout`]: the grammar walk shared by the binary reader and the assembler.
 //! - [`binary`]: header, reader and writer of the binary form.
 //! - [`module`]: the module model (sections, functions, blocks) and a builder.
@@ -18,6 +21,8 @@ pub mod binary;
 pub mod context;
 pub mod dis;
 pub mod grammar;
+pub mod index;
 pub mod instruction;
 pub mod layout;
 pub mod module;
+pub mod op;

@@ -22,7 +22,7 @@ pub use sections::{Placement, Section, TERMINATORS, is_line, is_terminator, plac
 use crate::binary::{BinaryError, Header, read_bytes, to_bytes, to_words};
 use crate::grammar::{Grammar, grammar};
 use crate::instruction::Instruction;
-use sections::op;
+use crate::op::Op;
 use thiserror::Error;
 
 /// A module in logical layout.
@@ -208,15 +208,11 @@ struct Splitter {
 }
 
 impl Splitter {
-    fn error(&self, index: usize, opcode: u16, rule: LayoutRule) -> LayoutError {
-        let name = self
-            .g
-            .instruction(opcode)
-            .map_or_else(|| format!("opcode {opcode}"), |i| i.name.clone());
+    fn error(&self, index: usize, opcode: Op, rule: LayoutRule) -> LayoutError {
         LayoutError {
             index,
-            opcode,
-            name,
+            opcode: Some(opcode),
+            name: opcode.name().to_string(),
             rule,
         }
     }
@@ -237,8 +233,8 @@ impl Splitter {
         let target = match placement(self.g, opcode) {
             Placement::Module(section) => section,
             Placement::GlobalOrBody => Section::TypesGlobals,
-            Placement::FunctionStructure if opcode == op::FUNCTION => Section::Functions,
-            Placement::FunctionStructure if opcode == op::FUNCTION_END => {
+            Placement::FunctionStructure if opcode == Op::Function => Section::Functions,
+            Placement::FunctionStructure if opcode == Op::FunctionEnd => {
                 return fail(self, LayoutRule::EndWithoutFunction);
             }
             Placement::FunctionStructure | Placement::Body => {
@@ -297,18 +293,18 @@ impl Splitter {
             return Ok(());
         };
         let rule = match opcode {
-            op::FUNCTION => Some(LayoutRule::NestedFunction),
-            op::FUNCTION_PARAMETER if !f.blocks.is_empty() => Some(LayoutRule::ParameterAfterBlock),
-            op::FUNCTION_PARAMETER => {
+            Op::Function => Some(LayoutRule::NestedFunction),
+            Op::FunctionParameter if !f.blocks.is_empty() => Some(LayoutRule::ParameterAfterBlock),
+            Op::FunctionParameter => {
                 f.parameters.push(inst);
                 return Ok(());
             }
-            op::LABEL | op::FUNCTION_END if !f.blocks.is_empty() && !f.terminated => {
+            Op::Label | Op::FunctionEnd if !f.blocks.is_empty() && !f.terminated => {
                 Some(LayoutRule::MissingTerminator {
                     label: f.block_start,
                 })
             }
-            op::LABEL => {
+            Op::Label => {
                 f.blocks.push(Block {
                     label: inst,
                     instructions: Vec::new(),
@@ -317,7 +313,7 @@ impl Splitter {
                 f.terminated = false;
                 return Ok(());
             }
-            op::FUNCTION_END => {
+            Op::FunctionEnd => {
                 return self.end_function(inst);
             }
             _ => match (placed, f.blocks.last_mut()) {
@@ -366,7 +362,7 @@ impl Splitter {
     fn finish(self, total: usize) -> Result<Module, LayoutError> {
         let at_end = |rule| LayoutError {
             index: total,
-            opcode: 0,
+            opcode: None,
             name: "end of module".to_string(),
             rule,
         };

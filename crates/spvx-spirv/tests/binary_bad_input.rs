@@ -163,7 +163,10 @@ fn word_count_past_end() {
 #[test]
 fn unknown_opcodes() {
     for opcode in [0xFFFFu16, 0x7777, 9999, 18, 13] {
-        assert!(grammar().instruction(opcode).is_none(), "{opcode} is known");
+        assert!(
+            grammar().instruction_by_number(opcode).is_none(),
+            "{opcode} is known"
+        );
         let mut w = minimal();
         w[21] = 0x0002_0000 | u32::from(opcode);
         assert_eq!(

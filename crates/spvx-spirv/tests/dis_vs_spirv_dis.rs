@@ -84,7 +84,7 @@ fn uses_valve(binary: &[u8]) -> bool {
     };
     m.instructions.iter().any(|i| {
         generate::UNKNOWN_TO_SPIRV_TOOLS.contains(&i.opcode)
-            || (i.opcode == 17
+            || (i.opcode == spvx_spirv::op::Op::Capability
                 && i.operands
                     .first()
                     .and_then(|o| o.word())

@@ -13,7 +13,7 @@ fn every_rspirv_instruction_matches() {
     let mut renamed = Vec::new();
     for inst in INSTRUCTION_TABLE.iter() {
         let opcode = inst.opcode as u32 as u16;
-        let Some(ours) = g.instruction(opcode) else {
+        let Some(ours) = g.instruction_by_number(opcode) else {
             missing.push(format!("Op{} ({opcode})", inst.opname));
             continue;
         };
@@ -83,12 +83,12 @@ fn every_spirv_capability_value_matches() {
 #[test]
 fn supplement_adds_valve() {
     let g = grammar();
-    let i = g.instruction(6916).expect("OpFDot2MixAcc32VALVE");
+    let i = g.instruction_by_number(6916).expect("OpFDot2MixAcc32VALVE");
     assert_eq!(i.name, "OpFDot2MixAcc32VALVE");
     assert_eq!(i.operands.len(), 5);
     assert_eq!(
         g.instruction_by_name("OpFDot4MixAcc32VALVE")
-            .map(|i| i.opcode),
+            .map(|i| i.opcode.number()),
         Some(6918)
     );
     let caps = g.kind(g.common.capability);

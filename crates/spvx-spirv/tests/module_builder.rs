@@ -6,6 +6,7 @@ mod common;
 use spvx_spirv::binary::{SPVX_GENERATOR, read_words};
 use spvx_spirv::grammar::Version;
 use spvx_spirv::module::{Arg, BuildError, Builder, Module};
+use spvx_spirv::op::Op;
 
 type R = Result<(), BuildError>;
 
@@ -27,7 +28,7 @@ fn minimal_compute_shader_words() -> R {
     let fnty = b.type_function(void, &[])?;
     let main = b.begin_function(void, "None", fnty)?;
     b.begin_block()?;
-    b.inst("OpReturn", None, &[])?;
+    b.inst(Op::Return, None, &[])?;
     b.end_function()?;
     b.entry_point("GLCompute", main, "main", &[])?;
     b.execution_mode(main, "LocalSize", &[8, 1, 1])?;
@@ -72,7 +73,7 @@ fn dot_product_module_with_aliases_and_dedup() -> R {
     let main = b.begin_function(void, "None", fnty)?;
     b.begin_block()?;
     let d = b.inst(
-        "OpSDotKHR",
+        Op::SDotKHR,
         Some(i32t),
         &[
             Arg::Id(c7),
@@ -81,7 +82,7 @@ fn dot_product_module_with_aliases_and_dedup() -> R {
         ],
     )?;
     assert_eq!(d, Some(9));
-    b.inst("OpReturn", None, &[])?;
+    b.inst(Op::Return, None, &[])?;
     b.end_function()?;
     b.entry_point("GLCompute", main, "main", &[])?;
     b.execution_mode(main, "LocalSize", &[1, 1, 1])?;
@@ -176,18 +177,18 @@ fn typed_helpers_give_hand_written_words() -> R {
 fn debug_groups_stay_in_order() -> R {
     let mut b = Builder::new(V16);
     b.memory_model("Logical", "GLSL450")?;
-    b.global("OpModuleProcessed", None, &[Arg::str("p")])?;
+    b.global(Op::ModuleProcessed, None, &[Arg::str("p")])?;
     b.name(1, "n")?;
-    let s = b.declare("OpString", None, &[Arg::str("file")])?;
+    let s = b.declare(Op::String, None, &[Arg::str("file")])?;
     b.global(
-        "OpSource",
+        Op::Source,
         None,
         &[Arg::name("GLSL"), Arg::Int(450), Arg::Id(s)],
     )?;
     let m = b.finish()?;
-    let ops: Vec<u16> = m.debug.iter().map(|i| i.opcode).collect();
+    let ops: Vec<Op> = m.debug.iter().map(|i| i.opcode).collect();
     // OpString, OpSource (7a), OpName (7b), OpModuleProcessed (7c).
-    assert_eq!(ops, [7, 3, 5, 330]);
+    assert_eq!(ops, [Op::String, Op::Source, Op::Name, Op::ModuleProcessed]);
     assert_eq!(reread(&m), m);
     Ok(())
 }
@@ -205,7 +206,7 @@ fn extended_instructions_and_control_flow() -> R {
     let entry = b.begin_block()?; // 6
     let exit = b.fresh_id(); // 7
     let y = b.inst(
-        "OpExtInst",
+        Op::ExtInst,
         Some(f32t),
         &[
             Arg::Id(glsl),
@@ -215,9 +216,9 @@ fn extended_instructions_and_control_flow() -> R {
             Arg::Id(x),
         ],
     )?; // 8
-    b.inst("OpBranch", None, &[Arg::Id(exit)])?;
+    b.inst(Op::Branch, None, &[Arg::Id(exit)])?;
     b.begin_block_with(exit)?;
-    b.inst("OpReturnValue", None, &[Arg::Id(y.unwrap_or(0))])?;
+    b.inst(Op::ReturnValue, None, &[Arg::Id(y.unwrap_or(0))])?;
     b.end_function()?;
     let m = b.finish()?;
     assert_eq!(m.functions[0].id(), Some(f));
@@ -247,7 +248,7 @@ fn declarations_are_placed_before_definitions() -> R {
     let fnty = b.type_function(void, &[])?;
     b.begin_function(void, "None", fnty)?;
     b.begin_block()?;
-    b.inst("OpReturn", None, &[])?;
+    b.inst(Op::Return, None, &[])?;
     let def = b.end_function()?;
     b.begin_function(void, "None", fnty)?;
     let decl = b.end_function()?;
@@ -267,10 +268,7 @@ fn refusals_are_typed() -> R {
     let u64t = b.type_int(64, false)?;
     let before = b.bound();
 
-    assert_eq!(
-        b.inst("OpFrobnicate", None, &[]),
-        Err(BuildError::UnknownInstruction("OpFrobnicate".into()))
-    );
+    // An unknown instruction name cannot be spelled: `Op` has no such variant.
     assert!(matches!(
         b.capability("Telepathy"),
         Err(BuildError::UnknownEnumerant { ref name, .. }) if name == "Telepathy"
@@ -280,11 +278,11 @@ fn refusals_are_typed() -> R {
         Err(BuildError::UnknownEnumerant { .. })
     ));
     assert!(matches!(
-        b.global("OpFunction", Some(void), &[]),
+        b.global(Op::Function, Some(void), &[]),
         Err(BuildError::Structural(_))
     ));
     assert!(matches!(
-        b.global("OpIAdd", Some(u32t), &[]),
+        b.global(Op::IAdd, Some(u32t), &[]),
         Err(BuildError::NotModuleLevel(_))
     ));
     assert!(matches!(
@@ -300,31 +298,31 @@ fn refusals_are_typed() -> R {
         })
     );
     assert!(matches!(
-        b.global("OpTypeVector", None, &[Arg::str("x"), Arg::Int(4)]),
+        b.global(Op::TypeVector, None, &[Arg::str("x"), Arg::Int(4)]),
         Err(BuildError::ArgMismatch { index: 0, .. })
     ));
     assert!(matches!(
         b.global(
-            "OpTypeVector",
+            Op::TypeVector,
             None,
             &[Arg::Id(u32t), Arg::Int(4), Arg::Int(5)]
         ),
         Err(BuildError::ExtraArgs { extra: 1, .. })
     ));
     assert!(matches!(
-        b.global("OpTypeVector", None, &[Arg::Id(u32t)]),
+        b.global(Op::TypeVector, None, &[Arg::Id(u32t)]),
         Err(BuildError::Operands { .. })
     ));
     assert!(matches!(
-        b.global("OpConstant", None, &[Arg::Int(1)]),
+        b.global(Op::Constant, None, &[Arg::Int(1)]),
         Err(BuildError::MissingResultType { .. })
     ));
     assert!(matches!(
-        b.global("OpTypeBool", Some(u32t), &[]),
+        b.global(Op::TypeBool, Some(u32t), &[]),
         Err(BuildError::UnexpectedResultType { .. })
     ));
     assert!(matches!(
-        b.global("OpDecorate", None, &[Arg::Id(1), Arg::Int(9999)]),
+        b.global(Op::Decorate, None, &[Arg::Id(1), Arg::Int(9999)]),
         Err(BuildError::UnknownEnumValue { value: 9999, .. })
     ));
     let fnty = b.type_function(void, &[])?;
@@ -334,7 +332,7 @@ fn refusals_are_typed() -> R {
         Err(BuildError::UnknownEnumerant { .. })
     ));
     assert!(matches!(
-        b.inst("OpReturn", None, &[]),
+        b.inst(Op::Return, None, &[]),
         Err(BuildError::NoOpenFunction(_))
     ));
     b.begin_function(void, "None", fnty)?;
@@ -343,7 +341,7 @@ fn refusals_are_typed() -> R {
         Err(BuildError::FunctionOpen)
     );
     assert!(matches!(
-        b.inst("OpReturn", None, &[]),
+        b.inst(Op::Return, None, &[]),
         Err(BuildError::NoOpenBlock(_))
     ));
     let label = b.begin_block()?;
@@ -353,16 +351,16 @@ fn refusals_are_typed() -> R {
         Err(BuildError::ParameterAfterBlock)
     );
     assert!(matches!(
-        b.inst("OpTypeInt", None, &[Arg::Int(8), Arg::Int(0)]),
+        b.inst(Op::TypeInt, None, &[Arg::Int(8), Arg::Int(0)]),
         Err(BuildError::NotInBlock(_))
     ));
     assert!(matches!(
-        b.inst("OpExtInst", Some(u32t), &[Arg::Id(u32t), Arg::name("FMix")]),
+        b.inst(Op::ExtInst, Some(u32t), &[Arg::Id(u32t), Arg::name("FMix")]),
         Err(BuildError::ArgMismatch { .. })
     ));
     assert_eq!(b.end_function(), Err(BuildError::BlockOpen(label)));
     assert_eq!(
-        b.inst("OpReturn", None, &[]).map(|_| ()),
+        b.inst(Op::Return, None, &[]).map(|_| ()),
         Ok(()),
         "the block can still be finished"
     );
@@ -440,7 +438,7 @@ fn switch_on_a_64_bit_selector() -> R {
     b.begin_block()?;
     let (merge, a, c) = (b.fresh_id(), b.fresh_id(), b.fresh_id());
     b.inst(
-        "OpSelectionMerge",
+        Op::SelectionMerge,
         None,
         &[Arg::Id(merge), Arg::name("None")],
     )?;
@@ -452,13 +450,13 @@ fn switch_on_a_64_bit_selector() -> R {
         Arg::Words(vec![5, 0]),
         Arg::Id(c),
     ];
-    b.inst("OpSwitch", None, &cases)?;
+    b.inst(Op::Switch, None, &cases)?;
     for label in [a, c] {
         b.begin_block_with(label)?;
-        b.inst("OpBranch", None, &[Arg::Id(merge)])?;
+        b.inst(Op::Branch, None, &[Arg::Id(merge)])?;
     }
     b.begin_block_with(merge)?;
-    b.inst("OpReturn", None, &[])?;
+    b.inst(Op::Return, None, &[])?;
     b.end_function()?;
     let words = b.finish()?.to_words();
     let want = common::switch64();

@@ -10,6 +10,7 @@ use spvx_spirv::binary::{Header, read_words};
 use spvx_spirv::grammar::grammar;
 use spvx_spirv::instruction::Instruction;
 use spvx_spirv::module::{LayoutRule, Module, Placement, Section, TERMINATORS, is_line, placement};
+use spvx_spirv::op::Op;
 
 /// The instructions of hand-written words (header added).
 fn insts(body: &[u32]) -> Vec<Instruction> {
@@ -64,7 +65,10 @@ fn minimal_module_splits_into_sections() {
     let m = Module::from_instructions(hdr(), list.clone()).expect("valid layout");
     assert_eq!(m.capabilities.len(), 1);
     assert_eq!(m.extensions.len(), 0);
-    assert_eq!(m.memory_model.as_ref().map(|i| i.opcode), Some(14));
+    assert_eq!(
+        m.memory_model.as_ref().map(|i| i.opcode),
+        Some(Op::MemoryModel)
+    );
     assert_eq!(m.entry_points.len(), 1);
     assert_eq!(m.execution_modes.len(), 1);
     assert_eq!(m.types_globals.len(), 2);
@@ -73,7 +77,7 @@ fn minimal_module_splits_into_sections() {
     assert_eq!(f.id(), Some(1));
     assert_eq!(f.blocks.len(), 1);
     assert_eq!(f.blocks[0].id(), Some(4));
-    assert_eq!(f.blocks[0].terminator().map(|t| t.opcode), Some(253));
+    assert_eq!(f.blocks[0].terminator().map(|t| t.opcode), Some(Op::Return));
     assert_eq!(m.instruction_count(), list.len());
     assert_eq!(m.to_instructions(), list);
     assert!(m.iter().eq(list.iter()));
@@ -87,12 +91,20 @@ fn switch_module_has_four_blocks() {
     let f = &m.functions[0];
     let labels: Vec<Option<u32>> = f.blocks.iter().map(|b| b.id()).collect();
     assert_eq!(labels, [Some(6), Some(8), Some(9), Some(7)]);
-    let terms: Vec<Option<u16>> = f
+    let terms: Vec<Option<Op>> = f
         .blocks
         .iter()
         .map(|b| b.terminator().map(|t| t.opcode))
         .collect();
-    assert_eq!(terms, [Some(251), Some(249), Some(249), Some(253)]);
+    assert_eq!(
+        terms,
+        [
+            Some(Op::Switch),
+            Some(Op::Branch),
+            Some(Op::Branch),
+            Some(Op::Return)
+        ]
+    );
     assert_eq!(m.to_instructions(), list);
 }
 
@@ -239,7 +251,7 @@ fn line_instructions_where_spirv_producers_put_them() {
     assert_eq!(m.functions[0].blocks[0].instructions.len(), 2);
     assert_eq!(
         m.functions[0].blocks[0].terminator().map(|t| t.opcode),
-        Some(253)
+        Some(Op::Return)
     );
     assert_eq!(m.functions[1].leading_lines.len(), 1);
     assert_eq!(m.to_instructions(), l);

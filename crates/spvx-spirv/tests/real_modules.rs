@@ -111,7 +111,7 @@ fn each_module_contains_what_it_was_written_for() {
     let switch = kernel
         .instructions
         .iter()
-        .find(|i| i.opcode == 251)
+        .find(|i| i.opcode == spvx_spirv::op::Op::Switch)
         .expect("kernel.cl has an OpSwitch");
     let literals: Vec<&Vec<u32>> = switch
         .operands

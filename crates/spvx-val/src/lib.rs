@@ -6,23 +6,27 @@
 //! It knows the module model of `spvx-spirv` and the arithmetic facts of `spvx-num` (e.g. which
 //! fixed-point parameters are legal), and nothing of execution.
 //!
-//! Layout: [`validate`] runs the layout check, builds the [`index::ModuleIndex`] (every id's
-//! definition, resolved types, evaluable constants, declared capabilities with their implicit
-//! closure, function and block structure), then runs one check per concern under [`rules`].
+//! Layout: [`validate`] runs the layout check, builds the module index
+//! ([`spvx_spirv::index::ModuleIndex`]: every id's definition, resolved types, evaluable
+//! constants, declared capabilities with their implicit closure, function and block structure),
+//! then runs one check per concern under [`rules`], and returns the index as [`Validated`].
 //! Each concern has its own error enum; [`ValError`] names the instruction (by index in the flat
 //! instruction list) where the rule was broken, so a caller can point at a word offset or a
 //! line and column.
 
 pub mod env;
 pub mod error;
-pub mod index;
 pub mod rules;
+mod validated;
 
 pub use env::TargetEnv;
 pub use error::{ErrorKind, ValError};
 pub use rules::limits::Limits;
+pub use validated::Validated;
 
+use rules::ids::IdError;
 use spvx_spirv::binary::Header;
+use spvx_spirv::index::{IndexError, ModuleIndex};
 use spvx_spirv::instruction::Instruction;
 use spvx_spirv::module::Module;
 
@@ -34,21 +38,51 @@ pub struct Options {
     pub limits: Limits,
 }
 
-/// Validates a module given as its header and flat instruction list (file order). Returns every
-/// error found, in instruction order; an empty list means the module is valid.
+/// Validates a module given as its header and flat instruction list (file order). Returns the
+/// module index, as [`Validated`], when every rule holds; otherwise every error found, in
+/// instruction order.
 ///
 /// A broken logical layout stops validation early (nothing else can be trusted), and so does a
 /// failure to build the index (ids defined twice, or used but never defined).
-pub fn validate(header: &Header, instructions: &[Instruction], opts: &Options) -> Vec<ValError> {
+pub fn validate(
+    header: &Header,
+    instructions: &[Instruction],
+    opts: &Options,
+) -> Result<Validated, Vec<ValError>> {
     if let Err(e) = Module::from_instructions(*header, instructions.to_vec()) {
-        return vec![ValError::layout(e)];
+        return Err(vec![ValError::layout(e)]);
     }
-    let index = match index::ModuleIndex::build(header, instructions) {
-        Ok(i) => i,
-        Err(errors) => return errors,
-    };
+    let index = index(header, instructions.to_vec())?;
     let mut errors = Vec::new();
     rules::run_all(&index, opts, &mut errors);
-    errors.sort_by_key(|e| e.index);
-    errors
+    if errors.is_empty() {
+        Ok(Validated::new(index))
+    } else {
+        errors.sort_by_key(|e| e.index);
+        Err(errors)
+    }
+}
+
+/// The errors [`validate`] finds (empty when the module is valid): for callers that report
+/// rather than use the module.
+pub fn errors(header: &Header, instructions: &[Instruction], opts: &Options) -> Vec<ValError> {
+    validate(header, instructions, opts)
+        .err()
+        .unwrap_or_default()
+}
+
+/// Builds the module index without judging the module, with index errors as [`ValError`]s.
+/// For callers that deliberately run unvalidated modules (the engine's robustness tests).
+pub fn index(
+    header: &Header,
+    instructions: Vec<Instruction>,
+) -> Result<ModuleIndex, Vec<ValError>> {
+    ModuleIndex::build(header, instructions).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|IndexError::DefinedTwice { index, id, first }| {
+                ValError::at(index, IdError::DefinedTwice { id, first })
+            })
+            .collect()
+    })
 }

@@ -8,7 +8,7 @@
 mod support;
 
 use spvx_spirv::binary::read_bytes;
-use spvx_val::{Options, TargetEnv, validate};
+use spvx_val::{Options, TargetEnv, errors};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -85,7 +85,7 @@ fn spvx_errors(path: &Path) -> Vec<String> {
         target_env: TargetEnv::parse(env_for(path)).expect("env"),
         ..Options::default()
     };
-    validate(&m.header, &m.instructions, &opts)
+    errors(&m.header, &m.instructions, &opts)
         .iter()
         .map(|e| format!("{:?}: {e}", e.index))
         .collect()

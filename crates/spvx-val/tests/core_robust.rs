@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use spvx_spirv::binary::read_bytes;
 use spvx_spirv::instruction::{Instruction, OperandValue};
-use spvx_val::{Options, TargetEnv, validate};
+use spvx_val::{Options, TargetEnv, errors};
 use std::path::Path;
 
 fn modules() -> Vec<(spvx_spirv::binary::Header, Vec<Instruction>)> {
@@ -111,6 +111,6 @@ proptest! {
             target_env: TargetEnv::parse(env).expect("env"),
             ..Options::default()
         };
-        let _ = validate(header, &insts, &opts);
+        let _ = errors(header, &insts, &opts);
     }
 }

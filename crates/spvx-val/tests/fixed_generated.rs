@@ -224,7 +224,7 @@ fn module(c: &Case) -> String {
 /// spvx's errors, with `cut` literal operands removed from the instruction.
 fn spvx_errors(c: &Case, text: &str) -> Vec<spvx_val::ValError> {
     validate_edited(text, "spv1.6", |insts| {
-        if let Some(inst) = insts.iter_mut().find(|i| (5923..=5933).contains(&i.opcode)) {
+        if let Some(inst) = insts.iter_mut().find(|i| i.opcode.is_fixed_point_math()) {
             let keep = inst.operands.len().saturating_sub(c.cut);
             inst.operands.truncate(keep);
         }

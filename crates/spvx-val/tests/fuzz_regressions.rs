@@ -74,7 +74,7 @@ fn once_accepted_modules_are_rejected() {
         let path = rejected.join(file);
         let bytes = std::fs::read(&path).expect("read a regression module");
         let m = spvx_spirv::binary::read_bytes(&bytes).expect("the module reads");
-        let errors = spvx_val::validate(&m.header, &m.instructions, &spvx_val::Options::default());
+        let errors = spvx_val::errors(&m.header, &m.instructions, &spvx_val::Options::default());
         assert!(
             errors.iter().any(|e| e.to_string().contains(message)),
             "{file}: expected an error containing {message:?}, got {:?}",

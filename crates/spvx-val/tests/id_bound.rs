@@ -5,7 +5,7 @@
 
 use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_val::rules::ids::MAX_ID_BOUND;
-use spvx_val::{Options, validate};
+use spvx_val::{Options, errors};
 
 const MODULE: &str = "OpCapability Shader
 OpMemoryModel Logical GLSL450
@@ -24,7 +24,7 @@ fn errors_with_bound(bound: u32) -> Vec<String> {
     let mut header = a.header;
     header.bound = bound;
     let insts: Vec<_> = a.instructions().cloned().collect();
-    validate(&header, &insts, &Options::default())
+    errors(&header, &insts, &Options::default())
         .iter()
         .map(|e| e.to_string())
         .collect()

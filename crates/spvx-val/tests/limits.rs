@@ -6,7 +6,7 @@
 
 mod support;
 
-use spvx_val::{ErrorKind, Limits, Options, TargetEnv, validate};
+use spvx_val::{ErrorKind, Limits, Options, TargetEnv, errors};
 use std::process::Command;
 
 const HEAD: &str = "OpCapability Shader
@@ -141,7 +141,7 @@ fn spvx(text: &str, limits: Limits) -> Vec<spvx_val::ValError> {
         target_env: TargetEnv::parse("spv1.6").expect("env"),
         limits,
     };
-    validate(&asm.header, &insts, &opts)
+    errors(&asm.header, &insts, &opts)
 }
 
 /// spirv-val's verdict, with `--flag limit` when a flag is given.

@@ -285,7 +285,10 @@ fn spvx_errors(c: &Case, text: &str) -> Vec<spvx_val::ValError> {
         }
         // The E8M0 type is the only E4M3-declared one when E8M0 is in the case (E4M3 itself is
         // never in the same case; see `cases`).
-        for inst in insts.iter_mut().filter(|i| i.opcode == 22) {
+        for inst in insts
+            .iter_mut()
+            .filter(|i| i.opcode == spvx_spirv::op::Op::TypeFloat)
+        {
             for o in inst.operands.iter_mut() {
                 if let spvx_spirv::instruction::OperandValue::Word(w) = &mut o.value
                     && *w == E4M3

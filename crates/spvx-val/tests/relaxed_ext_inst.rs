@@ -8,7 +8,7 @@
 //! known leniency this test does not cover.)
 
 use spvx_spirv::binary::read_bytes;
-use spvx_val::{Options, TargetEnv, validate};
+use spvx_val::{Options, TargetEnv};
 
 fn module_words() -> Vec<u32> {
     let path = format!(
@@ -29,7 +29,7 @@ fn errors(words: &[u32]) -> Vec<String> {
         target_env: TargetEnv::parse("vulkan1.3").unwrap_or_default(),
         ..Options::default()
     };
-    validate(&m.header, &m.instructions, &opts)
+    spvx_val::errors(&m.header, &m.instructions, &opts)
         .iter()
         .map(|e| e.to_string())
         .collect()

@@ -917,9 +917,12 @@ fn access_module(a: &Access) -> Option<String> {
 fn run_spvx(text: &str, env: &str, drop_param: bool) -> Vec<spvx_val::ValError> {
     validate_edited(text, env, |insts| {
         if drop_param
-            && let Some(i) = insts
-                .iter_mut()
-                .find(|i| i.opcode == 4164 || i.opcode == 4165)
+            && let Some(i) = insts.iter_mut().find(|i| {
+                matches!(
+                    i.opcode,
+                    spvx_spirv::op::Op::TensorReadARM | spvx_spirv::op::Op::TensorWriteARM
+                )
+            })
         {
             i.operands.pop();
         }

@@ -61,7 +61,7 @@ impl Tally {
 /// Validates `m` for the universal environment; tallies its first error in `errors`, if any.
 /// True when it is valid.
 pub fn validates(m: &Module, errors: &mut Tally) -> bool {
-    let errs = spvx_val::validate(&m.header, &m.to_instructions(), &Default::default());
+    let errs = spvx_val::errors(&m.header, &m.to_instructions(), &Default::default());
     if let Some(e) = errs.first() {
         errors.add(&e.to_string());
     }

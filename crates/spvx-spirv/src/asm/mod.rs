@@ -32,6 +32,7 @@ use crate::context::ModuleContext;
 use crate::grammar::{Grammar, Version, grammar};
 use crate::instruction::{Instruction, Operand, OperandValue};
 use crate::layout::read_instruction;
+use crate::op::Op;
 use ids::IdTable;
 use lexer::{Token, error_at, lex};
 use source::{TokenSource, id_name, is_instruction_start, starts_with_op};
@@ -281,7 +282,7 @@ impl<'t> Assembler<'_, 't> {
                     return Err(self.err(op_tok, AsmErrorKind::InstructionTooLong(count)));
                 }
                 self.observe_raw(desc.opcode, has_result_type, has_result, &words);
-                words.insert(0, (count as u32) << 16 | desc.opcode as u32);
+                words.insert(0, (count as u32) << 16 | desc.opcode.number() as u32);
                 self.items.push(Item::Raw(words));
                 Ok(end)
             }
@@ -335,7 +336,7 @@ impl<'t> Assembler<'_, 't> {
 
     /// Tells the module context what a partly raw instruction declares (its words after the
     /// first), as spirv-as records types from the words it produced.
-    fn observe_raw(&mut self, opcode: u16, has_type: bool, has_result: bool, words: &[u32]) {
+    fn observe_raw(&mut self, opcode: Op, has_type: bool, has_result: bool, words: &[u32]) {
         let mut it = words.iter().copied();
         let result_type = if has_type { it.next() } else { None };
         let result = if has_result { it.next() } else { None };

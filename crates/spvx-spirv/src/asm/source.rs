@@ -14,6 +14,7 @@ use crate::context::NumericType;
 use crate::grammar::{Grammar, KindId, Shape};
 use crate::instruction::{Id, encode_string};
 use crate::layout::{ExtInstChoice, OperandSource};
+use crate::op::Op;
 
 /// True when the word at `i` begins an instruction: `Op` and a capital letter, or `%id = Op...`.
 pub fn is_instruction_start(text: &str, tokens: &[Token], i: usize) -> bool {
@@ -376,7 +377,7 @@ impl OperandSource for TokenSource<'_, '_> {
         }
     }
 
-    fn spec_constant_opcode(&mut self, _kind: KindId) -> Result<u16, ()> {
+    fn spec_constant_opcode(&mut self, _kind: KindId) -> Result<Op, ()> {
         let (tok, s) = self.next()?;
         let g = self.g;
         let by_name = if starts_with_op(s) {
@@ -389,12 +390,12 @@ impl OperandSource for TokenSource<'_, '_> {
                 literal::encode_u32(s)
                     .ok()
                     .and_then(|n| u16::try_from(n).ok())
-                    .and_then(|n| g.instruction(n))
+                    .and_then(|n| g.instruction_by_number(n))
             })
             .filter(|i| i.has_result_type(g) && i.has_result(g));
         match found {
             Some(i) => {
-                self.words.push(i.opcode as u32);
+                self.words.push(i.opcode.number() as u32);
                 Ok(i.opcode)
             }
             None => self.fail(tok, K::UnknownSpecConstantOpcode(s.to_string())),

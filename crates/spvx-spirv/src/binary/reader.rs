@@ -10,6 +10,7 @@ use crate::context::{ModuleContext, NumericType};
 use crate::grammar::{Grammar, KindId, grammar};
 use crate::instruction::{Id, Instruction};
 use crate::layout::{ExtInstChoice, OperandSource, read_instruction};
+use crate::op::Op;
 use std::borrow::Cow;
 
 /// A decoded module: its header and its instructions in file order.
@@ -76,7 +77,7 @@ pub fn read_words(words: &[u32]) -> Result<ParsedModule, BinaryError> {
         let count = (first >> 16) as usize;
         let opcode = (first & 0xffff) as u16;
         // Borrowed from the grammar: a name is only copied into an error.
-        let name: Cow<'static, str> = match g.instruction(opcode) {
+        let name: Cow<'static, str> = match g.instruction_by_number(opcode) {
             Some(i) => Cow::Borrowed(i.name.as_str()),
             None => Cow::Owned(format!("opcode {opcode}")),
         };
@@ -97,12 +98,12 @@ pub fn read_words(words: &[u32]) -> Result<ParsedModule, BinaryError> {
                 },
             });
         }
-        if g.instruction(opcode).is_none() {
+        let Some(op) = Op::from_number(opcode) else {
             return Err(BinaryError {
                 offset: at,
                 kind: K::UnknownOpcode(opcode),
             });
-        }
+        };
         let mut src = WordSource {
             g,
             words: &words[at + 1..at + count],
@@ -111,7 +112,7 @@ pub fn read_words(words: &[u32]) -> Result<ParsedModule, BinaryError> {
             count,
             error: None,
         };
-        let inst = read_instruction(g, &ctx, opcode, &mut src).map_err(|()| BinaryError {
+        let inst = read_instruction(g, &ctx, op, &mut src).map_err(|()| BinaryError {
             offset: at,
             kind: src.error.take().unwrap_or(K::Other {
                 message: format!("{name}: malformed instruction"),
@@ -295,11 +296,11 @@ impl OperandSource for WordSource<'_> {
         }
     }
 
-    fn spec_constant_opcode(&mut self, kind: KindId) -> Result<u16, ()> {
+    fn spec_constant_opcode(&mut self, kind: KindId) -> Result<Op, ()> {
         let w = self.word(kind)?;
-        match u16::try_from(w) {
-            Ok(op) if self.g.instruction(op).is_some() => Ok(op),
-            _ => {
+        match u16::try_from(w).ok().and_then(Op::from_number) {
+            Some(op) => Ok(op),
+            None => {
                 let message = format!("{}: unknown opcode {w} in OpSpecConstantOp", self.name);
                 self.fail(K::Other { message })
             }

@@ -14,12 +14,11 @@ use super::types::ModuleTypes;
 use crate::binary::Header;
 use crate::grammar::{Grammar, Shape};
 use crate::instruction::{Id, Instruction, Operand, OperandValue};
+use crate::op::Op;
 use std::fmt::Write;
 
 /// Column of the `=` sign minus one: `kStandardIndent` of spirv-dis.
 const INDENT: usize = 15;
-
-const OP_SWITCH: u16 = 251;
 
 /// `INDENT` spaces.
 const SPACES: &str = "               ";
@@ -142,7 +141,10 @@ impl LineWriter<'_> {
                 }
             }
             (OperandValue::Word(w), Shape::LiteralSpecConstantOpInteger) => {
-                match u16::try_from(*w).ok().and_then(|op| g.instruction(op)) {
+                match u16::try_from(*w)
+                    .ok()
+                    .and_then(|op| g.instruction_by_number(op))
+                {
                     Some(d) => out.push_str(d.name.strip_prefix("Op").unwrap_or(&d.name)),
                     None => {
                         let _ = write!(out, "{w}");
@@ -157,7 +159,7 @@ impl LineWriter<'_> {
 
     /// The type of a context-dependent number in `inst`.
     fn number_type(&self, inst: &Instruction) -> Option<crate::context::NumericType> {
-        let type_id = if inst.opcode == OP_SWITCH {
+        let type_id = if inst.opcode == Op::Switch {
             let selector = inst.operands.first().and_then(Operand::id)?;
             self.ctx.selector_type(selector)?
         } else {

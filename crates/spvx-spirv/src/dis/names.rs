@@ -21,35 +21,8 @@ use super::types::ModuleTypes;
 use crate::context::{ModuleContext, NumericType};
 use crate::grammar::{Grammar, KindId};
 use crate::instruction::{Id, Instruction, OperandValue};
+use crate::op::Op;
 use std::collections::HashMap;
-
-mod op {
-    pub const NAME: u16 = 5;
-    pub const TYPE_VOID: u16 = 19;
-    pub const TYPE_BOOL: u16 = 20;
-    pub const TYPE_INT: u16 = 21;
-    pub const TYPE_FLOAT: u16 = 22;
-    pub const TYPE_VECTOR: u16 = 23;
-    pub const TYPE_MATRIX: u16 = 24;
-    pub const TYPE_ARRAY: u16 = 28;
-    pub const TYPE_RUNTIME_ARRAY: u16 = 29;
-    pub const TYPE_STRUCT: u16 = 30;
-    pub const TYPE_OPAQUE: u16 = 31;
-    pub const TYPE_POINTER: u16 = 32;
-    pub const TYPE_EVENT: u16 = 34;
-    pub const TYPE_DEVICE_EVENT: u16 = 35;
-    pub const TYPE_RESERVE_ID: u16 = 36;
-    pub const TYPE_QUEUE: u16 = 37;
-    pub const TYPE_PIPE: u16 = 38;
-    pub const CONSTANT_TRUE: u16 = 41;
-    pub const CONSTANT_FALSE: u16 = 42;
-    pub const CONSTANT: u16 = 43;
-    pub const DECORATE: u16 = 71;
-    pub const TYPE_PIPE_STORAGE: u16 = 322;
-    pub const TYPE_NAMED_BARRIER: u16 = 327;
-    pub const TYPE_UNTYPED_POINTER: u16 = 4417;
-    pub const TYPE_NODE_PAYLOAD_ARRAY: u16 = 5076;
-}
 
 /// `Decoration BuiltIn`.
 const DECORATION_BUILT_IN: u32 = 11;
@@ -251,13 +224,13 @@ impl FriendlyNames {
         let id_at = |i: usize| ops.get(i).and_then(|o| o.id());
         let Some(result) = inst.result else {
             match inst.opcode {
-                op::NAME => {
+                Op::Name => {
                     if let (Some(target), Some(s)) = (id_at(0), ops.get(1).and_then(|o| o.string()))
                     {
                         self.save(target, s);
                     }
                 }
-                op::DECORATE => {
+                Op::Decorate => {
                     if let (Some(target), Some(DECORATION_BUILT_IN), Some(b)) =
                         (id_at(0), word(1), word(2))
                         && let Some(name) = built_ins.get(&b)
@@ -272,9 +245,9 @@ impl FriendlyNames {
         let id_name =
             |n: &Self, i: usize| id_at(i).map_or_else(String::new, |id| n.get(id).into_owned());
         let suggested: String = match inst.opcode {
-            op::TYPE_VOID => "void".into(),
-            op::TYPE_BOOL => "bool".into(),
-            op::TYPE_INT => {
+            Op::TypeVoid => "void".into(),
+            Op::TypeBool => "bool".into(),
+            Op::TypeInt => {
                 let width = word(0).unwrap_or(0);
                 let root = match width {
                     8 => "char".to_string(),
@@ -292,7 +265,7 @@ impl FriendlyNames {
                     root
                 }
             }
-            op::TYPE_FLOAT => match (word(0).unwrap_or(0), word(1)) {
+            Op::TypeFloat => match (word(0).unwrap_or(0), word(1)) {
                 (_, Some(0)) => "bfloat16".into(),
                 (_, Some(4214)) => "fp8e4m3".into(),
                 (_, Some(4215)) => "fp8e5m2".into(),
@@ -301,38 +274,38 @@ impl FriendlyNames {
                 (64, _) => "double".into(),
                 (w, _) => format!("fp{w}"),
             },
-            op::TYPE_VECTOR => format!("v{}{}", word(1).unwrap_or(0), id_name(self, 0)),
-            op::TYPE_MATRIX => format!("mat{}{}", word(1).unwrap_or(0), id_name(self, 0)),
-            op::TYPE_ARRAY => format!("_arr_{}_{}", id_name(self, 0), id_name(self, 1)),
-            op::TYPE_RUNTIME_ARRAY => format!("_runtimearr_{}", id_name(self, 0)),
-            op::TYPE_NODE_PAYLOAD_ARRAY => format!("_payloadarr_{}", id_name(self, 0)),
-            op::TYPE_POINTER => format!(
+            Op::TypeVector => format!("v{}{}", word(1).unwrap_or(0), id_name(self, 0)),
+            Op::TypeMatrix => format!("mat{}{}", word(1).unwrap_or(0), id_name(self, 0)),
+            Op::TypeArray => format!("_arr_{}_{}", id_name(self, 0), id_name(self, 1)),
+            Op::TypeRuntimeArray => format!("_runtimearr_{}", id_name(self, 0)),
+            Op::TypeNodePayloadArrayAMDX => format!("_payloadarr_{}", id_name(self, 0)),
+            Op::TypePointer => format!(
                 "_ptr_{}_{}",
                 Self::enum_name(g, storage_class, word(0).unwrap_or(0)),
                 id_name(self, 1)
             ),
-            op::TYPE_UNTYPED_POINTER => format!(
+            Op::TypeUntypedPointerKHR => format!(
                 "_ptr_{}",
                 Self::enum_name(g, storage_class, word(0).unwrap_or(0))
             ),
-            op::TYPE_PIPE => format!(
+            Op::TypePipe => format!(
                 "Pipe{}",
                 Self::enum_name(g, access_qualifier, word(0).unwrap_or(0))
             ),
-            op::TYPE_EVENT => "Event".into(),
-            op::TYPE_DEVICE_EVENT => "DeviceEvent".into(),
-            op::TYPE_RESERVE_ID => "ReserveId".into(),
-            op::TYPE_QUEUE => "Queue".into(),
-            op::TYPE_OPAQUE => format!(
+            Op::TypeEvent => "Event".into(),
+            Op::TypeDeviceEvent => "DeviceEvent".into(),
+            Op::TypeReserveId => "ReserveId".into(),
+            Op::TypeQueue => "Queue".into(),
+            Op::TypeOpaque => format!(
                 "Opaque_{}",
                 sanitize(ops.first().and_then(|o| o.string()).unwrap_or(""))
             ),
-            op::TYPE_PIPE_STORAGE => "PipeStorage".into(),
-            op::TYPE_NAMED_BARRIER => "NamedBarrier".into(),
-            op::TYPE_STRUCT => format!("_struct_{result}"),
-            op::CONSTANT_TRUE => "true".into(),
-            op::CONSTANT_FALSE => "false".into(),
-            op::CONSTANT => {
+            Op::TypePipeStorage => "PipeStorage".into(),
+            Op::TypeNamedBarrier => "NamedBarrier".into(),
+            Op::TypeStruct => format!("_struct_{result}"),
+            Op::ConstantTrue => "true".into(),
+            Op::ConstantFalse => "false".into(),
+            Op::Constant => {
                 let ty = inst.result_type.unwrap_or(0);
                 let mut value = String::new();
                 if let (Some(t), Some(OperandValue::Number(ws))) =

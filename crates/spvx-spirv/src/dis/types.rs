@@ -7,13 +7,7 @@
 use super::fast_hash::FastMap;
 use crate::context::NumericType;
 use crate::instruction::{Id, Instruction, OperandValue};
-
-mod op {
-    pub const EXT_INST_IMPORT: u16 = 11;
-    pub const TYPE_INT: u16 = 21;
-    pub const TYPE_FLOAT: u16 = 22;
-    pub const SWITCH: u16 = 251;
-}
+use crate::op::Op;
 
 /// Module facts for printing.
 #[derive(Debug, Default)]
@@ -27,7 +21,7 @@ impl ModuleTypes {
     pub fn collect(instructions: &[Instruction]) -> Self {
         let mut t = ModuleTypes::default();
         for inst in instructions {
-            if inst.opcode == op::SWITCH
+            if inst.opcode == Op::Switch
                 && let Some(sel) = inst.operands.first().and_then(|o| o.id())
             {
                 t.selector_types.insert(sel, 0);
@@ -37,13 +31,13 @@ impl ModuleTypes {
             let Some(result) = inst.result else { continue };
             let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
             match inst.opcode {
-                op::TYPE_INT => {
+                Op::TypeInt => {
                     if let (Some(width), Some(s)) = (word(0), word(1)) {
                         let signed = s != 0;
                         t.numeric.insert(result, NumericType::Int { width, signed });
                     }
                 }
-                op::TYPE_FLOAT => {
+                Op::TypeFloat => {
                     if let Some(width) = word(0) {
                         let encoding = match inst.operands.get(1).map(|o| &o.value) {
                             Some(OperandValue::Word(e)) => Some(*e),
@@ -53,7 +47,7 @@ impl ModuleTypes {
                             .insert(result, NumericType::Float { width, encoding });
                     }
                 }
-                op::EXT_INST_IMPORT => {
+                Op::ExtInstImport => {
                     if let Some(s) = inst.operands.first().and_then(|o| o.string()) {
                         t.ext_sets.insert(result, s.to_string());
                     }

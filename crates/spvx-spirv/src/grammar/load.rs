@@ -7,6 +7,7 @@ use super::{
     CommonKinds, Enumerant, ExtInstSet, ExtInstruction, Grammar, Instruction, KindId, Operand,
     OperandKind, Quantifier, Shape, Version,
 };
+use crate::op::Op;
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -233,7 +234,9 @@ pub(super) fn build() -> Grammar {
             name: i.opname.clone(),
             aliases: i.aliases.clone(),
             opcode: u16::try_from(i.opcode)
-                .unwrap_or_else(|_| panic!("vendored grammar opcode {} too large", i.opcode)),
+                .ok()
+                .and_then(Op::from_number)
+                .unwrap_or_else(|| panic!("vendored grammar opcode {} has no Op", i.opcode)),
             class: i.class.clone(),
             operands: i.operands.iter().map(operand).collect(),
             capabilities: i.capabilities.clone(),
@@ -242,11 +245,15 @@ pub(super) fn build() -> Grammar {
             last_version: parse_version(&i.last_version),
         })
         .collect();
-    let max_opcode = instructions.iter().map(|i| i.opcode).max().unwrap_or(0);
+    let max_opcode = instructions
+        .iter()
+        .map(|i| i.opcode.number())
+        .max()
+        .unwrap_or(0);
     let mut by_opcode = vec![u32::MAX; max_opcode as usize + 1];
     let mut by_name = HashMap::new();
     for (i, inst) in instructions.iter().enumerate() {
-        let slot = &mut by_opcode[inst.opcode as usize];
+        let slot = &mut by_opcode[inst.opcode.number() as usize];
         if *slot == u32::MAX {
             *slot = i as u32;
         }

@@ -11,6 +11,8 @@
 
 mod load;
 
+use crate::op::Op;
+
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -145,7 +147,7 @@ pub struct Instruction {
     pub name: String,
     /// Other accepted names, e.g. `OpSDotKHR`.
     pub aliases: Vec<String>,
-    pub opcode: u16,
+    pub opcode: Op,
     /// The grammar's instruction class, e.g. `Arithmetic` or `Type-Declaration`.
     pub class: String,
     pub operands: Vec<Operand>,
@@ -232,8 +234,14 @@ pub struct Grammar {
 }
 
 impl Grammar {
-    /// The instruction with this opcode.
-    pub fn instruction(&self, opcode: u16) -> Option<&Instruction> {
+    /// The descriptor of an instruction.
+    pub fn instruction(&self, op: Op) -> Option<&Instruction> {
+        self.instruction_by_number(op.number())
+    }
+
+    /// The instruction with this opcode number, if the grammar has one (the binary reader's
+    /// look-up; everything else matches on [`Op`]).
+    pub fn instruction_by_number(&self, opcode: u16) -> Option<&Instruction> {
         match self.by_opcode.get(opcode as usize) {
             Some(&i) if i != u32::MAX => Some(&self.instructions[i as usize]),
             _ => None,

@@ -1,6 +1,7 @@
 //! Type declarations resolved to a form the checks can match on.
 
-use spvx_spirv::instruction::{Id, Instruction, OperandValue};
+use crate::instruction::{Id, Instruction, OperandValue};
+use crate::op::Op;
 
 /// A declared type. Ids refer to other types (or, for lengths and tensor rank/shape, to
 /// constants).
@@ -59,7 +60,7 @@ pub enum Type {
         usage: Id,
     },
     /// Any other type (images, samplers, opaque, ...), by opcode.
-    Other(u16),
+    Other(Op),
 }
 
 impl Type {
@@ -74,22 +75,6 @@ impl Type {
     }
 }
 
-mod op {
-    pub const TYPE_VOID: u16 = 19;
-    pub const TYPE_BOOL: u16 = 20;
-    pub const TYPE_INT: u16 = 21;
-    pub const TYPE_FLOAT: u16 = 22;
-    pub const TYPE_VECTOR: u16 = 23;
-    pub const TYPE_MATRIX: u16 = 24;
-    pub const TYPE_ARRAY: u16 = 28;
-    pub const TYPE_RUNTIME_ARRAY: u16 = 29;
-    pub const TYPE_STRUCT: u16 = 30;
-    pub const TYPE_POINTER: u16 = 32;
-    pub const TYPE_FUNCTION: u16 = 33;
-    pub const TYPE_TENSOR_ARM: u16 = 4163;
-    pub const TYPE_COOPERATIVE_MATRIX_KHR: u16 = 4456;
-}
-
 /// The type an instruction declares, if it is a type declaration.
 pub(super) fn resolve(inst: &Instruction) -> Option<Type> {
     let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
@@ -102,47 +87,47 @@ pub(super) fn resolve(inst: &Instruction) -> Option<Type> {
             .collect()
     };
     Some(match inst.opcode {
-        op::TYPE_VOID => Type::Void,
-        op::TYPE_BOOL => Type::Bool,
-        op::TYPE_INT => Type::Int {
+        Op::TypeVoid => Type::Void,
+        Op::TypeBool => Type::Bool,
+        Op::TypeInt => Type::Int {
             width: word(0)?,
             signed: word(1)? != 0,
         },
-        op::TYPE_FLOAT => Type::Float {
+        Op::TypeFloat => Type::Float {
             width: word(0)?,
             encoding: match inst.operands.get(1).map(|o| &o.value) {
                 Some(OperandValue::Word(e)) => Some(*e),
                 _ => None,
             },
         },
-        op::TYPE_VECTOR => Type::Vector {
+        Op::TypeVector => Type::Vector {
             component: id(0)?,
             count: word(1)?,
         },
-        op::TYPE_MATRIX => Type::Matrix {
+        Op::TypeMatrix => Type::Matrix {
             column: id(0)?,
             count: word(1)?,
         },
-        op::TYPE_ARRAY => Type::Array {
+        Op::TypeArray => Type::Array {
             element: id(0)?,
             length: id(1)?,
         },
-        op::TYPE_RUNTIME_ARRAY => Type::RuntimeArray { element: id(0)? },
-        op::TYPE_STRUCT => Type::Struct { members: ids(0) },
-        op::TYPE_POINTER => Type::Pointer {
+        Op::TypeRuntimeArray => Type::RuntimeArray { element: id(0)? },
+        Op::TypeStruct => Type::Struct { members: ids(0) },
+        Op::TypePointer => Type::Pointer {
             storage_class: word(0)?,
             pointee: id(1)?,
         },
-        op::TYPE_FUNCTION => Type::Function {
+        Op::TypeFunction => Type::Function {
             ret: id(0)?,
             params: ids(1),
         },
-        op::TYPE_TENSOR_ARM => Type::Tensor {
+        Op::TypeTensorARM => Type::Tensor {
             element: id(0)?,
             rank: id(1),
             shape: id(2),
         },
-        op::TYPE_COOPERATIVE_MATRIX_KHR => Type::CooperativeMatrix {
+        Op::TypeCooperativeMatrixKHR => Type::CooperativeMatrix {
             component: id(0)?,
             scope: id(1)?,
             rows: id(2)?,
@@ -155,8 +140,8 @@ pub(super) fn resolve(inst: &Instruction) -> Option<Type> {
 }
 
 /// True when the grammar classes `opcode` as a type declaration.
-fn is_type_decl(opcode: u16) -> bool {
-    spvx_spirv::grammar::grammar()
+fn is_type_decl(opcode: Op) -> bool {
+    crate::grammar::grammar()
         .instruction(opcode)
         .is_some_and(|i| i.class == "Type-Declaration")
 }

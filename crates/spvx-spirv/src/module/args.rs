@@ -8,6 +8,7 @@ use crate::context::{ModuleContext, NumericType};
 use crate::grammar::{Grammar, KindId};
 use crate::instruction::{Id, Instruction};
 use crate::layout::{ExtInstChoice, OperandSource, read_instruction};
+use crate::op::Op;
 
 /// One argument of a built instruction, in the order of the instruction's logical operands
 /// (after the result type and result id, which the builder supplies).
@@ -57,14 +58,12 @@ impl Arg {
 pub(crate) fn build_instruction(
     g: &Grammar,
     ctx: &ModuleContext,
-    opcode: u16,
+    opcode: Op,
     result_type: Option<Id>,
     result: Option<Id>,
     args: &[Arg],
 ) -> Result<Instruction, BuildError> {
-    let instruction = g
-        .instruction(opcode)
-        .map_or_else(|| format!("opcode {opcode}"), |i| i.name.clone());
+    let instruction = opcode.name().to_string();
     let mut all = Vec::with_capacity(args.len() + 2);
     all.extend(result_type.map(Arg::Id));
     all.extend(result.map(Arg::Id));
@@ -305,15 +304,15 @@ impl OperandSource for ArgSource<'_> {
         }
     }
 
-    fn spec_constant_opcode(&mut self, kind: KindId) -> Result<u16, ()> {
+    fn spec_constant_opcode(&mut self, kind: KindId) -> Result<Op, ()> {
         let g = self.g;
         match self.next() {
             Some(Arg::Name(n)) => match g.instruction_by_name(&n) {
                 Some(i) => Ok(i.opcode),
                 None => self.fail(BuildError::UnknownInstruction(n)),
             },
-            Some(Arg::Int(w)) => match u16::try_from(w).ok().and_then(|op| g.instruction(op)) {
-                Some(i) => Ok(i.opcode),
+            Some(Arg::Int(w)) => match u16::try_from(w).ok().and_then(Op::from_number) {
+                Some(op) => Ok(op),
                 None => self.fail(BuildError::UnknownInstruction(format!("opcode {w}"))),
             },
             Some(other) => self.mismatch(kind, "an opcode name or number", &other),

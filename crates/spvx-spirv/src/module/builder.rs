@@ -19,6 +19,7 @@ use crate::binary::Header;
 use crate::context::ModuleContext;
 use crate::grammar::{Grammar, Version, grammar};
 use crate::instruction::{Id, Instruction, Operand};
+use crate::op::Op;
 use std::collections::HashMap;
 
 use super::args::Arg;
@@ -33,7 +34,7 @@ struct OpenFunction {
 }
 
 /// Key of a deduplicated declaration: opcode, result type and operands.
-type DedupKey = (u16, Option<Id>, Vec<Operand>);
+type DedupKey = (Op, Option<Id>, Vec<Operand>);
 
 /// Builds a [`Module`] instruction by instruction. See the module documentation.
 pub struct Builder {
@@ -72,22 +73,15 @@ impl Builder {
         self.next_id
     }
 
-    fn opcode(&self, name: &str) -> Result<u16, BuildError> {
-        self.g
-            .instruction_by_name(name)
-            .map(|i| i.opcode)
-            .ok_or_else(|| BuildError::UnknownInstruction(name.to_string()))
-    }
-
     /// Builds the instruction with a fresh result id if the grammar gives it one.
     fn make(
         &mut self,
-        opcode: u16,
+        opcode: Op,
         result_type: Option<Id>,
         args: &[Arg],
     ) -> Result<Instruction, BuildError> {
         let Some(desc) = self.g.instruction(opcode) else {
-            return Err(BuildError::UnknownInstruction(format!("opcode {opcode}")));
+            return Err(BuildError::UnknownInstruction(opcode.name().to_string()));
         };
         let instruction = desc.name.clone();
         match (desc.has_result_type(self.g), result_type) {
@@ -115,11 +109,11 @@ impl Builder {
     /// §2.4), and returns its result id if it has one. `OpMemoryModel` replaces an earlier one.
     pub fn global(
         &mut self,
-        name: &str,
+        opcode: Op,
         result_type: Option<Id>,
         args: &[Arg],
     ) -> Result<Option<Id>, BuildError> {
-        let opcode = self.opcode(name)?;
+        let name = opcode.name();
         let section = match placement(self.g, opcode) {
             Placement::Module(s) => s,
             Placement::GlobalOrBody => Section::TypesGlobals,
@@ -162,17 +156,16 @@ impl Builder {
     /// earlier identical declaration.
     fn declare_shared(
         &mut self,
-        name: &str,
+        opcode: Op,
         result_type: Option<Id>,
         args: &[Arg],
     ) -> Result<Id, BuildError> {
-        let opcode = self.opcode(name)?;
         let probe = build_instruction(self.g, &self.ctx, opcode, result_type, Some(0), args)?;
         let key = (opcode, result_type, probe.operands);
         if let Some(&id) = self.dedup.get(&key) {
             return Ok(id);
         }
-        let id = self.declare(name, result_type, args)?;
+        let id = self.declare(opcode, result_type, args)?;
         self.dedup.insert(key, id);
         Ok(id)
     }
@@ -180,20 +173,19 @@ impl Builder {
     /// Like [`Builder::global`] for an instruction that must have a result id (no sharing).
     pub fn declare(
         &mut self,
-        name: &str,
+        opcode: Op,
         result_type: Option<Id>,
         args: &[Arg],
     ) -> Result<Id, BuildError> {
-        self.global(name, result_type, args)?
+        self.global(opcode, result_type, args)?
             .ok_or_else(|| BuildError::Operands {
-                instruction: name.to_string(),
+                instruction: opcode.name().to_string(),
                 message: "this instruction has no result id".to_string(),
             })
     }
 
     /// Adds an `OpCapability` or `OpExtension` unless an identical one exists.
-    fn once(&mut self, name: &str, args: &[Arg]) -> Result<(), BuildError> {
-        let opcode = self.opcode(name)?;
+    fn once(&mut self, opcode: Op, args: &[Arg]) -> Result<(), BuildError> {
         let inst = build_instruction(self.g, &self.ctx, opcode, None, None, args)?;
         let m = &self.module;
         let exists = m
@@ -202,7 +194,7 @@ impl Builder {
             .chain(&m.extensions)
             .any(|i| *i == inst);
         if !exists {
-            self.global(name, None, args)?;
+            self.global(opcode, None, args)?;
         }
         Ok(())
     }
@@ -211,23 +203,23 @@ impl Builder {
 
     /// `OpCapability` by name (`Shader`, `DotProductKHR`, ...), declared once.
     pub fn capability(&mut self, name: &str) -> Result<(), BuildError> {
-        self.once("OpCapability", &[Arg::name(name)])
+        self.once(Op::Capability, &[Arg::name(name)])
     }
 
     /// `OpExtension`, declared once.
     pub fn extension(&mut self, name: &str) -> Result<(), BuildError> {
-        self.once("OpExtension", &[Arg::str(name)])
+        self.once(Op::Extension, &[Arg::str(name)])
     }
 
     /// `OpExtInstImport` of the named set, declared once; returns the set's id.
     pub fn ext_inst_import(&mut self, name: &str) -> Result<Id, BuildError> {
-        self.declare_shared("OpExtInstImport", None, &[Arg::str(name)])
+        self.declare_shared(Op::ExtInstImport, None, &[Arg::str(name)])
     }
 
     /// `OpMemoryModel` with addressing and memory model names (e.g. `Logical`, `GLSL450`).
     pub fn memory_model(&mut self, addressing: &str, memory: &str) -> Result<(), BuildError> {
         self.global(
-            "OpMemoryModel",
+            Op::MemoryModel,
             None,
             &[Arg::name(addressing), Arg::name(memory)],
         )
@@ -244,7 +236,7 @@ impl Builder {
     ) -> Result<(), BuildError> {
         let mut args = vec![Arg::name(model), Arg::Id(function), Arg::str(name)];
         args.extend(interface.iter().map(|&i| Arg::Id(i)));
-        self.global("OpEntryPoint", None, &args).map(drop)
+        self.global(Op::EntryPoint, None, &args).map(drop)
     }
 
     /// `OpExecutionMode %entry mode literals...`.
@@ -256,19 +248,19 @@ impl Builder {
     ) -> Result<(), BuildError> {
         let mut args = vec![Arg::Id(entry), Arg::name(mode)];
         args.extend(literals.iter().map(|&w| Arg::Int(w)));
-        self.global("OpExecutionMode", None, &args).map(drop)
+        self.global(Op::ExecutionMode, None, &args).map(drop)
     }
 
     /// `OpName %target "name"`.
     pub fn name(&mut self, target: Id, name: &str) -> Result<(), BuildError> {
-        self.global("OpName", None, &[Arg::Id(target), Arg::str(name)])
+        self.global(Op::Name, None, &[Arg::Id(target), Arg::str(name)])
             .map(drop)
     }
 
     /// `OpMemberName %type member "name"`.
     pub fn member_name(&mut self, ty: Id, member: u32, name: &str) -> Result<(), BuildError> {
         let args = [Arg::Id(ty), Arg::Int(member), Arg::str(name)];
-        self.global("OpMemberName", None, &args).map(drop)
+        self.global(Op::MemberName, None, &args).map(drop)
     }
 
     /// `OpDecorate %target Decoration parameters...`.
@@ -280,7 +272,7 @@ impl Builder {
     ) -> Result<(), BuildError> {
         let mut args = vec![Arg::Id(target), Arg::name(decoration)];
         args.extend(parameters.iter().cloned());
-        self.global("OpDecorate", None, &args).map(drop)
+        self.global(Op::Decorate, None, &args).map(drop)
     }
 
     /// `OpMemberDecorate %type member Decoration parameters...`.
@@ -293,35 +285,37 @@ impl Builder {
     ) -> Result<(), BuildError> {
         let mut args = vec![Arg::Id(ty), Arg::Int(member), Arg::name(decoration)];
         args.extend(parameters.iter().cloned());
-        self.global("OpMemberDecorate", None, &args).map(drop)
+        self.global(Op::MemberDecorate, None, &args).map(drop)
     }
 
     // ---- Types ----
 
-    /// Any type declaration by name, shared with an identical earlier one unless it is an
+    /// Any type declaration, shared with an identical earlier one unless it is an
     /// aggregate (`OpTypeStruct`, `OpTypeArray`, `OpTypeRuntimeArray`), which is always new.
-    pub fn type_decl(&mut self, name: &str, args: &[Arg]) -> Result<Id, BuildError> {
-        let opcode = self.opcode(name)?;
-        if matches!(opcode, 28..=30) {
-            self.declare(name, None, args)
+    pub fn type_decl(&mut self, opcode: Op, args: &[Arg]) -> Result<Id, BuildError> {
+        if matches!(
+            opcode,
+            Op::TypeArray | Op::TypeRuntimeArray | Op::TypeStruct
+        ) {
+            self.declare(opcode, None, args)
         } else {
-            self.declare_shared(name, None, args)
+            self.declare_shared(opcode, None, args)
         }
     }
 
     /// `OpTypeVoid`.
     pub fn type_void(&mut self) -> Result<Id, BuildError> {
-        self.type_decl("OpTypeVoid", &[])
+        self.type_decl(Op::TypeVoid, &[])
     }
 
     /// `OpTypeBool`.
     pub fn type_bool(&mut self) -> Result<Id, BuildError> {
-        self.type_decl("OpTypeBool", &[])
+        self.type_decl(Op::TypeBool, &[])
     }
 
     /// `OpTypeInt width signedness` (any width: SPV_INTEL_arbitrary_precision_integers).
     pub fn type_int(&mut self, width: u32, signed: bool) -> Result<Id, BuildError> {
-        self.type_decl("OpTypeInt", &[Arg::Int(width), Arg::Int(u32::from(signed))])
+        self.type_decl(Op::TypeInt, &[Arg::Int(width), Arg::Int(u32::from(signed))])
     }
 
     /// `OpTypeFloat width`, with an `FPEncoding` name (`BFloat16KHR`, `Float8E4M3EXT`, ...)
@@ -329,45 +323,45 @@ impl Builder {
     pub fn type_float(&mut self, width: u32, encoding: Option<&str>) -> Result<Id, BuildError> {
         let mut args = vec![Arg::Int(width)];
         args.extend(encoding.map(Arg::name));
-        self.type_decl("OpTypeFloat", &args)
+        self.type_decl(Op::TypeFloat, &args)
     }
 
     /// `OpTypeVector %component count`.
     pub fn type_vector(&mut self, component: Id, count: u32) -> Result<Id, BuildError> {
-        self.type_decl("OpTypeVector", &[Arg::Id(component), Arg::Int(count)])
+        self.type_decl(Op::TypeVector, &[Arg::Id(component), Arg::Int(count)])
     }
 
     /// `OpTypeMatrix %column count`.
     pub fn type_matrix(&mut self, column: Id, count: u32) -> Result<Id, BuildError> {
-        self.type_decl("OpTypeMatrix", &[Arg::Id(column), Arg::Int(count)])
+        self.type_decl(Op::TypeMatrix, &[Arg::Id(column), Arg::Int(count)])
     }
 
     /// `OpTypeArray %element %length` (a new type each time).
     pub fn type_array(&mut self, element: Id, length: Id) -> Result<Id, BuildError> {
-        self.type_decl("OpTypeArray", &[Arg::Id(element), Arg::Id(length)])
+        self.type_decl(Op::TypeArray, &[Arg::Id(element), Arg::Id(length)])
     }
 
     /// `OpTypeRuntimeArray %element` (a new type each time).
     pub fn type_runtime_array(&mut self, element: Id) -> Result<Id, BuildError> {
-        self.type_decl("OpTypeRuntimeArray", &[Arg::Id(element)])
+        self.type_decl(Op::TypeRuntimeArray, &[Arg::Id(element)])
     }
 
     /// `OpTypeStruct %members...` (a new type each time).
     pub fn type_struct(&mut self, members: &[Id]) -> Result<Id, BuildError> {
         let args: Vec<Arg> = members.iter().map(|&m| Arg::Id(m)).collect();
-        self.type_decl("OpTypeStruct", &args)
+        self.type_decl(Op::TypeStruct, &args)
     }
 
     /// `OpTypePointer StorageClass %pointee`.
     pub fn type_pointer(&mut self, storage: &str, pointee: Id) -> Result<Id, BuildError> {
-        self.type_decl("OpTypePointer", &[Arg::name(storage), Arg::Id(pointee)])
+        self.type_decl(Op::TypePointer, &[Arg::name(storage), Arg::Id(pointee)])
     }
 
     /// `OpTypeFunction %return %parameters...`.
     pub fn type_function(&mut self, ret: Id, parameters: &[Id]) -> Result<Id, BuildError> {
         let mut args = vec![Arg::Id(ret)];
         args.extend(parameters.iter().map(|&p| Arg::Id(p)));
-        self.type_decl("OpTypeFunction", &args)
+        self.type_decl(Op::TypeFunction, &args)
     }
 
     /// `OpTypeTensorARM %element [%rank [%shape]]` (SPV_ARM_tensors). A shape needs a rank.
@@ -386,7 +380,7 @@ impl Builder {
         let mut args = vec![Arg::Id(element)];
         args.extend(rank.map(Arg::Id));
         args.extend(shape.map(Arg::Id));
-        self.type_decl("OpTypeTensorARM", &args)
+        self.type_decl(Op::TypeTensorARM, &args)
     }
 
     /// `OpTypeCooperativeMatrixKHR %component %scope %rows %columns %use` (all ids of constants).
@@ -399,7 +393,7 @@ impl Builder {
         usage: Id,
     ) -> Result<Id, BuildError> {
         let args = [component, scope, rows, columns, usage].map(Arg::Id);
-        self.type_decl("OpTypeCooperativeMatrixKHR", &args)
+        self.type_decl(Op::TypeCooperativeMatrixKHR, &args)
     }
 
     // ---- Constants and global variables ----
@@ -408,7 +402,7 @@ impl Builder {
     /// for types of 32 bits or fewer (`Arg::Int`/`Arg::Float`), else `Arg::Words`, low word
     /// first (SPIR-V 1.6 §2.2.1, "Literal").
     pub fn constant(&mut self, ty: Id, value: Arg) -> Result<Id, BuildError> {
-        self.declare_shared("OpConstant", Some(ty), &[value])
+        self.declare_shared(Op::Constant, Some(ty), &[value])
     }
 
     /// A 32-bit unsigned integer constant (declares `OpTypeInt 32 0`).
@@ -438,9 +432,9 @@ impl Builder {
     pub fn constant_bool(&mut self, value: bool) -> Result<Id, BuildError> {
         let ty = self.type_bool()?;
         let name = if value {
-            "OpConstantTrue"
+            Op::ConstantTrue
         } else {
-            "OpConstantFalse"
+            Op::ConstantFalse
         };
         self.declare_shared(name, Some(ty), &[])
     }
@@ -448,12 +442,12 @@ impl Builder {
     /// `OpConstantComposite %ty %constituents...`.
     pub fn constant_composite(&mut self, ty: Id, constituents: &[Id]) -> Result<Id, BuildError> {
         let args: Vec<Arg> = constituents.iter().map(|&c| Arg::Id(c)).collect();
-        self.declare_shared("OpConstantComposite", Some(ty), &args)
+        self.declare_shared(Op::ConstantComposite, Some(ty), &args)
     }
 
     /// `OpConstantNull %ty`.
     pub fn constant_null(&mut self, ty: Id) -> Result<Id, BuildError> {
-        self.declare_shared("OpConstantNull", Some(ty), &[])
+        self.declare_shared(Op::ConstantNull, Some(ty), &[])
     }
 
     /// A module-level `OpVariable %pointer_type StorageClass [%initializer]`.
@@ -465,7 +459,7 @@ impl Builder {
     ) -> Result<Id, BuildError> {
         let mut args = vec![Arg::name(storage)];
         args.extend(initializer.map(Arg::Id));
-        self.declare("OpVariable", Some(pointer_type), &args)
+        self.declare(Op::Variable, Some(pointer_type), &args)
     }
 
     // ---- Functions ----
@@ -481,7 +475,7 @@ impl Builder {
             return Err(BuildError::FunctionOpen);
         }
         let args = [Arg::name(control), Arg::Id(function_type)];
-        let def = self.make(54, Some(result_type), &args)?;
+        let def = self.make(Op::Function, Some(result_type), &args)?;
         let id = def.result.unwrap_or(0);
         self.ctx.observe(&def);
         self.function = Some(OpenFunction {
@@ -495,11 +489,11 @@ impl Builder {
 
     /// Adds `OpFunctionParameter %ty` to the open function; returns its id.
     pub fn function_parameter(&mut self, ty: Id) -> Result<Id, BuildError> {
-        let open = self.open_function("OpFunctionParameter")?;
+        let open = self.open_function(Op::FunctionParameter)?;
         if !open.blocks.is_empty() {
             return Err(BuildError::ParameterAfterBlock);
         }
-        let inst = self.make(55, Some(ty), &[])?;
+        let inst = self.make(Op::FunctionParameter, Some(ty), &[])?;
         let id = inst.result.unwrap_or(0);
         self.ctx.observe(&inst);
         if let Some(f) = self.function.as_mut() {
@@ -508,10 +502,10 @@ impl Builder {
         Ok(id)
     }
 
-    fn open_function(&mut self, what: &str) -> Result<&mut OpenFunction, BuildError> {
+    fn open_function(&mut self, what: Op) -> Result<&mut OpenFunction, BuildError> {
         self.function
             .as_mut()
-            .ok_or_else(|| BuildError::NoOpenFunction(what.to_string()))
+            .ok_or_else(|| BuildError::NoOpenFunction(what.name().to_string()))
     }
 
     /// Opens a new block with a fresh label; returns the label id.
@@ -523,7 +517,7 @@ impl Builder {
 
     /// Fails unless a function is open and its last block (if any) is terminated.
     fn check_no_open_block(&mut self) -> Result<(), BuildError> {
-        let f = self.open_function("OpLabel")?;
+        let f = self.open_function(Op::Label)?;
         match f.blocks.last() {
             Some(b) if f.block_open => Err(BuildError::BlockOpen(b.id().unwrap_or(0))),
             _ => Ok(()),
@@ -534,10 +528,10 @@ impl Builder {
     /// branch already targets).
     pub fn begin_block_with(&mut self, label: Id) -> Result<Id, BuildError> {
         self.check_no_open_block()?;
-        let f = self.open_function("OpLabel")?;
+        let f = self.open_function(Op::Label)?;
         f.blocks.push(Block {
             label: Instruction {
-                opcode: 248,
+                opcode: Op::Label,
                 result_type: None,
                 result: Some(label),
                 operands: Vec::new(),
@@ -548,21 +542,21 @@ impl Builder {
         Ok(label)
     }
 
-    /// Adds an instruction, by name, to the open block; returns its result id if it has one.
-    /// A termination instruction closes the block.
+    /// Adds an instruction to the open block; returns its result id if it has one. A
+    /// termination instruction closes the block.
     pub fn inst(
         &mut self,
-        name: &str,
+        opcode: Op,
         result_type: Option<Id>,
         args: &[Arg],
     ) -> Result<Option<Id>, BuildError> {
-        let opcode = self.opcode(name)?;
+        let name = opcode.name();
         match placement(self.g, opcode) {
             Placement::Module(_) => return Err(BuildError::NotInBlock(name.to_string())),
             Placement::FunctionStructure => return Err(BuildError::Structural(name.to_string())),
             Placement::GlobalOrBody | Placement::Body => {}
         }
-        let f = self.open_function(name)?;
+        let f = self.open_function(opcode)?;
         if !f.block_open {
             return Err(BuildError::NoOpenBlock(name.to_string()));
         }
@@ -580,14 +574,16 @@ impl Builder {
 
     /// Closes the open function with `OpFunctionEnd`; returns the function's id.
     pub fn end_function(&mut self) -> Result<Id, BuildError> {
-        let f = self.open_function("OpFunctionEnd")?;
+        let f = self.open_function(Op::FunctionEnd)?;
         if f.block_open
             && let Some(b) = f.blocks.last()
         {
             return Err(BuildError::BlockOpen(b.id().unwrap_or(0)));
         }
         let Some(f) = self.function.take() else {
-            return Err(BuildError::NoOpenFunction("OpFunctionEnd".to_string()));
+            return Err(BuildError::NoOpenFunction(
+                Op::FunctionEnd.name().to_string(),
+            ));
         };
         let id = f.def.result.unwrap_or(0);
         self.module.functions.push(Function {
@@ -596,7 +592,7 @@ impl Builder {
             parameters: f.parameters,
             blocks: f.blocks,
             end: Instruction {
-                opcode: 56,
+                opcode: Op::FunctionEnd,
                 result_type: None,
                 result: None,
                 operands: Vec::new(),

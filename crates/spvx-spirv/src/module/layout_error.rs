@@ -1,6 +1,7 @@
 //! Errors of the logical-layout check: which instruction broke which rule of SPIR-V 1.6 §2.4.
 
 use super::sections::Section;
+use crate::op::Op;
 use thiserror::Error;
 
 /// A rule of the logical layout (SPIR-V 1.6 §2.4, "Logical Layout of a Module").
@@ -63,8 +64,8 @@ pub struct LayoutError {
     /// Index of the offending instruction in the flat list (the list's length when the rule is
     /// about something missing at the end).
     pub index: usize,
-    /// Its opcode (0 when the error is at the end of the list).
-    pub opcode: u16,
+    /// Its opcode (`None` when the error is at the end of the list).
+    pub opcode: Option<Op>,
     /// Its name (or `end of module`).
     pub name: String,
     pub rule: LayoutRule,

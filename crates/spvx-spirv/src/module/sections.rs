@@ -5,6 +5,7 @@
 //! its operands are valid there.
 
 use crate::grammar::Grammar;
+use crate::op::Op;
 use std::fmt;
 
 /// A module-level section, in the order §2.4 requires. The debug section is split into its
@@ -97,92 +98,66 @@ pub enum Placement {
     Body,
 }
 
-/// Opcodes the layout check names.
-pub(crate) mod op {
-    pub const UNDEF: u16 = 1;
-    pub const SOURCE_CONTINUED: u16 = 2;
-    pub const SOURCE: u16 = 3;
-    pub const SOURCE_EXTENSION: u16 = 4;
-    pub const NAME: u16 = 5;
-    pub const MEMBER_NAME: u16 = 6;
-    pub const STRING: u16 = 7;
-    pub const LINE: u16 = 8;
-    pub const EXTENSION: u16 = 10;
-    pub const EXT_INST_IMPORT: u16 = 11;
-    pub const EXT_INST: u16 = 12;
-    pub const MEMORY_MODEL: u16 = 14;
-    pub const ENTRY_POINT: u16 = 15;
-    pub const EXECUTION_MODE: u16 = 16;
-    pub const CAPABILITY: u16 = 17;
-    pub const FUNCTION: u16 = 54;
-    pub const FUNCTION_PARAMETER: u16 = 55;
-    pub const FUNCTION_END: u16 = 56;
-    pub const VARIABLE: u16 = 59;
-    pub const DECORATE: u16 = 71;
-    pub const MEMBER_DECORATE: u16 = 72;
-    pub const DECORATION_GROUP: u16 = 73;
-    pub const GROUP_DECORATE: u16 = 74;
-    pub const GROUP_MEMBER_DECORATE: u16 = 75;
-    pub const LABEL: u16 = 248;
-    pub const NO_LINE: u16 = 317;
-    pub const MODULE_PROCESSED: u16 = 330;
-    pub const DECORATE_ID: u16 = 332;
-    pub const EXECUTION_MODE_ID: u16 = 331;
-    pub const UNTYPED_VARIABLE_KHR: u16 = 4418;
-    pub const EXT_INST_WITH_FORWARD_REFS_KHR: u16 = 4433;
-    pub const DECORATE_STRING: u16 = 5632;
-    pub const MEMBER_DECORATE_STRING: u16 = 5633;
-}
-
 /// Block terminators: the Termination Instruction list of SPIR-V 1.6 §2.2.5 "Control Flow"
 /// and the extensions that add to it: `OpBranch`, `OpBranchConditional`, `OpSwitch`, `OpKill`,
 /// `OpReturn`, `OpReturnValue`, `OpUnreachable`, `OpTerminateInvocation`,
 /// `OpIgnoreIntersectionKHR`, `OpTerminateRayKHR`, `OpEmitMeshTasksEXT`.
-pub const TERMINATORS: [u16; 11] = [249, 250, 251, 252, 253, 254, 255, 4416, 4448, 4449, 5294];
+pub const TERMINATORS: [Op; 11] = [
+    Op::Branch,
+    Op::BranchConditional,
+    Op::Switch,
+    Op::Kill,
+    Op::Return,
+    Op::ReturnValue,
+    Op::Unreachable,
+    Op::TerminateInvocation,
+    Op::IgnoreIntersectionKHR,
+    Op::TerminateRayKHR,
+    Op::EmitMeshTasksEXT,
+];
 
 /// True when `opcode` ends a block.
-pub fn is_terminator(opcode: u16) -> bool {
+pub fn is_terminator(opcode: Op) -> bool {
     TERMINATORS.contains(&opcode)
 }
 
 /// True for `OpLine` and `OpNoLine`, which may also stand between the structural instructions
 /// of a function.
-pub fn is_line(opcode: u16) -> bool {
-    opcode == op::LINE || opcode == op::NO_LINE
+pub fn is_line(opcode: Op) -> bool {
+    opcode == Op::Line || opcode == Op::NoLine
 }
 
-/// Where an instruction with `opcode` may stand. Opcodes the grammar does not know are treated
-/// as body instructions.
-pub fn placement(g: &Grammar, opcode: u16) -> Placement {
+/// Where an instruction with `opcode` may stand.
+pub fn placement(g: &Grammar, opcode: Op) -> Placement {
     use Placement::{FunctionStructure, GlobalOrBody, Module};
     match opcode {
-        op::CAPABILITY => Module(Section::Capabilities),
-        op::EXTENSION => Module(Section::Extensions),
-        op::EXT_INST_IMPORT => Module(Section::ExtInstImports),
-        op::MEMORY_MODEL => Module(Section::MemoryModel),
-        op::ENTRY_POINT => Module(Section::EntryPoints),
-        op::EXECUTION_MODE | op::EXECUTION_MODE_ID => Module(Section::ExecutionModes),
-        op::STRING | op::SOURCE_EXTENSION | op::SOURCE | op::SOURCE_CONTINUED => {
+        Op::Capability => Module(Section::Capabilities),
+        Op::Extension => Module(Section::Extensions),
+        Op::ExtInstImport => Module(Section::ExtInstImports),
+        Op::MemoryModel => Module(Section::MemoryModel),
+        Op::EntryPoint => Module(Section::EntryPoints),
+        Op::ExecutionMode | Op::ExecutionModeId => Module(Section::ExecutionModes),
+        Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued => {
             Module(Section::DebugSources)
         }
-        op::NAME | op::MEMBER_NAME => Module(Section::DebugNames),
-        op::MODULE_PROCESSED => Module(Section::DebugModuleProcessed),
-        op::DECORATE
-        | op::MEMBER_DECORATE
-        | op::DECORATION_GROUP
-        | op::GROUP_DECORATE
-        | op::GROUP_MEMBER_DECORATE
-        | op::DECORATE_ID
-        | op::DECORATE_STRING
-        | op::MEMBER_DECORATE_STRING => Module(Section::Annotations),
-        op::UNDEF
-        | op::LINE
-        | op::NO_LINE
-        | op::EXT_INST
-        | op::EXT_INST_WITH_FORWARD_REFS_KHR
-        | op::VARIABLE
-        | op::UNTYPED_VARIABLE_KHR => GlobalOrBody,
-        op::FUNCTION | op::FUNCTION_PARAMETER | op::LABEL | op::FUNCTION_END => FunctionStructure,
+        Op::Name | Op::MemberName => Module(Section::DebugNames),
+        Op::ModuleProcessed => Module(Section::DebugModuleProcessed),
+        Op::Decorate
+        | Op::MemberDecorate
+        | Op::DecorationGroup
+        | Op::GroupDecorate
+        | Op::GroupMemberDecorate
+        | Op::DecorateId
+        | Op::DecorateString
+        | Op::MemberDecorateString => Module(Section::Annotations),
+        Op::Undef
+        | Op::Line
+        | Op::NoLine
+        | Op::ExtInst
+        | Op::ExtInstWithForwardRefsKHR
+        | Op::Variable
+        | Op::UntypedVariableKHR => GlobalOrBody,
+        Op::Function | Op::FunctionParameter | Op::Label | Op::FunctionEnd => FunctionStructure,
         _ => match g.instruction(opcode) {
             Some(i)
                 if i.class == "Type-Declaration"

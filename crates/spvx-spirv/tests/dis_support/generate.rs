@@ -6,21 +6,21 @@
 //! The text only has to assemble (spirv-as does not validate): ids are placeholders.
 
 use spvx_spirv::grammar::{Grammar, KindId, Operand, Quantifier, Shape, grammar};
+use spvx_spirv::op::Op;
 use std::collections::HashSet;
 use std::fmt::Write;
 
 /// Opcodes spirv-as 2025.5 does not know (SPV_VALVE_mixed_float_dot_product).
-pub const UNKNOWN_TO_SPIRV_TOOLS: [u16; 3] = [6916, 6917, 6918];
+pub const UNKNOWN_TO_SPIRV_TOOLS: [Op; 3] = [
+    Op::FDot2MixAcc32VALVE,
+    Op::FDot2MixAcc16VALVE,
+    Op::FDot4MixAcc32VALVE,
+];
 /// Capabilities spirv-as 2025.5 does not know (SPV_VALVE_mixed_float_dot_product).
 pub const CAPABILITIES_UNKNOWN_TO_SPIRV_TOOLS: [u32; 4] = [6912, 6913, 6914, 6915];
 
 /// Operand kinds spirv-dis 2025.5 cannot print ("Internal error: Unhandled operand type").
 pub const SPIRV_DIS_UNHANDLED_KINDS: [&str; 1] = ["InitializationModeQualifier"];
-
-const OP_EXT_INST_IMPORT: u16 = 11;
-const OP_EXT_INST: u16 = 12;
-const OP_EXT_INST_WITH_FORWARD_REFS: u16 = 4433;
-const OP_SPEC_CONSTANT_OP: u16 = 52;
 
 /// The common prologue: types and placeholder values the generated lines refer to.
 const PROLOGUE: &str = "\
@@ -140,19 +140,19 @@ impl Gen<'_> {
         self.out.push('\n');
     }
 
-    fn instruction(&mut self, opcode: u16) {
+    fn instruction(&mut self, opcode: Op) {
         let g = self.g;
         let Some(desc) = g.instruction(opcode) else {
             return;
         };
         match opcode {
-            OP_EXT_INST_IMPORT => {
+            Op::ExtInstImport => {
                 let r = self.fresh("r");
                 let _ = writeln!(self.out, "{r} = OpExtInstImport \"GLSL.std.450\"");
                 return;
             }
-            OP_EXT_INST | OP_EXT_INST_WITH_FORWARD_REFS => return self.ext_insts(&desc.name),
-            OP_SPEC_CONSTANT_OP => return self.spec_constant_ops(),
+            Op::ExtInst | Op::ExtInstWithForwardRefsKHR => return self.ext_insts(&desc.name),
+            Op::SpecConstantOp => return self.spec_constant_ops(),
             _ => {}
         }
         self.line(&desc.name, &desc.operands, None);
@@ -318,7 +318,7 @@ pub fn whole_grammar_modules(per_chunk: usize) -> Vec<String> {
         next: 0,
         swept: HashSet::new(),
     };
-    let mut opcodes: Vec<u16> = g.instructions.iter().map(|i| i.opcode).collect();
+    let mut opcodes: Vec<Op> = g.instructions.iter().map(|i| i.opcode).collect();
     opcodes.sort_unstable();
     let mut modules = Vec::new();
     let mut count = 0;

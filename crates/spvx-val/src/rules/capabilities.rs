@@ -14,9 +14,10 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
 use spvx_spirv::grammar::{Shape, Version};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// A broken capability, extension or version rule.
@@ -53,10 +54,6 @@ pub enum CapabilityError {
         max: Version,
     },
 }
-
-const OP_CAPABILITY: u16 = 17;
-const OP_TYPE_INT: u16 = 21;
-const OP_TYPE_FLOAT: u16 = 22;
 
 /// Appends every capability, extension and version error to `out`.
 pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
@@ -144,7 +141,7 @@ fn instruction(ix: &ModuleIndex, inst: &Instruction) -> Result<(), CapabilityErr
 fn operands(ix: &ModuleIndex, inst: &Instruction) -> Vec<CapabilityError> {
     let g = ix.grammar;
     let mut errors = Vec::new();
-    let opcode = || ix.opcode_name(inst.opcode);
+    let opcode = || inst.opcode.name().to_string();
     for (pos, o) in inst.operands.iter().enumerate() {
         let kind = g.kind(o.kind);
         let Some(value) = o.word() else { continue };
@@ -161,7 +158,7 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Vec<CapabilityError> {
             pos + 1 + inst.result_type.is_some() as usize + inst.result.is_some() as usize;
         for v in values {
             let Some(e) = kind.enumerant(v) else { continue };
-            if inst.opcode != OP_CAPABILITY && !any_capability(ix, &e.capabilities) {
+            if inst.opcode != Op::Capability && !any_capability(ix, &e.capabilities) {
                 errors.push(CapabilityError::Operand {
                     opcode: opcode(),
                     operand,
@@ -207,7 +204,7 @@ fn any_of(ix: &ModuleIndex, names: &[&str]) -> bool {
 
 /// The capability a type's width needs.
 fn width(ix: &ModuleIndex, inst: &Instruction) -> Result<(), CapabilityError> {
-    if !matches!(inst.opcode, OP_TYPE_INT | OP_TYPE_FLOAT) {
+    if !matches!(inst.opcode, Op::TypeInt | Op::TypeFloat) {
         return Ok(());
     }
     let Some(t) = inst.result.and_then(|id| ix.ty(id)) else {

@@ -11,15 +11,10 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::Id;
+use spvx_spirv::op::Op;
 use thiserror::Error;
-
-const CAPABILITY: u16 = 17;
-const TYPE_TENSOR: u16 = 4163;
-const VARIABLE: u16 = 59;
-const UNDEF: u16 = 1;
-const STORE: u16 = 62;
 const UNIFORM_CONSTANT: u32 = 0;
 
 /// Capabilities a Vulkan module must not declare (by name, as the grammar spells them).
@@ -86,14 +81,14 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     let graphs = ix.has_capability("GraphARM");
     for (index, inst) in ix.insts.iter().enumerate() {
         let err = match inst.opcode {
-            CAPABILITY => inst
+            Op::Capability => inst
                 .operands
                 .first()
                 .and_then(|o| o.word())
                 .and_then(|c| caps.enumerant(c))
                 .filter(|e| KERNEL_ONLY.contains(&e.name.as_str()))
                 .map(|e| EnvError::KernelCapability(e.name.clone())),
-            TYPE_TENSOR if !graphs => {
+            Op::TypeTensorARM if !graphs => {
                 let id = inst.result.unwrap_or(0);
                 match ix.ty(id) {
                     Some(Type::Tensor { rank: None, .. }) => {
@@ -105,7 +100,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                     _ => None,
                 }
             }
-            VARIABLE => {
+            Op::Variable => {
                 let ptr = inst.result_type.and_then(|t| ix.ty(t));
                 match ptr {
                     Some(Type::Pointer {
@@ -117,11 +112,11 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                     _ => None,
                 }
             }
-            UNDEF => inst
+            Op::Undef => inst
                 .result_type
                 .filter(|t| holds_tensor(ix, *t))
                 .map(|t| EnvError::TensorUndef(ix.name(t))),
-            STORE => ModuleIndex::operand_id(inst, 1)
+            Op::Store => ModuleIndex::operand_id(inst, 1)
                 .and_then(|v| ix.type_of(v))
                 .filter(|t| holds_tensor(ix, *t))
                 .map(|_| EnvError::TensorStore),

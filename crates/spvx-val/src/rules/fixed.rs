@@ -12,15 +12,10 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::Op;
 use thiserror::Error;
-
-/// The first and last opcodes (OpFixedSqrtINTEL … OpFixedExpINTEL).
-pub const FIRST_OPCODE: u16 = 5923;
-pub const LAST_OPCODE: u16 = 5933;
-const SIN_COS: u16 = 5928;
-const SIN_COS_PI: u16 = 5931;
 
 /// A broken rule of the fixed-point instructions or of arbitrary integer widths.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -52,7 +47,7 @@ pub enum FixedError {
 /// Appends every error of this concern to `out`.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
-        if (FIRST_OPCODE..=LAST_OPCODE).contains(&inst.opcode)
+        if inst.opcode.is_fixed_point_math()
             && let Err(e) = check_fixed(ix, inst)
         {
             out.push(ValError::at(index, e));
@@ -61,9 +56,9 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
 }
 
 fn check_fixed(ix: &ModuleIndex, inst: &Instruction) -> Result<(), FixedError> {
-    let op = ix.opcode_name(inst.opcode);
+    let op = inst.opcode.name().to_string();
     let result_ty = inst.result_type.unwrap_or(0);
-    let pair = matches!(inst.opcode, SIN_COS | SIN_COS_PI);
+    let pair = matches!(inst.opcode, Op::FixedSinCosALTERA | Op::FixedSinCosPiALTERA);
     let result_ok = match ix.ty(result_ty) {
         Some(Type::Int { width, .. }) => !pair || width.is_multiple_of(2),
         Some(Type::Vector { component, count }) => {

@@ -17,29 +17,13 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::ModuleIndex;
 use crate::rules::ids::IdError;
+use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::Instruction;
-
-mod op {
-    pub const EXT_INST: u16 = 12;
-    /// OpExtInstWithForwardRefsKHR (SPV_KHR_relaxed_extended_instruction).
-    pub const EXT_INST_WITH_FORWARD_REFS: u16 = 4433;
-    pub const FUNCTION: u16 = 54;
-    pub const PHI: u16 = 245;
-    pub const LOOP_MERGE: u16 = 246;
-    pub const SELECTION_MERGE: u16 = 247;
-    pub const BRANCH: u16 = 249;
-    pub const BRANCH_CONDITIONAL: u16 = 250;
-    pub const SWITCH: u16 = 251;
-    pub const SIZE_OF: u16 = 321;
-    pub const COOPERATIVE_MATRIX_LENGTH_KHR: u16 = 4460;
-    pub const COOPERATIVE_MATRIX_LENGTH_NV: u16 = 5362;
-    pub const SPEC_CONSTANT_OP: u16 = 52;
-}
+use spvx_spirv::op::Op;
 
 /// The grammar class of `opcode` ("Type-Declaration", "Annotation", "Debug", ...).
-fn class<'g>(ix: &'g ModuleIndex, opcode: u16) -> &'g str {
+fn class<'g>(ix: &'g ModuleIndex, opcode: Op) -> &'g str {
     ix.grammar
         .instruction(opcode)
         .map_or("", |i| i.class.as_str())
@@ -52,19 +36,19 @@ fn exempt_from_both(ix: &ModuleIndex, inst: &Instruction) -> bool {
         return true;
     }
     match inst.opcode {
-        op::FUNCTION
-        | op::SIZE_OF
-        | op::COOPERATIVE_MATRIX_LENGTH_KHR
-        | op::COOPERATIVE_MATRIX_LENGTH_NV => true,
-        op::SPEC_CONSTANT_OP => inst
+        Op::Function
+        | Op::SizeOf
+        | Op::CooperativeMatrixLengthKHR
+        | Op::CooperativeMatrixLengthNV => true,
+        Op::SpecConstantOp => inst
             .operands
             .first()
             .and_then(|o| o.word())
             .is_some_and(|w| {
-                w == u32::from(op::COOPERATIVE_MATRIX_LENGTH_KHR)
-                    || w == u32::from(op::COOPERATIVE_MATRIX_LENGTH_NV)
+                w == u32::from(Op::CooperativeMatrixLengthKHR.number())
+                    || w == u32::from(Op::CooperativeMatrixLengthNV.number())
             }),
-        op::EXT_INST | op::EXT_INST_WITH_FORWARD_REFS => inst
+        Op::ExtInst | Op::ExtInstWithForwardRefsKHR => inst
             .operands
             .first()
             .and_then(|o| o.id())
@@ -79,14 +63,14 @@ fn exempt_from_both(ix: &ModuleIndex, inst: &Instruction) -> bool {
 fn may_name_typeless(inst: &Instruction) -> bool {
     matches!(
         inst.opcode,
-        op::PHI
-            | op::EXT_INST
-            | op::EXT_INST_WITH_FORWARD_REFS
-            | op::SELECTION_MERGE
-            | op::LOOP_MERGE
-            | op::BRANCH
-            | op::BRANCH_CONDITIONAL
-            | op::SWITCH
+        Op::Phi
+            | Op::ExtInst
+            | Op::ExtInstWithForwardRefsKHR
+            | Op::SelectionMerge
+            | Op::LoopMerge
+            | Op::Branch
+            | Op::BranchConditional
+            | Op::Switch
     )
 }
 
@@ -109,12 +93,12 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
             let is_type = class(ix, def.opcode) == "Type-Declaration";
             let err = if is_type {
                 IdError::TypeAsOperand {
-                    opcode: ix.opcode_name(inst.opcode),
+                    opcode: inst.opcode.name().to_string(),
                     id: ix.name(id),
                 }
             } else if def.result_type.is_none() && !may_name_typeless(inst) {
                 IdError::TypelessOperand {
-                    opcode: ix.opcode_name(inst.opcode),
+                    opcode: inst.opcode.name().to_string(),
                     id: ix.name(id),
                 }
             } else {

@@ -10,9 +10,10 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::ModuleIndex;
 use rustc_hash::FxHashSet as HashSet;
+use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// A broken id rule.
@@ -68,34 +69,6 @@ pub enum IdError {
 /// default `--max-id-bound`.
 pub const MAX_ID_BOUND: u32 = 0x3f_ffff;
 
-mod op {
-    pub const NAME: u16 = 5;
-    pub const MEMBER_NAME: u16 = 6;
-    pub const EXT_INST: u16 = 12;
-    pub const EXT_INST_WITH_FORWARD_REFS: u16 = 4433;
-    pub const ENTRY_POINT: u16 = 15;
-    pub const EXECUTION_MODE: u16 = 16;
-    pub const TYPE_STRUCT: u16 = 30;
-    pub const TYPE_POINTER: u16 = 32;
-    pub const TYPE_FORWARD_POINTER: u16 = 39;
-    pub const FUNCTION: u16 = 54;
-    pub const FUNCTION_CALL: u16 = 57;
-    pub const DECORATE: u16 = 71;
-    pub const MEMBER_DECORATE: u16 = 72;
-    pub const GROUP_DECORATE: u16 = 74;
-    pub const GROUP_MEMBER_DECORATE: u16 = 75;
-    pub const PHI: u16 = 245;
-    pub const LOOP_MERGE: u16 = 246;
-    pub const SELECTION_MERGE: u16 = 247;
-    pub const BRANCH: u16 = 249;
-    pub const BRANCH_CONDITIONAL: u16 = 250;
-    pub const SWITCH: u16 = 251;
-    pub const DECORATE_ID: u16 = 332;
-    pub const EXECUTION_MODE_ID: u16 = 331;
-    pub const DECORATE_STRING: u16 = 5632;
-    pub const MEMBER_DECORATE_STRING: u16 = 5633;
-}
-
 /// True when operand `pos` (counted after the result type and result id) of `inst` may name
 /// an id defined later in the module.
 fn may_refer_forward(
@@ -105,37 +78,37 @@ fn may_refer_forward(
     forward_pointers: &HashSet<Id>,
 ) -> bool {
     match inst.opcode {
-        op::NAME
-        | op::MEMBER_NAME
-        | op::ENTRY_POINT
-        | op::EXECUTION_MODE
-        | op::EXECUTION_MODE_ID
-        | op::DECORATE
-        | op::MEMBER_DECORATE
-        | op::DECORATE_ID
-        | op::DECORATE_STRING
-        | op::MEMBER_DECORATE_STRING
-        | op::SELECTION_MERGE
-        | op::LOOP_MERGE
-        | op::BRANCH
-        | op::PHI
-        | op::TYPE_FORWARD_POINTER
+        Op::Name
+        | Op::MemberName
+        | Op::EntryPoint
+        | Op::ExecutionMode
+        | Op::ExecutionModeId
+        | Op::Decorate
+        | Op::MemberDecorate
+        | Op::DecorateId
+        | Op::DecorateString
+        | Op::MemberDecorateString
+        | Op::SelectionMerge
+        | Op::LoopMerge
+        | Op::Branch
+        | Op::Phi
+        | Op::TypeForwardPointer
         // SPV_KHR_relaxed_extended_instruction: OpExtInstWithForwardRefsKHR "allows forward
         // references to <id>s" (of non-semantic instructions).
-        | op::EXT_INST_WITH_FORWARD_REFS => true,
-        op::GROUP_DECORATE | op::GROUP_MEMBER_DECORATE | op::BRANCH_CONDITIONAL | op::SWITCH => {
+        | Op::ExtInstWithForwardRefsKHR => true,
+        Op::GroupDecorate | Op::GroupMemberDecorate | Op::BranchConditional | Op::Switch => {
             pos != 0
         }
-        op::FUNCTION_CALL => pos == 0,
+        Op::FunctionCall => pos == 0,
         // Debug-information extended instructions refer forward freely.
-        op::EXT_INST => inst
+        Op::ExtInst => inst
             .operands
             .first()
             .and_then(|o| o.id())
             .and_then(|set| ix.ext_imports.get(&set))
             .is_some_and(|name| name.contains("DebugInfo")),
         // Types may refer to a pointer type declared by OpTypeForwardPointer.
-        op::TYPE_STRUCT | op::TYPE_POINTER => inst
+        Op::TypeStruct | Op::TypePointer => inst
             .operands
             .get(pos)
             .and_then(|o| o.id())
@@ -153,7 +126,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     }
     let mut forward_pointers = HashSet::default();
     for (index, inst) in ix.insts.iter().enumerate() {
-        let opcode = || ix.opcode_name(inst.opcode);
+        let opcode = || inst.opcode.name().to_string();
         if let Some(id) = inst.result
             && id >= bound
         {
@@ -178,7 +151,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                 Some(_) => {}
             }
         }
-        if inst.opcode == op::TYPE_FORWARD_POINTER
+        if inst.opcode == Op::TypeForwardPointer
             && let Some(p) = inst.operands.first().and_then(|o| o.id())
         {
             forward_pointers.insert(p);
@@ -208,7 +181,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
             }
             if let (Some(user), Some(owner)) = (user_fn, ix.function_of(def.index))
                 && user != owner
-                && def.opcode != op::FUNCTION
+                && def.opcode != Op::Function
             {
                 out.push(ValError::at(
                     index,

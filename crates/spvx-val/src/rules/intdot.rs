@@ -7,19 +7,10 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::ModuleIndex;
+use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 use thiserror::Error;
-
-/// Opcodes of the six instructions.
-pub mod op {
-    pub const SDOT: u16 = 4450;
-    pub const UDOT: u16 = 4451;
-    pub const SUDOT: u16 = 4452;
-    pub const SDOT_ACC_SAT: u16 = 4453;
-    pub const UDOT_ACC_SAT: u16 = 4454;
-    pub const SUDOT_ACC_SAT: u16 = 4455;
-}
 
 /// A broken rule of SPV_KHR_integer_dot_product.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -86,14 +77,14 @@ enum Family {
     Mixed,
 }
 
-fn family(opcode: u16) -> Option<(Family, bool)> {
+fn family(opcode: Op) -> Option<(Family, bool)> {
     Some(match opcode {
-        op::SDOT => (Family::Signed, false),
-        op::UDOT => (Family::Unsigned, false),
-        op::SUDOT => (Family::Mixed, false),
-        op::SDOT_ACC_SAT => (Family::Signed, true),
-        op::UDOT_ACC_SAT => (Family::Unsigned, true),
-        op::SUDOT_ACC_SAT => (Family::Mixed, true),
+        Op::SDot => (Family::Signed, false),
+        Op::UDot => (Family::Unsigned, false),
+        Op::SUDot => (Family::Mixed, false),
+        Op::SDotAccSat => (Family::Signed, true),
+        Op::UDotAccSat => (Family::Unsigned, true),
+        Op::SUDotAccSat => (Family::Mixed, true),
         _ => return None,
     })
 }
@@ -141,7 +132,7 @@ fn check_one(
     fam: Family,
     acc: bool,
 ) -> Result<(), IntDotError> {
-    let op = ix.opcode_name(inst.opcode);
+    let op = inst.opcode.name().to_string();
     let result_ty = inst.result_type.unwrap_or(0);
     let Some((result_width, result_signed)) = ix.int_type(result_ty) else {
         return Err(IntDotError::ResultNotInt {

@@ -15,10 +15,11 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use spvx_spirv::grammar::Version;
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::Id;
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// A broken entry-point or execution-mode rule.
@@ -58,15 +59,6 @@ pub enum InterfaceError {
     NoLocalSize { entry: String },
 }
 
-mod op {
-    pub const EXECUTION_MODE: u16 = 16;
-    pub const VARIABLE: u16 = 59;
-    pub const FUNCTION: u16 = 54;
-    pub const FUNCTION_CALL: u16 = 57;
-    pub const DECORATE: u16 = 71;
-    pub const EXECUTION_MODE_ID: u16 = 331;
-}
-
 const GLCOMPUTE: u32 = 5;
 const KERNEL: u32 = 6;
 const COMPUTE_LIKE: [u32; 6] = [GLCOMPUTE, KERNEL, 5267, 5268, 5364, 5365];
@@ -103,7 +95,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
         }
         let mut err = |e: InterfaceError| out.push(ValError::at(index, e));
         match ix.def_inst(fid) {
-            Some(f) if f.opcode == op::FUNCTION => {
+            Some(f) if f.opcode == Op::Function => {
                 if !matches!(f.result_type.and_then(|t| ix.ty(t)), Some(Type::Void)) {
                     err(InterfaceError::ReturnNotVoid { id: ix.name(fid) });
                 }
@@ -127,7 +119,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
         for id in inst.operands.iter().skip(3).filter_map(|o| o.id()) {
             let name = || ix.name(id);
             let entry = entry.to_string();
-            let Some(var) = ix.def_inst(id).filter(|d| d.opcode == op::VARIABLE) else {
+            let Some(var) = ix.def_inst(id).filter(|d| d.opcode == Op::Variable) else {
                 err(InterfaceError::NotAVariable { id: name(), entry });
                 continue;
             };
@@ -166,7 +158,7 @@ fn modes(
 ) {
     let mut sized: HashSet<Id> = HashSet::default();
     for (index, inst) in ix.insts.iter().enumerate() {
-        if !matches!(inst.opcode, op::EXECUTION_MODE | op::EXECUTION_MODE_ID) {
+        if !matches!(inst.opcode, Op::ExecutionMode | Op::ExecutionModeId) {
             continue;
         }
         let Some(target) = inst.operands.first().and_then(|o| o.id()) else {
@@ -181,7 +173,7 @@ fn modes(
             out.push(ValError::at(
                 index,
                 InterfaceError::ModeTargetNotEntryPoint {
-                    opcode: ix.opcode_name(inst.opcode),
+                    opcode: inst.opcode.name().to_string(),
                     id: ix.name(target),
                 },
             ));
@@ -211,7 +203,7 @@ fn modes(
         return;
     }
     let workgroup_size_object = ix.insts.iter().any(|i| {
-        i.opcode == op::DECORATE
+        i.opcode == Op::Decorate
             && i.operands.get(1).and_then(|o| o.word()) == Some(DECORATION_BUILTIN)
             && i.operands.get(2).and_then(|o| o.word()) == Some(BUILTIN_WORKGROUP_SIZE)
     });
@@ -239,27 +231,27 @@ fn modes(
 }
 
 /// Which module-scope variables each function references, and whom it calls.
-struct StaticUses<'i, 'a> {
-    ix: &'i ModuleIndex<'a>,
+struct StaticUses<'i> {
+    ix: &'i ModuleIndex,
     by_function: HashMap<Id, (Vec<Id>, Vec<Id>)>,
 }
 
-impl<'i, 'a> StaticUses<'i, 'a> {
-    fn new(ix: &'i ModuleIndex<'a>) -> Self {
+impl<'i> StaticUses<'i> {
+    fn new(ix: &'i ModuleIndex) -> Self {
         let mut by_function = HashMap::default();
         for f in &ix.functions {
             let mut globals = Vec::new();
             let mut callees = Vec::new();
             let mut seen = HashSet::default();
             for inst in &ix.insts[f.def + 1..f.end] {
-                if inst.opcode == op::FUNCTION_CALL
+                if inst.opcode == Op::FunctionCall
                     && let Some(c) = inst.operands.first().and_then(|o| o.id())
                 {
                     callees.push(c);
                 }
                 for id in inst.referenced_ids() {
                     if let Some(d) = ix.def(id)
-                        && d.opcode == op::VARIABLE
+                        && d.opcode == Op::Variable
                         && ix.function_of(d.index).is_none()
                         && seen.insert(id)
                     {

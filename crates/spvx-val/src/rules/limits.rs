@@ -20,10 +20,11 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::ModuleIndex;
 use crate::rules::ids::MAX_ID_BOUND;
 use rustc_hash::FxHashMap as HashMap;
+use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::Id;
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// The configurable limits; `Default` gives SPIR-V §2.17's universal limits and spvx's call
@@ -83,23 +84,6 @@ pub struct LimitError {
 
 const UNIVERSAL: &str = "SPIR-V §2.17 Universal Limits; spvx_val::Limits";
 
-mod op {
-    pub const TYPE_STRUCT: u16 = 30;
-    pub const TYPE_FUNCTION: u16 = 33;
-    pub const VARIABLE: u16 = 59;
-    pub const ACCESS_CHAIN: u16 = 65;
-    pub const IN_BOUNDS_ACCESS_CHAIN: u16 = 66;
-    pub const PTR_ACCESS_CHAIN: u16 = 67;
-    pub const IN_BOUNDS_PTR_ACCESS_CHAIN: u16 = 70;
-    pub const COMPOSITE_EXTRACT: u16 = 81;
-    pub const COMPOSITE_INSERT: u16 = 82;
-    pub const FUNCTION_CALL: u16 = 57;
-    pub const LOOP_MERGE: u16 = 246;
-    pub const SELECTION_MERGE: u16 = 247;
-    pub const LABEL: u16 = 248;
-    pub const SWITCH: u16 = 251;
-}
-
 const SC_FUNCTION: u32 = 7;
 
 fn err(what: impl Into<String>, found: u64, limit: u32, source: &'static str) -> LimitError {
@@ -118,10 +102,10 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     let mut global_vars = 0u64;
     for (index, inst) in ix.insts.iter().enumerate() {
         let ids = || inst.operands.iter().filter(|o| o.id().is_some()).count() as u64;
-        let name = || ix.opcode_name(inst.opcode);
+        let name = || inst.opcode.name().to_string();
         let mut push = |e: LimitError| out.push(ValError::at(index, e));
         match inst.opcode {
-            op::TYPE_STRUCT => {
+            Op::TypeStruct => {
                 let n = inst.operands.len() as u64;
                 if n > l.max_struct_members as u64 {
                     push(err(
@@ -150,7 +134,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                     ));
                 }
             }
-            op::TYPE_FUNCTION => {
+            Op::TypeFunction => {
                 let n = inst.operands.len().saturating_sub(1) as u64;
                 if n > l.max_function_args as u64 {
                     push(err(
@@ -161,7 +145,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                     ));
                 }
             }
-            op::FUNCTION_CALL => {
+            Op::FunctionCall => {
                 let n = ids().saturating_sub(1);
                 if n > l.max_function_args as u64 {
                     push(err(
@@ -172,16 +156,14 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                     ));
                 }
             }
-            op::ACCESS_CHAIN
-            | op::IN_BOUNDS_ACCESS_CHAIN
-            | op::PTR_ACCESS_CHAIN
-            | op::IN_BOUNDS_PTR_ACCESS_CHAIN
-            | op::COMPOSITE_EXTRACT
-            | op::COMPOSITE_INSERT => {
+            Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::PtrAccessChain
+            | Op::InBoundsPtrAccessChain
+            | Op::CompositeExtract
+            | Op::CompositeInsert => {
                 let skip = match inst.opcode {
-                    op::PTR_ACCESS_CHAIN
-                    | op::IN_BOUNDS_PTR_ACCESS_CHAIN
-                    | op::COMPOSITE_INSERT => 2,
+                    Op::PtrAccessChain | Op::InBoundsPtrAccessChain | Op::CompositeInsert => 2,
                     _ => 1,
                 };
                 let n = inst.operands.len().saturating_sub(skip) as u64;
@@ -194,7 +176,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                     ));
                 }
             }
-            op::SWITCH => {
+            Op::Switch => {
                 // Selector, default, then (literal, label) pairs.
                 let n = inst.operands.len().saturating_sub(2) as u64 / 2;
                 if n > l.max_switch_branches as u64 {
@@ -206,7 +188,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                     ));
                 }
             }
-            op::VARIABLE
+            Op::Variable
                 if ix.function_of(index).is_none()
                     && inst.operands.first().and_then(|o| o.word()) != Some(SC_FUNCTION) =>
             {
@@ -236,7 +218,7 @@ fn per_function(ix: &ModuleIndex, l: &Limits, out: &mut Vec<ValError>) {
         for index in f.def..=f.end {
             let inst = &ix.insts[index];
             match inst.opcode {
-                op::VARIABLE
+                Op::Variable
                     if inst.operands.first().and_then(|o| o.word()) == Some(SC_FUNCTION) =>
                 {
                     locals += 1;
@@ -252,7 +234,7 @@ fn per_function(ix: &ModuleIndex, l: &Limits, out: &mut Vec<ValError>) {
                         ));
                     }
                 }
-                op::SELECTION_MERGE | op::LOOP_MERGE => {
+                Op::SelectionMerge | Op::LoopMerge => {
                     if let Some(m) = inst.operands.first().and_then(|o| o.id()) {
                         open.push(m);
                     }
@@ -271,7 +253,7 @@ fn per_function(ix: &ModuleIndex, l: &Limits, out: &mut Vec<ValError>) {
                         ));
                     }
                 }
-                op::LABEL => {
+                Op::Label => {
                     if let Some(label) = inst.result
                         && let Some(pos) = open.iter().position(|&m| m == label)
                     {
@@ -298,7 +280,7 @@ fn call_depth(ix: &ModuleIndex, l: &Limits, out: &mut Vec<ValError>) {
         .iter()
         .map(|f| {
             (f.def..=f.end)
-                .filter(|&i| ix.insts[i].opcode == op::FUNCTION_CALL)
+                .filter(|&i| ix.insts[i].opcode == Op::FunctionCall)
                 .filter_map(|i| ix.insts[i].operands.first().and_then(|o| o.id()))
                 .filter_map(|id| by_id.get(&id).copied())
                 .collect()

@@ -19,7 +19,8 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// A logical pointer where the Logical addressing model does not allow one.
@@ -34,8 +35,6 @@ pub enum LogicalPointerError {
     )]
     NeedsVariablePointers { opcode: String, pointer: String },
 }
-
-const MEMORY_MODEL: u16 = 14;
 const LOGICAL: u32 = 0;
 const PHYSICAL_STORAGE_BUFFER_64: u32 = 5348;
 const SC_WORKGROUP: u32 = 4;
@@ -43,43 +42,60 @@ const SC_STORAGE_BUFFER: u32 = 12;
 const SC_PHYSICAL_STORAGE_BUFFER: u32 = 5349;
 
 /// Instructions that take logical pointer operands without conditions.
-const ALLOWED: &[&str] = &[
-    "OpLoad",
-    "OpStore",
-    "OpAccessChain",
-    "OpInBoundsAccessChain",
-    "OpFunctionCall",
-    "OpImageTexelPointer",
-    "OpCopyMemory",
-    "OpCopyMemorySized",
-    "OpCopyObject",
-    "OpArrayLength",
-    "OpExtInst",
-    "OpDecorate",
-    "OpDecorateId",
-    "OpEntryPoint",
-    "OpCooperativeMatrixLoadKHR",
-    "OpCooperativeMatrixStoreKHR",
-    "OpAtomicFlagTestAndSet",
-    "OpAtomicFlagClear",
-    "OpAtomicFMinEXT",
-    "OpAtomicFMaxEXT",
-    "OpAtomicFAddEXT",
+const ALLOWED: &[Op] = &[
+    Op::Load,
+    Op::Store,
+    Op::AccessChain,
+    Op::InBoundsAccessChain,
+    Op::FunctionCall,
+    Op::ImageTexelPointer,
+    Op::CopyMemory,
+    Op::CopyMemorySized,
+    Op::CopyObject,
+    Op::ArrayLength,
+    Op::ExtInst,
+    Op::Decorate,
+    Op::DecorateId,
+    Op::EntryPoint,
+    Op::CooperativeMatrixLoadKHR,
+    Op::CooperativeMatrixStoreKHR,
+    Op::AtomicFlagTestAndSet,
+    Op::AtomicFlagClear,
+    Op::AtomicFMinEXT,
+    Op::AtomicFMaxEXT,
+    Op::AtomicFAddEXT,
 ];
 
 /// Instructions that take them with a variable-pointers capability.
-const VARIABLE_POINTER_OPS: &[&str] = &[
-    "OpReturnValue",
-    "OpPtrAccessChain",
-    "OpPtrEqual",
-    "OpPtrNotEqual",
-    "OpPtrDiff",
-    "OpSelect",
-    "OpPhi",
+const VARIABLE_POINTER_OPS: &[Op] = &[
+    Op::ReturnValue,
+    Op::PtrAccessChain,
+    Op::PtrEqual,
+    Op::PtrNotEqual,
+    Op::PtrDiff,
+    Op::Select,
+    Op::Phi,
 ];
 
 /// `OpAtomicLoad` … `OpAtomicXor`.
-const ATOMICS: std::ops::RangeInclusive<u16> = 227..=242;
+const ATOMICS: &[Op] = &[
+    Op::AtomicLoad,
+    Op::AtomicStore,
+    Op::AtomicExchange,
+    Op::AtomicCompareExchange,
+    Op::AtomicCompareExchangeWeak,
+    Op::AtomicIIncrement,
+    Op::AtomicIDecrement,
+    Op::AtomicIAdd,
+    Op::AtomicISub,
+    Op::AtomicSMin,
+    Op::AtomicUMin,
+    Op::AtomicSMax,
+    Op::AtomicUMax,
+    Op::AtomicAnd,
+    Op::AtomicOr,
+    Op::AtomicXor,
+];
 
 /// The storage class of `id`'s type when it is a logical pointer.
 fn logical_pointer_class(ix: &ModuleIndex, id: u32) -> Option<u32> {
@@ -96,7 +112,7 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     let model = ix
         .insts
         .iter()
-        .find(|i| i.opcode == MEMORY_MODEL)
+        .find(|i| i.opcode == Op::MemoryModel)
         .and_then(|i| i.operands.first())
         .and_then(|o| o.word());
     if !matches!(model, Some(LOGICAL | PHYSICAL_STORAGE_BUFFER_64)) {
@@ -116,11 +132,11 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
         else {
             continue;
         };
-        let name = ix.opcode_name(inst.opcode);
-        if ALLOWED.contains(&name.as_str()) {
+        if ALLOWED.contains(&inst.opcode) {
             continue;
         }
-        let err = if VARIABLE_POINTER_OPS.contains(&name.as_str()) {
+        let name = inst.opcode.name().to_string();
+        let err = if VARIABLE_POINTER_OPS.contains(&inst.opcode) {
             let ok = (ix.has_capability("VariablePointersStorageBuffer")
                 && class == SC_STORAGE_BUFFER)
                 || (ix.has_capability("VariablePointers") && class == SC_WORKGROUP);

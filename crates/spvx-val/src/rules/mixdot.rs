@@ -13,20 +13,13 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// Opcodes and encodings of this concern.
 pub mod op {
-    pub const FDOT2_MIX_ACC32: u16 = 6916;
-    pub const FDOT2_MIX_ACC16: u16 = 6917;
-    pub const FDOT4_MIX_ACC32: u16 = 6918;
-    pub const TYPE_FLOAT: u16 = 22;
-    pub const CAPABILITY: u16 = 17;
-    pub const DOT: u16 = 148;
-    pub const SELECT: u16 = 169;
-    pub const COOP_MAT_MUL_ADD: u16 = 4459;
     pub const BFLOAT16: u32 = 0;
     pub const E4M3: u32 = 4214;
     pub const E5M2: u32 = 4215;
@@ -101,9 +94,11 @@ pub enum MixedDotError {
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
         let result = match inst.opcode {
-            op::FDOT2_MIX_ACC32 | op::FDOT2_MIX_ACC16 | op::FDOT4_MIX_ACC32 => check_dot(ix, inst),
-            op::TYPE_FLOAT => check_float_type(ix, inst),
-            op::CAPABILITY => check_capability(ix, inst),
+            Op::FDot2MixAcc32VALVE | Op::FDot2MixAcc16VALVE | Op::FDot4MixAcc32VALVE => {
+                check_dot(ix, inst)
+            }
+            Op::TypeFloat => check_float_type(ix, inst),
+            Op::Capability => check_capability(ix, inst),
             _ => check_use(ix, inst),
         };
         if let Err(e) = result {
@@ -145,7 +140,7 @@ fn check_use(ix: &ModuleIndex, inst: &Instruction) -> Result<(), MixedDotError> 
             | "Non-Uniform"
             | "Bit"
     );
-    if !denied || matches!(inst.opcode, op::SELECT | op::COOP_MAT_MUL_ADD) {
+    if !denied || matches!(inst.opcode, Op::Select | Op::CooperativeMatrixMulAddKHR) {
         return Ok(());
     }
     let types = inst
@@ -160,14 +155,14 @@ fn check_use(ix: &ModuleIndex, inst: &Instruction) -> Result<(), MixedDotError> 
         }
     }
     let Some(e) = found else { return Ok(()) };
-    if inst.opcode == op::DOT && e == op::BFLOAT16 {
+    if inst.opcode == Op::Dot && e == op::BFLOAT16 {
         if ix.has_capability("BFloat16DotProductKHR") {
             return Ok(());
         }
         return Err(MixedDotError::DotNeedsBFloat16DotProduct);
     }
     Err(MixedDotError::ArithmeticOnSpecialFloat {
-        op: ix.opcode_name(inst.opcode),
+        op: inst.opcode.name().to_string(),
         format: encoding_name(e),
     })
 }
@@ -217,7 +212,7 @@ fn check_float_type(ix: &ModuleIndex, inst: &Instruction) -> Result<(), MixedDot
 }
 
 fn check_dot(ix: &ModuleIndex, inst: &Instruction) -> Result<(), MixedDotError> {
-    let op = ix.opcode_name(inst.opcode);
+    let op = inst.opcode.name().to_string();
     let result_ty = inst.result_type.unwrap_or(0);
     let ta = ModuleIndex::operand_id(inst, 0)
         .and_then(|v| ix.type_of(v))
@@ -235,7 +230,7 @@ fn check_dot(ix: &ModuleIndex, inst: &Instruction) -> Result<(), MixedDotError> 
             .map(|(w, e)| (*count, *component, w, e)),
         _ => None,
     };
-    let dot4 = inst.opcode == op::FDOT4_MIX_ACC32;
+    let dot4 = inst.opcode == Op::FDot4MixAcc32VALVE;
     let mut encodings = Vec::new();
     for (which, t) in [("Vector 1", ta), ("Vector 2", tb)] {
         let v = vector(t);
@@ -263,14 +258,14 @@ fn check_dot(ix: &ModuleIndex, inst: &Instruction) -> Result<(), MixedDotError> 
         });
     }
     let (component, encoding) = encodings[0].unwrap_or((0, None));
-    let result_ok = if inst.opcode == op::FDOT2_MIX_ACC16 {
+    let result_ok = if inst.opcode == Op::FDot2MixAcc16VALVE {
         result_ty == component
     } else {
         ix.float_type(result_ty) == Some((32, None))
     };
     if !result_ok {
         let ty = ix.name(result_ty);
-        return Err(if inst.opcode == op::FDOT2_MIX_ACC16 {
+        return Err(if inst.opcode == Op::FDot2MixAcc16VALVE {
             MixedDotError::ResultNotComponent { op, ty }
         } else {
             MixedDotError::ResultNotF32 { op, ty }
@@ -284,9 +279,9 @@ fn check_dot(ix: &ModuleIndex, inst: &Instruction) -> Result<(), MixedDotError> 
         });
     }
     let (what, capability) = match (inst.opcode, encoding) {
-        (op::FDOT4_MIX_ACC32, _) => ("fp8", "DotProductFloat8AccFloat32VALVE"),
+        (Op::FDot4MixAcc32VALVE, _) => ("fp8", "DotProductFloat8AccFloat32VALVE"),
         (_, Some(_)) => ("bfloat16", "DotProductBFloat16AccVALVE"),
-        (op::FDOT2_MIX_ACC32, None) => ("IEEE float16", "DotProductFloat16AccFloat32VALVE"),
+        (Op::FDot2MixAcc32VALVE, None) => ("IEEE float16", "DotProductFloat16AccFloat32VALVE"),
         _ => ("IEEE float16", "DotProductFloat16AccFloat16VALVE"),
     };
     if !ix.has_capability(capability) {

@@ -24,7 +24,7 @@ pub mod types;
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::ModuleIndex;
+use spvx_spirv::index::ModuleIndex;
 
 /// Runs every check, appending what it finds to `out`.
 pub fn run_all(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {

@@ -13,12 +13,12 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// The opcode.
-pub const OPCODE: u16 = 6237;
 
 /// A broken operand rule of OpSubgroupMatrixMultiplyAccumulateINTEL.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -83,7 +83,7 @@ const INTERPRETATIONS: [(u32, u32, &str, u32, bool); 5] = [
 /// Appends every error of this concern to `out`.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
-        if inst.opcode == OPCODE
+        if inst.opcode == Op::SubgroupMatrixMultiplyAccumulateINTEL
             && let Err(e) = check_one(ix, inst)
         {
             out.push(ValError::at(index, e));

@@ -8,9 +8,10 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
 use rustc_hash::FxHashMap as HashMap;
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction, Operand};
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// A broken rule of a type declaration.
@@ -36,37 +37,23 @@ pub enum TypeError {
     },
 }
 
-mod op {
-    pub const TYPE_INT: u16 = 21;
-    pub const TYPE_FLOAT: u16 = 22;
-    pub const TYPE_VECTOR: u16 = 23;
-    pub const TYPE_MATRIX: u16 = 24;
-    pub const TYPE_ARRAY: u16 = 28;
-    pub const TYPE_RUNTIME_ARRAY: u16 = 29;
-    pub const TYPE_STRUCT: u16 = 30;
-    pub const TYPE_POINTER: u16 = 32;
-    pub const TYPE_FUNCTION: u16 = 33;
-    pub const TYPE_FORWARD_POINTER: u16 = 39;
-    pub const TYPE_UNTYPED_POINTER: u16 = 4417;
-}
-
 /// Types that may be declared more than once with the same operands (spirv-val's list:
 /// arrays, runtime arrays, structs and pointers).
-fn may_repeat(opcode: u16) -> bool {
+fn may_repeat(opcode: Op) -> bool {
     matches!(
         opcode,
-        op::TYPE_ARRAY
-            | op::TYPE_RUNTIME_ARRAY
-            | op::TYPE_STRUCT
-            | op::TYPE_POINTER
-            | op::TYPE_UNTYPED_POINTER
-            | op::TYPE_FORWARD_POINTER
+        Op::TypeArray
+            | Op::TypeRuntimeArray
+            | Op::TypeStruct
+            | Op::TypePointer
+            | Op::TypeUntypedPointerKHR
+            | Op::TypeForwardPointer
     )
 }
 
 /// Appends every type-declaration error to `out`.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
-    let mut seen: HashMap<(u16, &[Operand]), Id> = HashMap::default();
+    let mut seen: HashMap<(Op, &[Operand]), Id> = HashMap::default();
     for (index, inst) in ix.insts.iter().enumerate() {
         let Some(id) = inst.result else { continue };
         if ix.ty(id).is_none() {
@@ -77,7 +64,7 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
                 out.push(ValError::at(
                     index,
                     TypeError::Duplicate {
-                        opcode: ix.opcode_name(inst.opcode),
+                        opcode: inst.opcode.name().to_string(),
                         id: ix.name(id),
                         first: ix.name(first),
                     },
@@ -90,7 +77,7 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
             out.push(ValError::at(
                 index,
                 TypeError::Operand {
-                    opcode: ix.opcode_name(inst.opcode),
+                    opcode: inst.opcode.name().to_string(),
                     id: ix.name(id),
                     rule,
                 },
@@ -109,7 +96,7 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
     let id = |i: usize| inst.operands.get(i).and_then(|o| o.id());
     let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
     match inst.opcode {
-        op::TYPE_INT => {
+        Op::TypeInt => {
             if word(0) == Some(0) {
                 return Err("Width must be greater than 0".into());
             }
@@ -125,7 +112,7 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
                 );
             }
         }
-        op::TYPE_FLOAT => {
+        Op::TypeFloat => {
             let has_encoding = inst.operands.len() > 1;
             if !has_encoding && !matches!(word(0), Some(16 | 32 | 64)) {
                 return Err(format!(
@@ -134,7 +121,7 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
                 ));
             }
         }
-        op::TYPE_VECTOR => {
+        Op::TypeVector => {
             let c = id(0).unwrap_or(0);
             if !ix.ty(c).is_some_and(Type::is_scalar) {
                 return Err(format!(
@@ -149,7 +136,7 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
                 ));
             }
         }
-        op::TYPE_MATRIX => {
+        Op::TypeMatrix => {
             let c = id(0).unwrap_or(0);
             let float_vector = match ix.ty(c) {
                 Some(Type::Vector { component, .. }) => {
@@ -167,7 +154,7 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
                 return Err("a matrix has 2, 3 or 4 columns".into());
             }
         }
-        op::TYPE_ARRAY => {
+        Op::TypeArray => {
             let e = id(0).unwrap_or(0);
             if !non_void_type(ix, e) {
                 return Err(format!(
@@ -188,7 +175,7 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
                 return Err(format!("Length {} must be at least 1", ix.name(len)));
             }
         }
-        op::TYPE_RUNTIME_ARRAY => {
+        Op::TypeRuntimeArray => {
             let e = id(0).unwrap_or(0);
             if !non_void_type(ix, e) {
                 return Err(format!(
@@ -197,15 +184,15 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
                 ));
             }
         }
-        op::TYPE_STRUCT => {
+        Op::TypeStruct => {
             for m in inst.operands.iter().filter_map(|o| o.id()) {
-                let forward = ix.def(m).is_some_and(|d| d.opcode == op::TYPE_POINTER);
+                let forward = ix.def(m).is_some_and(|d| d.opcode == Op::TypePointer);
                 if !forward && !non_void_type(ix, m) {
                     return Err(format!("member type {} is not a non-void type", ix.name(m)));
                 }
             }
         }
-        op::TYPE_FUNCTION => {
+        Op::TypeFunction => {
             let r = id(0).unwrap_or(0);
             if ix.ty(r).is_none() {
                 return Err(format!("Return Type {} is not a type", ix.name(r)));

@@ -17,7 +17,7 @@
 use crate::support;
 use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_spirv::instruction::Instruction;
-use spvx_val::{Options, TargetEnv, ValError, validate};
+use spvx_val::{Options, TargetEnv, ValError, errors};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -79,7 +79,7 @@ pub fn validate_edited(
         .unwrap_or_else(|e| panic!("test module does not assemble: {e}\n{text}"));
     let mut insts: Vec<_> = asm.instructions().cloned().collect();
     edit(&mut insts);
-    validate(
+    errors(
         &asm.header,
         &insts,
         &Options {

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use spvx_spirv::asm::{AsmOptions, assemble};
-use spvx_val::{Options, TargetEnv, ValError, validate};
+use spvx_val::{Options, TargetEnv, ValError, errors};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -17,7 +17,7 @@ pub fn validate_text(text: &str, env: &str) -> Vec<ValError> {
     let asm = assemble(text, &opts)
         .unwrap_or_else(|e| panic!("test module does not assemble: {e}\n{text}"));
     let insts: Vec<_> = asm.instructions().cloned().collect();
-    validate(
+    errors(
         &asm.header,
         &insts,
         &Options {

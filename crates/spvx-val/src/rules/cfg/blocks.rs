@@ -2,18 +2,11 @@
 //! dominance of definitions over uses, `OpPhi`, and the place of function variables.
 
 use super::CfgError;
-use super::graph::{Cfg, OP_LABEL, targets};
+use super::graph::{Cfg, targets};
 use crate::error::ValError;
-use crate::index::{FunctionInfo, ModuleIndex};
+use spvx_spirv::index::{FunctionInfo, ModuleIndex};
 use spvx_spirv::instruction::Id;
-
-const OP_LINE: u16 = 8;
-const OP_NO_LINE: u16 = 317;
-const OP_EXT_INST: u16 = 12;
-const OP_VARIABLE: u16 = 59;
-const OP_PHI: u16 = 245;
-const OP_LOOP_MERGE: u16 = 246;
-const OP_SELECTION_MERGE: u16 = 247;
+use spvx_spirv::op::Op;
 
 pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec<ValError>) {
     labels(ix, f, cfg, out);
@@ -53,7 +46,7 @@ fn labels(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec<ValError>
             out.push(ValError::at(
                 index,
                 CfgError::NotALabel {
-                    opcode: ix.opcode_name(ix.insts[index].opcode),
+                    opcode: ix.insts[index].opcode.name().to_string(),
                     operand: operand.to_string(),
                     id: ix.name(id),
                     function: ix.name(f.id),
@@ -68,11 +61,11 @@ fn labels(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec<ValError>
         let m = b.terminator.wrapping_sub(1);
         if let Some(inst) = ix.insts.get(m).filter(|_| m > b.label_index) {
             match inst.opcode {
-                OP_SELECTION_MERGE | OP_LOOP_MERGE => {
+                Op::SelectionMerge | Op::LoopMerge => {
                     if let Some(id) = inst.operands.first().and_then(|o| o.id()) {
                         check(m, "Merge Block", id);
                     }
-                    if inst.opcode == OP_LOOP_MERGE
+                    if inst.opcode == Op::LoopMerge
                         && let Some(id) = inst.operands.get(1).and_then(|o| o.id())
                     {
                         check(m, "Continue Target", id);
@@ -103,12 +96,12 @@ fn uses(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec<ValError>) 
         }
         for index in block.label_index + 1..=block.terminator {
             let inst = &ix.insts[index];
-            if inst.opcode == OP_PHI {
+            if inst.opcode == Op::Phi {
                 continue;
             }
             for id in inst.referenced_ids() {
                 let Some(def) = ix.def(id) else { continue };
-                if def.opcode == OP_LABEL {
+                if def.opcode == Op::Label {
                     continue;
                 }
                 let Some(db) = def_block(f, cfg, def.index) else {
@@ -134,8 +127,8 @@ fn phis(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec<ValError>) 
         let mut leading = true;
         for index in block.label_index + 1..block.terminator {
             let inst = &ix.insts[index];
-            if inst.opcode != OP_PHI {
-                if !matches!(inst.opcode, OP_LINE | OP_NO_LINE) {
+            if inst.opcode != Op::Phi {
+                if !matches!(inst.opcode, Op::Line | Op::NoLine) {
                     leading = false;
                 }
                 continue;
@@ -209,10 +202,10 @@ fn variables(ix: &ModuleIndex, f: &FunctionInfo, out: &mut Vec<ValError>) {
         let mut leading = b == 0;
         for index in block.label_index + 1..=block.terminator {
             match ix.insts[index].opcode {
-                OP_VARIABLE if !leading => {
+                Op::Variable if !leading => {
                     out.push(ValError::at(index, CfgError::VariableNotFirst));
                 }
-                OP_VARIABLE | OP_LINE | OP_NO_LINE | OP_EXT_INST => {}
+                Op::Variable | Op::Line | Op::NoLine | Op::ExtInst => {}
                 _ => leading = false,
             }
         }

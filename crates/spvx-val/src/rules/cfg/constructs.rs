@@ -13,10 +13,11 @@
 //! a structured exit").
 
 use super::CfgError;
-use super::graph::{Cfg, OP_SWITCH};
+use super::graph::Cfg;
 use crate::error::ValError;
-use crate::index::{FunctionInfo, ModuleIndex};
 use rustc_hash::FxHashMap as HashMap;
+use spvx_spirv::index::{FunctionInfo, ModuleIndex};
+use spvx_spirv::op::Op;
 
 /// A header as [`super::structured`] found it.
 pub(super) struct HeaderInfo {
@@ -39,7 +40,7 @@ pub(super) fn exits(
     let by_block: HashMap<usize, &HeaderInfo> = headers.iter().map(|h| (h.block, h)).collect();
     // Loop and switch headers having each block as merge block (a break) or continue target.
     // Merge blocks of other selections are exits only of their own construct.
-    let is_switch = |h: &HeaderInfo| ix.insts[f.blocks[h.block].terminator].opcode == OP_SWITCH;
+    let is_switch = |h: &HeaderInfo| ix.insts[f.blocks[h.block].terminator].opcode == Op::Switch;
     let mut exit_of: HashMap<usize, Vec<usize>> = HashMap::default();
     for h in headers {
         if h.cont.is_some() || is_switch(h) {

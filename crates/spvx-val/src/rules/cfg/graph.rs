@@ -3,32 +3,28 @@
 //! Kennedy, "A Simple, Fast Dominance Algorithm", 2001) and O(1) dominance queries through
 //! pre/post numbers of the dominator tree.
 
-use crate::index::{FunctionInfo, ModuleIndex};
 use rustc_hash::FxHashMap as HashMap;
+use spvx_spirv::index::{FunctionInfo, ModuleIndex};
 use spvx_spirv::instruction::{Id, Instruction};
-
-pub const OP_LABEL: u16 = 248;
-pub const OP_BRANCH: u16 = 249;
-pub const OP_BRANCH_CONDITIONAL: u16 = 250;
-pub const OP_SWITCH: u16 = 251;
+use spvx_spirv::op::Op;
 
 /// The label ids a terminator branches to (`OpBranch`, `OpBranchConditional`, `OpSwitch`).
 pub fn targets(inst: &Instruction) -> Vec<Id> {
     match inst.opcode {
-        OP_BRANCH => inst
+        Op::Branch => inst
             .operands
             .first()
             .and_then(|o| o.id())
             .into_iter()
             .collect(),
-        OP_BRANCH_CONDITIONAL => inst
+        Op::BranchConditional => inst
             .operands
             .iter()
             .skip(1)
             .take(2)
             .filter_map(|o| o.id())
             .collect(),
-        OP_SWITCH => inst
+        Op::Switch => inst
             .operands
             .iter()
             .skip(1)

@@ -20,7 +20,7 @@ mod switch;
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::ModuleIndex;
+use spvx_spirv::index::ModuleIndex;
 use thiserror::Error;
 
 /// A broken control-flow rule.

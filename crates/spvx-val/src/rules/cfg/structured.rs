@@ -13,25 +13,23 @@
 //! in [`super::switch`].
 
 use super::CfgError;
-use super::graph::{Cfg, OP_BRANCH, OP_BRANCH_CONDITIONAL, OP_SWITCH};
+use super::graph::Cfg;
 use crate::error::ValError;
-use crate::index::{FunctionInfo, ModuleIndex};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-
-const OP_LOOP_MERGE: u16 = 246;
-const OP_SELECTION_MERGE: u16 = 247;
+use spvx_spirv::index::{FunctionInfo, ModuleIndex};
+use spvx_spirv::op::Op;
 
 /// Merge instructions must immediately precede the branch they describe.
 pub(super) fn placement(ix: &ModuleIndex, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
         let next = ix.insts.get(index + 1).map(|i| i.opcode);
         let (ok, allowed) = match inst.opcode {
-            OP_SELECTION_MERGE => (
-                matches!(next, Some(OP_BRANCH_CONDITIONAL | OP_SWITCH)),
+            Op::SelectionMerge => (
+                matches!(next, Some(Op::BranchConditional | Op::Switch)),
                 "either an OpBranchConditional or OpSwitch instruction",
             ),
-            OP_LOOP_MERGE => (
-                matches!(next, Some(OP_BRANCH | OP_BRANCH_CONDITIONAL)),
+            Op::LoopMerge => (
+                matches!(next, Some(Op::Branch | Op::BranchConditional)),
                 "either an OpBranch or OpBranchConditional instruction",
             ),
             _ => continue,
@@ -40,7 +38,7 @@ pub(super) fn placement(ix: &ModuleIndex, out: &mut Vec<ValError>) {
             out.push(ValError::at(
                 index,
                 CfgError::MergePlacement {
-                    opcode: ix.opcode_name(inst.opcode),
+                    opcode: inst.opcode.name().to_string(),
                     allowed: allowed.to_string(),
                 },
             ));
@@ -63,7 +61,7 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
             continue;
         }
         let inst = &ix.insts[m];
-        if !matches!(inst.opcode, OP_SELECTION_MERGE | OP_LOOP_MERGE) {
+        if !matches!(inst.opcode, Op::SelectionMerge | Op::LoopMerge) {
             continue;
         }
         merge_inst[b] = Some(m);
@@ -74,7 +72,7 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
                 .and_then(|id| cfg.block_of_label.get(&id).copied())
         };
         let Some(merge) = block_of(0) else { continue };
-        let cont = if inst.opcode == OP_LOOP_MERGE {
+        let cont = if inst.opcode == Op::LoopMerge {
             block_of(1)
         } else {
             None
@@ -209,7 +207,7 @@ fn selections(
             for o in m
                 .operands
                 .iter()
-                .take(if m.opcode == OP_LOOP_MERGE { 2 } else { 1 })
+                .take(if m.opcode == Op::LoopMerge { 2 } else { 1 })
             {
                 if let Some(id) = o.id() {
                     seen.insert(id);
@@ -217,12 +215,12 @@ fn selections(
             }
         }
         match term.opcode {
-            OP_BRANCH_CONDITIONAL => {
+            Op::BranchConditional => {
                 let t = term.operands.get(1).and_then(|o| o.id()).unwrap_or(0);
                 let e = term.operands.get(2).and_then(|o| o.id()).unwrap_or(0);
                 let t_new = seen.insert(t);
                 let e_new = seen.insert(e);
-                let selection_merge = merge.is_some_and(|m| m.opcode == OP_SELECTION_MERGE);
+                let selection_merge = merge.is_some_and(|m| m.opcode == Op::SelectionMerge);
                 if !selection_merge && t_new && e_new {
                     err(
                         f.blocks[b].terminator,
@@ -233,7 +231,7 @@ fn selections(
                     );
                 }
             }
-            OP_SWITCH => {
+            Op::Switch => {
                 if merge.is_none() {
                     err(
                         f.blocks[b].terminator,

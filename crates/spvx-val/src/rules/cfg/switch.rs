@@ -12,10 +12,11 @@
 
 use super::CfgError;
 use super::constructs::HeaderInfo;
-use super::graph::{Cfg, OP_SWITCH};
+use super::graph::Cfg;
 use crate::error::ValError;
-use crate::index::{FunctionInfo, ModuleIndex};
 use rustc_hash::FxHashMap as HashMap;
+use spvx_spirv::index::{FunctionInfo, ModuleIndex};
+use spvx_spirv::op::Op;
 
 /// Checks every switch header of `f` (`cfg` is the structural graph: header edges to merge
 /// blocks and continue targets added).
@@ -28,7 +29,7 @@ pub(super) fn check(
 ) {
     for h in headers.iter().filter(|h| h.cont.is_none()) {
         let term = &ix.insts[f.blocks[h.block].terminator];
-        if term.opcode != OP_SWITCH || !cfg.reachable[h.block] {
+        if term.opcode != Op::Switch || !cfg.reachable[h.block] {
             continue;
         }
         // Targets in operand order: the default, then each case's label.

@@ -10,8 +10,9 @@
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 mod repeats;
@@ -72,25 +73,6 @@ pub enum DecorationError {
     },
 }
 
-pub(super) mod op {
-    pub const DECORATE: u16 = 71;
-    pub const MEMBER_DECORATE: u16 = 72;
-    pub const DECORATION_GROUP: u16 = 73;
-    pub const DECORATE_ID: u16 = 332;
-    pub const DECORATE_STRING: u16 = 5632;
-    pub const MEMBER_DECORATE_STRING: u16 = 5633;
-    pub const VARIABLE: u16 = 59;
-    pub const FUNCTION_PARAMETER: u16 = 55;
-    pub const TYPE_ARRAY: u16 = 28;
-    pub const TYPE_RUNTIME_ARRAY: u16 = 29;
-    pub const TYPE_STRUCT: u16 = 30;
-    pub const TYPE_POINTER: u16 = 32;
-    pub const TYPE_UNTYPED_POINTER: u16 = 4417;
-    pub const SPEC_CONSTANT_TRUE: u16 = 48;
-    pub const SPEC_CONSTANT_FALSE: u16 = 49;
-    pub const SPEC_CONSTANT: u16 = 50;
-}
-
 /// Decoration numbers (§3.20).
 pub(super) mod dec {
     pub const SPEC_ID: u32 = 1;
@@ -132,9 +114,9 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
             continue;
         }
         let r = match inst.opcode {
-            op::DECORATE | op::DECORATE_STRING => decorate(ix, opts, inst, false),
-            op::DECORATE_ID => decorate(ix, opts, inst, true),
-            op::MEMBER_DECORATE | op::MEMBER_DECORATE_STRING => member_decorate(ix, inst),
+            Op::Decorate | Op::DecorateString => decorate(ix, opts, inst, false),
+            Op::DecorateId => decorate(ix, opts, inst, true),
+            Op::MemberDecorate | Op::MemberDecorateString => member_decorate(ix, inst),
             _ => Ok(()),
         };
         if let Err(e) = r {
@@ -174,7 +156,7 @@ fn decorate(
         return Ok(()); // undefined target: an id rule
     };
     let name = || decoration_name(ix, d);
-    if id_form != takes_id(d) && inst.opcode != op::DECORATE_STRING {
+    if id_form != takes_id(d) && inst.opcode != Op::DecorateString {
         let rule = if id_form {
             "decorations that don't take <id> parameters may not be used with OpDecorateId"
         } else {
@@ -185,7 +167,7 @@ fn decorate(
             rule: rule.to_string(),
         });
     }
-    if def.opcode == op::DECORATION_GROUP {
+    if def.opcode == Op::DecorationGroup {
         return Ok(());
     }
     if matches!(d, dec::ROW_MAJOR | dec::COL_MAJOR | dec::MATRIX_STRIDE) {

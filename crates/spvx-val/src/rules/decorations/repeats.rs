@@ -1,9 +1,10 @@
 //! Decorations that must not repeat, and BuiltIn members all-or-none.
 
-use super::{DecorationError, HashSet, dec, decoration_name, op};
+use super::{DecorationError, HashSet, dec, decoration_name};
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 
 /// §3.20 BuiltIn / spirv-val: when a structure member is decorated BuiltIn, every member of that
 /// structure is ("No allowed mixing of built-in variables and non-built-in variables within a
@@ -12,7 +13,7 @@ pub(super) fn built_in_members(ix: &ModuleIndex, out: &mut Vec<ValError>) {
     let mut by_struct: Vec<(Id, usize, HashSet<u32>)> = Vec::new();
     for (index, inst) in ix.insts.iter().enumerate() {
         let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
-        if inst.opcode != op::MEMBER_DECORATE || word(2) != Some(dec::BUILT_IN) {
+        if inst.opcode != Op::MemberDecorate || word(2) != Some(dec::BUILT_IN) {
             continue;
         }
         let (Some(target), Some(member)) = (ModuleIndex::operand_id(inst, 0), word(1)) else {
@@ -63,8 +64,8 @@ pub(super) fn duplicate(
     let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
     let target = ModuleIndex::operand_id(inst, 0)?;
     let (member, d) = match inst.opcode {
-        op::DECORATE | op::DECORATE_ID | op::DECORATE_STRING => (None, word(1)?),
-        op::MEMBER_DECORATE | op::MEMBER_DECORATE_STRING => (Some(word(1)?), word(2)?),
+        Op::Decorate | Op::DecorateId | Op::DecorateString => (None, word(1)?),
+        Op::MemberDecorate | Op::MemberDecorateString => (Some(word(1)?), word(2)?),
         _ => return None,
     };
     if !unique_decoration(d) || seen.insert((target, member, d)) {

@@ -1,9 +1,10 @@
 //! Which targets each decoration may apply to (SPIR-V §3.20; spirv-val's
 //! `ValidateDecorationTarget`, `IsNotMemberDecoration`), for `OpDecorate`.
 
-use super::{dec, op};
-use crate::index::ModuleIndex;
+use super::dec;
+use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::Op;
 
 /// Storage classes whose variables NonWritable (and NonReadable) may not decorate — spirv-val's
 /// "Target of NonWritable decoration is invalid" list, kept to the classes it names as refused:
@@ -40,19 +41,19 @@ pub(super) fn target_violation(
     match d {
         dec::SPEC_ID => (!matches!(
             opcode,
-            op::SPEC_CONSTANT_TRUE | op::SPEC_CONSTANT_FALSE | op::SPEC_CONSTANT
+            Op::SpecConstantTrue | Op::SpecConstantFalse | Op::SpecConstant
         ))
         .then_some("must be a scalar specialization constant"),
         dec::BLOCK | dec::BUFFER_BLOCK | dec::GLSL_SHARED | dec::GLSL_PACKED | dec::CPACKED => {
-            (opcode != op::TYPE_STRUCT).then_some("must be a structure type")
+            (opcode != Op::TypeStruct).then_some("must be a structure type")
         }
         dec::ARRAY_STRIDE => (!matches!(
             opcode,
-            op::TYPE_ARRAY | op::TYPE_RUNTIME_ARRAY | op::TYPE_POINTER | op::TYPE_UNTYPED_POINTER
+            Op::TypeArray | Op::TypeRuntimeArray | Op::TypePointer | Op::TypeUntypedPointerKHR
         ))
         .then_some("must be an array or pointer type"),
         dec::BUILT_IN => {
-            if opcode != op::VARIABLE && !is_constant {
+            if opcode != Op::Variable && !is_constant {
                 return Some(
                     "must be a variable, a structure member or a constant (BuiltIns can only target variables, structure members or constants)",
                 );
@@ -62,7 +63,7 @@ pub(super) fn target_violation(
                 (!is_constant && ix.has_capability("Shader"))
                     .then_some("must be a constant for WorkgroupSize")
             } else {
-                (opcode != op::VARIABLE).then_some("must be a variable")
+                (opcode != Op::Variable).then_some("must be a variable")
             }
         }
         dec::RELAXED_PRECISION => ix
@@ -73,13 +74,13 @@ pub(super) fn target_violation(
                 "cannot be applied to a type (RelaxedPrecision applies to results and variables)",
             ),
         d if MEMORY_OBJECT.contains(&d) => {
-            if opcode != op::VARIABLE && opcode != op::FUNCTION_PARAMETER {
+            if opcode != Op::Variable && opcode != Op::FunctionParameter {
                 return Some("must be a memory object declaration");
             }
             let pointer = def
                 .result_type
                 .and_then(|t| ix.def(t))
-                .is_some_and(|t| matches!(t.opcode, op::TYPE_POINTER | op::TYPE_UNTYPED_POINTER));
+                .is_some_and(|t| matches!(t.opcode, Op::TypePointer | Op::TypeUntypedPointerKHR));
             if !pointer {
                 return Some("must be a pointer type");
             }
@@ -95,7 +96,7 @@ pub(super) fn target_violation(
                 _ => None,
             }
         }
-        d if VARIABLE_ONLY.contains(&d) => (opcode != op::VARIABLE).then_some("must be a variable"),
+        d if VARIABLE_ONLY.contains(&d) => (opcode != Op::Variable).then_some("must be a variable"),
         _ => None,
     }
 }

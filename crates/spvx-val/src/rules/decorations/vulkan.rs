@@ -2,9 +2,10 @@
 //! Invariant, Flat…, Location/Component; GLSLShared/GLSLPacked refused; no Location on
 //! built-ins; the types of the compute built-ins.
 
-use super::{DecorationError, dec, decoration_name, op};
-use crate::index::{ModuleIndex, Type};
+use super::{DecorationError, dec, decoration_name};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 
 /// The storage class of the pointer type of `def`'s result (Uniform when it has none, as
 /// spirv-val assumes).
@@ -35,7 +36,7 @@ pub(super) fn check(
     let built_in_target = ix.decorations.get(&target).is_some_and(|ds| {
         ds.iter().any(|&i| {
             let x = &ix.insts[i];
-            x.opcode == op::DECORATE
+            x.opcode == Op::Decorate
                 && x.operands.get(1).and_then(|o| o.word()) == Some(dec::BUILT_IN)
         })
     });
@@ -78,7 +79,7 @@ pub(super) fn inst_built_in(ix: &ModuleIndex, target: Id) -> Option<u32> {
     ix.decorations.get(&target)?.iter().find_map(|&i| {
         let x = &ix.insts[i];
         let w = |k: usize| x.operands.get(k).and_then(|o| o.word());
-        (x.opcode == op::DECORATE && w(1) == Some(dec::BUILT_IN))
+        (x.opcode == Op::Decorate && w(1) == Some(dec::BUILT_IN))
             .then(|| w(2))
             .flatten()
     })

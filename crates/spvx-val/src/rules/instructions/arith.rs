@@ -4,8 +4,9 @@
 //! instructions and `OpSelect` (SPIR-V §3.52.13, §3.52.14, §3.52.15).
 
 use super::{Check, Cx, Kind, Shape, ensure};
-use crate::index::Type;
 use spvx_spirv::grammar::Version;
+use spvx_spirv::index::Type;
+use spvx_spirv::op::Op;
 
 const INT_SV: &str = "an int scalar or vector type";
 const FLOAT_SV: &str = "a float scalar or vector type";
@@ -15,9 +16,11 @@ pub(super) fn check(cx: &Cx) -> Check {
     let op = cx.inst.opcode;
     match op {
         // OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod.
-        127 | 129 | 131 | 133 | 136 | 140 | 141 => same_as_result(cx, Kind::Float, FLOAT_SV),
+        Op::FNegate | Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FRem | Op::FMod => {
+            same_as_result(cx, Kind::Float, FLOAT_SV)
+        }
         // OpUDiv, OpUMod: unsigned result, operands of the Result Type.
-        134 | 137 => {
+        Op::UDiv | Op::UMod => {
             if cx.any_opaque() {
                 return Ok(());
             }
@@ -28,13 +31,17 @@ pub(super) fn check(cx: &Cx) -> Check {
             operands_equal_result(cx)
         }
         // OpSNegate, OpIAdd, OpISub, OpIMul, OpSDiv, OpSRem, OpSMod.
-        126 | 128 | 130 | 132 | 135 | 138 | 139 => int_like_result(cx, "arithmetic operand"),
+        Op::SNegate | Op::IAdd | Op::ISub | Op::IMul | Op::SDiv | Op::SRem | Op::SMod => {
+            int_like_result(cx, "arithmetic operand")
+        }
         // OpShiftRightLogical, OpShiftRightArithmetic, OpShiftLeftLogical.
-        194..=196 => shift(cx),
+        Op::ShiftRightLogical | Op::ShiftRightArithmetic | Op::ShiftLeftLogical => shift(cx),
         // OpBitwiseOr, OpBitwiseXor, OpBitwiseAnd, OpNot.
-        197..=200 => int_like_result(cx, "bitwise operand"),
+        Op::BitwiseOr | Op::BitwiseXor | Op::BitwiseAnd | Op::Not => {
+            int_like_result(cx, "bitwise operand")
+        }
         // OpBitCount: same component count, any width.
-        205 => {
+        Op::BitCount => {
             if cx.any_opaque() {
                 return Ok(());
             }
@@ -44,11 +51,11 @@ pub(super) fn check(cx: &Cx) -> Check {
                 cx.rule("expected Base to have the same component count as Result Type")
             })
         }
-        148 => dot(cx),
-        142 => vector_times_scalar(cx),
-        154 | 155 => any_all(cx),
+        Op::Dot => dot(cx),
+        Op::VectorTimesScalar => vector_times_scalar(cx),
+        Op::Any | Op::All => any_all(cx),
         // OpIsNan, OpIsInf, OpIsFinite, OpIsNormal.
-        156..=159 => {
+        Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal => {
             if cx.any_opaque() {
                 return Ok(());
             }
@@ -59,12 +66,36 @@ pub(super) fn check(cx: &Cx) -> Check {
             })
         }
         // OpLogicalEqual, OpLogicalNotEqual, OpLogicalOr, OpLogicalAnd, OpLogicalNot.
-        164..=168 => same_as_result(cx, Kind::Bool, BOOL_SV),
-        169 => select(cx),
+        Op::LogicalEqual
+        | Op::LogicalNotEqual
+        | Op::LogicalOr
+        | Op::LogicalAnd
+        | Op::LogicalNot => same_as_result(cx, Kind::Bool, BOOL_SV),
+        Op::Select => select(cx),
         // OpIEqual … OpSLessThanEqual.
-        170..=179 => int_compare(cx),
+        Op::IEqual
+        | Op::INotEqual
+        | Op::UGreaterThan
+        | Op::SGreaterThan
+        | Op::UGreaterThanEqual
+        | Op::SGreaterThanEqual
+        | Op::ULessThan
+        | Op::SLessThan
+        | Op::ULessThanEqual
+        | Op::SLessThanEqual => int_compare(cx),
         // OpFOrdEqual … OpFUnordGreaterThanEqual.
-        180..=191 => float_compare(cx),
+        Op::FOrdEqual
+        | Op::FUnordEqual
+        | Op::FOrdNotEqual
+        | Op::FUnordNotEqual
+        | Op::FOrdLessThan
+        | Op::FUnordLessThan
+        | Op::FOrdGreaterThan
+        | Op::FUnordGreaterThan
+        | Op::FOrdLessThanEqual
+        | Op::FUnordLessThanEqual
+        | Op::FOrdGreaterThanEqual
+        | Op::FUnordGreaterThanEqual => float_compare(cx),
         _ => Ok(()),
     }
 }

@@ -7,8 +7,9 @@
 //! validate_barriers.cpp, validate_scopes.cpp), so that the first error reported is the same.
 
 use super::{Check, Cx, ensure};
-use crate::index::Type;
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Id;
+use spvx_spirv::op::Op;
 
 /// What an atomic opcode's Result Type may be.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -30,7 +31,7 @@ struct Form {
     comparator: bool,
 }
 
-fn form(opcode: u16) -> Option<Form> {
+fn form(opcode: Op) -> Option<Form> {
     let f = |result, semantics, value, comparator| {
         Some(Form {
             result,
@@ -40,14 +41,26 @@ fn form(opcode: u16) -> Option<Form> {
         })
     };
     match opcode {
-        227 => f(ResultRule::IntOrFloat, 1, false, false), // OpAtomicLoad
-        228 => f(ResultRule::None, 1, true, false),        // OpAtomicStore
-        229 => f(ResultRule::IntOrFloat, 1, true, false),  // OpAtomicExchange
-        230 | 231 => f(ResultRule::Int, 2, true, true),    // OpAtomicCompareExchange(Weak)
-        232 | 233 => f(ResultRule::Int, 1, false, false),  // OpAtomicIIncrement/IDecrement
-        234..=242 => f(ResultRule::Int, 1, true, false),   // OpAtomicIAdd … OpAtomicXor
+        Op::AtomicLoad => f(ResultRule::IntOrFloat, 1, false, false), // OpAtomicLoad
+        Op::AtomicStore => f(ResultRule::None, 1, true, false),       // OpAtomicStore
+        Op::AtomicExchange => f(ResultRule::IntOrFloat, 1, true, false), // OpAtomicExchange
+        Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => {
+            f(ResultRule::Int, 2, true, true)
+        } // OpAtomicCompareExchange(Weak)
+        Op::AtomicIIncrement | Op::AtomicIDecrement => f(ResultRule::Int, 1, false, false), // OpAtomicIIncrement/IDecrement
+        Op::AtomicIAdd
+        | Op::AtomicISub
+        | Op::AtomicSMin
+        | Op::AtomicUMin
+        | Op::AtomicSMax
+        | Op::AtomicUMax
+        | Op::AtomicAnd
+        | Op::AtomicOr
+        | Op::AtomicXor => f(ResultRule::Int, 1, true, false), // OpAtomicIAdd … OpAtomicXor
         // OpAtomicFMinEXT, OpAtomicFMaxEXT, OpAtomicFAddEXT.
-        5614 | 5615 | 6035 => f(ResultRule::Float, 1, true, false),
+        Op::AtomicFMinEXT | Op::AtomicFMaxEXT | Op::AtomicFAddEXT => {
+            f(ResultRule::Float, 1, true, false)
+        }
         _ => None,
     }
 }
@@ -60,8 +73,8 @@ const FUNCTION_STORAGE: u32 = 7;
 
 pub(super) fn check(cx: &Cx) -> Check {
     match cx.inst.opcode {
-        224 => barrier(cx, true),
-        225 => barrier(cx, false),
+        Op::ControlBarrier => barrier(cx, true),
+        Op::MemoryBarrier => barrier(cx, false),
         op => match form(op) {
             Some(f) => atomic(cx, &f),
             None => Ok(()),

@@ -5,16 +5,17 @@
 //! validate_bitwise.cpp).
 
 use super::{Check, Cx, Kind, ensure};
-use crate::index::Type;
+use spvx_spirv::index::Type;
+use spvx_spirv::op::Op;
 
 pub(super) fn check(cx: &Cx) -> Check {
     match cx.inst.opcode {
         // OpIAddCarry, OpISubBorrow, OpUMulExtended: unsigned members; OpSMulExtended: any.
-        149..=151 => extended(cx, true),
-        152 => extended(cx, false),
-        201 => bit_field(cx, 2, 2),
-        202 | 203 => bit_field(cx, 1, 2),
-        204 => bit_field(cx, 1, 0),
+        Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended => extended(cx, true),
+        Op::SMulExtended => extended(cx, false),
+        Op::BitFieldInsert => bit_field(cx, 2, 2),
+        Op::BitFieldSExtract | Op::BitFieldUExtract => bit_field(cx, 1, 2),
+        Op::BitReverse => bit_field(cx, 1, 0),
         _ => Ok(()),
     }
 }

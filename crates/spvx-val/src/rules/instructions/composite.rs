@@ -4,21 +4,32 @@
 //! `OpAccessChain` shares.
 
 use super::{Check, Cx, Kind, ensure};
-use crate::index::Type;
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Id;
+use spvx_spirv::op::Op;
 
 pub(super) fn check(cx: &Cx) -> Check {
     let op = cx.inst.opcode;
-    if !matches!(op, 77..=83) || cx.any_opaque() {
+    if !matches!(
+        op,
+        Op::VectorExtractDynamic
+            | Op::VectorInsertDynamic
+            | Op::VectorShuffle
+            | Op::CompositeConstruct
+            | Op::CompositeExtract
+            | Op::CompositeInsert
+            | Op::CopyObject
+    ) || cx.any_opaque()
+    {
         return Ok(());
     }
     match op {
-        77 => extract_dynamic(cx),
-        78 => insert_dynamic(cx),
-        79 => shuffle(cx),
-        80 => construct(cx),
-        81 => extract(cx),
-        82 => insert(cx),
+        Op::VectorExtractDynamic => extract_dynamic(cx),
+        Op::VectorInsertDynamic => insert_dynamic(cx),
+        Op::VectorShuffle => shuffle(cx),
+        Op::CompositeConstruct => construct(cx),
+        Op::CompositeExtract => extract(cx),
+        Op::CompositeInsert => insert(cx),
         _ => ensure(cx.type_of(0) == cx.inst.result_type, || {
             cx.operand_err(0, "Operand", "of the Result Type")
         }),

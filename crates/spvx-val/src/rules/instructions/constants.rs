@@ -5,28 +5,29 @@
 //! components.
 
 use super::{Check, Cx, ensure};
-use crate::index::Type;
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Id;
-
-const OP_UNDEF: u16 = 1;
+use spvx_spirv::op::Op;
 
 pub(super) fn check(cx: &Cx) -> Check {
     match cx.inst.opcode {
-        41 | 42 | 48 | 49 => ensure(
-            matches!(
-                cx.inst.result_type.and_then(|t| cx.ix.ty(t)),
-                Some(Type::Bool)
-            ),
-            || cx.result_type_err("a bool type"),
-        ),
-        43 | 50 => ensure(
+        Op::ConstantTrue | Op::ConstantFalse | Op::SpecConstantTrue | Op::SpecConstantFalse => {
+            ensure(
+                matches!(
+                    cx.inst.result_type.and_then(|t| cx.ix.ty(t)),
+                    Some(Type::Bool)
+                ),
+                || cx.result_type_err("a bool type"),
+            )
+        }
+        Op::Constant | Op::SpecConstant => ensure(
             matches!(
                 cx.inst.result_type.and_then(|t| cx.ix.ty(t)),
                 Some(Type::Int { .. } | Type::Float { .. })
             ),
             || cx.result_type_err("an int or float scalar type"),
         ),
-        44 | 51 => composite(cx),
+        Op::ConstantComposite | Op::SpecConstantComposite => composite(cx),
         _ => Ok(()),
     }
 }
@@ -59,7 +60,7 @@ fn composite(cx: &Cx) -> Check {
     for (i, want) in members.iter().enumerate() {
         let Some(c) = cx.id(i) else { continue };
         let is_constant =
-            cx.ix.is_constant(c) || cx.ix.def(c).is_some_and(|d| d.opcode == OP_UNDEF);
+            cx.ix.is_constant(c) || cx.ix.def(c).is_some_and(|d| d.opcode == Op::Undef);
         ensure(is_constant, || {
             cx.rule(format!(
                 "Constituent {} ({}) is not a constant or OpUndef",

@@ -5,12 +5,13 @@
 //! [`crate::rules::cfg`].
 
 use super::{Check, Cx, Kind, ensure};
-use crate::index::Type;
 use spvx_spirv::grammar::Version;
+use spvx_spirv::index::Type;
+use spvx_spirv::op::Op;
 
 pub(super) fn check(cx: &Cx) -> Check {
     match cx.inst.opcode {
-        250 => {
+        Op::BranchConditional => {
             ensure(
                 cx.type_of(0)
                     .and_then(|t| cx.shape(t))
@@ -25,17 +26,17 @@ pub(super) fn check(cx: &Cx) -> Check {
                 },
             )
         }
-        251 => ensure(
+        Op::Switch => ensure(
             cx.type_of(0)
                 .and_then(|t| cx.shape(t))
                 .is_some_and(|s| s.kind == Kind::Int && !s.vector),
             || cx.operand_err(0, "Selector", "an int scalar type"),
         ),
-        253 | 254 => ret(cx),
-        245 => phi(cx),
-        54 => function(cx),
-        55 => parameter(cx),
-        57 => call(cx),
+        Op::Return | Op::ReturnValue => ret(cx),
+        Op::Phi => phi(cx),
+        Op::Function => function(cx),
+        Op::FunctionParameter => parameter(cx),
+        Op::FunctionCall => call(cx),
         _ => Ok(()),
     }
 }
@@ -51,7 +52,7 @@ fn ret(cx: &Cx) -> Check {
         return Ok(());
     };
     let void = matches!(cx.ix.ty(rt), Some(Type::Void));
-    if cx.inst.opcode == 253 {
+    if cx.inst.opcode == Op::Return {
         return ensure(void, || {
             cx.rule(format!(
                 "OpReturn can only be used in a function returning void, but this one returns {}",
@@ -143,7 +144,7 @@ fn call(cx: &Cx) -> Check {
     let Some(def) = cx.ix.def_inst(fid) else {
         return Ok(());
     };
-    ensure(def.opcode == 54, || {
+    ensure(def.opcode == Op::Function, || {
         cx.rule(format!("Function {} is not an OpFunction", cx.ix.name(fid)))
     })?;
     ensure(cx.inst.result_type == def.result_type, || {

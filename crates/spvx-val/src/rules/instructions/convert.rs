@@ -3,21 +3,34 @@
 //! and pointers to and from pointers and integers).
 
 use super::{Check, Cx, Kind, Shape, ensure};
-use crate::index::Type;
 use spvx_spirv::grammar::Version;
+use spvx_spirv::index::Type;
+use spvx_spirv::op::Op;
 
 pub(super) fn check(cx: &Cx) -> Check {
     let op = cx.inst.opcode;
-    if !matches!(op, 109..=116 | 124) || cx.any_opaque() {
+    if !matches!(
+        op,
+        Op::ConvertFToU
+            | Op::ConvertFToS
+            | Op::ConvertSToF
+            | Op::ConvertUToF
+            | Op::UConvert
+            | Op::SConvert
+            | Op::FConvert
+            | Op::QuantizeToF16
+            | Op::Bitcast
+    ) || cx.any_opaque()
+    {
         return Ok(());
     }
-    if op == 124 {
+    if op == Op::Bitcast {
         return bitcast(cx);
     }
     let (result_kind, input_kind) = match op {
-        109 | 110 => (Kind::Int, Kind::Float),
-        111 | 112 => (Kind::Float, Kind::Int),
-        113 | 114 => (Kind::Int, Kind::Int),
+        Op::ConvertFToU | Op::ConvertFToS => (Kind::Int, Kind::Float),
+        Op::ConvertSToF | Op::ConvertUToF => (Kind::Float, Kind::Int),
+        Op::UConvert | Op::SConvert => (Kind::Int, Kind::Int),
         _ => (Kind::Float, Kind::Float),
     };
     let names = |k: Kind| match k {
@@ -28,14 +41,14 @@ pub(super) fn check(cx: &Cx) -> Check {
         .result_shape()
         .filter(|s| s.kind == result_kind)
         .ok_or_else(|| {
-            if op == 113 || op == 109 {
+            if op == Op::UConvert || op == Op::ConvertFToU {
                 cx.result_type_err("an unsigned int scalar or vector type")
             } else {
                 cx.result_type_err(names(result_kind))
             }
         })?;
     // OpUConvert and OpConvertFToU: "whose Signedness operand is 0".
-    if op == 113 || op == 109 {
+    if op == Op::UConvert || op == Op::ConvertFToU {
         ensure(!r.signed, || {
             cx.result_type_err("an unsigned int scalar or vector type")
         })?;
@@ -49,13 +62,13 @@ pub(super) fn check(cx: &Cx) -> Check {
         cx.rule("expected the input to have the same dimension as Result Type")
     })?;
     match op {
-        113 | 114 => ensure(x.width != r.width, || {
+        Op::UConvert | Op::SConvert => ensure(x.width != r.width, || {
             cx.rule("expected the input to have a different bit width from Result Type")
         }),
-        115 => ensure(x.width != r.width || x.encoding != r.encoding, || {
+        Op::FConvert => ensure(x.width != r.width || x.encoding != r.encoding, || {
             cx.rule("expected the input to have a different bit width or encoding from Result Type")
         }),
-        116 => ensure(
+        Op::QuantizeToF16 => ensure(
             r.width == 32 && r.encoding.is_none() && cx.type_of(0) == cx.inst.result_type,
             || cx.rule("expected Result Type and Value to be the same 32-bit float type"),
         ),

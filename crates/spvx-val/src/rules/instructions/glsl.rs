@@ -8,6 +8,7 @@
 //! reading of the specification ("16-bit or 32-bit floating-point", validate_extensions.cpp).
 
 use super::{Check, Cx, Kind, ensure};
+use spvx_spirv::op::Op;
 
 /// How one GLSL.std.450 instruction types its operands.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,7 +46,7 @@ fn rule(number: u32) -> Option<Rule> {
 }
 
 pub(super) fn check(cx: &Cx) -> Check {
-    if cx.inst.opcode != 12 {
+    if cx.inst.opcode != Op::ExtInst {
         return Ok(());
     }
     let is_glsl = cx

@@ -11,28 +11,7 @@
 use super::atomics::scope_operand;
 use super::{Check, Cx, Kind, Shape, ensure};
 use spvx_spirv::grammar::Version;
-
-const ELECT: u16 = 333;
-const ALL: u16 = 334;
-const ANY: u16 = 335;
-const ALL_EQUAL: u16 = 336;
-const BROADCAST: u16 = 337;
-const BROADCAST_FIRST: u16 = 338;
-const BALLOT: u16 = 339;
-const INVERSE_BALLOT: u16 = 340;
-const BALLOT_BIT_EXTRACT: u16 = 341;
-const BALLOT_BIT_COUNT: u16 = 342;
-const BALLOT_FIND_LSB: u16 = 343;
-const BALLOT_FIND_MSB: u16 = 344;
-const SHUFFLE: u16 = 345;
-const SHUFFLE_XOR: u16 = 346;
-const SHUFFLE_UP: u16 = 347;
-const SHUFFLE_DOWN: u16 = 348;
-const ARITH_FIRST: u16 = 349;
-const ARITH_LAST: u16 = 364;
-const QUAD_BROADCAST: u16 = 365;
-const QUAD_SWAP: u16 = 366;
-const ROTATE_KHR: u16 = 4431;
+use spvx_spirv::op::Op;
 
 /// GroupOperation ClusteredReduce.
 const CLUSTERED_REDUCE: u32 = 3;
@@ -42,20 +21,20 @@ const PARTITIONED_LAST: u32 = 8;
 
 pub(super) fn check(cx: &Cx) -> Check {
     let op = cx.inst.opcode;
-    let known = matches!(op, ELECT..=QUAD_SWAP | ROTATE_KHR);
+    let known = op.is_group_non_uniform();
     if !known || cx.any_opaque() {
         return Ok(());
     }
     scope_operand(cx, 0, "Execution Scope")?;
     match op {
-        ELECT => bool_scalar_result(cx),
-        ALL | ANY => {
+        Op::GroupNonUniformElect => bool_scalar_result(cx),
+        Op::GroupNonUniformAll | Op::GroupNonUniformAny => {
             bool_scalar_result(cx)?;
             ensure(is_bool_scalar(cx.operand_shape(1)), || {
                 cx.rule("Predicate must be a boolean scalar type")
             })
         }
-        ALL_EQUAL => {
+        Op::GroupNonUniformAllEqual => {
             bool_scalar_result(cx)?;
             ensure(cx.operand_shape(1).is_some(), || {
                 cx.rule(
@@ -63,13 +42,18 @@ pub(super) fn check(cx: &Cx) -> Check {
                 )
             })
         }
-        BROADCAST | SHUFFLE | SHUFFLE_XOR | SHUFFLE_UP | SHUFFLE_DOWN | QUAD_BROADCAST
-        | QUAD_SWAP => broadcast_shuffle(cx),
-        BROADCAST_FIRST => {
+        Op::GroupNonUniformBroadcast
+        | Op::GroupNonUniformShuffle
+        | Op::GroupNonUniformShuffleXor
+        | Op::GroupNonUniformShuffleUp
+        | Op::GroupNonUniformShuffleDown
+        | Op::GroupNonUniformQuadBroadcast
+        | Op::GroupNonUniformQuadSwap => broadcast_shuffle(cx),
+        Op::GroupNonUniformBroadcastFirst => {
             any_sv_result(cx)?;
             value_of_result_type(cx, 1)
         }
-        BALLOT => {
+        Op::GroupNonUniformBallot => {
             ensure(is_ballot(cx.result_shape()), || {
                 cx.rule("Result must be a 4-component unsigned integer vector")
             })?;
@@ -77,19 +61,19 @@ pub(super) fn check(cx: &Cx) -> Check {
                 cx.rule("Predicate must be a boolean scalar")
             })
         }
-        INVERSE_BALLOT | BALLOT_BIT_EXTRACT => {
+        Op::GroupNonUniformInverseBallot | Op::GroupNonUniformBallotBitExtract => {
             ensure(is_bool_scalar(cx.result_shape()), || {
                 cx.rule("Result must be a boolean scalar")
             })?;
             ballot_value(cx, 1)?;
-            if op == BALLOT_BIT_EXTRACT {
+            if op == Op::GroupNonUniformBallotBitExtract {
                 ensure(is_uint_scalar(cx.operand_shape(2)), || {
                     cx.rule("Id must be an unsigned integer scalar")
                 })?;
             }
             Ok(())
         }
-        BALLOT_BIT_COUNT => {
+        Op::GroupNonUniformBallotBitCount => {
             ensure(is_uint_scalar(cx.result_shape()), || {
                 cx.rule("Expected Result Type to be an unsigned integer type scalar.")
             })?;
@@ -97,14 +81,14 @@ pub(super) fn check(cx: &Cx) -> Check {
                 cx.rule("Expected Value to be a vector of four components of integer type scalar")
             })
         }
-        BALLOT_FIND_LSB | BALLOT_FIND_MSB => {
+        Op::GroupNonUniformBallotFindLSB | Op::GroupNonUniformBallotFindMSB => {
             ensure(is_uint_scalar(cx.result_shape()), || {
                 cx.rule("Result must be an unsigned integer scalar")
             })?;
             ballot_value(cx, 1)
         }
-        ARITH_FIRST..=ARITH_LAST => arithmetic(cx),
-        ROTATE_KHR => rotate(cx),
+        op if op.is_group_non_uniform_arithmetic() => arithmetic(cx),
+        Op::GroupNonUniformRotateKHR => rotate(cx),
         _ => Ok(()),
     }
 }
@@ -160,18 +144,20 @@ fn broadcast_shuffle(cx: &Cx) -> Check {
     value_of_result_type(cx, 1)?;
     let op = cx.inst.opcode;
     let name = match op {
-        BROADCAST | SHUFFLE => "Id",
-        SHUFFLE_XOR => "Mask",
-        QUAD_BROADCAST => "Index",
-        QUAD_SWAP => "Direction",
+        Op::GroupNonUniformBroadcast | Op::GroupNonUniformShuffle => "Id",
+        Op::GroupNonUniformShuffleXor => "Mask",
+        Op::GroupNonUniformQuadBroadcast => "Index",
+        Op::GroupNonUniformQuadSwap => "Direction",
         _ => "Delta",
     };
     ensure(is_uint_scalar(cx.operand_shape(2)), || {
         cx.rule(format!("{name} must be an unsigned integer scalar"))
     })?;
-    let must_be_constant = op == QUAD_SWAP
-        || (matches!(op, BROADCAST | QUAD_BROADCAST)
-            && cx.ix.header.version() < Version::new(1, 5));
+    let must_be_constant = op == Op::GroupNonUniformQuadSwap
+        || (matches!(
+            op,
+            Op::GroupNonUniformBroadcast | Op::GroupNonUniformQuadBroadcast
+        ) && cx.ix.header.version() < Version::new(1, 5));
     if must_be_constant && let Some(id) = cx.id(2) {
         ensure(cx.ix.is_constant(id), || {
             cx.rule(format!(
@@ -188,15 +174,22 @@ fn arithmetic(cx: &Cx) -> Check {
     let r = cx.result_shape();
     // FAdd, FMul, FMin, FMax; LogicalAnd/Or/Xor; UMin, UMax; the rest integer.
     match op {
-        350 | 352 | 355 | 358 => ensure(r.is_some_and(|s| s.kind == Kind::Float), || {
+        Op::GroupNonUniformFAdd
+        | Op::GroupNonUniformFMul
+        | Op::GroupNonUniformFMin
+        | Op::GroupNonUniformFMax => ensure(r.is_some_and(|s| s.kind == Kind::Float), || {
             cx.rule("Result must be a floating-point scalar or vector")
         })?,
-        362..=364 => ensure(r.is_some_and(|s| s.kind == Kind::Bool), || {
+        Op::GroupNonUniformLogicalAnd
+        | Op::GroupNonUniformLogicalOr
+        | Op::GroupNonUniformLogicalXor => ensure(r.is_some_and(|s| s.kind == Kind::Bool), || {
             cx.rule("Result must be a boolean scalar or vector")
         })?,
-        354 | 357 => ensure(r.is_some_and(|s| s.kind == Kind::Int && !s.signed), || {
-            cx.rule("Result must be an unsigned integer scalar or vector")
-        })?,
+        Op::GroupNonUniformUMin | Op::GroupNonUniformUMax => {
+            ensure(r.is_some_and(|s| s.kind == Kind::Int && !s.signed), || {
+                cx.rule("Result must be an unsigned integer scalar or vector")
+            })?
+        }
         _ => ensure(r.is_some_and(|s| s.kind == Kind::Int), || {
             cx.rule("Result must be an integer scalar or vector")
         })?,

@@ -5,8 +5,9 @@
 //! source/val/validate_arithmetics.cpp and validate_composites.cpp).
 
 use super::{Check, Cx, Kind, ensure};
-use crate::index::Type;
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Id;
+use spvx_spirv::op::Op;
 
 /// A float matrix type: its column count, row count and component type.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -18,12 +19,12 @@ struct Mat {
 
 pub(super) fn check(cx: &Cx) -> Check {
     match cx.inst.opcode {
-        84 => transpose(cx),
-        143 => matrix_times_scalar(cx),
-        144 => vector_times_matrix(cx),
-        145 => matrix_times_vector(cx),
-        146 => matrix_times_matrix(cx),
-        147 => outer_product(cx),
+        Op::Transpose => transpose(cx),
+        Op::MatrixTimesScalar => matrix_times_scalar(cx),
+        Op::VectorTimesMatrix => vector_times_matrix(cx),
+        Op::MatrixTimesVector => matrix_times_vector(cx),
+        Op::MatrixTimesMatrix => matrix_times_matrix(cx),
+        Op::OuterProduct => outer_product(cx),
         _ => Ok(()),
     }
 }

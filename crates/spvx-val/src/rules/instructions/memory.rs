@@ -7,20 +7,21 @@
 
 use super::composite::step;
 use super::{Check, Cx, ensure};
-use crate::index::Type;
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Id;
+use spvx_spirv::op::Op;
 
 const FUNCTION_STORAGE: u32 = 7;
 
 pub(super) fn check(cx: &Cx) -> Check {
     match cx.inst.opcode {
-        59 => variable(cx),
-        61 => load(cx),
-        62 => store(cx),
-        63 => copy_memory(cx),
-        64 => copy_memory_sized(cx),
-        65 | 66 => access_chain(cx, false),
-        67 | 70 => access_chain(cx, true),
+        Op::Variable => variable(cx),
+        Op::Load => load(cx),
+        Op::Store => store(cx),
+        Op::CopyMemory => copy_memory(cx),
+        Op::CopyMemorySized => copy_memory_sized(cx),
+        Op::AccessChain | Op::InBoundsAccessChain => access_chain(cx, false),
+        Op::PtrAccessChain | Op::InBoundsPtrAccessChain => access_chain(cx, true),
         _ => Ok(()),
     }
 }

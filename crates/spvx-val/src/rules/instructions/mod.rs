@@ -23,7 +23,7 @@ mod spec_op;
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
 use thiserror::Error;
 
@@ -74,7 +74,7 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
 
 /// What one rule sees: the index and the instruction under check.
 pub(crate) struct Cx<'i, 'a> {
-    pub ix: &'i ModuleIndex<'a>,
+    pub ix: &'i ModuleIndex,
     pub inst: &'a Instruction,
     pub index: usize,
 }
@@ -105,7 +105,7 @@ pub(crate) struct Shape {
 
 impl<'a> Cx<'_, 'a> {
     pub fn opcode(&self) -> String {
-        self.ix.opcode_name(self.inst.opcode)
+        self.inst.opcode.name().to_string()
     }
 
     /// The id of operand `i`.

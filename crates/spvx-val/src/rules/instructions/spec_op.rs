@@ -7,36 +7,92 @@
 
 use super::{Check, Cx, ensure};
 use spvx_spirv::grammar::Version;
+use spvx_spirv::op::Op;
 
 /// Opcodes allowed in any module: SConvert, FConvert, SNegate, Not, IAdd, ISub, IMul, UDiv,
 /// SDiv, UMod, SRem, SMod, the shifts and bitwise operations, VectorShuffle,
 /// CompositeExtract/Insert, the logical operations, Select and the integer comparisons.
-const ANY: [u16; 37] = [
-    114, 115, 126, 200, 128, 130, 132, 134, 135, 137, 138, 139, 194, 195, 196, 197, 198, 199, 79,
-    81, 82, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179,
+const ANY: [Op; 37] = [
+    Op::SConvert,
+    Op::FConvert,
+    Op::SNegate,
+    Op::Not,
+    Op::IAdd,
+    Op::ISub,
+    Op::IMul,
+    Op::UDiv,
+    Op::SDiv,
+    Op::UMod,
+    Op::SRem,
+    Op::SMod,
+    Op::ShiftRightLogical,
+    Op::ShiftRightArithmetic,
+    Op::ShiftLeftLogical,
+    Op::BitwiseOr,
+    Op::BitwiseXor,
+    Op::BitwiseAnd,
+    Op::VectorShuffle,
+    Op::CompositeExtract,
+    Op::CompositeInsert,
+    Op::LogicalEqual,
+    Op::LogicalNotEqual,
+    Op::LogicalOr,
+    Op::LogicalAnd,
+    Op::LogicalNot,
+    Op::Select,
+    Op::IEqual,
+    Op::INotEqual,
+    Op::UGreaterThan,
+    Op::SGreaterThan,
+    Op::UGreaterThanEqual,
+    Op::SGreaterThanEqual,
+    Op::ULessThan,
+    Op::SLessThan,
+    Op::ULessThanEqual,
+    Op::SLessThanEqual,
 ];
 
 /// Opcodes that need Kernel: ConvertFToU/FToS/SToF/UToF, ConvertPtrToU, ConvertUToPtr,
 /// PtrCastToGeneric, GenericCastToPtr, Bitcast, FNegate, FAdd, FSub, FMul, FDiv, FRem, FMod,
 /// AccessChain, InBoundsAccessChain, PtrAccessChain, InBoundsPtrAccessChain.
-const KERNEL: [u16; 20] = [
-    109, 110, 111, 112, 117, 120, 121, 122, 124, 127, 129, 131, 133, 136, 140, 141, 65, 66, 67, 70,
+const KERNEL: [Op; 20] = [
+    Op::ConvertFToU,
+    Op::ConvertFToS,
+    Op::ConvertSToF,
+    Op::ConvertUToF,
+    Op::ConvertPtrToU,
+    Op::ConvertUToPtr,
+    Op::PtrCastToGeneric,
+    Op::GenericCastToPtr,
+    Op::Bitcast,
+    Op::FNegate,
+    Op::FAdd,
+    Op::FSub,
+    Op::FMul,
+    Op::FDiv,
+    Op::FRem,
+    Op::FMod,
+    Op::AccessChain,
+    Op::InBoundsAccessChain,
+    Op::PtrAccessChain,
+    Op::InBoundsPtrAccessChain,
 ];
 
-const U_CONVERT: u16 = 113;
-const QUANTIZE_TO_F16: u16 = 116;
-
 pub(super) fn check(cx: &Cx) -> Check {
-    if cx.inst.opcode != 52 {
+    if cx.inst.opcode != Op::SpecConstantOp {
         return Ok(());
     }
-    let Some(embedded) = cx.word(0).and_then(|w| u16::try_from(w).ok()) else {
+    let Some(embedded) = cx
+        .word(0)
+        .and_then(|w| u16::try_from(w).ok())
+        .and_then(Op::from_number)
+    else {
         return Ok(());
     };
-    if embedded >= 4096 {
+    if embedded.number() >= 4096 {
         return Ok(());
     }
-    let name = cx.ix.opcode_name(embedded);
+    let name = embedded.name().to_string();
     let name = name.strip_prefix("Op").unwrap_or(&name).to_string();
     let kernel = cx.ix.has_capability("Kernel");
     if KERNEL.contains(&embedded) {
@@ -47,12 +103,12 @@ pub(super) fn check(cx: &Cx) -> Check {
         });
     }
     match embedded {
-        QUANTIZE_TO_F16 => ensure(cx.ix.has_capability("Shader"), || {
+        Op::QuantizeToF16 => ensure(cx.ix.has_capability("Shader"), || {
             cx.rule(format!(
                 "Specialization constant operation {name} requires Shader capability"
             ))
         }),
-        U_CONVERT => ensure(
+        Op::UConvert => ensure(
             kernel
                 || cx.ix.header.version() >= Version::new(1, 4)
                 || cx.ix.has_extension("SPV_AMD_gpu_shader_int16"),

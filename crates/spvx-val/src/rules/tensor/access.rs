@@ -3,7 +3,7 @@
 //! it), Tensor Operands used where the extension allows them, Dimension < Rank.
 
 use super::{TensorError, TensorInfo, mask_at, tensor_info};
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
 
 const OUT_OF_BOUNDS: u32 = 0x2;
@@ -11,17 +11,13 @@ const MAKE_AVAILABLE: u32 = 0x4;
 const MAKE_VISIBLE: u32 = 0x8;
 const NON_PRIVATE: u32 = 0x10;
 
-fn op_name(ix: &ModuleIndex, inst: &Instruction) -> String {
-    ix.opcode_name(inst.opcode)
-}
-
 /// The ranked tensor type of the Tensor operand at `i`.
 fn ranked(ix: &ModuleIndex, inst: &Instruction, i: usize) -> Result<TensorInfo, TensorError> {
     let tensor = ModuleIndex::operand_id(inst, i).unwrap_or(0);
     match ix.type_of(tensor).and_then(|t| tensor_info(ix, t)) {
         Some(t) if t.rank.is_some() => Ok(t),
         _ => Err(TensorError::NotRankedTensor {
-            op: op_name(ix, inst),
+            op: inst.opcode.name().to_string(),
             tensor: ix.name(tensor),
         }),
     }
@@ -35,7 +31,7 @@ fn check_coordinates(
 ) -> Result<(), TensorError> {
     let coords = ModuleIndex::operand_id(inst, 1).unwrap_or(0);
     let bad = || TensorError::CoordinatesType {
-        op: op_name(ix, inst),
+        op: inst.opcode.name().to_string(),
         coords: ix.name(coords),
     };
     let Some(Type::Array { element, length }) = ix.value_type(coords) else {
@@ -49,7 +45,7 @@ fn check_coordinates(
         && length != rank
     {
         return Err(TensorError::CoordinatesLength {
-            op: op_name(ix, inst),
+            op: inst.opcode.name().to_string(),
             length,
             rank,
         });
@@ -76,7 +72,7 @@ fn check_element(
 ) -> Result<(), TensorError> {
     if scalar != t.element {
         return Err(TensorError::ElementMismatch {
-            op: op_name(ix, inst),
+            op: inst.opcode.name().to_string(),
             got: ix.name(scalar),
             element: ix.name(t.element),
         });
@@ -93,7 +89,7 @@ fn check_mask(
     forbidden: &[(u32, &'static str, &'static str)],
 ) -> Result<u32, TensorError> {
     let mask = mask_at(inst, mask_index);
-    let op = op_name(ix, inst);
+    let op = inst.opcode.name().to_string();
     for &(bit, operand, why) in forbidden {
         if mask & bit != 0 {
             return Err(TensorError::OperandNotAllowed { op, operand, why });

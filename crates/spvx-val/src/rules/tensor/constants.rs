@@ -3,17 +3,18 @@
 //! tensors of rank R−1 and the inner shape otherwise); `OpConstantNull` needs a Shape; the
 //! replicate forms take one Element Type value and a shaped tensor.
 
-use super::{TensorError, op, shape_entries, tensor_info};
-use crate::index::ModuleIndex;
+use super::{TensorError, shape_entries, tensor_info};
+use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::Op;
 
 pub(super) fn check(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {
     let ty = inst.result_type.unwrap_or(0);
     let Some(t) = tensor_info(ix, ty) else {
         return Ok(());
     };
-    let op_name = ix.opcode_name(inst.opcode);
-    if inst.opcode == op::CONSTANT_NULL {
+    let op_name = inst.opcode.name().to_string();
+    if inst.opcode == Op::ConstantNull {
         if t.shape.is_none() {
             return Err(TensorError::NullNotShaped(ix.name(ty)));
         }
@@ -28,9 +29,9 @@ pub(super) fn check(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorEr
     let constituents: Vec<_> = inst.referenced_ids().collect();
     if matches!(
         inst.opcode,
-        op::CONSTANT_COMPOSITE_REPLICATE
-            | op::SPEC_CONSTANT_COMPOSITE_REPLICATE
-            | op::COMPOSITE_CONSTRUCT_REPLICATE
+        Op::ConstantCompositeReplicateEXT
+            | Op::SpecConstantCompositeReplicateEXT
+            | Op::CompositeConstructReplicateEXT
     ) {
         // SPIRV-Tools: the single constituent has the Element Type, whatever the rank.
         let c = constituents.first().copied().unwrap_or(0);

@@ -11,23 +11,10 @@ mod constants;
 
 use crate::Options;
 use crate::error::ValError;
-use crate::index::{ModuleIndex, Type};
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
+use spvx_spirv::op::Op;
 use thiserror::Error;
-
-/// Opcodes of this concern.
-pub mod op {
-    pub const TYPE_TENSOR: u16 = 4163;
-    pub const TENSOR_READ: u16 = 4164;
-    pub const TENSOR_WRITE: u16 = 4165;
-    pub const TENSOR_QUERY_SIZE: u16 = 4166;
-    pub const CONSTANT_COMPOSITE: u16 = 44;
-    pub const SPEC_CONSTANT_COMPOSITE: u16 = 51;
-    pub const CONSTANT_NULL: u16 = 46;
-    pub const CONSTANT_COMPOSITE_REPLICATE: u16 = 4461;
-    pub const SPEC_CONSTANT_COMPOSITE_REPLICATE: u16 = 4462;
-    pub const COMPOSITE_CONSTRUCT_REPLICATE: u16 = 4463;
-}
 
 /// A broken rule of SPV_ARM_tensors.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -145,7 +132,7 @@ pub(crate) fn tensor_info(ix: &ModuleIndex, ty: Id) -> Option<TensorInfo> {
 /// The Shape entries when every one is evaluable (explicit `OpConstantComposite` constituents).
 pub(crate) fn shape_entries(ix: &ModuleIndex, shape: Id) -> Option<Vec<u64>> {
     let inst = ix.def_inst(shape)?;
-    if inst.opcode != op::CONSTANT_COMPOSITE {
+    if inst.opcode != Op::ConstantComposite {
         return None;
     }
     inst.referenced_ids().map(|c| ix.const_u64(c)).collect()
@@ -155,16 +142,16 @@ pub(crate) fn shape_entries(ix: &ModuleIndex, shape: Id) -> Option<Vec<u64>> {
 pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
         let result = match inst.opcode {
-            op::TYPE_TENSOR => check_type(ix, inst),
-            op::TENSOR_READ => access::check_read(ix, inst),
-            op::TENSOR_WRITE => access::check_write(ix, inst),
-            op::TENSOR_QUERY_SIZE => access::check_query(ix, inst),
-            op::CONSTANT_COMPOSITE
-            | op::SPEC_CONSTANT_COMPOSITE
-            | op::CONSTANT_NULL
-            | op::CONSTANT_COMPOSITE_REPLICATE
-            | op::SPEC_CONSTANT_COMPOSITE_REPLICATE
-            | op::COMPOSITE_CONSTRUCT_REPLICATE => constants::check(ix, inst),
+            Op::TypeTensorARM => check_type(ix, inst),
+            Op::TensorReadARM => access::check_read(ix, inst),
+            Op::TensorWriteARM => access::check_write(ix, inst),
+            Op::TensorQuerySizeARM => access::check_query(ix, inst),
+            Op::ConstantComposite
+            | Op::SpecConstantComposite
+            | Op::ConstantNull
+            | Op::ConstantCompositeReplicateEXT
+            | Op::SpecConstantCompositeReplicateEXT
+            | Op::CompositeConstructReplicateEXT => constants::check(ix, inst),
             _ => Ok(()),
         };
         if let Err(e) = result {
@@ -215,7 +202,7 @@ fn check_type(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {
     if let Some(def) = ix.def_inst(shape)
         && matches!(
             def.opcode,
-            op::CONSTANT_COMPOSITE | op::SPEC_CONSTANT_COMPOSITE
+            Op::ConstantComposite | Op::SpecConstantComposite
         )
     {
         for (i, c) in def.referenced_ids().enumerate() {
