@@ -6,8 +6,10 @@
 //! It holds the module's instructions and answers questions about them; it judges nothing
 //! (that is spvx-val's job, which returns the index it built as `spvx_val::Validated`).
 
+mod interface;
 mod types;
 
+pub use interface::{EntryPoint, ResourceVariable, SpecConstant};
 pub use types::Type;
 
 use crate::binary::Header;

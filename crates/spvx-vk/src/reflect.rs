@@ -6,11 +6,13 @@
 
 use crate::compare::Element;
 use crate::error::{VkError, VkResult};
-use spirv::{Capability, Decoration, ExecutionModel, Op, StorageClass};
+use spirv::{Capability, Decoration, ExecutionModel, StorageClass};
 use spvx_spirv::binary::read_words;
-use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::index::{ModuleIndex, Type};
+use spvx_spirv::instruction::{Id, Instruction, OperandValue};
 use spvx_spirv::module::Module;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use spvx_spirv::op::Op;
+use std::collections::BTreeMap;
 
 /// The kind of a descriptor binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,111 +88,95 @@ impl ModuleInfo {
     /// Reads `words` and reflects the entry point `entry` (None: the only GLCompute entry point).
     pub fn read(words: &[u32], entry: Option<&str>) -> VkResult<ModuleInfo> {
         let parsed = read_words(words).map_err(|e| VkError::Module(e.to_string()))?;
-        let module = Module::from_instructions(parsed.header, parsed.instructions)
+        Module::from_instructions(parsed.header, parsed.instructions.clone())
             .map_err(|e| VkError::Module(e.to_string()))?;
-        let (entry, entry_fn) = choose_entry(&module, entry)?;
-        let local_size = module
-            .execution_modes
+        let ix = ModuleIndex::build(&parsed.header, parsed.instructions).map_err(|e| {
+            VkError::Module(e.first().map_or_else(String::new, ToString::to_string))
+        })?;
+        Self::reflect(&ix, entry)
+    }
+
+    /// Reflects the entry point `entry` (None: the only GLCompute entry point) of an indexed
+    /// module.
+    pub fn reflect(ix: &ModuleIndex, entry: Option<&str>) -> VkResult<ModuleInfo> {
+        let (entry, entry_fn) = choose_entry(ix, entry)?;
+        let local_size = ix
+            .insts
             .iter()
-            .filter(|m| m.opcode == Op::ExecutionMode as u16)
+            .filter(|m| m.opcode == Op::ExecutionMode)
             .filter(|m| m.operands.first().and_then(|o| o.id()) == Some(entry_fn))
             .filter(|m| word(m, 1) == Some(spirv::ExecutionMode::LocalSize as u32))
             .find_map(|m| Some([word(m, 2)?, word(m, 3)?, word(m, 4)?]));
-        let decorations = Decorations::read(&module);
-        let names = names(&module);
-        let defs: HashMap<Id, &Instruction> = module
-            .types_globals
-            .iter()
-            .filter_map(|i| i.result.map(|r| (r, i)))
-            .collect();
         let mut bindings: BTreeMap<(u32, u32), DescriptorBinding> = BTreeMap::new();
-        let mut has_push_constants = false;
-        let mut spec_constants = Vec::new();
-        for inst in &module.types_globals {
-            let Some(id) = inst.result else { continue };
-            if inst.opcode == Op::Variable as u16 {
-                let class = word(inst, 0);
-                if class == Some(StorageClass::PushConstant as u32) {
-                    has_push_constants = true;
-                }
-                let (Some(set), Some(binding)) = (
-                    decorations.value(id, Decoration::DescriptorSet),
-                    decorations.value(id, Decoration::Binding),
-                ) else {
-                    continue;
-                };
-                let outer = inst
-                    .result_type
-                    .and_then(|t| defs.get(&t))
-                    .and_then(|p| p.operands.get(1))
-                    .and_then(|o| o.id());
-                let count = outer.map_or(1, |t| descriptor_count(&defs, t));
-                let pointee = outer.map(|t| strip_arrays(&defs, t));
-                let kind = match (class, pointee) {
-                    (Some(c), _) if c == StorageClass::StorageBuffer as u32 => {
+        for v in ix.resource_variables() {
+            let outer = v.pointee;
+            let count = outer.map_or(1, |t| descriptor_count(ix, t));
+            let pointee = outer.map(|t| strip_arrays(ix, t));
+            let class = v.storage_class;
+            let kind = match pointee {
+                _ if class == StorageClass::StorageBuffer as u32 => DescriptorKind::StorageBuffer,
+                Some(t) if class == StorageClass::Uniform as u32 => {
+                    if ix.has_decoration(t, Decoration::BufferBlock as u32) {
                         DescriptorKind::StorageBuffer
+                    } else {
+                        DescriptorKind::UniformBuffer
                     }
-                    (Some(c), Some(t)) if c == StorageClass::Uniform as u32 => {
-                        if decorations.has(t, Decoration::BufferBlock) {
-                            DescriptorKind::StorageBuffer
-                        } else {
-                            DescriptorKind::UniformBuffer
-                        }
-                    }
-                    (Some(c), Some(t))
-                        if c == StorageClass::UniformConstant as u32
-                            && defs
-                                .get(&t)
-                                .is_some_and(|d| d.opcode == Op::TypeTensorARM as u16) =>
-                    {
-                        DescriptorKind::Tensor
-                    }
-                    _ => continue,
-                };
-                let element = pointee.and_then(|t| uniform_scalar(&defs, t));
-                let tensor = match (kind, pointee) {
-                    (DescriptorKind::Tensor, Some(t)) => tensor_type(&defs, t),
-                    _ => None,
-                };
-                bindings.entry((set, binding)).or_insert(DescriptorBinding {
-                    set,
-                    binding,
+                }
+                Some(t)
+                    if class == StorageClass::UniformConstant as u32
+                        && matches!(ix.ty(t), Some(Type::Tensor { .. })) =>
+                {
+                    DescriptorKind::Tensor
+                }
+                _ => continue,
+            };
+            let element = pointee.and_then(|t| uniform_scalar(ix, t));
+            let tensor = match (kind, pointee) {
+                (DescriptorKind::Tensor, Some(t)) => tensor_type(ix, t),
+                _ => None,
+            };
+            bindings
+                .entry((v.set, v.binding))
+                .or_insert(DescriptorBinding {
+                    set: v.set,
+                    binding: v.binding,
                     kind,
-                    name: names.get(&id).cloned(),
+                    name: v.name.map(str::to_string),
                     element,
                     tensor,
                     count,
                 });
-            } else if let Some(spec_id) = decorations.value(id, Decoration::SpecId) {
-                let bytes = spec_bytes(inst, &defs).ok_or_else(|| VkError::Spec {
-                    id: spec_id,
-                    message: "not a scalar boolean, integer or float constant".into(),
-                })?;
-                let is_bool = inst.opcode == Op::SpecConstantTrue as u16
-                    || inst.opcode == Op::SpecConstantFalse as u16;
-                spec_constants.push(SpecConstant {
-                    id: spec_id,
-                    bytes,
-                    is_bool,
-                });
-            }
+        }
+        let mut spec_constants = Vec::new();
+        for c in ix.spec_constants() {
+            let bytes = spec_bytes(ix, c.inst).ok_or_else(|| VkError::Spec {
+                id: c.spec_id,
+                message: "not a scalar boolean, integer or float constant".into(),
+            })?;
+            spec_constants.push(SpecConstant {
+                id: c.spec_id,
+                bytes,
+                is_bool: matches!(c.inst.opcode, Op::SpecConstantTrue | Op::SpecConstantFalse),
+            });
         }
         Ok(ModuleInfo {
             entry,
             bindings: bindings.into_values().collect(),
             spec_constants,
-            capabilities: module
-                .capabilities
+            capabilities: ix
+                .insts
                 .iter()
+                .filter(|i| i.opcode == Op::Capability)
                 .filter_map(|c| word(c, 0))
                 .collect(),
-            extensions: module
-                .extensions
+            extensions: ix
+                .insts
                 .iter()
+                .filter(|i| i.opcode == Op::Extension)
                 .filter_map(|e| e.operands.first().and_then(|o| o.string()))
                 .map(str::to_string)
                 .collect(),
-            has_push_constants,
+            has_push_constants: !ix.push_constant_variables().is_empty(),
             local_size,
         })
     }
@@ -209,17 +195,11 @@ impl ModuleInfo {
 }
 
 /// The entry point's name and function id: the named one, or the only GLCompute one.
-fn choose_entry(module: &Module, wanted: Option<&str>) -> VkResult<(String, Id)> {
-    let entries: Vec<(u32, &str, Id)> = module
-        .entry_points
-        .iter()
-        .filter_map(|e| {
-            Some((
-                word(e, 0)?,
-                e.operands.get(2)?.string()?,
-                e.operands.get(1)?.id()?,
-            ))
-        })
+fn choose_entry(ix: &ModuleIndex, wanted: Option<&str>) -> VkResult<(String, Id)> {
+    let entries: Vec<(u32, &str, Id)> = ix
+        .entry_point_list()
+        .into_iter()
+        .map(|e| (e.model, e.name, e.function))
         .collect();
     let glcompute = ExecutionModel::GLCompute as u32;
     match wanted {
@@ -263,50 +243,33 @@ fn choose_entry(module: &Module, wanted: Option<&str>) -> VkResult<(String, Id)>
 
 /// The number of descriptors a variable of type `t` takes: 1 unless `t` is an array; the
 /// length of an `OpTypeArray` of a non-array type with an `OpConstant` length; else 0.
-fn descriptor_count(defs: &HashMap<Id, &Instruction>, t: Id) -> u32 {
-    let is_array = |d: &Instruction| {
-        d.opcode == Op::TypeArray as u16 || d.opcode == Op::TypeRuntimeArray as u16
-    };
-    let Some(d) = defs.get(&t) else { return 1 };
-    if !is_array(d) {
-        return 1;
+fn descriptor_count(ix: &ModuleIndex, t: Id) -> u32 {
+    let is_array =
+        |t: Id| matches!(ix.ty(t), Some(Type::Array { .. } | Type::RuntimeArray { .. }));
+    match ix.ty(t) {
+        Some(Type::RuntimeArray { .. }) => 0,
+        Some(Type::Array { element, length }) => {
+            if is_array(*element) {
+                return 0;
+            }
+            ix.def_inst(*length)
+                .filter(|c| c.opcode == Op::Constant)
+                .and_then(|c| match &c.operands.first()?.value {
+                    OperandValue::Number(w) => w.first().copied(),
+                    OperandValue::Word(w) => Some(*w),
+                    _ => None,
+                })
+                .unwrap_or(0)
+        }
+        _ => 1,
     }
-    if d.opcode == Op::TypeRuntimeArray as u16 {
-        return 0;
-    }
-    let element = d.operands.first().and_then(|o| o.id());
-    if element
-        .and_then(|e| defs.get(&e))
-        .is_some_and(|e| is_array(e))
-    {
-        return 0;
-    }
-    let length = d
-        .operands
-        .get(1)
-        .and_then(|o| o.id())
-        .and_then(|l| defs.get(&l))
-        .filter(|c| c.opcode == Op::Constant as u16)
-        .and_then(|c| match &c.operands.first()?.value {
-            spvx_spirv::instruction::OperandValue::Number(w) => w.first().copied(),
-            spvx_spirv::instruction::OperandValue::Word(w) => Some(*w),
-            _ => None,
-        });
-    length.unwrap_or(0)
 }
 
 /// The type under any arrays (`OpTypeArray`, `OpTypeRuntimeArray`).
-fn strip_arrays(defs: &HashMap<Id, &Instruction>, mut t: Id) -> Id {
+fn strip_arrays(ix: &ModuleIndex, mut t: Id) -> Id {
     for _ in 0..16 {
-        match defs.get(&t) {
-            Some(d)
-                if d.opcode == Op::TypeArray as u16 || d.opcode == Op::TypeRuntimeArray as u16 =>
-            {
-                match d.operands.first().and_then(|o| o.id()) {
-                    Some(e) => t = e,
-                    None => break,
-                }
-            }
+        match ix.ty(t) {
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => t = *element,
             _ => break,
         }
     }
@@ -314,42 +277,46 @@ fn strip_arrays(defs: &HashMap<Id, &Instruction>, mut t: Id) -> Id {
 }
 
 /// Rank and format of an OpTypeTensorARM (element type, rank constant).
-fn tensor_type(defs: &HashMap<Id, &Instruction>, t: Id) -> Option<TensorType> {
+fn tensor_type(ix: &ModuleIndex, t: Id) -> Option<TensorType> {
     use ash::vk::Format as F;
-    let d = defs.get(&t)?;
-    let elem = defs.get(&d.operands.first()?.id()?)?;
-    let rank_const = defs.get(&d.operands.get(1)?.id()?)?;
+    let Some(Type::Tensor { element, rank, .. }) = ix.ty(t) else {
+        return None;
+    };
+    let rank_const = ix.def_inst((*rank)?)?;
     let rank = match &rank_const.operands.first()?.value {
-        spvx_spirv::instruction::OperandValue::Number(w) => *w.first()?,
-        spvx_spirv::instruction::OperandValue::Word(w) => *w,
+        OperandValue::Number(w) => *w.first()?,
+        OperandValue::Word(w) => *w,
         _ => return None,
     };
-    let (format, bytes) = if elem.opcode == Op::TypeBool as u16 {
-        (crate::tensor_ffi::FORMAT_R8_BOOL, 1)
-    } else if elem.opcode == Op::TypeInt as u16 {
-        let signed = word(elem, 1)? != 0;
-        let f = match (word(elem, 0)?, signed) {
-            (8, false) => F::R8_UINT,
-            (8, true) => F::R8_SINT,
-            (16, false) => F::R16_UINT,
-            (16, true) => F::R16_SINT,
-            (32, false) => F::R32_UINT,
-            (32, true) => F::R32_SINT,
-            (64, false) => F::R64_UINT,
-            (64, true) => F::R64_SINT,
-            _ => return None,
-        };
-        (f.as_raw(), word(elem, 0)? / 8)
-    } else if elem.opcode == Op::TypeFloat as u16 && elem.operands.len() == 1 {
-        let f = match word(elem, 0)? {
-            16 => F::R16_SFLOAT,
-            32 => F::R32_SFLOAT,
-            64 => F::R64_SFLOAT,
-            _ => return None,
-        };
-        (f.as_raw(), word(elem, 0)? / 8)
-    } else {
-        return None;
+    let (format, bytes) = match ix.ty(*element)? {
+        Type::Bool => (crate::tensor_ffi::FORMAT_R8_BOOL, 1),
+        Type::Int { width, signed } => {
+            let f = match (width, signed) {
+                (8, false) => F::R8_UINT,
+                (8, true) => F::R8_SINT,
+                (16, false) => F::R16_UINT,
+                (16, true) => F::R16_SINT,
+                (32, false) => F::R32_UINT,
+                (32, true) => F::R32_SINT,
+                (64, false) => F::R64_UINT,
+                (64, true) => F::R64_SINT,
+                _ => return None,
+            };
+            (f.as_raw(), width / 8)
+        }
+        Type::Float {
+            width,
+            encoding: None,
+        } => {
+            let f = match width {
+                16 => F::R16_SFLOAT,
+                32 => F::R32_SFLOAT,
+                64 => F::R64_SFLOAT,
+                _ => return None,
+            };
+            (f.as_raw(), width / 8)
+        }
+        _ => return None,
     };
     Some(TensorType {
         rank,
@@ -360,18 +327,15 @@ fn tensor_type(defs: &HashMap<Id, &Instruction>, t: Id) -> Option<TensorType> {
 
 /// The one scalar type all leaves of type `t` share (struct members, array, vector, matrix
 /// and tensor elements), if they do.
-fn uniform_scalar(defs: &HashMap<Id, &Instruction>, t: Id) -> Option<Element> {
+fn uniform_scalar(ix: &ModuleIndex, t: Id) -> Option<Element> {
     let mut found: Option<Element> = None;
     let mut stack = vec![(t, 0u32)];
     while let Some((t, depth)) = stack.pop() {
         if depth > 32 {
             return None;
         }
-        let d = defs.get(&t)?;
-        let op = d.opcode;
-        let leaf = if op == Op::TypeInt as u16 {
-            let signed = word(d, 1)? != 0;
-            Some(match (word(d, 0)?, signed) {
+        let leaf = match ix.ty(t)? {
+            Type::Int { width, signed } => Some(match (width, signed) {
                 (8, false) => Element::U8,
                 (8, true) => Element::I8,
                 (16, false) => Element::U16,
@@ -381,9 +345,8 @@ fn uniform_scalar(defs: &HashMap<Id, &Instruction>, t: Id) -> Option<Element> {
                 (64, false) => Element::U64,
                 (64, true) => Element::I64,
                 _ => return None,
-            })
-        } else if op == Op::TypeFloat as u16 {
-            Some(match (word(d, 0)?, word(d, 1)) {
+            }),
+            Type::Float { width, encoding } => Some(match (width, encoding) {
                 (16, None) => Element::F16,
                 (16, Some(0)) => Element::BF16,
                 (32, None) => Element::F32,
@@ -391,22 +354,26 @@ fn uniform_scalar(defs: &HashMap<Id, &Instruction>, t: Id) -> Option<Element> {
                 (8, Some(4214)) => Element::E4M3,
                 (8, Some(4215)) => Element::E5M2,
                 _ => return None,
-            })
-        } else if op == Op::TypeStruct as u16 {
-            for o in &d.operands {
-                stack.push((o.id()?, depth + 1));
+            }),
+            Type::Struct { members } => {
+                stack.extend(members.iter().map(|&m| (m, depth + 1)));
+                None
             }
-            None
-        } else if op == Op::TypeArray as u16
-            || op == Op::TypeRuntimeArray as u16
-            || op == Op::TypeVector as u16
-            || op == Op::TypeMatrix as u16
-            || op == Op::TypeTensorARM as u16
-        {
-            stack.push((d.operands.first()?.id()?, depth + 1));
-            None
-        } else {
-            return None;
+            Type::Array { element, .. }
+            | Type::RuntimeArray { element }
+            | Type::Tensor { element, .. } => {
+                stack.push((*element, depth + 1));
+                None
+            }
+            Type::Vector { component, .. } => {
+                stack.push((*component, depth + 1));
+                None
+            }
+            Type::Matrix { column, .. } => {
+                stack.push((*column, depth + 1));
+                None
+            }
+            _ => return None,
         };
         if let Some(e) = leaf {
             match found {
@@ -419,74 +386,18 @@ fn uniform_scalar(defs: &HashMap<Id, &Instruction>, t: Id) -> Option<Element> {
 }
 
 /// The byte size of a specialisation constant's map entry.
-fn spec_bytes(inst: &Instruction, defs: &HashMap<Id, &Instruction>) -> Option<u32> {
-    let op = inst.opcode;
-    if op == Op::SpecConstantTrue as u16 || op == Op::SpecConstantFalse as u16 {
-        return Some(4);
-    }
-    if op != Op::SpecConstant as u16 {
-        return None;
-    }
-    let ty = defs.get(&inst.result_type?)?;
-    if ty.opcode == Op::TypeInt as u16 || ty.opcode == Op::TypeFloat as u16 {
-        let width = word(ty, 0)?;
-        Some(width.div_ceil(8))
-    } else {
-        None
+fn spec_bytes(ix: &ModuleIndex, inst: &Instruction) -> Option<u32> {
+    match inst.opcode {
+        Op::SpecConstantTrue | Op::SpecConstantFalse => Some(4),
+        Op::SpecConstant => match ix.ty(inst.result_type?)? {
+            Type::Int { width, .. } | Type::Float { width, .. } => Some(width.div_ceil(8)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
 /// The word of operand `i`.
 fn word(inst: &Instruction, i: usize) -> Option<u32> {
     inst.operands.get(i).and_then(|o| o.word())
-}
-
-/// OpName of each id.
-fn names(module: &Module) -> HashMap<Id, String> {
-    module
-        .debug
-        .iter()
-        .filter(|i| i.opcode == Op::Name as u16)
-        .filter_map(|i| {
-            Some((
-                i.operands.first()?.id()?,
-                i.operands.get(1)?.string()?.to_string(),
-            ))
-        })
-        .collect()
-}
-
-/// The OpDecorate decorations of ids (first literal only).
-struct Decorations {
-    values: HashMap<(Id, u32), Option<u32>>,
-    flags: HashSet<(Id, u32)>,
-}
-
-impl Decorations {
-    fn read(module: &Module) -> Decorations {
-        let mut values = HashMap::new();
-        let mut flags = HashSet::new();
-        for i in &module.annotations {
-            if i.opcode != Op::Decorate as u16 {
-                continue;
-            }
-            let (Some(target), Some(deco)) = (
-                i.operands.first().and_then(|o| o.id()),
-                i.operands.get(1).and_then(|o| o.word()),
-            ) else {
-                continue;
-            };
-            flags.insert((target, deco));
-            values.insert((target, deco), word(i, 2));
-        }
-        Decorations { values, flags }
-    }
-
-    fn value(&self, id: Id, d: Decoration) -> Option<u32> {
-        self.values.get(&(id, d as u32)).copied().flatten()
-    }
-
-    fn has(&self, id: Id, d: Decoration) -> bool {
-        self.flags.contains(&(id, d as u32))
-    }
 }

@@ -60,19 +60,17 @@ pub fn run(args: ValArgs) -> CmdResult {
     } else {
         decode_text(&name, &bytes, &env)?
     };
-    let errors = validate(
-        &module.header,
-        &module.instructions,
-        &Options {
-            target_env: env,
-            limits: args.limits.limits(),
-        },
-    );
-    if errors.is_empty() {
-        return Ok(ExitCode::SUCCESS);
+    let opts = Options {
+        target_env: env,
+        limits: args.limits.limits(),
+    };
+    match validate(&module.header, &module.instructions, &opts) {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(errors) => {
+            eprint!("{}", render_errors(&module, &locations, &errors));
+            Ok(ExitCode::FAILURE)
+        }
     }
-    eprint!("{}", render_errors(&module, &locations, &errors));
-    Ok(ExitCode::FAILURE)
 }
 
 /// True when the input starts with the SPIR-V magic number in either byte order.
