@@ -57,7 +57,7 @@
 //! Not emitted: OpGroup* collectives and subgroup instructions, images and samplers, structs,
 //! vectors of 3, 8 or 16, by-value struct arguments, OpenCL.std prefetch and the geometric
 //! functions and OpIAddCarry-style struct results. (OpOrdered, OpUnordered and
-//! OpSatConvertSToU/UToS are emitted since session 9, when spvx-exec began to run them.)
+//! OpSatConvertSToU/UToS are emitted: spvx-exec runs them.)
 //! Nearly every module validates (spvx-val and spirv-val) and compiles.
 
 use crate::gen_core::{

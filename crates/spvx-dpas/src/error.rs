@@ -6,7 +6,7 @@ use spvx_num::dpas::{DpasError, Precision};
 use crate::Platform;
 
 /// A rule of the DPAS instruction that an instruction breaks. The `Display` text is the rule's
-/// short name as used in messages and in `docs/semantics.md` ("DPAS simulator").
+/// short name as used in messages and in `docs/semantics/dpas.md` ("DPAS simulator").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// Exec size must be the platform's (8 on XeHP/DG2, 16 on PVC and later).

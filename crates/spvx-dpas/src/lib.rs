@@ -18,7 +18,7 @@
 //! - [`gemm`] — [`gemm::matmul_fast`].
 //! - [`npy`] — `.npy` arrays ↔ matrices with the `spvx dpas matmul` element conventions.
 //!
-//! Sources and decisions: `docs/semantics.md`, section "DPAS simulator". Float results follow
+//! Sources and decisions: `docs/semantics/dpas.md`, section "DPAS simulator". Float results follow
 //! Intel's reference emulators (not silicon-verified).
 
 mod data_type;

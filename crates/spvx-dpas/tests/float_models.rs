@@ -1,5 +1,5 @@
 //! Float DPAS through the matrix API (chained instructions) against an independent reference
-//! written here from each accumulation model's description (docs/semantics.md, "DPAS element
+//! written here from each accumulation model's description (docs/semantics/dpas.md, "DPAS element
 //! arithmetic"; reference/dpas.md §2): elements decoded from their bit fields into exact
 //! rationals (with ±0, ±inf and NaN tracked), exact products and sums, and the model's rounding
 //! points written out explicitly (round-to-nearest-even into fp32, fp16 or bf16 by an exact

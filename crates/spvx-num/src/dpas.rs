@@ -15,7 +15,7 @@
 //! - [`acc_to_bf16`], [`acc_to_fp16`], [`bf16_to_acc`], [`fp16_to_acc`]: Src0/Dst conversions
 //!   for BF/HF accumulators.
 //!
-//! Sources and decisions: `docs/semantics.md`, section "DPAS element arithmetic".
+//! Sources and decisions: `docs/semantics/dpas.md`, section "DPAS element arithmetic".
 
 mod convert;
 mod error;

@@ -12,7 +12,7 @@
 //! rigorous interval (ball) arithmetic on big integers inside an adaptive-precision (Ziv) loop,
 //! bounded by [`EvalLimits`].
 //!
-//! Every semantic decision is in `docs/semantics.md`.
+//! Every semantic decision is in `docs/semantics/fixed-point.md`.
 
 mod ball;
 mod consts;

@@ -17,7 +17,7 @@
 //!   mixed float dot product models).
 //!
 //! Every decision (NaN patterns, overflow without infinities, signed zeros) is documented on the
-//! function that makes it and in `docs/semantics.md` ("Float formats").
+//! function that makes it and in `docs/semantics/mixed-dot.md` ("Float formats").
 
 pub mod class;
 pub mod convert;

@@ -16,7 +16,7 @@
 //!   backends give identical results.
 //!
 //! The semantic decisions (notably what "a partial sum overflows" means) are recorded in
-//! `docs/semantics.md`, section "Integer dot products".
+//! `docs/semantics/integer-dot.md`, section "Integer dot products".
 
 mod error;
 mod exact;

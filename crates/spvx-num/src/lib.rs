@@ -13,7 +13,7 @@
 //!   SPV_INTEL_arbitrary_precision_fixed_point) and its eleven math functions.
 //! - [`dpas`]: DPAS element arithmetic (operand precisions, packed extraction, dot steps).
 //!
-//! Every semantic decision is recorded in `docs/semantics.md`.
+//! Every semantic decision is recorded in `docs/semantics/README.md`.
 
 pub mod dpas;
 pub mod fixed;

@@ -6,7 +6,7 @@
 //! The extension leaves "exact order and precision" to the implementation, so the result depends
 //! on a named accumulation [`Model`] (default [`Model::Exact`]: exact products and sum, one
 //! rounding) and on switches in [`ModelConfig`] (flushing input/output denormals, the rounding
-//! direction). See `docs/semantics.md` ("Mixed float dot products") for every rule.
+//! direction). See `docs/semantics/mixed-dot.md` ("Mixed float dot products") for every rule.
 //!
 //! - [`op`]: the three operations and the input encodings.
 //! - [`model`]: the accumulation models and their configuration.

@@ -138,7 +138,7 @@ fn i_below_zero_4_minus1() {
 
 #[test]
 fn w1_signed_sat_sym_is_zero_not_ac_types_minus_one() {
-    // Decision (docs/semantics.md): −MAX of <1,1,signed> is 0.
+    // Decision (docs/semantics/fixed-point.md): −MAX of <1,1,signed> is 0.
     let fmt = FixedFormat::new(1, 1, true).unwrap();
     assert_eq!(
         apply_overflow(&BigInt::from(-5), &fmt, Overflow::SatSym),

@@ -40,11 +40,12 @@ pub const EXT_SETS: &[ExtSet] = &[
     },
 ];
 
-/// One instruction: number, canonical name, aliases.
+/// One instruction: number, canonical name, aliases, grammar class.
 struct Entry {
     number: u32,
     name: String,
     aliases: Vec<String>,
+    class: String,
 }
 
 fn entries(grammars: &[&Value]) -> Result<Vec<Entry>, String> {
@@ -60,6 +61,7 @@ fn entries(grammars: &[&Value]) -> Result<Vec<Entry>, String> {
             let number = i["opcode"]
                 .as_u64()
                 .ok_or("an instruction without opcode")? as u32;
+            let class = i["class"].as_str().unwrap_or_default().to_string();
             let aliases = i["aliases"]
                 .as_array()
                 .map(|a| {
@@ -77,6 +79,7 @@ fn entries(grammars: &[&Value]) -> Result<Vec<Entry>, String> {
                     number,
                     name: name.to_string(),
                     aliases,
+                    class,
                 },
             );
         }
@@ -105,6 +108,7 @@ pub fn generate(core: &str, supplement: &str, ext: &[(&ExtSet, &str)]) -> Result
         &ops,
         true,
     );
+    emit_declarations(&mut out, &ops);
     for (set, text) in ext {
         let g: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let insts = entries(&[&g])?;
@@ -212,4 +216,32 @@ fn emit(
         }
     }
     out.push_str("}\n\n");
+}
+
+/// `Op::declares_type_or_constant`: the instructions that belong in the module's
+/// types/constants section (SPIR-V §2.4 item 9) by their grammar class (`Type-Declaration`,
+/// `Constant-Creation`) or, for extension instructions the grammar files elsewhere, by name
+/// (`OpType…`, `OpConstant…`, `OpSpecConstant…`).
+fn emit_declarations(out: &mut String, ops: &[Entry]) {
+    let decl: Vec<&Entry> = ops
+        .iter()
+        .filter(|e| {
+            e.class == "Type-Declaration"
+                || e.class == "Constant-Creation"
+                || e.name.starts_with("OpType")
+                || e.name.starts_with("OpConstant")
+                || e.name.starts_with("OpSpecConstant")
+        })
+        .collect();
+    out.push_str(
+        "impl Op {\n    /// True for the type declarations and constant-creation instructions (SPIR-V \
+         §2.4 item 9):\n    /// grammar class `Type-Declaration` or `Constant-Creation`, or named \
+         `OpType…`,\n    /// `OpConstant…` or `OpSpecConstant…`.\n    \
+         pub const fn declares_type_or_constant(self) -> bool {\n        matches!(\n            self,\n",
+    );
+    for (k, e) in decl.iter().enumerate() {
+        let bar = if k == 0 { "   " } else { " | " };
+        writeln!(out, "           {bar}Op::{}", &e.name[2..]).unwrap();
+    }
+    out.push_str("        )\n    }\n}\n\n");
 }

@@ -20,7 +20,6 @@ pub use layout_error::{LayoutError, LayoutRule};
 pub use sections::{Placement, Section, TERMINATORS, is_line, is_terminator, placement};
 
 use crate::binary::{BinaryError, Header, read_bytes, to_bytes, to_words};
-use crate::grammar::{Grammar, grammar};
 use crate::instruction::Instruction;
 use crate::op::Op;
 use thiserror::Error;
@@ -96,7 +95,6 @@ impl Module {
         instructions: Vec<Instruction>,
     ) -> Result<Module, LayoutError> {
         let mut s = Splitter {
-            g: grammar(),
             module: Module::new(header),
             section: Section::Capabilities,
             open: None,
@@ -195,7 +193,6 @@ struct OpenFunction {
 
 /// The state of [`Module::from_instructions`].
 struct Splitter {
-    g: &'static Grammar,
     module: Module,
     /// The latest module-level section entered.
     section: Section,
@@ -230,7 +227,7 @@ impl Splitter {
             self.pending_lines.push(inst);
             return Ok(());
         }
-        let target = match placement(self.g, opcode) {
+        let target = match placement(opcode) {
             Placement::Module(section) => section,
             Placement::GlobalOrBody => Section::TypesGlobals,
             Placement::FunctionStructure if opcode == Op::Function => Section::Functions,
@@ -288,7 +285,7 @@ impl Splitter {
 
     fn push_in_function(&mut self, index: usize, inst: Instruction) -> Result<(), LayoutError> {
         let opcode = inst.opcode;
-        let placed = placement(self.g, opcode);
+        let placed = placement(opcode);
         let Some(f) = self.open.as_mut() else {
             return Ok(());
         };

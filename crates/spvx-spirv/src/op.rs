@@ -7,6 +7,7 @@
 //! come from `generated.rs`, written by `codegen/opcodes.rs` from the same JSON the runtime
 //! [`grammar`](crate::grammar) table is loaded from; a test keeps both in step.
 
+#[rustfmt::skip]
 mod generated;
 
 pub use generated::*;

@@ -283,7 +283,7 @@ fn placement_of_named_opcodes() {
     let g = grammar();
     let at = |name: &str| {
         let op = g.instruction_by_name(name).expect(name).opcode;
-        placement(g, op)
+        placement(op)
     };
     use Placement::*;
     let cases = [

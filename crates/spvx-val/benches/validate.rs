@@ -1,4 +1,4 @@
-//! Speed of `validate` on a generated ~1 MB module (issue 4: "validating a 1 MB module takes
+//! Speed of `validate` on a generated ~1 MB module (the goal: "validating a 1 MB module takes
 //! well under a second").
 //!
 //! The module is a GLCompute shader with many functions, each a loop with a selection,

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! `agree`: spirv-val 2025.5 must give the same verdict. `stricter`: spvx rejects on purpose
-//! what spirv-val accepts (docs/semantics.md says why). `unknown`: spirv-val 2025.5 does not
+//! what spirv-val accepts (docs/semantics/validation.md says why). `unknown`: spirv-val 2025.5 does not
 //! know something in the module (e.g. the 2026 VALVE instructions).
 
 mod support;

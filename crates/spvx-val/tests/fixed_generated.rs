@@ -7,7 +7,7 @@
 //! arbitrary-precision-integer capability × literal operands cut off in the binary.
 //!
 //! The expected verdict comes from `rules`, a restatement of the instruction text of seed 002
-//! and of the decisions in docs/semantics.md (SinCos results may also be one integer
+//! and of the decisions in docs/semantics/fixed-point.md (SinCos results may also be one integer
 //! of even width 2·rW; the extension sets no width limit). A scattered sample of the cases
 //! whose integer widths are all 8/16/32/64 (spirv-val 2025.5 rejects the others) is compared
 //! with spirv-val 2025.5, which checks only the capability and extension rules here.

@@ -8,7 +8,7 @@
 //! The expected verdict comes from `rules`, a restatement of the extension text (types, K Dim,
 //! the Mapping section: C has M rows, A at most M, B one 32-bit value per 32 bits of packed
 //! rows or one component per row, the operand table's "only valid for integer / 32-bit float
-//! operand types") and of the decisions in docs/semantics.md (one interpretation
+//! operand types") and of the decisions in docs/semantics/dpas.md (one interpretation
 //! per matrix, Result = C unless a bf16 result/C bit says otherwise). A scattered sample is
 //! compared with spirv-val 2025.5, which checks none of these operand rules (so it must
 //! accept every case whose only broken rules are these).

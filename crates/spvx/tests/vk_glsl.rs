@@ -263,7 +263,7 @@ fn engine_glsl_corpus_agrees_on_random_inputs() {
             .unwrap_or_default();
         let stem = name.trim_end_matches(".spv");
         if stem.starts_with("bufarray") {
-            // Arrays of buffers: spvx-vk binds one descriptor per binding (docs/semantics.md).
+            // Arrays of buffers: spvx-vk binds one descriptor per binding (docs/semantics/vulkan.md).
             eprintln!("{stem}: not run (arrays of buffers: spvx-vk binds one descriptor each)");
             continue;
         }

@@ -7,7 +7,7 @@
 //!
 //! Each result is checked three ways: engine == device, and both == an exact reference
 //! computed here with i128/num-bigint arithmetic from the extension text. The one exception
-//! is the AccSat undefined case (docs/semantics.md "AccSat forms: the undefined case"): there
+//! is the AccSat undefined case (docs/semantics/integer-dot.md "AccSat forms: the undefined case"): there
 //! the engine must still give its documented value saturate(R + acc), and the device may give
 //! anything; such elements are counted and printed, never failed.
 

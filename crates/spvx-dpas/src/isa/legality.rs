@@ -1,7 +1,7 @@
 //! The legality rules of DPAS on a platform. Each broken rule gives an [`Illegal`] error that
 //! names the rule ([`Rule`]) and the values involved. Sources: DPAS.md (the seed), IGC
 //! `IsaVerification.cpp` and `G4_Verifier.cpp` `verifyDpas` (reference/dpas.md §1, §4); the
-//! decisions are listed in `docs/semantics.md`, section "DPAS simulator".
+//! decisions are listed in `docs/semantics/dpas.md`, section "DPAS simulator".
 
 use spvx_num::dpas::Precision;
 

@@ -171,7 +171,7 @@ impl Default for EvalLimits {
 }
 
 /// A special input met during evaluation: the value returned is the documented deterministic
-/// one (docs/semantics.md), and the engine may report the event.
+/// one (docs/semantics/fixed-point.md), and the engine may report the event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Exception {
     /// Sqrt of x < 0: undefined per the spec; result bits 0.

@@ -118,7 +118,7 @@ pub fn quantize_dyadic(m: &BigInt, k: i64, q: Quantization) -> BigInt {
 
 /// Applies overflow mode `o` of format `fmt` to the quantized raw integer `m`
 /// (reference/acfixed.md §1.3). SAT_SYM on a signed format sends every m ≤ MIN to −MAX, including
-/// MIN itself (ac_types); for W = 1 signed that is 0 (decision, docs/semantics.md).
+/// MIN itself (ac_types); for W = 1 signed that is 0 (decision, docs/semantics/fixed-point.md).
 pub fn apply_overflow(m: &BigInt, fmt: &FixedFormat, o: Overflow) -> BigInt {
     let lo = fmt.raw_min();
     let hi = fmt.raw_max();

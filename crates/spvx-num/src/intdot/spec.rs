@@ -45,7 +45,7 @@ pub struct DotSpec {
 
 /// Why an AccSat form hit the spec's undefined case ("If any of the multiplications or
 /// additions, with the exception of the final accumulation, overflow or underflow, the result of
-/// the instruction is undefined."). See `docs/semantics.md` for the exact definition.
+/// the instruction is undefined."). See `docs/semantics/integer-dot.md` for the exact definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AccSatUndefined {
     /// The exact product of component `component` (the first such one) is outside the result

@@ -275,7 +275,7 @@ impl OperandSource for TokenSource<'_, '_> {
         let (tok, s) = self.next()?;
         let ws = match ty {
             None => {
-                let what = if self.opcode_name == "OpSwitch" {
+                let what = if self.opcode_name == Op::Switch.name() {
                     "the OpSwitch selector's type must be a scalar integer type".to_string()
                 } else {
                     format!(

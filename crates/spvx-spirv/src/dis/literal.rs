@@ -1,7 +1,7 @@
 //! Number formatting exactly as spirv-dis 2025.5 prints literals.
 //!
 //! Rules (observed on spirv-dis 2025.5, matching SPIRV-Tools' `EmitNumericLiteral` and
-//! `FloatProxy`/`HexFloat` printing; see docs/semantics.md):
+//! `FloatProxy`/`HexFloat` printing; see docs/semantics/disassembler.md):
 //! - integers of one word print as `int32`/`uint32` of the word by signedness, of two words as
 //!   `int64`/`uint64` (the word bits, not the type width, decide the sign); wider integers
 //!   (which spirv-dis leaves blank) print here as the two's complement value of all words;

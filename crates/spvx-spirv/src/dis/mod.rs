@@ -9,7 +9,7 @@
 //! - [`generator`]: registered generator tool names for the header.
 //!
 //! It knows nothing of validity: whatever the binary reader accepts, it prints.
-//! Where spvx deliberately differs from spirv-dis it is written in docs/semantics.md
+//! Where spvx deliberately differs from spirv-dis it is written in docs/semantics/disassembler.md
 //! (integer constants wider than 64 bits, which spirv-dis leaves blank, print their value).
 
 mod fast_hash;

@@ -114,7 +114,7 @@ impl Builder {
         args: &[Arg],
     ) -> Result<Option<Id>, BuildError> {
         let name = opcode.name();
-        let section = match placement(self.g, opcode) {
+        let section = match placement(opcode) {
             Placement::Module(s) => s,
             Placement::GlobalOrBody => Section::TypesGlobals,
             Placement::FunctionStructure => return Err(BuildError::Structural(name.to_string())),
@@ -133,12 +133,11 @@ impl Builder {
             Section::MemoryModel => m.memory_model = Some(inst),
             Section::DebugSources | Section::DebugNames | Section::DebugModuleProcessed => {
                 // Keep the three debug groups in order (§2.4 item 7 a, b, c).
-                let g = self.g;
                 let at = m
                     .debug
                     .iter()
                     .position(
-                        |d| matches!(placement(g, d.opcode), Placement::Module(s) if s > section),
+                        |d| matches!(placement(d.opcode), Placement::Module(s) if s > section),
                     )
                     .unwrap_or(m.debug.len());
                 m.debug.insert(at, inst);
@@ -373,7 +372,7 @@ impl Builder {
     ) -> Result<Id, BuildError> {
         if shape.is_some() && rank.is_none() {
             return Err(BuildError::Operands {
-                instruction: "OpTypeTensorARM".to_string(),
+                instruction: Op::TypeTensorARM.name().to_string(),
                 message: "a shape operand needs a rank operand before it".to_string(),
             });
         }
@@ -551,7 +550,7 @@ impl Builder {
         args: &[Arg],
     ) -> Result<Option<Id>, BuildError> {
         let name = opcode.name();
-        match placement(self.g, opcode) {
+        match placement(opcode) {
             Placement::Module(_) => return Err(BuildError::NotInBlock(name.to_string())),
             Placement::FunctionStructure => return Err(BuildError::Structural(name.to_string())),
             Placement::GlobalOrBody | Placement::Body => {}

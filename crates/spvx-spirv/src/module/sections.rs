@@ -4,7 +4,6 @@
 //! The classification is by opcode only: it says where an instruction may stand, not whether
 //! its operands are valid there.
 
-use crate::grammar::Grammar;
 use crate::op::Op;
 use std::fmt;
 
@@ -128,7 +127,7 @@ pub fn is_line(opcode: Op) -> bool {
 }
 
 /// Where an instruction with `opcode` may stand.
-pub fn placement(g: &Grammar, opcode: Op) -> Placement {
+pub fn placement(opcode: Op) -> Placement {
     use Placement::{FunctionStructure, GlobalOrBody, Module};
     match opcode {
         Op::Capability => Module(Section::Capabilities),
@@ -158,17 +157,7 @@ pub fn placement(g: &Grammar, opcode: Op) -> Placement {
         | Op::Variable
         | Op::UntypedVariableKHR => GlobalOrBody,
         Op::Function | Op::FunctionParameter | Op::Label | Op::FunctionEnd => FunctionStructure,
-        _ => match g.instruction(opcode) {
-            Some(i)
-                if i.class == "Type-Declaration"
-                    || i.class == "Constant-Creation"
-                    || i.name.starts_with("OpType")
-                    || i.name.starts_with("OpConstant")
-                    || i.name.starts_with("OpSpecConstant") =>
-            {
-                Module(Section::TypesGlobals)
-            }
-            _ => Placement::Body,
-        },
+        op if op.declares_type_or_constant() => Module(Section::TypesGlobals),
+        _ => Placement::Body,
     }
 }

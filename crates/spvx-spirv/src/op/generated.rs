@@ -2881,9 +2881,7 @@ impl Op {
             Op::GetKernelNDrangeSubGroupCount => "OpGetKernelNDrangeSubGroupCount",
             Op::GetKernelNDrangeMaxSubGroupSize => "OpGetKernelNDrangeMaxSubGroupSize",
             Op::GetKernelWorkGroupSize => "OpGetKernelWorkGroupSize",
-            Op::GetKernelPreferredWorkGroupSizeMultiple => {
-                "OpGetKernelPreferredWorkGroupSizeMultiple"
-            }
+            Op::GetKernelPreferredWorkGroupSizeMultiple => "OpGetKernelPreferredWorkGroupSizeMultiple",
             Op::RetainEvent => "OpRetainEvent",
             Op::ReleaseEvent => "OpReleaseEvent",
             Op::CreateUserEvent => "OpCreateUserEvent",
@@ -3058,12 +3056,8 @@ impl Op {
             Op::HitObjectGetObjectRayDirectionNV => "OpHitObjectGetObjectRayDirectionNV",
             Op::HitObjectGetObjectRayOriginNV => "OpHitObjectGetObjectRayOriginNV",
             Op::HitObjectTraceRayMotionNV => "OpHitObjectTraceRayMotionNV",
-            Op::HitObjectGetShaderRecordBufferHandleNV => {
-                "OpHitObjectGetShaderRecordBufferHandleNV"
-            }
-            Op::HitObjectGetShaderBindingTableRecordIndexNV => {
-                "OpHitObjectGetShaderBindingTableRecordIndexNV"
-            }
+            Op::HitObjectGetShaderRecordBufferHandleNV => "OpHitObjectGetShaderRecordBufferHandleNV",
+            Op::HitObjectGetShaderBindingTableRecordIndexNV => "OpHitObjectGetShaderBindingTableRecordIndexNV",
             Op::HitObjectRecordEmptyNV => "OpHitObjectRecordEmptyNV",
             Op::HitObjectTraceRayNV => "OpHitObjectTraceRayNV",
             Op::HitObjectRecordHitNV => "OpHitObjectRecordHitNV",
@@ -3090,12 +3084,8 @@ impl Op {
             Op::ImageSampleFootprintNV => "OpImageSampleFootprintNV",
             Op::TypeCooperativeVectorNV => "OpTypeCooperativeVectorNV",
             Op::CooperativeVectorMatrixMulNV => "OpCooperativeVectorMatrixMulNV",
-            Op::CooperativeVectorOuterProductAccumulateNV => {
-                "OpCooperativeVectorOuterProductAccumulateNV"
-            }
-            Op::CooperativeVectorReduceSumAccumulateNV => {
-                "OpCooperativeVectorReduceSumAccumulateNV"
-            }
+            Op::CooperativeVectorOuterProductAccumulateNV => "OpCooperativeVectorOuterProductAccumulateNV",
+            Op::CooperativeVectorReduceSumAccumulateNV => "OpCooperativeVectorReduceSumAccumulateNV",
             Op::CooperativeVectorMatrixMulAddNV => "OpCooperativeVectorMatrixMulAddNV",
             Op::CooperativeMatrixConvertNV => "OpCooperativeMatrixConvertNV",
             Op::EmitMeshTasksEXT => "OpEmitMeshTasksEXT",
@@ -3109,13 +3099,9 @@ impl Op {
             Op::HitObjectRecordFromQueryEXT => "OpHitObjectRecordFromQueryEXT",
             Op::HitObjectRecordMissEXT => "OpHitObjectRecordMissEXT",
             Op::HitObjectRecordMissMotionEXT => "OpHitObjectRecordMissMotionEXT",
-            Op::HitObjectGetIntersectionTriangleVertexPositionsEXT => {
-                "OpHitObjectGetIntersectionTriangleVertexPositionsEXT"
-            }
+            Op::HitObjectGetIntersectionTriangleVertexPositionsEXT => "OpHitObjectGetIntersectionTriangleVertexPositionsEXT",
             Op::HitObjectGetRayFlagsEXT => "OpHitObjectGetRayFlagsEXT",
-            Op::HitObjectSetShaderBindingTableRecordIndexEXT => {
-                "OpHitObjectSetShaderBindingTableRecordIndexEXT"
-            }
+            Op::HitObjectSetShaderBindingTableRecordIndexEXT => "OpHitObjectSetShaderBindingTableRecordIndexEXT",
             Op::HitObjectReorderExecuteShaderEXT => "OpHitObjectReorderExecuteShaderEXT",
             Op::HitObjectTraceReorderExecuteEXT => "OpHitObjectTraceReorderExecuteEXT",
             Op::HitObjectTraceMotionReorderExecuteEXT => "OpHitObjectTraceMotionReorderExecuteEXT",
@@ -3146,20 +3132,14 @@ impl Op {
             Op::TraceNV => "OpTraceNV",
             Op::TraceMotionNV => "OpTraceMotionNV",
             Op::TraceRayMotionNV => "OpTraceRayMotionNV",
-            Op::RayQueryGetIntersectionTriangleVertexPositionsKHR => {
-                "OpRayQueryGetIntersectionTriangleVertexPositionsKHR"
-            }
+            Op::RayQueryGetIntersectionTriangleVertexPositionsKHR => "OpRayQueryGetIntersectionTriangleVertexPositionsKHR",
             Op::TypeAccelerationStructureKHR => "OpTypeAccelerationStructureKHR",
             Op::ExecuteCallableNV => "OpExecuteCallableNV",
             Op::RayQueryGetIntersectionClusterIdNV => "OpRayQueryGetIntersectionClusterIdNV",
             Op::HitObjectGetClusterIdNV => "OpHitObjectGetClusterIdNV",
             Op::HitObjectGetRayTMinEXT => "OpHitObjectGetRayTMinEXT",
-            Op::HitObjectGetShaderBindingTableRecordIndexEXT => {
-                "OpHitObjectGetShaderBindingTableRecordIndexEXT"
-            }
-            Op::HitObjectGetShaderRecordBufferHandleEXT => {
-                "OpHitObjectGetShaderRecordBufferHandleEXT"
-            }
+            Op::HitObjectGetShaderBindingTableRecordIndexEXT => "OpHitObjectGetShaderBindingTableRecordIndexEXT",
+            Op::HitObjectGetShaderRecordBufferHandleEXT => "OpHitObjectGetShaderRecordBufferHandleEXT",
             Op::HitObjectIsEmptyEXT => "OpHitObjectIsEmptyEXT",
             Op::HitObjectIsHitEXT => "OpHitObjectIsHitEXT",
             Op::HitObjectIsMissEXT => "OpHitObjectIsMissEXT",
@@ -3197,9 +3177,7 @@ impl Op {
             Op::ConvertSampledImageToUNV => "OpConvertSampledImageToUNV",
             Op::SamplerImageAddressingModeNV => "OpSamplerImageAddressingModeNV",
             Op::RawAccessChainNV => "OpRawAccessChainNV",
-            Op::RayQueryGetIntersectionSpherePositionNV => {
-                "OpRayQueryGetIntersectionSpherePositionNV"
-            }
+            Op::RayQueryGetIntersectionSpherePositionNV => "OpRayQueryGetIntersectionSpherePositionNV",
             Op::RayQueryGetIntersectionSphereRadiusNV => "OpRayQueryGetIntersectionSphereRadiusNV",
             Op::RayQueryGetIntersectionLSSPositionsNV => "OpRayQueryGetIntersectionLSSPositionsNV",
             Op::RayQueryGetIntersectionLSSRadiiNV => "OpRayQueryGetIntersectionLSSRadiiNV",
@@ -3255,275 +3233,115 @@ impl Op {
             Op::TypeAvcMcePayloadINTEL => "OpTypeAvcMcePayloadINTEL",
             Op::TypeAvcMceResultINTEL => "OpTypeAvcMceResultINTEL",
             Op::TypeAvcImeResultINTEL => "OpTypeAvcImeResultINTEL",
-            Op::TypeAvcImeResultSingleReferenceStreamoutINTEL => {
-                "OpTypeAvcImeResultSingleReferenceStreamoutINTEL"
-            }
-            Op::TypeAvcImeResultDualReferenceStreamoutINTEL => {
-                "OpTypeAvcImeResultDualReferenceStreamoutINTEL"
-            }
-            Op::TypeAvcImeSingleReferenceStreaminINTEL => {
-                "OpTypeAvcImeSingleReferenceStreaminINTEL"
-            }
+            Op::TypeAvcImeResultSingleReferenceStreamoutINTEL => "OpTypeAvcImeResultSingleReferenceStreamoutINTEL",
+            Op::TypeAvcImeResultDualReferenceStreamoutINTEL => "OpTypeAvcImeResultDualReferenceStreamoutINTEL",
+            Op::TypeAvcImeSingleReferenceStreaminINTEL => "OpTypeAvcImeSingleReferenceStreaminINTEL",
             Op::TypeAvcImeDualReferenceStreaminINTEL => "OpTypeAvcImeDualReferenceStreaminINTEL",
             Op::TypeAvcRefResultINTEL => "OpTypeAvcRefResultINTEL",
             Op::TypeAvcSicResultINTEL => "OpTypeAvcSicResultINTEL",
-            Op::SubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL => {
-                "OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL"
-            }
-            Op::SubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL => {
-                "OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultInterShapePenaltyINTEL => {
-                "OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL"
-            }
-            Op::SubgroupAvcMceSetInterShapePenaltyINTEL => {
-                "OpSubgroupAvcMceSetInterShapePenaltyINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL => {
-                "OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL"
-            }
-            Op::SubgroupAvcMceSetInterDirectionPenaltyINTEL => {
-                "OpSubgroupAvcMceSetInterDirectionPenaltyINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL => {
-                "OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL => {
-                "OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL => {
-                "OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL => {
-                "OpSubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL => {
-                "OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL"
-            }
-            Op::SubgroupAvcMceSetMotionVectorCostFunctionINTEL => {
-                "OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL => {
-                "OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL => {
-                "OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL"
-            }
-            Op::SubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL => {
-                "OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL"
-            }
+            Op::SubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL => "OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL",
+            Op::SubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL => "OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL",
+            Op::SubgroupAvcMceGetDefaultInterShapePenaltyINTEL => "OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL",
+            Op::SubgroupAvcMceSetInterShapePenaltyINTEL => "OpSubgroupAvcMceSetInterShapePenaltyINTEL",
+            Op::SubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL => "OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL",
+            Op::SubgroupAvcMceSetInterDirectionPenaltyINTEL => "OpSubgroupAvcMceSetInterDirectionPenaltyINTEL",
+            Op::SubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL => "OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL",
+            Op::SubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL => "OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL",
+            Op::SubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL => "OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL",
+            Op::SubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL => "OpSubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL",
+            Op::SubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL => "OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL",
+            Op::SubgroupAvcMceSetMotionVectorCostFunctionINTEL => "OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL",
+            Op::SubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL => "OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL",
+            Op::SubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL => "OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL",
+            Op::SubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL => "OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL",
             Op::SubgroupAvcMceSetAcOnlyHaarINTEL => "OpSubgroupAvcMceSetAcOnlyHaarINTEL",
-            Op::SubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL => {
-                "OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL"
-            }
-            Op::SubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL => {
-                "OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL"
-            }
-            Op::SubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL => {
-                "OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL"
-            }
-            Op::SubgroupAvcMceConvertToImePayloadINTEL => {
-                "OpSubgroupAvcMceConvertToImePayloadINTEL"
-            }
+            Op::SubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL => "OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL",
+            Op::SubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL => "OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL",
+            Op::SubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL => "OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL",
+            Op::SubgroupAvcMceConvertToImePayloadINTEL => "OpSubgroupAvcMceConvertToImePayloadINTEL",
             Op::SubgroupAvcMceConvertToImeResultINTEL => "OpSubgroupAvcMceConvertToImeResultINTEL",
-            Op::SubgroupAvcMceConvertToRefPayloadINTEL => {
-                "OpSubgroupAvcMceConvertToRefPayloadINTEL"
-            }
+            Op::SubgroupAvcMceConvertToRefPayloadINTEL => "OpSubgroupAvcMceConvertToRefPayloadINTEL",
             Op::SubgroupAvcMceConvertToRefResultINTEL => "OpSubgroupAvcMceConvertToRefResultINTEL",
-            Op::SubgroupAvcMceConvertToSicPayloadINTEL => {
-                "OpSubgroupAvcMceConvertToSicPayloadINTEL"
-            }
+            Op::SubgroupAvcMceConvertToSicPayloadINTEL => "OpSubgroupAvcMceConvertToSicPayloadINTEL",
             Op::SubgroupAvcMceConvertToSicResultINTEL => "OpSubgroupAvcMceConvertToSicResultINTEL",
             Op::SubgroupAvcMceGetMotionVectorsINTEL => "OpSubgroupAvcMceGetMotionVectorsINTEL",
-            Op::SubgroupAvcMceGetInterDistortionsINTEL => {
-                "OpSubgroupAvcMceGetInterDistortionsINTEL"
-            }
-            Op::SubgroupAvcMceGetBestInterDistortionsINTEL => {
-                "OpSubgroupAvcMceGetBestInterDistortionsINTEL"
-            }
+            Op::SubgroupAvcMceGetInterDistortionsINTEL => "OpSubgroupAvcMceGetInterDistortionsINTEL",
+            Op::SubgroupAvcMceGetBestInterDistortionsINTEL => "OpSubgroupAvcMceGetBestInterDistortionsINTEL",
             Op::SubgroupAvcMceGetInterMajorShapeINTEL => "OpSubgroupAvcMceGetInterMajorShapeINTEL",
             Op::SubgroupAvcMceGetInterMinorShapeINTEL => "OpSubgroupAvcMceGetInterMinorShapeINTEL",
             Op::SubgroupAvcMceGetInterDirectionsINTEL => "OpSubgroupAvcMceGetInterDirectionsINTEL",
-            Op::SubgroupAvcMceGetInterMotionVectorCountINTEL => {
-                "OpSubgroupAvcMceGetInterMotionVectorCountINTEL"
-            }
-            Op::SubgroupAvcMceGetInterReferenceIdsINTEL => {
-                "OpSubgroupAvcMceGetInterReferenceIdsINTEL"
-            }
-            Op::SubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL => {
-                "OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL"
-            }
+            Op::SubgroupAvcMceGetInterMotionVectorCountINTEL => "OpSubgroupAvcMceGetInterMotionVectorCountINTEL",
+            Op::SubgroupAvcMceGetInterReferenceIdsINTEL => "OpSubgroupAvcMceGetInterReferenceIdsINTEL",
+            Op::SubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL => "OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL",
             Op::SubgroupAvcImeInitializeINTEL => "OpSubgroupAvcImeInitializeINTEL",
             Op::SubgroupAvcImeSetSingleReferenceINTEL => "OpSubgroupAvcImeSetSingleReferenceINTEL",
             Op::SubgroupAvcImeSetDualReferenceINTEL => "OpSubgroupAvcImeSetDualReferenceINTEL",
             Op::SubgroupAvcImeRefWindowSizeINTEL => "OpSubgroupAvcImeRefWindowSizeINTEL",
             Op::SubgroupAvcImeAdjustRefOffsetINTEL => "OpSubgroupAvcImeAdjustRefOffsetINTEL",
-            Op::SubgroupAvcImeConvertToMcePayloadINTEL => {
-                "OpSubgroupAvcImeConvertToMcePayloadINTEL"
-            }
-            Op::SubgroupAvcImeSetMaxMotionVectorCountINTEL => {
-                "OpSubgroupAvcImeSetMaxMotionVectorCountINTEL"
-            }
-            Op::SubgroupAvcImeSetUnidirectionalMixDisableINTEL => {
-                "OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL"
-            }
-            Op::SubgroupAvcImeSetEarlySearchTerminationThresholdINTEL => {
-                "OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL"
-            }
+            Op::SubgroupAvcImeConvertToMcePayloadINTEL => "OpSubgroupAvcImeConvertToMcePayloadINTEL",
+            Op::SubgroupAvcImeSetMaxMotionVectorCountINTEL => "OpSubgroupAvcImeSetMaxMotionVectorCountINTEL",
+            Op::SubgroupAvcImeSetUnidirectionalMixDisableINTEL => "OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL",
+            Op::SubgroupAvcImeSetEarlySearchTerminationThresholdINTEL => "OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL",
             Op::SubgroupAvcImeSetWeightedSadINTEL => "OpSubgroupAvcImeSetWeightedSadINTEL",
-            Op::SubgroupAvcImeEvaluateWithSingleReferenceINTEL => {
-                "OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL"
-            }
-            Op::SubgroupAvcImeEvaluateWithDualReferenceINTEL => {
-                "OpSubgroupAvcImeEvaluateWithDualReferenceINTEL"
-            }
-            Op::SubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL => {
-                "OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL"
-            }
-            Op::SubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL => {
-                "OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL"
-            }
-            Op::SubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL => {
-                "OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL"
-            }
-            Op::SubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL => {
-                "OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL"
-            }
-            Op::SubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL => {
-                "OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL"
-            }
-            Op::SubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL => {
-                "OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL"
-            }
+            Op::SubgroupAvcImeEvaluateWithSingleReferenceINTEL => "OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL",
+            Op::SubgroupAvcImeEvaluateWithDualReferenceINTEL => "OpSubgroupAvcImeEvaluateWithDualReferenceINTEL",
+            Op::SubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL => "OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL",
+            Op::SubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL => "OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL",
+            Op::SubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL => "OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL",
+            Op::SubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL => "OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL",
+            Op::SubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL => "OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL",
+            Op::SubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL => "OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL",
             Op::SubgroupAvcImeConvertToMceResultINTEL => "OpSubgroupAvcImeConvertToMceResultINTEL",
-            Op::SubgroupAvcImeGetSingleReferenceStreaminINTEL => {
-                "OpSubgroupAvcImeGetSingleReferenceStreaminINTEL"
-            }
-            Op::SubgroupAvcImeGetDualReferenceStreaminINTEL => {
-                "OpSubgroupAvcImeGetDualReferenceStreaminINTEL"
-            }
-            Op::SubgroupAvcImeStripSingleReferenceStreamoutINTEL => {
-                "OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL"
-            }
-            Op::SubgroupAvcImeStripDualReferenceStreamoutINTEL => {
-                "OpSubgroupAvcImeStripDualReferenceStreamoutINTEL"
-            }
-            Op::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL => {
-                "OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL"
-            }
-            Op::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL => {
-                "OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL"
-            }
-            Op::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL => {
-                "OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL"
-            }
-            Op::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL => {
-                "OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL"
-            }
-            Op::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL => {
-                "OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL"
-            }
-            Op::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL => {
-                "OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL"
-            }
+            Op::SubgroupAvcImeGetSingleReferenceStreaminINTEL => "OpSubgroupAvcImeGetSingleReferenceStreaminINTEL",
+            Op::SubgroupAvcImeGetDualReferenceStreaminINTEL => "OpSubgroupAvcImeGetDualReferenceStreaminINTEL",
+            Op::SubgroupAvcImeStripSingleReferenceStreamoutINTEL => "OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL",
+            Op::SubgroupAvcImeStripDualReferenceStreamoutINTEL => "OpSubgroupAvcImeStripDualReferenceStreamoutINTEL",
+            Op::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL => "OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL",
+            Op::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL => "OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL",
+            Op::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL => "OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL",
+            Op::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL => "OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL",
+            Op::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL => "OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL",
+            Op::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL => "OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL",
             Op::SubgroupAvcImeGetBorderReachedINTEL => "OpSubgroupAvcImeGetBorderReachedINTEL",
-            Op::SubgroupAvcImeGetTruncatedSearchIndicationINTEL => {
-                "OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL"
-            }
-            Op::SubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL => {
-                "OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL"
-            }
-            Op::SubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL => {
-                "OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL"
-            }
-            Op::SubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL => {
-                "OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL"
-            }
+            Op::SubgroupAvcImeGetTruncatedSearchIndicationINTEL => "OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL",
+            Op::SubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL => "OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL",
+            Op::SubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL => "OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL",
+            Op::SubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL => "OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL",
             Op::SubgroupAvcFmeInitializeINTEL => "OpSubgroupAvcFmeInitializeINTEL",
             Op::SubgroupAvcBmeInitializeINTEL => "OpSubgroupAvcBmeInitializeINTEL",
-            Op::SubgroupAvcRefConvertToMcePayloadINTEL => {
-                "OpSubgroupAvcRefConvertToMcePayloadINTEL"
-            }
-            Op::SubgroupAvcRefSetBidirectionalMixDisableINTEL => {
-                "OpSubgroupAvcRefSetBidirectionalMixDisableINTEL"
-            }
-            Op::SubgroupAvcRefSetBilinearFilterEnableINTEL => {
-                "OpSubgroupAvcRefSetBilinearFilterEnableINTEL"
-            }
-            Op::SubgroupAvcRefEvaluateWithSingleReferenceINTEL => {
-                "OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL"
-            }
-            Op::SubgroupAvcRefEvaluateWithDualReferenceINTEL => {
-                "OpSubgroupAvcRefEvaluateWithDualReferenceINTEL"
-            }
-            Op::SubgroupAvcRefEvaluateWithMultiReferenceINTEL => {
-                "OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL"
-            }
-            Op::SubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL => {
-                "OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL"
-            }
+            Op::SubgroupAvcRefConvertToMcePayloadINTEL => "OpSubgroupAvcRefConvertToMcePayloadINTEL",
+            Op::SubgroupAvcRefSetBidirectionalMixDisableINTEL => "OpSubgroupAvcRefSetBidirectionalMixDisableINTEL",
+            Op::SubgroupAvcRefSetBilinearFilterEnableINTEL => "OpSubgroupAvcRefSetBilinearFilterEnableINTEL",
+            Op::SubgroupAvcRefEvaluateWithSingleReferenceINTEL => "OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL",
+            Op::SubgroupAvcRefEvaluateWithDualReferenceINTEL => "OpSubgroupAvcRefEvaluateWithDualReferenceINTEL",
+            Op::SubgroupAvcRefEvaluateWithMultiReferenceINTEL => "OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL",
+            Op::SubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL => "OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL",
             Op::SubgroupAvcRefConvertToMceResultINTEL => "OpSubgroupAvcRefConvertToMceResultINTEL",
             Op::SubgroupAvcSicInitializeINTEL => "OpSubgroupAvcSicInitializeINTEL",
             Op::SubgroupAvcSicConfigureSkcINTEL => "OpSubgroupAvcSicConfigureSkcINTEL",
             Op::SubgroupAvcSicConfigureIpeLumaINTEL => "OpSubgroupAvcSicConfigureIpeLumaINTEL",
-            Op::SubgroupAvcSicConfigureIpeLumaChromaINTEL => {
-                "OpSubgroupAvcSicConfigureIpeLumaChromaINTEL"
-            }
-            Op::SubgroupAvcSicGetMotionVectorMaskINTEL => {
-                "OpSubgroupAvcSicGetMotionVectorMaskINTEL"
-            }
-            Op::SubgroupAvcSicConvertToMcePayloadINTEL => {
-                "OpSubgroupAvcSicConvertToMcePayloadINTEL"
-            }
-            Op::SubgroupAvcSicSetIntraLumaShapePenaltyINTEL => {
-                "OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL"
-            }
-            Op::SubgroupAvcSicSetIntraLumaModeCostFunctionINTEL => {
-                "OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL"
-            }
-            Op::SubgroupAvcSicSetIntraChromaModeCostFunctionINTEL => {
-                "OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL"
-            }
-            Op::SubgroupAvcSicSetBilinearFilterEnableINTEL => {
-                "OpSubgroupAvcSicSetBilinearFilterEnableINTEL"
-            }
-            Op::SubgroupAvcSicSetSkcForwardTransformEnableINTEL => {
-                "OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL"
-            }
-            Op::SubgroupAvcSicSetBlockBasedRawSkipSadINTEL => {
-                "OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL"
-            }
+            Op::SubgroupAvcSicConfigureIpeLumaChromaINTEL => "OpSubgroupAvcSicConfigureIpeLumaChromaINTEL",
+            Op::SubgroupAvcSicGetMotionVectorMaskINTEL => "OpSubgroupAvcSicGetMotionVectorMaskINTEL",
+            Op::SubgroupAvcSicConvertToMcePayloadINTEL => "OpSubgroupAvcSicConvertToMcePayloadINTEL",
+            Op::SubgroupAvcSicSetIntraLumaShapePenaltyINTEL => "OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL",
+            Op::SubgroupAvcSicSetIntraLumaModeCostFunctionINTEL => "OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL",
+            Op::SubgroupAvcSicSetIntraChromaModeCostFunctionINTEL => "OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL",
+            Op::SubgroupAvcSicSetBilinearFilterEnableINTEL => "OpSubgroupAvcSicSetBilinearFilterEnableINTEL",
+            Op::SubgroupAvcSicSetSkcForwardTransformEnableINTEL => "OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL",
+            Op::SubgroupAvcSicSetBlockBasedRawSkipSadINTEL => "OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL",
             Op::SubgroupAvcSicEvaluateIpeINTEL => "OpSubgroupAvcSicEvaluateIpeINTEL",
-            Op::SubgroupAvcSicEvaluateWithSingleReferenceINTEL => {
-                "OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL"
-            }
-            Op::SubgroupAvcSicEvaluateWithDualReferenceINTEL => {
-                "OpSubgroupAvcSicEvaluateWithDualReferenceINTEL"
-            }
-            Op::SubgroupAvcSicEvaluateWithMultiReferenceINTEL => {
-                "OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL"
-            }
-            Op::SubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL => {
-                "OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL"
-            }
+            Op::SubgroupAvcSicEvaluateWithSingleReferenceINTEL => "OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL",
+            Op::SubgroupAvcSicEvaluateWithDualReferenceINTEL => "OpSubgroupAvcSicEvaluateWithDualReferenceINTEL",
+            Op::SubgroupAvcSicEvaluateWithMultiReferenceINTEL => "OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL",
+            Op::SubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL => "OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL",
             Op::SubgroupAvcSicConvertToMceResultINTEL => "OpSubgroupAvcSicConvertToMceResultINTEL",
             Op::SubgroupAvcSicGetIpeLumaShapeINTEL => "OpSubgroupAvcSicGetIpeLumaShapeINTEL",
-            Op::SubgroupAvcSicGetBestIpeLumaDistortionINTEL => {
-                "OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL"
-            }
-            Op::SubgroupAvcSicGetBestIpeChromaDistortionINTEL => {
-                "OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL"
-            }
-            Op::SubgroupAvcSicGetPackedIpeLumaModesINTEL => {
-                "OpSubgroupAvcSicGetPackedIpeLumaModesINTEL"
-            }
+            Op::SubgroupAvcSicGetBestIpeLumaDistortionINTEL => "OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL",
+            Op::SubgroupAvcSicGetBestIpeChromaDistortionINTEL => "OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL",
+            Op::SubgroupAvcSicGetPackedIpeLumaModesINTEL => "OpSubgroupAvcSicGetPackedIpeLumaModesINTEL",
             Op::SubgroupAvcSicGetIpeChromaModeINTEL => "OpSubgroupAvcSicGetIpeChromaModeINTEL",
-            Op::SubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL => {
-                "OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL"
-            }
-            Op::SubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL => {
-                "OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL"
-            }
+            Op::SubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL => "OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL",
+            Op::SubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL => "OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL",
             Op::SubgroupAvcSicGetInterRawSadsINTEL => "OpSubgroupAvcSicGetInterRawSadsINTEL",
             Op::VariableLengthArrayINTEL => "OpVariableLengthArrayINTEL",
             Op::SaveMemoryINTEL => "OpSaveMemoryINTEL",
@@ -3592,40 +3410,20 @@ impl Op {
             Op::RayQueryGetRayTMinKHR => "OpRayQueryGetRayTMinKHR",
             Op::RayQueryGetRayFlagsKHR => "OpRayQueryGetRayFlagsKHR",
             Op::RayQueryGetIntersectionTKHR => "OpRayQueryGetIntersectionTKHR",
-            Op::RayQueryGetIntersectionInstanceCustomIndexKHR => {
-                "OpRayQueryGetIntersectionInstanceCustomIndexKHR"
-            }
+            Op::RayQueryGetIntersectionInstanceCustomIndexKHR => "OpRayQueryGetIntersectionInstanceCustomIndexKHR",
             Op::RayQueryGetIntersectionInstanceIdKHR => "OpRayQueryGetIntersectionInstanceIdKHR",
-            Op::RayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR => {
-                "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR"
-            }
-            Op::RayQueryGetIntersectionGeometryIndexKHR => {
-                "OpRayQueryGetIntersectionGeometryIndexKHR"
-            }
-            Op::RayQueryGetIntersectionPrimitiveIndexKHR => {
-                "OpRayQueryGetIntersectionPrimitiveIndexKHR"
-            }
-            Op::RayQueryGetIntersectionBarycentricsKHR => {
-                "OpRayQueryGetIntersectionBarycentricsKHR"
-            }
+            Op::RayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR => "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR",
+            Op::RayQueryGetIntersectionGeometryIndexKHR => "OpRayQueryGetIntersectionGeometryIndexKHR",
+            Op::RayQueryGetIntersectionPrimitiveIndexKHR => "OpRayQueryGetIntersectionPrimitiveIndexKHR",
+            Op::RayQueryGetIntersectionBarycentricsKHR => "OpRayQueryGetIntersectionBarycentricsKHR",
             Op::RayQueryGetIntersectionFrontFaceKHR => "OpRayQueryGetIntersectionFrontFaceKHR",
-            Op::RayQueryGetIntersectionCandidateAABBOpaqueKHR => {
-                "OpRayQueryGetIntersectionCandidateAABBOpaqueKHR"
-            }
-            Op::RayQueryGetIntersectionObjectRayDirectionKHR => {
-                "OpRayQueryGetIntersectionObjectRayDirectionKHR"
-            }
-            Op::RayQueryGetIntersectionObjectRayOriginKHR => {
-                "OpRayQueryGetIntersectionObjectRayOriginKHR"
-            }
+            Op::RayQueryGetIntersectionCandidateAABBOpaqueKHR => "OpRayQueryGetIntersectionCandidateAABBOpaqueKHR",
+            Op::RayQueryGetIntersectionObjectRayDirectionKHR => "OpRayQueryGetIntersectionObjectRayDirectionKHR",
+            Op::RayQueryGetIntersectionObjectRayOriginKHR => "OpRayQueryGetIntersectionObjectRayOriginKHR",
             Op::RayQueryGetWorldRayDirectionKHR => "OpRayQueryGetWorldRayDirectionKHR",
             Op::RayQueryGetWorldRayOriginKHR => "OpRayQueryGetWorldRayOriginKHR",
-            Op::RayQueryGetIntersectionObjectToWorldKHR => {
-                "OpRayQueryGetIntersectionObjectToWorldKHR"
-            }
-            Op::RayQueryGetIntersectionWorldToObjectKHR => {
-                "OpRayQueryGetIntersectionWorldToObjectKHR"
-            }
+            Op::RayQueryGetIntersectionObjectToWorldKHR => "OpRayQueryGetIntersectionObjectToWorldKHR",
+            Op::RayQueryGetIntersectionWorldToObjectKHR => "OpRayQueryGetIntersectionWorldToObjectKHR",
             Op::AtomicFAddEXT => "OpAtomicFAddEXT",
             Op::TypeBufferSurfaceINTEL => "OpTypeBufferSurfaceINTEL",
             Op::TypeStructContinuedINTEL => "OpTypeStructContinuedINTEL",
@@ -3831,6 +3629,91 @@ impl Op {
     /// Alias of [`Op::TypeTaskSequenceALTERA`].
     #[allow(non_upper_case_globals)]
     pub const TypeTaskSequenceINTEL: Op = Op::TypeTaskSequenceALTERA;
+}
+
+impl Op {
+    /// True for the type declarations and constant-creation instructions (SPIR-V §2.4 item 9):
+    /// grammar class `Type-Declaration` or `Constant-Creation`, or named `OpType…`,
+    /// `OpConstant…` or `OpSpecConstant…`.
+    pub const fn declares_type_or_constant(self) -> bool {
+        matches!(
+            self,
+              Op::TypeVoid
+            | Op::TypeBool
+            | Op::TypeInt
+            | Op::TypeFloat
+            | Op::TypeVector
+            | Op::TypeMatrix
+            | Op::TypeImage
+            | Op::TypeSampler
+            | Op::TypeSampledImage
+            | Op::TypeArray
+            | Op::TypeRuntimeArray
+            | Op::TypeStruct
+            | Op::TypeOpaque
+            | Op::TypePointer
+            | Op::TypeFunction
+            | Op::TypeEvent
+            | Op::TypeDeviceEvent
+            | Op::TypeReserveId
+            | Op::TypeQueue
+            | Op::TypePipe
+            | Op::TypeForwardPointer
+            | Op::ConstantTrue
+            | Op::ConstantFalse
+            | Op::Constant
+            | Op::ConstantComposite
+            | Op::ConstantSampler
+            | Op::ConstantNull
+            | Op::SpecConstantTrue
+            | Op::SpecConstantFalse
+            | Op::SpecConstant
+            | Op::SpecConstantComposite
+            | Op::SpecConstantOp
+            | Op::TypePipeStorage
+            | Op::ConstantPipeStorage
+            | Op::TypeNamedBarrier
+            | Op::TypeTensorARM
+            | Op::TypeGraphARM
+            | Op::TypeUntypedPointerKHR
+            | Op::TypeCooperativeMatrixKHR
+            | Op::ConstantCompositeReplicateEXT
+            | Op::SpecConstantCompositeReplicateEXT
+            | Op::TypeRayQueryKHR
+            | Op::TypeNodePayloadArrayAMDX
+            | Op::ConstantStringAMDX
+            | Op::SpecConstantStringAMDX
+            | Op::TypeHitObjectNV
+            | Op::TypeCooperativeVectorNV
+            | Op::TypeHitObjectEXT
+            | Op::TypeAccelerationStructureKHR
+            | Op::TypeCooperativeMatrixNV
+            | Op::TypeTensorLayoutNV
+            | Op::TypeTensorViewNV
+            | Op::ConstantFunctionPointerINTEL
+            | Op::TypeVmeImageINTEL
+            | Op::TypeAvcImePayloadINTEL
+            | Op::TypeAvcRefPayloadINTEL
+            | Op::TypeAvcSicPayloadINTEL
+            | Op::TypeAvcMcePayloadINTEL
+            | Op::TypeAvcMceResultINTEL
+            | Op::TypeAvcImeResultINTEL
+            | Op::TypeAvcImeResultSingleReferenceStreamoutINTEL
+            | Op::TypeAvcImeResultDualReferenceStreamoutINTEL
+            | Op::TypeAvcImeSingleReferenceStreaminINTEL
+            | Op::TypeAvcImeDualReferenceStreaminINTEL
+            | Op::TypeAvcRefResultINTEL
+            | Op::TypeAvcSicResultINTEL
+            | Op::TypeBufferSurfaceINTEL
+            | Op::TypeStructContinuedINTEL
+            | Op::ConstantCompositeContinuedINTEL
+            | Op::SpecConstantCompositeContinuedINTEL
+            | Op::TypeTaskSequenceALTERA
+            | Op::SpecConstantTargetINTEL
+            | Op::SpecConstantArchitectureINTEL
+            | Op::SpecConstantCapabilitiesINTEL
+        )
+    }
 }
 
 /// A instruction of the `GLSL.std.450` extended instruction set, by its grammar name.
@@ -4887,7 +4770,9 @@ pub enum DebugPrintf {
 
 impl DebugPrintf {
     /// Every value, in numeric order.
-    pub const ALL: &'static [DebugPrintf] = &[DebugPrintf::DebugPrintf];
+    pub const ALL: &'static [DebugPrintf] = &[
+        DebugPrintf::DebugPrintf,
+    ];
 
     /// The value numbered `n`, if the grammar has one.
     pub const fn from_number(n: u32) -> Option<DebugPrintf> {
@@ -4914,3 +4799,4 @@ impl DebugPrintf {
     /// The name `OpExtInstImport` gives this set.
     pub const IMPORT: &'static str = "NonSemantic.DebugPrintf";
 }
+

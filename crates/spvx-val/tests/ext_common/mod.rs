@@ -41,7 +41,7 @@ impl Rule {
         }
     }
 
-    /// A rule only spvx checks (docs/semantics.md says why).
+    /// A rule only spvx checks (docs/semantics/README.md says why).
     pub const fn ours(concern: &'static str, variant: &'static str) -> Rule {
         Rule {
             concern,

@@ -48,7 +48,7 @@ const NO_UNSIGNED_WRAP: u32 = 4470;
 /// FuncParamAttr, and NoSignedWrap / NoUnsignedWrap (spirv-val 2025.5: "ID ... decorated with X
 /// multiple times is not allowed"; it accepts repeated FuncParamAttr, UserSemantic and
 /// UserTypeGOOGLE). llvm-spirv 15 repeats the two wrap decorations on loop counters, but every
-/// such module seen so far is invalid anyway (blocks before their dominators; docs/semantics.md
+/// such module seen so far is invalid anyway (blocks before their dominators; docs/semantics/validation.md
 /// "Decorations"). Other extension decorations are not judged.
 pub(super) fn unique_decoration(d: u32) -> bool {
     (d <= 47 && d != 38) || d == NO_SIGNED_WRAP || d == NO_UNSIGNED_WRAP

@@ -28,7 +28,7 @@ Blank lines and lines starting with '#' are skipped. The first bad line stops th
 error naming the line and field, and a non-zero exit status.
 
 The result is the exact f(x) quantized under Q, then overflow-handled under O
-(docs/semantics.md, fixed point).
+(docs/semantics/fixed-point.md, fixed point).
 
 SINGLE-CASE FORM: spvx calc fixed sqrt --w 16 --i 4 --signed --q 2 --o 1 --x 0x1234
 (--rw/--ri default to --w/--i; --value 2.5 gives a decimal input instead of --x, converted to

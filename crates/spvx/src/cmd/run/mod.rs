@@ -212,7 +212,7 @@ pub struct RunArgs {
     pub mixdot_flush_outputs: bool,
     /// Run on the interpreter only. By default a program that the JIT can run (no atomics)
     /// and runs faster (fewer than 10% of its instructions call into the interpreter; see
-    /// docs/semantics.md "The JIT") is compiled to native code, with the interpreter's
+    /// docs/semantics/engine-and-jit.md "The JIT") is compiled to native code, with the interpreter's
     /// results; a run that meets undefined behaviour starts over on the interpreter, which
     /// reports it.
     #[arg(long)]

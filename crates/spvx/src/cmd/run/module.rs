@@ -2,6 +2,7 @@
 //! choosing its entry point, compiling it with spvx-exec, and saying where an instruction is
 //! (line:column of the text, or word offset of the binary) in messages.
 
+use spvx_spirv::op::Op;
 use spvx_exec::{CompileOptions, CompiledModule};
 use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_spirv::binary::{Header, MAGIC, read_bytes, read_words};
@@ -9,7 +10,6 @@ use spvx_spirv::instruction::{Instruction, OperandValue};
 use std::path::Path;
 
 /// OpEntryPoint's opcode.
-const OP_ENTRY_POINT: u16 = 15;
 /// ExecutionModel Kernel.
 pub const KERNEL: u32 = 6;
 
@@ -84,7 +84,7 @@ impl LoadedModule {
     pub fn entry_points(&self) -> Vec<EntryPoint> {
         self.instructions
             .iter()
-            .filter(|i| i.opcode == OP_ENTRY_POINT)
+            .filter(|i| i.opcode == Op::EntryPoint)
             .filter_map(|i| {
                 let model = i.operands.first()?.word()?;
                 let name = i.operands.iter().find_map(|o| match &o.value {

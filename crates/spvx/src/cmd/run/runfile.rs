@@ -1,6 +1,6 @@
 //! Run files (TOML): the schema, its validation with `file:line:column` errors, and its
 //! translation into a [`RunPlan`]. The schema is documented in `spvx run --help` (the
-//! `RUN FILES` section of `super::HELP`) and in docs/semantics.md.
+//! `RUN FILES` section of `super::HELP`) and in docs/semantics/run.md.
 //!
 //! Unknown keys and wrong types are reported by the TOML parser (with line and column);
 //! everything else (one data source per table, value ranges, random bounds) here, with the
