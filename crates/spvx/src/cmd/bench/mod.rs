@@ -6,8 +6,8 @@ mod load;
 mod machine;
 
 use crate::cmd::CmdResult;
-use crate::cmd::run::options::RunOptions;
 use spvx_bench::{BenchOptions, Device, Manifest, Table, run_case};
+use spvx_run::RunOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
