@@ -9,16 +9,16 @@ use std::fmt;
 
 /// `[INDEX]` after SET.BINDING when naming an element of an array of buffers, else nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Element(pub Option<u32>);
+pub struct ElementSuffix(pub Option<u32>);
 
-impl Element {
-    /// Element `index`, shown when `shown`.
-    pub fn new(index: u32, shown: bool) -> Element {
-        Element(shown.then_some(index))
+impl ElementSuffix {
+    /// The suffix of element `index`, shown when `shown`.
+    pub fn new(index: u32, shown: bool) -> ElementSuffix {
+        ElementSuffix(shown.then_some(index))
     }
 }
 
-impl fmt::Display for Element {
+impl fmt::Display for ElementSuffix {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Some(i) => write!(f, "[{i}]"),
@@ -48,7 +48,7 @@ pub enum BindingError {
         origin: String,
         set: u32,
         binding: u32,
-        element: Element,
+        element: ElementSuffix,
         first: String,
     },
     #[error(
@@ -64,7 +64,7 @@ pub enum BindingError {
         origin: String,
         set: u32,
         binding: u32,
-        element: Element,
+        element: ElementSuffix,
     },
     #[error(
         "{module}: tensor binding {set}.{binding}{element}{name} (rank {rank}) has no data; give --tensor {set}.{binding}{element}=FILE.npy or a [[tensor]] entry in the run file"
@@ -73,7 +73,7 @@ pub enum BindingError {
         module: String,
         set: u32,
         binding: u32,
-        element: Element,
+        element: ElementSuffix,
         name: Named,
         rank: u32,
     },
@@ -84,7 +84,7 @@ pub enum BindingError {
         module: String,
         set: u32,
         binding: u32,
-        element: Element,
+        element: ElementSuffix,
         name: Named,
         /// `storage buffer of 16 + 4·n bytes`.
         what: String,
@@ -96,7 +96,7 @@ pub enum BindingError {
         origin: String,
         set: u32,
         binding: u32,
-        element: Element,
+        element: ElementSuffix,
         /// The buffers it uses, or `none`.
         used: String,
     },
@@ -130,7 +130,7 @@ impl RunPlan {
                     origin: b.origin.clone(),
                     set: b.set,
                     binding: b.binding,
-                    element: Element::new(b.index.unwrap_or(0), b.index.is_some()),
+                    element: ElementSuffix::new(b.index.unwrap_or(0), b.index.is_some()),
                     first: first.clone(),
                 });
             }
@@ -143,7 +143,7 @@ impl RunPlan {
                     origin,
                     set: t.set,
                     binding: t.binding,
-                    element: Element::new(index, t.index.is_some()),
+                    element: ElementSuffix::new(index, t.index.is_some()),
                     first: first.clone(),
                 });
             }
@@ -174,7 +174,7 @@ impl RunPlan {
                     origin: t.origin.clone(),
                     set: t.set,
                     binding: t.binding,
-                    element: Element::new(index, t.index.is_some()),
+                    element: ElementSuffix::new(index, t.index.is_some()),
                 });
             }
         }
@@ -193,7 +193,7 @@ impl RunPlan {
                     module: module.to_string(),
                     set: info.set,
                     binding: info.binding,
-                    element: Element::new(info.element_index(), info.element.is_some()),
+                    element: ElementSuffix::new(info.element_index(), info.element.is_some()),
                     name: Named(info.name.clone()),
                     rank: info.tensor.map_or(0, |t| t.rank),
                 });
@@ -205,7 +205,7 @@ impl RunPlan {
                     module: module.to_string(),
                     set: info.set,
                     binding: info.binding,
-                    element: Element::new(info.element_index(), info.element.is_some()),
+                    element: ElementSuffix::new(info.element_index(), info.element.is_some()),
                     name: Named(info.name.clone()),
                     what: describe(info),
                 });
@@ -220,7 +220,7 @@ impl RunPlan {
                 let list: Vec<String> = used
                     .iter()
                     .map(|i| {
-                        let e = Element::new(i.element_index(), i.element.is_some());
+                        let e = ElementSuffix::new(i.element_index(), i.element.is_some());
                         format!("{}.{}{e}", i.set, i.binding)
                     })
                     .collect();
@@ -228,7 +228,7 @@ impl RunPlan {
                     origin: b.origin.clone(),
                     set: b.set,
                     binding: b.binding,
-                    element: Element::new(b.index.unwrap_or(0), b.index.is_some()),
+                    element: ElementSuffix::new(b.index.unwrap_or(0), b.index.is_some()),
                     used: if list.is_empty() {
                         "none".to_string()
                     } else {

@@ -7,7 +7,7 @@
 //! NaNs must have the same bits.
 
 use crate::ElemType;
-use crate::bindings::Element;
+use crate::bindings::ElementSuffix;
 use crate::compare::{Tolerance, compare};
 use crate::data::{Data, LoadError};
 use crate::plan::{ExpectPlan, RunPlan};
@@ -238,7 +238,7 @@ impl RunPlan {
                 .iter()
                 .find(|i| i.set == set && i.binding == binding)
                 .and_then(|i| i.name.clone());
-            let element = Element::new(index, index > 0);
+            let element = ElementSuffix::new(index, index > 0);
             let label = match name {
                 Some(n) => format!("{set}.{binding}{element} ({n})"),
                 None => format!("{set}.{binding}{element}"),
