@@ -15,6 +15,8 @@ use crate::device::{Device, DeviceKernel, DeviceOutputs};
 use crate::error::BenchError;
 use crate::table::{Check, DeviceResult, Row};
 use spvx_exec::{JitUse, Resources, RunConfig};
+use spvx_run::ElemType;
+use spvx_run::compare::{Tolerance, compare};
 use std::time::{Duration, Instant};
 
 /// A kernel with an engine dispatch shorter than this is short: it gets at least
@@ -61,9 +63,12 @@ pub fn first_difference(actual: &Resources, reference: &Resources) -> Option<Str
     Some("a tensor or the set of bindings differs".into())
 }
 
-/// Where `got` first differs from `want`.
+/// Where `got` first differs from `want` (bytes, bit for bit: spvx-run's `compare` as u8
+/// elements), shown as the 32-bit word around it.
 fn bytes_difference(got: &[u8], want: &[u8]) -> Option<String> {
-    if let Some(i) = got.iter().zip(want).position(|(g, w)| g != w) {
+    let c = compare(want, got, ElemType::U8, Tolerance::EXACT, 1);
+    if let Some(d) = c.first_mismatch() {
+        let i = d.index;
         let word = i / 4 * 4;
         let show = |b: &[u8]| {
             b.get(word..(word + 4).min(b.len()))
@@ -81,7 +86,8 @@ fn bytes_difference(got: &[u8], want: &[u8]) -> Option<String> {
             show(want)
         ));
     }
-    (got.len() != want.len()).then(|| format!("{} bytes (reference {})", got.len(), want.len()))
+    c.lengths
+        .map(|(want, got)| format!("{got} bytes (reference {want})"))
 }
 
 /// The first difference of a device's outputs from the reference run; `None` when every

@@ -16,7 +16,6 @@
 //! - [`matrix`] — [`matrix::ElementMatrix`], [`matrix::AccMatrix`], [`matrix::MatmulSpec`],
 //!   register-layout packing, [`matrix::matmul_instructions`].
 //! - [`gemm`] — [`gemm::matmul_fast`].
-//! - [`npy`] — `.npy` arrays ↔ matrices with the `spvx dpas matmul` element conventions.
 //!
 //! Sources and decisions: `docs/semantics/dpas.md`, section "DPAS simulator". Float results follow
 //! Intel's reference emulators (not silicon-verified).
@@ -26,7 +25,6 @@ mod error;
 pub mod gemm;
 pub mod isa;
 pub mod matrix;
-pub mod npy;
 mod platform;
 mod regfile;
 mod regfile_io;

@@ -12,10 +12,13 @@
 //! - [`fixed`]: arbitrary-precision fixed point (ac_fixed semantics,
 //!   SPV_INTEL_arbitrary_precision_fixed_point) and its eleven math functions.
 //! - [`dpas`]: DPAS element arithmetic (operand precisions, packed extraction, dot steps).
+//! - [`element`]: the element types of buffer data (`u8` … `f64`, `bf16`, `e4m3`, `e5m2`):
+//!   names, sizes, written values as bits, printing, NaNs and ULP distances.
 //!
 //! Every semantic decision is recorded in `docs/semantics/README.md`.
 
 pub mod dpas;
+pub mod element;
 pub mod fixed;
 pub mod float;
 pub mod intdot;

@@ -23,7 +23,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use thiserror::Error;
 
 /// Why a module cannot be indexed.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum IndexError {
     /// Instruction `index` defines `id`, which instruction `first` defined already.
     #[error("instruction {index}: id {id} is defined twice (first by instruction {first})")]
@@ -62,7 +62,8 @@ pub struct FunctionInfo {
     pub end: usize,
 }
 
-/// The index of a module. Build it with [`ModuleIndex::build`] after the layout check.
+/// The index of a module, built with [`ModuleIndex::build`].
+#[derive(Clone, Debug)]
 pub struct ModuleIndex {
     pub grammar: &'static Grammar,
     pub header: Header,
@@ -87,11 +88,15 @@ pub struct ModuleIndex {
     function_of: Vec<Option<usize>>,
     names: FriendlyNames,
     context: ModuleContext,
+    /// Ids defined again after their first definition, in instruction order.
+    redefinitions: Vec<IndexError>,
 }
 
 impl ModuleIndex {
-    /// Indexes `insts`. Fails with one error per id defined more than once.
-    pub fn build(header: &Header, insts: Vec<Instruction>) -> Result<Self, Vec<IndexError>> {
+    /// Indexes `insts`. An id defined more than once keeps its first definition, and each
+    /// redefinition is recorded ([`ModuleIndex::redefinitions`]): such a module is invalid, and
+    /// validation reports them before anything else.
+    pub fn build(header: &Header, insts: Vec<Instruction>) -> Self {
         let g = grammar();
         let mut defs = HashMap::default();
         let mut errors = Vec::new();
@@ -114,9 +119,6 @@ impl ModuleIndex {
                 }
             }
         }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
         let names = FriendlyNames::build(g, &context, &insts);
         let function_of = vec![None; insts.len()];
         let mut ix = ModuleIndex {
@@ -135,9 +137,10 @@ impl ModuleIndex {
             function_of,
             names,
             context,
+            redefinitions: errors,
         };
         ix.scan();
-        Ok(ix)
+        ix
     }
 
     fn scan(&mut self) {
@@ -234,6 +237,11 @@ impl ModuleIndex {
             }
         }
         enabled
+    }
+
+    /// The ids defined more than once (empty for a module that can be valid).
+    pub fn redefinitions(&self) -> &[IndexError] {
+        &self.redefinitions
     }
 
     /// Where `id` is defined.

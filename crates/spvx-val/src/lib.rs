@@ -42,17 +42,53 @@ pub struct Options {
 /// module index, as [`Validated`], when every rule holds; otherwise every error found, in
 /// instruction order.
 ///
-/// A broken logical layout stops validation early (nothing else can be trusted), and so does a
-/// failure to build the index (ids defined twice, or used but never defined).
+/// A broken logical layout stops validation early (nothing else can be trusted), and so does an
+/// id defined more than once.
 pub fn validate(
     header: &Header,
     instructions: &[Instruction],
     opts: &Options,
 ) -> Result<Validated, Vec<ValError>> {
-    if let Err(e) = Module::from_instructions(*header, instructions.to_vec()) {
-        return Err(vec![ValError::layout(e)]);
+    check_layout(header, instructions)?;
+    judge(ModuleIndex::build(header, instructions.to_vec()), opts)
+}
+
+/// Validates a module that is already indexed (the index is not built again), with the same
+/// errors as [`validate`].
+pub fn validate_index(index: ModuleIndex, opts: &Options) -> Result<Validated, Vec<ValError>> {
+    check_layout(&index.header, &index.insts)?;
+    judge(index, opts)
+}
+
+/// The errors [`validate`] finds (empty when the module is valid): for callers that report
+/// rather than use the module.
+pub fn errors(header: &Header, instructions: &[Instruction], opts: &Options) -> Vec<ValError> {
+    validate(header, instructions, opts).err().unwrap_or_default()
+}
+
+/// Builds the module index without judging the module, failing only on ids defined more than
+/// once. For callers that deliberately run unvalidated modules (the engine's robustness tests).
+pub fn index(header: &Header, instructions: Vec<Instruction>) -> Result<ModuleIndex, Vec<ValError>> {
+    let index = ModuleIndex::build(header, instructions);
+    match redefinition_errors(&index) {
+        errors if errors.is_empty() => Ok(index),
+        errors => Err(errors),
     }
-    let index = index(header, instructions.to_vec())?;
+}
+
+/// The logical layout rules (SPIR-V §2.4), checked first.
+fn check_layout(header: &Header, instructions: &[Instruction]) -> Result<(), Vec<ValError>> {
+    Module::from_instructions(*header, instructions.to_vec())
+        .map(drop)
+        .map_err(|e| vec![ValError::layout(e)])
+}
+
+/// Every rule on an indexed module whose layout is sound.
+fn judge(index: ModuleIndex, opts: &Options) -> Result<Validated, Vec<ValError>> {
+    let redefined = redefinition_errors(&index);
+    if !redefined.is_empty() {
+        return Err(redefined);
+    }
     let mut errors = Vec::new();
     rules::run_all(&index, opts, &mut errors);
     if errors.is_empty() {
@@ -63,26 +99,13 @@ pub fn validate(
     }
 }
 
-/// The errors [`validate`] finds (empty when the module is valid): for callers that report
-/// rather than use the module.
-pub fn errors(header: &Header, instructions: &[Instruction], opts: &Options) -> Vec<ValError> {
-    validate(header, instructions, opts)
-        .err()
-        .unwrap_or_default()
-}
-
-/// Builds the module index without judging the module, with index errors as [`ValError`]s.
-/// For callers that deliberately run unvalidated modules (the engine's robustness tests).
-pub fn index(
-    header: &Header,
-    instructions: Vec<Instruction>,
-) -> Result<ModuleIndex, Vec<ValError>> {
-    ModuleIndex::build(header, instructions).map_err(|errors| {
-        errors
-            .into_iter()
-            .map(|IndexError::DefinedTwice { index, id, first }| {
-                ValError::at(index, IdError::DefinedTwice { id, first })
-            })
-            .collect()
-    })
+/// The index's redefinitions as validation errors.
+fn redefinition_errors(index: &ModuleIndex) -> Vec<ValError> {
+    index
+        .redefinitions()
+        .iter()
+        .map(|&IndexError::DefinedTwice { index, id, first }| {
+            ValError::at(index, IdError::DefinedTwice { id, first })
+        })
+        .collect()
 }

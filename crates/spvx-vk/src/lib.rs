@@ -1,6 +1,6 @@
 //! `spvx-vk`: runs SPIR-V compute modules on real Vulkan drivers (lavapipe, GPUs) so that the
-//! results of spvx-exec can be compared with an independent implementation, and compares
-//! output bytes element by element.
+//! results of spvx-exec can be compared with an independent implementation (the comparison
+//! itself is spvx-run's `compare`).
 //!
 //! The Vulkan loader is loaded at run time (`ash::Entry::load`): spvx builds and runs where
 //! no Vulkan is installed, and [`VkRunner::new`] says so when asked for a device. This crate
@@ -12,9 +12,7 @@
 //! - [`features`]: capabilities → Vulkan features, checked before a run.
 //! - [`runner`]: [`VkRunner::run`] on a [`VkRun`]; [`VkRunner::prepare`] for many dispatches.
 //! - [`prepared`]: [`Prepared`] (device objects created once) and [`Prepared::dispatch`].
-//! - [`compare`]: bit-for-bit (or ULP-bounded) comparison of output bytes.
 
-pub mod compare;
 pub mod device;
 pub mod error;
 pub mod features;

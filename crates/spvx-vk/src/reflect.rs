@@ -4,9 +4,9 @@
 //!
 //! Only what a Vulkan pipeline needs is read; validation is spvx-val's job.
 
-use crate::compare::Element;
 use crate::error::{VkError, VkResult};
 use spirv::{Capability, Decoration, ExecutionModel, StorageClass};
+use spvx_num::element::ElemType;
 use spvx_spirv::binary::read_words;
 use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
@@ -35,7 +35,7 @@ pub struct DescriptorBinding {
     pub name: Option<String>,
     /// The scalar type of every leaf of the block (or tensor element), when they all agree:
     /// how its bytes are best compared and printed.
-    pub element: Option<Element>,
+    pub element: Option<ElemType>,
     /// For a tensor: its rank and the Vulkan format of its elements.
     pub tensor: Option<TensorType>,
     /// Descriptors in the binding: 1 for a plain binding, N for an array of N buffers
@@ -90,10 +90,7 @@ impl ModuleInfo {
         let parsed = read_words(words).map_err(|e| VkError::Module(e.to_string()))?;
         Module::from_instructions(parsed.header, parsed.instructions.clone())
             .map_err(|e| VkError::Module(e.to_string()))?;
-        let ix = ModuleIndex::build(&parsed.header, parsed.instructions).map_err(|e| {
-            VkError::Module(e.first().map_or_else(String::new, ToString::to_string))
-        })?;
-        Self::reflect(&ix, entry)
+        Self::reflect(&ModuleIndex::build(&parsed.header, parsed.instructions), entry)
     }
 
     /// Reflects the entry point `entry` (None: the only GLCompute entry point) of an indexed
@@ -327,8 +324,8 @@ fn tensor_type(ix: &ModuleIndex, t: Id) -> Option<TensorType> {
 
 /// The one scalar type all leaves of type `t` share (struct members, array, vector, matrix
 /// and tensor elements), if they do.
-fn uniform_scalar(ix: &ModuleIndex, t: Id) -> Option<Element> {
-    let mut found: Option<Element> = None;
+fn uniform_scalar(ix: &ModuleIndex, t: Id) -> Option<ElemType> {
+    let mut found: Option<ElemType> = None;
     let mut stack = vec![(t, 0u32)];
     while let Some((t, depth)) = stack.pop() {
         if depth > 32 {
@@ -336,23 +333,23 @@ fn uniform_scalar(ix: &ModuleIndex, t: Id) -> Option<Element> {
         }
         let leaf = match ix.ty(t)? {
             Type::Int { width, signed } => Some(match (width, signed) {
-                (8, false) => Element::U8,
-                (8, true) => Element::I8,
-                (16, false) => Element::U16,
-                (16, true) => Element::I16,
-                (32, false) => Element::U32,
-                (32, true) => Element::I32,
-                (64, false) => Element::U64,
-                (64, true) => Element::I64,
+                (8, false) => ElemType::U8,
+                (8, true) => ElemType::I8,
+                (16, false) => ElemType::U16,
+                (16, true) => ElemType::I16,
+                (32, false) => ElemType::U32,
+                (32, true) => ElemType::I32,
+                (64, false) => ElemType::U64,
+                (64, true) => ElemType::I64,
                 _ => return None,
             }),
             Type::Float { width, encoding } => Some(match (width, encoding) {
-                (16, None) => Element::F16,
-                (16, Some(0)) => Element::BF16,
-                (32, None) => Element::F32,
-                (64, None) => Element::F64,
-                (8, Some(4214)) => Element::E4M3,
-                (8, Some(4215)) => Element::E5M2,
+                (16, None) => ElemType::F16,
+                (16, Some(0)) => ElemType::Bf16,
+                (32, None) => ElemType::F32,
+                (64, None) => ElemType::F64,
+                (8, Some(4214)) => ElemType::E4m3,
+                (8, Some(4215)) => ElemType::E5m2,
                 _ => return None,
             }),
             Type::Struct { members } => {

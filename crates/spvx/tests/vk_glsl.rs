@@ -7,12 +7,17 @@
 
 mod vk_common;
 
-use spvx_vk::compare::{Element, compare};
+use spvx_run::ElemType;
+use spvx_run::compare::{Comparison, Difference, Tolerance, Verdict, compare};
 use spvx_vk::reflect::DescriptorKind;
 use spvx_vk::{BufferData, ModuleInfo};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vk_common::{SplitMix, device, try_run_both};
+
+/// How the engine and the device are compared: NaN payloads are undefined, nothing else is
+/// tolerated.
+const DIFF: Tolerance = Tolerance::between_implementations(0);
 
 /// Engine-corpus shaders whose outputs differ from lavapipe's on these random inputs, and why
 /// (each analysed on the differing elements; see docs "What lavapipe runs").
@@ -75,11 +80,11 @@ fn differential(
         let elem = info
             .binding(e.set, e.binding)
             .and_then(|b| b.element)
-            .unwrap_or(Element::U8);
-        let mut c = compare(&e.bytes, &d.bytes, elem, 0, 4);
+            .unwrap_or(ElemType::U8);
+        let mut c = compare(&e.bytes, &d.bytes, elem, DIFF, 4);
         // A block of mixed types is compared as bytes; when every differing f32 (or f16) word
         // is a NaN on both sides, the differences are NaN payloads (documented), not mismatches.
-        if !c.passed() && elem == Element::U8 && c.lengths.is_none() {
+        if !c.passed() && elem == ElemType::U8 && c.lengths.is_none() {
             c = nan_aware_bytes(&e.bytes, &d.bytes);
         }
         if c.undefined > 0 {
@@ -101,35 +106,32 @@ fn differential(
 /// Bytes of a block of mixed types: a differing aligned 32-bit word is a NaN-payload
 /// difference when it is an f32 NaN on both sides, or when each of its 16-bit halves is equal
 /// or an f16 NaN on both sides; any other difference is a mismatch.
-fn nan_aware_bytes(a: &[u8], b: &[u8]) -> spvx_vk::compare::Comparison {
-    let mut c = compare(a, b, Element::U32, 0, 0);
+fn nan_aware_bytes(a: &[u8], b: &[u8]) -> Comparison {
+    let mut c = compare(a, b, ElemType::U32, DIFF, 0);
     c.mismatches = 0;
     c.undefined = 0;
     for (i, (x, y)) in a.chunks(4).zip(b.chunks(4)).enumerate() {
         if x == y {
             continue;
         }
-        let (xw, yw) = (
-            spvx_vk::compare::element_bits(x, Element::U32, 0),
-            spvx_vk::compare::element_bits(y, Element::U32, 0),
-        );
-        let f32_nans = x.len() == 4 && Element::F32.is_nan(xw) && Element::F32.is_nan(yw);
+        let (xw, yw) = (ElemType::U32.bits_at(x, 0), ElemType::U32.bits_at(y, 0));
+        let f32_nans = x.len() == 4 && ElemType::F32.is_nan(xw) && ElemType::F32.is_nan(yw);
         let f16_nans = x.len() == 4
             && [0, 16].iter().all(|&s| {
                 let (p, q) = ((xw >> s) & 0xffff, (yw >> s) & 0xffff);
-                p == q || (Element::F16.is_nan(p) && Element::F16.is_nan(q))
+                p == q || (ElemType::F16.is_nan(p) && ElemType::F16.is_nan(q))
             });
         if f32_nans || f16_nans {
             c.undefined += 1;
         } else {
             c.mismatches += 1;
             if c.listed.len() < 4 {
-                c.listed.push(spvx_vk::compare::Difference {
+                c.listed.push(Difference {
                     index: i,
                     byte: 4 * i,
                     expected: xw,
                     actual: yw,
-                    verdict: spvx_vk::compare::Verdict::Mismatch,
+                    verdict: Verdict::Mismatch,
                 });
             }
         }

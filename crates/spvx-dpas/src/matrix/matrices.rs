@@ -69,8 +69,8 @@ fn check_shape(
     Ok(())
 }
 
-/// The range of an integer precision.
-pub(crate) fn int_range(p: Precision) -> (i64, i64) {
+/// The inclusive value range of an integer precision (two's complement when signed).
+pub fn int_range(p: Precision) -> (i64, i64) {
     let bits = p.bits();
     if p.is_signed_integer() {
         (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)

@@ -97,7 +97,7 @@ pub fn sanitize(suggested: &str) -> String {
 
 /// Id → name: a vector for ids up to a bound proportional to the module's size (the usual,
 /// dense case), a map for any larger id (a hostile bound cannot make it allocate much).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct NameTable {
     dense: Vec<Option<Box<str>>>,
     sparse: FastMap<Id, Box<str>>,
@@ -129,7 +129,7 @@ impl NameTable {
 }
 
 /// The friendly names of a module's ids.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct FriendlyNames {
     names: NameTable,
     used: FastSet<Box<str>>,

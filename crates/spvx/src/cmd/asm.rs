@@ -6,6 +6,7 @@
 
 use crate::cmd::CmdResult;
 use crate::io::{read_input, write_output};
+use spvx_run::diagnostic::AsmDiagnostic;
 use spvx_spirv::asm::{
     AsmError, AsmOptions, DEFAULT_VERSION, TARGET_ENVS, assemble, target_env_version,
 };
@@ -74,24 +75,5 @@ fn display_name(path: &Path) -> String {
 
 /// Renders an assembler error rustc-style: message, location, the source line and carets.
 pub fn render_error(file: &str, text: &str, e: &AsmError) -> String {
-    let line_text = text.lines().nth(e.line as usize - 1).unwrap_or("");
-    let line_text = line_text.split('\0').next().unwrap_or("");
-    let number = e.line.to_string();
-    let pad = " ".repeat(number.len());
-    let col = e.column.max(1) as usize;
-    let prefix: String = line_text
-        .chars()
-        .take(col - 1)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
-    let span_chars = text
-        .get(e.start..e.end)
-        .map_or(1, |s| s.split('\n').next().unwrap_or("").chars().count())
-        .max(1);
-    format!(
-        "error: {kind}\n{pad}--> {file}:{line}:{col}\n{pad} |\n{number} | {line_text}\n{pad} | {prefix}{carets}",
-        kind = e.kind,
-        line = e.line,
-        carets = "^".repeat(span_chars),
-    )
+    format!("error: {}", AsmDiagnostic::new(file, text, e))
 }

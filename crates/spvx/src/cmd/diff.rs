@@ -1,13 +1,14 @@
 //! `spvx diff RUN`: runs the same run on the engine (spvx-exec) and on a Vulkan device
-//! (spvx-vk), compares every buffer bit for bit (spvx-vk's `compare`), and prints the first
-//! differences. Parsing and printing only.
+//! (spvx-vk), compares every buffer bit for bit (spvx-run's `diff` and `compare`), and prints
+//! the first differences. Parsing and printing only.
 
-use crate::cmd::CmdResult;
-use crate::cmd::run::device::{Loaded, cli_element, open, vk_element};
-use crate::cmd::run::elem::ElemType;
 use crate::cmd::run::output::print_summary;
 use crate::cmd::run::{RunArgs, plan_of};
-use spvx_vk::compare::{Verdict, compare};
+use crate::cmd::{CmdResult, error};
+use spvx_run::ElemType;
+use spvx_run::compare::{Tolerance, Verdict};
+use spvx_run::device::{Loaded, open};
+use spvx_run::diff::diff_outputs;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
@@ -47,16 +48,6 @@ pub struct DiffArgs {
     /// Self-test: flip bit BIT of byte BYTE of the engine's output SET.BINDING before comparing.
     #[arg(long, value_name = "SET.BINDING:BYTE:BIT", hide = true)]
     pub flip_engine_bit: Option<String>,
-}
-
-/// set, binding, the device's bytes, the engine's bytes.
-type Output<'a> = (u32, u32, u32, &'a [u8], Option<&'a [u8]>);
-
-/// One output of the device.
-struct BindingBytes<'a> {
-    set: u32,
-    binding: u32,
-    bytes: &'a [u8],
 }
 
 /// `SET.BINDING`.
@@ -105,9 +96,9 @@ pub fn run(args: DiffArgs) -> CmdResult {
         .transpose()?;
     let mut plan = plan_of(&args.run)?;
     let device = args.run.device.clone().unwrap_or_else(|| "vulkan".into());
-    let loaded = Loaded::load(&plan)?;
-    let compiled = loaded.compiled.as_ref().map_err(Clone::clone)?;
-    let runner = open(&device)?;
+    let loaded = Loaded::load(&plan).map_err(error)?;
+    let compiled = loaded.compiled.as_ref().map_err(error)?;
+    let runner = open(&device).map_err(error)?;
     if args.run.subgroup_size.is_none() {
         plan.config.subgroup_size = runner.report().subgroup_size;
     }
@@ -119,7 +110,7 @@ pub fn run(args: DiffArgs) -> CmdResult {
     };
     let report = compiled
         .run(&mut res, plan.groups, &config)
-        .map_err(|e| loaded.module.render_exec_error(&e))?;
+        .map_err(|e| error(loaded.module.placed(e)))?;
     print!("engine: ");
     print_summary(
         &loaded.module,
@@ -141,79 +132,17 @@ pub fn run(args: DiffArgs) -> CmdResult {
         buf[byte] ^= 1 << bit;
     }
     // The device.
-    let out = runner
-        .run_with_tensors(&loaded.vk_run(&plan), &loaded.vk_tensors())
-        .map_err(|e| format!("error: {}: {e}", loaded.module.name))?;
+    let out = loaded.run_on(&runner, &plan).map_err(error)?;
     println!(
         "device: {} (engine subgroup size {})",
         out.device, plan.config.subgroup_size
     );
-    let reflected = spvx_vk::ModuleInfo::read(&loaded.words(), Some(&loaded.entry)).ok();
-    let inputs = loaded.input_types();
-    let mut differing = 0;
     // Buffers, then tensors (their whole byte layout, padding included).
-    let arrays = loaded.arrays();
-    let outputs: Vec<Output> = out
-        .buffers
-        .iter()
-        .map(|b| {
-            (
-                b.set,
-                b.binding,
-                0,
-                b.bytes.as_slice(),
-                res.buffer(b.set, b.binding),
-            )
-        })
-        .chain(out.elements.iter().map(|e| {
-            let engine = res.buffer_element(e.set, e.binding, e.index);
-            (e.set, e.binding, e.index, e.bytes.as_slice(), engine)
-        }))
-        .chain(out.tensors.iter().map(|t| {
-            let engine = res.tensor(t.set, t.binding).map(|e| e.data.as_slice());
-            (t.set, t.binding, 0, t.bytes.as_slice(), engine)
-        }))
-        .collect();
-    for &(set, binding, index, device_bytes, engine_bytes) in &outputs {
-        let is_array = arrays.contains(&(set, binding));
-        let b = BindingBytes {
-            set,
-            binding,
-            bytes: device_bytes,
-        };
-        let key = (b.set, b.binding);
-        let plan_buf = plan.buffers.iter().find(|p| (p.set, p.binding) == key);
-        let elem = types
-            .get(&key)
-            .copied()
-            .or_else(|| {
-                plan_buf
-                    .and_then(|p| p.expect.as_ref())
-                    .and_then(|e| e.elem)
-            })
-            .or_else(|| inputs.get(&key).and_then(|d| d.elem))
-            .or_else(|| {
-                reflected
-                    .as_ref()
-                    .and_then(|r| r.binding(b.set, b.binding))
-                    .and_then(|d| d.element)
-                    .map(cli_element)
-            })
-            .unwrap_or(ElemType::U8);
-        let engine = engine_bytes.unwrap_or(&[]);
-        let c = compare(engine, b.bytes, vk_element(elem), args.ulps, args.show);
-        let name = loaded
-            .bindings
-            .iter()
-            .find(|i| (i.set, i.binding) == key)
-            .and_then(|i| i.name.clone())
-            .map_or_else(String::new, |n| format!(" ({n})"));
-        let element = if is_array {
-            format!("[{index}]")
-        } else {
-            String::new()
-        };
-        let label = format!("{}.{}{element}{name}", b.set, b.binding);
+    let tolerance = Tolerance::between_implementations(args.ulps);
+    let outputs = diff_outputs(&plan, &loaded, &res, &out, &types, tolerance, args.show);
+    let mut differing = 0;
+    for d in &outputs {
+        let (c, elem, label) = (&d.comparison, d.elem, &d.label);
         if let Some((e, d)) = c.lengths {
             println!("DIFF {label}: the engine has {e} bytes, the device {d}");
         }
@@ -237,24 +166,24 @@ pub fn run(args: DiffArgs) -> CmdResult {
                 c.within_ulps, args.ulps
             );
         }
-        for d in &c.listed {
-            let what = match d.verdict {
+        for x in &c.listed {
+            let what = match x.verdict {
                 Verdict::Mismatch => "mismatch".to_string(),
                 Verdict::NanPayload => "undefined (NaN payload)".to_string(),
                 Verdict::WithinUlps(n) => format!("{n} ULPs apart"),
             };
             // The engine tracks writers per binding, not per element of an array of buffers.
-            let writer = match report.writer_of(set, binding, d.byte) {
-                _ if is_array => "writers of array elements are not tracked".to_string(),
+            let writer = match report.writer_of(d.set, d.binding, x.byte) {
+                _ if d.is_array => "writers of array elements are not tracked".to_string(),
                 Some(w) => format!("written by {w}"),
                 None => "not written by the engine (its input value)".to_string(),
             };
             println!(
                 "  element {} (byte {}): engine {}, device {}: {what}; {writer}",
-                d.index,
-                d.byte,
-                elem.display(d.expected),
-                elem.display(d.actual)
+                x.index,
+                x.byte,
+                elem.display(x.expected),
+                elem.display(x.actual)
             );
         }
         if !c.passed() {

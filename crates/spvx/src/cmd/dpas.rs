@@ -1,13 +1,14 @@
 //! `spvx dpas`: run DPAS programs over a register file, or multiply `.npy` matrices through the
-//! DPAS simulator (crate spvx-dpas). Argument handling and printing only.
+//! DPAS simulator (crate spvx-dpas; the `.npy` files are read and written by spvx-run).
+//! Argument handling and printing only.
 
 use crate::cmd::CmdResult;
 use crate::io::{read_input, write_output};
 use spvx_dpas::gemm::matmul_fast;
 use spvx_dpas::isa::{ExecOptions, parse_program};
 use spvx_dpas::matrix::{MatmulSpec, matmul_instructions};
-use spvx_dpas::npy::{acc_matrix_from_npy, acc_matrix_to_npy, element_matrix_from_npy};
 use spvx_dpas::{BfOutputRounding, DataType, FloatModel, Platform, Precision, RegisterFile};
+use spvx_run::npy::matrix::{acc_matrix_from_npy, acc_matrix_to_npy, element_matrix_from_npy};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -12,3 +12,8 @@ pub mod val;
 
 /// What a subcommand returns: an exit code, or a fully rendered error message.
 pub type CmdResult = Result<std::process::ExitCode, String>;
+
+/// A library error as the command line prints it: `error: MESSAGE`.
+pub fn error(e: impl std::fmt::Display) -> String {
+    format!("error: {e}")
+}

@@ -1,13 +1,12 @@
 //! `spvx bench`: times the engine (and a Vulkan device, when asked) on the benchmark set of
-//! `bench/set.toml`, checks every run's outputs, prints the markdown table and saves it. The
+//! `bench/set.toml`, checks every run's outputs, prints the markdown table and saves it. Reading the run files,
 //! timing and checking are spvx-bench's; this file parses arguments and prints.
 
-mod load;
 mod machine;
 
-use crate::cmd::CmdResult;
-use crate::cmd::run::options::RunOptions;
-use spvx_bench::{BenchOptions, Device, Manifest, Table, run_case};
+use crate::cmd::{CmdResult, error};
+use spvx_bench::{BenchOptions, Device, Manifest, Table, load_case, run_case};
+use spvx_run::RunOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -95,7 +94,7 @@ pub fn run(args: BenchArgs) -> CmdResult {
     let mut rows = Vec::new();
     for entry in kernels {
         eprintln!("{}: loading {}", entry.name, entry.run.display());
-        let case = load::load_case(entry, &over)?;
+        let case = load_case(entry, &over).map_err(error)?;
         let dev = match &mut device {
             None => None,
             Some(Ok(d)) => Some(Ok(d.as_mut() as &mut dyn Device)),

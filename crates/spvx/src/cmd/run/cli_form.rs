@@ -1,11 +1,13 @@
 //! The command-line form: `spvx run MODULE --groups X[,Y,Z] --buffer SET.BINDING=SOURCE ...`
-//! turned into a [`RunPlan`], and the small parsers it shares with run files (groups, binding
-//! names, specialisation-constant values).
+//! turned into a [`RunPlan`], and the argument syntax only the command line has (binding
+//! names, `--spec ID=VALUE`, `--arg N=SOURCE`, `--local X[,Y,Z]`).
 
 use super::RunArgs;
-use super::data::DataSpec;
-use super::elem::ElemType;
-use super::plan::{BufferPlan, RunPlan, TensorPlan};
+use crate::cmd::error;
+use spvx_run::data::{DataSpec, parse_count};
+use spvx_run::kernel::{ArgPlan, ArgSource};
+use spvx_run::parse::{parse_groups, parse_spec_value};
+use spvx_run::{BufferPlan, RunPlan, TensorPlan};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -62,18 +64,15 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
         tensors,
         push,
         spec: parse_spec_args(&args.spec)?,
-        config: args.options().config()?,
+        config: args.options().config().map_err(error)?,
         out: Some(args.out.clone().unwrap_or_else(|| PathBuf::from("."))),
         args: args
             .kernel_args
             .iter()
-            .map(|a| super::kernel_args::parse_arg(a))
+            .map(|a| parse_arg(a))
             .collect::<Result<_, _>>()?,
         local: match &args.local {
-            Some(l) => Some(
-                super::kernel_args::parse_local(l)
-                    .map_err(|e| format!("error: --local {l}: {e}"))?,
-            ),
+            Some(l) => Some(parse_local(l).map_err(|e| format!("error: --local {l}: {e}"))?),
             None => None,
         },
         limits: spvx_val::Limits::default(),
@@ -95,52 +94,6 @@ pub fn parse_spec_args(args: &[String]) -> Result<BTreeMap<u32, u64>, String> {
         if out.insert(id, bits).is_some() {
             return Err(format!("error: --spec {s}: SpecId {id} is given twice"));
         }
-    }
-    Ok(out)
-}
-
-/// A specialisation-constant value: `true`/`false`, an integer (decimal, negative numbers as
-/// two's complement, or `0x` bits), or `TYPE:VALUE` with an element type (`f32:1.5`,
-/// `f16:0.1`, `i8:-3`), which gives that type's bits.
-pub fn parse_spec_value(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    match t {
-        "true" => return Ok(1),
-        "false" => return Ok(0),
-        _ => {}
-    }
-    if let Some((ty, v)) = t.split_once(':') {
-        let elem = ElemType::from_name(ty)
-            .ok_or_else(|| format!("'{ty}' is not an element type ({})", ElemType::names()))?;
-        return elem.encode_text(v);
-    }
-    if let Ok(v) = t.parse::<i64>() {
-        return Ok(v as u64);
-    }
-    if let Ok(v) = t.parse::<u64>() {
-        return Ok(v);
-    }
-    ElemType::U64.encode_text(t).map_err(|_| {
-        format!("'{t}' is not a value: write true/false, an integer, 0x bits, or TYPE:VALUE such as f32:1.5")
-    })
-}
-
-/// `X[,Y,Z]`: one to three workgroup counts, each at least 1 (missing ones are 1).
-pub fn parse_groups(text: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = text.split(',').collect();
-    if parts.len() > 3 {
-        return Err("at most three counts (X,Y,Z)".into());
-    }
-    let mut out = [1u32; 3];
-    for (slot, p) in out.iter_mut().zip(&parts) {
-        let n: u32 = p
-            .trim()
-            .parse()
-            .map_err(|_| format!("'{p}' is not a workgroup count (a number from 1)"))?;
-        if n == 0 {
-            return Err("a workgroup count of 0 runs nothing; counts start at 1".into());
-        }
-        *slot = n;
     }
     Ok(out)
 }
@@ -173,20 +126,58 @@ pub fn parse_binding(key: &str) -> Result<(u32, u32), String> {
     ))
 }
 
+/// `N=SOURCE` of `--arg`: SOURCE as for `--buffer`, or `local:BYTES`.
+pub fn parse_arg(text: &str) -> Result<ArgPlan, String> {
+    let (n, source) = text
+        .split_once('=')
+        .ok_or_else(|| format!("error: --arg {text}: expected N=SOURCE, e.g. --arg 0=f32:1.5"))?;
+    let index: u32 = n.trim().parse().map_err(|_| {
+        format!("error: --arg {text}: '{n}' is not an argument index (0 is the first)")
+    })?;
+    let source = parse_arg_source(source).map_err(|e| format!("error: --arg {text}: {e}"))?;
+    Ok(ArgPlan {
+        index,
+        source,
+        expect: None,
+        origin: format!("--arg {index}"),
+    })
+}
+
+/// `local:BYTES`, or a data SOURCE.
+fn parse_arg_source(text: &str) -> Result<ArgSource, String> {
+    if let Some(n) = text.strip_prefix("local:") {
+        let bytes = parse_count(n)
+            .ok_or_else(|| format!("'{text}': local:BYTES needs a byte count, e.g. local:256"))?;
+        return Ok(ArgSource::Local(bytes));
+    }
+    Ok(ArgSource::Data(
+        DataSpec::parse_source(text).map_err(|e| e.to_string())?,
+    ))
+}
+
+/// `X[,Y,Z]` of `--local`: one to three sizes from 1 (missing ones are 1).
+pub fn parse_local(text: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() > 3 {
+        return Err("at most three sizes (X,Y,Z)".into());
+    }
+    let mut out = [1u32; 3];
+    for (slot, p) in out.iter_mut().zip(&parts) {
+        let n: u32 = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{p}' is not a local size (a number from 1)"))?;
+        if n == 0 {
+            return Err("a local size of 0 has no invocations; sizes start at 1".into());
+        }
+        *slot = n;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn groups() {
-        assert_eq!(parse_groups("4"), Ok([4, 1, 1]));
-        assert_eq!(parse_groups("4,2"), Ok([4, 2, 1]));
-        assert_eq!(parse_groups("4,2,3"), Ok([4, 2, 3]));
-        assert!(parse_groups("4,2,3,1").is_err());
-        assert!(parse_groups("0").is_err());
-        assert!(parse_groups("a").is_err());
-        assert!(parse_groups("").is_err());
-    }
 
     #[test]
     fn bindings_and_specs() {
@@ -204,13 +195,13 @@ mod tests {
         assert!(parse_element_arg("0.1[x]=a.bin").is_err());
         assert!(parse_element_arg("0.1[-1]=a.bin").is_err());
         assert!(parse_element_arg("0[1]=a.bin").is_err());
-        assert_eq!(parse_spec_value("64"), Ok(64));
-        assert_eq!(parse_spec_value("-1"), Ok(u64::MAX));
-        assert_eq!(parse_spec_value("true"), Ok(1));
-        assert_eq!(parse_spec_value("0x10"), Ok(16));
-        // f32 1.5 = 0x3fc00000.
-        assert_eq!(parse_spec_value("f32:1.5"), Ok(0x3fc0_0000));
-        assert!(parse_spec_value("1.5").is_err());
-        assert!(parse_spec_value("q8:1").is_err());
+        assert_eq!(
+            parse_spec_args(&["0=64".into(), "1=f32:1.5".into()])
+                .map(|m| m.into_values().collect::<Vec<_>>()),
+            Ok(vec![64, 0x3fc0_0000])
+        );
+        assert!(parse_spec_args(&["0=1".into(), "0=2".into()]).is_err());
+        assert_eq!(parse_local("16,2"), Ok([16, 2, 1]));
+        assert!(parse_local("0").is_err());
     }
 }

@@ -1,34 +1,20 @@
-//! `spvx run`: run a compute entry point with spvx-exec, from command-line arguments or a run
-//! file (TOML). Parsing, loading and saving data, and printing only; the engine does the rest.
+//! `spvx run`: run a compute entry point, from command-line arguments or a run file (TOML).
+//! Argument parsing and printing only: the run plan (run files, data, expectations, running it
+//! on the engine or a device) is spvx-run's.
 //!
-//! - [`cli_form`]: `spvx run MODULE --groups .. --buffer SET.BINDING=SOURCE ..`.
-//! - [`runfile`]: `spvx run FILE.toml` (schema, validation).
-//! - [`plan`]: the run both describe, and carrying it out.
-//! - [`data`], [`elem`], [`npy`], [`prng`]: data sources, element types, `.npy`, random fills.
-//! - [`expect`]: expected-output checks; [`output`]: summary, events, output files.
-//! - [`module`]: reading the module, choosing the entry point, places of instructions.
-//! - [`options`]: engine options shared by both forms.
-//! - [`kernel_args`]: Kernel (OpenCL) entry points: `--arg`, `--local`, `[[arg]]`, `arg.N.bin`.
-//!
-//! Tensors are written after the run as `.npy` when packed (shape and element type of their
-//! input), as raw `.bin` bytes when strided.
+//! - [`cli_form`]: `spvx run MODULE --groups .. --buffer SET.BINDING=SOURCE ..` → a plan.
+//! - [`execute`]: the plan carried out on the engine, each step printed.
+//! - [`device`]: the plan carried out on a Vulkan device (`--device`), each step printed.
+//! - [`output`]: the summary line, undefined-behaviour events, files written, PASS/FAIL lines.
 
 pub mod cli_form;
-pub mod data;
 pub mod device;
-pub mod elem;
-pub mod expect;
-pub mod kernel_args;
-pub mod module;
-pub mod npy;
-pub mod options;
+pub mod execute;
 pub mod output;
-pub mod plan;
-pub mod prng;
-pub mod runfile;
 
-use crate::cmd::CmdResult;
-use options::{ByteCount, RunOptions};
+use crate::cmd::{CmdResult, error};
+use spvx_run::options::{ByteCount, RunOptions};
+use spvx_run::{RunPlan, runfile};
 use std::path::PathBuf;
 
 /// The long help: both forms, SOURCE syntax, the run-file schema, exit status.
@@ -253,20 +239,20 @@ pub fn run(args: RunArgs) -> CmdResult {
     let plan = plan_of(&args)?;
     match &args.device {
         Some(device) => device::execute(&plan, device),
-        None => plan.execute(),
+        None => execute::execute(&plan),
     }
 }
 
 /// The run the arguments describe (a run file with command-line overrides, or the
 /// command-line form).
-pub fn plan_of(args: &RunArgs) -> Result<plan::RunPlan, String> {
+pub fn plan_of(args: &RunArgs) -> Result<RunPlan, String> {
     let mut plan = plan_without_limits(args)?;
     plan.limits = args.limits.limits();
     Ok(plan)
 }
 
 /// The plan of the command line or run file, with the validator's default limits.
-fn plan_without_limits(args: &RunArgs) -> Result<plan::RunPlan, String> {
+fn plan_without_limits(args: &RunArgs) -> Result<RunPlan, String> {
     Ok(if args.is_run_file() {
         if !args.buffers.is_empty() || args.push.is_some() || !args.kernel_args.is_empty() {
             return Err(
@@ -274,13 +260,13 @@ fn plan_without_limits(args: &RunArgs) -> Result<plan::RunPlan, String> {
                     .into(),
             );
         }
-        let mut plan = runfile::plan(&args.input, &args.options())?;
+        let mut plan = runfile::plan(&args.input, &args.options()).map_err(error)?;
         if args.entry.is_some() {
             plan.entry = args.entry.clone();
         }
         if let Some(g) = &args.groups {
-            plan.groups =
-                cli_form::parse_groups(g).map_err(|e| format!("error: --groups {g}: {e}"))?;
+            plan.groups = spvx_run::parse::parse_groups(g)
+                .map_err(|e| format!("error: --groups {g}: {e}"))?;
         }
         plan.spec.extend(cli_form::parse_spec_args(&args.spec)?);
         if let Some(out) = &args.out {
@@ -288,7 +274,7 @@ fn plan_without_limits(args: &RunArgs) -> Result<plan::RunPlan, String> {
         }
         if let Some(l) = &args.local {
             plan.local =
-                Some(kernel_args::parse_local(l).map_err(|e| format!("error: --local {l}: {e}"))?);
+                Some(cli_form::parse_local(l).map_err(|e| format!("error: --local {l}: {e}"))?);
         }
         plan
     } else {

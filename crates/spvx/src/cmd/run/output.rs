@@ -1,12 +1,12 @@
-//! What a run prints and writes: the one-line summary, the undefined-behaviour events (with
-//! the place of each instruction), and `DIR/SET.BINDING.bin` for every buffer
-//! (`DIR/SET.BINDING.INDEX.bin` for every element of an array of buffers).
+//! What a run prints: the one-line summary, the printed lines of the shader, the
+//! undefined-behaviour events (with the place of each instruction), the files written and the
+//! PASS/FAIL lines of the expectations with their tally.
 
-use super::module::LoadedModule;
-use super::npy::write_npy;
-use super::plan::TensorOutput;
-use spvx_exec::{JitUse, Resources, RunReport};
+use spvx_exec::{JitUse, RunReport};
+use spvx_run::expect::{Checked, Tally};
+use spvx_run::module::LoadedModule;
 use std::path::Path;
+use std::process::ExitCode;
 
 /// Events printed in full (all are counted).
 const EVENTS_SHOWN: usize = 10;
@@ -47,7 +47,7 @@ pub fn print_summary(
     for e in report.events.iter().take(EVENTS_SHOWN) {
         eprintln!(
             "warning: {e} (the documented result was used; --strict makes this an error){}",
-            module.place(e.instruction)
+            module.place_text(e.instruction)
         );
     }
     if report.total_events > EVENTS_SHOWN as u64 {
@@ -58,50 +58,25 @@ pub fn print_summary(
     }
 }
 
-/// Writes every buffer to `dir/SET.BINDING.bin` (an element of an array of buffers, whose
-/// (set, binding) is in `arrays`: `dir/SET.BINDING.INDEX.bin`) and every tensor to
-/// `dir/SET.BINDING.npy` (packed) or `.bin` (strided: the raw bytes; an element of an array of
-/// tensors: `dir/SET.BINDING.INDEX.npy` / `.bin`), creating `dir` if needed.
-pub fn write_outputs(
-    dir: &Path,
-    res: &Resources,
-    arrays: &[(u32, u32)],
-    tensors: &[TensorOutput],
-) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
-    let mut written = Vec::new();
-    for ((set, binding, index), bytes) in res.buffer_elements() {
-        let name = if arrays.contains(&(set, binding)) {
-            format!("{set}.{binding}.{index}.bin")
-        } else {
-            format!("{set}.{binding}.bin")
-        };
-        let path = dir.join(&name);
-        std::fs::write(&path, bytes)
-            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
-        written.push(name);
+/// `wrote 0.0.bin 0.1.bin in DIR`.
+pub fn print_written(names: &[String], dir: &Path) {
+    println!("wrote {} in {}", names.join(" "), dir.display());
+}
+
+/// Prints one PASS/FAIL line.
+pub fn print_check(c: &Checked) {
+    println!("{c}");
+}
+
+/// Prints the tally line (`PASS: 3 of 3 checked bindings match`; `what`: "bindings",
+/// "arguments") when anything was checked; the exit code is failure when a check failed.
+pub fn finish(tally: Tally, what: &str) -> ExitCode {
+    if let Some(line) = tally.summary(what) {
+        println!("{line}");
     }
-    for t in tensors {
-        let Some(tensor) = res.tensor_element(t.set, t.binding, t.index.unwrap_or(0)) else {
-            continue;
-        };
-        let stem = match t.index {
-            Some(i) => format!("{}.{}.{i}", t.set, t.binding),
-            None => format!("{}.{}", t.set, t.binding),
-        };
-        let (name, bytes) = if t.packed {
-            let file = write_npy(t.elem, &tensor.shape, &tensor.data)
-                .map_err(|e| format!("error: tensor {stem}: {e}"))?;
-            (format!("{stem}.npy"), file)
-        } else {
-            (format!("{stem}.bin"), tensor.data.clone())
-        };
-        let path = dir.join(&name);
-        std::fs::write(&path, bytes)
-            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
-        written.push(name);
+    if tally.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
-    println!("wrote {} in {}", written.join(" "), dir.display());
-    Ok(())
 }

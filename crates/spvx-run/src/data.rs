@@ -1,9 +1,11 @@
 //! Where a binding's bytes come from: a raw file, a `.npy` file, `zeros:BYTES`, inline values
-//! of an element type, or a seeded random fill; and the command-line SOURCE syntax.
+//! of an element type, or a seeded random fill; the command-line SOURCE syntax; loading the
+//! bytes under the run's memory limit.
 
-use super::elem::ElemType;
-use super::npy::read_npy;
-use super::prng::SplitMix64;
+use crate::ElemType;
+use crate::npy::{NpyError, read_npy};
+use crate::prng::SplitMix64;
+use spvx_num::element::ElemError;
 use std::path::{Path, PathBuf};
 
 /// The bounds of a random fill.
@@ -43,14 +45,78 @@ pub struct Data {
     pub shape: Option<Vec<u64>>,
 }
 
+/// Why a command-line SOURCE is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SourceError {
+    /// `zeros:` without a byte count.
+    #[error("'{0}': zeros:BYTES needs a byte count, e.g. zeros:1024")]
+    ZerosCount(String),
+    /// A value of `TYPE:V,V,...` that is not one of TYPE.
+    #[error("'{text}': {source}")]
+    Value {
+        text: String,
+        #[source]
+        source: ElemError,
+    },
+    /// Nothing at all.
+    #[error("empty SOURCE (a path, zeros:BYTES or TYPE:V,V,...)")]
+    Empty,
+}
+
+/// Why a random fill cannot be drawn.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RandomError {
+    /// Integer bounds that are empty or outside the type.
+    #[error("random range {min}..={max} is empty or outside {elem} ({lo}..={hi})")]
+    IntRange {
+        min: i128,
+        max: i128,
+        elem: ElemType,
+        lo: i128,
+        hi: i128,
+    },
+    /// Float bounds that are not finite or empty.
+    #[error("random range [{min}, {max}) must be finite and non-empty")]
+    FloatRange { min: f64, max: f64 },
+    /// Integer bounds given for a float type (the run-file reader never makes these).
+    #[error("internal: integer bounds for float type {0}")]
+    IntBoundsForFloat(ElemType),
+    /// Float bounds for an integer type.
+    #[error("random {0} needs integer bounds (min and max are integers)")]
+    FloatBoundsForInt(ElemType),
+}
+
+/// Why data cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The `.npy` file cannot be used.
+    #[error("{}: {source}", path.display())]
+    Npy {
+        path: PathBuf,
+        #[source]
+        source: NpyError,
+    },
+    /// More bytes than the memory limit.
+    #[error("{bytes} bytes are more than the memory limit of {limit} bytes (--max-memory)")]
+    MemoryLimit { bytes: u64, limit: u64 },
+    /// The random fill cannot be drawn.
+    #[error(transparent)]
+    Random(#[from] RandomError),
+}
+
 impl DataSpec {
     /// Parses a command-line SOURCE: `zeros:BYTES`, `TYPE:V,V,...` (TYPE one of the element
     /// types), or a path.
-    pub fn parse_source(text: &str) -> Result<DataSpec, String> {
+    pub fn parse_source(text: &str) -> Result<DataSpec, SourceError> {
         if let Some(n) = text.strip_prefix("zeros:") {
-            let bytes = parse_count(n).ok_or_else(|| {
-                format!("'{text}': zeros:BYTES needs a byte count, e.g. zeros:1024")
-            })?;
+            let bytes = parse_count(n).ok_or_else(|| SourceError::ZerosCount(text.into()))?;
             return Ok(DataSpec::Zeros(bytes));
         }
         if let Some((ty, list)) = text.split_once(':')
@@ -59,23 +125,24 @@ impl DataSpec {
             let values = list
                 .split(',')
                 .map(|v| elem.encode_text(v))
-                .collect::<Result<Vec<u64>, String>>()
-                .map_err(|e| format!("'{text}': {e}"))?;
+                .collect::<Result<Vec<u64>, ElemError>>()
+                .map_err(|source| SourceError::Value {
+                    text: text.into(),
+                    source,
+                })?;
             return Ok(DataSpec::Inline { elem, values });
         }
         if text.is_empty() {
-            return Err("empty SOURCE (a path, zeros:BYTES or TYPE:V,V,...)".into());
+            return Err(SourceError::Empty);
         }
         Ok(DataSpec::File(PathBuf::from(text)))
     }
 
     /// Loads the bytes; relative paths are taken from `base`. Refuses more than `limit` bytes.
-    pub fn load(&self, base: &Path, limit: u64) -> Result<Data, String> {
+    pub fn load(&self, base: &Path, limit: u64) -> Result<Data, LoadError> {
         let check = |bytes: u64| {
             if bytes > limit {
-                Err(format!(
-                    "{bytes} bytes are more than the memory limit of {limit} bytes (--max-memory)"
-                ))
+                Err(LoadError::MemoryLimit { bytes, limit })
             } else {
                 Ok(())
             }
@@ -83,10 +150,15 @@ impl DataSpec {
         match self {
             DataSpec::File(path) => {
                 let full = base.join(path);
-                let raw = std::fs::read(&full)
-                    .map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+                let raw = std::fs::read(&full).map_err(|source| LoadError::Read {
+                    path: full.clone(),
+                    source,
+                })?;
                 if path.extension().is_some_and(|e| e == "npy") {
-                    let npy = read_npy(&raw).map_err(|e| format!("{}: {e}", full.display()))?;
+                    let npy = read_npy(&raw).map_err(|source| LoadError::Npy {
+                        path: full.clone(),
+                        source,
+                    })?;
                     Ok(Data {
                         bytes: npy.bytes,
                         elem: Some(npy.elem),
@@ -142,15 +214,19 @@ pub fn random_bytes(
     count: u64,
     range: &Range,
     seed: u64,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, RandomError> {
     let mut rng = SplitMix64::new(seed);
     let mut bytes = Vec::with_capacity(count as usize * elem.size());
     match (range, elem.float_format(), elem.int_range()) {
         (Range::Int(min, max), None, Some((lo, hi))) => {
             if min > max || *min < lo || *max > hi {
-                return Err(format!(
-                    "random range {min}..={max} is empty or outside {elem} ({lo}..={hi})"
-                ));
+                return Err(RandomError::IntRange {
+                    min: *min,
+                    max: *max,
+                    elem,
+                    lo,
+                    hi,
+                });
             }
             for _ in 0..count {
                 let v = rng.int_in(*min, *max);
@@ -159,9 +235,10 @@ pub fn random_bytes(
         }
         (Range::Float(min, max), Some(format), _) => {
             if !(min.is_finite() && max.is_finite() && min < max) {
-                return Err(format!(
-                    "random range [{min}, {max}) must be finite and non-empty"
-                ));
+                return Err(RandomError::FloatRange {
+                    min: *min,
+                    max: *max,
+                });
             }
             for _ in 0..count {
                 let v = rng.f64_in(*min, *max);
@@ -169,14 +246,8 @@ pub fn random_bytes(
                 elem.push_bytes(bits, &mut bytes);
             }
         }
-        (Range::Int(..), Some(_), _) => {
-            return Err(format!("internal: integer bounds for float type {elem}"));
-        }
-        _ => {
-            return Err(format!(
-                "random {elem} needs integer bounds (min and max are integers)"
-            ));
-        }
+        (Range::Int(..), Some(_), _) => return Err(RandomError::IntBoundsForFloat(elem)),
+        _ => return Err(RandomError::FloatBoundsForInt(elem)),
     }
     Ok(bytes)
 }
@@ -223,7 +294,10 @@ mod tests {
                 values: vec![0xff, 2]
             })
         );
-        assert!(DataSpec::parse_source("u8:256").is_err());
+        assert_eq!(
+            DataSpec::parse_source("u8:256").map_err(|e| e.to_string()),
+            Err("'u8:256': 256 is outside the range of u8 (0..=255)".to_string())
+        );
         assert_eq!(
             DataSpec::parse_source("a/b.bin"),
             Ok(DataSpec::File(PathBuf::from("a/b.bin")))
@@ -239,5 +313,14 @@ mod tests {
         assert!(random_bytes(ElemType::I8, 1, &Range::Int(-129, 0), 1).is_err());
         assert!(random_bytes(ElemType::F16, 1, &Range::Float(1.0, 1.0), 1).is_err());
         assert!(random_bytes(ElemType::F16, 1, &Range::Int(0, 1), 1).is_err());
+    }
+
+    #[test]
+    fn memory_limit() {
+        let e = DataSpec::Zeros(10).load(Path::new(""), 9).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "10 bytes are more than the memory limit of 9 bytes (--max-memory)"
+        );
     }
 }

@@ -1,10 +1,10 @@
 //! The engine options a run may set, from the command line or a run file's `[run]` table
 //! (the command line wins), and their translation into `spvx_exec::RunConfig`.
 
-use super::data::parse_count;
+use crate::data::parse_count;
 use spvx_exec::RunConfig;
-use spvx_num::float::RoundingMode;
-use spvx_num::mixdot::Model;
+use spvx_num::float::{FloatError, RoundingMode};
+use spvx_num::mixdot::{MixdotError, Model};
 
 /// Options of the engine; `None` keeps the engine's default.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
@@ -42,6 +42,25 @@ pub enum ByteCount {
     Text(String),
 }
 
+/// An option value the engine cannot take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    #[error("the step limit must be at least 1")]
+    ZeroSteps,
+    #[error("the dispatch limit must be at least 1 invocation")]
+    ZeroInvocations,
+    #[error("memory limit '{0}' is not a byte count (e.g. 65536, 512M, 4G)")]
+    MemoryLimit(String),
+    #[error("--threads must be at least 1")]
+    ZeroThreads,
+    #[error("subgroup size {0} is not in 1..=64")]
+    SubgroupSize(u32),
+    #[error("{0} (models: {models})", models = Model::ALL.map(|m| m.name()).join(", "))]
+    MixdotModel(#[source] MixdotError),
+    #[error("{0} (rne, rtz, rtp, rtn)")]
+    MixdotRounding(#[source] FloatError),
+}
+
 impl RunOptions {
     /// `self`, with every option `over` sets replaced by it.
     pub fn overridden_by(&self, over: &RunOptions) -> RunOptions {
@@ -67,20 +86,20 @@ impl RunOptions {
     }
 
     /// The engine configuration.
-    pub fn config(&self) -> Result<RunConfig, String> {
+    pub fn config(&self) -> Result<RunConfig, OptionsError> {
         let mut cfg = RunConfig::default();
         if let Some(s) = self.strict {
             cfg.strict = s;
         }
         if let Some(n) = self.max_steps {
             if n == 0 {
-                return Err("error: the step limit must be at least 1".into());
+                return Err(OptionsError::ZeroSteps);
             }
             cfg.step_limit = n;
         }
         if let Some(n) = self.max_invocations {
             if n == 0 {
-                return Err("error: the dispatch limit must be at least 1 invocation".into());
+                return Err(OptionsError::ZeroInvocations);
             }
             cfg.max_invocations = n;
         }
@@ -88,35 +107,29 @@ impl RunOptions {
             None => {}
             Some(ByteCount::Bytes(n)) => cfg.memory_limit = *n,
             Some(ByteCount::Text(m)) => {
-                cfg.memory_limit = parse_count(m).ok_or_else(|| {
-                    format!("error: memory limit '{m}' is not a byte count (e.g. 65536, 512M, 4G)")
-                })?;
+                cfg.memory_limit =
+                    parse_count(m).ok_or_else(|| OptionsError::MemoryLimit(m.clone()))?;
             }
         }
         if let Some(t) = self.threads {
             if t == 0 {
-                return Err("error: --threads must be at least 1".into());
+                return Err(OptionsError::ZeroThreads);
             }
             cfg.threads = Some(t);
         }
         if let Some(s) = self.subgroup_size {
             if !(1..=64).contains(&s) {
-                return Err(format!("error: subgroup size {s} is not in 1..=64"));
+                return Err(OptionsError::SubgroupSize(s));
             }
             cfg.subgroup_size = s;
         }
         if let Some(m) = &self.mixdot_model {
-            cfg.mixdot.model = m.parse::<Model>().map_err(|e| {
-                format!(
-                    "error: {e} (models: {})",
-                    Model::ALL.map(|m| m.name()).join(", ")
-                )
-            })?;
+            cfg.mixdot.model = m.parse::<Model>().map_err(OptionsError::MixdotModel)?;
         }
         if let Some(r) = &self.mixdot_rounding {
             cfg.mixdot.rounding = r
                 .parse::<RoundingMode>()
-                .map_err(|e| format!("error: {e} (rne, rtz, rtp, rtn)"))?;
+                .map_err(OptionsError::MixdotRounding)?;
         }
         if let Some(f) = self.mixdot_flush_inputs {
             cfg.mixdot.flush_input_denormals = f;

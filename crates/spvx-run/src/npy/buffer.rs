@@ -3,8 +3,9 @@
 //! `i1`…`i8`, `u1`…`u8`, `f2`, `f4`, `f8`. Writing: tensors after a run, with the dtype of
 //! their element type (bf16 as `<u2` bits, e4m3/e5m2 as `|u1` bits: numpy has no such dtypes).
 
-use super::elem::ElemType;
-use npyz::{DType, NpyFile, Order, TypeChar};
+use super::{NpyArray, to_c_order, write};
+use crate::ElemType;
+use npyz::{DType, TypeChar};
 
 /// The bytes of an array and the element type they hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,61 +15,78 @@ pub struct NpyBytes {
     pub shape: Vec<u64>,
 }
 
+/// Why a `.npy` file cannot be read as buffer data, or written.
+#[derive(Debug, thiserror::Error)]
+pub enum NpyError {
+    /// The header cannot be read.
+    #[error("not a valid .npy file: {0}")]
+    Invalid(#[source] std::io::Error),
+    /// The product of the dimensions overflows.
+    #[error("shape {0:?} has more than 2^64 elements (the product of its dimensions overflows)")]
+    TooManyElements(Vec<u64>),
+    /// A dtype that is not a plain number.
+    #[error("dtype {0} is not supported (plain numbers only: b1, i1-i8, u1-u8, f2, f4, f8)")]
+    Unsupported(String),
+    /// The data cannot be read.
+    #[error("cannot read the array data: {0}")]
+    Data(#[source] std::io::Error),
+    /// The data holds another number of elements than the shape says.
+    #[error("the file holds {held} elements but its shape {shape:?} says {count}")]
+    Count {
+        held: usize,
+        shape: Vec<u64>,
+        count: u64,
+    },
+    /// Writing failed.
+    #[error("cannot write .npy: {0}")]
+    Write(#[source] std::io::Error),
+}
+
 /// The number of elements of a shape (`None` on overflow).
 pub fn element_count(shape: &[u64]) -> Option<u64> {
     shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))
 }
 
 /// Reads a `.npy` file's elements as little-endian bytes in C order.
-pub fn read_npy(file: &[u8]) -> Result<NpyBytes, String> {
-    let npy = NpyFile::new(file).map_err(|e| format!("not a valid .npy file: {e}"))?;
+pub fn read_npy(file: &[u8]) -> Result<NpyBytes, NpyError> {
+    let npy = NpyArray::open(file).map_err(NpyError::Invalid)?;
     let shape = npy.shape().to_vec();
     // Checked before reading: npyz multiplies the dimensions without overflow checks.
     let Some(count) = element_count(&shape) else {
-        return Err(format!(
-            "shape {shape:?} has more than 2^64 elements (the product of its dimensions overflows)"
-        ));
+        return Err(NpyError::TooManyElements(shape));
     };
     let order = npy.order();
     let dtype = npy.dtype();
     let DType::Plain(ts) = &dtype else {
-        return Err(format!(
-            "dtype {} is not supported (plain numbers only: b1, i1-i8, u1-u8, f2, f4, f8)",
-            dtype.descr()
-        ));
+        return Err(NpyError::Unsupported(dtype.descr()));
     };
-    let bad = || {
-        format!("dtype {ts} is not supported (plain numbers only: b1, i1-i8, u1-u8, f2, f4, f8)")
-    };
-    let io = |e: std::io::Error| format!("cannot read the array data: {e}");
+    let io = NpyError::Data;
     let (elem, elements): (ElemType, Vec<u64>) = match (ts.type_char(), ts.size_field()) {
-        (TypeChar::Bool, 1) => (ElemType::U8, widen(npy.into_vec::<bool>().map_err(io)?)),
-        (TypeChar::Int, 1) => (ElemType::I8, widen(npy.into_vec::<i8>().map_err(io)?)),
-        (TypeChar::Int, 2) => (ElemType::I16, widen(npy.into_vec::<i16>().map_err(io)?)),
-        (TypeChar::Int, 4) => (ElemType::I32, widen(npy.into_vec::<i32>().map_err(io)?)),
-        (TypeChar::Int, 8) => (ElemType::I64, widen(npy.into_vec::<i64>().map_err(io)?)),
-        (TypeChar::Uint, 1) => (ElemType::U8, widen(npy.into_vec::<u8>().map_err(io)?)),
-        (TypeChar::Uint, 2) => (ElemType::U16, widen(npy.into_vec::<u16>().map_err(io)?)),
-        (TypeChar::Uint, 4) => (ElemType::U32, widen(npy.into_vec::<u32>().map_err(io)?)),
-        (TypeChar::Uint, 8) => (ElemType::U64, widen(npy.into_vec::<u64>().map_err(io)?)),
+        (TypeChar::Bool, 1) => (ElemType::U8, widen(npy.into_flat::<bool>().map_err(io)?)),
+        (TypeChar::Int, 1) => (ElemType::I8, widen(npy.into_flat::<i8>().map_err(io)?)),
+        (TypeChar::Int, 2) => (ElemType::I16, widen(npy.into_flat::<i16>().map_err(io)?)),
+        (TypeChar::Int, 4) => (ElemType::I32, widen(npy.into_flat::<i32>().map_err(io)?)),
+        (TypeChar::Int, 8) => (ElemType::I64, widen(npy.into_flat::<i64>().map_err(io)?)),
+        (TypeChar::Uint, 1) => (ElemType::U8, widen(npy.into_flat::<u8>().map_err(io)?)),
+        (TypeChar::Uint, 2) => (ElemType::U16, widen(npy.into_flat::<u16>().map_err(io)?)),
+        (TypeChar::Uint, 4) => (ElemType::U32, widen(npy.into_flat::<u32>().map_err(io)?)),
+        (TypeChar::Uint, 8) => (ElemType::U64, widen(npy.into_flat::<u64>().map_err(io)?)),
         (TypeChar::Float, 2) => (
             ElemType::F16,
-            widen(npy.into_vec::<half::f16>().map_err(io)?),
+            widen(npy.into_flat::<half::f16>().map_err(io)?),
         ),
-        (TypeChar::Float, 4) => (ElemType::F32, widen(npy.into_vec::<f32>().map_err(io)?)),
-        (TypeChar::Float, 8) => (ElemType::F64, widen(npy.into_vec::<f64>().map_err(io)?)),
-        _ => return Err(bad()),
+        (TypeChar::Float, 4) => (ElemType::F32, widen(npy.into_flat::<f32>().map_err(io)?)),
+        (TypeChar::Float, 8) => (ElemType::F64, widen(npy.into_flat::<f64>().map_err(io)?)),
+        _ => return Err(NpyError::Unsupported(ts.to_string())),
     };
     if count != elements.len() as u64 {
-        return Err(format!(
-            "the file holds {} elements but its shape {shape:?} says {count}",
-            elements.len()
-        ));
+        return Err(NpyError::Count {
+            held: elements.len(),
+            shape,
+            count,
+        });
     }
-    let elements = match order {
-        Order::C => elements,
-        Order::Fortran => fortran_to_c(&elements, &shape),
-    };
+    let elements = to_c_order(elements, &shape, order);
     let mut bytes = Vec::with_capacity(elements.len() * elem.size());
     for e in elements {
         elem.push_bytes(e, &mut bytes);
@@ -77,7 +95,7 @@ pub fn read_npy(file: &[u8]) -> Result<NpyBytes, String> {
 }
 
 /// The `.npy` file of `bytes` (little-endian elements of `elem`, C order) with `shape`.
-pub fn write_npy(elem: ElemType, shape: &[u64], bytes: &[u8]) -> Result<Vec<u8>, String> {
+pub fn write_npy(elem: ElemType, shape: &[u64], bytes: &[u8]) -> Result<Vec<u8>, NpyError> {
     let size = elem.size();
     let n = bytes.len() / size;
     let bits = (0..n).map(|i| {
@@ -105,23 +123,8 @@ pub fn write_npy(elem: ElemType, shape: &[u64], bytes: &[u8]) -> Result<Vec<u8>,
         ElemType::F32 => write(&mut out, shape, bits.map(|b| f32::from_bits(b as u32))),
         ElemType::F64 => write(&mut out, shape, bits.map(f64::from_bits)),
     };
-    r.map_err(|e| format!("cannot write .npy: {e}"))?;
+    r.map_err(NpyError::Write)?;
     Ok(out)
-}
-
-fn write<T: npyz::AutoSerialize>(
-    out: &mut Vec<u8>,
-    shape: &[u64],
-    values: impl Iterator<Item = T>,
-) -> std::io::Result<()> {
-    use npyz::WriterBuilder;
-    let mut writer = npyz::WriteOptions::new()
-        .default_dtype()
-        .shape(shape)
-        .writer(out)
-        .begin_nd()?;
-    writer.extend(values)?;
-    writer.finish()
 }
 
 /// Element bits as u64 (the low bits of the element's width).
@@ -157,38 +160,12 @@ fn widen<T: Bits>(v: Vec<T>) -> Vec<u64> {
     v.into_iter().map(Bits::bits).collect()
 }
 
-/// Reorders Fortran-order (first index fastest) elements into C order (last index fastest).
-fn fortran_to_c(elements: &[u64], shape: &[u64]) -> Vec<u64> {
-    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
-    let mut out = Vec::with_capacity(elements.len());
-    let mut index = vec![0usize; dims.len()];
-    for _ in 0..elements.len() {
-        // Fortran offset of the current C-order index.
-        let mut offset = 0;
-        let mut stride = 1;
-        for (i, &d) in index.iter().zip(&dims) {
-            offset += i * stride;
-            stride *= d;
-        }
-        out.push(elements[offset]);
-        // Advance the C-order index (last dimension fastest).
-        for k in (0..dims.len()).rev() {
-            index[k] += 1;
-            if index[k] < dims[k] {
-                break;
-            }
-            index[k] = 0;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A version-1 .npy file written by hand (the format of numpy's `format.py`).
-    fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
+    pub(crate) fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
         let mut header = format!(
             "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
             if fortran { "True" } else { "False" }
@@ -241,11 +218,19 @@ mod tests {
         assert_eq!(got.elem, ElemType::F16);
         assert_eq!(got.bytes, [0x00, 0x3c, 0x00, 0xc0]);
         assert!(read_npy(b"not npy").is_err());
-        assert!(read_npy(&npy("<c8", false, "(1,)", &[0; 8])).is_err());
-        assert!(read_npy(&npy("<i4", false, "(3,)", &[0; 8])).is_err());
+        let e = read_npy(&npy("<c8", false, "(1,)", &[0; 8])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "dtype <c8 is not supported (plain numbers only: b1, i1-i8, u1-u8, f2, f4, f8)"
+        );
+        let e = read_npy(&npy("<i4", false, "(3,)", &[0; 8])).unwrap_err();
+        assert!(
+            e.to_string().starts_with("cannot read the array data"),
+            "{e}"
+        );
         // 2^32 · 2^32 · 2^32 elements: the shape's product overflows u64.
         let huge = "(4294967296, 4294967296, 4294967296)";
         let e = read_npy(&npy("<i4", false, huge, &[0; 8])).unwrap_err();
-        assert!(e.contains("more than 2^64 elements"), "{e}");
+        assert!(e.to_string().contains("more than 2^64 elements"), "{e}");
     }
 }

@@ -1,14 +1,28 @@
-//! Reading `.npy` arrays into [`ElementMatrix`] / [`AccMatrix`] (conventions in [`super`]).
+//! `.npy` arrays ↔ DPAS matrices ([`ElementMatrix`], [`AccMatrix`]), with the element
+//! conventions of `spvx dpas matmul`:
+//!
+//! | precision / type | array dtype |
+//! |---|---|
+//! | u1 … s8 (A, B) | int8 or uint8; each value must lie in the precision's range |
+//! | hf (fp16) | float16 |
+//! | bf (bf16) | uint16 (raw bits) |
+//! | bf8, hf8 | uint8 (raw bits) |
+//! | tf32 | float32 (the fp32 container) |
+//! | D / UD (C, D) | int32 / uint32 |
+//! | F (C, D) | float32 |
+//! | BF / HF (C, D) | uint16 (raw bits); float16 is also read as HF |
+//!
+//! Arrays must be 2-D; C (row-major) and Fortran order are both read; output is C order.
+//! spvx-dpas itself takes and gives plain matrices; the files are this crate's business.
 
-use npyz::{DType, NpyFile, Order};
-use spvx_num::dpas::Precision;
+use super::{NpyArray, to_c_order, write};
+use npyz::{DType, Order};
+use spvx_dpas::matrix::{AccMatrix, ElementMatrix, int_range};
+use spvx_dpas::{DataType, MatrixError, Precision};
 
-use crate::matrix::{AccMatrix, ElementMatrix, int_range};
-use crate::{DataType, MatrixError};
-
-/// Why an array cannot be used.
+/// Why an array cannot be used as a matrix.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NpyError {
+pub enum NpyMatrixError {
     /// Not a readable `.npy` file.
     #[error("{name}: not a valid .npy file: {message}")]
     Format {
@@ -61,21 +75,21 @@ struct Array<'a> {
     order: Order,
     kind: String,
     display: String,
-    file: NpyFile<&'a [u8]>,
+    file: NpyArray<'a>,
 }
 
-fn open<'a>(name: &'static str, bytes: &'a [u8]) -> Result<Array<'a>, NpyError> {
-    let file = NpyFile::new(bytes).map_err(|e| NpyError::Format {
+fn open<'a>(name: &'static str, bytes: &'a [u8]) -> Result<Array<'a>, NpyMatrixError> {
+    let file = NpyArray::open(bytes).map_err(|e| NpyMatrixError::Format {
         name,
         message: e.to_string(),
     })?;
     let shape = file.shape().to_vec();
     let &[rows, cols] = shape.as_slice() else {
-        return Err(NpyError::Shape { name, shape });
+        return Err(NpyMatrixError::Shape { name, shape });
     };
     let dims = usize::try_from(rows).ok().zip(usize::try_from(cols).ok());
     let Some((rows, cols)) = dims else {
-        return Err(NpyError::Shape { name, shape });
+        return Err(NpyMatrixError::Shape { name, shape });
     };
     let dtype = file.dtype();
     Ok(Array {
@@ -93,15 +107,18 @@ fn open<'a>(name: &'static str, bytes: &'a [u8]) -> Result<Array<'a>, NpyError> 
 
 impl Array<'_> {
     /// The elements in row-major order.
-    fn values<T: npyz::Deserialize + Copy>(self, name: &'static str) -> Result<Vec<T>, NpyError> {
+    fn values<T: npyz::Deserialize + Copy>(
+        self,
+        name: &'static str,
+    ) -> Result<Vec<T>, NpyMatrixError> {
         let (rows, cols, order) = (self.rows, self.cols, self.order);
-        let flat: Vec<T> = self.file.into_vec().map_err(|e| NpyError::Format {
+        let flat: Vec<T> = self.file.into_flat().map_err(|e| NpyMatrixError::Format {
             name,
             message: e.to_string(),
         })?;
         // rows · cols may overflow (npyz's own count wraps): then no file can match.
         if rows.checked_mul(cols) != Some(flat.len()) {
-            return Err(NpyError::Format {
+            return Err(NpyMatrixError::Format {
                 name,
                 message: format!(
                     "the file holds {} elements but its shape ({rows}, {cols}) says {}",
@@ -110,16 +127,16 @@ impl Array<'_> {
                 ),
             });
         }
-        Ok(match order {
-            Order::C => flat,
-            Order::Fortran => (0..rows * cols)
-                .map(|i| flat[(i % cols) * rows + i / cols])
-                .collect(),
-        })
+        Ok(to_c_order(flat, &[rows as u64, cols as u64], order))
     }
 
-    fn dtype_error(&self, name: &'static str, what: String, expected: &'static str) -> NpyError {
-        NpyError::Dtype {
+    fn dtype_error(
+        &self,
+        name: &'static str,
+        what: String,
+        expected: &'static str,
+    ) -> NpyMatrixError {
+        NpyMatrixError::Dtype {
             name,
             found: self.display.clone(),
             what,
@@ -133,7 +150,7 @@ pub fn element_matrix_from_npy(
     name: &'static str,
     bytes: &[u8],
     precision: Precision,
-) -> Result<ElementMatrix, NpyError> {
+) -> Result<ElementMatrix, NpyMatrixError> {
     let arr = open(name, bytes)?;
     let (rows, cols) = (arr.rows, arr.cols);
     let what = format!("{precision} elements");
@@ -201,7 +218,7 @@ pub fn acc_matrix_from_npy(
     name: &'static str,
     bytes: &[u8],
     half_type: DataType,
-) -> Result<AccMatrix, NpyError> {
+) -> Result<AccMatrix, NpyMatrixError> {
     let arr = open(name, bytes)?;
     let (rows, cols) = (arr.rows, arr.cols);
     let (ty, bits): (DataType, Vec<u32>) = match arr.kind.as_str() {
@@ -243,4 +260,61 @@ pub fn acc_matrix_from_npy(
         }
     };
     Ok(AccMatrix::from_bits(name, rows, cols, ty, bits)?)
+}
+
+/// The `.npy` bytes of D: D → int32, UD → uint32, F → float32, BF/HF → uint16 bits (C order,
+/// little-endian).
+pub fn acc_matrix_to_npy(d: &AccMatrix) -> std::io::Result<Vec<u8>> {
+    let shape = [d.rows() as u64, d.cols() as u64];
+    let mut out = Vec::new();
+    match d.ty() {
+        DataType::D => write(&mut out, &shape, d.bits().iter().map(|&v| v as i32))?,
+        DataType::Ud => write(&mut out, &shape, d.bits().iter().copied())?,
+        DataType::F => write(
+            &mut out,
+            &shape,
+            d.bits().iter().map(|&v| f32::from_bits(v)),
+        )?,
+        DataType::Bf | DataType::Hf => write(&mut out, &shape, d.bits().iter().map(|&v| v as u16))?,
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::npy::buffer::tests::npy;
+
+    #[test]
+    fn int8_fortran_matrix_and_messages() {
+        // [[1, -2, 3], [4, 5, -6]] stored column-major: 1 4 -2 5 3 -6.
+        let data: Vec<u8> = [1i8, 4, -2, 5, 3, -6].iter().map(|&v| v as u8).collect();
+        let a = element_matrix_from_npy("A", &npy("|i1", true, "(2, 3)", &data), Precision::S8)
+            .unwrap();
+        let want =
+            ElementMatrix::from_ints("A", 2, 3, Precision::S8, &[1, -2, 3, 4, 5, -6]).unwrap();
+        assert_eq!(a, want);
+        // -2 is outside u4's range.
+        let e = element_matrix_from_npy("A", &npy("|i1", true, "(2, 3)", &data), Precision::U4)
+            .unwrap_err();
+        assert!(matches!(e, NpyMatrixError::Matrix(_)), "{e}");
+        let e = element_matrix_from_npy("B", &npy("<i4", false, "(1, 1)", &[0; 4]), Precision::S8)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "B: dtype <i4 cannot hold s8 elements; expected int8 or uint8"
+        );
+        let e = acc_matrix_from_npy("C", &npy("<i4", false, "(4,)", &[0; 16]), DataType::Bf)
+            .unwrap_err();
+        assert_eq!(e.to_string(), "C: array of shape [4]; a matrix must be 2-D");
+    }
+
+    #[test]
+    fn d_written_then_read() {
+        let d = AccMatrix::from_bits("D", 1, 2, DataType::D, vec![7, u32::MAX]).unwrap();
+        let file = acc_matrix_to_npy(&d).unwrap();
+        let header = String::from_utf8_lossy(&file[10..]);
+        assert!(header.contains("'<i4'"), "{header}");
+        assert_eq!(acc_matrix_from_npy("C", &file, DataType::Bf).unwrap(), d);
+    }
 }

@@ -1,16 +1,21 @@
-//! Element types of buffer data (`u8` … `f64`, `bf16`, `e4m3`, `e5m2`): their names and sizes,
-//! turning one written value into little-endian bytes, and printing an element back.
+//! Element types of buffer data (`u8` … `f64`, `bf16`, `e4m3`, `e5m2`): the one enum every
+//! layer above uses for "how to read these little-endian bytes" — run files, `.npy` data,
+//! expectations, comparisons, Vulkan reflection. Their names and sizes, turning one written value
+//! into bits, printing an element back, and the float facts a comparison needs (NaN, distance
+//! in ULPs).
 //!
 //! Integers are range-checked against the type; `0x`/`0b`/`0o` literals give the bits directly
 //! (any type, they must fit its width). Decimal float text is rounded once, to nearest even,
-//! from its exact decimal value into the type (`spvx_num::float::Format::parse_decimal`), so
-//! `f16 = [0.1]` holds the f16 nearest to 1/10, not the f16 nearest to the f64 nearest to it.
+//! from its exact decimal value into the type ([`Format::parse_decimal`]), so `f16 = [0.1]`
+//! holds the f16 nearest to 1/10, not the f16 nearest to the f64 nearest to it.
+//!
+//! It knows bits and formats only: nothing of buffers, files or SPIR-V.
 
-use spvx_num::float::{Format, RoundingMode};
+use crate::float::{Format, RoundingMode};
 use std::fmt;
 
-/// An element type of inline data, random fills and printed comparisons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An element type of buffer data (little-endian).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ElemType {
     U8,
     I8,
@@ -24,8 +29,35 @@ pub enum ElemType {
     Bf16,
     F32,
     F64,
+    /// OCP E4M3FN (no infinities; NaN is S.1111.111).
     E4m3,
+    /// OCP E5M2 (IEEE-like).
     E5m2,
+}
+
+/// Why a written value is not a value of an element type.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ElemError {
+    /// An integer outside the type's range.
+    #[error("{value} is outside the range of {elem} ({lo}..={hi})")]
+    OutOfRange {
+        value: i128,
+        elem: ElemType,
+        lo: i128,
+        hi: i128,
+    },
+    /// `0x`/`0b`/`0o` bits wider than the type.
+    #[error("{text} does not fit in the {} bits of {elem}", elem.bits())]
+    TooWide { text: String, elem: ElemType },
+    /// `0x`/`0b`/`0o` text that is no number of at most 64 bits.
+    #[error("'{text}' is not a valid base-{radix} number of at most 64 bits")]
+    BadBits { text: String, radix: u32 },
+    /// Text that is no value of a float type.
+    #[error("'{text}' is not a {elem} value (a decimal, inf, nan or 0x bits)")]
+    NotFloat { text: String, elem: ElemType },
+    /// Text that is no value of an integer type.
+    #[error("'{text}' is not a {elem} value (an integer or 0x bits)")]
+    NotInteger { text: String, elem: ElemType },
 }
 
 impl ElemType {
@@ -92,6 +124,16 @@ impl ElemType {
         self.size() as u32 * 8
     }
 
+    /// The unsigned integer type of `bytes` bytes per element (1, 2, 4, 8), else u8.
+    pub const fn unsigned_of_size(bytes: u32) -> ElemType {
+        match bytes {
+            2 => ElemType::U16,
+            4 => ElemType::U32,
+            8 => ElemType::U64,
+            _ => ElemType::U8,
+        }
+    }
+
     /// The float format, for float types.
     pub const fn float_format(self) -> Option<Format> {
         match self {
@@ -136,11 +178,14 @@ impl ElemType {
     }
 
     /// The bits of an integer value, range-checked.
-    pub fn encode_int(self, value: i128) -> Result<u64, String> {
+    pub fn encode_int(self, value: i128) -> Result<u64, ElemError> {
         match self.int_range() {
-            Some((lo, hi)) if value < lo || value > hi => Err(format!(
-                "{value} is outside the range of {self} ({lo}..={hi})"
-            )),
+            Some((lo, hi)) if value < lo || value > hi => Err(ElemError::OutOfRange {
+                value,
+                elem: self,
+                lo,
+                hi,
+            }),
             Some(_) => Ok((value as u64) & self.mask()),
             // An integer written for a float type is a decimal value like any other.
             None => self.encode_text(&value.to_string()),
@@ -149,14 +194,14 @@ impl ElemType {
 
     /// The bits of a value written as text: a decimal integer or float, `inf`/`nan`, or
     /// `0x`/`0b`/`0o` bits. Underscores between digits are ignored (TOML allows them).
-    pub fn encode_text(self, text: &str) -> Result<u64, String> {
+    pub fn encode_text(self, text: &str) -> Result<u64, ElemError> {
         let t: String = text.trim().chars().filter(|&c| c != '_').collect();
         if let Some(bits) = parse_bits(&t)? {
             if bits & !self.mask() != 0 {
-                return Err(format!(
-                    "{text} does not fit in the {} bits of {self}",
-                    self.bits()
-                ));
+                return Err(ElemError::TooWide {
+                    text: text.to_string(),
+                    elem: self,
+                });
             }
             return Ok(bits);
         }
@@ -164,12 +209,14 @@ impl ElemType {
             Some(format) => format
                 .parse_decimal(&t, RoundingMode::NearestEven)
                 .map(|(bits, _exact)| bits)
-                .map_err(|_| {
-                    format!("'{text}' is not a {self} value (a decimal, inf, nan or 0x bits)")
+                .map_err(|_| ElemError::NotFloat {
+                    text: text.to_string(),
+                    elem: self,
                 }),
             None => {
-                let value: i128 = t.parse().map_err(|_| {
-                    format!("'{text}' is not a {self} value (an integer or 0x bits)")
+                let value: i128 = t.parse().map_err(|_| ElemError::NotInteger {
+                    text: text.to_string(),
+                    elem: self,
                 })?;
                 self.encode_int(value)
             }
@@ -179,6 +226,19 @@ impl ElemType {
     /// Appends the `size()` little-endian bytes of `bits`.
     pub fn push_bytes(self, bits: u64, out: &mut Vec<u8>) {
         out.extend_from_slice(&bits.to_le_bytes()[..self.size()]);
+    }
+
+    /// Element `i` of little-endian `bytes`, zero-extended (a trailing partial element reads
+    /// the bytes there are; past the end, 0).
+    pub fn bits_at(self, bytes: &[u8], i: usize) -> u64 {
+        let n = self.size();
+        let mut w = [0u8; 8];
+        let start = i.saturating_mul(n);
+        let end = (start.saturating_add(n)).min(bytes.len());
+        if start < end {
+            w[..end - start].copy_from_slice(&bytes[start..end]);
+        }
+        u64::from_le_bytes(w)
     }
 
     /// An element for people: its value and, for floats and negative integers, its bits.
@@ -194,6 +254,48 @@ impl ElemType {
             None => format!("{bits} ({hex})"),
         }
     }
+
+    /// Exponent and mantissa bits of a float type (None for integers).
+    const fn float_bits(self) -> Option<(u32, u32)> {
+        match self {
+            ElemType::F16 => Some((5, 10)),
+            ElemType::Bf16 => Some((8, 7)),
+            ElemType::F32 => Some((8, 23)),
+            ElemType::F64 => Some((11, 52)),
+            ElemType::E4m3 => Some((4, 3)),
+            ElemType::E5m2 => Some((5, 2)),
+            _ => None,
+        }
+    }
+
+    /// True when `bits` is a NaN of this float type (never for integer types).
+    pub fn is_nan(self, bits: u64) -> bool {
+        let Some((e, m)) = self.float_bits() else {
+            return false;
+        };
+        let mag = bits & ((1u64 << (e + m)) - 1);
+        if self == ElemType::E4m3 {
+            return mag == 0x7f;
+        }
+        let exp = mag >> m;
+        exp == (1 << e) - 1 && mag & ((1 << m) - 1) != 0
+    }
+
+    /// The distance in units in the last place between two non-NaN floats of this type,
+    /// counted on the ordered bit patterns (+0 and −0 are 0 apart); None for integer types.
+    pub fn ulp_distance(self, a: u64, b: u64) -> Option<u64> {
+        let (e, m) = self.float_bits()?;
+        let width = e + m + 1;
+        let ordered = |x: u64| -> i128 {
+            let mag = i128::from(x & ((1u64 << (width - 1)) - 1));
+            if (x >> (width - 1)) & 1 == 1 {
+                -mag
+            } else {
+                mag
+            }
+        };
+        Some(ordered(a).abs_diff(ordered(b)) as u64)
+    }
 }
 
 impl fmt::Display for ElemType {
@@ -203,7 +305,7 @@ impl fmt::Display for ElemType {
 }
 
 /// `0x…`, `0b…`, `0o…` as bits (no sign allowed); `None` for other text.
-fn parse_bits(t: &str) -> Result<Option<u64>, String> {
+fn parse_bits(t: &str) -> Result<Option<u64>, ElemError> {
     let lower = t.to_ascii_lowercase();
     let (digits, radix) = if let Some(d) = lower.strip_prefix("0x") {
         (d, 16)
@@ -216,7 +318,10 @@ fn parse_bits(t: &str) -> Result<Option<u64>, String> {
     };
     u64::from_str_radix(digits, radix)
         .map(Some)
-        .map_err(|_| format!("'{t}' is not a valid base-{radix} number of at most 64 bits"))
+        .map_err(|_| ElemError::BadBits {
+            text: t.to_string(),
+            radix,
+        })
 }
 
 #[cfg(test)]
@@ -242,6 +347,31 @@ mod tests {
     }
 
     #[test]
+    fn messages_by_hand() {
+        let e = |t: ElemType, s: &str| t.encode_text(s).unwrap_err().to_string();
+        assert_eq!(
+            e(ElemType::I8, "128"),
+            "128 is outside the range of i8 (-128..=127)"
+        );
+        assert_eq!(
+            e(ElemType::U8, " 0x100"),
+            " 0x100 does not fit in the 8 bits of u8"
+        );
+        assert_eq!(
+            e(ElemType::U8, "0xg"),
+            "'0xg' is not a valid base-16 number of at most 64 bits"
+        );
+        assert_eq!(
+            e(ElemType::F16, "x"),
+            "'x' is not a f16 value (a decimal, inf, nan or 0x bits)"
+        );
+        assert_eq!(
+            e(ElemType::U16, "1.5"),
+            "'1.5' is not a u16 value (an integer or 0x bits)"
+        );
+    }
+
+    #[test]
     fn floats_by_hand() {
         // f16 1.0 = 0x3c00; f16(0.1) = 0x2e66 (0.0999755859375, nearest to 1/10).
         assert_eq!(bytes(ElemType::F16, "1"), [0x00, 0x3c]);
@@ -254,5 +384,26 @@ mod tests {
         assert_eq!(bytes(ElemType::E5m2, "-inf"), [0xfc]);
         assert_eq!(ElemType::F16.display(0x3c00), "1 (0x3c00)");
         assert_eq!(ElemType::I8.display(0xff), "-1 (0xff)");
+    }
+
+    #[test]
+    fn nans_and_ulps_by_hand() {
+        // E4M3FN: only S.1111.111 is NaN; 0x7e is 448. E5M2: 0x7d NaN, 0x7c infinity.
+        assert!(ElemType::E4m3.is_nan(0x7f) && ElemType::E4m3.is_nan(0xff));
+        assert!(!ElemType::E4m3.is_nan(0x7e));
+        assert!(ElemType::E5m2.is_nan(0x7d) && !ElemType::E5m2.is_nan(0x7c));
+        assert!(ElemType::F16.is_nan(0x7e00) && !ElemType::U16.is_nan(0x7e00));
+        // f32: -0 and +0 are 0 apart; the smallest subnormals of either sign 2 apart.
+        assert_eq!(ElemType::F32.ulp_distance(0, 0x8000_0000), Some(0));
+        assert_eq!(ElemType::F32.ulp_distance(1, 0x8000_0001), Some(2));
+        assert_eq!(ElemType::U32.ulp_distance(1, 2), None);
+    }
+
+    #[test]
+    fn bits_at_zero_extends() {
+        let b = [1u8, 2, 3, 4, 5];
+        assert_eq!(ElemType::U32.bits_at(&b, 0), 0x0403_0201);
+        assert_eq!(ElemType::U32.bits_at(&b, 1), 5);
+        assert_eq!(ElemType::U32.bits_at(&b, 2), 0);
     }
 }

@@ -1,0 +1,116 @@
+//! Engine against device (`spvx diff`): every output binding of the two runs compared with
+//! [`crate::compare`] in the element type that best describes it — the one asked for, else its
+//! expected data's, else its input data's, else the scalar type of its block in the module,
+//! else u8.
+
+use crate::ElemType;
+use crate::compare::{Comparison, Tolerance, compare};
+use crate::device::Loaded;
+use crate::plan::RunPlan;
+use spvx_exec::Resources;
+use spvx_vk::{ModuleInfo, VkOutputs};
+use std::collections::BTreeMap;
+
+/// set, binding, element, the device's bytes, the engine's bytes.
+type Output<'a> = (u32, u32, u32, &'a [u8], Option<&'a [u8]>);
+
+/// One output binding compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindingDiff {
+    pub set: u32,
+    pub binding: u32,
+    /// The element of an array of buffers (0 otherwise).
+    pub index: u32,
+    /// True when the binding is an array of buffers.
+    pub is_array: bool,
+    /// `0.1 (name)`, `0.2[1]`.
+    pub label: String,
+    /// The type the bytes were compared as.
+    pub elem: ElemType,
+    /// The engine's bytes as expected, the device's as actual.
+    pub comparison: Comparison,
+}
+
+/// Compares every output the device returned (buffers, elements of arrays of buffers, then
+/// tensors with their whole byte layout) with the engine's `engine`; `types` are the types
+/// asked for by (set, binding), `max_listed` bounds each binding's listed differences.
+pub fn diff_outputs(
+    plan: &RunPlan,
+    loaded: &Loaded,
+    engine: &Resources,
+    device: &VkOutputs,
+    types: &BTreeMap<(u32, u32), ElemType>,
+    tolerance: Tolerance,
+    max_listed: usize,
+) -> Vec<BindingDiff> {
+    let reflected = ModuleInfo::read(&loaded.module.words(), Some(&loaded.entry)).ok();
+    let inputs = loaded.input_types();
+    let arrays = loaded.arrays();
+    let outputs: Vec<Output> = device
+        .buffers
+        .iter()
+        .map(|b| {
+            let engine = engine.buffer(b.set, b.binding);
+            (b.set, b.binding, 0, b.bytes.as_slice(), engine)
+        })
+        .chain(device.elements.iter().map(|e| {
+            let engine = engine.buffer_element(e.set, e.binding, e.index);
+            (e.set, e.binding, e.index, e.bytes.as_slice(), engine)
+        }))
+        .chain(device.tensors.iter().map(|t| {
+            let engine = engine.tensor(t.set, t.binding).map(|e| e.data.as_slice());
+            (t.set, t.binding, 0, t.bytes.as_slice(), engine)
+        }))
+        .collect();
+    outputs
+        .into_iter()
+        .map(|(set, binding, index, device_bytes, engine_bytes)| {
+            let key = (set, binding);
+            let is_array = arrays.contains(&key);
+            let plan_buf = plan.buffers.iter().find(|p| (p.set, p.binding) == key);
+            let elem = types
+                .get(&key)
+                .copied()
+                .or_else(|| {
+                    plan_buf
+                        .and_then(|p| p.expect.as_ref())
+                        .and_then(|e| e.elem)
+                })
+                .or_else(|| inputs.get(&key).and_then(|d| d.elem))
+                .or_else(|| {
+                    reflected
+                        .as_ref()
+                        .and_then(|r| r.binding(set, binding))
+                        .and_then(|d| d.element)
+                })
+                .unwrap_or(ElemType::U8);
+            let comparison = compare(
+                engine_bytes.unwrap_or(&[]),
+                device_bytes,
+                elem,
+                tolerance,
+                max_listed,
+            );
+            let name = loaded
+                .bindings
+                .iter()
+                .find(|i| (i.set, i.binding) == key)
+                .and_then(|i| i.name.clone())
+                .map_or_else(String::new, |n| format!(" ({n})"));
+            let element = if is_array {
+                format!("[{index}]")
+            } else {
+                String::new()
+            };
+            BindingDiff {
+                set,
+                binding,
+                index,
+                is_array,
+                label: format!("{set}.{binding}{element}{name}"),
+                elem,
+                comparison,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,280 @@
+//! Reading the module to run (binary, detected by the SPIR-V magic number, or assembly text),
+//! choosing its entry point, compiling it with spvx-exec, and saying where an instruction is
+//! (line:column of the text, or word offset of the binary) in messages.
+
+use crate::diagnostic::{AsmDiagnostic, Place};
+use spvx_exec::{CompileOptions, CompiledModule, ExecError};
+use spvx_spirv::asm::{AsmOptions, assemble};
+use spvx_spirv::binary::{BinaryError, Header, MAGIC, read_bytes, read_words, to_words};
+use spvx_spirv::index::ModuleIndex;
+use spvx_spirv::instruction::Instruction;
+use std::fmt;
+use std::path::Path;
+
+/// ExecutionModel Kernel.
+pub const KERNEL: u32 = 6;
+
+/// A module read from a file, indexed once: the entry points are read from the index, and
+/// compiling validates that same index.
+pub struct LoadedModule {
+    /// The name used in messages.
+    pub name: String,
+    index: ModuleIndex,
+    places: Places,
+}
+
+/// Where each instruction is.
+enum Places {
+    /// Text: (line, column) of each instruction and the text's lines.
+    Text {
+        at: Vec<(u32, u32)>,
+        lines: Vec<String>,
+    },
+    /// Binary: word offset of each instruction.
+    Words(Vec<usize>),
+}
+
+/// One entry point of the module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryPoint {
+    pub name: String,
+    pub model: u32,
+}
+
+/// Why the module cannot be read, or has no such entry point.
+#[derive(Debug, thiserror::Error)]
+pub enum ModuleError {
+    #[error("cannot read {name}: {source}")]
+    Read {
+        name: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{name}: {source}")]
+    Binary {
+        name: String,
+        #[source]
+        source: BinaryError,
+    },
+    #[error(
+        "{name} is neither a SPIR-V binary (no magic number) nor UTF-8 text (byte {valid_up_to})"
+    )]
+    NotText { name: String, valid_up_to: usize },
+    #[error("{0}")]
+    Assemble(Box<AsmDiagnostic>),
+    #[error("{name}: no entry point named '{want}' (the module has: {names})")]
+    NoEntryNamed {
+        name: String,
+        want: String,
+        names: String,
+    },
+    #[error("{name}: the module has no entry point")]
+    NoEntry { name: String },
+    #[error("{name}: the module has several entry points ({names}); choose one with --entry")]
+    SeveralEntries { name: String, names: String },
+}
+
+/// An engine error (compiling or running) with the place of the instruction it names, if any;
+/// an invalid module's next nine validation errors follow the first.
+#[derive(Debug)]
+pub struct PlacedExecError {
+    pub error: Box<ExecError>,
+    pub place: Option<Box<Place>>,
+}
+
+impl fmt::Display for PlacedExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.error)?;
+        if let ExecError::Invalid(errors) = self.error.as_ref() {
+            for v in errors.iter().skip(1).take(9) {
+                write!(f, "\nerror: {v}")?;
+            }
+        }
+        if let Some(p) = &self.place {
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PlacedExecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(self.error.as_ref())
+    }
+}
+
+impl LoadedModule {
+    /// Reads `path`: a binary module (either byte order) or spirv-as text.
+    pub fn read(path: &Path) -> Result<LoadedModule, ModuleError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| ModuleError::Read {
+            name: name.clone(),
+            source,
+        })?;
+        if is_binary(&bytes) {
+            let m = read_bytes(&bytes).map_err(|source| ModuleError::Binary {
+                name: name.clone(),
+                source,
+            })?;
+            return Ok(LoadedModule {
+                name,
+                index: ModuleIndex::build(&m.header, m.instructions),
+                places: Places::Words(m.offsets),
+            });
+        }
+        let text = std::str::from_utf8(&bytes).map_err(|e| ModuleError::NotText {
+            name: name.clone(),
+            valid_up_to: e.valid_up_to(),
+        })?;
+        let asm = assemble(text, &AsmOptions::default())
+            .map_err(|e| ModuleError::Assemble(Box::new(AsmDiagnostic::new(&name, text, &e))))?;
+        let instructions = if asm.has_raw() {
+            read_words(&asm.words())
+                .map_err(|source| ModuleError::Binary {
+                    name: name.clone(),
+                    source,
+                })?
+                .instructions
+        } else {
+            asm.instructions().cloned().collect()
+        };
+        Ok(LoadedModule {
+            name,
+            index: ModuleIndex::build(&asm.header, instructions),
+            places: Places::Text {
+                at: asm.locations.clone(),
+                lines: text.lines().map(str::to_string).collect(),
+            },
+        })
+    }
+
+    /// The module's header.
+    pub fn header(&self) -> &Header {
+        &self.index.header
+    }
+
+    /// The module's instructions, in file order.
+    pub fn instructions(&self) -> &[Instruction] {
+        &self.index.insts
+    }
+
+    /// The module's entry points, in module order.
+    pub fn entry_points(&self) -> Vec<EntryPoint> {
+        self.index
+            .entry_point_list()
+            .into_iter()
+            .map(|e| EntryPoint {
+                name: e.name.to_string(),
+                model: e.model,
+            })
+            .collect()
+    }
+
+    /// The entry point to run: `requested`, else the only one, else the one named `main`.
+    pub fn choose_entry(&self, requested: Option<&str>) -> Result<EntryPoint, ModuleError> {
+        let all = self.entry_points();
+        let names = || {
+            all.iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if let Some(want) = requested {
+            return all.iter().find(|e| e.name == want).cloned().ok_or_else(|| {
+                ModuleError::NoEntryNamed {
+                    name: self.name.clone(),
+                    want: want.to_string(),
+                    names: names(),
+                }
+            });
+        }
+        match all.as_slice() {
+            [] => Err(ModuleError::NoEntry {
+                name: self.name.clone(),
+            }),
+            [only] => Ok(only.clone()),
+            _ => all
+                .iter()
+                .find(|e| e.name == "main")
+                .cloned()
+                .ok_or_else(|| ModuleError::SeveralEntries {
+                    name: self.name.clone(),
+                    names: names(),
+                }),
+        }
+    }
+
+    /// Compiles `entry` with spvx-exec.
+    pub fn compile(
+        &self,
+        entry: &str,
+        opts: &CompileOptions,
+    ) -> Result<CompiledModule, PlacedExecError> {
+        let compiled = if opts.validate {
+            spvx_val::validate_index(self.index.clone(), &opts.validation)
+                .map_err(ExecError::Invalid)
+                .and_then(|valid| CompiledModule::from_validated(&valid, entry, opts))
+        } else {
+            CompiledModule::from_instructions(self.header(), self.instructions(), entry, opts)
+        };
+        compiled.map_err(|e| self.placed(e))
+    }
+
+    /// The module's words.
+    pub fn words(&self) -> Vec<u32> {
+        to_words(self.header(), self.instructions())
+    }
+
+    /// An engine error with the place of the instruction it names, if any.
+    pub fn placed(&self, error: ExecError) -> PlacedExecError {
+        use spvx_exec::ExecError as E;
+        let index = match &error {
+            E::Unsupported { instruction, .. }
+            | E::Compile { instruction, .. }
+            | E::BarrierDeadlock { instruction, .. } => Some(*instruction),
+            E::Undefined(ev) => Some(ev.instruction),
+            E::Invalid(errors) => errors.first().and_then(|v| v.index).map(|i| i as u32),
+            _ => None,
+        };
+        PlacedExecError {
+            place: index.and_then(|i| self.place(i)).map(Box::new),
+            error: Box::new(error),
+        }
+    }
+
+    /// Where instruction `index` is: line, column and source line (text), or word offset
+    /// (binary); `None` for an index the module does not have.
+    pub fn place(&self, index: u32) -> Option<Place> {
+        match &self.places {
+            Places::Text { at, lines } => at.get(index as usize).map(|&(line, column)| {
+                let src = lines
+                    .get((line as usize).saturating_sub(1))
+                    .map_or("", String::as_str);
+                Place::Text {
+                    file: self.name.clone(),
+                    line,
+                    column,
+                    source_line: src.trim_end().to_string(),
+                }
+            }),
+            Places::Words(offsets) => offsets.get(index as usize).map(|&word| Place::Word {
+                file: self.name.clone(),
+                word,
+            }),
+        }
+    }
+
+    /// [`Self::place`] as text: empty when there is none.
+    pub fn place_text(&self, index: u32) -> String {
+        self.place(index)
+            .map_or_else(String::new, |p| p.to_string())
+    }
+}
+
+/// True when the input starts with the SPIR-V magic number in either byte order.
+fn is_binary(bytes: &[u8]) -> bool {
+    bytes.len() >= 4 && {
+        let w = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        w == MAGIC || w == MAGIC.swap_bytes()
+    }
+}

@@ -1,0 +1,52 @@
+//! `spvx run` on the engine: the plan's steps (spvx-run's `engine` and `kernel`) in order,
+//! each one's outcome printed as it happens.
+
+use super::output::{finish, print_check, print_summary, print_written};
+use crate::cmd::{CmdResult, error};
+use spvx_run::RunPlan;
+use spvx_run::engine::Prepared;
+
+/// Runs the plan and reports. Exit status 0 when the run succeeded and every expectation
+/// passed, 1 otherwise.
+pub fn execute(plan: &RunPlan) -> CmdResult {
+    let p = plan.prepare().map_err(error)?;
+    if p.is_kernel() {
+        return execute_kernel(plan, &p);
+    }
+    let mut bound = plan
+        .bind(&p, &mut |w| eprintln!("warning: {w}"))
+        .map_err(error)?;
+    let report = p.run(plan, &mut bound.resources).map_err(error)?;
+    print_summary(
+        &p.module,
+        &p.entry.name,
+        plan.groups,
+        p.compiled.local_size(),
+        &report,
+    );
+    if let Some(dir) = &plan.out {
+        let names = bound.write_outputs(plan, dir).map_err(error)?;
+        print_written(&names, dir);
+    }
+    let tally = bound
+        .check_expectations(plan, &mut print_check)
+        .map_err(error)?;
+    Ok(finish(tally, "bindings"))
+}
+
+/// A Kernel entry point: binds the arguments, runs, writes `arg.N.bin` for buffer arguments,
+/// checks expectations.
+fn execute_kernel(plan: &RunPlan, p: &Prepared) -> CmdResult {
+    let mut bound = plan.bind_kernel(p).map_err(error)?;
+    let local = p.local_size(plan);
+    let report = p.run(plan, &mut bound.resources).map_err(error)?;
+    print_summary(&p.module, &p.entry.name, plan.groups, local, &report);
+    if let Some(dir) = &plan.out {
+        let names = bound.write_outputs(dir).map_err(error)?;
+        print_written(&names, dir);
+    }
+    let tally = bound
+        .check_expectations(plan, &mut print_check)
+        .map_err(error)?;
+    Ok(finish(tally, "arguments"))
+}
