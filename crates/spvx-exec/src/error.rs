@@ -92,10 +92,3 @@ impl ExecError {
         }
     }
 }
-
-/// The opcode name of `opcode` (or "opcode N").
-pub fn opcode_name(opcode: u16) -> String {
-    spvx_spirv::grammar::grammar()
-        .instruction(opcode)
-        .map_or_else(|| format!("opcode {opcode}"), |i| i.name.clone())
-}

@@ -10,7 +10,11 @@
 //! - [`exec`]: SIMT execution of a subgroup, one file per instruction family, and the scheduler
 //!   (`exec::control`).
 //! - [`memory`]: memory objects as bytes, pointers, bounds checks.
-//! - [`run`]: dispatches: workgroups, barriers, built-ins, parallelism.
+//! - [`run`]: a dispatch: binds the resources, runs the workgroups on the JIT's code when it
+//!   can, else on the interpreter (`run::workgroup`: workgroups, barriers), and merges the
+//!   reports. It calls [`jit`]; the JIT does not call back.
+//! - `dispatch`: what both engines share about a dispatch: its shape and memory, the loop over
+//!   workgroups on the thread pool, built-in values, the result of a workgroup.
 //! - [`jit`]: the same programs compiled to native code (Cranelift), one invocation at a time
 //!   (or a whole small subgroup per call for programs with subgroup instructions), for the runs
 //!   whose result it is sure to give exactly as the interpreter does.
@@ -28,8 +32,10 @@
 //! # Ok(()) }
 //! ```
 
+mod bits;
 pub mod compile;
 pub mod config;
+mod dispatch;
 pub mod error;
 pub mod exec;
 pub mod jit;
@@ -106,6 +112,27 @@ impl CompiledModule {
         config::check_module_size(words * 4, opts)?;
         Ok(CompiledModule {
             program: compile::compile(header, instructions, entry, opts)?,
+            jit: Default::default(),
+            pool: Default::default(),
+        })
+    }
+
+    /// Compiles the entry point `entry` of a module that passed validation, from the index
+    /// validation returned (the module is not read, validated or indexed again;
+    /// `opts.validate` is not consulted).
+    pub fn from_validated(
+        valid: &spvx_val::Validated,
+        entry: &str,
+        opts: &CompileOptions,
+    ) -> Result<Self, ExecError> {
+        let words: u64 = 5 + valid
+            .insts
+            .iter()
+            .map(|i| i.word_count() as u64)
+            .sum::<u64>();
+        config::check_module_size(words * 4, opts)?;
+        Ok(CompiledModule {
+            program: compile::compile_validated(valid, entry, opts)?,
             jit: Default::default(),
             pool: Default::default(),
         })

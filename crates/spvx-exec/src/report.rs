@@ -2,6 +2,7 @@
 //! invocation and workgroup), the lines the program printed ([`PrintRecord`]) and counters.
 
 use spvx_num::intdot::AccSatUndefined;
+use spvx_spirv::op::Op;
 use std::fmt;
 
 /// A kind of undefined or erroneous behaviour the engine gave a documented result for.
@@ -71,7 +72,7 @@ impl fmt::Display for UbKind {
             UbKind::AccSatOverflow(u) => {
                 write!(f, "integer dot product AccSat undefined case: {u:?}")
             }
-            UbKind::Unreachable => write!(f, "OpUnreachable executed"),
+            UbKind::Unreachable => write!(f, "{} executed", Op::Unreachable),
             UbKind::NonUniformBarrier => {
                 write!(
                     f,

@@ -12,6 +12,7 @@ use spvx_exec::{
     BindingKind, CompileOptions, CompiledModule, JitUse, KernelArgKind, Resources, RunConfig,
     RunReport, Tensor,
 };
+use spvx_spirv::op::Op;
 use std::path::{Path, PathBuf};
 
 mod glsl_corpus;
@@ -44,7 +45,7 @@ fn entry_points(bytes: &[u8]) -> Vec<String> {
     parsed
         .instructions
         .iter()
-        .filter(|i| i.opcode == 15)
+        .filter(|i| i.opcode == Op::EntryPoint)
         .filter_map(|i| {
             i.operands
                 .iter()

@@ -5,9 +5,10 @@
 //! construct comes after every block of the construct, and a loop's continue target after the
 //! loop body. Blocks the search does not reach come last, in module order.
 
+use spvx_spirv::index::FunctionInfo;
 use spvx_spirv::instruction::{Id, Instruction};
 use spvx_spirv::module::is_line;
-use spvx_val::index::FunctionInfo;
+use spvx_spirv::op::Op;
 use std::collections::HashMap;
 
 /// Successor labels of a terminator.
@@ -21,9 +22,9 @@ pub(crate) fn successors(term: &Instruction) -> Vec<Id> {
             .collect()
     };
     match term.opcode {
-        249 => ids(0, 1),                               // OpBranch
-        250 => ids(1, 1).into_iter().take(2).collect(), // OpBranchConditional
-        251 => {
+        Op::Branch => ids(0, 1),
+        Op::BranchConditional => ids(1, 1).into_iter().take(2).collect(),
+        Op::Switch => {
             // OpSwitch: selector, default, then (literal, label) pairs.
             let mut v = vec![];
             if let Some(d) = term.operands.get(1).and_then(|o| o.id()) {
@@ -46,7 +47,7 @@ pub(crate) fn merge_of(
         .iter()
         .rev()
         .find(|i| !is_line(i.opcode))
-        .filter(|i| i.opcode == 247 || i.opcode == 246)
+        .filter(|i| i.opcode == Op::SelectionMerge || i.opcode == Op::LoopMerge)
 }
 
 /// The blocks of `f` (indices into `f.blocks`) in scheduling order.
@@ -65,7 +66,7 @@ pub(crate) fn block_order(insts: &[Instruction], f: &FunctionInfo) -> Vec<usize>
             let mut c = Vec::new();
             if let Some(m) = merge_of(insts, b.label_index, b.terminator) {
                 // OpLoopMerge: merge, continue; OpSelectionMerge: merge.
-                let k = if m.opcode == 246 { 2 } else { 1 };
+                let k = if m.opcode == Op::LoopMerge { 2 } else { 1 };
                 c.extend(m.operands.iter().take(k).filter_map(|o| o.id()));
             }
             let mut s = successors(&insts[b.terminator]);

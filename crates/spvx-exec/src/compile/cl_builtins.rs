@@ -13,6 +13,7 @@ use crate::error::ExecError;
 use crate::program::Inst;
 use spvx_num::intdot::{DotKind, DotSpec};
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 
 /// An imported function the engine implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +61,7 @@ fn import_name(c: &Compiler, f: Id) -> Option<String> {
     let linkage = c.ix.decorations.get(&f).and_then(|list| {
         list.iter().find_map(|&i| {
             let inst = &c.insts[i];
-            (inst.opcode == 71 && inst.operands.get(1).and_then(|o| o.word()) == Some(41))
+            (inst.opcode == Op::Decorate && inst.operands.get(1).and_then(|o| o.word()) == Some(41))
                 .then(|| {
                     inst.operands
                         .get(2)

@@ -1,6 +1,7 @@
-//! Translation of OpExtInst: the GLSL.std.450 functions the engine implements (numbers from
-//! the GLSL.std.450 specification, table "Extended Instruction Set"); the functions on whole
-//! vectors and matrices are in `glsl_ext`.
+//! Translation of OpExtInst: routes each extended instruction set (OpenCL.std to `opencl`,
+//! NonSemantic.DebugPrintf to `printf`, other non-semantic sets to nothing) and translates the
+//! per-component GLSL.std.450 functions; the functions on whole vectors and matrices are in
+//! `glsl_ext`.
 
 use super::Compiler;
 use super::func::Code;
@@ -8,68 +9,73 @@ use crate::error::ExecError;
 use crate::program::math::{IMathFn, MathFn};
 use crate::program::{Inst, Scalar};
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::{DebugPrintf, GlslStd450};
 
-fn glsl_float(n: u32) -> Option<MathFn> {
+/// The per-component float function of a GLSL.std.450 instruction.
+fn glsl_float(f: GlslStd450) -> Option<MathFn> {
+    use GlslStd450 as G;
     use MathFn::*;
-    Some(match n {
-        1 => Round,
-        2 => RoundEven,
-        3 => Trunc,
-        4 => FAbs,
-        6 => FSign,
-        8 => Floor,
-        9 => Ceil,
-        10 => Fract,
-        11 => Radians,
-        12 => Degrees,
-        13 => Sin,
-        14 => Cos,
-        15 => Tan,
-        16 => Asin,
-        17 => Acos,
-        18 => Atan,
-        19 => Sinh,
-        20 => Cosh,
-        21 => Tanh,
-        22 => Asinh,
-        23 => Acosh,
-        24 => Atanh,
-        25 => Atan2,
-        26 => Pow,
-        27 => Exp,
-        28 => Log,
-        29 => Exp2,
-        30 => Log2,
-        31 => Sqrt,
-        32 => InverseSqrt,
-        37 => FMin,
-        40 => FMax,
-        43 => FClamp,
-        46 => FMix,
-        48 => Step,
-        49 => SmoothStep,
-        50 => Fma,
-        79 => NMin,
-        80 => NMax,
-        81 => NClamp,
+    Some(match f {
+        G::Round => Round,
+        G::RoundEven => RoundEven,
+        G::Trunc => Trunc,
+        G::FAbs => FAbs,
+        G::FSign => FSign,
+        G::Floor => Floor,
+        G::Ceil => Ceil,
+        G::Fract => Fract,
+        G::Radians => Radians,
+        G::Degrees => Degrees,
+        G::Sin => Sin,
+        G::Cos => Cos,
+        G::Tan => Tan,
+        G::Asin => Asin,
+        G::Acos => Acos,
+        G::Atan => Atan,
+        G::Sinh => Sinh,
+        G::Cosh => Cosh,
+        G::Tanh => Tanh,
+        G::Asinh => Asinh,
+        G::Acosh => Acosh,
+        G::Atanh => Atanh,
+        G::Atan2 => Atan2,
+        G::Pow => Pow,
+        G::Exp => Exp,
+        G::Log => Log,
+        G::Exp2 => Exp2,
+        G::Log2 => Log2,
+        G::Sqrt => Sqrt,
+        G::InverseSqrt => InverseSqrt,
+        G::FMin => FMin,
+        G::FMax => FMax,
+        G::FClamp => FClamp,
+        G::FMix => FMix,
+        G::Step => Step,
+        G::SmoothStep => SmoothStep,
+        G::Fma => Fma,
+        G::NMin => NMin,
+        G::NMax => NMax,
+        G::NClamp => NClamp,
         _ => return None,
     })
 }
 
-fn glsl_int(n: u32) -> Option<IMathFn> {
+/// The per-component integer function of a GLSL.std.450 instruction.
+fn glsl_int(f: GlslStd450) -> Option<IMathFn> {
+    use GlslStd450 as G;
     use IMathFn::*;
-    Some(match n {
-        5 => SAbs,
-        7 => SSign,
-        38 => UMin,
-        39 => SMin,
-        41 => UMax,
-        42 => SMax,
-        44 => UClamp,
-        45 => SClamp,
-        73 => FindILsb,
-        74 => FindSMsb,
-        75 => FindUMsb,
+    Some(match f {
+        G::SAbs => SAbs,
+        G::SSign => SSign,
+        G::UMin => UMin,
+        G::SMin => SMin,
+        G::UMax => UMax,
+        G::SMax => SMax,
+        G::UClamp => UClamp,
+        G::SClamp => SClamp,
+        G::FindILsb => FindILsb,
+        G::FindSMsb => FindSMsb,
+        G::FindUMsb => FindUMsb,
         _ => return None,
     })
 }
@@ -91,7 +97,7 @@ impl Compiler<'_> {
             return self.opencl_inst(index, inst, code);
         }
         let set_name = set.and_then(|s| self.ix.ext_imports.iter().find(|(id, _)| **id == s));
-        if set_name.is_some_and(|(_, name)| name.as_str() == "NonSemantic.DebugPrintf") {
+        if set_name.is_some_and(|(_, name)| name.as_str() == DebugPrintf::IMPORT) {
             return self.debug_printf(index, inst, code);
         }
         // Other non-semantic sets (NonSemantic.Shader.DebugInfo.100, clspv's reflection, …)
@@ -106,7 +112,10 @@ impl Compiler<'_> {
                 self.unsupported(index, "extended instruction sets other than GLSL.std.450")
             );
         }
-        if self.glsl_whole(index, inst, code, number)? {
+        let func = GlslStd450::from_number(number);
+        if let Some(f) = func
+            && self.glsl_whole(index, inst, code, f)?
+        {
             return Ok(());
         }
         let dst = self.result(index, inst)?;
@@ -121,10 +130,19 @@ impl Compiler<'_> {
             args.get(i)
                 .map_or(0, |&(s, vn)| if vn == 1 { s } else { s + k })
         };
-        if let (66..=68 | 71, Scalar::Float(fmt)) = (number, rs) {
-            return self.geometric(index, inst, code, number, fmt);
+        if let (
+            Some(
+                f @ (GlslStd450::Length
+                | GlslStd450::Distance
+                | GlslStd450::Cross
+                | GlslStd450::Reflect),
+            ),
+            Scalar::Float(fmt),
+        ) = (func, rs)
+        {
+            return self.geometric(index, inst, code, f, fmt);
         }
-        if let (Some(f), Scalar::Float(fmt)) = (glsl_float(number), rs) {
+        if let (Some(f), Scalar::Float(fmt)) = (func.and_then(glsl_float), rs) {
             for k in 0..n {
                 code.push(
                     index,
@@ -138,7 +156,7 @@ impl Compiler<'_> {
             }
             return Ok(());
         }
-        if let (Some(f), Scalar::Int(bits)) = (glsl_int(number), rs) {
+        if let (Some(f), Scalar::Int(bits)) = (func.and_then(glsl_int), rs) {
             for k in 0..n {
                 code.push(
                     index,
@@ -157,7 +175,7 @@ impl Compiler<'_> {
 }
 
 impl Compiler<'_> {
-    /// Length (66), Distance (67), Cross (68) and Reflect (71):
+    /// Length, Distance, Cross and Reflect:
     /// composed of the engine's float instructions, each step rounded once in the operand
     /// format (dot products in index order, as OpDot).
     fn geometric(
@@ -165,7 +183,7 @@ impl Compiler<'_> {
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        number: u32,
+        func: GlslStd450,
         fmt: crate::program::FloatFmt,
     ) -> Result<(), ExecError> {
         use crate::program::FBinOp::{Add, Mul, Sub};
@@ -184,9 +202,9 @@ impl Compiler<'_> {
                 }
                 Ok(())
             };
-        match number {
-            66 | 67 => {
-                let v = if number == 67 {
+        match func {
+            GlslStd450::Length | GlslStd450::Distance => {
+                let v = if func == GlslStd450::Distance {
                     let y = self.operand(index, inst, 3)?;
                     let d = self.alloc(index, n)?;
                     for k in 0..n {
@@ -207,7 +225,7 @@ impl Compiler<'_> {
                     },
                 );
             }
-            68 => {
+            GlslStd450::Cross => {
                 let y = self.operand(index, inst, 3)?;
                 let t = self.alloc(index, 1)?;
                 let (a, b) = (x.slot, y.slot);

@@ -1,25 +1,43 @@
 //! Translation of the eleven fixed-point instructions (SPV_INTEL_arbitrary_precision_fixed_point,
-//! opcodes 5923–5933).
+//! `OpFixedSqrtINTEL` … `OpFixedExpINTEL`, named `…ALTERA` in the current grammar).
 
 use super::Compiler;
 use super::func::Code;
-use super::ops::literals;
+use super::operands::literals;
 use crate::error::ExecError;
 use crate::program::*;
+use spvx_num::fixed::FixedFunction;
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::Op;
+
+/// The function a fixed-point instruction computes.
+pub(crate) fn fixed_function(op: Op) -> Option<FixedFunction> {
+    Some(match op {
+        Op::FixedSqrtALTERA => FixedFunction::Sqrt,
+        Op::FixedRecipALTERA => FixedFunction::Recip,
+        Op::FixedRsqrtALTERA => FixedFunction::Rsqrt,
+        Op::FixedSinALTERA => FixedFunction::Sin,
+        Op::FixedCosALTERA => FixedFunction::Cos,
+        Op::FixedSinCosALTERA => FixedFunction::SinCos,
+        Op::FixedSinPiALTERA => FixedFunction::SinPi,
+        Op::FixedCosPiALTERA => FixedFunction::CosPi,
+        Op::FixedSinCosPiALTERA => FixedFunction::SinCosPi,
+        Op::FixedLogALTERA => FixedFunction::Log,
+        Op::FixedExpALTERA => FixedFunction::Exp,
+        _ => return None,
+    })
+}
 
 impl Compiler<'_> {
-    /// The fixed-point functions (opcodes 5923–5933): Input, then literals S, I, rI, Q, O.
+    /// The fixed-point functions: Input, then literals S, I, rI, Q, O.
     pub(crate) fn fixed_op(
         &self,
         index: usize,
         inst: &Instruction,
         code: &mut Code,
     ) -> Result<(), ExecError> {
-        use spvx_num::fixed::{
-            FixedFunction, FixedOp, Overflow, Quantization, signedness_from_spirv,
-        };
-        let function = FixedFunction::from_opcode(inst.opcode as u32)
+        use spvx_num::fixed::{FixedOp, Overflow, Quantization, signedness_from_spirv};
+        let function = fixed_function(inst.opcode)
             .ok_or_else(|| self.err(index, "unknown fixed-point opcode"))?;
         let dst = self.result(index, inst)?;
         let src = self.operand(index, inst, 0)?;

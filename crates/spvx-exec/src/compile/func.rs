@@ -10,6 +10,7 @@ use crate::error::ExecError;
 use crate::program::{Edge, Function, Inst, SegId, Segment, Slot, Term};
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
 use spvx_spirv::module::is_line;
+use spvx_spirv::op::Op;
 use std::collections::HashMap;
 
 /// Straight-line code being emitted, with the source index of each instruction.
@@ -54,7 +55,7 @@ pub(crate) fn reachable_functions(
             .iter()
             .map(|f| {
                 let callees = (f.def..=f.end)
-                    .filter(|&i| c.insts[i].opcode == 57)
+                    .filter(|&i| c.insts[i].opcode == Op::FunctionCall)
                     .filter_map(|i| Some((i, c.insts[i].operands.first()?.id()?)))
                     .collect();
                 (f.id, callees)
@@ -140,7 +141,7 @@ impl Compiler<'_> {
             for index in b.label_index + 1..=b.terminator {
                 let inst = &self.insts[index];
                 if let (Some(ty), Some(id)) = (inst.result_type, inst.result) {
-                    let n = if inst.opcode == 59 {
+                    let n = if inst.opcode == Op::Variable {
                         1
                     } else {
                         self.slot_count(index, ty)?
@@ -157,7 +158,7 @@ impl Compiler<'_> {
         for b in &f.blocks {
             for index in b.label_index + 1..b.terminator {
                 let inst = &self.insts[index];
-                if inst.opcode != 245 {
+                if inst.opcode != Op::Phi {
                     continue;
                 }
                 let dst = self.value(index, inst.result.unwrap_or(0))?;
@@ -185,14 +186,13 @@ impl Compiler<'_> {
             for index in b.label_index + 1..b.terminator {
                 let inst = &self.insts[index];
                 if is_line(inst.opcode)
-                    || matches!(inst.opcode, 0 | 245)
+                    || matches!(inst.opcode, Op::Nop | Op::Phi)
                     || merge == Some(inst as *const _)
                 {
                     continue;
                 }
                 match inst.opcode {
-                    57 => {
-                        // OpFunctionCall
+                    Op::FunctionCall => {
                         let callee = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
                         if let Some(b) = super::cl_builtins::imported_builtin(self, callee) {
                             self.call_builtin(index, inst, b, &mut code)?;
@@ -244,7 +244,7 @@ impl Compiler<'_> {
                             }
                         }
                     }
-                    224 => {
+                    Op::ControlBarrier => {
                         // OpControlBarrier: only a Workgroup execution scope synchronises.
                         let scope_id = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
                         let scope = self
@@ -338,9 +338,9 @@ impl Compiler<'_> {
         let inst = &self.insts[index];
         let id = |i: usize| inst.operands.get(i).and_then(|o| o.id()).unwrap_or(0);
         Ok(match inst.opcode {
-            249 => Pending::Branch(id(0)),
-            250 => Pending::Cond(self.value(index, id(0))?.slot, id(1), id(2)),
-            251 => {
+            Op::Branch => Pending::Branch(id(0)),
+            Op::BranchConditional => Pending::Cond(self.value(index, id(0))?.slot, id(1), id(2)),
+            Op::Switch => {
                 let sel = self.value(index, id(0))?;
                 let bits = self.scalar(index, sel.ty)?.bits();
                 let mut cases = Vec::new();
@@ -356,19 +356,19 @@ impl Compiler<'_> {
                         _ => 0,
                     };
                     let label = inst.operands.get(k + 1).and_then(|o| o.id()).unwrap_or(0);
-                    cases.push((lit & crate::exec::low_bits(bits), label));
+                    cases.push((lit & crate::bits::low_bits(bits), label));
                     k += 2;
                 }
                 Pending::Switch(sel.slot, bits as u8, cases, id(1))
             }
-            253 => Pending::Done(Term::Return),
-            254 => {
+            Op::Return => Pending::Done(Term::Return),
+            Op::ReturnValue => {
                 let v = self.value(index, id(0))?;
                 let count = self.slot_count(index, v.ty)?;
                 Pending::Done(Term::ReturnValue { src: v.slot, count })
             }
-            252 | 4416 => Pending::Done(Term::Kill),
-            255 => Pending::Done(Term::Unreachable),
+            Op::Kill | Op::TerminateInvocation => Pending::Done(Term::Kill),
+            Op::Unreachable => Pending::Done(Term::Unreachable),
             _ => return Err(self.unsupported(index, "this terminator")),
         })
     }

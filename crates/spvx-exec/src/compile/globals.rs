@@ -11,8 +11,9 @@ use crate::exec::{Ctx, Sink, execute};
 use crate::memory::{Memory, Ptr, SPACE_BUFFER0, SPACE_NONE, SPACE_PRIVATE, SPACE_WORKGROUP};
 use crate::program::{Builtin, BuiltinVar, Inst, Scalar};
 use crate::resources::{BindingInfo, BindingKind};
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
-use spvx_val::index::Type;
+use spvx_spirv::op::Op;
 use std::collections::HashSet;
 
 /// Storage classes (SPIR-V 1.6 §3.7).
@@ -106,29 +107,26 @@ impl Compiler<'_> {
             .map_or(self.insts.len(), |f| f.def);
         for index in 0..end {
             let inst = &self.insts[index];
-            let name = self
-                .g
-                .instruction(inst.opcode)
-                .map_or("", |i| i.name.as_str());
-            match name {
-                "OpConstantTrue"
-                | "OpConstantFalse"
-                | "OpSpecConstantTrue"
-                | "OpSpecConstantFalse" => {
+            let opcode = inst.opcode;
+            match opcode {
+                Op::ConstantTrue
+                | Op::ConstantFalse
+                | Op::SpecConstantTrue
+                | Op::SpecConstantFalse => {
                     let v = self.fixed_value(index, inst)?;
-                    let mut b = (name == "OpConstantTrue" || name == "OpSpecConstantTrue") as u64;
-                    if name.starts_with("OpSpec")
+                    let mut b = matches!(opcode, Op::ConstantTrue | Op::SpecConstantTrue) as u64;
+                    if matches!(opcode, Op::SpecConstantTrue | Op::SpecConstantFalse)
                         && let Some(o) = self.spec_override(inst)
                     {
                         b = (o != 0) as u64;
                     }
                     self.eval[v.slot as usize] = b;
                 }
-                "OpConstant" | "OpSpecConstant" if self.is_wide_type(inst.result_type) => {
+                Op::Constant | Op::SpecConstant if self.is_wide_type(inst.result_type) => {
                     let v = self.fixed_value(index, inst)?;
                     self.wide_constant(index, inst, v)?;
                 }
-                "OpConstant" | "OpSpecConstant" => {
+                Op::Constant | Op::SpecConstant => {
                     let v = self.fixed_value(index, inst)?;
                     let bits = self.scalar(index, v.ty)?.bits();
                     let mut value = match inst.operands.first().map(|o| &o.value) {
@@ -140,17 +138,17 @@ impl Compiler<'_> {
                         Some(OperandValue::Word(w)) => *w as u64,
                         _ => return Err(self.err(index, "constant without a value")),
                     };
-                    if name == "OpSpecConstant"
+                    if opcode == Op::SpecConstant
                         && let Some(o) = self.spec_override(inst)
                     {
                         value = o;
                     }
-                    self.eval[v.slot as usize] = value & crate::exec::low_bits(bits);
+                    self.eval[v.slot as usize] = value & crate::bits::low_bits(bits);
                 }
-                "OpConstantNull" | "OpUndef" => {
+                Op::ConstantNull | Op::Undef => {
                     self.fixed_value(index, inst)?;
                 }
-                "OpConstantComposite" | "OpSpecConstantComposite" => {
+                Op::ConstantComposite | Op::SpecConstantComposite => {
                     if let Some(Type::Tensor { .. }) = inst.result_type.and_then(|t| self.ix.ty(t))
                     {
                         return Err(self.unsupported(index, "tensor constants (SPV_ARM_graph)"));
@@ -171,13 +169,16 @@ impl Compiler<'_> {
                         at += n;
                     }
                 }
-                "OpSpecConstantOp" => {
+                Op::SpecConstantOp => {
                     self.fixed_value(index, inst)?;
                     let Some(op) = inst.operands.first().and_then(|o| o.word()) else {
                         return Err(self.err(index, "OpSpecConstantOp without an opcode"));
                     };
+                    let Some(op) = Op::from_number(op as u16) else {
+                        return Err(self.unsupported(index, format!("opcode {}", op as u16)));
+                    };
                     let inner = Instruction {
-                        opcode: op as u16,
+                        opcode: op,
                         result_type: inst.result_type,
                         result: inst.result,
                         operands: inst.operands[1..].to_vec(),
@@ -186,7 +187,7 @@ impl Compiler<'_> {
                     self.translate(index, &inner, &mut code)?;
                     self.evaluate(&code.code);
                 }
-                "OpVariable" => self.global_variable(index, inst, &used)?,
+                Op::Variable => self.global_variable(index, inst, &used)?,
                 _ => {}
             }
             if let Some(id) = inst.result
@@ -194,7 +195,7 @@ impl Compiler<'_> {
                     .deco(id, deco::BUILTIN)
                     .and_then(|w| w.first().copied())
                     == Some(25)
-                && name != "OpVariable"
+                && opcode != Op::Variable
             {
                 self.globals.workgroup_size = Some(id);
             }
@@ -567,7 +568,7 @@ impl Compiler<'_> {
     /// The OpName of an id.
     pub(crate) fn debug_name(&self, id: Id) -> Option<String> {
         self.insts.iter().find_map(|i| {
-            (i.opcode == 5 && i.operands.first().and_then(|o| o.id()) == Some(id))
+            (i.opcode == Op::Name && i.operands.first().and_then(|o| o.id()) == Some(id))
                 .then(|| {
                     i.operands
                         .get(1)
@@ -586,8 +587,10 @@ impl Compiler<'_> {
         for (index, inst, mode) in self.execution_modes(entry) {
             let width = inst.operands.get(2).and_then(|o| o.word()).unwrap_or(0);
             let what = match (inst.opcode, mode) {
-                (16, 4460) => "DenormFlushToZero (denormals are kept here)",
-                (16, 4463) => "RoundingModeRTZ (float arithmetic rounds to nearest even here)",
+                (Op::ExecutionMode, 4460) => "DenormFlushToZero (denormals are kept here)",
+                (Op::ExecutionMode, 4463) => {
+                    "RoundingModeRTZ (float arithmetic rounds to nearest even here)"
+                }
                 _ => continue,
             };
             return Err(self.unsupported(
@@ -602,7 +605,7 @@ impl Compiler<'_> {
     /// `intel_reqd_sub_group_size`), if it has one.
     pub(crate) fn required_subgroup_size(&self, entry: Id) -> Option<u32> {
         self.execution_modes(entry)
-            .find(|&(_, inst, mode)| inst.opcode == 16 && mode == 35)
+            .find(|&(_, inst, mode)| inst.opcode == Op::ExecutionMode && mode == 35)
             .and_then(|(_, inst, _)| inst.operands.get(2).and_then(|o| o.word()))
     }
 
@@ -613,7 +616,7 @@ impl Compiler<'_> {
             .iter()
             .enumerate()
             .filter_map(move |(index, inst)| {
-                let on_entry = matches!(inst.opcode, 16 | 331)
+                let on_entry = matches!(inst.opcode, Op::ExecutionMode | Op::ExecutionModeId)
                     && inst.operands.first().and_then(|o| o.id()) == Some(entry);
                 let mode = inst.operands.get(1).and_then(|o| o.word())?;
                 on_entry.then_some((index, inst, mode))
@@ -630,11 +633,11 @@ impl Compiler<'_> {
         }
         for (index, inst, mode) in self.execution_modes(entry) {
             match (inst.opcode, mode) {
-                (16, 17) => {
+                (Op::ExecutionMode, 17) => {
                     let w = |i: usize| inst.operands.get(i).and_then(|o| o.word()).unwrap_or(1);
                     return Ok([w(2), w(3), w(4)]);
                 }
-                (331, 38) => {
+                (Op::ExecutionModeId, 38) => {
                     let mut out = [1u32; 3];
                     for (k, o) in out.iter_mut().enumerate() {
                         let id = inst.operands.get(2 + k).and_then(|o| o.id()).unwrap_or(0);

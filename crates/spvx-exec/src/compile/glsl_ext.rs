@@ -9,48 +9,50 @@ use super::types::MatrixDeco;
 use crate::error::ExecError;
 use crate::program::glsl::GlslOp;
 use crate::program::{FloatFmt, Inst, Scalar, Slot};
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::{Id, Instruction};
-use spvx_val::index::Type;
+use spvx_spirv::op::GlslStd450;
 
-/// The GlslOp of an extended instruction number handled here.
-fn op_of(number: u32) -> Option<GlslOp> {
+/// The GlslOp of a GLSL.std.450 instruction handled here.
+fn op_of(func: GlslStd450) -> Option<GlslOp> {
     use GlslOp::*;
-    Some(match number {
-        33 => Determinant,
-        34 => MatrixInverse,
-        35 | 36 => Modf,
-        51 | 52 => Frexp,
-        53 => Ldexp,
-        54 => PackSnorm4x8,
-        55 => PackUnorm4x8,
-        56 => PackSnorm2x16,
-        57 => PackUnorm2x16,
-        58 => PackHalf2x16,
-        59 => PackDouble2x32,
-        60 => UnpackSnorm2x16,
-        61 => UnpackUnorm2x16,
-        62 => UnpackHalf2x16,
-        63 => UnpackSnorm4x8,
-        64 => UnpackUnorm4x8,
-        65 => UnpackDouble2x32,
-        69 => Normalize,
-        70 => FaceForward,
-        72 => Refract,
+    use GlslStd450 as G;
+    Some(match func {
+        G::Determinant => Determinant,
+        G::MatrixInverse => MatrixInverse,
+        G::Modf | G::ModfStruct => Modf,
+        G::Frexp | G::FrexpStruct => Frexp,
+        G::Ldexp => Ldexp,
+        G::PackSnorm4x8 => PackSnorm4x8,
+        G::PackUnorm4x8 => PackUnorm4x8,
+        G::PackSnorm2x16 => PackSnorm2x16,
+        G::PackUnorm2x16 => PackUnorm2x16,
+        G::PackHalf2x16 => PackHalf2x16,
+        G::PackDouble2x32 => PackDouble2x32,
+        G::UnpackSnorm2x16 => UnpackSnorm2x16,
+        G::UnpackUnorm2x16 => UnpackUnorm2x16,
+        G::UnpackHalf2x16 => UnpackHalf2x16,
+        G::UnpackSnorm4x8 => UnpackSnorm4x8,
+        G::UnpackUnorm4x8 => UnpackUnorm4x8,
+        G::UnpackDouble2x32 => UnpackDouble2x32,
+        G::Normalize => Normalize,
+        G::FaceForward => FaceForward,
+        G::Refract => Refract,
         _ => return None,
     })
 }
 
 impl Compiler<'_> {
-    /// Compiles GLSL.std.450 instruction `number` if it is one of this file's; `Ok(false)` if
+    /// Compiles GLSL.std.450 instruction `func` if it is one of this file's; `Ok(false)` if
     /// not.
     pub(crate) fn glsl_whole(
         &mut self,
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        number: u32,
+        func: GlslStd450,
     ) -> Result<bool, ExecError> {
-        let Some(op) = op_of(number) else {
+        let Some(op) = op_of(func) else {
             return Ok(false);
         };
         let dst = self.result(index, inst)?;
@@ -93,13 +95,13 @@ impl Compiler<'_> {
                 },
             );
         };
-        match number {
-            35 | 51 => {
+        match func {
+            GlslStd450::Modf | GlslStd450::Frexp => {
                 // Modf / Frexp with a pointer: compute both results into temporaries, copy the
                 // first to the result, store the second through the pointer.
                 let ptr = self.operand(index, inst, 3)?;
                 let pointee = self.glsl_pointee(index, ptr.ty)?;
-                if number == 51 {
+                if func == GlslStd450::Frexp {
                     bits = self.glsl_int_bits(index, pointee)?;
                 }
                 let tmp = self.alloc(index, 2 * n)?;
@@ -131,7 +133,7 @@ impl Compiler<'_> {
                     },
                 );
             }
-            52 => {
+            GlslStd450::FrexpStruct => {
                 let Type::Struct { members } = self.ty(index, dst.ty)?.clone() else {
                     return Err(self.err(index, "FrexpStruct's result is not a struct"));
                 };
@@ -139,12 +141,12 @@ impl Compiler<'_> {
                 bits = self.glsl_int_bits(index, exp_ty)?;
                 glsl(self, code, dst.slot, bits);
             }
-            53 => {
+            GlslStd450::Ldexp => {
                 let e = self.operand(index, inst, 3)?;
                 bits = self.glsl_int_bits(index, e.ty)?;
                 glsl(self, code, dst.slot, bits);
             }
-            72 => {
+            GlslStd450::Refract => {
                 let eta = self.operand(index, inst, 4)?;
                 let (s, _) = self.scalar_components(index, eta.ty)?;
                 if float_of(s) != Some(fmt) {

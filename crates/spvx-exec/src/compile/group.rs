@@ -5,6 +5,7 @@ use super::func::Code;
 use crate::error::ExecError;
 use crate::program::*;
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::Op;
 
 impl Compiler<'_> {
     /// The group non-uniform instructions (subgroup scope only).
@@ -13,14 +14,14 @@ impl Compiler<'_> {
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        name: &str,
+        opcode: Op,
     ) -> Result<(), ExecError> {
         // OpGroupNonUniformQuadAll/AnyKHR have no Execution operand (their scope is the quad).
         let quad_control = matches!(
-            name,
-            "OpGroupNonUniformQuadAllKHR"
-                | "OpGroupNonUniformQuadAnyKHR"
-                | "OpGroupNonUniformPartitionNV"
+            opcode,
+            Op::GroupNonUniformQuadAllKHR
+                | Op::GroupNonUniformQuadAnyKHR
+                | Op::GroupNonUniformPartitionNV
         );
         let scope = self.operand(index, inst, 0)?;
         if !quad_control && self.eval[scope.slot as usize] != 3 {
@@ -29,40 +30,40 @@ impl Compiler<'_> {
             );
         }
         let dst = self.result(index, inst)?;
-        if self.ballot_or_quad_op(index, inst, code, name, dst)? {
+        if self.ballot_or_quad_op(index, inst, code, opcode, dst)? {
             return Ok(());
         }
-        let rop = |n: &str| -> Option<ReduceOp> {
+        let rop = |n: Op| -> Option<ReduceOp> {
             Some(match n {
-                "OpGroupNonUniformIAdd" => ReduceOp::IAdd,
-                "OpGroupNonUniformFAdd" => ReduceOp::FAdd,
-                "OpGroupNonUniformIMul" => ReduceOp::IMul,
-                "OpGroupNonUniformFMul" => ReduceOp::FMul,
-                "OpGroupNonUniformSMin" => ReduceOp::SMin,
-                "OpGroupNonUniformUMin" => ReduceOp::UMin,
-                "OpGroupNonUniformFMin" => ReduceOp::FMin,
-                "OpGroupNonUniformSMax" => ReduceOp::SMax,
-                "OpGroupNonUniformUMax" => ReduceOp::UMax,
-                "OpGroupNonUniformFMax" => ReduceOp::FMax,
-                "OpGroupNonUniformBitwiseAnd" | "OpGroupNonUniformLogicalAnd" => ReduceOp::And,
-                "OpGroupNonUniformBitwiseOr" | "OpGroupNonUniformLogicalOr" => ReduceOp::Or,
-                "OpGroupNonUniformBitwiseXor" | "OpGroupNonUniformLogicalXor" => ReduceOp::Xor,
+                Op::GroupNonUniformIAdd => ReduceOp::IAdd,
+                Op::GroupNonUniformFAdd => ReduceOp::FAdd,
+                Op::GroupNonUniformIMul => ReduceOp::IMul,
+                Op::GroupNonUniformFMul => ReduceOp::FMul,
+                Op::GroupNonUniformSMin => ReduceOp::SMin,
+                Op::GroupNonUniformUMin => ReduceOp::UMin,
+                Op::GroupNonUniformFMin => ReduceOp::FMin,
+                Op::GroupNonUniformSMax => ReduceOp::SMax,
+                Op::GroupNonUniformUMax => ReduceOp::UMax,
+                Op::GroupNonUniformFMax => ReduceOp::FMax,
+                Op::GroupNonUniformBitwiseAnd | Op::GroupNonUniformLogicalAnd => ReduceOp::And,
+                Op::GroupNonUniformBitwiseOr | Op::GroupNonUniformLogicalOr => ReduceOp::Or,
+                Op::GroupNonUniformBitwiseXor | Op::GroupNonUniformLogicalXor => ReduceOp::Xor,
                 _ => return None,
             })
         };
         // (op, value operand index, second operand index)
-        let (op, value_at, second_at) = match name {
-            "OpGroupNonUniformElect" => (GroupOp::Elect, None, None),
-            "OpGroupNonUniformAll" => (GroupOp::All, Some(1), None),
-            "OpGroupNonUniformAny" => (GroupOp::Any, Some(1), None),
-            "OpGroupNonUniformAllEqual" => (GroupOp::AllEqual, Some(1), None),
-            "OpGroupNonUniformBroadcast" => (GroupOp::Broadcast, Some(1), Some(2)),
-            "OpGroupNonUniformBroadcastFirst" => (GroupOp::BroadcastFirst, Some(1), None),
-            "OpGroupNonUniformShuffle" => (GroupOp::Shuffle, Some(1), Some(2)),
-            "OpGroupNonUniformShuffleXor" => (GroupOp::ShuffleXor, Some(1), Some(2)),
-            "OpGroupNonUniformShuffleUp" => (GroupOp::ShuffleUp, Some(1), Some(2)),
-            "OpGroupNonUniformShuffleDown" => (GroupOp::ShuffleDown, Some(1), Some(2)),
-            "OpGroupNonUniformBallot" => {
+        let (op, value_at, second_at) = match opcode {
+            Op::GroupNonUniformElect => (GroupOp::Elect, None, None),
+            Op::GroupNonUniformAll => (GroupOp::All, Some(1), None),
+            Op::GroupNonUniformAny => (GroupOp::Any, Some(1), None),
+            Op::GroupNonUniformAllEqual => (GroupOp::AllEqual, Some(1), None),
+            Op::GroupNonUniformBroadcast => (GroupOp::Broadcast, Some(1), Some(2)),
+            Op::GroupNonUniformBroadcastFirst => (GroupOp::BroadcastFirst, Some(1), None),
+            Op::GroupNonUniformShuffle => (GroupOp::Shuffle, Some(1), Some(2)),
+            Op::GroupNonUniformShuffleXor => (GroupOp::ShuffleXor, Some(1), Some(2)),
+            Op::GroupNonUniformShuffleUp => (GroupOp::ShuffleUp, Some(1), Some(2)),
+            Op::GroupNonUniformShuffleDown => (GroupOp::ShuffleDown, Some(1), Some(2)),
+            Op::GroupNonUniformBallot => {
                 let p = self.operand(index, inst, 1)?;
                 code.push(
                     index,
@@ -90,7 +91,7 @@ impl Compiler<'_> {
                     };
                     (GroupOp::Arith(r, mode), Some(2), None)
                 }
-                None => return Err(self.unsupported(index, n.to_string())),
+                None => return Err(self.unsupported(index, n.name())),
             },
         };
         let (a, vn) = match value_at {
@@ -151,7 +152,7 @@ impl Compiler<'_> {
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        name: &str,
+        opcode: Op,
         dst: super::Value,
     ) -> Result<bool, ExecError> {
         let mode = |c: &Self| {
@@ -166,15 +167,15 @@ impl Compiler<'_> {
         }
         };
         // (op, value operand, second operand, whether the value is a ballot)
-        let (op, value_at, second_at, ballot) = match name {
-            "OpGroupNonUniformBallotBitCount" => {
+        let (op, value_at, second_at, ballot) = match opcode {
+            Op::GroupNonUniformBallotBitCount => {
                 (GroupOp::BallotBitCount(mode(self)?), 2, None, true)
             }
-            "OpGroupNonUniformBallotBitExtract" => (GroupOp::BallotBitExtract, 1, Some(2), true),
-            "OpGroupNonUniformBallotFindLSB" => (GroupOp::BallotFindLsb, 1, None, true),
-            "OpGroupNonUniformBallotFindMSB" => (GroupOp::BallotFindMsb, 1, None, true),
-            "OpGroupNonUniformInverseBallot" => (GroupOp::InverseBallot, 1, None, true),
-            "OpGroupNonUniformPartitionNV" => {
+            Op::GroupNonUniformBallotBitExtract => (GroupOp::BallotBitExtract, 1, Some(2), true),
+            Op::GroupNonUniformBallotFindLSB => (GroupOp::BallotFindLsb, 1, None, true),
+            Op::GroupNonUniformBallotFindMSB => (GroupOp::BallotFindMsb, 1, None, true),
+            Op::GroupNonUniformInverseBallot => (GroupOp::InverseBallot, 1, None, true),
+            Op::GroupNonUniformPartitionNV => {
                 // (No Execution scope: the Value is operand 0; the result is a uvec4.)
                 let v = self.operand(index, inst, 0)?;
                 let (s, n) = self.scalar_components(index, v.ty)?;
@@ -193,11 +194,11 @@ impl Compiler<'_> {
                 );
                 return Ok(true);
             }
-            "OpGroupNonUniformQuadBroadcast" => (GroupOp::QuadBroadcast, 1, Some(2), false),
-            "OpGroupNonUniformQuadSwap" => (GroupOp::QuadSwap, 1, Some(2), false),
-            "OpGroupNonUniformQuadAllKHR" => (GroupOp::QuadAll, 0, None, false),
-            "OpGroupNonUniformQuadAnyKHR" => (GroupOp::QuadAny, 0, None, false),
-            "OpGroupNonUniformRotateKHR" => {
+            Op::GroupNonUniformQuadBroadcast => (GroupOp::QuadBroadcast, 1, Some(2), false),
+            Op::GroupNonUniformQuadSwap => (GroupOp::QuadSwap, 1, Some(2), false),
+            Op::GroupNonUniformQuadAllKHR => (GroupOp::QuadAll, 0, None, false),
+            Op::GroupNonUniformQuadAnyKHR => (GroupOp::QuadAny, 0, None, false),
+            Op::GroupNonUniformRotateKHR => {
                 let cluster = match inst.operands.get(3) {
                     Some(_) => {
                         let c = self.operand(index, inst, 3)?;

@@ -18,8 +18,9 @@ use crate::memory::SPACE_BUFFER0;
 use crate::program::kernel::{AddressMap, KernelInfo, KernelParam, ParamPlace, PtrOp};
 use crate::program::{Inst, Leaf, Scalar, Slot};
 use crate::resources::{KernelArgInfo, KernelArgKind};
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::{Id, Instruction};
-use spvx_val::index::Type;
+use spvx_spirv::op::Op;
 
 /// Addressing models (SPIR-V 1.6 §3.6).
 const ADDRESSING_PHYSICAL32: u32 = 1;
@@ -50,7 +51,7 @@ pub(crate) struct KernelState {
 /// The module's addressing model: `Some(pointer bits)` for physical addressing, `None` for
 /// Logical (and PhysicalStorageBuffer64, which the engine treats as logical).
 pub(crate) fn physical_bits(insts: &[Instruction]) -> Option<u32> {
-    let mm = insts.iter().find(|i| i.opcode == 14)?;
+    let mm = insts.iter().find(|i| i.opcode == Op::MemoryModel)?;
     match mm.operands.first().and_then(|o| o.word())? {
         ADDRESSING_PHYSICAL32 => Some(32),
         ADDRESSING_PHYSICAL64 => Some(64),
@@ -200,12 +201,12 @@ impl Compiler<'_> {
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        name: &str,
+        opcode: Op,
     ) -> Result<(), ExecError> {
         if self.pointer_bits.is_none() {
-            return Err(self.unsupported(index, format!("{name} with Logical addressing")));
+            return Err(self.unsupported(index, format!("{opcode} with Logical addressing")));
         }
-        if name == "OpCopyMemorySized" {
+        if opcode == Op::CopyMemorySized {
             let d = self.operand(index, inst, 0)?;
             let s = self.operand(index, inst, 1)?;
             let n = self.operand(index, inst, 2)?;
@@ -227,8 +228,8 @@ impl Compiler<'_> {
         let map = self.address_map();
         let inst_for = |k: u32| -> Result<Inst, ExecError> {
             let (d, x) = (dst.slot + k, a.slot + k);
-            Ok(match name {
-                "OpConvertPtrToU" => Inst::Ptr {
+            Ok(match opcode {
+                Op::ConvertPtrToU => Inst::Ptr {
                     op: PtrOp::ToAddress {
                         map,
                         bits: ds.bits() as u8,
@@ -237,11 +238,11 @@ impl Compiler<'_> {
                     a: x,
                     b: x,
                 },
-                "OpConvertUToPtr" | "OpBitcast" => {
+                Op::ConvertUToPtr | Op::Bitcast => {
                     let (s, _) = self.scalar_components(index, a.ty)?;
                     match (s == Scalar::Ptr, ds == Scalar::Ptr) {
                         (true, true) => Inst::Copy { dst: d, src: x },
-                        (true, false) if name == "OpBitcast" && ds.bits() != map.bits as u32 => {
+                        (true, false) if opcode == Op::Bitcast && ds.bits() != map.bits as u32 => {
                             return Err(self.err(index, "bitcast between different widths"));
                         }
                         (true, false) => Inst::Ptr {
@@ -253,7 +254,7 @@ impl Compiler<'_> {
                             a: x,
                             b: x,
                         },
-                        (false, true) if name == "OpBitcast" && s.bits() != map.bits as u32 => {
+                        (false, true) if opcode == Op::Bitcast && s.bits() != map.bits as u32 => {
                             return Err(self.err(index, "bitcast between different widths"));
                         }
                         (false, _) => Inst::Ptr {
@@ -267,8 +268,8 @@ impl Compiler<'_> {
                         },
                     }
                 }
-                "OpPtrCastToGeneric" => Inst::Copy { dst: d, src: x },
-                "OpGenericCastToPtr" | "OpGenericCastToPtrExplicit" => {
+                Op::PtrCastToGeneric => Inst::Copy { dst: d, src: x },
+                Op::GenericCastToPtr | Op::GenericCastToPtrExplicit => {
                     let class = match self.ty(index, dst.ty)? {
                         Type::Pointer { storage_class, .. } => *storage_class,
                         _ => return Err(self.err(index, "expected a pointer result")),
@@ -280,16 +281,16 @@ impl Compiler<'_> {
                         b: x,
                     }
                 }
-                "OpGenericPtrMemSemantics" => Inst::Ptr {
+                Op::GenericPtrMemSemantics => Inst::Ptr {
                     op: PtrOp::MemSemantics,
                     dst: d,
                     a: x,
                     b: x,
                 },
-                "OpPtrEqual" | "OpPtrNotEqual" => Inst::Ptr {
+                Op::PtrEqual | Op::PtrNotEqual => Inst::Ptr {
                     op: PtrOp::Equal {
                         map,
-                        ne: name == "OpPtrNotEqual",
+                        ne: opcode == Op::PtrNotEqual,
                     },
                     dst: d,
                     a: x,

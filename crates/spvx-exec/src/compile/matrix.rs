@@ -1,12 +1,15 @@
-//! Translation of the matrix instructions into ordered dot products of register leaves.
+//! Translation of OpDot and the matrix instructions (OpTranspose, OpMatrixTimesScalar,
+//! OpVectorTimesMatrix, OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct) into ordered
+//! dot products of register leaves.
 
 use super::Compiler;
 use super::func::Code;
 use crate::error::ExecError;
 use crate::program::*;
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Id;
 use spvx_spirv::instruction::Instruction;
-use spvx_val::index::Type;
+use spvx_spirv::op::Op;
 
 impl Compiler<'_> {
     /// Emits `dst = Σ_k a[k]·b[k]` (products and sums in order, each rounded once), reading
@@ -60,14 +63,14 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// Matrix instructions on column-major register layouts (column `j`, row `i` at slot
-    /// `j·rows + i`).
+    /// OpDot and the matrix instructions on column-major register layouts (column `j`, row
+    /// `i` at slot `j·rows + i`).
     pub(crate) fn matrix_op(
         &mut self,
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        name: &str,
+        opcode: Op,
     ) -> Result<(), ExecError> {
         let dst = self.result(index, inst)?;
         let a = self.operand(index, inst, 0)?;
@@ -80,8 +83,14 @@ impl Compiler<'_> {
             let (s, rows) = c.scalar_components(index, col_ty)?;
             Ok((cols, rows, c.float_fmt(index, s, true)?))
         };
-        match name {
-            "OpTranspose" => {
+        match opcode {
+            Op::Dot => {
+                let b = self.operand(index, inst, 1)?;
+                let (s, n) = self.scalar_components(index, a.ty)?;
+                let fmt = self.float_fmt(index, s, true)?;
+                self.dot_into(index, code, fmt, dst.slot, a.slot, 1, b.slot, 1, n)?;
+            }
+            Op::Transpose => {
                 let (cols, rows, _) = shape(self, a.ty)?;
                 for j in 0..cols {
                     for i in 0..rows {
@@ -95,7 +104,7 @@ impl Compiler<'_> {
                     }
                 }
             }
-            "OpMatrixTimesScalar" => {
+            Op::MatrixTimesScalar => {
                 let b = self.operand(index, inst, 1)?;
                 let (cols, rows, fmt) = shape(self, a.ty)?;
                 for k in 0..cols * rows {
@@ -111,7 +120,7 @@ impl Compiler<'_> {
                     );
                 }
             }
-            "OpOuterProduct" => {
+            Op::OuterProduct => {
                 let b = self.operand(index, inst, 1)?;
                 let (_, rows, fmt) = shape(self, a.ty)?;
                 let (_, cols, _) = shape(self, b.ty)?;
@@ -130,7 +139,7 @@ impl Compiler<'_> {
                     }
                 }
             }
-            "OpVectorTimesMatrix" => {
+            Op::VectorTimesMatrix => {
                 // result[j] = v · column j.
                 let m = self.operand(index, inst, 1)?;
                 let (cols, rows, fmt) = shape(self, m.ty)?;
@@ -148,7 +157,7 @@ impl Compiler<'_> {
                     )?;
                 }
             }
-            "OpMatrixTimesVector" => {
+            Op::MatrixTimesVector => {
                 // result[i] = Σ_j M[j][i] · v[j].
                 let v = self.operand(index, inst, 1)?;
                 let (cols, rows, fmt) = shape(self, a.ty)?;
@@ -166,8 +175,8 @@ impl Compiler<'_> {
                     )?;
                 }
             }
-            _ => {
-                // OpMatrixTimesMatrix: column j of the result = A × column j of B.
+            Op::MatrixTimesMatrix => {
+                // Column j of the result = A × column j of B.
                 let b = self.operand(index, inst, 1)?;
                 let (acols, arows, fmt) = shape(self, a.ty)?;
                 let (bcols, brows, _) = shape(self, b.ty)?;
@@ -187,6 +196,7 @@ impl Compiler<'_> {
                     }
                 }
             }
+            other => return Err(self.unsupported(index, other.name())),
         }
         Ok(())
     }

@@ -1,13 +1,13 @@
 //! Translation of OpSubgroupMatrixMultiplyAccumulateINTEL: the Matrix Multiply Accumulate
 //! Operands and the operands' SPIR-V types decide the DPAS precisions of A and B and the
 //! types of C and the result ([`MmaSpec`]); the subgroup-size-dependent checks wait for the
-//! run (`exec::matrix_mma::check_program`). Decisions: docs/semantics.md,
+//! run (`program::mma::check_program`). Decisions: docs/semantics.md,
 //! "OpSubgroupMatrixMultiplyAccumulateINTEL in the engine".
 
 use super::Compiler;
 use super::func::Code;
 use crate::error::ExecError;
-use crate::exec::matrix_mma::MmaSpec;
+use crate::program::mma::MmaSpec;
 use crate::program::*;
 use spvx_dpas::{DataType, Precision};
 use spvx_spirv::instruction::Instruction;

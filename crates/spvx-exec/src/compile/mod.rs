@@ -6,39 +6,52 @@
 //! - `types`: register leaves and memory layouts of types, decorations.
 //! - `globals`: constants, spec constants, global variables, bindings, built-ins.
 //! - `cfg`: the block order (the scheduler's reconvergence priority).
-//! - `func`: functions: slots, blocks, segments, phis, terminators.
-//! - `ops`: arithmetic, logic, conversion and composite instructions.
-//! - `memops`: memory, atomic and dot-product instructions.
-//! - `ext`: GLSL.std.450 functions.
-//! - `fixedops`, `group`, `matrix`: fixed-point, subgroup and matrix instructions.
+//! - `func`: functions: slots, blocks, segments, phis, terminators, calls, barriers.
+//! - `promote`: register promotion of function variables.
+//! - `translate`: the dispatcher that routes each body instruction, by opcode family, to its
+//!   translator; `operands` holds what they share.
+//! - One file per family: `integer`, `float`, `compare`, `convert`, `composite`, `matrix`,
+//!   `memory`, `atomics`, `dot`, `tensor`, `group`, `fixedops`, `matrix_mma`, `wide` (and
+//!   `wide_more`: integers wider than 64 bits), `kernel` (physical pointers), `ext` (OpExtInst:
+//!   GLSL.std.450 per component, with `glsl_ext` for whole vectors and matrices, `opencl`,
+//!   `printf`) and `cl_builtins` (OpenCL built-in functions imported by linkage).
 
+mod atomics;
 mod cfg;
 mod cl_builtins;
+mod compare;
+mod composite;
+mod convert;
+mod dot;
 mod ext;
 mod fixedops;
+mod float;
 mod func;
 mod globals;
 mod glsl_ext;
 mod group;
+mod integer;
 mod kernel;
 mod matrix;
 mod matrix_mma;
-mod memops;
+mod memory;
 mod opencl;
-mod ops;
+mod operands;
 mod printf;
 mod promote;
+mod tensor;
+mod translate;
 mod types;
 mod wide;
 mod wide_more;
 
 use crate::config::CompileOptions;
-use crate::error::{ExecError, opcode_name};
+use crate::error::ExecError;
 use crate::program::{Program, Slot};
 use spvx_spirv::binary::Header;
-use spvx_spirv::grammar::{Grammar, grammar};
+use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::{Id, Instruction};
-use spvx_val::index::ModuleIndex;
+use spvx_spirv::op::{GlslStd450, OpenClStd};
 use std::collections::HashMap;
 
 /// Where a value lives: its first slot and its type.
@@ -59,8 +72,7 @@ const MODEL_KERNEL: u32 = 6;
 
 /// State of one compilation.
 pub(crate) struct Compiler<'a> {
-    pub g: &'static Grammar,
-    pub ix: ModuleIndex<'a>,
+    pub ix: &'a ModuleIndex,
     pub insts: &'a [Instruction],
     pub opts: &'a CompileOptions,
     pub values: HashMap<Id, Value>,
@@ -111,9 +123,10 @@ impl<'a> Compiler<'a> {
     }
 
     fn opname(&self, index: usize) -> String {
-        self.insts
-            .get(index)
-            .map_or_else(|| "end of module".to_string(), |i| opcode_name(i.opcode))
+        self.insts.get(index).map_or_else(
+            || "end of module".to_string(),
+            |i| i.opcode.name().to_string(),
+        )
     }
 
     /// Allocates `n` consecutive slots.
@@ -140,7 +153,8 @@ impl<'a> Compiler<'a> {
     }
 }
 
-/// Compiles the entry point `entry` of a module given as header and flat instruction list.
+/// Validates (unless `opts.validate` is off) and compiles the entry point `entry` of a module
+/// given as header and flat instruction list.
 pub fn compile(
     header: &Header,
     insts: &[Instruction],
@@ -148,26 +162,46 @@ pub fn compile(
     opts: &CompileOptions,
 ) -> Result<Program, ExecError> {
     if opts.validate {
-        let errors = spvx_val::validate(header, insts, &opts.validation);
-        if !errors.is_empty() {
-            return Err(ExecError::Invalid(errors));
-        }
+        let valid =
+            spvx_val::validate(header, insts, &opts.validation).map_err(ExecError::Invalid)?;
+        compile_index(valid.index(), entry, opts, true)
+    } else {
+        let ix = spvx_val::index(header, insts.to_vec()).map_err(ExecError::Invalid)?;
+        compile_index(&ix, entry, opts, false)
     }
-    let ix = ModuleIndex::build(header, insts).map_err(ExecError::Invalid)?;
-    let (entry_fn, ep_index, model) = find_entry(&ix, insts, entry)?;
+}
+
+/// Compiles the entry point `entry` of a module that passed validation (`opts.validate` is not
+/// consulted: the module is known to be valid).
+pub fn compile_validated(
+    valid: &spvx_val::Validated,
+    entry: &str,
+    opts: &CompileOptions,
+) -> Result<Program, ExecError> {
+    compile_index(valid.index(), entry, opts, true)
+}
+
+/// Compiles the entry point `entry` of an indexed module; `valid` says whether it passed
+/// validation (if not, registers are cleared before each run: an invalid module may read a
+/// register before writing it).
+fn compile_index(
+    ix: &ModuleIndex,
+    entry: &str,
+    opts: &CompileOptions,
+    valid: bool,
+) -> Result<Program, ExecError> {
+    let insts = ix.insts.as_slice();
+    let (entry_fn, ep_index, model) = find_entry(ix, insts, entry)?;
     let pointer_bits = kernel::physical_bits(insts);
-    let opencl = ix
-        .ext_imports
-        .iter()
-        .find(|(_, name)| name.as_str() == "OpenCL.std")
-        .map(|(id, _)| *id);
-    let glsl = ix
-        .ext_imports
-        .iter()
-        .find(|(_, name)| name.as_str() == "GLSL.std.450")
-        .map(|(id, _)| *id);
+    let import = |set: &str| {
+        ix.ext_imports
+            .iter()
+            .find(|(_, name)| name.as_str() == set)
+            .map(|(id, _)| *id)
+    };
+    let opencl = import(OpenClStd::IMPORT);
+    let glsl = import(GlslStd450::IMPORT);
     let mut c = Compiler {
-        g: grammar(),
         ix,
         insts,
         opts,
@@ -221,7 +255,7 @@ pub fn compile(
         opcodes: insts.iter().map(|i| i.opcode).collect(),
         kernel,
         promotion: c.promote.stats,
-        reset_registers: !opts.validate,
+        reset_registers: !valid,
         other_barriers: c.other_barriers,
         required_subgroup_size: c.required_subgroup_size(entry_fn),
     })

@@ -11,8 +11,9 @@ use crate::program::math::{IMathFn, MathFn};
 use crate::program::opencl::{OclOp, OclType};
 use crate::program::*;
 use spvx_num::float::RoundingMode;
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Instruction;
-use spvx_val::index::Type;
+use spvx_spirv::op::{Op, OpenClStd, OpenClStd as C};
 
 /// How one OpenCL.std number compiles.
 enum Plan {
@@ -25,114 +26,114 @@ enum Plan {
     Same,
 }
 
-fn plan(number: u32) -> Option<Plan> {
+fn plan(func: OpenClStd) -> Option<Plan> {
     use MathFn as M;
     use OclOp as O;
     use Plan::*;
-    Some(match number {
-        0 => Math(M::Acos),
-        1 => Ocl(O::Acosh, true),
-        2 => Ocl(O::AcosPi, true),
-        3 => Math(M::Asin),
-        4 => Ocl(O::Asinh, true),
-        5 => Ocl(O::AsinPi, true),
-        6 => Math(M::Atan),
-        7 => Math(M::Atan2),
-        8 => Ocl(O::Atanh, true),
-        9 => Ocl(O::AtanPi, true),
-        10 => Ocl(O::Atan2Pi, true),
-        11 => Ocl(O::Cbrt, true),
-        12 => Math(M::Ceil),
-        13 => Ocl(O::Copysign, true),
-        14 | 67 | 81 => Math(M::Cos),
-        15 => Math(M::Cosh),
-        16 => Ocl(O::CosPi, true),
-        17 => Ocl(O::Erfc, true),
-        18 => Ocl(O::Erf, true),
-        19 | 69 | 83 => Math(M::Exp),
-        20 | 70 | 84 => Math(M::Exp2),
-        21 | 71 | 85 => Ocl(O::Exp10, true),
-        22 => Ocl(O::Expm1, true),
-        23 => Math(M::FAbs),
-        24 => Ocl(O::Fdim, true),
-        25 => Math(M::Floor),
-        26 => Math(M::Fma),
-        27 | 97 => Math(M::FMax),
-        28 | 98 => Math(M::FMin),
-        29 => FBin(FBinOp::Rem),
-        32 => Ocl(O::Hypot, true),
-        33 => Ocl(O::Ilogb, true),
-        34 => Ocl(O::Ldexp, true),
-        35 => Ocl(O::Lgamma, true),
-        37 | 72 | 86 => Math(M::Log),
-        38 | 73 | 87 => Math(M::Log2),
-        39 | 74 | 88 => Ocl(O::Log10, true),
-        40 => Ocl(O::Log1p, true),
-        41 => Ocl(O::Logb, true),
-        42 => Ocl(O::Mad, true),
-        43 => Ocl(O::Maxmag, true),
-        44 => Ocl(O::Minmag, true),
-        47 => Ocl(O::Nextafter, true),
-        48 => Math(M::Pow),
-        49 => Ocl(O::Pown, true),
-        50 | 75 | 89 => Ocl(O::Powr, true),
-        51 => Ocl(O::Remainder, true),
-        53 => Math(M::RoundEven),
-        54 => Ocl(O::Rootn, true),
-        55 => Math(M::Round),
-        56 | 77 | 91 => Math(M::InverseSqrt),
-        57 | 78 | 92 => Math(M::Sin),
-        59 => Math(M::Sinh),
-        60 => Ocl(O::SinPi, true),
-        61 | 79 | 93 => Math(M::Sqrt),
-        62 | 80 | 94 => Math(M::Tan),
-        63 => Math(M::Tanh),
-        64 => Ocl(O::TanPi, true),
-        65 => Ocl(O::Tgamma, true),
-        66 => Math(M::Trunc),
-        68 | 82 => FBin(FBinOp::Div),
-        76 | 90 => Ocl(O::Recip, true),
-        95 => Math(M::FClamp),
-        96 => Math(M::Degrees),
-        99 => Math(M::FMix),
-        100 => Math(M::Radians),
-        101 => Math(M::Step),
-        102 => Math(M::SmoothStep),
-        103 => Ocl(O::Sign, true),
-        141 => IMath(IMathFn::SAbs),
-        201 => Same,
-        142 => Ocl(O::AbsDiff, true),
-        202 => Ocl(O::AbsDiff, false),
-        143 => Ocl(O::AddSat, true),
-        144 => Ocl(O::AddSat, false),
-        145 => Ocl(O::Hadd, true),
-        146 => Ocl(O::Hadd, false),
-        147 => Ocl(O::Rhadd, true),
-        148 => Ocl(O::Rhadd, false),
-        149 => IMath(IMathFn::SClamp),
-        150 => IMath(IMathFn::UClamp),
-        151 => Ocl(O::Clz, false),
-        152 => Ocl(O::Ctz, false),
-        153 => Ocl(O::MadHi, true),
-        204 => Ocl(O::MadHi, false),
-        154 => Ocl(O::MadSat, false),
-        155 => Ocl(O::MadSat, true),
-        156 => IMath(IMathFn::SMax),
-        157 => IMath(IMathFn::UMax),
-        158 => IMath(IMathFn::SMin),
-        159 => IMath(IMathFn::UMin),
-        160 => Ocl(O::MulHi, true),
-        203 => Ocl(O::MulHi, false),
-        161 => Ocl(O::Rotate, false),
-        162 => Ocl(O::SubSat, true),
-        163 => Ocl(O::SubSat, false),
-        164 => Ocl(O::Upsample, false),
-        165 => Ocl(O::Upsample, true),
-        167 => Ocl(O::Mad24, true),
-        168 => Ocl(O::Mad24, false),
-        169 => Ocl(O::Mul24, true),
-        170 => Ocl(O::Mul24, false),
-        186 => Ocl(O::Bitselect, false),
+    Some(match func {
+        C::acos => Math(M::Acos),
+        C::acosh => Ocl(O::Acosh, true),
+        C::acospi => Ocl(O::AcosPi, true),
+        C::asin => Math(M::Asin),
+        C::asinh => Ocl(O::Asinh, true),
+        C::asinpi => Ocl(O::AsinPi, true),
+        C::atan => Math(M::Atan),
+        C::atan2 => Math(M::Atan2),
+        C::atanh => Ocl(O::Atanh, true),
+        C::atanpi => Ocl(O::AtanPi, true),
+        C::atan2pi => Ocl(O::Atan2Pi, true),
+        C::cbrt => Ocl(O::Cbrt, true),
+        C::ceil => Math(M::Ceil),
+        C::copysign => Ocl(O::Copysign, true),
+        C::cos | C::half_cos | C::native_cos => Math(M::Cos),
+        C::cosh => Math(M::Cosh),
+        C::cospi => Ocl(O::CosPi, true),
+        C::erfc => Ocl(O::Erfc, true),
+        C::erf => Ocl(O::Erf, true),
+        C::exp | C::half_exp | C::native_exp => Math(M::Exp),
+        C::exp2 | C::half_exp2 | C::native_exp2 => Math(M::Exp2),
+        C::exp10 | C::half_exp10 | C::native_exp10 => Ocl(O::Exp10, true),
+        C::expm1 => Ocl(O::Expm1, true),
+        C::fabs => Math(M::FAbs),
+        C::fdim => Ocl(O::Fdim, true),
+        C::floor => Math(M::Floor),
+        C::fma => Math(M::Fma),
+        C::fmax | C::fmax_common => Math(M::FMax),
+        C::fmin | C::fmin_common => Math(M::FMin),
+        C::fmod => FBin(FBinOp::Rem),
+        C::hypot => Ocl(O::Hypot, true),
+        C::ilogb => Ocl(O::Ilogb, true),
+        C::ldexp => Ocl(O::Ldexp, true),
+        C::lgamma => Ocl(O::Lgamma, true),
+        C::log | C::half_log | C::native_log => Math(M::Log),
+        C::log2 | C::half_log2 | C::native_log2 => Math(M::Log2),
+        C::log10 | C::half_log10 | C::native_log10 => Ocl(O::Log10, true),
+        C::log1p => Ocl(O::Log1p, true),
+        C::logb => Ocl(O::Logb, true),
+        C::mad => Ocl(O::Mad, true),
+        C::maxmag => Ocl(O::Maxmag, true),
+        C::minmag => Ocl(O::Minmag, true),
+        C::nextafter => Ocl(O::Nextafter, true),
+        C::pow => Math(M::Pow),
+        C::pown => Ocl(O::Pown, true),
+        C::powr | C::half_powr | C::native_powr => Ocl(O::Powr, true),
+        C::remainder => Ocl(O::Remainder, true),
+        C::rint => Math(M::RoundEven),
+        C::rootn => Ocl(O::Rootn, true),
+        C::round => Math(M::Round),
+        C::rsqrt | C::half_rsqrt | C::native_rsqrt => Math(M::InverseSqrt),
+        C::sin | C::half_sin | C::native_sin => Math(M::Sin),
+        C::sinh => Math(M::Sinh),
+        C::sinpi => Ocl(O::SinPi, true),
+        C::sqrt | C::half_sqrt | C::native_sqrt => Math(M::Sqrt),
+        C::tan | C::half_tan | C::native_tan => Math(M::Tan),
+        C::tanh => Math(M::Tanh),
+        C::tanpi => Ocl(O::TanPi, true),
+        C::tgamma => Ocl(O::Tgamma, true),
+        C::trunc => Math(M::Trunc),
+        C::half_divide | C::native_divide => FBin(FBinOp::Div),
+        C::half_recip | C::native_recip => Ocl(O::Recip, true),
+        C::fclamp => Math(M::FClamp),
+        C::degrees => Math(M::Degrees),
+        C::mix => Math(M::FMix),
+        C::radians => Math(M::Radians),
+        C::step => Math(M::Step),
+        C::smoothstep => Math(M::SmoothStep),
+        C::sign => Ocl(O::Sign, true),
+        C::s_abs => IMath(IMathFn::SAbs),
+        C::u_abs => Same,
+        C::s_abs_diff => Ocl(O::AbsDiff, true),
+        C::u_abs_diff => Ocl(O::AbsDiff, false),
+        C::s_add_sat => Ocl(O::AddSat, true),
+        C::u_add_sat => Ocl(O::AddSat, false),
+        C::s_hadd => Ocl(O::Hadd, true),
+        C::u_hadd => Ocl(O::Hadd, false),
+        C::s_rhadd => Ocl(O::Rhadd, true),
+        C::u_rhadd => Ocl(O::Rhadd, false),
+        C::s_clamp => IMath(IMathFn::SClamp),
+        C::u_clamp => IMath(IMathFn::UClamp),
+        C::clz => Ocl(O::Clz, false),
+        C::ctz => Ocl(O::Ctz, false),
+        C::s_mad_hi => Ocl(O::MadHi, true),
+        C::u_mad_hi => Ocl(O::MadHi, false),
+        C::u_mad_sat => Ocl(O::MadSat, false),
+        C::s_mad_sat => Ocl(O::MadSat, true),
+        C::s_max => IMath(IMathFn::SMax),
+        C::u_max => IMath(IMathFn::UMax),
+        C::s_min => IMath(IMathFn::SMin),
+        C::u_min => IMath(IMathFn::UMin),
+        C::s_mul_hi => Ocl(O::MulHi, true),
+        C::u_mul_hi => Ocl(O::MulHi, false),
+        C::rotate => Ocl(O::Rotate, false),
+        C::s_sub_sat => Ocl(O::SubSat, true),
+        C::u_sub_sat => Ocl(O::SubSat, false),
+        C::u_upsample => Ocl(O::Upsample, false),
+        C::s_upsample => Ocl(O::Upsample, true),
+        C::s_mad24 => Ocl(O::Mad24, true),
+        C::u_mad24 => Ocl(O::Mad24, false),
+        C::s_mul24 => Ocl(O::Mul24, true),
+        C::u_mul24 => Ocl(O::Mul24, false),
+        C::bitselect => Ocl(O::Bitselect, false),
         _ => return None,
     })
 }
@@ -158,18 +159,39 @@ impl Compiler<'_> {
             .get(1)
             .and_then(|o| o.word())
             .unwrap_or(u32::MAX);
-        match number {
-            171..=181 => return self.vector_load_store(index, inst, code, number),
-            182 | 183 => return self.shuffle(index, inst, code, number == 183),
-            187 => return self.ocl_select(index, inst, code),
-            104..=110 => return self.ocl_geometric(index, inst, code, number),
-            185 => return Ok(()),
-            184 => return self.opencl_printf(index, inst, code),
-            30 | 31 | 36 | 45 | 52 | 58 => {
-                return self.with_pointer_out(index, inst, code, number);
+        let Some(func) = OpenClStd::from_number(number) else {
+            return Err(self.unsupported(index, format!("OpenCL.std instruction {number}")));
+        };
+        match func {
+            C::vloadn
+            | C::vstoren
+            | C::vload_half
+            | C::vload_halfn
+            | C::vstore_half
+            | C::vstore_half_r
+            | C::vstore_halfn
+            | C::vstore_halfn_r
+            | C::vloada_halfn
+            | C::vstorea_halfn
+            | C::vstorea_halfn_r => return self.vector_load_store(index, inst, code, func),
+            C::shuffle | C::shuffle2 => {
+                return self.shuffle(index, inst, code, func == C::shuffle2);
             }
-            46 => return self.ocl_nan(index, inst, code),
-            166 => {
+            C::select => return self.ocl_select(index, inst, code),
+            C::cross
+            | C::distance
+            | C::length
+            | C::normalize
+            | C::fast_distance
+            | C::fast_length
+            | C::fast_normalize => return self.ocl_geometric(index, inst, code, func),
+            C::prefetch => return Ok(()),
+            C::printf => return self.opencl_printf(index, inst, code),
+            C::fract | C::frexp | C::lgamma_r | C::modf | C::remquo | C::sincos => {
+                return self.with_pointer_out(index, inst, code, func);
+            }
+            C::nan => return self.ocl_nan(index, inst, code),
+            C::popcount => {
                 // popcount: OpBitCount's instruction.
                 let dst = self.result(index, inst)?;
                 let x = self.operand(index, inst, 2)?;
@@ -189,7 +211,7 @@ impl Compiler<'_> {
             }
             _ => {}
         }
-        let Some(p) = plan(number) else {
+        let Some(p) = plan(func) else {
             return Err(self.unsupported(index, format!("OpenCL.std instruction {number}")));
         };
         let dst = self.result(index, inst)?;
@@ -249,7 +271,10 @@ impl Compiler<'_> {
                 _ => {
                     return Err(self.err(
                         index,
-                        format!("OpenCL.std instruction {number} on these operand types"),
+                        format!(
+                            "OpenCL.std instruction {} on these operand types",
+                            func.number()
+                        ),
                     ));
                 }
             };
@@ -258,24 +283,24 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// fract (30), frexp (31), lgamma_r (36), modf (45), remquo (52), sincos (58): a result
+    /// fract, frexp, lgamma_r, modf, remquo, sincos: a result
     /// and a value stored through the pointer operand (the last one).
     fn with_pointer_out(
         &mut self,
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        number: u32,
+        func: OpenClStd,
     ) -> Result<(), ExecError> {
         let dst = self.result(index, inst)?;
         let x = self.operand(index, inst, 2)?;
         // remquo(x, y, quo): the divisor comes before the pointer.
-        let y = if number == 52 {
+        let y = if func == C::remquo {
             Some(self.operand(index, inst, 3)?)
         } else {
             None
         };
-        let ptr = self.operand(index, inst, if number == 52 { 4 } else { 3 })?;
+        let ptr = self.operand(index, inst, if func == C::remquo { 4 } else { 3 })?;
         let (s, n) = self.scalar_components(index, dst.ty)?;
         let Scalar::Float(fmt) = s else {
             return Err(self.err(index, "expected a float result"));
@@ -298,25 +323,25 @@ impl Compiler<'_> {
         };
         for k in 0..n {
             let (d, a, o) = (dst.slot + k, x.slot + k, out + k);
-            match number {
-                30 => {
+            match func {
+                C::fract => {
                     code.push(index, math(MathFn::Floor, o, a));
                     code.push(index, math(MathFn::Fract, d, a));
                 }
-                31 => {
+                C::frexp => {
                     code.push(index, ocl(OclOp::FrexpExp, o, a, 0));
                     code.push(index, ocl(OclOp::FrexpMant, d, a, 0));
                 }
-                36 => {
+                C::lgamma_r => {
                     code.push(index, ocl(OclOp::LgammaSign, o, a, 0));
                     code.push(index, ocl(OclOp::Lgamma, d, a, 0));
                 }
-                52 => {
+                C::remquo => {
                     let b = y.map_or(a, |y| y.slot + k);
                     code.push(index, ocl(OclOp::RemquoQuo, o, a, b));
                     code.push(index, ocl(OclOp::Remainder, d, a, b));
                 }
-                45 => {
+                C::modf => {
                     code.push(index, math(MathFn::Trunc, o, a));
                     code.push(
                         index,
@@ -379,9 +404,18 @@ impl Compiler<'_> {
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        number: u32,
+        func: OpenClStd,
     ) -> Result<(), ExecError> {
-        let store = matches!(number, 172 | 175..=178 | 180 | 181);
+        let store = matches!(
+            func,
+            C::vstoren
+                | C::vstore_half
+                | C::vstore_half_r
+                | C::vstore_halfn
+                | C::vstore_halfn_r
+                | C::vstorea_halfn
+                | C::vstorea_halfn_r
+        );
         // Operands after the set and number: loads (offset, p, [n]); stores (data, offset, p,
         // [mode]).
         let first = if store { 3 } else { 2 };
@@ -399,8 +433,22 @@ impl Compiler<'_> {
             let d = self.result(index, inst)?;
             self.scalar_components(index, d.ty)?
         };
-        let half = matches!(number, 173..=181);
-        let aligned = matches!(number, 179..=181);
+        let half = matches!(
+            func,
+            C::vload_half
+                | C::vload_halfn
+                | C::vstore_half
+                | C::vstore_half_r
+                | C::vstore_halfn
+                | C::vstore_halfn_r
+                | C::vloada_halfn
+                | C::vstorea_halfn
+                | C::vstorea_halfn_r
+        );
+        let aligned = matches!(
+            func,
+            C::vloada_halfn | C::vstorea_halfn | C::vstorea_halfn_r
+        );
         let per = if aligned && n == 3 { 4 } else { n };
         let es = elem.mem_bytes();
         let at = self.alloc(index, 1)?;
@@ -438,13 +486,15 @@ impl Compiler<'_> {
         let tmp = self.alloc(index, n)?;
         if store {
             let data = self.operand(index, inst, 2)?;
-            let mode = match number {
-                176 | 178 | 181 => match inst.operands.get(5).and_then(|o| o.word()) {
-                    Some(1) => RoundingMode::TowardZero,
-                    Some(2) => RoundingMode::TowardPositive,
-                    Some(3) => RoundingMode::TowardNegative,
-                    _ => RoundingMode::NearestEven,
-                },
+            let mode = match func {
+                C::vstore_half_r | C::vstore_halfn_r | C::vstorea_halfn_r => {
+                    match inst.operands.get(5).and_then(|o| o.word()) {
+                        Some(1) => RoundingMode::TowardZero,
+                        Some(2) => RoundingMode::TowardPositive,
+                        Some(3) => RoundingMode::TowardNegative,
+                        _ => RoundingMode::NearestEven,
+                    }
+                }
                 _ => RoundingMode::NearestEven,
             };
             for k in 0..n {
@@ -621,14 +671,14 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// cross (104), distance (105), length (106), normalize (107) and their fast_ forms: each
+    /// cross, distance, length, normalize and their fast_ forms: each
     /// step rounded once in the operand format, sums in index order (as OpDot).
     fn ocl_geometric(
         &mut self,
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        number: u32,
+        func: OpenClStd,
     ) -> Result<(), ExecError> {
         use FBinOp::{Add, Div, Mul, Sub};
         let dst = self.result(index, inst)?;
@@ -652,8 +702,8 @@ impl Compiler<'_> {
             dst: d,
             args: [d, 0, 0],
         };
-        match number {
-            104 => {
+        match func {
+            C::cross => {
                 let y = self.operand(index, inst, 3)?;
                 let (a, b) = (x.slot, y.slot);
                 for (k, (i, j)) in [(1u32, 2u32), (2, 0), (0, 1)].into_iter().enumerate() {
@@ -672,7 +722,7 @@ impl Compiler<'_> {
                     );
                 }
             }
-            105 | 108 => {
+            C::distance | C::fast_distance => {
                 let y = self.operand(index, inst, 3)?;
                 let diff = self.alloc(index, n)?;
                 for k in 0..n {
@@ -681,7 +731,7 @@ impl Compiler<'_> {
                 dot(code, dst.slot, diff, diff);
                 code.push(index, sqrt(dst.slot));
             }
-            106 | 109 => {
+            C::length | C::fast_length => {
                 dot(code, dst.slot, x.slot, x.slot);
                 code.push(index, sqrt(dst.slot));
             }
@@ -758,24 +808,20 @@ impl Compiler<'_> {
     pub(crate) fn constant_c_string(&self, index: usize, mut id: u32) -> Option<String> {
         for _ in 0..64 {
             let def = self.insts.iter().find(|i| i.result == Some(id))?;
-            let name = self
-                .g
-                .instruction(def.opcode)
-                .map_or("", |i| i.name.as_str());
-            let base_at = match name {
-                "OpVariable" => {
+            let base_at = match def.opcode {
+                Op::Variable => {
                     let init = def.operands.get(1)?.id()?;
                     return self.constant_bytes_string(index, init);
                 }
-                "OpSpecConstantOp" => 1,
-                "OpAccessChain"
-                | "OpInBoundsAccessChain"
-                | "OpPtrAccessChain"
-                | "OpInBoundsPtrAccessChain"
-                | "OpBitcast"
-                | "OpPtrCastToGeneric"
-                | "OpCopyObject"
-                | "OpGenericCastToPtr" => 0,
+                Op::SpecConstantOp => 1,
+                Op::AccessChain
+                | Op::InBoundsAccessChain
+                | Op::PtrAccessChain
+                | Op::InBoundsPtrAccessChain
+                | Op::Bitcast
+                | Op::PtrCastToGeneric
+                | Op::CopyObject
+                | Op::GenericCastToPtr => 0,
                 _ => return None,
             };
             id = def.operands.get(base_at)?.id()?;
@@ -787,7 +833,7 @@ impl Compiler<'_> {
     fn constant_bytes_string(&self, index: usize, init: u32) -> Option<String> {
         let def = self.insts.iter().find(|i| i.result == Some(init))?;
         let mut bytes = Vec::new();
-        if self.g.instruction(def.opcode).map(|i| i.name.as_str()) == Some("OpConstantComposite") {
+        if def.opcode == Op::ConstantComposite {
             for o in &def.operands {
                 let v = self.value(index, o.id()?).ok()?;
                 let b = self.eval[v.slot as usize] as u8;

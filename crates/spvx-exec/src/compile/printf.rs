@@ -11,16 +11,14 @@ use crate::error::ExecError;
 use crate::program::Inst;
 use crate::program::print::{Conv, Piece, PrintSpec};
 use spvx_spirv::instruction::{Id, Instruction};
-
-/// OpString's opcode.
-const OP_STRING: u16 = 7;
+use spvx_spirv::op::{DebugPrintf, Op};
 
 impl Compiler<'_> {
     /// The text of the OpString `id`, if `id` is one.
     fn string_of(&self, id: Id) -> Option<String> {
         self.insts
             .iter()
-            .find(|i| i.opcode == OP_STRING && i.result == Some(id))
+            .find(|i| i.opcode == Op::String && i.result == Some(id))
             .and_then(|i| i.operands.first()?.string().map(str::to_string))
     }
 
@@ -31,8 +29,12 @@ impl Compiler<'_> {
         inst: &Instruction,
         code: &mut Code,
     ) -> Result<(), ExecError> {
-        let number = inst.operands.get(1).and_then(|o| o.word());
-        if number != Some(1) {
+        let func = inst
+            .operands
+            .get(1)
+            .and_then(|o| o.word())
+            .and_then(DebugPrintf::from_number);
+        if func != Some(DebugPrintf::DebugPrintf) {
             return Err(
                 self.unsupported(index, "NonSemantic.DebugPrintf instructions other than 1")
             );

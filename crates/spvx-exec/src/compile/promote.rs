@@ -13,7 +13,7 @@
 //!   (`func`), so a function is never active twice in one lane and one set of registers per
 //!   variable is enough, as one private-memory slot per variable was before.
 //! - Built-in Input variables with 32- or 64-bit integer components (never written; the run
-//!   fills their registers, see `run::builtins`).
+//!   fills their registers, see `dispatch::builtins`).
 //! - Every use of the pointer, and of every access chain derived from it, is the pointer of an
 //!   OpLoad or OpStore (Input variables: OpLoad only) or the base of an OpAccessChain /
 //!   OpInBoundsAccessChain whose indices are constants inside the bounds of the type they index
@@ -38,19 +38,13 @@ use super::globals::sc;
 use super::{Compiler, Value};
 use crate::error::ExecError;
 use crate::program::{Inst, Scalar, Slot};
+use spvx_spirv::index::{FunctionInfo, Type};
 use spvx_spirv::instruction::{Id, Instruction};
-use spvx_val::index::{FunctionInfo, Type};
+use spvx_spirv::op::Op;
 use std::collections::{HashMap, HashSet};
 
 /// The most registers one promoted variable may take (larger ones stay in memory).
 pub(crate) const MAX_PROMOTED_SLOTS: u32 = 256;
-
-const OP_VARIABLE: u16 = 59;
-const OP_LOAD: u16 = 61;
-const OP_STORE: u16 = 62;
-const OP_ACCESS_CHAIN: u16 = 65;
-const OP_IN_BOUNDS_ACCESS_CHAIN: u16 = 66;
-const OP_PHI: u16 = 245;
 
 /// Where a promoted pointer points: the `count` registers from `slot` of variable `var`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,7 +112,7 @@ impl Compiler<'_> {
             Some(v) => *self.eval.get(v.slot as usize)?,
             None => self.ix.const_u64(id)?,
         };
-        Some(crate::exec::sext(raw, width))
+        Some(crate::bits::sext(raw, width))
     }
 
     /// The registers (first, relative to the base pointee's, and the new pointee type) that a
@@ -190,9 +184,9 @@ impl Compiler<'_> {
                 let only_first = at.next() == Some(0) && at.next().is_none();
                 match inst.opcode {
                     _ if !only_first => return None,
-                    OP_LOAD => plan.loads.push(u),
-                    OP_STORE if writable => plan.stores.push(u),
-                    OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => {
+                    Op::Load => plan.loads.push(u),
+                    Op::Store if writable => plan.stores.push(u),
+                    Op::AccessChain | Op::InBoundsAccessChain => {
                         let (r, t) = self.constant_path(u, inst, ty)?;
                         work.push((inst.result?, rel.checked_add(r)?, t));
                     }
@@ -260,7 +254,7 @@ impl Compiler<'_> {
         for index in first.label_index + 1..first.terminator {
             let inst = &self.insts[index];
             let function_class = inst.operands.first().and_then(|o| o.word()) == Some(sc::FUNCTION);
-            if inst.opcode != OP_VARIABLE || !function_class {
+            if inst.opcode != Op::Variable || !function_class {
                 continue;
             }
             let (Some(id), Some(pty)) = (inst.result, inst.result_type) else {
@@ -303,7 +297,7 @@ impl Compiler<'_> {
         for b in &f.blocks {
             for index in b.label_index + 1..b.terminator {
                 let inst = &self.insts[index];
-                if inst.opcode != OP_LOAD {
+                if inst.opcode != Op::Load {
                     continue;
                 }
                 let Some(home) = inst
@@ -355,7 +349,7 @@ impl Compiler<'_> {
         let users = uses.get(&result).map_or(&[][..], Vec::as_slice);
         let mut last = load;
         for &u in users {
-            if u <= load || u > block.terminator || self.insts[u].opcode == OP_PHI {
+            if u <= load || u > block.terminator || self.insts[u].opcode == Op::Phi {
                 return false;
             }
             last = last.max(u);
@@ -417,7 +411,7 @@ impl Compiler<'_> {
                 .and_then(|p| c.promote.homes.get(&p).copied())
         };
         match inst.opcode {
-            OP_VARIABLE => {
+            Op::Variable => {
                 let Some(home) = inst
                     .result
                     .and_then(|r| self.promote.homes.get(&r).copied())
@@ -443,7 +437,7 @@ impl Compiler<'_> {
                 }
                 Ok(true)
             }
-            OP_LOAD => {
+            Op::Load => {
                 let Some(home) = home_of(self, 0) else {
                     return Ok(false);
                 };
@@ -454,7 +448,7 @@ impl Compiler<'_> {
                 }
                 Ok(true)
             }
-            OP_STORE => {
+            Op::Store => {
                 let Some(home) = home_of(self, 0) else {
                     return Ok(false);
                 };
@@ -462,7 +456,7 @@ impl Compiler<'_> {
                 copy(code, index, home.slot, v.slot, home.count);
                 Ok(true)
             }
-            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN => Ok(inst
+            Op::AccessChain | Op::InBoundsAccessChain => Ok(inst
                 .result
                 .is_some_and(|r| self.promote.homes.contains_key(&r))),
             _ => Ok(false),

@@ -12,8 +12,9 @@
 use super::{Compiler, MAX_VALUE_SLOTS};
 use crate::error::ExecError;
 use crate::program::{FloatFmt, Leaf, Scalar};
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
-use spvx_val::index::Type;
+use spvx_spirv::op::Op;
 
 /// Decoration numbers (SPIR-V 1.6 §3.20).
 pub mod deco {
@@ -63,7 +64,7 @@ impl Compiler<'_> {
         let list = self.ix.decorations.get(&id)?;
         list.iter().find_map(|&i| {
             let inst = &self.insts[i];
-            let is_decorate = matches!(inst.opcode, 71 | 332);
+            let is_decorate = matches!(inst.opcode, Op::Decorate | Op::DecorateId);
             (is_decorate && inst.operands.get(1).and_then(|o| o.word()) == Some(d))
                 .then(|| words(inst, 2))
         })
@@ -74,7 +75,7 @@ impl Compiler<'_> {
         let list = self.ix.decorations.get(&id)?;
         list.iter().find_map(|&i| {
             let inst = &self.insts[i];
-            (inst.opcode == 72
+            (inst.opcode == Op::MemberDecorate
                 && inst.operands.get(1).and_then(|o| o.word()) == Some(m)
                 && inst.operands.get(2).and_then(|o| o.word()) == Some(d))
             .then(|| words(inst, 3))

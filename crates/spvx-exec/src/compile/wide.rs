@@ -1,6 +1,6 @@
 //! Integers wider than 64 bits (SPV_INTEL_arbitrary_precision_integers) in the compiler.
 //!
-//! Representation (see `exec::wide`): a `bits`-bit integer, 65 ≤ bits ≤ [`MAX_WIDE_BITS`],
+//! Representation (see `program::wide`): a `bits`-bit integer, 65 ≤ bits ≤ [`MAX_WIDE_BITS`],
 //! is `limbs(bits)` register leaves, little-endian 64-bit limbs, the last holding the top
 //! `bits − 64·(k − 1)` bits with the unused high bits zero. Copies, composites, OpSelect,
 //! OpPhi, calls, loads and stores therefore work leaf by leaf like any other value; this file
@@ -11,16 +11,17 @@
 //! alignment is `i64:64`; checked with clang-15, docs/pending/wideint.md).
 
 use super::func::Code;
-use super::ops::literals;
+use super::operands::literals;
 use super::{Compiler, Value};
 use crate::error::ExecError;
-use crate::exec::wide::limbs::limbs;
-use crate::exec::wide::{WideInst, WideOp};
+use crate::exec::limbs::limbs;
+use crate::program::wide::{WideInst, WideOp};
 use crate::program::*;
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::{Id, Instruction, OperandValue};
-use spvx_val::index::Type;
+use spvx_spirv::op::Op;
 
-pub(crate) use crate::exec::wide::MAX_WIDE_BITS;
+pub(crate) use crate::program::wide::MAX_WIDE_BITS;
 
 impl Compiler<'_> {
     /// True when `ty` is an integer type wider than 64 bits (of any width, even beyond
@@ -116,13 +117,13 @@ impl Compiler<'_> {
             .result
             .and_then(|id| self.deco(id, super::types::deco::SPEC_ID))
             .and_then(|w| w.first().copied());
-        if inst.opcode == 50
+        if inst.opcode == Op::SpecConstant
             && let Some(o) = spec_id.and_then(|s| self.opts.spec_constants.get(&s))
         {
             limb_values.fill(0);
             limb_values[0] = *o;
         }
-        crate::exec::wide::limbs::normalise(&mut limb_values, width);
+        crate::exec::limbs::normalise(&mut limb_values, width);
         for (i, x) in limb_values.into_iter().enumerate() {
             self.eval[v.slot as usize + i] = x;
         }
@@ -176,83 +177,178 @@ impl Compiler<'_> {
         if !self.involves_wide(inst) {
             return Ok(false);
         }
-        let name = self
-            .g
-            .instruction(inst.opcode)
-            .map_or("", |i| i.name.as_str());
-        if matches!(name, "OpSatConvertSToU" | "OpSatConvertUToS")
-            || (self.saturated(inst.result) && matches!(name, "OpSConvert" | "OpUConvert"))
+        let opcode = inst.opcode;
+        if matches!(opcode, Op::SatConvertSToU | Op::SatConvertUToS)
+            || (self.saturated(inst.result) && matches!(opcode, Op::SConvert | Op::UConvert))
         {
             return Err(self.unsupported(
                 index,
-                format!("saturating {name} on integers wider than 64 bits"),
+                format!("saturating {opcode} on integers wider than 64 bits"),
             ));
         }
         let bin = |op| Some(WideKind::Bin(op));
         let cmp = |op| Some(WideKind::Cmp(op));
-        let kind = match name {
-            "OpIAdd" => bin(IBinOp::Add),
-            "OpISub" => bin(IBinOp::Sub),
-            "OpIMul" => bin(IBinOp::Mul),
-            "OpUDiv" => bin(IBinOp::UDiv),
-            "OpSDiv" => bin(IBinOp::SDiv),
-            "OpUMod" => bin(IBinOp::UMod),
-            "OpSRem" => bin(IBinOp::SRem),
-            "OpSMod" => bin(IBinOp::SMod),
-            "OpBitwiseAnd" => bin(IBinOp::And),
-            "OpBitwiseOr" => bin(IBinOp::Or),
-            "OpBitwiseXor" => bin(IBinOp::Xor),
-            "OpShiftLeftLogical" => Some(WideKind::Shift(IBinOp::Shl)),
-            "OpShiftRightLogical" => Some(WideKind::Shift(IBinOp::ShrLogical)),
-            "OpShiftRightArithmetic" => Some(WideKind::Shift(IBinOp::ShrArith)),
-            "OpSNegate" => Some(WideKind::Un(IUnOp::Negate)),
-            "OpNot" => Some(WideKind::Un(IUnOp::Not)),
-            "OpIEqual" => cmp(ICmpOp::Eq),
-            "OpINotEqual" => cmp(ICmpOp::Ne),
-            "OpUGreaterThan" => cmp(ICmpOp::UGt),
-            "OpUGreaterThanEqual" => cmp(ICmpOp::UGe),
-            "OpULessThan" => cmp(ICmpOp::ULt),
-            "OpULessThanEqual" => cmp(ICmpOp::ULe),
-            "OpSGreaterThan" => cmp(ICmpOp::SGt),
-            "OpSGreaterThanEqual" => cmp(ICmpOp::SGe),
-            "OpSLessThan" => cmp(ICmpOp::SLt),
-            "OpSLessThanEqual" => cmp(ICmpOp::SLe),
-            "OpUConvert" => Some(WideKind::Convert(false)),
-            "OpSConvert" => Some(WideKind::Convert(true)),
+        let kind = match opcode {
+            Op::IAdd => bin(IBinOp::Add),
+            Op::ISub => bin(IBinOp::Sub),
+            Op::IMul => bin(IBinOp::Mul),
+            Op::UDiv => bin(IBinOp::UDiv),
+            Op::SDiv => bin(IBinOp::SDiv),
+            Op::UMod => bin(IBinOp::UMod),
+            Op::SRem => bin(IBinOp::SRem),
+            Op::SMod => bin(IBinOp::SMod),
+            Op::BitwiseAnd => bin(IBinOp::And),
+            Op::BitwiseOr => bin(IBinOp::Or),
+            Op::BitwiseXor => bin(IBinOp::Xor),
+            Op::ShiftLeftLogical => Some(WideKind::Shift(IBinOp::Shl)),
+            Op::ShiftRightLogical => Some(WideKind::Shift(IBinOp::ShrLogical)),
+            Op::ShiftRightArithmetic => Some(WideKind::Shift(IBinOp::ShrArith)),
+            Op::SNegate => Some(WideKind::Un(IUnOp::Negate)),
+            Op::Not => Some(WideKind::Un(IUnOp::Not)),
+            Op::IEqual => cmp(ICmpOp::Eq),
+            Op::INotEqual => cmp(ICmpOp::Ne),
+            Op::UGreaterThan => cmp(ICmpOp::UGt),
+            Op::UGreaterThanEqual => cmp(ICmpOp::UGe),
+            Op::ULessThan => cmp(ICmpOp::ULt),
+            Op::ULessThanEqual => cmp(ICmpOp::ULe),
+            Op::SGreaterThan => cmp(ICmpOp::SGt),
+            Op::SGreaterThanEqual => cmp(ICmpOp::SGe),
+            Op::SLessThan => cmp(ICmpOp::SLt),
+            Op::SLessThanEqual => cmp(ICmpOp::SLe),
+            Op::UConvert => Some(WideKind::Convert(false)),
+            Op::SConvert => Some(WideKind::Convert(true)),
             _ => None,
         };
         if let Some(kind) = kind {
             self.wide_each(index, inst, code, kind)?;
             return Ok(true);
         }
-        match name {
-            "OpSelect" => self.wide_select(index, inst, code)?,
-            "OpVectorShuffle" => self.wide_shuffle(index, inst, code)?,
-            "OpVectorExtractDynamic" | "OpVectorInsertDynamic" => {
-                self.wide_dynamic(index, inst, code, name == "OpVectorExtractDynamic")?
+        match opcode {
+            Op::Select => self.wide_select(index, inst, code)?,
+            Op::VectorShuffle => self.wide_shuffle(index, inst, code)?,
+            Op::VectorExtractDynamic | Op::VectorInsertDynamic => {
+                self.wide_dynamic(index, inst, code, opcode == Op::VectorExtractDynamic)?
             }
-            "OpBitcast" => return self.wide_bitcast(index, inst, code),
-            "OpIAddCarry" | "OpISubBorrow" | "OpUMulExtended" | "OpSMulExtended" => {
-                let op = match name {
-                    "OpIAddCarry" => IWideOp::AddCarry,
-                    "OpISubBorrow" => IWideOp::SubBorrow,
-                    "OpUMulExtended" => IWideOp::UMulExtended,
+            Op::Bitcast => return self.wide_bitcast(index, inst, code),
+            Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
+                let op = match opcode {
+                    Op::IAddCarry => IWideOp::AddCarry,
+                    Op::ISubBorrow => IWideOp::SubBorrow,
+                    Op::UMulExtended => IWideOp::UMulExtended,
                     _ => IWideOp::SMulExtended,
                 };
                 self.wide_extended(index, inst, code, op)?
             }
-            "OpBitCount" | "OpBitReverse" | "OpBitFieldInsert" | "OpBitFieldSExtract"
-            | "OpBitFieldUExtract" => self.wide_bit_op(index, inst, code, name)?,
-            "OpConvertUToF" | "OpConvertSToF" | "OpConvertFToU" | "OpConvertFToS" => {
-                self.wide_float_conversion(index, inst, code, name)?
+            Op::BitCount
+            | Op::BitReverse
+            | Op::BitFieldInsert
+            | Op::BitFieldSExtract
+            | Op::BitFieldUExtract => self.wide_bit_op(index, inst, code, opcode)?,
+            Op::ConvertUToF | Op::ConvertSToF | Op::ConvertFToU | Op::ConvertFToS => {
+                self.wide_float_conversion(index, inst, code, opcode)?
             }
-            "OpExtInst" | "OpConvertUToPtr" | "OpConvertPtrToU" => {
+            Op::ExtInst | Op::ConvertUToPtr | Op::ConvertPtrToU => {
                 return Err(
-                    self.unsupported(index, format!("{name} on integers wider than 64 bits"))
+                    self.unsupported(index, format!("{opcode} on integers wider than 64 bits"))
                 );
             }
-            n if n.starts_with("OpAtomic") || n.starts_with("OpGroup") => {
-                return Err(self.unsupported(index, format!("{n} on integers wider than 64 bits")));
+            Op::GroupDecorate
+            | Op::GroupMemberDecorate
+            | Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicCompareExchange
+            | Op::AtomicCompareExchangeWeak
+            | Op::AtomicIIncrement
+            | Op::AtomicIDecrement
+            | Op::AtomicIAdd
+            | Op::AtomicISub
+            | Op::AtomicSMin
+            | Op::AtomicUMin
+            | Op::AtomicSMax
+            | Op::AtomicUMax
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor
+            | Op::GroupAsyncCopy
+            | Op::GroupWaitEvents
+            | Op::GroupAll
+            | Op::GroupAny
+            | Op::GroupBroadcast
+            | Op::GroupIAdd
+            | Op::GroupFAdd
+            | Op::GroupFMin
+            | Op::GroupUMin
+            | Op::GroupSMin
+            | Op::GroupFMax
+            | Op::GroupUMax
+            | Op::GroupSMax
+            | Op::GroupReserveReadPipePackets
+            | Op::GroupReserveWritePipePackets
+            | Op::GroupCommitReadPipe
+            | Op::GroupCommitWritePipe
+            | Op::AtomicFlagTestAndSet
+            | Op::AtomicFlagClear
+            | Op::GroupNonUniformElect
+            | Op::GroupNonUniformAll
+            | Op::GroupNonUniformAny
+            | Op::GroupNonUniformAllEqual
+            | Op::GroupNonUniformBroadcast
+            | Op::GroupNonUniformBroadcastFirst
+            | Op::GroupNonUniformBallot
+            | Op::GroupNonUniformInverseBallot
+            | Op::GroupNonUniformBallotBitExtract
+            | Op::GroupNonUniformBallotBitCount
+            | Op::GroupNonUniformBallotFindLSB
+            | Op::GroupNonUniformBallotFindMSB
+            | Op::GroupNonUniformShuffle
+            | Op::GroupNonUniformShuffleXor
+            | Op::GroupNonUniformShuffleUp
+            | Op::GroupNonUniformShuffleDown
+            | Op::GroupNonUniformIAdd
+            | Op::GroupNonUniformFAdd
+            | Op::GroupNonUniformIMul
+            | Op::GroupNonUniformFMul
+            | Op::GroupNonUniformSMin
+            | Op::GroupNonUniformUMin
+            | Op::GroupNonUniformFMin
+            | Op::GroupNonUniformSMax
+            | Op::GroupNonUniformUMax
+            | Op::GroupNonUniformFMax
+            | Op::GroupNonUniformBitwiseAnd
+            | Op::GroupNonUniformBitwiseOr
+            | Op::GroupNonUniformBitwiseXor
+            | Op::GroupNonUniformLogicalAnd
+            | Op::GroupNonUniformLogicalOr
+            | Op::GroupNonUniformLogicalXor
+            | Op::GroupNonUniformQuadBroadcast
+            | Op::GroupNonUniformQuadSwap
+            | Op::GroupNonUniformRotateKHR
+            | Op::GroupIAddNonUniformAMD
+            | Op::GroupFAddNonUniformAMD
+            | Op::GroupFMinNonUniformAMD
+            | Op::GroupUMinNonUniformAMD
+            | Op::GroupSMinNonUniformAMD
+            | Op::GroupFMaxNonUniformAMD
+            | Op::GroupUMaxNonUniformAMD
+            | Op::GroupSMaxNonUniformAMD
+            | Op::GroupNonUniformQuadAllKHR
+            | Op::GroupNonUniformQuadAnyKHR
+            | Op::GroupNonUniformPartitionNV
+            | Op::AtomicFMinEXT
+            | Op::AtomicFMaxEXT
+            | Op::AtomicFAddEXT
+            | Op::GroupIMulKHR
+            | Op::GroupFMulKHR
+            | Op::GroupBitwiseAndKHR
+            | Op::GroupBitwiseOrKHR
+            | Op::GroupBitwiseXorKHR
+            | Op::GroupLogicalAndKHR
+            | Op::GroupLogicalOrKHR
+            | Op::GroupLogicalXorKHR => {
+                return Err(
+                    self.unsupported(index, format!("{opcode} on integers wider than 64 bits"))
+                );
             }
             _ => return Ok(false),
         }

@@ -6,10 +6,11 @@
 use super::Compiler;
 use super::func::Code;
 use crate::error::ExecError;
-use crate::exec::wide::limbs::limbs;
-use crate::exec::wide::{WideInst, WideOp};
+use crate::exec::limbs::limbs;
+use crate::program::wide::{WideInst, WideOp};
 use crate::program::*;
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::Op;
 
 impl Compiler<'_> {
     /// The integer component width and count of operand `i`.
@@ -73,7 +74,7 @@ impl Compiler<'_> {
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        name: &str,
+        opcode: Op,
     ) -> Result<(), ExecError> {
         let dst = self.result(index, inst)?;
         let (a, bits, n) = self.int_operand(index, inst, 0)?;
@@ -84,16 +85,16 @@ impl Compiler<'_> {
         let rk = limbs(self.wide_bits(index, rbits)?) as u32;
         for i in 0..n {
             let (d, x) = (dst.slot + i * rk, a + i * k);
-            let (op, regs) = match name {
-                "OpBitCount" => (
+            let (op, regs) = match opcode {
+                Op::BitCount => (
                     WideOp::BitCount {
                         bits,
                         result_bits: rbits,
                     },
                     [d, x, 0, 0, 0],
                 ),
-                "OpBitReverse" => (WideOp::BitReverse { bits }, [d, x, 0, 0, 0]),
-                "OpBitFieldInsert" => {
+                Op::BitReverse => (WideOp::BitReverse { bits }, [d, x, 0, 0, 0]),
+                Op::BitFieldInsert => {
                     let (ins, _, _) = self.int_operand(index, inst, 1)?;
                     let (off, offset_bits, _) = self.int_operand(index, inst, 2)?;
                     let (cnt, count_bits, _) = self.int_operand(index, inst, 3)?;
@@ -107,7 +108,7 @@ impl Compiler<'_> {
                 _ => {
                     let (off, offset_bits, _) = self.int_operand(index, inst, 1)?;
                     let (cnt, count_bits, _) = self.int_operand(index, inst, 2)?;
-                    let signed = name == "OpBitFieldSExtract";
+                    let signed = opcode == Op::BitFieldSExtract;
                     let op = WideOp::FieldExtract {
                         bits,
                         signed,
@@ -129,12 +130,12 @@ impl Compiler<'_> {
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        name: &str,
+        opcode: Op,
     ) -> Result<(), ExecError> {
         let dst = self.result(index, inst)?;
         let v = self.operand(index, inst, 0)?;
-        let to_float = matches!(name, "OpConvertUToF" | "OpConvertSToF");
-        let signed = matches!(name, "OpConvertSToF" | "OpConvertFToS");
+        let to_float = matches!(opcode, Op::ConvertUToF | Op::ConvertSToF);
+        let signed = matches!(opcode, Op::ConvertSToF | Op::ConvertFToS);
         let (float_ty, int_ty) = if to_float {
             (dst.ty, v.ty)
         } else {

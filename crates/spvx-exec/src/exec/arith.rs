@@ -6,7 +6,10 @@
 //! 0 (quotient and remainder) for a zero divisor and `MIN` (remainder 0) for the overflow, and
 //! reports the event.
 
-use super::{Ctx, Stop, bitwise, lanes, low_bits, sext};
+use super::bitwise;
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::{Ctx, Stop};
+use crate::exec::mask::lanes;
 use crate::program::{IBinOp, IWideOp, Slot};
 use crate::report::UbKind;
 

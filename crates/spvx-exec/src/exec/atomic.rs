@@ -11,8 +11,10 @@
 //! defined — as on a GPU. A single-threaded run (`RunConfig::threads = Some(1)`) runs
 //! workgroups in linear-index order.
 
-use super::float::{canonical_nan, from_f64, to_f64};
-use super::{Ctx, Stop, lanes, low_bits, sext};
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::{Ctx, Stop};
+use crate::exec::float_bits::{canonical_nan, from_f64, to_f64};
+use crate::exec::mask::lanes;
 use crate::memory::{Ptr, SPACE_BUFFER0};
 use crate::program::{AtomicOp, FloatFmt, Slot};
 use crate::report::UbKind;

@@ -6,7 +6,9 @@
 //! copies of the sign bit for the arithmetic one) and clamps bit fields to the width, and
 //! reports the shift (bit fields are not reported).
 
-use super::{Ctx, Stop, lanes, low_bits, sext};
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::{Ctx, Stop};
+use crate::exec::mask::lanes;
 use crate::program::{IBinOp, IUnOp, Slot};
 use crate::report::UbKind;
 

@@ -1,7 +1,9 @@
 //! Comparisons and logic: integer and float comparisons (ordered and unordered), the float
 //! classification tests, and the boolean operations. Results are 0 or 1.
 
-use super::{Ctx, float::to_f64, sext};
+use crate::bits::sext;
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::to_f64;
 use crate::program::{FClassOp, FCmpOp, FloatFmt, ICmpOp, LogicOp, Slot};
 
 /// Integer comparisons.

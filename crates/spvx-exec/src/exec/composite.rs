@@ -5,7 +5,9 @@
 //! An index outside the vector is undefined in SPIR-V: extraction gives 0, insertion leaves the
 //! vector unchanged.
 
-use super::{Ctx, lanes, sext};
+use crate::bits::sext;
+use crate::exec::ctx::Ctx;
+use crate::exec::mask::lanes;
 use crate::program::Slot;
 
 /// `dst = base[index]`.

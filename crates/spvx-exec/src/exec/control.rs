@@ -21,8 +21,10 @@
 //! lists are reused.
 
 use super::pending::Pending;
-use super::{Ctx, Sink, Stop, execute, full_mask, lanes};
 use crate::config::RunConfig;
+use crate::exec::ctx::{Ctx, Sink, Stop};
+use crate::exec::execute::execute;
+use crate::exec::mask::{full_mask, lanes};
 use crate::memory::Memory;
 use crate::program::{Edge, Program, Slot, Term};
 use crate::report::UbKind;

@@ -6,7 +6,10 @@
 //! to nearest even). Float-to-integer conversions round toward zero; values outside the
 //! result type (undefined in SPIR-V) saturate to its range and NaN converts to 0.
 
-use super::{Ctx, float::to_f64, lanes, low_bits, sext};
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::{round_integral, to_f64};
+use crate::exec::mask::lanes;
 use crate::program::{ConvOp, Slot};
 
 /// Runs a conversion.
@@ -82,17 +85,6 @@ pub(crate) fn sat_convert(x: u64, from: u32, to: u32, from_signed: bool, to_sign
         (0, (1i128 << to) - 1)
     };
     v.clamp(min, max) as u64 & low_bits(to)
-}
-
-/// `v` rounded to an integral value under `mode` (exact: every format here is exact in f64).
-pub(crate) fn round_integral(v: f64, mode: spvx_num::float::RoundingMode) -> f64 {
-    use spvx_num::float::RoundingMode as M;
-    match mode {
-        M::TowardZero => v.trunc(),
-        M::NearestEven => v.round_ties_even(),
-        M::TowardPositive => v.ceil(),
-        M::TowardNegative => v.floor(),
-    }
 }
 
 /// Truncates toward zero and saturates to the `bits`-bit range; NaN gives 0.

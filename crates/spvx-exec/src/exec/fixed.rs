@@ -2,15 +2,16 @@
 //! `spvx_num::fixed::evaluate` (exact value quantized under Q and O), lane by lane. Special
 //! inputs get spvx-num's documented result and are reported.
 
-use super::wide::limbs::{from_big, limbs, normalise, to_big};
-use super::{Ctx, Stop, lanes};
+use crate::exec::ctx::{Ctx, Stop};
+use crate::exec::limbs::{from_big, limbs, normalise, to_big};
+use crate::exec::mask::lanes;
 use crate::program::{FixedResult, Slot};
 use crate::report::UbKind;
 use num_bigint::BigUint;
 use spvx_num::fixed::{FixedOp, FixedValue, evaluate};
 
 /// Runs a fixed-point function. Input and result may be wider than 64 bits: a value of `w`
-/// bits is `ceil(w / 64)` registers, little-endian 64-bit limbs (`exec::wide`).
+/// bits is `ceil(w / 64)` registers, little-endian 64-bit limbs (`program::wide`).
 pub fn fixed(
     cx: &mut Ctx,
     op: &FixedOp,

@@ -1,5 +1,5 @@
-//! Float arithmetic: OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod, OpFNegate, and the
-//! conversions between register patterns and host floats the other families use.
+//! Float arithmetic: OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod, OpFNegate (the
+//! conversions between register patterns and host floats are in `float_bits`).
 //!
 //! fp32 and fp64 use the host's IEEE 754 operations (correctly rounded, round to nearest
 //! even). fp16 operands are widened exactly to f64, the operation is done once in f64 and the
@@ -9,48 +9,9 @@
 //! payload 0: 0x7e00, 0x7fc00000, 0x7ff8000000000000) so that results do not depend on the
 //! host's NaN propagation.
 
-use super::Ctx;
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::{from_f64, to_f64};
 use crate::program::{FBinOp, FloatFmt, Slot};
-use spvx_num::float::{Format, RoundingMode, convert};
-
-/// The canonical quiet NaN of a format.
-pub fn canonical_nan(fmt: FloatFmt) -> u64 {
-    match fmt {
-        FloatFmt::F16 => 0x7e00,
-        FloatFmt::F32 => 0x7fc0_0000,
-        FloatFmt::F64 => 0x7ff8_0000_0000_0000,
-        other => other.format().quiet_nan(false),
-    }
-}
-
-/// The exact value of a pattern as f64 (every format spvx computes in is exact in f64).
-#[inline]
-pub fn to_f64(fmt: FloatFmt, bits: u64) -> f64 {
-    match fmt {
-        FloatFmt::F32 => f32::from_bits(bits as u32) as f64,
-        FloatFmt::F64 => f64::from_bits(bits),
-        other => f64::from_bits(convert(
-            other.format(),
-            bits,
-            Format::F64,
-            RoundingMode::NearestEven,
-            false,
-        )),
-    }
-}
-
-/// `x` rounded to `fmt` (round to nearest even), NaN canonical.
-#[inline]
-pub fn from_f64(fmt: FloatFmt, x: f64) -> u64 {
-    if x.is_nan() {
-        return canonical_nan(fmt);
-    }
-    match fmt {
-        FloatFmt::F32 => (x as f32).to_bits() as u64,
-        FloatFmt::F64 => x.to_bits(),
-        other => other.format().from_f64(x, RoundingMode::NearestEven, false),
-    }
-}
 
 #[inline]
 fn f32_bits(x: f32) -> u64 {

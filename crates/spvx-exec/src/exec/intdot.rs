@@ -7,7 +7,8 @@
 //! Every other form runs lane by lane through `DotSpec::dot` / `DotSpec::dot_acc_sat`, and the
 //! AccSat undefined case is reported (value: saturate(exact dot + accumulator)).
 
-use super::{Ctx, Stop, full_mask, lanes};
+use crate::exec::ctx::{Ctx, Stop};
+use crate::exec::mask::{full_mask, lanes};
 use crate::program::Slot;
 use crate::report::UbKind;
 use spvx_num::intdot::{Backend, DotSpec, packed4x8_acc_sat_slice, packed4x8_slice, unpack4x8};

@@ -1,7 +1,9 @@
 //! Pointer operations of physical addressing (Kernel modules): generic-to-specific casts,
 //! OpGenericPtrMemSemantics, OpPtrDiff, and OpCopyMemorySized.
 
-use super::{Ctx, Stop, lanes, low_bits};
+use crate::bits::low_bits;
+use crate::exec::ctx::{Ctx, Stop};
+use crate::exec::mask::lanes;
 use crate::memory::{Ptr, SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
 use crate::program::Slot;
 use crate::program::kernel::PtrOp;

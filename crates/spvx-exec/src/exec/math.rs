@@ -7,8 +7,10 @@
 //! ones for fp32, the fp64 ones for fp64, and for fp16 the fp64 result rounded to fp16 (checked
 //! against MPFR for every fp16 input: tests/glsl_math_ref.rs) — see docs/semantics.md.
 
-use super::float::{from_f64, to_f64};
-use super::{Ctx, lanes, low_bits, sext};
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::{from_f64, to_f64};
+use crate::exec::mask::lanes;
 use crate::program::math::{IMathFn, MathFn};
 use crate::program::{FloatFmt, Slot};
 

@@ -7,7 +7,9 @@
 
 mod lanewise;
 
-use super::{Ctx, Stop, lanes, sext};
+use crate::bits::sext;
+use crate::exec::ctx::{Ctx, Stop};
+use crate::exec::mask::lanes;
 use crate::memory::{Access, Memory, Ptr, SPACE_BUFFER0, SPACE_NONE};
 use crate::program::{ChainStep, Leaf, Slot};
 use crate::report::UbKind;

@@ -2,7 +2,8 @@
 //! `spvx_num::mixdot` under the run's accumulation model (`RunConfig::mixdot`, default
 //! `exact`: one rounding of the exact sum).
 
-use super::{Ctx, lanes};
+use crate::exec::ctx::Ctx;
+use crate::exec::mask::lanes;
 use crate::program::Slot;
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, dot2_acc16, dot2_acc32, dot4_acc32};
 

@@ -8,8 +8,10 @@
 //! through CORE-MATH (correctly rounded) or the host's f64 libm. Integer functions are exact,
 //! computed with wider integers.
 
-use super::float::{canonical_nan, from_f64, to_f64};
-use super::{Ctx, lanes, low_bits, sext};
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::{canonical_nan, from_f64, to_f64};
+use crate::exec::mask::lanes;
 use crate::program::opencl::{OclOp, OclType};
 use crate::program::{FloatFmt, Slot};
 

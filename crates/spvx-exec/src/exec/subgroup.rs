@@ -6,8 +6,10 @@
 //! (SPIR-V leaves the order of float reductions unspecified). Reading an inactive or
 //! nonexistent lane (Broadcast, Shuffle*) gives 0 (undefined in SPIR-V).
 
-use super::float::{canonical_nan, from_f64, to_f64};
-use super::{Ctx, lanes, low_bits, sext};
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::{canonical_nan, from_f64, to_f64};
+use crate::exec::mask::lanes;
 use crate::program::{FloatFmt, GroupMode, GroupOp, PartitionMode, ReduceOp, Scalar, Slot};
 
 /// OpGroupNonUniformAllEqual's comparison: by the value's type, and for floats an ordered

@@ -5,7 +5,9 @@
 //! 200); an element outside the tensor reads as the OutOfBoundsValueARM operand or zero, and is
 //! not written. Both are defined behaviour, so nothing is reported.
 
-use super::{Ctx, lanes, low_bits, sext};
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::Ctx;
+use crate::exec::mask::lanes;
 use crate::memory::{Ptr, SPACE_BUFFER0, TensorView};
 use crate::program::{Scalar, Slot};
 

@@ -4,6 +4,7 @@
 //! liveness: `liveness`).
 
 use crate::program::{FBinOp, FloatFmt, Function, Inst, Program, SegId, Slot, Term};
+use spvx_spirv::op::Op;
 use std::collections::HashMap;
 
 /// Why the JIT cannot run `prog` (`None`: it can).
@@ -108,7 +109,7 @@ fn interacts(inst: &Inst) -> Option<&'static str> {
         Inst::Group { .. } | Inst::Ballot { .. } if super::group::shape(inst).is_none() => {
             Some("a group non-uniform instruction on more than 8 components")
         }
-        Inst::SubgroupMma { .. } => Some("OpSubgroupMatrixMultiplyAccumulateINTEL"),
+        Inst::SubgroupMma { .. } => Some(Op::SubgroupMatrixMultiplyAccumulateINTEL.name()),
         Inst::Atomic { .. } => Some("an atomic instruction (its order between invocations)"),
         _ => None,
     }

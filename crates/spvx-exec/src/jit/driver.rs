@@ -6,11 +6,10 @@
 use super::lower_loop::RUN;
 use super::runtime::{Host, JitCtx, Space};
 use super::{JitCode, status};
+use crate::dispatch::builtins::{self, Invocation};
+use crate::dispatch::{Dispatch, Outcome, each_workgroup};
 use crate::exec::Sink;
 use crate::memory::{SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
-use crate::run::builtins::{self, Invocation};
-use crate::run::workgroup::Outcome;
-use crate::run::{Dispatch, each_workgroup};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Runs every workgroup of `d` on `code`; `Err` says why the interpreter must run it instead.
@@ -548,7 +547,7 @@ impl Worker {
 
 /// How the invocations of one workgroup start: their private memory (initialisers and the
 /// built-ins kept in memory) and the built-ins kept in registers, computed directly for the
-/// common ones (`run::builtins` gives the same values; it is used for the others).
+/// common ones (`dispatch::builtins` gives the same values; it is used for the others).
 struct Starts<'d> {
     d: &'d Dispatch<'d>,
     wg: [u32; 3],

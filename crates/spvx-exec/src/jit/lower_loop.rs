@@ -1,6 +1,6 @@
 //! The native workgroup loop: one call runs every invocation of a workgroup, computing the
 //! built-ins each invocation keeps in registers (LocalInvocationId x fastest, as
-//! `run::builtins` numbers invocations) and calling the entry function. Used for programs
+//! `dispatch::builtins` numbers invocations) and calling the entry function. Used for programs
 //! without barriers, private memory or built-ins it does not compute (the driver's own loop
 //! runs the others).
 //!
@@ -13,7 +13,7 @@ use super::runtime::{
     CTX_SPACES, CTX_WAITING, CTX_WG, CTX_WIDTH, SPACE_BASE, SPACE_SIZE,
 };
 use super::status;
-use crate::exec::low_bits;
+use crate::bits::low_bits;
 use crate::program::{Builtin, BuiltinVar, Program};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, Value, types};
@@ -33,7 +33,7 @@ pub fn loop_builtins(prog: &Program, barriers: bool) -> Option<Vec<BuiltinVar>> 
     let mut out = Vec::new();
     for b in &prog.builtins {
         b.reg?;
-        if crate::run::builtins::is_uniform(b.builtin) {
+        if crate::dispatch::builtins::is_uniform(b.builtin) {
             continue;
         }
         match b.builtin {
@@ -109,7 +109,7 @@ fn entry_params(b: &mut FunctionBuilder) -> (Value, Value, Value) {
 }
 
 /// A loop over the invocations `0..n` of the workgroup (LocalInvocationId x fastest, as
-/// `run::builtins` numbers them): `body` is emitted with the invocation's index and
+/// `dispatch::builtins` numbers them): `body` is emitted with the invocation's index and
 /// LocalInvocationId and must leave the builder in a block that goes on to the next
 /// invocation; after the last the function returns `DONE`.
 fn for_each_invocation(

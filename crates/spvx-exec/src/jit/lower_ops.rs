@@ -6,7 +6,7 @@
 //! bits); every result here is normalised the same way.
 
 use super::lower::FnLower;
-use crate::exec::low_bits;
+use crate::bits::low_bits;
 use crate::program::{
     ConvOp, FBinOp, FCmpOp, FloatFmt, IBinOp, ICmpOp, IUnOp, Inst, LogicOp, Slot,
 };
@@ -320,7 +320,7 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    /// A host float result as a register pattern, NaN canonical (as `exec::float` gives it).
+    /// A host float result as a register pattern, NaN canonical (as `exec::float_bits` gives it).
     fn float_bits(&mut self, fmt: FloatFmt, r: Value) -> Value {
         let flags = MemFlagsData::new();
         let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);

@@ -1,6 +1,6 @@
 //! GLSL.std.450 functions whose operands or results are not one scalar per component of the
 //! same float type (packing, frexp/modf/ldexp, matrix and geometric functions), as operation
-//! kinds decided at compile time. Executed by `exec::glsl_ext`.
+//! kinds decided at compile time. Executed by `exec::glsl`.
 
 /// A GLSL.std.450 function on whole vectors or matrices. Operands are the first slots of
 /// consecutive slot ranges (a value's scalar leaves); `n` is the component count of the float

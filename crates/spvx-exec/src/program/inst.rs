@@ -526,7 +526,7 @@ pub enum Inst {
     /// OpSubgroupMatrixMultiplyAccumulateINTEL: one DPAS for the whole subgroup; `a`, `b`,
     /// `c`, `dst` are the first slots of the operands' components.
     SubgroupMma {
-        spec: Box<crate::exec::matrix_mma::MmaSpec>,
+        spec: Box<super::mma::MmaSpec>,
         dst: Slot,
         a: Slot,
         b: Slot,
@@ -586,8 +586,8 @@ pub enum Inst {
         dst: Slot,
         args: [Slot; 3],
     },
-    /// An instruction on integers wider than 64 bits (`exec::wide`).
-    Wide(Box<crate::exec::wide::WideInst>),
+    /// An instruction on integers wider than 64 bits (`program::wide`).
+    Wide(Box<super::wide::WideInst>),
 }
 
 /// The length of an array of buffers or tensors.

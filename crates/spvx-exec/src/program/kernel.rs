@@ -133,7 +133,7 @@ impl AddressMap {
     }
 
     fn mask(self) -> u64 {
-        crate::exec::low_bits(self.bits as u32)
+        crate::bits::low_bits(self.bits as u32)
     }
 
     /// The address of byte 0 of `space`'s object, `None` for the null space and spaces that

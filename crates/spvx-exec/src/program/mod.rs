@@ -11,12 +11,15 @@ pub mod glsl;
 pub mod inst;
 pub mod kernel;
 pub mod math;
+pub mod mma;
 pub mod opencl;
 pub mod print;
+pub mod wide;
 
 pub use inst::*;
 
 use crate::resources::BindingInfo;
+use spvx_spirv::op::Op;
 
 /// Index of a segment within its function.
 pub type SegId = u32;
@@ -137,7 +140,7 @@ pub enum Builtin {
     SubgroupLocalInvocationId,
     SubgroupId,
     NumSubgroups,
-    /// OpenCL: the number of dimensions in use (see `run::builtins`).
+    /// OpenCL: the number of dimensions in use (see `dispatch::builtins`).
     WorkDim,
     /// OpenCL: workgroups × workgroup size, per dimension.
     GlobalSize,
@@ -208,7 +211,7 @@ pub struct Program {
     pub runtime_arrays: Vec<RuntimeArray>,
     /// The opcode of every instruction of the module, by flat index, to name instructions in
     /// errors and reports.
-    pub opcodes: Vec<u16>,
+    pub opcodes: Vec<Op>,
     /// For a Kernel (OpenCL) entry point: its arguments and required workgroup size.
     pub kernel: Option<kernel::KernelInfo>,
     /// What register promotion did.

@@ -123,7 +123,7 @@ pub(crate) fn setup<'r>(
                     }
                     let v = match leaf.scalar {
                         crate::program::Scalar::Bool => (v != 0) as u64,
-                        s => v & crate::exec::low_bits(s.bits()),
+                        s => v & crate::bits::low_bits(s.bits()),
                     };
                     out.regs.push((param.slot + leaf.slot, v));
                 }

@@ -6,102 +6,18 @@
 //! merged in linear workgroup order (x fastest), so it is identical too. The first error in
 //! workgroup order is returned.
 
-pub(crate) mod builtins;
 mod kernel;
 mod runtime_arrays;
-pub(crate) mod workgroup;
+mod workgroup;
 
 use crate::config::RunConfig;
-use crate::error::{ExecError, opcode_name};
-use crate::exec::RawEvent;
+use crate::dispatch::{Dispatch, Outcome, builtins, each_workgroup};
+use crate::error::ExecError;
 use crate::memory::{BufferPool, SharedBuffer, TensorView};
 use crate::program::Program;
-use crate::report::{BufferWriters, JitUse, RunReport, UbEvent};
+use crate::report::{BufferWriters, JitUse, RunReport};
 use crate::resources::{BindingInfo, BindingKind, Resources, Tensor};
-use rayon::prelude::*;
-use workgroup::{Outcome, Worker};
-
-/// Everything a workgroup needs that is the same for all workgroups.
-pub(crate) struct Dispatch<'a> {
-    pub prog: &'a Program,
-    pub cfg: &'a RunConfig,
-    pub buffers: &'a [SharedBuffer],
-    pub tensors: &'a [Option<TensorView>],
-    pub groups: [u32; 3],
-    /// Registers of a fresh subgroup (constants in place).
-    pub template: Vec<u64>,
-    pub width: usize,
-    pub subgroups: usize,
-    /// Invocations per workgroup.
-    pub invocations: usize,
-    /// The workgroup size (the program's, or a Kernel dispatch's local size).
-    pub local_size: [u32; 3],
-    /// Bytes of workgroup memory (Workgroup variables, then Kernel local-memory arguments).
-    pub workgroup_bytes: u32,
-    /// Initial private memory of an invocation (with Kernel by-value arguments).
-    pub private_init: Vec<u8>,
-}
-
-/// Dispatches of at most this many invocations run on the calling thread: starting the thread
-/// pool's workers costs more than such a dispatch usually takes.
-pub const SMALL_DISPATCH: u64 = 256;
-
-impl Dispatch<'_> {
-    /// Whether to run the `total` workgroups on the calling thread (one thread asked for, one
-    /// workgroup, or a small dispatch when the thread count is left to the engine). Results
-    /// are the same either way.
-    pub fn single_threaded(&self, total: u64) -> bool {
-        match self.cfg.threads {
-            Some(n) => n == 1 || total <= 1,
-            None => total <= 1 || total.saturating_mul(self.invocations as u64) <= SMALL_DISPATCH,
-        }
-    }
-
-    /// The workgroup id of linear index `i` (x fastest).
-    pub fn workgroup_id(&self, i: u64) -> [u32; 3] {
-        let [x, y, _] = self.groups.map(u64::from);
-        [(i % x) as u32, (i / x % y) as u32, (i / (x * y)) as u32]
-    }
-
-    /// The event as reported: instruction name, invocation and workgroup ids.
-    /// A printed line of lane `p.lane` of subgroup `subgroup`.
-    pub fn print(
-        &self,
-        p: crate::exec::printf::RawPrint,
-        subgroup: usize,
-        workgroup: [u32; 3],
-    ) -> crate::report::PrintRecord {
-        let local = builtins::local_id(self.local_size, subgroup * self.width + p.lane);
-        let size = self.local_size;
-        let global = [0, 1, 2].map(|i| workgroup[i].wrapping_mul(size[i]).wrapping_add(local[i]));
-        crate::report::PrintRecord {
-            workgroup,
-            local_invocation: local,
-            global_invocation: global,
-            instruction: p.source,
-            text: p.text,
-        }
-    }
-
-    pub fn event(&self, e: RawEvent, subgroup: usize, workgroup: [u32; 3]) -> UbEvent {
-        let local = builtins::local_id(self.local_size, subgroup * self.width + e.lane);
-        let size = self.local_size;
-        let invocation =
-            [0, 1, 2].map(|i| workgroup[i].wrapping_mul(size[i]).wrapping_add(local[i]));
-        let opcode = self
-            .prog
-            .opcodes
-            .get(e.source as usize)
-            .map_or_else(|| "?".to_string(), |o| opcode_name(*o));
-        UbEvent {
-            kind: e.kind,
-            instruction: e.source,
-            opcode,
-            invocation,
-            workgroup,
-        }
-    }
-}
+use workgroup::Worker;
 
 /// Runs `prog` over `groups` workgroups against `res`, on the JIT's code `jit` when given and
 /// the run allows it (see `crate::jit`), else (or when the JIT gives up) on the interpreter.
@@ -127,7 +43,7 @@ pub fn run(
             cfg.subgroup_size
         )));
     }
-    crate::exec::matrix_mma::check_program(prog, cfg.subgroup_size)?;
+    crate::program::mma::check_program(prog, cfg.subgroup_size)?;
     let total: u64 = groups.iter().map(|&g| g as u64).product();
     let width = cfg.subgroup_size as usize;
     let ks = kernel::setup(prog, res)?;
@@ -453,41 +369,6 @@ fn interpret(d: &Dispatch, total: u64) -> Result<Vec<Outcome>, ExecError> {
         |o| o.error.is_some(),
     )
     .map_err(ExecError::Config)
-}
-
-/// Runs `job` for the workgroups `0..total` with one `worker()` state per thread: in
-/// parallel on rayon (the configured thread count), or on the calling thread in order,
-/// stopping after the first result `failed` says ends the dispatch. Results in workgroup
-/// order. `Err`: the thread pool could not start.
-pub(crate) fn each_workgroup<W, T: Send>(
-    d: &Dispatch,
-    total: u64,
-    worker: impl Fn() -> W + Sync + Send,
-    job: impl Fn(&mut W, u64) -> T + Sync + Send,
-    failed: impl Fn(&T) -> bool,
-) -> Result<Vec<T>, String> {
-    if d.single_threaded(total) {
-        let mut w = worker();
-        let mut out = Vec::new();
-        for i in 0..total {
-            let r = job(&mut w, i);
-            let stop = failed(&r);
-            out.push(r);
-            if stop {
-                break;
-            }
-        }
-        return Ok(out);
-    }
-    let go = || (0..total).into_par_iter().map_init(&worker, &job).collect();
-    match d.cfg.threads {
-        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| format!("cannot start {n} threads: {e}"))?
-            .install(go)),
-        None => Ok(go()),
-    }
 }
 
 /// Checks a bound tensor against the module's tensor type and the bytes it has.

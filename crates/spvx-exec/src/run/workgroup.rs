@@ -2,23 +2,12 @@
 //! or reaches a workgroup barrier; when every subgroup waits at a barrier, all are released.
 //! If some subgroups finished while others wait, the workgroup deadlocked (an error).
 
-use super::Dispatch;
-use super::builtins::{self, Invocation};
+use crate::dispatch::builtins::{self, Invocation};
+use crate::dispatch::{Dispatch, Outcome};
 use crate::error::ExecError;
 use crate::exec::control::{Subgroup, Yield};
 use crate::exec::{Sink, Stop};
 use crate::memory::Memory;
-use crate::report::{PrintRecord, UbEvent};
-
-/// The result of one workgroup.
-pub struct Outcome {
-    pub events: Vec<UbEvent>,
-    /// Printed lines, by LocalInvocationIndex, then program order.
-    pub prints: Vec<PrintRecord>,
-    pub count: u64,
-    pub steps: u64,
-    pub error: Option<ExecError>,
-}
 
 /// Per-thread state reused from workgroup to workgroup.
 pub struct Worker {

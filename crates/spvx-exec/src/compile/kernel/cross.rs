@@ -11,8 +11,8 @@ use crate::error::ExecError;
 use crate::memory::{Ptr, SPACE_BUFFER0, SPACE_NONE};
 use crate::program::Scalar;
 use crate::program::kernel::{AddressMap, ProgramGlobals};
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::{Id, Instruction};
-use spvx_val::index::Type;
 
 /// UniformConstant storage class (a `__constant` buffer argument).
 const SC_UNIFORM_CONSTANT: u32 = 0;

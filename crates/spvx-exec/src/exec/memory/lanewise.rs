@@ -6,7 +6,9 @@
 //! of which produce events). The results are the same bytes and registers as the per-lane path
 //! in every case the fast path takes: same addresses, same lane-then-leaf write order.
 
-use crate::exec::{Ctx, lanes, sext};
+use crate::bits::sext;
+use crate::exec::ctx::Ctx;
+use crate::exec::mask::lanes;
 use crate::memory::{LaneBytes, LaneSpan, LaneView, Ptr};
 use crate::program::{ChainStep, Leaf, Scalar, Slot};
 

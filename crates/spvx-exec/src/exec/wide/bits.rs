@@ -2,8 +2,13 @@
 //! with the narrow instructions' rules (`exec::bitwise`): offsets and counts are read as
 //! unsigned integers and clamped to the width (not reported).
 
-use super::{WideInst, limbs, read, read_u64, write};
-use crate::exec::{Ctx, lanes};
+use super::regs::read;
+use super::regs::read_u64;
+use super::regs::write;
+use crate::exec::ctx::Ctx;
+use crate::exec::limbs;
+use crate::exec::mask::lanes;
+use crate::program::wide::WideInst;
 
 /// Bit `i` of `x`.
 #[inline]

@@ -2,9 +2,13 @@
 //! (result and carry/borrow 0 or 1) and OpUMulExtended, OpSMulExtended (the 2N-bit product's
 //! low and high halves, the signed one as two's complement).
 
-use super::{WideInst, limbs, read, write};
-use crate::exec::{Ctx, lanes};
+use super::regs::read;
+use super::regs::write;
+use crate::exec::ctx::Ctx;
+use crate::exec::limbs;
+use crate::exec::mask::lanes;
 use crate::program::IWideOp;
+use crate::program::wide::WideInst;
 use num_bigint::{BigInt, BigUint, Sign};
 
 /// Runs one two-result instruction: low part into `dst`, high part (or carry) into `c`.

@@ -4,11 +4,15 @@
 //! integer rounds under its rounding mode (default toward zero) and saturates to the result's
 //! range, NaN giving 0.
 
-use super::{WideInst, limbs, read, write};
-use crate::exec::convert::round_integral;
-use crate::exec::float::to_f64;
-use crate::exec::{Ctx, lanes};
+use super::regs::read;
+use super::regs::write;
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::round_integral;
+use crate::exec::float_bits::to_f64;
+use crate::exec::limbs;
+use crate::exec::mask::lanes;
 use crate::program::FloatFmt;
+use crate::program::wide::WideInst;
 use num_bigint::BigUint;
 use spvx_num::float::RoundingMode;
 

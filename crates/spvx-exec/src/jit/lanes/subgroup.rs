@@ -143,7 +143,7 @@ impl IntCombine {
 
     /// `x ∘ i = x` for every `bits`-bit `x` (`exec::subgroup`'s identities).
     fn identity(self) -> u64 {
-        let m = crate::exec::low_bits(self.bits);
+        let m = crate::bits::low_bits(self.bits);
         match self.op {
             ReduceOp::IMul => 1,
             ReduceOp::And | ReduceOp::UMin => m,

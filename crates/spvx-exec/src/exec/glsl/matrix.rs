@@ -8,8 +8,9 @@
 //! entry, for the inverse); a singular matrix has no inverse: every entry is NaN (GLSL: the
 //! values are undefined).
 
-use super::float::{canonical_nan, to_f64};
-use super::{Ctx, lanes};
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::{canonical_nan, to_f64};
+use crate::exec::mask::lanes;
 use crate::program::glsl::GlslOp;
 use crate::program::{FloatFmt, Slot};
 use num_bigint::{BigInt, Sign};

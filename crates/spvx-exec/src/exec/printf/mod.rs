@@ -2,19 +2,14 @@
 //! pieces with its operand values (docs/semantics.md "Printing") and records the text in the
 //! sink; the workgroup turns the records into [`crate::report::PrintRecord`]s.
 
-use super::{Ctx, lanes};
+mod format;
+
+use crate::exec::ctx::{Ctx, RawPrint};
+use crate::exec::mask::lanes;
 use crate::program::print::{Conv, Piece, PrintSpec};
 
 /// The most lines one workgroup keeps (later ones are dropped).
 pub const MAX_PRINTS_PER_WORKGROUP: usize = 1 << 16;
-
-/// A printed line as the executor sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RawPrint {
-    pub lane: usize,
-    pub source: u32,
-    pub text: String,
-}
 
 /// Runs one print instruction for the active lanes.
 pub fn print(cx: &mut Ctx, spec: &PrintSpec) {
@@ -28,7 +23,7 @@ pub fn print(cx: &mut Ctx, spec: &PrintSpec) {
                 Piece::Text(t) => text.push_str(t),
                 Piece::Conv(c) => {
                     let parts: Vec<String> = (0..c.count)
-                        .map(|k| super::printf_format::format(c, cx.get(c.slot + k, l)))
+                        .map(|k| format::format(c, cx.get(c.slot + k, l)))
                         .collect();
                     text.push_str(&parts.join(", "));
                 }
@@ -45,5 +40,5 @@ pub fn print(cx: &mut Ctx, spec: &PrintSpec) {
 
 /// Re-exported for the format tests.
 pub fn format_one(c: &Conv, bits: u64) -> String {
-    super::printf_format::format(c, bits)
+    format::format(c, bits)
 }

@@ -20,7 +20,7 @@ pub fn limbs(bits: u32) -> usize {
 #[inline]
 pub fn top_mask(bits: u32) -> u64 {
     let r = bits - 64 * (limbs(bits) as u32 - 1);
-    super::super::low_bits(r)
+    crate::bits::low_bits(r)
 }
 
 /// Clears the unused high bits of the last limb.

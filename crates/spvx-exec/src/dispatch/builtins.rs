@@ -165,7 +165,7 @@ pub fn put_register(b: &BuiltinVar, values: [u64; 3], regs: &mut [u64], width: u
     let Some(reg) = b.reg else {
         return;
     };
-    let mask = crate::exec::low_bits(8 * b.component_bytes);
+    let mask = crate::bits::low_bits(8 * b.component_bytes);
     for (i, v) in values.iter().take(b.components as usize).enumerate() {
         if let Some(r) = regs.get_mut((reg as usize + i) * width + lane) {
             *r = v & mask;

@@ -7,8 +7,9 @@
 //! `clamp` of NaN gives the lower bound (the engine's FClamp: min/max ignore a NaN operand).
 //! Unpacking divides in fp32 (correctly rounded) and clamps Snorm results to −1.
 
-use super::float::{from_f64, to_f64};
-use super::{Ctx, lanes};
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::{from_f64, to_f64};
+use crate::exec::mask::lanes;
 use crate::program::glsl::GlslOp;
 use crate::program::{FloatFmt, Slot};
 

@@ -1,12 +1,15 @@
 //! GLSL.std.450 functions on whole vectors and matrices (`program::glsl::GlslOp`): Modf, Frexp,
 //! Ldexp and the geometric functions Normalize, FaceForward and Refract here; packing in
-//! `glsl_pack`, Determinant and MatrixInverse in `glsl_matrix`. Results as docs/semantics.md
+//! `pack`, Determinant and MatrixInverse in `matrix`. Results as docs/semantics.md
 //! "Arithmetic" (GLSL.std.450) defines them.
 
-use super::float::{from_f64, to_f64};
-use super::glsl_matrix;
-use super::glsl_pack;
-use super::{Ctx, lanes, low_bits, sext};
+mod matrix;
+mod pack;
+
+use crate::bits::{low_bits, sext};
+use crate::exec::ctx::Ctx;
+use crate::exec::float_bits::{from_f64, to_f64};
+use crate::exec::mask::lanes;
 use crate::program::glsl::GlslOp;
 use crate::program::{FloatFmt, Slot};
 
@@ -14,11 +17,11 @@ use crate::program::{FloatFmt, Slot};
 pub fn glsl(cx: &mut Ctx, op: GlslOp, fmt: FloatFmt, bits: u32, n: u32, dst: Slot, a: [Slot; 3]) {
     use GlslOp::*;
     match op {
-        Determinant | MatrixInverse => glsl_matrix::matrix(cx, op, fmt, n, dst, a[0]),
+        Determinant | MatrixInverse => matrix::matrix(cx, op, fmt, n, dst, a[0]),
         PackSnorm4x8 | PackUnorm4x8 | PackSnorm2x16 | PackUnorm2x16 | PackHalf2x16
         | PackDouble2x32 | UnpackSnorm4x8 | UnpackUnorm4x8 | UnpackSnorm2x16 | UnpackUnorm2x16
         | UnpackHalf2x16 | UnpackDouble2x32 => {
-            glsl_pack::pack(cx, op, dst, a[0]);
+            pack::pack(cx, op, dst, a[0]);
         }
         _ => {
             for l in lanes(cx.mask) {

@@ -1,5 +1,6 @@
-//! Translation of memory instructions (function variables, loads, stores, access chains,
-//! OpCopyMemory, OpArrayLength), atomics, and the integer and mixed float dot products.
+//! Translation of the memory instructions: function variables (OpVariable), OpLoad, OpStore,
+//! the access chains, OpCopyMemory and OpArrayLength; and the pointer facts the atomics share
+//! (pointee types, arrays of buffers).
 
 use super::func::Code;
 use super::globals::reserve;
@@ -8,14 +9,17 @@ use super::{Compiler, Value};
 use crate::error::ExecError;
 use crate::memory::{Ptr, SPACE_PRIVATE};
 use crate::program::*;
-use spvx_num::intdot::{DotKind, DotSpec};
-use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
+use spvx_spirv::index::Type;
 use spvx_spirv::instruction::{Id, Instruction};
-use spvx_val::index::Type;
+use spvx_spirv::op::Op;
 
 impl Compiler<'_> {
     /// The pointee type of a pointer value.
-    fn pointee(&self, index: usize, ptr: Value) -> Result<spvx_spirv::instruction::Id, ExecError> {
+    pub(crate) fn pointee(
+        &self,
+        index: usize,
+        ptr: Value,
+    ) -> Result<spvx_spirv::instruction::Id, ExecError> {
         match self.ty(index, ptr.ty)? {
             Type::Pointer { pointee, .. } => Ok(*pointee),
             _ => Err(self.err(index, "expected a pointer")),
@@ -31,18 +35,19 @@ impl Compiler<'_> {
         Ok(out.into())
     }
 
+    /// A memory instruction (variables, loads, stores, access chains, copies, array lengths).
     pub(crate) fn memory_op(
         &mut self,
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        name: &str,
+        opcode: Op,
     ) -> Result<(), ExecError> {
         if self.promoted_op(index, inst, code)? {
             return Ok(());
         }
-        match name {
-            "OpVariable" => {
+        match opcode {
+            Op::Variable => {
                 let dst = self.result(index, inst)?;
                 let pointee = self.pointee(index, dst)?;
                 let (size, align) = self.size_align(index, pointee, MatrixDeco::default())?;
@@ -84,7 +89,7 @@ impl Compiler<'_> {
                 }
                 Ok(())
             }
-            "OpLoad" => {
+            Op::Load => {
                 let dst = self.result(index, inst)?;
                 let ptr = self.operand(index, inst, 0)?;
                 if matches!(self.ty(index, dst.ty)?, Type::Tensor { .. }) {
@@ -102,18 +107,18 @@ impl Compiler<'_> {
                 self.push_load(index, dst.slot, ptr.slot, leaves, code);
                 Ok(())
             }
-            "OpStore" => {
+            Op::Store => {
                 let ptr = self.operand(index, inst, 0)?;
                 let v = self.operand(index, inst, 1)?;
                 let pid = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
                 let leaves = self.access_leaves(index, pid, v.ty)?;
                 self.push_store(index, ptr.slot, v.slot, leaves, code)
             }
-            "OpAccessChain"
-            | "OpInBoundsAccessChain"
-            | "OpPtrAccessChain"
-            | "OpInBoundsPtrAccessChain" => self.access_chain(index, inst, code, name),
-            "OpCopyMemory" => {
+            Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::PtrAccessChain
+            | Op::InBoundsPtrAccessChain => self.access_chain(index, inst, code, opcode),
+            Op::CopyMemory => {
                 let (d, s) = (self.operand(index, inst, 0)?, self.operand(index, inst, 1)?);
                 let pointee = self.pointee(index, d)?;
                 let (size, _) = self.size_align(index, pointee, MatrixDeco::default())?;
@@ -128,7 +133,7 @@ impl Compiler<'_> {
                 );
                 Ok(())
             }
-            "OpArrayLength" => {
+            Op::ArrayLength => {
                 let dst = self.result(index, inst)?;
                 let p = self.operand(index, inst, 0)?;
                 let m = inst.operands.get(1).and_then(|o| o.word()).unwrap_or(0);
@@ -158,7 +163,7 @@ impl Compiler<'_> {
                 );
                 Ok(())
             }
-            _ => Err(self.unsupported(index, name.to_string())),
+            _ => Err(self.unsupported(index, opcode.name())),
         }
     }
 
@@ -170,7 +175,7 @@ impl Compiler<'_> {
         index: usize,
         inst: &Instruction,
         code: &mut Code,
-        name: &str,
+        opcode: Op,
     ) -> Result<(), ExecError> {
         let dst = self.result(index, inst)?;
         let base = self.operand(index, inst, 0)?;
@@ -183,7 +188,7 @@ impl Compiler<'_> {
         // The base register: the variable's, or (after an index into an array of buffers)
         // the selected buffer's, which `dst` holds.
         let mut base_slot = base.slot;
-        if !name.ends_with("PtrAccessChain")
+        if !matches!(opcode, Op::PtrAccessChain | Op::InBoundsPtrAccessChain)
             && inst.operands.len() > 1
             && let Some((element, count)) = self.buffer_array(index, t)?
         {
@@ -214,7 +219,7 @@ impl Compiler<'_> {
             t = element;
             first = 2;
         }
-        if name.ends_with("PtrAccessChain") {
+        if matches!(opcode, Op::PtrAccessChain | Op::InBoundsPtrAccessChain) {
             first = 2;
             let e = self.operand(index, inst, 1)?;
             let e_id = inst.operands.get(1).and_then(|o| o.id()).unwrap_or(0);
@@ -234,7 +239,7 @@ impl Compiler<'_> {
             let constant = self
                 .ix
                 .is_constant(e_id)
-                .then(|| crate::exec::sext(self.eval[e.slot as usize], bits))
+                .then(|| crate::bits::sext(self.eval[e.slot as usize], bits))
                 .filter(|i| (0..1 << 20).contains(i));
             match constant {
                 // (A negative constant element goes through a run-time step, which is signed.)
@@ -254,7 +259,7 @@ impl Compiler<'_> {
             let constant = self
                 .ix
                 .is_constant(id)
-                .then(|| crate::exec::sext(self.eval[iv.slot as usize], bits));
+                .then(|| crate::bits::sext(self.eval[iv.slot as usize], bits));
             let (next, stride, length) = match self.ty(index, t)?.clone() {
                 Type::Struct { members } => {
                     let Some(i) = constant else {
@@ -366,257 +371,5 @@ impl Compiler<'_> {
             Some(length) => Ok(Some((element, self.array_length(index, length)?))),
             None => Ok(Some((element, 0))),
         }
-    }
-
-    pub(crate) fn atomic_op(
-        &mut self,
-        index: usize,
-        inst: &Instruction,
-        code: &mut Code,
-        name: &str,
-    ) -> Result<(), ExecError> {
-        let op = match name {
-            "OpAtomicLoad" => AtomicOp::Load,
-            "OpAtomicStore" => AtomicOp::Store,
-            "OpAtomicExchange" => AtomicOp::Exchange,
-            "OpAtomicCompareExchange" => AtomicOp::CompareExchange,
-            "OpAtomicIIncrement" => AtomicOp::IIncrement,
-            "OpAtomicIDecrement" => AtomicOp::IDecrement,
-            "OpAtomicIAdd" => AtomicOp::IAdd,
-            "OpAtomicISub" => AtomicOp::ISub,
-            "OpAtomicSMin" => AtomicOp::SMin,
-            "OpAtomicUMin" => AtomicOp::UMin,
-            "OpAtomicSMax" => AtomicOp::SMax,
-            "OpAtomicUMax" => AtomicOp::UMax,
-            "OpAtomicAnd" => AtomicOp::And,
-            "OpAtomicOr" => AtomicOp::Or,
-            "OpAtomicXor" => AtomicOp::Xor,
-            "OpAtomicFAddEXT" => AtomicOp::FAdd,
-            "OpAtomicFMinEXT" => AtomicOp::FMin,
-            "OpAtomicFMaxEXT" => AtomicOp::FMax,
-            other => return Err(self.unsupported(index, other.to_string())),
-        };
-        let ptr = self.operand(index, inst, 0)?;
-        let pointee = self.pointee(index, ptr)?;
-        let float_op = matches!(op, AtomicOp::FAdd | AtomicOp::FMin | AtomicOp::FMax);
-        let bits_only = matches!(op, AtomicOp::Load | AtomicOp::Store | AtomicOp::Exchange);
-        let bits = match self.scalar(index, pointee)? {
-            Scalar::Int(b @ (32 | 64)) if !float_op => b,
-            // SPV_EXT_shader_atomic_float_add / _float16_add / _float_min_max; load, store and
-            // exchange of floats move bits.
-            Scalar::Float(f @ (FloatFmt::F16 | FloatFmt::F32 | FloatFmt::F64))
-                if float_op || bits_only =>
-            {
-                f.bits() as u8
-            }
-            _ => {
-                return Err(self.unsupported(
-                    index,
-                    "atomics on types other than 32- and 64-bit integers and 16-, 32- and 64-bit floats",
-                ));
-            }
-        };
-        let (value, comparator) = match op {
-            AtomicOp::Load | AtomicOp::IIncrement | AtomicOp::IDecrement => (None, None),
-            AtomicOp::CompareExchange => (
-                Some(self.operand(index, inst, 4)?.slot),
-                Some(self.operand(index, inst, 5)?.slot),
-            ),
-            _ => (Some(self.operand(index, inst, 3)?.slot), None),
-        };
-        let dst = match inst.result {
-            Some(_) => Some(self.result(index, inst)?.slot),
-            None => None,
-        };
-        code.push(
-            index,
-            Inst::Atomic {
-                op,
-                bits,
-                dst,
-                ptr: ptr.slot,
-                value,
-                comparator,
-            },
-        );
-        Ok(())
-    }
-
-    pub(crate) fn int_dot(
-        &mut self,
-        index: usize,
-        inst: &Instruction,
-        code: &mut Code,
-        name: &str,
-    ) -> Result<(), ExecError> {
-        let kind = match name {
-            "OpSDot" | "OpSDotAccSat" => DotKind::Signed,
-            "OpUDot" | "OpUDotAccSat" => DotKind::Unsigned,
-            _ => DotKind::Mixed,
-        };
-        let dst = self.result(index, inst)?;
-        let (a, b) = (self.operand(index, inst, 0)?, self.operand(index, inst, 1)?);
-        let acc = if name.ends_with("AccSat") {
-            Some(self.operand(index, inst, 2)?.slot)
-        } else {
-            None
-        };
-        let result_bits = self.scalar(index, dst.ty)?.bits();
-        let (comp, n) = self.scalar_components(index, a.ty)?;
-        let (comp_bits, count) = match (comp, n) {
-            (Scalar::Int(32), 1) => (8, 0u8),
-            (Scalar::Int(w), n) if n > 1 => (w as u32, n as u8),
-            _ => {
-                return Err(self.err(
-                    index,
-                    "dot product operands must be integer vectors or packed 32-bit words",
-                ));
-            }
-        };
-        let spec = DotSpec::new(kind, comp_bits, result_bits)
-            .map_err(|e| self.err(index, e.to_string()))?;
-        code.push(
-            index,
-            Inst::IntDot {
-                spec,
-                dst: dst.slot,
-                a: a.slot,
-                b: b.slot,
-                count,
-                acc,
-            },
-        );
-        Ok(())
-    }
-
-    pub(crate) fn mix_dot(
-        &mut self,
-        index: usize,
-        inst: &Instruction,
-        code: &mut Code,
-        name: &str,
-    ) -> Result<(), ExecError> {
-        let op = match name {
-            "OpFDot2MixAcc32VALVE" => MixOp::Dot2Acc32,
-            "OpFDot2MixAcc16VALVE" => MixOp::Dot2Acc16,
-            _ => MixOp::Dot4Acc32,
-        };
-        let dst = self.result(index, inst)?;
-        let (a, b, acc) = (
-            self.operand(index, inst, 0)?,
-            self.operand(index, inst, 1)?,
-            self.operand(index, inst, 2)?,
-        );
-        let (sa, _) = self.scalar_components(index, a.ty)?;
-        let (sb, _) = self.scalar_components(index, b.ty)?;
-        let half = match sa {
-            Scalar::Float(FloatFmt::BF16) => Half16Encoding::Bf16,
-            _ => Half16Encoding::F16,
-        };
-        let enc8 = |s: Scalar| match s {
-            Scalar::Float(FloatFmt::E5M2) => Fp8Encoding::E5m2,
-            _ => Fp8Encoding::E4m3,
-        };
-        code.push(
-            index,
-            Inst::MixDot {
-                op,
-                half,
-                fp8: [enc8(sa), enc8(sb)],
-                dst: dst.slot,
-                a: a.slot,
-                b: b.slot,
-                acc: acc.slot,
-            },
-        );
-        Ok(())
-    }
-}
-
-impl Compiler<'_> {
-    /// OpTensorReadARM (4164), OpTensorWriteARM (4165), OpTensorQuerySizeARM (4166).
-    pub(crate) fn tensor_op(
-        &mut self,
-        index: usize,
-        inst: &Instruction,
-        code: &mut Code,
-    ) -> Result<(), ExecError> {
-        let tensor = self.operand(index, inst, 0)?;
-        let Type::Tensor { element, .. } = self.ty(index, tensor.ty)?.clone() else {
-            return Err(self.err(index, "expected a tensor operand"));
-        };
-        let element = self.scalar(index, element)?;
-        if inst.opcode == 4166 {
-            let dst = self.result(index, inst)?;
-            let d = self.operand(index, inst, 1)?;
-            let dim = u32::try_from(self.eval[d.slot as usize])
-                .map_err(|_| self.err(index, "dimension out of range"))?;
-            let bits = self.scalar(index, dst.ty)?.bits() as u8;
-            code.push(
-                index,
-                Inst::TensorSize {
-                    dst: dst.slot,
-                    tensor: tensor.slot,
-                    dim,
-                    bits,
-                },
-            );
-            return Ok(());
-        }
-        let coords = self.operand(index, inst, 1)?;
-        // Signed coordinates are sign-extended from their width (a negative one is outside);
-        // unsigned ones are read as the register holds them, zero-extended (width 64).
-        let (rank, coord_bits) = match self.ty(index, coords.ty)?.clone() {
-            Type::Array { element, length } => (
-                self.array_length(index, length)?,
-                match self.ty(index, element)? {
-                    Type::Int { signed: false, .. } => 64,
-                    _ => self.scalar(index, element)?.bits(),
-                },
-            ),
-            _ => return Err(self.err(index, "coordinates must be an integer array")),
-        };
-        let rank = u8::try_from(rank).map_err(|_| self.err(index, "tensor rank too large"))?;
-        let count_of = |c: &Self, ty| -> Result<u32, ExecError> { c.slot_count(index, ty) };
-        if inst.opcode == 4164 {
-            let dst = self.result(index, inst)?;
-            let count = count_of(self, dst.ty)?;
-            let mask = inst.operands.get(2).and_then(|o| o.word()).unwrap_or(0);
-            let oob = if mask & 0x2 != 0 {
-                let v = self.operand(index, inst, 3)?;
-                Some((v.slot, self.slot_count(index, v.ty)? > 1))
-            } else {
-                None
-            };
-            code.push(
-                index,
-                Inst::TensorRead {
-                    dst: dst.slot,
-                    tensor: tensor.slot,
-                    coords: coords.slot,
-                    rank,
-                    coord_bits: coord_bits as u8,
-                    count,
-                    element,
-                    oob,
-                },
-            );
-        } else {
-            let src = self.operand(index, inst, 2)?;
-            let count = count_of(self, src.ty)?;
-            code.push(
-                index,
-                Inst::TensorWrite {
-                    tensor: tensor.slot,
-                    coords: coords.slot,
-                    rank,
-                    coord_bits: coord_bits as u8,
-                    count,
-                    element,
-                    src: src.slot,
-                },
-            );
-        }
-        Ok(())
     }
 }
