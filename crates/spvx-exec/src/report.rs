@@ -125,7 +125,7 @@ pub struct RunReport {
     pub workgroups: u64,
     /// The lines the program printed (NonSemantic.DebugPrintf `debugPrintfEXT`, OpenCL
     /// `printf`), ordered by workgroup (linear index), then invocation (LocalInvocationIndex),
-    /// then the invocation's program order (docs/semantics.md "Printing").
+    /// then the invocation's program order (docs/semantics/engine-and-jit.md "Printing").
     pub prints: Vec<PrintRecord>,
     /// With `RunConfig::track_writers`: which invocation wrote each byte of each storage
     /// buffer and tensor binding last (empty otherwise).

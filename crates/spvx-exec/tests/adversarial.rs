@@ -5,7 +5,7 @@
 //! (loads, stores and atomics; the neighbouring buffer stays untouched), deeply nested types and
 //! constructs, a huge id bound, and word counts and strings claiming far more than the file
 //! holds. Each case runs on its own thread under a generous hang guard (30 s), which fails the
-//! test as hung; there are no timing assertions. Limits: docs/semantics.md, "Limits and
+//! test as hung; there are no timing assertions. Limits: docs/semantics/untrusted-input.md, "Limits and
 //! untrusted input".
 
 use spvx_exec::{CompileOptions, CompiledModule, ExecError, Resources, RunConfig};

@@ -1,7 +1,7 @@
 //! SPV_KHR_float_controls execution modes: those asking for what the engine does anyway
 //! (RoundingModeRTE, DenormPreserve, SignedZeroInfNanPreserve) are accepted and change nothing;
 //! RoundingModeRTZ and DenormFlushToZero, which the engine does not implement, are refused by
-//! name rather than run with the wrong rounding (docs/semantics.md, "Float controls").
+//! name rather than run with the wrong rounding (docs/semantics/arithmetic.md, "Float controls").
 
 mod support;
 use spvx_exec::RunConfig;

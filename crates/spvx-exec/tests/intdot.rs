@@ -2,7 +2,7 @@
 //! vector forms, plain and AccSat, 32- and 16-bit results. The references are written here
 //! from the extension's text: components sign- or zero-extended, the exact sum (i64), wrapped
 //! to the result width (plain forms) or saturated after adding the accumulator (AccSat), and
-//! the undefined case as docs/semantics.md defines it (a product outside the result range, or
+//! the undefined case as docs/semantics/integer-dot.md defines it (a product outside the result range, or
 //! the positive products' sum above the maximum / the negative products' sum below the minimum).
 
 mod support;

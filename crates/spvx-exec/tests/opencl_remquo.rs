@@ -4,7 +4,7 @@
 //! seven bits from the exact rational x/y rounded to the nearest integer (ties to even) with
 //! rug, lgamma from MPFR at 256 bits rounded once and the sign of Γ from MPFR
 //! (`mpfr_lgamma`); where MPFR leaves the sign undefined (NaN, −∞, the negative integers) and
-//! for nan(code), the values written in docs/pending/issue5-rest.md, by hand.
+//! for nan(code), the values written in docs/semantics/arithmetic.md, by hand.
 
 mod float_bits;
 mod glsl_corpus;

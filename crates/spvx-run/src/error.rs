@@ -2,6 +2,7 @@
 
 use crate::bindings::BindingError;
 use crate::device::DeviceError;
+use crate::diagnostic::{Diagnostic, ToDiagnostics};
 use crate::expect::ExpectError;
 use crate::inputs::InputError;
 use crate::kernel::KernelError;
@@ -34,4 +35,17 @@ pub enum RunError {
     Output(#[from] OutputError),
     #[error(transparent)]
     Device(#[from] DeviceError),
+}
+
+/// Errors with places (run files, the module's text or binary, the engine) as their own
+/// diagnostics; the others as one diagnostic of their message.
+impl ToDiagnostics for RunError {
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        match self {
+            RunError::RunFile(e) => e.diagnostics(),
+            RunError::Module(e) => e.diagnostics(),
+            RunError::Engine(e) => e.diagnostics(),
+            other => vec![Diagnostic::error(other.to_string())],
+        }
+    }
 }

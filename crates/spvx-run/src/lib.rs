@@ -21,7 +21,8 @@
 //! - [`compare`]: the one buffer comparison (run, diff, bench).
 //! - [`expect`]: expectations, PASS/FAIL lines and their tally.
 //! - [`outputs`]: writing buffers, tensors and kernel arguments after a run.
-//! - [`diagnostic`]: places in run files and modules, rendered rustc-style.
+//! - [`diagnostic`]: [`diagnostic::Diagnostic`], an error or warning with its place (run file,
+//!   module text or binary), and the one renderer every command prints them with.
 //! - [`error`]: [`RunError`], any of the above's errors.
 
 pub mod bindings;

@@ -1,8 +1,9 @@
 //! Reading the module to run (binary, detected by the SPIR-V magic number, or assembly text),
 //! choosing its entry point, compiling it with spvx-exec, and saying where an instruction is
-//! (line:column of the text, or word offset of the binary) in messages.
+//! (line:column of the text, or word offset of the binary) in messages, as
+//! [`Diagnostic`]s.
 
-use crate::diagnostic::{AsmDiagnostic, Place};
+use crate::diagnostic::{Diagnostic, InstructionPlaces, Place, ToDiagnostics};
 use spvx_exec::{CompileOptions, CompiledModule, ExecError};
 use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_spirv::binary::{BinaryError, Header, MAGIC, read_bytes, read_words, to_words};
@@ -20,18 +21,7 @@ pub struct LoadedModule {
     /// The name used in messages.
     pub name: String,
     index: ModuleIndex,
-    places: Places,
-}
-
-/// Where each instruction is.
-enum Places {
-    /// Text: (line, column) of each instruction and the text's lines.
-    Text {
-        at: Vec<(u32, u32)>,
-        lines: Vec<String>,
-    },
-    /// Binary: word offset of each instruction.
-    Words(Vec<usize>),
+    places: InstructionPlaces,
 }
 
 /// One entry point of the module.
@@ -50,7 +40,8 @@ pub enum ModuleError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{name}: {source}")]
+    /// A binary that does not decode (for text: the words of the text, assembled).
+    #[error("{}", Diagnostic::binary(.name, .source).render_body())]
     Binary {
         name: String,
         #[source]
@@ -60,8 +51,9 @@ pub enum ModuleError {
         "{name} is neither a SPIR-V binary (no magic number) nor UTF-8 text (byte {valid_up_to})"
     )]
     NotText { name: String, valid_up_to: usize },
-    #[error("{0}")]
-    Assemble(Box<AsmDiagnostic>),
+    /// Text that does not assemble: the assembler's error at its place.
+    #[error("{}", .0.render_body())]
+    Assemble(Box<Diagnostic>),
     #[error("{name}: no entry point named '{want}' (the module has: {names})")]
     NoEntryNamed {
         name: String,
@@ -74,26 +66,43 @@ pub enum ModuleError {
     SeveralEntries { name: String, names: String },
 }
 
-/// An engine error (compiling or running) with the place of the instruction it names, if any;
-/// an invalid module's next nine validation errors follow the first.
+impl ToDiagnostics for ModuleError {
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        vec![match self {
+            ModuleError::Binary { name, source } => Diagnostic::binary(name, source),
+            ModuleError::Assemble(d) => d.as_ref().clone(),
+            other => Diagnostic::error(other.to_string()),
+        }]
+    }
+}
+
+/// An engine error (compiling or running) as diagnostics: the error at the place of the
+/// instruction it names, if any; for an invalid module, its next nine validation errors
+/// follow, each at its own place.
 #[derive(Debug)]
 pub struct PlacedExecError {
     pub error: Box<ExecError>,
-    pub place: Option<Box<Place>>,
+    /// The error's diagnostic first, then those of the further validation errors.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl fmt::Display for PlacedExecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.error)?;
-        if let ExecError::Invalid(errors) = self.error.as_ref() {
-            for v in errors.iter().skip(1).take(9) {
-                write!(f, "\nerror: {v}")?;
-            }
+        let mut all = self.diagnostics.iter();
+        match all.next() {
+            Some(first) => f.write_str(&first.render_body())?,
+            None => write!(f, "{}", self.error)?,
         }
-        if let Some(p) = &self.place {
-            write!(f, "{p}")?;
+        for d in all {
+            write!(f, "\n{d}")?;
         }
         Ok(())
+    }
+}
+
+impl ToDiagnostics for PlacedExecError {
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.diagnostics.clone()
     }
 }
 
@@ -117,9 +126,9 @@ impl LoadedModule {
                 source,
             })?;
             return Ok(LoadedModule {
+                places: InstructionPlaces::words(&name, m.offsets),
                 name,
                 index: ModuleIndex::build(&m.header, m.instructions),
-                places: Places::Words(m.offsets),
             });
         }
         let text = std::str::from_utf8(&bytes).map_err(|e| ModuleError::NotText {
@@ -127,7 +136,7 @@ impl LoadedModule {
             valid_up_to: e.valid_up_to(),
         })?;
         let asm = assemble(text, &AsmOptions::default())
-            .map_err(|e| ModuleError::Assemble(Box::new(AsmDiagnostic::new(&name, text, &e))))?;
+            .map_err(|e| ModuleError::Assemble(Box::new(Diagnostic::assembler(&name, text, &e))))?;
         let instructions = if asm.has_raw() {
             read_words(&asm.words())
                 .map_err(|source| ModuleError::Binary {
@@ -139,12 +148,9 @@ impl LoadedModule {
             asm.instructions().cloned().collect()
         };
         Ok(LoadedModule {
+            places: InstructionPlaces::text(&name, text, asm.locations.clone()),
             name,
             index: ModuleIndex::build(&asm.header, instructions),
-            places: Places::Text {
-                at: asm.locations.clone(),
-                lines: text.lines().map(str::to_string).collect(),
-            },
         })
     }
 
@@ -225,7 +231,8 @@ impl LoadedModule {
         to_words(self.header(), self.instructions())
     }
 
-    /// An engine error with the place of the instruction it names, if any.
+    /// An engine error as diagnostics: at the place of the instruction it names, if any; an
+    /// invalid module's next nine validation errors follow, each at its place.
     pub fn placed(&self, error: ExecError) -> PlacedExecError {
         use spvx_exec::ExecError as E;
         let index = match &error {
@@ -236,38 +243,37 @@ impl LoadedModule {
             E::Invalid(errors) => errors.first().and_then(|v| v.index).map(|i| i as u32),
             _ => None,
         };
+        let first = Diagnostic::error(error.to_string());
+        let mut diagnostics = vec![match index {
+            Some(i) => self.locate(first, i),
+            None => first,
+        }];
+        if let E::Invalid(errors) = &error {
+            for v in errors.iter().skip(1).take(9) {
+                let d = Diagnostic::error(v.to_string());
+                diagnostics.push(match v.index {
+                    Some(i) => self.locate(d, i as u32),
+                    None => d,
+                });
+            }
+        }
         PlacedExecError {
-            place: index.and_then(|i| self.place(i)).map(Box::new),
             error: Box::new(error),
+            diagnostics,
         }
     }
 
     /// Where instruction `index` is: line, column and source line (text), or word offset
     /// (binary); `None` for an index the module does not have.
     pub fn place(&self, index: u32) -> Option<Place> {
-        match &self.places {
-            Places::Text { at, lines } => at.get(index as usize).map(|&(line, column)| {
-                let src = lines
-                    .get((line as usize).saturating_sub(1))
-                    .map_or("", String::as_str);
-                Place::Text {
-                    file: self.name.clone(),
-                    line,
-                    column,
-                    source_line: src.trim_end().to_string(),
-                }
-            }),
-            Places::Words(offsets) => offsets.get(index as usize).map(|&word| Place::Word {
-                file: self.name.clone(),
-                word,
-            }),
-        }
+        self.places.place(index as usize)
     }
 
-    /// [`Self::place`] as text: empty when there is none.
-    pub fn place_text(&self, index: u32) -> String {
-        self.place(index)
-            .map_or_else(String::new, |p| p.to_string())
+    /// `d` placed at instruction `index` (a binary's instruction shown as a note); unchanged
+    /// for an index the module does not have.
+    pub fn locate(&self, d: Diagnostic, index: u32) -> Diagnostic {
+        self.places
+            .locate(d, index as usize, self.header(), self.instructions())
     }
 }
 

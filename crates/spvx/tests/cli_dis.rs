@@ -126,7 +126,8 @@ fn errors_name_the_word_offset() {
     let out = run_with_stdin(cmd, &module);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("error: <stdin>: word 14: "), "{err}");
+    assert!(err.starts_with("error: instruction "), "{err}");
+    assert!(err.ends_with("\n --> <stdin>: word 14\n"), "{err}");
     assert!(out.stdout.is_empty());
 
     let out = spvx()

@@ -167,14 +167,28 @@ fn run_errors() {
     let out = run(&["dpas", "run", prog.to_str().unwrap()]);
     assert!(!out.status.success());
     let e = text(&out.stderr);
+    // At the failing instruction's line, carets under it.
     assert!(
-        e.contains("instruction 1 (line 2)") && e.contains("rule exec-size"),
+        e.starts_with("error: instruction 1: ") && e.contains("rule exec-size"),
+        "{e}"
+    );
+    assert!(e.contains("bad.dpas:2:1\n"), "{e}");
+    assert!(
+        e.contains(&format!(
+            "2 | dpas.s8.s8.8.8 (8) r40 r32 r8 r0\n  | {}",
+            "^".repeat(32)
+        )),
         "{e}"
     );
     write(&prog, b"\ndpas.s8.s8.8.8 (16) r40 r32 r8 q0\n");
     let out = run(&["dpas", "run", prog.to_str().unwrap()]);
     let e = text(&out.stderr);
-    assert!(e.contains("bad.dpas:2:32:") && e.contains("Src2"), "{e}");
+    assert!(e.starts_with("error: Src2: "), "{e}");
+    assert!(e.contains("bad.dpas:2:32\n"), "{e}");
+    assert!(
+        e.contains("2 | dpas.s8.s8.8.8 (16) r40 r32 r8 q0\n  |                                ^^"),
+        "{e}"
+    );
     let out = run(&["dpas", "run", prog.to_str().unwrap(), "--platform", "mtl"]);
     assert!(text(&out.stderr).contains("unknown platform `mtl`"));
     let out = run(&["dpas", "run", prog.to_str().unwrap(), "--model", "fastest"]);

@@ -415,6 +415,14 @@ fn undefined_behaviour_warns_or_fails_under_strict() {
         "{stderr}"
     );
     assert!(stderr.contains("dot4.spvasm:50:"), "{stderr}");
+    // The instruction's source line, carets under it.
+    assert!(
+        stderr.contains(&format!(
+            "50 |          %vc = OpLoad %uint %pc\n   |          {}\n",
+            "^".repeat(22)
+        )),
+        "{stderr}"
+    );
     let mut strict = args.to_vec();
     strict.push("--strict");
     fails_with(

@@ -1,7 +1,8 @@
-//! `spvx val` end to end: exit codes, the message format (line:column for text, word offset for
-//! binary in either byte order, the instruction as spirv-dis prints it), standard input,
-//! target environments, assembly and decoding errors; and, where SPIRV-Tools is installed, the
-//! instruction line equals spirv-val's.
+//! `spvx val` end to end: exit codes, the message format (rustc style: ` --> FILE:LINE:COL`,
+//! the source line and carets for text; ` --> FILE: word W` and the instruction as spirv-dis
+//! prints it for binaries in either byte order), standard input, target environments,
+//! assembly and decoding errors; and, where SPIRV-Tools is installed, the instruction equals
+//! the one spirv-val prints.
 //!
 //! Locations are hand-computed from the test texts; word offsets are computed by walking the
 //! word counts of the raw binary, independently of spvx's reader.
@@ -71,8 +72,12 @@ fn good() -> String {
 }
 
 /// The instruction line spirv-val prints for the bad OpIAdd (spirv-dis friendly names: the
-/// unnamed result is %8, the constant %int_1).
+/// unnamed result is %8, the constant %int_1); spvx val prints it, unindented, as the note
+/// `= instruction: ...` of a binary's error.
 const BAD_LINE: &str = "  %8 = OpIAdd %float %int_1 %int_1";
+
+/// The message of the bad OpIAdd.
+const BAD_MESSAGE: &str = "error: OpIAdd: expected an int scalar or vector type as Result Type";
 
 fn assemble(text: &str) -> Vec<u8> {
     let p = temp("in.spvasm", text.as_bytes());
@@ -131,14 +136,13 @@ fn text_error_names_line_and_column_and_the_instruction() {
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
     let lines: Vec<&str> = e.lines().collect();
-    assert_eq!(lines.len(), 2, "{e}");
-    assert!(
-        lines[0].starts_with(
-            "error: line 13:4: OpIAdd: expected an int scalar or vector type as Result Type"
-        ),
-        "{e}"
-    );
-    assert_eq!(lines[1], BAD_LINE);
+    assert_eq!(lines.len(), 5, "{e}");
+    assert!(lines[0].starts_with(BAD_MESSAGE), "{e}");
+    assert_eq!(lines[1], format!("  --> {}:13:4", p.display()), "{e}");
+    assert_eq!(lines[2], "   |", "{e}");
+    assert_eq!(lines[3], "13 |    %x = OpIAdd %float %c %c", "{e}");
+    // Carets under the instruction: its 24 characters from column 4.
+    assert_eq!(lines[4], format!("   |    {}", "^".repeat(24)), "{e}");
 }
 
 #[test]
@@ -156,11 +160,19 @@ fn binary_error_names_the_word_offset_in_either_byte_order() {
         assert_eq!(o.status.code(), Some(1));
         let e = stderr(&o);
         let lines: Vec<&str> = e.lines().collect();
-        assert!(
-            lines[0].starts_with(&format!("error: word {offset}: OpIAdd:")),
+        assert_eq!(lines.len(), 4, "{e}");
+        assert!(lines[0].starts_with(BAD_MESSAGE), "{e}");
+        assert_eq!(
+            lines[1],
+            format!(" --> {}: word {offset}", p.display()),
             "{e}"
         );
-        assert_eq!(lines[1], BAD_LINE);
+        assert_eq!(lines[2], "  |", "{e}");
+        assert_eq!(
+            lines[3],
+            format!("  = instruction: {}", BAD_LINE.trim_start()),
+            "{e}"
+        );
     }
 }
 
@@ -168,7 +180,9 @@ fn binary_error_names_the_word_offset_in_either_byte_order() {
 fn standard_input_text_and_binary() {
     let o = run(&["val", "-"], Some(BAD.as_bytes()));
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).starts_with("error: line 13:4: "));
+    let e = stderr(&o);
+    assert!(e.starts_with(BAD_MESSAGE), "{e}");
+    assert!(e.contains("\n  --> <stdin>:13:4\n"), "{e}");
     let o = run(&["val", "-"], Some(&assemble(&good())));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
@@ -179,8 +193,14 @@ fn every_error_is_printed() {
     let o = run(&["val", "-"], Some(text.as_bytes()));
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
-    assert!(e.contains("error: line 13:4: OpIAdd"), "{e}");
-    assert!(e.contains("error: line 14:1: OpFAdd"), "{e}");
+    assert!(
+        e.contains("error: OpIAdd: expected an int scalar or vector type as Result Type, found %float\n  --> <stdin>:13:4\n"),
+        "{e}"
+    );
+    assert!(
+        e.contains("error: OpFAdd: expected a float scalar or vector type as Result Type, found %int\n  --> <stdin>:14:1\n"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -194,10 +214,8 @@ fn target_env_applies_its_rules() {
     );
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
-    assert!(
-        e.starts_with("error: line 4:1: In the Vulkan environment"),
-        "{e}"
-    );
+    assert!(e.starts_with("error: In the Vulkan environment"), "{e}");
+    assert!(e.contains("\n --> <stdin>:4:1\n"), "{e}");
 }
 
 #[test]
@@ -209,13 +227,13 @@ fn header_version_newer_than_the_environment_is_a_module_error() {
         None,
     );
     assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
     assert!(
-        stderr(&o).starts_with(
-            "error: Invalid SPIR-V binary version 1.6 for target environment vulkan1.2"
-        ),
-        "{}",
-        stderr(&o)
+        e.starts_with("error: Invalid SPIR-V binary version 1.6 for target environment vulkan1.2"),
+        "{e}"
     );
+    // No instruction to blame: the place is the file.
+    assert!(e.ends_with(&format!("\n --> {}\n", p.display())), "{e}");
 }
 
 #[test]
@@ -249,9 +267,27 @@ fn decoding_errors_name_the_word_offset() {
     assert_ne!(o.status.code(), Some(0));
     let e = stderr(&o);
     assert!(
-        e.starts_with(&format!("error: <stdin>: word {last}: ")),
+        e.starts_with("error: instruction OpFunctionEnd has word count 2"),
         "{e}"
     );
+    assert!(
+        e.ends_with(&format!("\n --> <stdin>: word {last}\n")),
+        "{e}"
+    );
+}
+
+#[test]
+fn help_shows_the_output() {
+    let o = run(&["val", "--help"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&o.stdout).to_string();
+    for needle in [
+        " --> shader.spvasm:13:4",
+        " --> shader.spv: word 44",
+        "= instruction: ",
+    ] {
+        assert!(help.contains(needle), "--help lacks {needle}:\n{help}");
+    }
 }
 
 #[test]

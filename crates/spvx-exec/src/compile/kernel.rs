@@ -9,8 +9,7 @@
 mod cross;
 
 use super::Compiler;
-use super::func::Code;
-use super::func::Signatures;
+use super::func::{Code, Signatures};
 use super::globals::{reserve, sc};
 use super::types::MatrixDeco;
 use crate::error::ExecError;

@@ -7,8 +7,7 @@ use super::func::Code;
 use crate::error::ExecError;
 use crate::program::*;
 use spvx_spirv::index::Type;
-use spvx_spirv::instruction::Id;
-use spvx_spirv::instruction::Instruction;
+use spvx_spirv::instruction::{Id, Instruction};
 use spvx_spirv::op::Op;
 
 impl Compiler<'_> {

@@ -1,7 +1,7 @@
 //! Translation of OpSubgroupMatrixMultiplyAccumulateINTEL: the Matrix Multiply Accumulate
 //! Operands and the operands' SPIR-V types decide the DPAS precisions of A and B and the
 //! types of C and the result ([`MmaSpec`]); the subgroup-size-dependent checks wait for the
-//! run (`program::mma::check_program`). Decisions: docs/semantics.md,
+//! run (`program::mma::check_program`). Decisions: docs/semantics/dpas.md,
 //! "OpSubgroupMatrixMultiplyAccumulateINTEL in the engine".
 
 use super::Compiler;

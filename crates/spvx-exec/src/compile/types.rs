@@ -99,7 +99,7 @@ impl Compiler<'_> {
                     return Err(self.unsupported(
                         index,
                         format!(
-                            "{w}-bit integers here (wider than 64 bits: see docs/semantics.md)"
+                            "{w}-bit integers here (wider than 64 bits: see docs/semantics/wide-integers.md)"
                         ),
                     ));
                 }

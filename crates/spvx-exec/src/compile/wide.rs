@@ -8,7 +8,7 @@
 //!
 //! Memory layout: `8·limbs(bits)` bytes, aligned to 8, limb `i` at byte `8·i` (the layout of
 //! LLVM's `iN` / C `_BitInt(N)` on the SPIR target, spir64: the data layout's largest integer
-//! alignment is `i64:64`; checked with clang-15, docs/pending/wideint.md).
+//! alignment is `i64:64`; checked with clang-15, docs/semantics/wide-integers.md).
 
 use super::func::Code;
 use super::operands::literals;

@@ -45,6 +45,7 @@ pub fn from_f64(fmt: FloatFmt, x: f64) -> u64 {
 }
 
 /// `v` rounded to an integral value under `mode` (exact: every format here is exact in f64).
+#[inline]
 pub fn round_integral(v: f64, mode: spvx_num::float::RoundingMode) -> f64 {
     use spvx_num::float::RoundingMode as M;
     match mode {

@@ -5,7 +5,7 @@
 //! rounded result. The transcendental functions (sin … atanh, exp, exp2, log, log2, pow,
 //! inversesqrt) are CORE-MATH's correctly rounded functions (the `core-math` crate): the fp32
 //! ones for fp32, the fp64 ones for fp64, and for fp16 the fp64 result rounded to fp16 (checked
-//! against MPFR for every fp16 input: tests/glsl_math_ref.rs) — see docs/semantics.md.
+//! against MPFR for every fp16 input: tests/glsl_math_ref.rs) — see docs/semantics/arithmetic.md.
 
 use crate::bits::{low_bits, sext};
 use crate::exec::ctx::Ctx;

@@ -7,7 +7,7 @@
 //! Subgroup size 8 runs under DG2's DPAS rules, 16 under PVC's (reference/dpas.md §4, §5);
 //! `program::mma::check_program` refuses any other size, and every shape or type the chosen
 //! platform's DPAS does not accept, before the run starts. Inactive lanes contribute zeros and receive
-//! nothing (the extension leaves that case undefined). Sources: docs/semantics.md,
+//! nothing (the extension leaves that case undefined). Sources: docs/semantics/dpas.md,
 //! "OpSubgroupMatrixMultiplyAccumulateINTEL in the engine".
 
 use crate::exec::ctx::Ctx;

@@ -1,7 +1,7 @@
 //! OpenCL.std functions that have no GLSL.std.450 counterpart (the compiler maps the others to
 //! the engine's GLSL.std.450 instructions, which use the same definitions).
 //!
-//! Float functions follow the engine's accuracy policy (docs/semantics.md, "Arithmetic"):
+//! Float functions follow the engine's accuracy policy (docs/semantics/arithmetic.md, "Arithmetic"):
 //! operands widened exactly to f64, the function evaluated there and rounded once to the
 //! operand format; exact functions (copysign, fdim, ldexp, nextafter, remainder, ilogb, logb,
 //! maxmag, minmag, remquo's quotient, lgamma_r's sign, nan) are exact; transcendental ones go

@@ -3,7 +3,7 @@
 //! compile time), and the checks that need the subgroup size, which only the run knows
 //! ([`check_program`]): the DPAS platform it selects (8 → DG2, 16 → PVC), the shapes and types
 //! that platform's DPAS accepts, and where A's elements sit in the lanes ([`ALayout`]).
-//! `exec::matrix_mma` runs the instruction. Sources: docs/semantics.md,
+//! `exec::matrix_mma` runs the instruction. Sources: docs/semantics/dpas.md,
 //! "OpSubgroupMatrixMultiplyAccumulateINTEL in the engine".
 
 use super::{Inst, Program};

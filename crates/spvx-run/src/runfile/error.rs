@@ -2,7 +2,7 @@
 
 use crate::ElemType;
 use crate::data::RandomError;
-use crate::diagnostic::Snippet;
+use crate::diagnostic::{Diagnostic, Place, TextPlace, ToDiagnostics};
 use crate::options::OptionsError;
 use crate::parse::{GroupsError, SpecValueError};
 use spvx_num::element::ElemError;
@@ -21,14 +21,28 @@ pub enum RunFileError {
     #[error("{name}: {message}")]
     Toml { name: String, message: String },
     /// A problem at a place of the file.
-    #[error("{problem}{snippet}")]
+    #[error("{}", at(.problem, .place).render_body())]
     At {
         problem: Box<Problem>,
-        snippet: Box<Snippet>,
+        place: Box<TextPlace>,
     },
     /// The `[run]` options (with the command line's over them) are not valid.
     #[error(transparent)]
     Options(#[from] OptionsError),
+}
+
+/// `problem` at `place`.
+fn at(problem: &Problem, place: &TextPlace) -> Diagnostic {
+    Diagnostic::error(problem.to_string()).at(Place::Text(place.clone()))
+}
+
+impl ToDiagnostics for RunFileError {
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        vec![match self {
+            RunFileError::At { problem, place } => at(problem, place),
+            other => Diagnostic::error(other.to_string()),
+        }]
+    }
 }
 
 /// A problem with one value of a run file.

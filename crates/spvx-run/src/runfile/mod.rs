@@ -16,7 +16,7 @@ mod tables;
 
 pub use error::{Problem, RunFileError};
 
-use crate::diagnostic::{Snippet, file_place};
+use crate::diagnostic::{TextPlace, file_place};
 use crate::kernel::{ArgPlan, ArgSource};
 use crate::options::RunOptions;
 use crate::parse::parse_spec_value;
@@ -39,7 +39,7 @@ impl Source<'_> {
     fn at(&self, span: &Span<usize>, problem: Problem) -> RunFileError {
         RunFileError::At {
             problem: Box::new(problem),
-            snippet: Box::new(Snippet::of(&self.name, self.text, span)),
+            place: Box::new(TextPlace::of_span(&self.name, self.text, span)),
         }
     }
 

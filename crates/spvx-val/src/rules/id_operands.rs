@@ -23,7 +23,7 @@ use spvx_spirv::instruction::Instruction;
 use spvx_spirv::op::Op;
 
 /// The grammar class of `opcode` ("Type-Declaration", "Annotation", "Debug", ...).
-fn class<'g>(ix: &'g ModuleIndex, opcode: Op) -> &'g str {
+fn class(ix: &ModuleIndex, opcode: Op) -> &str {
     ix.grammar
         .instruction(opcode)
         .map_or("", |i| i.class.as_str())

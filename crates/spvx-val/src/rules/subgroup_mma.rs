@@ -18,8 +18,6 @@ use spvx_spirv::instruction::{Id, Instruction};
 use spvx_spirv::op::Op;
 use thiserror::Error;
 
-/// The opcode.
-
 /// A broken operand rule of OpSubgroupMatrixMultiplyAccumulateINTEL.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SubgroupMmaError {

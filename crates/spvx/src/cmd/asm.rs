@@ -6,7 +6,7 @@
 
 use crate::cmd::CmdResult;
 use crate::io::{read_input, write_output};
-use spvx_run::diagnostic::AsmDiagnostic;
+use spvx_run::diagnostic::Diagnostic;
 use spvx_spirv::asm::{
     AsmError, AsmOptions, DEFAULT_VERSION, TARGET_ENVS, assemble, target_env_version,
 };
@@ -75,5 +75,5 @@ fn display_name(path: &Path) -> String {
 
 /// Renders an assembler error rustc-style: message, location, the source line and carets.
 pub fn render_error(file: &str, text: &str, e: &AsmError) -> String {
-    format!("error: {}", AsmDiagnostic::new(file, text, e))
+    Diagnostic::assembler(file, text, e).to_string()
 }

@@ -4,7 +4,7 @@
 
 use crate::cmd::run::output::print_summary;
 use crate::cmd::run::{RunArgs, plan_of};
-use crate::cmd::{CmdResult, error};
+use crate::cmd::{CmdResult, error, report};
 use spvx_run::ElemType;
 use spvx_run::compare::{Tolerance, Verdict};
 use spvx_run::device::{Loaded, open};
@@ -96,8 +96,8 @@ pub fn run(args: DiffArgs) -> CmdResult {
         .transpose()?;
     let mut plan = plan_of(&args.run)?;
     let device = args.run.device.clone().unwrap_or_else(|| "vulkan".into());
-    let loaded = Loaded::load(&plan).map_err(error)?;
-    let compiled = loaded.compiled.as_ref().map_err(error)?;
+    let loaded = Loaded::load(&plan).map_err(report)?;
+    let compiled = loaded.compiled.as_ref().map_err(report)?;
     let runner = open(&device).map_err(error)?;
     if args.run.subgroup_size.is_none() {
         plan.config.subgroup_size = runner.report().subgroup_size;
@@ -110,7 +110,7 @@ pub fn run(args: DiffArgs) -> CmdResult {
     };
     let report = compiled
         .run(&mut res, plan.groups, &config)
-        .map_err(|e| error(loaded.module.placed(e)))?;
+        .map_err(|e| report(loaded.module.placed(e)))?;
     print!("engine: ");
     print_summary(
         &loaded.module,

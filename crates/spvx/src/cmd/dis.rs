@@ -1,7 +1,9 @@
-//! `spvx dis`: disassemble a binary module into SPIR-V text, as spirv-dis prints it.
+//! `spvx dis`: disassemble a binary module into SPIR-V text, as spirv-dis prints it; a binary
+//! that does not decode is reported at its word offset (` --> FILE: word W`).
 
 use crate::cmd::CmdResult;
 use crate::io::{read_input, write_output};
+use spvx_run::diagnostic::Diagnostic;
 use spvx_spirv::dis::{DisOptions, disassemble_bytes};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +20,9 @@ use std::process::ExitCode;
 The output is byte for byte what spirv-dis (SPIRV-Tools 2025.5) prints: a header comment block,
 friendly id names derived from OpName, built-ins and types (%uint, %_ptr_Input_v3uint,
 %float_1_5, ...), the `=` of result ids aligned, canonical opcode and enumerant names.
-A malformed binary is reported with the word offset of the offending instruction.
+A malformed binary is reported with the word offset of the offending instruction:
+  error: instruction OpFunctionEnd has word count 2, but only 1 words remain in the module
+   --> shader.spv: word 50
 
 Examples:
   spvx dis shader.spv
@@ -50,7 +54,7 @@ pub fn run(args: DisArgs) -> CmdResult {
         indent: !args.no_indent,
     };
     let text = disassemble_bytes(&bytes, &opts)
-        .map_err(|e| format!("error: {}: {e}", display_name(&args.input)))?;
+        .map_err(|e| Diagnostic::binary(&display_name(&args.input), &e).to_string())?;
     write_output(&args.output, text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

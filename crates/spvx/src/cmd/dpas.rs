@@ -1,13 +1,17 @@
 //! `spvx dpas`: run DPAS programs over a register file, or multiply `.npy` matrices through the
 //! DPAS simulator (crate spvx-dpas; the `.npy` files are read and written by spvx-run).
-//! Argument handling and printing only.
+//! Argument handling and printing only; a program's syntax errors and failing instructions are
+//! printed at their place in the program text (spvx-run's `diagnostic`).
 
 use crate::cmd::CmdResult;
 use crate::io::{read_input, write_output};
 use spvx_dpas::gemm::matmul_fast;
 use spvx_dpas::isa::{ExecOptions, parse_program};
 use spvx_dpas::matrix::{MatmulSpec, matmul_instructions};
-use spvx_dpas::{BfOutputRounding, DataType, FloatModel, Platform, Precision, RegisterFile};
+use spvx_dpas::{
+    BfOutputRounding, DataType, FloatModel, Platform, Precision, RegisterFile, SimError,
+};
+use spvx_run::diagnostic::{Diagnostic, Place, TextPlace};
 use spvx_run::npy::matrix::{acc_matrix_from_npy, acc_matrix_to_npy, element_matrix_from_npy};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -140,7 +144,13 @@ fn run_program(args: RunArgs) -> CmdResult {
     let name = args.program.display().to_string();
     let text = String::from_utf8(read_input(&args.program)?)
         .map_err(|_| format!("error: {name}: the program is not UTF-8 text"))?;
-    let program = parse_program(&text).map_err(|e| format!("error: {name}:{e}"))?;
+    let program = parse_program(&text).map_err(|e| {
+        Diagnostic::error(e.message)
+            .at(Place::Text(TextPlace::token(
+                &name, &text, e.line, e.column,
+            )))
+            .to_string()
+    })?;
     let grf_bytes = platform.grf_bytes() as usize;
     let mut regs = match &args.regs {
         None => RegisterFile::with_grf_bytes(grf_bytes, args.grfs),
@@ -158,7 +168,7 @@ fn run_program(args: RunArgs) -> CmdResult {
     .map_err(|e| format!("error: {e}"))?;
     program
         .run(platform, &mut regs, &options)
-        .map_err(|e| format!("error: {name}: {e}"))?;
+        .map_err(|e| run_error(&name, &text, e))?;
     let out = if is_hex(&args.output) {
         regs.to_hex().into_bytes()
     } else {
@@ -166,6 +176,30 @@ fn run_program(args: RunArgs) -> CmdResult {
     };
     write_output(&args.output, &out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The comment markers of DPAS program text (as its parser strips them).
+const COMMENTS: [&str; 3] = ["//", "#", ";"];
+
+/// A failing instruction of the program `name` (text `text`): at its line, carets under it.
+fn run_error(name: &str, text: &str, e: SimError) -> String {
+    match e {
+        SimError::InProgram {
+            index,
+            line,
+            source,
+        } => {
+            let d = Diagnostic::error(format!("instruction {index}: {source}"));
+            match TextPlace::line_content(name, text, line, &COMMENTS) {
+                Some(place) => d.at(Place::Text(place)),
+                None => d.at(Place::File {
+                    file: name.to_string(),
+                }),
+            }
+            .to_string()
+        }
+        other => format!("error: {name}: {other}"),
+    }
 }
 
 fn precision(name: &str, what: &str) -> Result<Precision, String> {

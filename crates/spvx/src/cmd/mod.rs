@@ -17,3 +17,10 @@ pub type CmdResult = Result<std::process::ExitCode, String>;
 pub fn error(e: impl std::fmt::Display) -> String {
     format!("error: {e}")
 }
+
+/// A library error that knows its places, printed by the one renderer (spvx-run's
+/// `diagnostic`): `error: MESSAGE`, ` --> FILE:LINE:COL` with the source line and carets, or
+/// ` --> FILE: word W` with the instruction.
+pub fn report(e: impl spvx_run::diagnostic::ToDiagnostics) -> String {
+    spvx_run::diagnostic::render_all(&e.diagnostics())
+}

@@ -1,13 +1,14 @@
 //! `spvx val`: validate a module (binary or text) and print each error in the manner of
-//! spirv-val, with where it is: line:column of the instruction for text input, the word offset
-//! for binary input.
+//! spirv-val, at its place, through the one diagnostic renderer (spvx-run's `diagnostic`):
+//! line:column and the source line for text input, the word offset and the instruction for
+//! binary input.
 
 use crate::cmd::CmdResult;
 use crate::io::read_input;
+use spvx_run::diagnostic::{Diagnostic, InstructionPlaces, Place};
 use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_spirv::binary::{MAGIC, ParsedModule, read_bytes, read_words};
-use spvx_spirv::dis::{DisOptions, disassemble};
-use spvx_spirv::instruction::{Instruction, OperandValue};
+use spvx_spirv::instruction::Instruction;
 use spvx_val::{Options, TargetEnv, ValError, validate};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,14 +16,34 @@ use std::process::ExitCode;
 /// Validate a SPIR-V module: binary (either byte order) or text in spirv-as syntax.
 ///
 /// A valid module prints nothing and exits 0, like spirv-val. Otherwise every error is printed
-/// to standard error as `error: line L:C: <message>` (text input) or `error: word W: <message>`
-/// (binary input), followed by the offending instruction as spirv-dis prints it, and the exit
-/// status is 1. Text that does not assemble, or a binary that does not decode, is reported as
-/// `spvx as` and `spvx dis` report it.
+/// to standard error, each at its place, and the exit status is 1. Text that does not
+/// assemble, or a binary that does not decode, is reported as `spvx as` and `spvx dis` report
+/// it.
 #[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  spvx val shader.spv\n  spvx val --target-env vulkan1.3 shader.spvasm\n  cat shader.spv | spvx val -"
-)]
+#[command(after_help = "\
+Each error is printed to standard error at its place, in the style of rustc. Text input: the
+line and column where the instruction starts, the source line and carets under the instruction:
+
+  error: OpIAdd: expected an int scalar or vector type as Result Type, found %float
+    --> shader.spvasm:13:4
+     |
+  13 |    %x = OpIAdd %float %c %c
+     |    ^^^^^^^^^^^^^^^^^^^^^^^^
+
+Binary input: the word offset of the instruction (header included) and the instruction as
+spirv-dis prints it (friendly names):
+
+  error: OpIAdd: expected an int scalar or vector type as Result Type, found %float
+   --> shader.spv: word 44
+    |
+    = instruction: %8 = OpIAdd %float %int_1 %int_1
+
+An error of the module as a whole names the file alone (` --> shader.spv`).
+
+Examples:
+  spvx val shader.spv
+  spvx val --target-env vulkan1.3 shader.spvasm
+  cat shader.spv | spvx val -")]
 pub struct ValArgs {
     /// The module: a binary (detected by the SPIR-V magic number) or assembly text; `-` reads
     /// standard input.
@@ -36,14 +57,6 @@ pub struct ValArgs {
     pub limits: crate::cmd::limits::LimitArgs,
 }
 
-/// Where each instruction is, for messages.
-enum Locations {
-    /// (line, column) of each instruction of a text module.
-    Text(Vec<(u32, u32)>),
-    /// Word offset of each instruction of a binary module.
-    Words(Vec<usize>),
-}
-
 pub fn run(args: ValArgs) -> CmdResult {
     let env = match &args.target_env {
         None => TargetEnv::default(),
@@ -53,10 +66,10 @@ pub fn run(args: ValArgs) -> CmdResult {
     };
     let bytes = read_input(&args.input)?;
     let name = display_name(&args.input);
-    let (module, locations) = if is_binary(&bytes) {
-        let m = read_bytes(&bytes).map_err(|e| format!("error: {name}: {e}"))?;
-        let offsets = m.offsets.clone();
-        (m, Locations::Words(offsets))
+    let (module, places) = if is_binary(&bytes) {
+        let m = read_bytes(&bytes).map_err(|e| Diagnostic::binary(&name, &e).to_string())?;
+        let places = InstructionPlaces::words(&name, m.offsets.clone());
+        (m, places)
     } else {
         decode_text(&name, &bytes, &env)?
     };
@@ -67,7 +80,12 @@ pub fn run(args: ValArgs) -> CmdResult {
     match validate(&module.header, &module.instructions, &opts) {
         Ok(_) => Ok(ExitCode::SUCCESS),
         Err(errors) => {
-            eprint!("{}", render_errors(&module, &locations, &errors));
+            let mut out = String::new();
+            for e in &errors {
+                out.push_str(&diagnostic(&module, &places, e).to_string());
+                out.push('\n');
+            }
+            eprint!("{out}");
             Ok(ExitCode::FAILURE)
         }
     }
@@ -86,7 +104,7 @@ fn decode_text(
     name: &str,
     bytes: &[u8],
     env: &TargetEnv,
-) -> Result<(ParsedModule, Locations), String> {
+) -> Result<(ParsedModule, InstructionPlaces), String> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         format!(
             "error: {name} is not valid UTF-8 (byte {})",
@@ -100,12 +118,12 @@ fn decode_text(
         },
     )
     .map_err(|e| crate::cmd::asm::render_error(name, text, &e))?;
-    let locations = asm.locations.clone();
+    let places = InstructionPlaces::text(name, text, asm.locations.clone());
     // Instructions written with raw words are decoded from the words; each item is one
     // instruction, so the item order is the instruction order.
     let instructions: Vec<Instruction> = if asm.has_raw() {
         read_words(&asm.words())
-            .map_err(|e| format!("error: {name}: {e}"))?
+            .map_err(|e| Diagnostic::binary(name, &e).to_string())?
             .instructions
     } else {
         asm.instructions().cloned().collect()
@@ -116,67 +134,23 @@ fn decode_text(
         instructions,
         big_endian: false,
     };
-    Ok((module, Locations::Text(locations)))
+    Ok((module, places))
 }
 
-/// The errors as spirv-val prints them, one block per error.
-fn render_errors(module: &ParsedModule, locations: &Locations, errors: &[ValError]) -> String {
-    let lines = instruction_lines(module);
-    let mut out = String::new();
-    for e in errors {
-        match e.index {
-            Some(i) => {
-                let place = match locations {
-                    Locations::Text(l) => l
-                        .get(i)
-                        .map_or_else(String::new, |(line, col)| format!("line {line}:{col}: ")),
-                    Locations::Words(w) => {
-                        w.get(i).map_or_else(String::new, |w| format!("word {w}: "))
-                    }
-                };
-                out.push_str(&format!("error: {place}{e}\n"));
-                if let Some(text) = lines.get(i) {
-                    out.push_str(&format!("  {text}\n"));
-                }
-            }
-            None => out.push_str(&format!("error: {e}\n")),
-        }
+/// A validation error at the place of its instruction (a binary's with the instruction as a
+/// note); an error of the module as a whole at the file.
+fn diagnostic(module: &ParsedModule, places: &InstructionPlaces, e: &ValError) -> Diagnostic {
+    let d = Diagnostic::error(e.to_string());
+    let d = match e.index {
+        Some(i) => places.locate(d, i, &module.header, &module.instructions),
+        None => d,
+    };
+    match d.place {
+        Some(_) => d,
+        None => d.at(Place::File {
+            file: places.file().to_string(),
+        }),
     }
-    out
-}
-
-/// Each instruction disassembled with friendly names, without indentation (a string operand
-/// holding newlines spans several lines of the disassembly).
-fn instruction_lines(module: &ParsedModule) -> Vec<String> {
-    let text = disassemble(
-        module,
-        &DisOptions {
-            raw_id: false,
-            header: false,
-            indent: false,
-        },
-    );
-    let mut lines = text.split('\n');
-    module
-        .instructions
-        .iter()
-        .map(|inst| {
-            let extra = inst
-                .operands
-                .iter()
-                .map(|o| match &o.value {
-                    OperandValue::String(s) => s.matches('\n').count(),
-                    _ => 0,
-                })
-                .sum::<usize>();
-            let mut s = lines.next().unwrap_or("").to_string();
-            for _ in 0..extra {
-                s.push('\n');
-                s.push_str(lines.next().unwrap_or(""));
-            }
-            s
-        })
-        .collect()
 }
 
 /// How the input is named in messages.

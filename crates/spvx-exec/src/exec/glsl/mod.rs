@@ -1,6 +1,6 @@
 //! GLSL.std.450 functions on whole vectors and matrices (`program::glsl::GlslOp`): Modf, Frexp,
 //! Ldexp and the geometric functions Normalize, FaceForward and Refract here; packing in
-//! `pack`, Determinant and MatrixInverse in `matrix`. Results as docs/semantics.md
+//! `pack`, Determinant and MatrixInverse in `matrix`. Results as docs/semantics/arithmetic.md
 //! "Arithmetic" (GLSL.std.450) defines them.
 
 mod matrix;

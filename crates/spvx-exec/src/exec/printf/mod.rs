@@ -1,5 +1,5 @@
 //! NonSemantic.DebugPrintf execution: each active lane, in lane order, formats the compiled
-//! pieces with its operand values (docs/semantics.md "Printing") and records the text in the
+//! pieces with its operand values (docs/semantics/engine-and-jit.md "Printing") and records the text in the
 //! sink; the workgroup turns the records into [`crate::report::PrintRecord`]s.
 
 mod format;

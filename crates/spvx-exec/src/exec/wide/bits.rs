@@ -2,9 +2,7 @@
 //! with the narrow instructions' rules (`exec::bitwise`): offsets and counts are read as
 //! unsigned integers and clamped to the width (not reported).
 
-use super::regs::read;
-use super::regs::read_u64;
-use super::regs::write;
+use super::regs::{read, read_u64, write};
 use crate::exec::ctx::Ctx;
 use crate::exec::limbs;
 use crate::exec::mask::lanes;

@@ -2,8 +2,7 @@
 //! (result and carry/borrow 0 or 1) and OpUMulExtended, OpSMulExtended (the 2N-bit product's
 //! low and high halves, the signed one as two's complement).
 
-use super::regs::read;
-use super::regs::write;
+use super::regs::{read, write};
 use crate::exec::ctx::Ctx;
 use crate::exec::limbs;
 use crate::exec::mask::lanes;

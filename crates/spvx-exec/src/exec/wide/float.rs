@@ -4,11 +4,9 @@
 //! integer rounds under its rounding mode (default toward zero) and saturates to the result's
 //! range, NaN giving 0.
 
-use super::regs::read;
-use super::regs::write;
+use super::regs::{read, write};
 use crate::exec::ctx::Ctx;
-use crate::exec::float_bits::round_integral;
-use crate::exec::float_bits::to_f64;
+use crate::exec::float_bits::{round_integral, to_f64};
 use crate::exec::limbs;
 use crate::exec::mask::lanes;
 use crate::program::FloatFmt;

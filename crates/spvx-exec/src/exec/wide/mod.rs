@@ -8,7 +8,7 @@
 //! instructions. Operands are re-normalised when read, so bits above the width that a load
 //! brought in from memory never change a result.
 //!
-//! Undefined cases get the results the narrow instructions give (docs/semantics.md
+//! Undefined cases get the results the narrow instructions give (docs/semantics/undefined-behaviour.md
 //! "Undefined behaviour"): division by zero gives 0, signed `MIN / −1` gives MIN (remainders
 //! 0), both reported; a shift by at least the width shifts as if one bit at a time, reported.
 

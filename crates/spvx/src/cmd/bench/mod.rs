@@ -4,8 +4,8 @@
 
 mod machine;
 
-use crate::cmd::{CmdResult, error};
-use spvx_bench::{BenchOptions, Device, Manifest, Table, load_case, run_case};
+use crate::cmd::{CmdResult, error, report};
+use spvx_bench::{BenchError, BenchOptions, Device, Manifest, Table, load_case, run_case};
 use spvx_run::RunOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -94,14 +94,14 @@ pub fn run(args: BenchArgs) -> CmdResult {
     let mut rows = Vec::new();
     for entry in kernels {
         eprintln!("{}: loading {}", entry.name, entry.run.display());
-        let case = load_case(entry, &over).map_err(error)?;
+        let case = load_case(entry, &over).map_err(bench_error)?;
         let dev = match &mut device {
             None => None,
             Some(Ok(d)) => Some(Ok(d.as_mut() as &mut dyn Device)),
             Some(Err(why)) => Some(Err(why.clone())),
         };
-        let row = run_case(&case, dev, &opts, &mut |line| eprintln!("{line}"))
-            .map_err(|e| format!("error: {e}"))?;
+        let row =
+            run_case(&case, dev, &opts, &mut |line| eprintln!("{line}")).map_err(bench_error)?;
         rows.push(row);
     }
     let table = Table {
@@ -123,6 +123,15 @@ pub fn run(args: BenchArgs) -> CmdResult {
         eprintln!("error: some outputs differ (see the outputs column)");
         ExitCode::FAILURE
     })
+}
+
+/// A benchmark error as printed: a run file's or module's through the diagnostic renderer
+/// (with its place), the others as `error: MESSAGE`.
+fn bench_error(e: BenchError) -> String {
+    match e {
+        BenchError::Plan(e) => report(e.as_ref()),
+        other => error(other),
+    }
 }
 
 /// Opens the device named on the command line.

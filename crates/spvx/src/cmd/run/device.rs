@@ -2,14 +2,14 @@
 //! each step printed.
 
 use super::output::{finish, print_check, print_written};
-use crate::cmd::{CmdResult, error};
+use crate::cmd::{CmdResult, error, report};
 use spvx_run::RunPlan;
 use spvx_run::device::{Loaded, open, output_resources};
 use spvx_run::outputs::write_outputs;
 
 /// Runs the plan on the device, prints a summary, writes outputs and checks expectations.
 pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
-    let loaded = Loaded::load(plan).map_err(error)?;
+    let loaded = Loaded::load(plan).map_err(report)?;
     let runner = open(device).map_err(error)?;
     let out = loaded.run_on(&runner, plan).map_err(error)?;
     let [x, y, z] = plan.groups;

@@ -2,27 +2,27 @@
 //! each one's outcome printed as it happens.
 
 use super::output::{finish, print_check, print_summary, print_written};
-use crate::cmd::{CmdResult, error};
+use crate::cmd::{CmdResult, error, report};
 use spvx_run::RunPlan;
 use spvx_run::engine::Prepared;
 
 /// Runs the plan and reports. Exit status 0 when the run succeeded and every expectation
 /// passed, 1 otherwise.
 pub fn execute(plan: &RunPlan) -> CmdResult {
-    let p = plan.prepare().map_err(error)?;
+    let p = plan.prepare().map_err(report)?;
     if p.is_kernel() {
         return execute_kernel(plan, &p);
     }
     let mut bound = plan
         .bind(&p, &mut |w| eprintln!("warning: {w}"))
-        .map_err(error)?;
-    let report = p.run(plan, &mut bound.resources).map_err(error)?;
+        .map_err(report)?;
+    let ran = p.run(plan, &mut bound.resources).map_err(report)?;
     print_summary(
         &p.module,
         &p.entry.name,
         plan.groups,
         p.compiled.local_size(),
-        &report,
+        &ran,
     );
     if let Some(dir) = &plan.out {
         let names = bound.write_outputs(plan, dir).map_err(error)?;
@@ -39,8 +39,8 @@ pub fn execute(plan: &RunPlan) -> CmdResult {
 fn execute_kernel(plan: &RunPlan, p: &Prepared) -> CmdResult {
     let mut bound = plan.bind_kernel(p).map_err(error)?;
     let local = p.local_size(plan);
-    let report = p.run(plan, &mut bound.resources).map_err(error)?;
-    print_summary(&p.module, &p.entry.name, plan.groups, local, &report);
+    let ran = p.run(plan, &mut bound.resources).map_err(report)?;
+    print_summary(&p.module, &p.entry.name, plan.groups, local, &ran);
     if let Some(dir) = &plan.out {
         let names = bound.write_outputs(dir).map_err(error)?;
         print_written(&names, dir);

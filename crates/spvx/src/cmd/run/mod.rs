@@ -12,7 +12,7 @@ pub mod device;
 pub mod execute;
 pub mod output;
 
-use crate::cmd::{CmdResult, error};
+use crate::cmd::{CmdResult, report};
 use spvx_run::options::{ByteCount, RunOptions};
 use spvx_run::{RunPlan, runfile};
 use std::path::PathBuf;
@@ -260,7 +260,7 @@ fn plan_without_limits(args: &RunArgs) -> Result<RunPlan, String> {
                     .into(),
             );
         }
-        let mut plan = runfile::plan(&args.input, &args.options()).map_err(error)?;
+        let mut plan = runfile::plan(&args.input, &args.options()).map_err(report)?;
         if args.entry.is_some() {
             plan.entry = args.entry.clone();
         }

@@ -3,6 +3,7 @@
 //! PASS/FAIL lines of the expectations with their tally.
 
 use spvx_exec::{JitUse, RunReport};
+use spvx_run::diagnostic::Diagnostic;
 use spvx_run::expect::{Checked, Tally};
 use spvx_run::module::LoadedModule;
 use std::path::Path;
@@ -13,7 +14,7 @@ const EVENTS_SHOWN: usize = 10;
 
 /// Prints `ran 'main': ...` and then the printed lines (`[workgroup (x, y, z) local (x, y, z)]
 /// text`, DebugPrintf) to standard output, and the undefined-behaviour events to standard
-/// error as warnings.
+/// error as warnings, each at the place of its instruction.
 pub fn print_summary(
     module: &LoadedModule,
     entry: &str,
@@ -45,10 +46,10 @@ pub fn print_summary(
         println!("{p}");
     }
     for e in report.events.iter().take(EVENTS_SHOWN) {
-        eprintln!(
-            "warning: {e} (the documented result was used; --strict makes this an error){}",
-            module.place_text(e.instruction)
-        );
+        let d = Diagnostic::warning(format!(
+            "{e} (the documented result was used; --strict makes this an error)"
+        ));
+        eprintln!("{}", module.locate(d, e.instruction));
     }
     if report.total_events > EVENTS_SHOWN as u64 {
         eprintln!(
