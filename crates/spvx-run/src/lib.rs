@@ -24,6 +24,7 @@
 //! - [`diagnostic`]: places in run files and modules, rendered rustc-style.
 //! - [`error`]: [`RunError`], any of the above's errors.
 
+pub mod amber;
 pub mod bindings;
 pub mod compare;
 pub mod data;

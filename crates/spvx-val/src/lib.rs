@@ -63,12 +63,17 @@ pub fn validate_index(index: ModuleIndex, opts: &Options) -> Result<Validated, V
 /// The errors [`validate`] finds (empty when the module is valid): for callers that report
 /// rather than use the module.
 pub fn errors(header: &Header, instructions: &[Instruction], opts: &Options) -> Vec<ValError> {
-    validate(header, instructions, opts).err().unwrap_or_default()
+    validate(header, instructions, opts)
+        .err()
+        .unwrap_or_default()
 }
 
 /// Builds the module index without judging the module, failing only on ids defined more than
 /// once. For callers that deliberately run unvalidated modules (the engine's robustness tests).
-pub fn index(header: &Header, instructions: Vec<Instruction>) -> Result<ModuleIndex, Vec<ValError>> {
+pub fn index(
+    header: &Header,
+    instructions: Vec<Instruction>,
+) -> Result<ModuleIndex, Vec<ValError>> {
     let index = ModuleIndex::build(header, instructions);
     match redefinition_errors(&index) {
         errors if errors.is_empty() => Ok(index),

@@ -90,7 +90,10 @@ impl ModuleInfo {
         let parsed = read_words(words).map_err(|e| VkError::Module(e.to_string()))?;
         Module::from_instructions(parsed.header, parsed.instructions.clone())
             .map_err(|e| VkError::Module(e.to_string()))?;
-        Self::reflect(&ModuleIndex::build(&parsed.header, parsed.instructions), entry)
+        Self::reflect(
+            &ModuleIndex::build(&parsed.header, parsed.instructions),
+            entry,
+        )
     }
 
     /// Reflects the entry point `entry` (None: the only GLCompute entry point) of an indexed
@@ -241,8 +244,12 @@ fn choose_entry(ix: &ModuleIndex, wanted: Option<&str>) -> VkResult<(String, Id)
 /// The number of descriptors a variable of type `t` takes: 1 unless `t` is an array; the
 /// length of an `OpTypeArray` of a non-array type with an `OpConstant` length; else 0.
 fn descriptor_count(ix: &ModuleIndex, t: Id) -> u32 {
-    let is_array =
-        |t: Id| matches!(ix.ty(t), Some(Type::Array { .. } | Type::RuntimeArray { .. }));
+    let is_array = |t: Id| {
+        matches!(
+            ix.ty(t),
+            Some(Type::Array { .. } | Type::RuntimeArray { .. })
+        )
+    };
     match ix.ty(t) {
         Some(Type::RuntimeArray { .. }) => 0,
         Some(Type::Array { element, length }) => {

@@ -82,7 +82,8 @@ impl ModuleIndex {
             .flatten()
             .map(|&i| &self.insts[i])
             .filter(move |i| {
-                i.opcode == Op::Decorate && i.operands.get(1).and_then(|o| o.word()) == Some(decoration)
+                i.opcode == Op::Decorate
+                    && i.operands.get(1).and_then(|o| o.word()) == Some(decoration)
             })
     }
 
