@@ -210,17 +210,22 @@ impl Parser<'_> {
         a.i += 1;
         let bytes = match init.text.as_str() {
             "DATA" => {
-                a.done()?;
+                // Values up to END, on the DATA line and the lines after it.
                 let mut toks = Vec::new();
+                let mut line: Vec<Tok> = a.toks[a.i..].to_vec();
+                a.i = a.toks.len();
                 loop {
-                    let Some(line) = self.l.tokens() else {
-                        return Err(a.err(init, "DATA has no END"));
-                    };
-                    if line[0].text == "END" {
-                        Args::new(&file, &line[1..]).done()?;
+                    if let Some(end) = line.iter().position(|t| t.text == "END") {
+                        Args::new(&file, &line[end + 1..]).done()?;
+                        line.truncate(end);
+                        toks.extend(line);
                         break;
                     }
                     toks.extend(line);
+                    line = self
+                        .l
+                        .tokens()
+                        .ok_or_else(|| a.err(init, "DATA has no END"))?;
                 }
                 let bits = values::encode_all(&file, &ty, &toks)?;
                 whole_elements(&file, init, &ty, bits.len())?;
