@@ -36,17 +36,19 @@ pub fn check(
     };
     match kind {
         ExpectKind::Values {
+            ty,
+            layout,
             offset,
             tolerance,
             cmp,
             values,
         } => {
-            let elem = decl.ty.elem;
+            let elem = ty.elem;
             let size = elem.size();
             let mut first = None;
             let mut failed = 0;
             for (i, &want) in values.iter().enumerate() {
-                let byte = *offset as usize + decl.ty.component_offset(decl.layout, i);
+                let byte = *offset as usize + ty.component_offset(*layout, i);
                 let Some(slice) = data.get(byte..byte + size) else {
                     return miss(
                         None,
@@ -57,15 +59,17 @@ pub fn check(
                     );
                 };
                 let got = elem.bits_at(slice, 0);
-                let tol = (!tolerance.is_empty()).then(|| tolerance[i % tolerance.len()]);
+                // A vector's component k (a matrix column's row k) takes tolerance k.
+                let row = i % ty.components() % ty.rows as usize;
+                let tol = (!tolerance.is_empty()).then(|| tolerance[row % tolerance.len()]);
                 if !holds(*cmp, tol, number(elem, got), number(elem, want)) {
                     failed += 1;
                     first.get_or_insert((i, byte, want, got));
                 }
             }
             let (i, byte, want, got) = first?;
-            let n = decl.ty.components();
-            let stride = decl.ty.stride(decl.layout);
+            let n = ty.components();
+            let stride = ty.stride(*layout);
             let tol = match tolerance.as_slice() {
                 [] => String::new(),
                 t => format!(

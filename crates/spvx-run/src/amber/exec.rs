@@ -171,6 +171,22 @@ impl<'s> State<'s> {
                         });
                     }
                 }
+                Command::Write {
+                    buffer,
+                    offset,
+                    bytes,
+                    resize,
+                } => {
+                    let b = self.buffers.entry(buffer.clone()).or_default();
+                    if let Some(n) = resize {
+                        b.resize(*n, 0);
+                    }
+                    let end = offset + bytes.len();
+                    if b.len() < end {
+                        b.resize(end, 0);
+                    }
+                    b[*offset..end].copy_from_slice(bytes);
+                }
                 Command::Repeat { count, body } => {
                     for _ in 0..*count {
                         self.commands(body)?;

@@ -106,9 +106,11 @@ pub struct Tolerance {
 /// What an `EXPECT` checks.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExpectKind {
-    /// `IDX offset [TOLERANCE t…] CMP values…`: values (bits of the buffer's element type)
-    /// from byte `offset`, following the buffer's layout.
+    /// `IDX offset [TOLERANCE t…] CMP values…`: values (bits of `ty`'s element type) from
+    /// byte `offset`, following `ty` in `layout` (the buffer's, or a VkScript probe's own).
     Values {
+        ty: DataType,
+        layout: Layout,
         offset: u64,
         tolerance: Vec<Tolerance>,
         cmp: Cmp,
@@ -145,6 +147,14 @@ pub enum Command {
     Repeat {
         count: u32,
         body: Vec<Command>,
+    },
+    /// VkScript `ssbo`/`uniform`: `bytes` written at `offset` (the buffer grown with zeros as
+    /// needed), or the buffer resized to `resize` bytes.
+    Write {
+        buffer: String,
+        offset: usize,
+        bytes: Vec<u8>,
+        resize: Option<usize>,
     },
 }
 

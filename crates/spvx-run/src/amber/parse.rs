@@ -673,6 +673,8 @@ impl Parser<'_> {
                 }
                 let values = values::encode_all(a.file, &ty, rest)?;
                 ExpectKind::Values {
+                    ty,
+                    layout: self.s.buffers[&buffer].layout,
                     offset,
                     tolerance,
                     cmp,
