@@ -309,10 +309,13 @@ impl<'s> State<'s> {
                     }
                     if let (Some(w), None) = (&mut self.writers, index) {
                         let len = self.buffers[buf].len();
-                        let v = w.entry(buf.clone()).or_insert_with(|| vec![None; len]);
-                        for byte in *s..*e {
-                            if let Some(inv) = report.writer_of(*set, *binding, byte - s) {
-                                v[byte] = Some(inv);
+                        let v = w.entry(buf.clone()).or_default();
+                        if v.len() < len {
+                            v.resize(len, None);
+                        }
+                        for (k, slot) in v[*s..*e].iter_mut().enumerate() {
+                            if let Some(inv) = report.writer_of(*set, *binding, k) {
+                                *slot = Some(inv);
                             }
                         }
                     }

@@ -695,7 +695,7 @@ impl Parser<'_> {
 /// `n` values must fill whole elements of `ty`.
 fn whole_elements(file: &str, at: &Tok, ty: &DataType, n: usize) -> Result<(), AmberError> {
     let k = ty.components();
-    if n % k != 0 {
+    if !n.is_multiple_of(k) {
         return Err(AmberError::parse(
             at.place(file),
             format!("{n} values are not a whole number of elements (each takes {k})"),

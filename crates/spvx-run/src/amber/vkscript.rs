@@ -417,7 +417,7 @@ impl Vk {
                     k => return Err(a.err(c, format!("unknown comparator '{k}'"))),
                 };
                 let rest = &a.toks[a.i..];
-                if rest.is_empty() || rest.len() % ty.components() != 0 {
+                if rest.is_empty() || !rest.len().is_multiple_of(ty.components()) {
                     return Err(a.err(
                         c,
                         format!("expected a non-zero multiple of {} values", ty.components()),
@@ -481,7 +481,7 @@ fn write(a: &mut Args, buffer: &str, layout: Layout) -> Result<Command, AmberErr
         .ok_or_else(|| a.err(ty_tok, format!("unknown data type '{}'", ty_tok.text)))?;
     let offset = a.u64("a byte offset")?;
     let rest = &a.toks[a.i..];
-    if rest.is_empty() || rest.len() % ty.components() != 0 {
+    if rest.is_empty() || !rest.len().is_multiple_of(ty.components()) {
         return Err(a.err(
             ty_tok,
             format!("expected a non-zero multiple of {} values", ty.components()),
