@@ -221,8 +221,9 @@ mod tests {
         let m2 = DataType::amber("mat2x2<float>").expect("type");
         assert_eq!(m2.stride(Layout::Std430), 16);
         assert_eq!(m2.stride(Layout::Std140), 32);
-        // Component 4 of vec3<float> std430 is element 1's x, at byte 16.
-        assert_eq!(v3.component_offset(Layout::Std430, 4), 16);
+        // Component 3 of vec3<float> std430 is element 1's x, at byte 16; component 4 its y.
+        assert_eq!(v3.component_offset(Layout::Std430, 3), 16);
+        assert_eq!(v3.component_offset(Layout::Std430, 4), 20);
         let bytes = v3.encode(Layout::Std430, &[1, 2, 3]);
         assert_eq!(bytes.len(), 16);
         assert_eq!(bytes[8], 3);
