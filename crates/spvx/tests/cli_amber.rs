@@ -140,6 +140,7 @@ fn errors_name_file_line_and_column() {
             ":6:3: 300 is outside the range of u8 (0..=255)",
         ),
         ("asm_error.amber", ".amber:8:16"),
+        ("too_large.amber", ":4:39: buffer too large"),
         (
             "glsl_error.amber",
             "glsl_error.amber:8: 'undeclared_thing' : undeclared identifier",
@@ -193,5 +194,31 @@ fn not_a_script_and_help() {
         "[require]",
     ] {
         assert!(help.contains(w), "--help lacks {w}:\n{help}");
+    }
+}
+
+/// Every prefix of every script, and every script with one line removed, parses or is
+/// refused with an error: never a panic.
+#[test]
+fn cut_scripts_never_panic() {
+    use spvx_run::amber::{parse::parse_amber, vkscript::parse_vkscript};
+    let mut files = Vec::new();
+    for sub in [".", "fail", "error", "unsupported"] {
+        files.extend(scripts(sub));
+    }
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let lines: Vec<&str> = text.lines().collect();
+        let base = dir();
+        for i in 0..=lines.len() {
+            let prefix = lines[..i].join("\n");
+            let dropped = [&lines[..i], &lines[(i + 1).min(lines.len())..]]
+                .concat()
+                .join("\n");
+            for t in [prefix, dropped] {
+                let _ = parse_amber(&f, &t, &base);
+                let _ = parse_vkscript(&f, &t, &base);
+            }
+        }
     }
 }

@@ -48,8 +48,10 @@ pub fn check(
             let mut first = None;
             let mut failed = 0;
             for (i, &want) in values.iter().enumerate() {
-                let byte = *offset as usize + ty.component_offset(*layout, i);
-                let Some(slice) = data.get(byte..byte + size) else {
+                let byte = usize::try_from(*offset)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(ty.component_offset(*layout, i));
+                let Some(slice) = data.get(byte..byte.saturating_add(size)) else {
                     return miss(
                         None,
                         format!(

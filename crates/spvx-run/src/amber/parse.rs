@@ -236,7 +236,17 @@ impl Parser<'_> {
                 let count = n
                     .checked_mul(ty.components() as u64)
                     .filter(|&c| c <= values::MAX_VALUES)
-                    .ok_or_else(|| a.err(a.last(), "buffer too large"))?;
+                    .filter(|_| n.saturating_mul(ty.stride(layout) as u64) <= values::MAX_BYTES)
+                    .ok_or_else(|| {
+                        a.err(
+                            a.last(),
+                            format!(
+                                "buffer too large (at most {} values and {} bytes)",
+                                values::MAX_VALUES,
+                                values::MAX_BYTES
+                            ),
+                        )
+                    })?;
                 let kind = a.next("FILL or SERIES_FROM")?;
                 let bits = match kind.text.as_str() {
                     "FILL" => {

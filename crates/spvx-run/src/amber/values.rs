@@ -7,8 +7,11 @@ use super::layout::DataType;
 use super::lex::Tok;
 use spvx_num::float::RoundingMode;
 
-/// The most values a buffer may be given (2^28, a 1–2 GiB buffer).
-pub const MAX_VALUES: u64 = 1 << 28;
+/// The most values a buffer may be given (2^25).
+pub const MAX_VALUES: u64 = 1 << 25;
+
+/// The largest buffer a script may make (1 GiB).
+pub const MAX_BYTES: u64 = 1 << 30;
 
 /// The bits of one value for `ty`'s element type.
 pub fn encode(file: &str, ty: &DataType, t: &Tok) -> Result<u64, AmberError> {

@@ -16,8 +16,7 @@ use super::values;
 use crate::ElemType;
 use std::path::Path;
 
-/// The largest buffer a VkScript may make (1 GiB).
-const MAX_BYTES: u64 = 1 << 30;
+use super::values::MAX_BYTES;
 
 /// True when `text` has VkScript sections.
 pub fn looks_like(text: &str) -> bool {
