@@ -6,7 +6,7 @@
 //!
 //! - [`lex`], [`args`]: lines and tokens with line:column; [`error`]: places and errors.
 //! - [`layout`]: data types and Amber's std140/std430/packed layouts; [`values`]: values.
-//! - [`parse`]: AmberScript; [`vkscript`]: VkScript; [`model`]: the script they both give.
+//! - [`parse`] (with `parse_pipeline`, `parse_command`): AmberScript; [`vkscript`]: VkScript; [`model`]: the script they both give.
 //! - [`shader`]: shaders to SPIR-V (spvx's assembler, hex, binary files, glslangValidator).
 //! - [`exec`]: running the commands; [`check`]: the EXPECTs.
 //!
@@ -20,6 +20,8 @@ pub mod layout;
 pub mod lex;
 pub mod model;
 pub mod parse;
+mod parse_command;
+mod parse_pipeline;
 pub mod require;
 pub mod shader;
 pub mod values;
