@@ -4,7 +4,8 @@
 //! (SPIRV-ASM), `[compute shader spirv hex]`, and `[test]` with `ssbo B SIZE`,
 //! `ssbo B subdata TYPE OFFSET v…`, `uniform ubo B TYPE OFFSET v…`, `uniform TYPE OFFSET v…`
 //! (push constants), `compute X Y Z`, `compute entrypoint NAME`, `tolerance t…`,
-//! `probe ssbo TYPE B OFFSET CMP v…`. SSBOs are std430, UBOs std140, push constants std430.
+//! `probe ssbo TYPE B OFFSET CMP v…`. SSBOs, UBOs and push constants are std430 (values are written as
+//! given: a script writes std140 padding itself).
 //! Graphics sections and commands are "unsupported".
 
 use super::args::{Args, parse_tolerance, parse_u64};
@@ -341,7 +342,7 @@ impl Vk {
                 let (name, layout) = if a.eat("ubo") {
                     let (set, binding) = parse_binding(&mut a)?;
                     a.eat("subdata");
-                    (buffer_name("ubo", set, binding), Layout::Std140)
+                    (buffer_name("ubo", set, binding), Layout::Std430)
                 } else {
                     ("push".to_string(), Layout::Std430)
                 };
