@@ -267,6 +267,12 @@ impl<'s> State<'s> {
                 ));
             }
         }
+        // The bytes each binding was given: only bytes a run changed are copied back, so that
+        // one buffer bound several times (windows, uniform and storage) keeps every write.
+        let inputs: Vec<Vec<u8>> = bound
+            .iter()
+            .map(|(_, _, _, buf, s, e)| self.buffers[buf][*s..*e].to_vec())
+            .collect();
         let push = p.push.as_ref().map(|n| self.buffers[n].clone());
         let spec = p.spec.clone();
         let fail = |msg: String| AmberError::run(at.clone(), format!("RUN {name}: {msg}"));
@@ -283,8 +289,8 @@ impl<'s> State<'s> {
                     .compile(&entry, &opts)
                     .map_err(|e| fail(e.to_string()))?;
                 let mut res = Resources::new();
-                for (set, binding, index, buf, s, e) in &bound {
-                    let bytes = self.buffers[buf][*s..*e].to_vec();
+                for ((set, binding, index, _, _, _), given) in bound.iter().zip(&inputs) {
+                    let bytes = given.clone();
                     match index {
                         Some(i) => res.set_buffer_element(*set, *binding, *i, bytes),
                         None => res.set_buffer(*set, *binding, bytes),
@@ -296,16 +302,14 @@ impl<'s> State<'s> {
                 let report = compiled
                     .run(&mut res, groups, &cfg)
                     .map_err(|e| fail(module.placed(e).to_string()))?;
-                for (set, binding, index, buf, s, e) in &bound {
+                for (k, (set, binding, index, buf, s, e)) in bound.iter().enumerate() {
                     let out = match index {
                         Some(i) => res.buffer_element(*set, *binding, *i),
                         None => res.buffer(*set, *binding),
                     };
                     if let Some(out) = out {
-                        let n = out.len().min(e - s);
-                        if let Some(dst) = self.buffers.get_mut(buf) {
-                            dst[*s..*s + n].copy_from_slice(&out[..n]);
-                        }
+                        let given = &inputs[k];
+                        write_back(self.buffers.get_mut(buf), *s, given, out);
                     }
                     if let (Some(w), None) = (&mut self.writers, index) {
                         let len = self.buffers[buf].len();
@@ -333,8 +337,8 @@ impl<'s> State<'s> {
                     spec,
                     ..VkRun::default()
                 };
-                for (set, binding, index, buf, s, e) in &bound {
-                    let bytes = self.buffers[buf][*s..*e].to_vec();
+                for ((set, binding, index, _, _, _), given) in bound.iter().zip(&inputs) {
+                    let bytes = given.clone();
                     match index {
                         Some(i) if *i > 0 => run.elements.push(BufferElement {
                             set: *set,
@@ -350,7 +354,7 @@ impl<'s> State<'s> {
                     }
                 }
                 let out = runner.run(&run).map_err(|e| fail(e.to_string()))?;
-                for (set, binding, index, buf, s, e) in &bound {
+                for (k, (set, binding, index, buf, s, _)) in bound.iter().enumerate() {
                     let bytes = match index {
                         Some(i) if *i > 0 => out
                             .elements
@@ -363,13 +367,24 @@ impl<'s> State<'s> {
                             .find(|x| (x.set, x.binding) == (*set, *binding))
                             .map(|x| &x.bytes),
                     };
-                    if let (Some(bytes), Some(dst)) = (bytes, self.buffers.get_mut(buf)) {
-                        let n = bytes.len().min(e - s);
-                        dst[*s..*s + n].copy_from_slice(&bytes[..n]);
+                    if let Some(bytes) = bytes {
+                        write_back(self.buffers.get_mut(buf), *s, &inputs[k], bytes);
                     }
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+/// Copies the bytes of `out` that differ from `given` into `dst` from byte `start`.
+fn write_back(dst: Option<&mut Vec<u8>>, start: usize, given: &[u8], out: &[u8]) {
+    let Some(dst) = dst else { return };
+    for (k, (&o, &g)) in out.iter().zip(given).enumerate() {
+        if o != g
+            && let Some(d) = dst.get_mut(start + k)
+        {
+            *d = o;
         }
     }
 }

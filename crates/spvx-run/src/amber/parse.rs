@@ -180,6 +180,7 @@ impl Parser<'_> {
         let (ty, mut layout) = match how.text.as_str() {
             "DATA_TYPE" => (
                 DataType::amber(&ty_tok.text)
+                    .or_else(|| DataType::format(&ty_tok.text))
                     .ok_or_else(|| a.err(ty_tok, format!("unknown data type '{}'", ty_tok.text)))?,
                 Layout::Std430,
             ),
