@@ -1,7 +1,8 @@
 //! `spvx amber` end to end on the engine: every script under tests/amber/ (each with
 //! hand-computed expectations) passes; the scripts under fail/ fail at the right line:column
 //! with the value, expected, got and writer; unsupported/ scripts are skipped with the reason;
-//! error/ scripts are errors naming file:line:column; the summary line, exit codes and --json.
+//! error/ scripts are errors naming file:line:column; subgroup8/ needs --subgroup-size 8; the
+//! summary line, exit codes and --json.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -60,6 +61,25 @@ fn every_passing_script_passes_on_the_engine() {
         )),
         "{out}"
     );
+}
+
+#[test]
+fn subgroup_size_option_reaches_the_engine() {
+    let f = dir()
+        .join("subgroup8/subgroup_size.amber")
+        .display()
+        .to_string();
+    let o = amber(&["--subgroup-size", "8", &f]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = amber(&[&f]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("expected 8 (0x00000008), got 32 (0x00000020)"),
+        "{out}"
+    );
+    let out = text(&amber(&["--subgroup-size", "65", &f]));
+    assert!(out.contains("subgroup size 65 is not in 1..=64"), "{out}");
 }
 
 #[test]

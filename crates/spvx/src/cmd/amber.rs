@@ -11,6 +11,13 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// `println!` that ignores a closed standard output (e.g. piped into `head`).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 const HELP: &str = "\
 SUPPORTED (the compute subset of google/amber's docs/amber_script.md and docs/vk_script.md)
   AmberScript (first line #!amber):
@@ -150,7 +157,7 @@ pub fn run(args: AmberArgs) -> CmdResult {
         for (p, o) in args.scripts.iter().zip(&outcomes) {
             print_outcome(&p.display().to_string(), o);
         }
-        println!(
+        say!(
             "{n} script{}: {passed} passed, {failed} failed, {skipped} skipped, {errors} error{}",
             if n == 1 { "" } else { "s" },
             if errors == 1 { "" } else { "s" }
@@ -165,22 +172,22 @@ pub fn run(args: AmberArgs) -> CmdResult {
 
 fn print_outcome(file: &str, o: &Outcome) {
     match &o.status {
-        Status::Pass => println!(
+        Status::Pass => say!(
             "PASS  {file} ({} EXPECT{})",
             o.expects,
             if o.expects == 1 { "" } else { "s" }
         ),
         Status::Fail => {
-            println!("FAIL  {file}");
+            say!("FAIL  {file}");
             for f in &o.failures {
                 match &f.writer {
-                    Some(w) => println!("  {}: {}; {w}", f.at, f.message),
-                    None => println!("  {}: {}", f.at, f.message),
+                    Some(w) => say!("  {}: {}; {w}", f.at, f.message),
+                    None => say!("  {}: {}", f.at, f.message),
                 }
             }
         }
-        Status::Skip(why) => println!("SKIP  {file}: {why}"),
-        Status::Error(why) => println!("ERROR {file}: {why}"),
+        Status::Skip(why) => say!("SKIP  {file}: {why}"),
+        Status::Error(why) => say!("ERROR {file}: {why}"),
     }
 }
 
@@ -214,7 +221,7 @@ fn print_json(scripts: &[PathBuf], outcomes: &[Outcome], [p, f, s, e]: [usize; 4
         "scripts": list,
         "summary": {"passed": p, "failed": f, "skipped": s, "errors": e},
     });
-    println!(
+    say!(
         "{}",
         serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     );
