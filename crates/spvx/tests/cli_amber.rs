@@ -162,6 +162,10 @@ fn errors_name_file_line_and_column() {
         ("asm_error.amber", ".amber:8:16"),
         ("too_large.amber", ":4:39: buffer too large"),
         (
+            "unbound.amber",
+            ":16:1: RUN p: the shader uses a buffer at DESCRIPTOR_SET 0 BINDING 1 ('named_b'), which the pipeline does not bind",
+        ),
+        (
             "glsl_error.amber",
             "glsl_error.amber:8: 'undeclared_thing' : undeclared identifier",
         ),

@@ -1,6 +1,6 @@
 //! `spvx amber --device vulkan`: every passing script under tests/amber/ passes on the device
-//! too (lavapipe supports all of them), the failing ones fail at the same EXPECTs, and the
-//! unsupported ones are skipped. Without a device the tests are skipped (printed), unless
+//! too (lavapipe supports all of them), the failing ones fail at the same EXPECTs, the
+//! unsupported ones are skipped, and an unbound buffer is an error as on the engine. Without a device the tests are skipped (printed), unless
 //! SPVX_REQUIRE_VULKAN=1.
 
 mod vk_common;

@@ -288,6 +288,7 @@ impl<'s> State<'s> {
                 let compiled = module
                     .compile(&entry, &opts)
                     .map_err(|e| fail(e.to_string()))?;
+                unbound(compiled.bindings(), &bound, push.is_some()).map_err(fail)?;
                 let mut res = Resources::new();
                 for ((set, binding, index, _, _, _), given) in bound.iter().zip(&inputs) {
                     let bytes = given.clone();
@@ -328,7 +329,17 @@ impl<'s> State<'s> {
             }
             Target::Device(runner) => {
                 let runner: &VkRunner = runner;
-                let words = self.module(&shader_name)?.words();
+                let module = self.module(&shader_name)?;
+                // The engine's reflection, when it compiles the module, checks that every
+                // buffer the shader uses is bound (spvx-vk would bind zeros instead).
+                let opts = CompileOptions {
+                    spec_constants: spec.clone(),
+                    ..CompileOptions::default()
+                };
+                if let Ok(c) = module.compile(&entry, &opts) {
+                    unbound(c.bindings(), &bound, push.is_some()).map_err(fail)?;
+                }
+                let words = module.words();
                 let mut run = VkRun {
                     words,
                     entry: Some(entry),
@@ -387,4 +398,43 @@ fn write_back(dst: Option<&mut Vec<u8>>, start: usize, given: &[u8], out: &[u8])
             *d = o;
         }
     }
+}
+
+/// A binding the shader uses that the pipeline does not bind, as a message.
+fn unbound(
+    used: &[spvx_exec::BindingInfo],
+    bound: &[(u32, u32, Option<u32>, String, usize, usize)],
+    push: bool,
+) -> Result<(), String> {
+    use spvx_exec::BindingKind as K;
+    for b in used {
+        let missing = match b.kind {
+            K::StorageBuffer | K::UniformBuffer => !bound
+                .iter()
+                .any(|(set, binding, ..)| (*set, *binding) == (b.set, b.binding)),
+            K::PushConstant => !push,
+            K::Tensor => true,
+        };
+        if missing {
+            let what = match b.kind {
+                K::PushConstant => "push constants (BIND BUFFER … AS push_constant)".to_string(),
+                K::Tensor => format!(
+                    "a tensor at set {} binding {} (tensors are not part of Amber)",
+                    b.set, b.binding
+                ),
+                _ => format!(
+                    "a buffer at DESCRIPTOR_SET {} BINDING {}{}",
+                    b.set,
+                    b.binding,
+                    b.name
+                        .as_ref()
+                        .map_or(String::new(), |n| format!(" ('{n}')"))
+                ),
+            };
+            return Err(format!(
+                "the shader uses {what}, which the pipeline does not bind"
+            ));
+        }
+    }
+    Ok(())
 }
