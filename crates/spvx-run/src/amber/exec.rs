@@ -106,6 +106,10 @@ pub fn run_script(path: &Path, target: &Target) -> Outcome {
     }
 }
 
+/// One bound buffer of a run: set, binding, element (arrays of buffers), the buffer, and its
+/// window's start and end bytes.
+type Slot = (u32, u32, Option<u32>, String, usize, usize);
+
 /// The state of a script being run.
 struct State<'s> {
     script: &'s Script,
@@ -253,7 +257,7 @@ impl<'s> State<'s> {
                 format!("pipeline '{name}' has no shader (ATTACH)"),
             ));
         };
-        let mut bound = Vec::new();
+        let mut bound: Vec<Slot> = Vec::new();
         for b in &p.binds {
             for (i, bb) in b.buffers.iter().enumerate() {
                 let (s, e) = self.window(bb, &b.at)?;
@@ -401,11 +405,7 @@ fn write_back(dst: Option<&mut Vec<u8>>, start: usize, given: &[u8], out: &[u8])
 }
 
 /// A binding the shader uses that the pipeline does not bind, as a message.
-fn unbound(
-    used: &[spvx_exec::BindingInfo],
-    bound: &[(u32, u32, Option<u32>, String, usize, usize)],
-    push: bool,
-) -> Result<(), String> {
+fn unbound(used: &[spvx_exec::BindingInfo], bound: &[Slot], push: bool) -> Result<(), String> {
     use spvx_exec::BindingKind as K;
     for b in used {
         let missing = match b.kind {
