@@ -246,3 +246,15 @@ fn cut_scripts_never_panic() {
         }
     }
 }
+
+#[test]
+fn undefined_behaviour_is_noted_under_the_verdict() {
+    let f = dir()
+        .join("notes/out_of_bounds.amber")
+        .display()
+        .to_string();
+    let o = amber(&[&f]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains(&format!("PASS  {f} (1 EXPECT)\n  note: {f}:17:1: RUN p: 2 undefined-behaviour events (the documented result was used); the first: out-of-bounds write of 4 bytes at offset 8")), "{out}");
+}

@@ -47,6 +47,9 @@ pub struct Outcome {
     pub failures: Vec<Failure>,
     /// `EXPECT`s checked (each repetition counted).
     pub expects: usize,
+    /// Engine runs that met undefined behaviour (the documented result was used): one note
+    /// per such `RUN`, with the first event.
+    pub notes: Vec<String>,
 }
 
 /// Reads, parses and runs the script at `path`.
@@ -56,6 +59,7 @@ pub fn run_script(path: &Path, target: &Target) -> Outcome {
         status,
         failures: Vec::new(),
         expects: 0,
+        notes: Vec::new(),
     };
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -103,6 +107,7 @@ pub fn run_script(path: &Path, target: &Target) -> Outcome {
         },
         failures,
         expects: st.expects,
+        notes: st.notes,
     }
 }
 
@@ -120,6 +125,7 @@ struct State<'s> {
     writers: Option<BTreeMap<String, Vec<Option<InvocationId>>>>,
     failures: Vec<Failure>,
     expects: usize,
+    notes: Vec<String>,
 }
 
 impl<'s> State<'s> {
@@ -136,6 +142,7 @@ impl<'s> State<'s> {
             writers: track.then(BTreeMap::new),
             failures: Vec::new(),
             expects: 0,
+            notes: Vec::new(),
         }
     }
 
@@ -307,6 +314,14 @@ impl<'s> State<'s> {
                 let report = compiled
                     .run(&mut res, groups, &cfg)
                     .map_err(|e| fail(module.placed(e).to_string()))?;
+                if let Some(ev) = report.events.first() {
+                    self.notes.push(format!(
+                        "{at}: RUN {name}: {} undefined-behaviour event{} (the documented result was used); the first: {ev}{}",
+                        report.total_events,
+                        if report.total_events == 1 { "" } else { "s" },
+                        module.place_text(ev.instruction)
+                    ));
+                }
                 for (k, (set, binding, index, buf, s, e)) in bound.iter().enumerate() {
                     let out = match index {
                         Some(i) => res.buffer_element(*set, *binding, *i),

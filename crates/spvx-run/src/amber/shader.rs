@@ -18,8 +18,16 @@ pub fn load(sh: &Shader) -> Result<LoadedModule, AmberError> {
             format!("unknown TARGET_ENV '{env}' (spv1.0 … spv1.6, vulkan1.0 … vulkan1.3)"),
         )
     };
+    // Text keeps the script's (or FILE's) name, its lines being that file's; a binary is
+    // named after the SHADER that gave it, its places being word offsets.
+    let binary_name = format!("the SPIR-V of the shader at {}", sh.at);
     let module = |bytes: &[u8], asm: &AsmOptions| {
-        LoadedModule::from_bytes(sh.origin.clone(), bytes, asm)
+        let name = if matches!(sh.source, ShaderSource::Asm(_)) {
+            sh.origin.clone()
+        } else {
+            binary_name.clone()
+        };
+        LoadedModule::from_bytes(name, bytes, asm)
             .map_err(|e| AmberError::run(sh.at.clone(), e.to_string()))
     };
     match &sh.source {

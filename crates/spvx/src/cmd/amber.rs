@@ -138,6 +138,7 @@ pub fn run(args: AmberArgs) -> CmdResult {
                         status: Status::Error("the script's run panicked".to_string()),
                         failures: Vec::new(),
                         expects: 0,
+                        notes: Vec::new(),
                     })
                 })
                 .collect()
@@ -189,6 +190,9 @@ fn print_outcome(file: &str, o: &Outcome) {
         Status::Skip(why) => say!("SKIP  {file}: {why}"),
         Status::Error(why) => say!("ERROR {file}: {why}"),
     }
+    for n in &o.notes {
+        say!("  note: {n}");
+    }
 }
 
 fn print_json(scripts: &[PathBuf], outcomes: &[Outcome], [p, f, s, e]: [usize; 4]) {
@@ -207,6 +211,7 @@ fn print_json(scripts: &[PathBuf], outcomes: &[Outcome], [p, f, s, e]: [usize; 4
                 "status": status,
                 "reason": reason,
                 "expects": o.expects,
+                "notes": o.notes,
                 "failures": o.failures.iter().map(|f| serde_json::json!({
                     "file": f.at.file,
                     "line": f.at.line,
