@@ -97,7 +97,13 @@ impl Parser<'_> {
         let kind = a.next("a shader type")?;
         let name = a.next("a shader name")?;
         let format = a.next("a shader format")?;
-        if kind.text != "compute" {
+        // A `multi` module (SPIRV-ASM or SPIRV-HEX) is attached with `TYPE compute`.
+        let multi = kind.text == "multi"
+            && matches!(
+                format.text.as_str(),
+                "SPIRV-ASM" | "SPIRV-HEX" | "SPIRV-BIN"
+            );
+        if kind.text != "compute" && !multi {
             return Err(a.unsupported(kind, format!("{} shaders (graphics pipelines)", kind.text)));
         }
         if self.s.shaders.contains_key(&name.text) {

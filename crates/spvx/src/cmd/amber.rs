@@ -23,6 +23,7 @@ SUPPORTED (the compute subset of google/amber's docs/amber_script.md and docs/vk
   AmberScript (first line #!amber):
     SHADER compute NAME SPIRV-ASM | SPIRV-HEX | GLSL [TARGET_ENV ENV] ... END
     SHADER compute NAME SPIRV-ASM | SPIRV-HEX | SPIRV-BIN | GLSL [TARGET_ENV ENV] FILE PATH
+    SHADER multi NAME SPIRV-ASM | SPIRV-HEX ... (ATTACH NAME TYPE compute ENTRY_POINT E)
       SPIRV-ASM: spvx's assembler (default spv1.0); GLSL: glslangValidator on PATH
       (default vulkan1.0).
     BUFFER NAME DATA_TYPE TYPE [STD140|STD430] DATA v... END | SIZE N FILL v
