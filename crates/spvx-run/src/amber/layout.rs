@@ -1,4 +1,5 @@
-//! Amber data types and their bytes in a buffer: a scalar element type ([`ElemType`]) with
+//! Amber data types (AmberScript names, Vulkan format names, VkScript names) and their bytes
+//! in a buffer: a scalar element type ([`ElemType`]) with
 //! `rows` components per column and `cols` columns; the buffer is an array of them, laid out
 //! by Amber's rules (std430 by default, std140 on request, packed for `FORMAT` texel formats):
 //!
@@ -114,6 +115,71 @@ impl DataType {
             rows,
             cols: 1,
         })
+    }
+
+    /// A VkScript data type name (`int`, `uint8_t`, `vec3`, `i16vec2`, `dmat2x3`, …).
+    pub fn vkscript(name: &str) -> Option<DataType> {
+        let scalar = |elem| DataType {
+            elem,
+            rows: 1,
+            cols: 1,
+        };
+        let base = |prefix: &str| -> Option<ElemType> {
+            Some(match prefix {
+                "" => ElemType::F32,
+                "d" => ElemType::F64,
+                "i" => ElemType::I32,
+                "u" => ElemType::U32,
+                "i8" => ElemType::I8,
+                "u8" => ElemType::U8,
+                "i16" => ElemType::I16,
+                "u16" => ElemType::U16,
+                "i64" => ElemType::I64,
+                "u64" => ElemType::U64,
+                "f16" => ElemType::F16,
+                _ => return None,
+            })
+        };
+        let t = match name {
+            "int" => scalar(ElemType::I32),
+            "uint" => scalar(ElemType::U32),
+            "int8_t" => scalar(ElemType::I8),
+            "uint8_t" => scalar(ElemType::U8),
+            "int16_t" => scalar(ElemType::I16),
+            "uint16_t" => scalar(ElemType::U16),
+            "int64_t" => scalar(ElemType::I64),
+            "uint64_t" => scalar(ElemType::U64),
+            "float16_t" => scalar(ElemType::F16),
+            "float" => scalar(ElemType::F32),
+            "double" => scalar(ElemType::F64),
+            _ => {
+                if let Some(i) = name.find("vec") {
+                    let elem = base(&name[..i])?;
+                    let rows: u32 = name[i + 3..].parse().ok().filter(|n| (2..=4).contains(n))?;
+                    return Some(DataType {
+                        elem,
+                        rows,
+                        cols: 1,
+                    });
+                }
+                let i = name.find("mat")?;
+                let elem =
+                    base(&name[..i]).filter(|e| matches!(e, ElemType::F32 | ElemType::F64))?;
+                let dims = &name[i + 3..];
+                let (cols, rows) = match dims.split_once('x') {
+                    Some((c, r)) => (c.parse().ok()?, r.parse().ok()?),
+                    None => {
+                        let n: u32 = dims.parse().ok()?;
+                        (n, n)
+                    }
+                };
+                if !(2..=4).contains(&cols) || !(2..=4).contains(&rows) {
+                    return None;
+                }
+                return Some(DataType { elem, rows, cols });
+            }
+        };
+        Some(t)
     }
 
     /// Components with values per element.
@@ -239,5 +305,20 @@ mod tests {
         );
         assert!(DataType::format("R8G8B8A8_UNORM").is_none());
         assert!(DataType::format("R16G8_UINT").is_none());
+    }
+
+    #[test]
+    fn vkscript_type_names() {
+        let t = |n| DataType::vkscript(n).map(|t| (t.elem, t.rows, t.cols));
+        assert_eq!(t("uint"), Some((ElemType::U32, 1, 1)));
+        assert_eq!(t("int16_t"), Some((ElemType::I16, 1, 1)));
+        assert_eq!(t("vec3"), Some((ElemType::F32, 3, 1)));
+        assert_eq!(t("i8vec2"), Some((ElemType::I8, 2, 1)));
+        assert_eq!(t("u64vec4"), Some((ElemType::U64, 4, 1)));
+        assert_eq!(t("mat3"), Some((ElemType::F32, 3, 3)));
+        assert_eq!(t("dmat2x3"), Some((ElemType::F64, 3, 2)));
+        assert_eq!(t("vec"), None);
+        assert_eq!(t("vec5"), None);
+        assert_eq!(t("imat2"), None);
     }
 }

@@ -215,70 +215,6 @@ fn require(s: &mut Script, toks: &[Tok], file: &str) {
     }
 }
 
-/// A VkScript data type: its Amber type.
-fn vk_type(name: &str) -> Option<DataType> {
-    let scalar = |elem| DataType {
-        elem,
-        rows: 1,
-        cols: 1,
-    };
-    let base = |prefix: &str| -> Option<ElemType> {
-        Some(match prefix {
-            "" => ElemType::F32,
-            "d" => ElemType::F64,
-            "i" => ElemType::I32,
-            "u" => ElemType::U32,
-            "i8" => ElemType::I8,
-            "u8" => ElemType::U8,
-            "i16" => ElemType::I16,
-            "u16" => ElemType::U16,
-            "i64" => ElemType::I64,
-            "u64" => ElemType::U64,
-            "f16" => ElemType::F16,
-            _ => return None,
-        })
-    };
-    let t = match name {
-        "int" => scalar(ElemType::I32),
-        "uint" => scalar(ElemType::U32),
-        "int8_t" => scalar(ElemType::I8),
-        "uint8_t" => scalar(ElemType::U8),
-        "int16_t" => scalar(ElemType::I16),
-        "uint16_t" => scalar(ElemType::U16),
-        "int64_t" => scalar(ElemType::I64),
-        "uint64_t" => scalar(ElemType::U64),
-        "float16_t" => scalar(ElemType::F16),
-        "float" => scalar(ElemType::F32),
-        "double" => scalar(ElemType::F64),
-        _ => {
-            if let Some(i) = name.find("vec") {
-                let elem = base(&name[..i])?;
-                let rows: u32 = name[i + 3..].parse().ok().filter(|n| (2..=4).contains(n))?;
-                return Some(DataType {
-                    elem,
-                    rows,
-                    cols: 1,
-                });
-            }
-            let i = name.find("mat")?;
-            let elem = base(&name[..i]).filter(|e| matches!(e, ElemType::F32 | ElemType::F64))?;
-            let dims = &name[i + 3..];
-            let (cols, rows) = match dims.split_once('x') {
-                Some((c, r)) => (c.parse().ok()?, r.parse().ok()?),
-                None => {
-                    let n: u32 = dims.parse().ok()?;
-                    (n, n)
-                }
-            };
-            if !(2..=4).contains(&cols) || !(2..=4).contains(&rows) {
-                return None;
-            }
-            return Some(DataType { elem, rows, cols });
-        }
-    };
-    Some(t)
-}
-
 /// `B` or `S:B`.
 fn parse_binding(a: &mut Args) -> Result<(u32, u32), AmberError> {
     let t = a.next("a binding")?;
@@ -401,7 +337,7 @@ impl Vk {
                     );
                 }
                 let ty_tok = a.next("a data type")?;
-                let ty = vk_type(&ty_tok.text)
+                let ty = DataType::vkscript(&ty_tok.text)
                     .ok_or_else(|| a.err(ty_tok, format!("unknown data type '{}'", ty_tok.text)))?;
                 let (set, binding) = parse_binding(&mut a)?;
                 let offset = a.u64("a byte offset")?;
@@ -477,7 +413,7 @@ fn declare(s: &mut Script, name: &str, at: &Place) {
 /// `TYPE OFFSET v…` as a write into `buffer`.
 fn write(a: &mut Args, buffer: &str, layout: Layout) -> Result<Command, AmberError> {
     let ty_tok = a.next("a data type")?;
-    let ty = vk_type(&ty_tok.text)
+    let ty = DataType::vkscript(&ty_tok.text)
         .ok_or_else(|| a.err(ty_tok, format!("unknown data type '{}'", ty_tok.text)))?;
     let offset = a.u64("a byte offset")?;
     let rest = &a.toks[a.i..];
