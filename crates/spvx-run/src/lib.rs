@@ -25,6 +25,7 @@
 //!   module text or binary), and the one renderer every command prints them with.
 //! - [`error`]: [`RunError`], any of the above's errors.
 
+pub mod amber;
 pub mod bindings;
 pub mod compare;
 pub mod data;

@@ -120,8 +120,18 @@ impl LoadedModule {
             name: name.clone(),
             source,
         })?;
-        if is_binary(&bytes) {
-            let m = read_bytes(&bytes).map_err(|source| ModuleError::Binary {
+        LoadedModule::from_bytes(name, &bytes, &AsmOptions::default())
+    }
+
+    /// A module from memory, called `name` in messages: a binary module (either byte order) or
+    /// spirv-as text, assembled with `asm`.
+    pub fn from_bytes(
+        name: String,
+        bytes: &[u8],
+        asm: &AsmOptions,
+    ) -> Result<LoadedModule, ModuleError> {
+        if is_binary(bytes) {
+            let m = read_bytes(bytes).map_err(|source| ModuleError::Binary {
                 name: name.clone(),
                 source,
             })?;
@@ -131,11 +141,11 @@ impl LoadedModule {
                 index: ModuleIndex::build(&m.header, m.instructions),
             });
         }
-        let text = std::str::from_utf8(&bytes).map_err(|e| ModuleError::NotText {
+        let text = std::str::from_utf8(bytes).map_err(|e| ModuleError::NotText {
             name: name.clone(),
             valid_up_to: e.valid_up_to(),
         })?;
-        let asm = assemble(text, &AsmOptions::default())
+        let asm = assemble(text, asm)
             .map_err(|e| ModuleError::Assemble(Box::new(Diagnostic::assembler(&name, text, &e))))?;
         let instructions = if asm.has_raw() {
             read_words(&asm.words())

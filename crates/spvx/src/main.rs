@@ -35,6 +35,8 @@ enum Command {
     Run(Box<cmd::run::RunArgs>),
     /// Run on the engine and on a Vulkan device; compare every output buffer bit for bit.
     Diff(Box<cmd::diff::DiffArgs>),
+    /// Run Amber scripts (AmberScript, VkScript): the compute subset, on the engine or a device.
+    Amber(cmd::amber::AmberArgs),
     /// Time the engine (and lavapipe) on the benchmark set, checking every output bit for bit.
     Bench(cmd::bench::BenchArgs),
 }
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd::run::run(*args),
         Command::Diff(args) => cmd::diff::run(*args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Amber(args) => cmd::amber::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod amber;
 pub mod asm;
 pub mod bench;
 pub mod calc;

@@ -1,0 +1,100 @@
+//! A script's shader as a module the engine and spvx-vk take: SPIRV-ASM through spvx's
+//! assembler (header version from `TARGET_ENV`, default spv1.0 as Amber assembles), SPIRV-HEX
+//! and SPIRV-BIN as binaries, GLSL through `glslangValidator` (`-V`, `--target-env` from
+//! `TARGET_ENV`, default vulkan1.0) when it is on PATH.
+
+use super::error::AmberError;
+use super::model::{Shader, ShaderSource};
+use crate::module::LoadedModule;
+use spvx_spirv::asm::{AsmOptions, target_env_version};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The shader `name`, read (and assembled or compiled).
+pub fn load(sh: &Shader) -> Result<LoadedModule, AmberError> {
+    let bad_env = |env: &str| {
+        AmberError::parse(
+            sh.at.clone(),
+            format!("unknown TARGET_ENV '{env}' (spv1.0 … spv1.6, vulkan1.0 … vulkan1.3)"),
+        )
+    };
+    // Text keeps the script's (or FILE's) name, its lines being that file's; a binary is
+    // named after the SHADER that gave it, its places being word offsets.
+    let binary_name = format!("the SPIR-V of the shader at {}", sh.at);
+    let module = |bytes: &[u8], asm: &AsmOptions| {
+        let name = if matches!(sh.source, ShaderSource::Asm(_)) {
+            sh.origin.clone()
+        } else {
+            binary_name.clone()
+        };
+        LoadedModule::from_bytes(name, bytes, asm)
+            .map_err(|e| AmberError::run(sh.at.clone(), e.to_string()))
+    };
+    match &sh.source {
+        ShaderSource::Asm(text) => {
+            let env = sh.target_env.as_deref().unwrap_or("spv1.0");
+            let version = target_env_version(env).ok_or_else(|| bad_env(env))?;
+            module(text.as_bytes(), &AsmOptions { version })
+        }
+        ShaderSource::Binary(bytes) => module(bytes, &AsmOptions::default()),
+        ShaderSource::Glsl(text) => {
+            let env = sh.target_env.as_deref().unwrap_or("vulkan1.0");
+            let glslang_env = match env {
+                e if e.starts_with("vulkan1.") => e.to_string(),
+                e if e.starts_with("spv1.") => format!("spirv{}", &e[3..]),
+                e => return Err(bad_env(e)),
+            };
+            let words = glslang(sh, text, &glslang_env)?;
+            module(&words, &AsmOptions::default())
+        }
+    }
+}
+
+/// Compiles GLSL compute source with glslangValidator; messages name the script's lines.
+fn glslang(sh: &Shader, text: &str, env: &str) -> Result<Vec<u8>, AmberError> {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let stem = std::env::temp_dir().join(format!(
+        "spvx-amber-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let src = stem.with_extension("comp");
+    let out = stem.with_extension("spv");
+    let fail = |msg: String| AmberError::run(sh.at.clone(), msg);
+    std::fs::write(&src, text).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
+    let run = Command::new("glslangValidator")
+        .arg("-V")
+        .arg("--target-env")
+        .arg(env)
+        .arg("-S")
+        .arg("comp")
+        .arg("-o")
+        .arg(&out)
+        .arg(&src)
+        .output();
+    let _ = std::fs::remove_file(&src);
+    let run = match run {
+        Ok(r) => r,
+        Err(e) => {
+            return Err(fail(format!(
+                "GLSL shaders need glslangValidator on PATH (from glslang), which cannot be run: {e}"
+            )));
+        }
+    };
+    let words = std::fs::read(&out);
+    let _ = std::fs::remove_file(&out);
+    if !run.status.success() {
+        let log = String::from_utf8_lossy(&run.stdout).to_string()
+            + &String::from_utf8_lossy(&run.stderr);
+        let log = log.replace(&src.display().to_string(), &sh.origin);
+        let lines: Vec<&str> = log
+            .lines()
+            .filter(|l| !l.trim().is_empty() && l.trim() != sh.origin)
+            .collect();
+        return Err(fail(format!(
+            "glslangValidator rejects the shader:\n{}",
+            lines.join("\n")
+        )));
+    }
+    words.map_err(|e| fail(format!("glslangValidator wrote no module: {e}")))
+}

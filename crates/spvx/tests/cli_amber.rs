@@ -1,0 +1,260 @@
+//! `spvx amber` end to end on the engine: every script under tests/amber/ (each with
+//! hand-computed expectations) passes; the scripts under fail/ fail at the right line:column
+//! with the value, expected, got and writer; unsupported/ scripts are skipped with the reason;
+//! error/ scripts are errors naming file:line:column; subgroup8/ needs --subgroup-size 8; the
+//! summary line, exit codes and --json.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/amber")
+}
+
+fn scripts(sub: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir().join(sub))
+        .unwrap_or_else(|e| panic!("tests/amber/{sub}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e == "amber" || e == "vkscript")
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+fn amber(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .arg("amber")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run spvx: {e}"))
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+#[test]
+fn every_passing_script_passes_on_the_engine() {
+    let all = scripts(".");
+    assert!(all.len() >= 9, "{all:?}");
+    let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+    let mut args = vec!["--jobs", "2"];
+    args.extend(&refs);
+    let o = amber(&args);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    for s in &all {
+        assert!(
+            out.contains(&format!("PASS  {s}")),
+            "{s} did not pass:\n{out}"
+        );
+    }
+    assert!(
+        out.contains(&format!(
+            "{} scripts: {} passed, 0 failed, 0 skipped, 0 errors",
+            all.len(),
+            all.len()
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn subgroup_size_option_reaches_the_engine() {
+    let f = dir()
+        .join("subgroup8/subgroup_size.amber")
+        .display()
+        .to_string();
+    let o = amber(&["--subgroup-size", "8", &f]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = amber(&[&f]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("expected 8 (0x00000008), got 32 (0x00000020)"),
+        "{out}"
+    );
+    let out = text(&amber(&["--subgroup-size", "65", &f]));
+    assert!(out.contains("subgroup size 65 is not in 1..=64"), "{out}");
+}
+
+#[test]
+fn failing_scripts_fail_at_their_expects() {
+    let d = dir().join("fail");
+    let f = d.join("expect_fail.amber").display().to_string();
+    let o = amber(&[&f]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains(&format!("FAIL  {f}")), "{out}");
+    // Line 24 passes; 25 (indented: column 3), 26 and 27 fail.
+    assert!(!out.contains(&format!("{f}:24:")), "{out}");
+    assert!(out.contains(&format!(
+        "{f}:25:3: EXPECT out: value 0 at byte 8 (element 2, component 0): expected 7 (0x00000007), got 3 (0x00000003); written by invocation (2, 0, 0) of workgroup (0, 0, 0)"
+    )), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{f}:26:1: EXPECT out: value 0 at byte 0 (element 0, component 0): expected GT 1"
+        )),
+        "{out}"
+    );
+    assert!(out.contains(&format!("{f}:27:1: EXPECT out: EQ_BUFFER other: element 3 (byte 12): expected 5 (0x00000005), got 4 (0x00000004)")), "{out}");
+    let t = d.join("tolerance_fail.amber").display().to_string();
+    let out = text(&amber(&[&t]));
+    assert!(out.contains(&format!("{t}:28:1: EXPECT output: value 0 at byte 12 (element 3, component 0): expected 3 (0x40400000) within 0.2, got 3.25")), "{out}");
+    assert!(out.contains(&format!("{t}:30:1: EXPECT output: value 0 at byte 4 (element 1, component 0): expected 1 (0x3f800000) within 20%, got 1.25")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{t}:32:1: EXPECT output: RMSE_BUFFER near: root mean square difference 0.0707"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 script: 0 passed, 1 failed, 0 skipped, 0 errors"),
+        "{out}"
+    );
+}
+
+#[test]
+fn unsupported_scripts_are_skipped_with_the_reason() {
+    let d = dir().join("unsupported");
+    let cases = [
+        (
+            "graphics.amber",
+            "4:8: unsupported: vertex shaders (graphics pipelines)",
+        ),
+        ("image.amber", "9:1: unsupported: IMAGE (images)"),
+        ("sampler.amber", "10:8: unsupported: samplers"),
+        (
+            "lacks_feature.amber",
+            "4:1: the engine lacks feature VariablePointerFeatures.variablePointers",
+        ),
+        (
+            "lacks_extension.amber",
+            "4:1: the engine lacks extension VK_NV_no_such_extension",
+        ),
+    ];
+    for (name, why) in cases {
+        let f = d.join(name).display().to_string();
+        let o = amber(&[&f]);
+        let out = text(&o);
+        assert!(o.status.success(), "a skip is not a failure:\n{out}");
+        assert!(out.contains(&format!("SKIP  {f}: {f}:{why}")), "{out}");
+        assert!(
+            out.contains("0 passed, 0 failed, 1 skipped, 0 errors"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn errors_name_file_line_and_column() {
+    let d = dir().join("error");
+    let cases = [
+        ("parse_error.amber", ":5:22: unknown data type 'uint33'"),
+        (
+            "bad_value.amber",
+            ":6:3: 300 is outside the range of u8 (0..=255)",
+        ),
+        ("asm_error.amber", ".amber:8:16"),
+        ("too_large.amber", ":4:39: buffer too large"),
+        (
+            "unbound.amber",
+            ":16:1: RUN p: the shader uses a buffer at DESCRIPTOR_SET 0 BINDING 1 ('named_b'), which the pipeline does not bind",
+        ),
+        (
+            "glsl_error.amber",
+            "glsl_error.amber:8: 'undeclared_thing' : undeclared identifier",
+        ),
+    ];
+    for (name, what) in cases {
+        let f = d.join(name).display().to_string();
+        let o = amber(&[&f]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert!(out.contains(&format!("ERROR {f}: ")), "{out}");
+        assert!(out.contains(what), "{name}: {out}");
+    }
+}
+
+#[test]
+fn json_output_and_mixed_summary() {
+    let pass = dir().join("glsl_float.amber").display().to_string();
+    let fail = dir().join("fail/expect_fail.amber").display().to_string();
+    let skip = dir().join("unsupported/image.amber").display().to_string();
+    let o = amber(&["--json", &pass, &fail, &skip]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON: {e}: {}", text(&o)));
+    assert_eq!(v["summary"]["passed"], 1);
+    assert_eq!(v["summary"]["failed"], 1);
+    assert_eq!(v["summary"]["skipped"], 1);
+    assert_eq!(v["scripts"][0]["status"], "pass");
+    assert_eq!(v["scripts"][1]["failures"][0]["line"], 25);
+    assert_eq!(v["scripts"][1]["failures"][0]["column"], 3);
+    assert_eq!(v["scripts"][2]["status"], "skip");
+}
+
+#[test]
+fn not_a_script_and_help() {
+    let d = std::env::temp_dir().join(format!("spvx-amber-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{e}"));
+    let f = d.join("x.amber");
+    std::fs::write(&f, "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = text(&amber(&[&f.display().to_string()]));
+    assert!(out.contains(":1:1: not an Amber script"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+    let help = text(&amber(&["--help"]));
+    for w in [
+        "SPIRV-ASM",
+        "STD140",
+        "EQ_BUFFER",
+        "RMSE_BUFFER",
+        "UNSUPPORTED",
+        "[require]",
+    ] {
+        assert!(help.contains(w), "--help lacks {w}:\n{help}");
+    }
+}
+
+/// Every prefix of every script, and every script with one line removed, parses or is
+/// refused with an error: never a panic.
+#[test]
+fn cut_scripts_never_panic() {
+    use spvx_run::amber::{parse::parse_amber, vkscript::parse_vkscript};
+    let mut files = Vec::new();
+    for sub in [".", "fail", "error", "unsupported"] {
+        files.extend(scripts(sub));
+    }
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let lines: Vec<&str> = text.lines().collect();
+        let base = dir();
+        for i in 0..=lines.len() {
+            let prefix = lines[..i].join("\n");
+            let dropped = [&lines[..i], &lines[(i + 1).min(lines.len())..]]
+                .concat()
+                .join("\n");
+            for t in [prefix, dropped] {
+                let _ = parse_amber(&f, &t, &base);
+                let _ = parse_vkscript(&f, &t, &base);
+            }
+        }
+    }
+}
+
+#[test]
+fn undefined_behaviour_is_noted_under_the_verdict() {
+    let f = dir()
+        .join("notes/out_of_bounds.amber")
+        .display()
+        .to_string();
+    let o = amber(&[&f]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains(&format!("PASS  {f} (1 EXPECT)\n  note: {f}:17:1: RUN p: 2 undefined-behaviour events (the documented result was used); the first: out-of-bounds write of 4 bytes at offset 8")), "{out}");
+}
