@@ -1,4 +1,4 @@
-//! glslang-compiled shaders (tests/corpus/glsl) for the shader-model gaps closed in session 3:
+//! glslang-compiled shaders (tests/corpus/glsl) for shader-model features:
 //! ballot bit queries and quad operations (ballot.comp, GL_KHR_shader_subgroup_ballot/_quad)
 //! at several subgroup sizes, and access chains into columns and elements of row-major
 //! matrices (rowmajor.comp). Expected values are computed here from the GLSL source's meaning:
