@@ -109,6 +109,7 @@ pub fn generate(core: &str, supplement: &str, ext: &[(&ExtSet, &str)]) -> Result
         true,
     );
     emit_declarations(&mut out, &ops);
+    emit_prefix_families(&mut out, &ops);
     for (set, text) in ext {
         let g: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let insts = entries(&[&g])?;
@@ -244,4 +245,37 @@ fn emit_declarations(out: &mut String, ops: &[Entry]) {
         writeln!(out, "           {bar}Op::{}", &e.name[2..]).unwrap();
     }
     out.push_str("        )\n    }\n}\n\n");
+}
+
+/// Families the grammar names by prefix: `is_atomic` (`OpAtomic…`), `is_group` (`OpGroup…`,
+/// the group and subgroup instructions and the group decorations), `is_group_non_uniform`
+/// (`OpGroupNonUniform…`).
+fn emit_prefix_families(out: &mut String, ops: &[Entry]) {
+    let families = [
+        ("is_atomic", "OpAtomic", "named `OpAtomic…`"),
+        ("is_group", "OpGroup", "named `OpGroup…`"),
+        (
+            "is_group_non_uniform",
+            "OpGroupNonUniform",
+            "named `OpGroupNonUniform…`",
+        ),
+    ];
+    out.push_str("impl Op {\n");
+    for (k, (func, prefix, what)) in families.iter().enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        writeln!(
+            out,
+            "    /// True for the instructions {what}.\n    pub const fn {func}(self) -> bool {{\n        matches!(\n            self,"
+        )
+        .unwrap();
+        let members: Vec<&Entry> = ops.iter().filter(|e| e.name.starts_with(prefix)).collect();
+        for (j, e) in members.iter().enumerate() {
+            let bar = if j == 0 { "   " } else { " | " };
+            writeln!(out, "           {bar}Op::{}", &e.name[2..]).unwrap();
+        }
+        out.push_str("        )\n    }\n");
+    }
+    out.push_str("}\n\n");
 }

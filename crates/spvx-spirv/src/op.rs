@@ -72,34 +72,6 @@ impl Op {
         )
     }
 
-    /// The group non-uniform instructions of SPIR-V 1.3 (`OpGroupNonUniformElect` …
-    /// `OpGroupNonUniformQuadSwap`) and `OpGroupNonUniformRotateKHR`.
-    pub fn is_group_non_uniform(self) -> bool {
-        self.is_group_non_uniform_arithmetic()
-            || matches!(
-                self,
-                Op::GroupNonUniformElect
-                    | Op::GroupNonUniformAll
-                    | Op::GroupNonUniformAny
-                    | Op::GroupNonUniformAllEqual
-                    | Op::GroupNonUniformBroadcast
-                    | Op::GroupNonUniformBroadcastFirst
-                    | Op::GroupNonUniformBallot
-                    | Op::GroupNonUniformInverseBallot
-                    | Op::GroupNonUniformBallotBitExtract
-                    | Op::GroupNonUniformBallotBitCount
-                    | Op::GroupNonUniformBallotFindLSB
-                    | Op::GroupNonUniformBallotFindMSB
-                    | Op::GroupNonUniformShuffle
-                    | Op::GroupNonUniformShuffleXor
-                    | Op::GroupNonUniformShuffleUp
-                    | Op::GroupNonUniformShuffleDown
-                    | Op::GroupNonUniformQuadBroadcast
-                    | Op::GroupNonUniformQuadSwap
-                    | Op::GroupNonUniformRotateKHR
-            )
-    }
-
     /// The three tensor access instructions of SPV_ARM_tensors (read, write, size query).
     pub fn is_tensor_access(self) -> bool {
         matches!(

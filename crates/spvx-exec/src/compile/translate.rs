@@ -157,44 +157,7 @@ impl Compiler<'_> {
             | Op::Transpose
             | Op::OuterProduct => self.matrix_op(index, inst, code, op),
             Op::ExtInst | Op::ExtInstWithForwardRefsKHR => self.ext_inst(index, inst, code),
-            Op::GroupNonUniformElect
-            | Op::GroupNonUniformAll
-            | Op::GroupNonUniformAny
-            | Op::GroupNonUniformAllEqual
-            | Op::GroupNonUniformBroadcast
-            | Op::GroupNonUniformBroadcastFirst
-            | Op::GroupNonUniformBallot
-            | Op::GroupNonUniformInverseBallot
-            | Op::GroupNonUniformBallotBitExtract
-            | Op::GroupNonUniformBallotBitCount
-            | Op::GroupNonUniformBallotFindLSB
-            | Op::GroupNonUniformBallotFindMSB
-            | Op::GroupNonUniformShuffle
-            | Op::GroupNonUniformShuffleXor
-            | Op::GroupNonUniformShuffleUp
-            | Op::GroupNonUniformShuffleDown
-            | Op::GroupNonUniformIAdd
-            | Op::GroupNonUniformFAdd
-            | Op::GroupNonUniformIMul
-            | Op::GroupNonUniformFMul
-            | Op::GroupNonUniformSMin
-            | Op::GroupNonUniformUMin
-            | Op::GroupNonUniformFMin
-            | Op::GroupNonUniformSMax
-            | Op::GroupNonUniformUMax
-            | Op::GroupNonUniformFMax
-            | Op::GroupNonUniformBitwiseAnd
-            | Op::GroupNonUniformBitwiseOr
-            | Op::GroupNonUniformBitwiseXor
-            | Op::GroupNonUniformLogicalAnd
-            | Op::GroupNonUniformLogicalOr
-            | Op::GroupNonUniformLogicalXor
-            | Op::GroupNonUniformQuadBroadcast
-            | Op::GroupNonUniformQuadSwap
-            | Op::GroupNonUniformRotateKHR
-            | Op::GroupNonUniformQuadAllKHR
-            | Op::GroupNonUniformQuadAnyKHR
-            | Op::GroupNonUniformPartitionNV => self.group_op(index, inst, code, op),
+            op if op.is_group_non_uniform() => self.group_op(index, inst, code, op),
             Op::Variable
             | Op::Load
             | Op::Store
@@ -204,27 +167,7 @@ impl Compiler<'_> {
             | Op::InBoundsPtrAccessChain
             | Op::CopyMemory
             | Op::ArrayLength => self.memory_op(index, inst, code, op),
-            Op::AtomicLoad
-            | Op::AtomicStore
-            | Op::AtomicExchange
-            | Op::AtomicCompareExchange
-            | Op::AtomicCompareExchangeWeak
-            | Op::AtomicIIncrement
-            | Op::AtomicIDecrement
-            | Op::AtomicIAdd
-            | Op::AtomicISub
-            | Op::AtomicSMin
-            | Op::AtomicUMin
-            | Op::AtomicSMax
-            | Op::AtomicUMax
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor
-            | Op::AtomicFlagTestAndSet
-            | Op::AtomicFlagClear
-            | Op::AtomicFMinEXT
-            | Op::AtomicFMaxEXT
-            | Op::AtomicFAddEXT => self.atomic_op(index, inst, code, op),
+            op if op.is_atomic() => self.atomic_op(index, inst, code, op),
             Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {
                 self.int_dot(index, inst, code, op)
             }

@@ -3716,6 +3716,161 @@ impl Op {
     }
 }
 
+impl Op {
+    /// True for the instructions named `OpAtomic…`.
+    pub const fn is_atomic(self) -> bool {
+        matches!(
+            self,
+              Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicCompareExchange
+            | Op::AtomicCompareExchangeWeak
+            | Op::AtomicIIncrement
+            | Op::AtomicIDecrement
+            | Op::AtomicIAdd
+            | Op::AtomicISub
+            | Op::AtomicSMin
+            | Op::AtomicUMin
+            | Op::AtomicSMax
+            | Op::AtomicUMax
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor
+            | Op::AtomicFlagTestAndSet
+            | Op::AtomicFlagClear
+            | Op::AtomicFMinEXT
+            | Op::AtomicFMaxEXT
+            | Op::AtomicFAddEXT
+        )
+    }
+
+    /// True for the instructions named `OpGroup…`.
+    pub const fn is_group(self) -> bool {
+        matches!(
+            self,
+              Op::GroupDecorate
+            | Op::GroupMemberDecorate
+            | Op::GroupAsyncCopy
+            | Op::GroupWaitEvents
+            | Op::GroupAll
+            | Op::GroupAny
+            | Op::GroupBroadcast
+            | Op::GroupIAdd
+            | Op::GroupFAdd
+            | Op::GroupFMin
+            | Op::GroupUMin
+            | Op::GroupSMin
+            | Op::GroupFMax
+            | Op::GroupUMax
+            | Op::GroupSMax
+            | Op::GroupReserveReadPipePackets
+            | Op::GroupReserveWritePipePackets
+            | Op::GroupCommitReadPipe
+            | Op::GroupCommitWritePipe
+            | Op::GroupNonUniformElect
+            | Op::GroupNonUniformAll
+            | Op::GroupNonUniformAny
+            | Op::GroupNonUniformAllEqual
+            | Op::GroupNonUniformBroadcast
+            | Op::GroupNonUniformBroadcastFirst
+            | Op::GroupNonUniformBallot
+            | Op::GroupNonUniformInverseBallot
+            | Op::GroupNonUniformBallotBitExtract
+            | Op::GroupNonUniformBallotBitCount
+            | Op::GroupNonUniformBallotFindLSB
+            | Op::GroupNonUniformBallotFindMSB
+            | Op::GroupNonUniformShuffle
+            | Op::GroupNonUniformShuffleXor
+            | Op::GroupNonUniformShuffleUp
+            | Op::GroupNonUniformShuffleDown
+            | Op::GroupNonUniformIAdd
+            | Op::GroupNonUniformFAdd
+            | Op::GroupNonUniformIMul
+            | Op::GroupNonUniformFMul
+            | Op::GroupNonUniformSMin
+            | Op::GroupNonUniformUMin
+            | Op::GroupNonUniformFMin
+            | Op::GroupNonUniformSMax
+            | Op::GroupNonUniformUMax
+            | Op::GroupNonUniformFMax
+            | Op::GroupNonUniformBitwiseAnd
+            | Op::GroupNonUniformBitwiseOr
+            | Op::GroupNonUniformBitwiseXor
+            | Op::GroupNonUniformLogicalAnd
+            | Op::GroupNonUniformLogicalOr
+            | Op::GroupNonUniformLogicalXor
+            | Op::GroupNonUniformQuadBroadcast
+            | Op::GroupNonUniformQuadSwap
+            | Op::GroupNonUniformRotateKHR
+            | Op::GroupIAddNonUniformAMD
+            | Op::GroupFAddNonUniformAMD
+            | Op::GroupFMinNonUniformAMD
+            | Op::GroupUMinNonUniformAMD
+            | Op::GroupSMinNonUniformAMD
+            | Op::GroupFMaxNonUniformAMD
+            | Op::GroupUMaxNonUniformAMD
+            | Op::GroupSMaxNonUniformAMD
+            | Op::GroupNonUniformQuadAllKHR
+            | Op::GroupNonUniformQuadAnyKHR
+            | Op::GroupNonUniformPartitionNV
+            | Op::GroupIMulKHR
+            | Op::GroupFMulKHR
+            | Op::GroupBitwiseAndKHR
+            | Op::GroupBitwiseOrKHR
+            | Op::GroupBitwiseXorKHR
+            | Op::GroupLogicalAndKHR
+            | Op::GroupLogicalOrKHR
+            | Op::GroupLogicalXorKHR
+        )
+    }
+
+    /// True for the instructions named `OpGroupNonUniform…`.
+    pub const fn is_group_non_uniform(self) -> bool {
+        matches!(
+            self,
+              Op::GroupNonUniformElect
+            | Op::GroupNonUniformAll
+            | Op::GroupNonUniformAny
+            | Op::GroupNonUniformAllEqual
+            | Op::GroupNonUniformBroadcast
+            | Op::GroupNonUniformBroadcastFirst
+            | Op::GroupNonUniformBallot
+            | Op::GroupNonUniformInverseBallot
+            | Op::GroupNonUniformBallotBitExtract
+            | Op::GroupNonUniformBallotBitCount
+            | Op::GroupNonUniformBallotFindLSB
+            | Op::GroupNonUniformBallotFindMSB
+            | Op::GroupNonUniformShuffle
+            | Op::GroupNonUniformShuffleXor
+            | Op::GroupNonUniformShuffleUp
+            | Op::GroupNonUniformShuffleDown
+            | Op::GroupNonUniformIAdd
+            | Op::GroupNonUniformFAdd
+            | Op::GroupNonUniformIMul
+            | Op::GroupNonUniformFMul
+            | Op::GroupNonUniformSMin
+            | Op::GroupNonUniformUMin
+            | Op::GroupNonUniformFMin
+            | Op::GroupNonUniformSMax
+            | Op::GroupNonUniformUMax
+            | Op::GroupNonUniformFMax
+            | Op::GroupNonUniformBitwiseAnd
+            | Op::GroupNonUniformBitwiseOr
+            | Op::GroupNonUniformBitwiseXor
+            | Op::GroupNonUniformLogicalAnd
+            | Op::GroupNonUniformLogicalOr
+            | Op::GroupNonUniformLogicalXor
+            | Op::GroupNonUniformQuadBroadcast
+            | Op::GroupNonUniformQuadSwap
+            | Op::GroupNonUniformRotateKHR
+            | Op::GroupNonUniformQuadAllKHR
+            | Op::GroupNonUniformQuadAnyKHR
+            | Op::GroupNonUniformPartitionNV
+        )
+    }
+}
+
 /// A instruction of the `GLSL.std.450` extended instruction set, by its grammar name.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

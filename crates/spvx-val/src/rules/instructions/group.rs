@@ -21,7 +21,14 @@ const PARTITIONED_LAST: u32 = 8;
 
 pub(super) fn check(cx: &Cx) -> Check {
     let op = cx.inst.opcode;
-    let known = op.is_group_non_uniform();
+    // The group non-uniform instructions of SPIR-V 1.3 and OpGroupNonUniformRotateKHR.
+    let known = op.is_group_non_uniform()
+        && !matches!(
+            op,
+            Op::GroupNonUniformQuadAllKHR
+                | Op::GroupNonUniformQuadAnyKHR
+                | Op::GroupNonUniformPartitionNV
+        );
     if !known || cx.any_opaque() {
         return Ok(());
     }
