@@ -1,7 +1,9 @@
-//! Checking a plan's bindings against the entry point's: every binding it uses has data, no
-//! data names a binding it does not use, nothing is given twice, tensors are given as tensors,
+//! Checking a plan's bindings against the entry point's: every binding it uses has data, data
+//! for a binding it does not use is a warning (an error with `--strict-bindings`), nothing is
+//! given twice, tensors are given as tensors,
 //! push constants are given exactly when there is a push-constant block.
 
+use crate::inputs::Warning;
 use crate::plan::RunPlan;
 use spvx_exec::{BindingInfo, BindingKind};
 use std::collections::BTreeMap;
@@ -117,11 +119,14 @@ pub enum BindingError {
 }
 
 impl RunPlan {
-    /// Every binding the entry point uses has data, and no data names a binding it does not use.
+    /// Every binding the entry point uses has data, and no data names a binding it does not
+    /// use: a buffer for a binding it does not use is a warning (`warn`), an error under
+    /// [`RunPlan::strict_bindings`].
     pub fn check_bindings(
         &self,
         bindings: &[BindingInfo],
         module: &str,
+        warn: &mut dyn FnMut(Warning),
     ) -> Result<(), BindingError> {
         let mut seen = BTreeMap::new();
         for b in &self.buffers {
@@ -224,16 +229,33 @@ impl RunPlan {
                         format!("{}.{}{e}", i.set, i.binding)
                     })
                     .collect();
-                return Err(BindingError::NoSuchBuffer {
+                let used_list = if list.is_empty() {
+                    "none".to_string()
+                } else {
+                    list.join(", ")
+                };
+                let element = ElementSuffix::new(b.index.unwrap_or(0), b.index.is_some());
+                // An element past the end of an array of buffers the entry point uses is
+                // always an error; a binding it does not use at all is a warning (Vulkan and
+                // Amber bind such buffers routinely) unless the bindings are strict.
+                let binding_used = used
+                    .iter()
+                    .any(|i| (i.set, i.binding) == (b.set, b.binding));
+                if binding_used || self.strict_bindings {
+                    return Err(BindingError::NoSuchBuffer {
+                        origin: b.origin.clone(),
+                        set: b.set,
+                        binding: b.binding,
+                        element,
+                        used: used_list,
+                    });
+                }
+                warn(Warning::UnusedBuffer {
                     origin: b.origin.clone(),
                     set: b.set,
                     binding: b.binding,
-                    element: ElementSuffix::new(b.index.unwrap_or(0), b.index.is_some()),
-                    used: if list.is_empty() {
-                        "none".to_string()
-                    } else {
-                        list.join(", ")
-                    },
+                    element,
+                    used: used_list,
                 });
             }
         }

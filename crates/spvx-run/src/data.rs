@@ -20,8 +20,13 @@ pub enum Range {
 /// A description of data, before it is loaded.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DataSpec {
-    /// A file: `.npy` when the name ends in `.npy`, raw bytes otherwise.
+    /// A file: `.npy` when the name ends in `.npy`, raw bytes otherwise. A `.npy` file's
+    /// dtype must be the element type of the binding it is given for (checked where the
+    /// binding is known: [`crate::element`]).
     File(PathBuf),
+    /// A file taken as raw bytes with no dtype check (`raw:FILE`, `raw = true`): a `.npy`
+    /// file's elements (C order, little-endian, its dtype not kept), any other file's bytes.
+    Raw(PathBuf),
     /// This many zero bytes.
     Zeros(u64),
     /// Values of one element type, already encoded (bits).
@@ -58,8 +63,11 @@ pub enum SourceError {
         #[source]
         source: ElemError,
     },
+    /// `raw:` without a path.
+    #[error("'{0}': raw:FILE needs a file, e.g. raw:a.npy")]
+    RawPath(String),
     /// Nothing at all.
-    #[error("empty SOURCE (a path, zeros:BYTES or TYPE:V,V,...)")]
+    #[error("empty SOURCE (a path, raw:FILE, zeros:BYTES or TYPE:V,V,...)")]
     Empty,
 }
 
@@ -132,6 +140,12 @@ impl DataSpec {
                 })?;
             return Ok(DataSpec::Inline { elem, values });
         }
+        if let Some(path) = text.strip_prefix("raw:") {
+            if path.is_empty() {
+                return Err(SourceError::RawPath(text.into()));
+            }
+            return Ok(DataSpec::Raw(PathBuf::from(path)));
+        }
         if text.is_empty() {
             return Err(SourceError::Empty);
         }
@@ -148,7 +162,8 @@ impl DataSpec {
             }
         };
         match self {
-            DataSpec::File(path) => {
+            DataSpec::File(path) | DataSpec::Raw(path) => {
+                let raw_npy = matches!(self, DataSpec::Raw(_));
                 let full = base.join(path);
                 let raw = std::fs::read(&full).map_err(|source| LoadError::Read {
                     path: full.clone(),
@@ -161,7 +176,7 @@ impl DataSpec {
                     })?;
                     Ok(Data {
                         bytes: npy.bytes,
-                        elem: Some(npy.elem),
+                        elem: (!raw_npy).then_some(npy.elem),
                         shape: Some(npy.shape),
                     })
                 } else {

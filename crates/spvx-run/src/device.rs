@@ -5,8 +5,10 @@
 //! The bindings are checked as for the engine when the engine can compile the module (every
 //! binding the entry point uses given, nothing else); otherwise spvx-vk's own checks apply.
 
+use crate::ElemType;
 use crate::data::Data;
 use crate::error::RunError;
+use crate::inputs::{InputError, Warning};
 use crate::module::{KERNEL, LoadedModule, PlacedExecError};
 use crate::plan::RunPlan;
 use spvx_exec::{BindingInfo, CompiledModule, Resources, Tensor};
@@ -58,11 +60,18 @@ pub struct Loaded {
     /// Each tensor's input, in plan order.
     pub tensors: Vec<(u32, u32, Tensor, Data)>,
     pub push: Option<Vec<u8>>,
+    /// Each buffer binding's element type in the module ([`crate::element`]).
+    pub element_types: BTreeMap<(u32, u32), ElemType>,
+    /// Buffers given for bindings the module does not declare (a warning, see
+    /// [`RunPlan::check_bindings`]): not bound on the device, written back unchanged
+    /// ([`Loaded::add_unbound`]).
+    pub unbound: Vec<(u32, u32, u32, Data)>,
 }
 
 impl Loaded {
     /// Reads the module and every buffer's and tensor's data; refuses Kernel entry points.
-    pub fn load(plan: &RunPlan) -> Result<Loaded, RunError> {
+    /// Warnings (buffers the entry point does not use) go to `warn`.
+    pub fn load(plan: &RunPlan, warn: &mut dyn FnMut(Warning)) -> Result<Loaded, RunError> {
         let module = LoadedModule::read(&plan.module)?;
         let entry = module.choose_entry(plan.entry.as_deref())?;
         if entry.model == KERNEL {
@@ -76,16 +85,26 @@ impl Loaded {
         let bindings = match &compiled {
             Ok(c) => {
                 let b = c.bindings().to_vec();
-                plan.check_bindings(&b, &module.name)?;
+                plan.check_bindings(&b, &module.name, warn)?;
                 b
             }
             Err(_) => Vec::new(),
         };
+        let types = module.buffer_elements();
+        let declared = module.resource_bindings();
         let mut buffers = Vec::new();
         let mut elements = Vec::new();
+        let mut unbound = Vec::new();
         for b in &plan.buffers {
             let data = plan.load_buffer(b)?;
-            match b.index.unwrap_or(0) {
+            plan.check_buffer_dtype(b, &data, &types, &bindings)
+                .map_err(InputError::from)?;
+            let index = b.index.unwrap_or(0);
+            if !declared.contains(&(b.set, b.binding)) {
+                unbound.push((b.set, b.binding, index, data));
+                continue;
+            }
+            match index {
                 0 => buffers.push((b.set, b.binding, data)),
                 i => elements.push((b.set, b.binding, i, data)),
             }
@@ -111,7 +130,17 @@ impl Loaded {
             elements,
             tensors,
             push,
+            element_types: types,
+            unbound,
         })
+    }
+
+    /// Adds the buffers given for bindings the module does not declare, unchanged, to a
+    /// device run's outputs.
+    pub fn add_unbound(&self, res: &mut Resources) {
+        for (set, binding, index, d) in &self.unbound {
+            res.set_buffer_element(*set, *binding, *index, d.bytes.clone());
+        }
     }
 
     /// The tensors as spvx-vk takes them.
@@ -222,6 +251,7 @@ impl Loaded {
             .chain(
                 self.elements
                     .iter()
+                    .chain(&self.unbound)
                     .map(|(s, b, i, d)| ((*s, *b, *i), d.clone())),
             )
             .collect()

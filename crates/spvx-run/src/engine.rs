@@ -4,11 +4,12 @@
 //! entry points continue in [`crate::kernel`]. Printing is the caller's: each step returns
 //! what it did.
 
+use crate::ElemType;
 use crate::bindings::BindingError;
 use crate::data::Data;
 use crate::error::RunError;
 use crate::expect::{Checked, ExpectError, Tally};
-use crate::inputs::Warning;
+use crate::inputs::{InputError, Warning};
 use crate::module::{EntryPoint, KERNEL, LoadedModule, PlacedExecError};
 use crate::outputs::{OutputError, arrays, write_outputs};
 use crate::plan::RunPlan;
@@ -31,6 +32,8 @@ pub struct Bound {
     pub bindings: Vec<BindingInfo>,
     /// Each binding's input data, by (set, binding, element).
     pub inputs: BTreeMap<(u32, u32, u32), Data>,
+    /// Each buffer binding's element type in the module ([`crate::element`]).
+    pub elements: BTreeMap<(u32, u32), ElemType>,
 }
 
 impl RunPlan {
@@ -46,8 +49,9 @@ impl RunPlan {
         })
     }
 
-    /// Checks the plan's bindings against the GLCompute entry point's and loads them;
-    /// `warn` hears of buffers shorter than their block.
+    /// Checks the plan's bindings against the GLCompute entry point's and loads them, with
+    /// the dtypes of `.npy` buffers checked against the module's element types; `warn` hears
+    /// of buffers shorter than their block and of buffers the entry point does not use.
     pub fn bind(&self, p: &Prepared, warn: &mut dyn FnMut(Warning)) -> Result<Bound, RunError> {
         if let Some(a) = self.args.first() {
             return Err(BindingError::ArgsForShader {
@@ -64,12 +68,20 @@ impl RunPlan {
             .into());
         }
         let bindings = p.compiled.bindings().to_vec();
-        self.check_bindings(&bindings, &p.module.name)?;
+        self.check_bindings(&bindings, &p.module.name, warn)?;
+        let elements = p.module.buffer_elements();
         let inputs = self.load_inputs(&bindings, warn)?;
+        for b in &self.buffers {
+            if let Some(data) = inputs.data.get(&(b.set, b.binding, b.index.unwrap_or(0))) {
+                self.check_buffer_dtype(b, data, &elements, &bindings)
+                    .map_err(InputError::from)?;
+            }
+        }
         Ok(Bound {
             resources: inputs.resources,
             bindings,
             inputs: inputs.data,
+            elements,
         })
     }
 }
@@ -107,6 +119,12 @@ impl Bound {
         plan: &RunPlan,
         each: &mut dyn FnMut(&Checked),
     ) -> Result<Tally, ExpectError> {
-        plan.check_expectations(&self.resources, &self.bindings, &self.inputs, each)
+        plan.check_expectations(
+            &self.resources,
+            &self.bindings,
+            &self.inputs,
+            &self.elements,
+            each,
+        )
     }
 }

@@ -10,6 +10,7 @@ use crate::ElemType;
 use crate::bindings::ElementSuffix;
 use crate::compare::{Tolerance, compare};
 use crate::data::{Data, LoadError};
+use crate::element::{DtypeError, check_npy};
 use crate::plan::{ExpectPlan, RunPlan};
 use spvx_exec::{BindingInfo, Resources};
 use std::collections::BTreeMap;
@@ -173,23 +174,31 @@ impl Tally {
     }
 }
 
-/// Expected data that cannot be loaded.
+/// Expected data that cannot be loaded, or a `.npy` file of another dtype than its binding's
+/// element type.
 #[derive(Debug, thiserror::Error)]
-#[error("{origin} (expected data): {source}")]
-pub struct ExpectError {
-    pub origin: String,
-    #[source]
-    pub source: LoadError,
+pub enum ExpectError {
+    #[error("{origin} (expected data): {source}")]
+    Load {
+        origin: String,
+        #[source]
+        source: LoadError,
+    },
+    #[error(transparent)]
+    Dtype(#[from] Box<DtypeError>),
 }
 
 /// The element type a check compares as: the expectation's `type`, else its data's, else the
-/// input data's, else u8.
-pub(crate) fn check_type(expect: &ExpectPlan, want: &Data, input: Option<&Data>) -> ElemType {
+/// input data's (callers fall back to the binding's element type in the module, else u8).
+pub(crate) fn check_type(
+    expect: &ExpectPlan,
+    want: &Data,
+    input: Option<&Data>,
+) -> Option<ElemType> {
     expect
         .elem
         .or(want.elem)
         .or_else(|| input.and_then(|d| d.elem))
-        .unwrap_or(ElemType::U8)
 }
 
 impl RunPlan {
@@ -198,7 +207,7 @@ impl RunPlan {
         expect
             .data
             .load(&self.base, self.config.memory_limit)
-            .map_err(|source| ExpectError {
+            .map_err(|source| ExpectError::Load {
                 origin: origin.to_string(),
                 source,
             })
@@ -206,12 +215,15 @@ impl RunPlan {
 
     /// Checks every buffer and tensor with an expectation against `res` after the run, in plan
     /// order, handing each check to `each` as it is made; `inputs` are the data each binding
-    /// (set, binding, element) was given (for the element type to compare as).
+    /// (set, binding, element) was given (for the element type to compare as); `elements`
+    /// the buffers' element types in the module ([`crate::element::buffer_elements`]), which
+    /// expected `.npy` data must have.
     pub fn check_expectations(
         &self,
         res: &Resources,
         bindings: &[BindingInfo],
         inputs: &BTreeMap<(u32, u32, u32), Data>,
+        elements: &BTreeMap<(u32, u32), ElemType>,
         each: &mut dyn FnMut(&Checked),
     ) -> Result<Tally, ExpectError> {
         let mut tally = Tally::default();
@@ -221,23 +233,44 @@ impl RunPlan {
             .map(|b| {
                 let index = b.index.unwrap_or(0);
                 let data = res.buffer_element(b.set, b.binding, index);
-                (b.set, b.binding, index, &b.expect, &b.origin, data)
+                (
+                    b.set, b.binding, index, b.index, &b.expect, &b.origin, data, true,
+                )
             })
             .chain(self.tensors.iter().map(|t| {
                 let index = t.index.unwrap_or(0);
                 let data = res
                     .tensor_element(t.set, t.binding, index)
                     .map(|t| t.data.as_slice());
-                (t.set, t.binding, index, &t.expect, &t.origin, data)
+                (
+                    t.set, t.binding, index, t.index, &t.expect, &t.origin, data, false,
+                )
             }));
-        for (set, binding, index, expect, origin, actual) in checks {
+        for (set, binding, index, given_index, expect, origin, actual, buffer) in checks {
             let Some(expect) = expect else { continue };
             let want = self.load_expected(expect, origin)?;
-            let elem = check_type(expect, &want, inputs.get(&(set, binding, index)));
             let name = bindings
                 .iter()
                 .find(|i| i.set == set && i.binding == binding)
                 .and_then(|i| i.name.clone());
+            if buffer {
+                check_npy(
+                    &expect.data,
+                    &want,
+                    elements,
+                    (set, binding, given_index),
+                    name.clone(),
+                    origin,
+                    true,
+                )?;
+            }
+            let elem = check_type(expect, &want, inputs.get(&(set, binding, index)))
+                .or_else(|| {
+                    buffer
+                        .then(|| elements.get(&(set, binding)).copied())
+                        .flatten()
+                })
+                .unwrap_or(ElemType::U8);
             let element = ElementSuffix::new(index, index > 0);
             let label = match name {
                 Some(n) => format!("{set}.{binding}{element} ({n})"),

@@ -3,7 +3,9 @@
 //! binding's loaded data kept for the element type of its checks.
 
 use crate::ElemType;
+use crate::bindings::ElementSuffix;
 use crate::data::{Data, LoadError};
+use crate::element::DtypeError;
 use crate::npy::element_count;
 use crate::plan::{BufferPlan, RunPlan, TensorPlan};
 use spvx_exec::{BindingInfo, Resources, Tensor};
@@ -32,6 +34,8 @@ pub enum InputError {
     },
     #[error("{origin}: a tensor needs a shape: give a .npy file, or shape = [...] in the run file")]
     NoShape { origin: String },
+    #[error(transparent)]
+    Dtype(#[from] Box<DtypeError>),
     #[error("{origin}: {elem} data for a tensor of {element_bytes}-byte elements")]
     TensorElement {
         origin: String,
@@ -43,6 +47,17 @@ pub enum InputError {
 /// Something worth saying about the data that does not stop the run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Warning {
+    #[error(
+        "{origin}: the entry point uses no buffer at binding {set}.{binding}{element} (it uses: {used}); it is kept and written back unchanged"
+    )]
+    UnusedBuffer {
+        origin: String,
+        set: u32,
+        binding: u32,
+        element: ElementSuffix,
+        /// The buffers it uses, or `none`.
+        used: String,
+    },
     #[error(
         "{origin}: {bytes} bytes, fewer than the {block} bytes of the block of binding {set}.{binding} (reads beyond give zero)"
     )]
@@ -72,6 +87,30 @@ impl RunPlan {
                 origin: b.origin.clone(),
                 source,
             })
+    }
+
+    /// A `.npy` buffer's dtype against its binding's element type in the module
+    /// (`elements`, [`crate::element::buffer_elements`]); `bindings` name the binding.
+    pub fn check_buffer_dtype(
+        &self,
+        b: &BufferPlan,
+        data: &Data,
+        elements: &BTreeMap<(u32, u32), ElemType>,
+        bindings: &[BindingInfo],
+    ) -> Result<(), Box<DtypeError>> {
+        let name = bindings
+            .iter()
+            .find(|i| (i.set, i.binding) == (b.set, b.binding))
+            .and_then(|i| i.name.clone());
+        crate::element::check_npy(
+            &b.data,
+            data,
+            elements,
+            (b.set, b.binding, b.index),
+            name,
+            &b.origin,
+            false,
+        )
     }
 
     /// A tensor's data and shape (given, else the `.npy` file's; both must agree).

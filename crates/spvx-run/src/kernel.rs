@@ -234,7 +234,8 @@ impl BoundKernel {
         for a in &plan.args {
             let Some(expect) = &a.expect else { continue };
             let want = plan.load_expected(expect, &a.origin)?;
-            let elem = check_type(expect, &want, self.inputs.get(&a.index));
+            let elem =
+                check_type(expect, &want, self.inputs.get(&a.index)).unwrap_or(crate::ElemType::U8);
             let actual = self.resources.arg_buffer(a.index).unwrap_or(&[]);
             let name = self
                 .params

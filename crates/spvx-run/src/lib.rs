@@ -15,6 +15,8 @@
 //! - [`npy`]: the one `.npy` layer (buffer bytes; DPAS matrices for `spvx dpas matmul`).
 //! - [`module`]: reading the module, choosing the entry point, places of instructions.
 //! - [`bindings`]: a plan's bindings against the entry point's.
+//! - [`element`]: a binding's element type from the module, and `.npy` dtypes checked
+//!   against it.
 //! - [`inputs`]: loading the data into engine resources.
 //! - [`engine`]: running a plan on the engine; [`kernel`]: Kernel (OpenCL) entry points.
 //! - [`device`]: running a plan on a Vulkan device; [`diff`]: engine against device.
@@ -32,6 +34,7 @@ pub mod data;
 pub mod device;
 pub mod diagnostic;
 pub mod diff;
+pub mod element;
 pub mod engine;
 pub mod error;
 pub mod expect;

@@ -3,12 +3,14 @@
 //! (line:column of the text, or word offset of the binary) in messages, as
 //! [`Diagnostic`]s.
 
+use crate::ElemType;
 use crate::diagnostic::{Diagnostic, InstructionPlaces, Place, ToDiagnostics};
 use spvx_exec::{CompileOptions, CompiledModule, ExecError};
 use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_spirv::binary::{BinaryError, Header, MAGIC, read_bytes, read_words, to_words};
 use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::Instruction;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
@@ -234,6 +236,21 @@ impl LoadedModule {
             CompiledModule::from_instructions(self.header(), self.instructions(), entry, opts)
         };
         compiled.map_err(|e| self.placed(e))
+    }
+
+    /// The element type of each buffer binding (set, binding) that has one in the module
+    /// ([`crate::element`]).
+    pub fn buffer_elements(&self) -> BTreeMap<(u32, u32), ElemType> {
+        crate::element::buffer_elements(&self.index)
+    }
+
+    /// The (set, binding) of every resource variable the module declares.
+    pub fn resource_bindings(&self) -> Vec<(u32, u32)> {
+        self.index
+            .resource_variables()
+            .iter()
+            .map(|v| (v.set, v.binding))
+            .collect()
     }
 
     /// The module's words.

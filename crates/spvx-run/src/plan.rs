@@ -71,6 +71,10 @@ pub struct RunPlan {
     pub local: Option<[u32; 3]>,
     /// The validator's limits (`--max-id-bound` and the other validator options).
     pub limits: spvx_val::Limits,
+    /// A buffer the entry point does not use is an error (`--strict-bindings`,
+    /// `strict_bindings = true`); by default it is a warning, and the buffer is kept and
+    /// written back unchanged.
+    pub strict_bindings: bool,
 }
 
 impl RunPlan {

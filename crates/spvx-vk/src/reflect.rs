@@ -329,64 +329,38 @@ fn tensor_type(ix: &ModuleIndex, t: Id) -> Option<TensorType> {
     })
 }
 
-/// The one scalar type all leaves of type `t` share (struct members, array, vector, matrix
-/// and tensor elements), if they do.
+/// The element type of a binding of type `t`: the one scalar type all its leaves share
+/// ([`ModuleIndex::uniform_scalar`]), as an [`ElemType`].
 fn uniform_scalar(ix: &ModuleIndex, t: Id) -> Option<ElemType> {
-    let mut found: Option<ElemType> = None;
-    let mut stack = vec![(t, 0u32)];
-    while let Some((t, depth)) = stack.pop() {
-        if depth > 32 {
-            return None;
-        }
-        let leaf = match ix.ty(t)? {
-            Type::Int { width, signed } => Some(match (width, signed) {
-                (8, false) => ElemType::U8,
-                (8, true) => ElemType::I8,
-                (16, false) => ElemType::U16,
-                (16, true) => ElemType::I16,
-                (32, false) => ElemType::U32,
-                (32, true) => ElemType::I32,
-                (64, false) => ElemType::U64,
-                (64, true) => ElemType::I64,
-                _ => return None,
-            }),
-            Type::Float { width, encoding } => Some(match (width, encoding) {
-                (16, None) => ElemType::F16,
-                (16, Some(0)) => ElemType::Bf16,
-                (32, None) => ElemType::F32,
-                (64, None) => ElemType::F64,
-                (8, Some(4214)) => ElemType::E4m3,
-                (8, Some(4215)) => ElemType::E5m2,
-                _ => return None,
-            }),
-            Type::Struct { members } => {
-                stack.extend(members.iter().map(|&m| (m, depth + 1)));
-                None
-            }
-            Type::Array { element, .. }
-            | Type::RuntimeArray { element }
-            | Type::Tensor { element, .. } => {
-                stack.push((*element, depth + 1));
-                None
-            }
-            Type::Vector { component, .. } => {
-                stack.push((*component, depth + 1));
-                None
-            }
-            Type::Matrix { column, .. } => {
-                stack.push((*column, depth + 1));
-                None
-            }
+    elem_of(ix.uniform_scalar(t)?)
+}
+
+/// The [`ElemType`] of a scalar type of the index (`Int` or `Float`), if spvx has one.
+pub fn elem_of(ty: &Type) -> Option<ElemType> {
+    Some(match *ty {
+        Type::Int { width, signed } => match (width, signed) {
+            (8, false) => ElemType::U8,
+            (8, true) => ElemType::I8,
+            (16, false) => ElemType::U16,
+            (16, true) => ElemType::I16,
+            (32, false) => ElemType::U32,
+            (32, true) => ElemType::I32,
+            (64, false) => ElemType::U64,
+            (64, true) => ElemType::I64,
             _ => return None,
-        };
-        if let Some(e) = leaf {
-            match found {
-                Some(f) if f != e => return None,
-                _ => found = Some(e),
-            }
-        }
-    }
-    found
+        },
+        Type::Float { width, encoding } => match (width, encoding) {
+            (16, None) => ElemType::F16,
+            // FPEncoding BFloat16KHR 0, Float8E4M3EXT 4214, Float8E5M2EXT 4215.
+            (16, Some(0)) => ElemType::Bf16,
+            (32, None) => ElemType::F32,
+            (64, None) => ElemType::F64,
+            (8, Some(4214)) => ElemType::E4m3,
+            (8, Some(4215)) => ElemType::E5m2,
+            _ => return None,
+        },
+        _ => return None,
+    })
 }
 
 /// The byte size of a specialisation constant's map entry.

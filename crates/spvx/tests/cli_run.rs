@@ -147,7 +147,7 @@ fn command_line_form_writes_every_binding() {
             "--buffer",
             &buf0,
             "--buffer",
-            "0.1=b.npy",
+            "0.1=raw:b.npy",
             "--buffer",
             &buf2,
             "--buffer",
@@ -334,14 +334,7 @@ fn command_line_errors() {
     let mut args = dot4_args(&[&m, "--buffer", "0.3=i8:1,300"]);
     args.extend_from_slice(&three);
     fails_with(&dir, &args, &["300 is outside the range of i8"]);
-    // A binding the entry point does not use.
-    let mut args = dot4_args(&[&m, "--buffer", "0.3=zeros:4", "--buffer", "1.0=zeros:4"]);
-    args.extend_from_slice(&three);
-    fails_with(
-        &dir,
-        &args,
-        &["uses no buffer at binding 1.0", "0.0, 0.1, 0.2, 0.3"],
-    );
+    // A binding the entry point does not use: a warning (unused_buffer_warns_unless_strict_bindings).
     // Bad groups.
     for g in ["0", "1,2,3,4", "x", "-1"] {
         let mut args = vec!["run", &m, "--groups", g, "--buffer", "0.3=zeros:4"];
@@ -616,4 +609,187 @@ fn validator_limits_from_the_command_line() {
         ],
     );
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+}
+
+/// x[0] *= 2.0 over a StorageBuffer block of floats, binding 0.0 named `x`.
+const DOUBLE_F32: &str = "OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\" %x
+OpExecutionMode %main LocalSize 1 1 1
+OpName %x \"x\"
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %x DescriptorSet 0
+OpDecorate %x Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%int = OpTypeInt 32 1
+%arr = OpTypeRuntimeArray %float
+%Buf = OpTypeStruct %arr
+%ptr = OpTypePointer StorageBuffer %Buf
+%pf = OpTypePointer StorageBuffer %float
+%x = OpVariable %ptr StorageBuffer
+%i0 = OpConstant %int 0
+%two = OpConstant %float 2
+%main = OpFunction %void None %fn
+%l = OpLabel
+%p = OpAccessChain %pf %x %i0 %i0
+%v = OpLoad %float %p
+%d = OpFMul %float %v %two
+OpStore %p %d
+OpReturn
+OpFunctionEnd
+";
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn f64s(v: &[f64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Issue 20 item 2 / issue 24 item 2: a .npy input or expectation whose dtype is not the
+/// binding's element type (the one scalar type of its block) is an error naming both dtypes,
+/// the binding and the file; `raw:FILE` (run files: `raw = true`) takes its bytes as they are.
+#[test]
+fn npy_dtype_is_checked_against_the_binding() {
+    let dir = tmp("npy-dtype");
+    std::fs::write(dir.join("m.spvasm"), DOUBLE_F32).unwrap();
+    std::fs::write(dir.join("d.npy"), npy("<f8", 2, &f64s(&[1.5, 2.5]))).unwrap();
+    std::fs::write(dir.join("f.npy"), npy("<f4", 2, &f32s(&[1.5, 2.5]))).unwrap();
+    let base = ["run", "m.spvasm", "--groups", "1", "--out", "out"];
+    // float64 data into a float buffer: an error, not garbage.
+    let mut args = base.to_vec();
+    args.extend(["--buffer", "0.0=d.npy"]);
+    fails_with(
+        &dir,
+        &args,
+        &["d.npy", "f64 (<f8)", "binding 0.0 'x'", "f32", "raw:d.npy"],
+    );
+    assert!(!dir.join("out").exists());
+    // The binding's own dtype runs.
+    let mut args = base.to_vec();
+    args.extend(["--buffer", "0.0=f.npy"]);
+    let out = run_in(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(dir.join("out/0.0.bin")).unwrap(),
+        f32s(&[3.0, 2.5])
+    );
+    // Raw bytes when asked for: the 16 bytes of the two doubles, the first 4 doubled as f32.
+    let mut args = base.to_vec();
+    args.extend(["--buffer", "0.0=raw:d.npy"]);
+    let out = run_in(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let raw = f64s(&[1.5, 2.5]);
+    let mut want = raw.clone();
+    let first = f32::from_le_bytes(raw[..4].try_into().unwrap()) * 2.0;
+    want[..4].copy_from_slice(&first.to_le_bytes());
+    assert_eq!(std::fs::read(dir.join("out/0.0.bin")).unwrap(), want);
+    // Expectations: a float64 .npy for a float buffer is the same error (not a FAIL line
+    // comparing f64 elements); raw = true compares its bytes.
+    std::fs::write(dir.join("e.npy"), npy("<f8", 1, &f64s(&[3.0]))).unwrap();
+    std::fs::write(dir.join("e4.npy"), npy("<f4", 1, &f32s(&[3.0]))).unwrap();
+    let head = "module = \"m.spvasm\"\ngroups = 1\n[[buffer]]\nbinding = 0\n";
+    std::fs::write(
+        dir.join("bad.toml"),
+        format!("{head}data = {{ f32 = [1.5] }}\nexpect = {{ file = \"e.npy\" }}\n"),
+    )
+    .unwrap();
+    fails_with(
+        &dir,
+        &["run", "bad.toml"],
+        &["e.npy", "f64 (<f8)", "binding 0.0 'x'", "f32", "raw = true"],
+    );
+    std::fs::write(
+        dir.join("good.toml"),
+        format!(
+            "{head}data = {{ file = \"d.npy\", raw = true }}\nexpect = {{ file = \"e4.npy\" }}\n"
+        ),
+    )
+    .unwrap();
+    let out = run_in(&dir, &["run", "good.toml"]);
+    let stdout = text(&out.stdout);
+    // 1.5f64's low word is 0, so x[0] is 0.0 and stays 0.0: the expectation (3.0) fails,
+    // compared as f32.
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("FAIL 0.0 (x): 1 of 1 f32 elements differ"),
+        "{stdout}"
+    );
+    std::fs::write(
+        dir.join("f32_expect.toml"),
+        format!("{head}data = {{ f32 = [1.5] }}\nexpect = {{ file = \"e4.npy\" }}\n"),
+    )
+    .unwrap();
+    let out = run_in(&dir, &["run", "f32_expect.toml"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // raw only goes with a file.
+    std::fs::write(
+        dir.join("raw_zeros.toml"),
+        format!("{head}data = {{ zeros = 4, raw = true }}\n"),
+    )
+    .unwrap();
+    fails_with(&dir, &["run", "raw_zeros.toml"], &["raw = true", "file"]);
+}
+
+/// Issue 20 item 2: a buffer the entry point does not use is a warning naming it (Vulkan and
+/// Amber bind such buffers routinely); `--strict-bindings` makes it an error.
+#[test]
+fn unused_buffer_warns_unless_strict_bindings() {
+    let dir = tmp("unused");
+    let m = example("dot4.spvasm");
+    let mut args = dot4_args(&[&m, "--out", "out"]);
+    for b in [
+        "0.0=zeros:256",
+        "0.1=zeros:256",
+        "0.2=zeros:256",
+        "0.3=zeros:256",
+        "1.0=u32:7",
+    ] {
+        args.extend(["--buffer", b]);
+    }
+    let out = run_in(&dir, &args);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: --buffer 1.0: the entry point uses no buffer at binding 1.0 (it uses: 0.0, 0.1, 0.2, 0.3); it is kept and written back unchanged"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("out/1.0.bin")).unwrap(),
+        [7, 0, 0, 0]
+    );
+    args.push("--strict-bindings");
+    fails_with(
+        &dir,
+        &args,
+        &[
+            "error: --buffer 1.0: the entry point uses no buffer at binding 1.0 (it uses: 0.0, 0.1, 0.2, 0.3)",
+        ],
+    );
+    // Run files: strict_bindings = true.
+    let body = format!(
+        "{DOT4_HEAD}[[buffer]]\nbinding = 0\ndata = {{ zeros = 4 }}\n[[buffer]]\nbinding = 1\ndata = {{ zeros = 4 }}\n[[buffer]]\nbinding = 2\ndata = {{ zeros = 4 }}\n[[buffer]]\nbinding = 3\ndata = {{ zeros = 4 }}\n[[buffer]]\nset = 2\nbinding = 5\ndata = {{ zeros = 4 }}\nexpect = {{ zeros = 4 }}\n"
+    );
+    let out = run_file("unused-warn", &body);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("uses no buffer at binding 2.5"));
+    assert!(
+        text(&out.stdout).contains("PASS 2.5"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run_file("unused-strict", &format!("strict_bindings = true\n{body}"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("uses no buffer at binding 2.5"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -86,6 +86,8 @@ pub enum Problem {
     TypeOfTyped,
     #[error("type = \"...\" only matters in expect tables (how to compare and print)")]
     TypeOutsideExpect,
+    #[error("raw = true is for file data (raw = true takes a file's bytes as they are)")]
+    RawWithoutFile,
     #[error("zeros is a byte count (an integer, or a string like \"4K\")")]
     ZerosCount,
     #[error("expected data cannot be random")]

@@ -167,6 +167,7 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, RunFileError> {
         args,
         local,
         limits: spvx_val::Limits::default(),
+        strict_bindings: file.strict_bindings,
     })
 }
 

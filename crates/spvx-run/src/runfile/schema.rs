@@ -27,6 +27,9 @@ pub(super) struct RunFile {
     pub arg: Vec<Spanned<ArgTable>>,
     /// Kernel entry points: the dispatch's local size (as `groups`).
     pub local: Option<Spanned<Value>>,
+    /// A buffer the entry point does not use is an error, not a warning.
+    #[serde(default)]
+    pub strict_bindings: bool,
 }
 
 /// One `[[arg]]` of a Kernel entry point: `data` (buffers and values) or `local` (bytes of
@@ -84,6 +87,9 @@ pub(super) type Values = Spanned<Vec<Spanned<Value>>>;
 #[serde(deny_unknown_fields)]
 pub(super) struct DataTable {
     pub file: Option<String>,
+    /// `raw = true`: the file's bytes as they are (a `.npy` file's elements without the
+    /// dtype check against the binding).
+    pub raw: Option<Spanned<bool>>,
     pub zeros: Option<Spanned<Value>>,
     pub random: Option<Spanned<String>>,
     pub count: Option<Spanned<u64>>,

@@ -84,8 +84,18 @@ pub(super) fn data_spec(
     if t.elem.is_some() && !expect {
         return Err(src.at(&span, Problem::TypeOutsideExpect));
     }
+    let raw = match &t.raw {
+        Some(r) if t.file.is_none() => return Err(src.at(&r.span(), Problem::RawWithoutFile)),
+        Some(r) => *r.get_ref(),
+        None => false,
+    };
     if let Some(file) = &t.file {
-        return Ok(DataSpec::File(PathBuf::from(file)));
+        let path = PathBuf::from(file);
+        return Ok(if raw {
+            DataSpec::Raw(path)
+        } else {
+            DataSpec::File(path)
+        });
     }
     if let Some(z) = &t.zeros {
         let n = match z.get_ref() {

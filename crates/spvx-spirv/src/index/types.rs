@@ -1,5 +1,6 @@
 //! Type declarations resolved to a form the checks can match on.
 
+use super::ModuleIndex;
 use crate::instruction::{Id, Instruction, OperandValue};
 use crate::op::Op;
 
@@ -75,6 +76,44 @@ impl Type {
     }
 }
 
+/// How deep [`ModuleIndex::uniform_scalar`] looks into nested types.
+const UNIFORM_SCALAR_DEPTH: u32 = 32;
+
+impl ModuleIndex {
+    /// The one scalar type (`Int` or `Float`) that every leaf of type `t` shares — struct
+    /// members, array, runtime-array, vector, matrix and tensor elements — if they all share
+    /// one (compared by value: width, signedness, FP encoding). `None` when the leaves are of
+    /// several types, when a leaf is anything else (a boolean, a pointer, an opaque type), or
+    /// when `t` nests deeper than 32 levels.
+    ///
+    /// This is a binding's element type: how its bytes are read, printed and compared
+    /// (spvx-run's dtype check of `.npy` data, spvx-vk's reflection).
+    pub fn uniform_scalar(&self, t: Id) -> Option<&Type> {
+        let mut found: Option<&Type> = None;
+        let mut stack = vec![(t, 0u32)];
+        while let Some((t, depth)) = stack.pop() {
+            if depth > UNIFORM_SCALAR_DEPTH {
+                return None;
+            }
+            let ty = self.ty(t)?;
+            match ty {
+                Type::Int { .. } | Type::Float { .. } => match found {
+                    Some(f) if f != ty => return None,
+                    _ => found = Some(ty),
+                },
+                Type::Struct { members } => stack.extend(members.iter().map(|&m| (m, depth + 1))),
+                Type::Array { element, .. }
+                | Type::RuntimeArray { element }
+                | Type::Tensor { element, .. } => stack.push((*element, depth + 1)),
+                Type::Vector { component, .. } => stack.push((*component, depth + 1)),
+                Type::Matrix { column, .. } => stack.push((*column, depth + 1)),
+                _ => return None,
+            }
+        }
+        found
+    }
+}
+
 /// The type an instruction declares, if it is a type declaration.
 pub(super) fn resolve(inst: &Instruction) -> Option<Type> {
     let word = |i: usize| inst.operands.get(i).and_then(|o| o.word());
@@ -144,4 +183,46 @@ fn is_type_decl(opcode: Op) -> bool {
     crate::grammar::grammar()
         .instruction(opcode)
         .is_some_and(|i| i.class == "Type-Declaration")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Type;
+    use crate::asm::{AsmOptions, assemble};
+    use crate::binary::read_words;
+    use crate::index::ModuleIndex;
+
+    fn index(text: &str) -> ModuleIndex {
+        let words = assemble(text, &AsmOptions::default()).unwrap().words();
+        let parsed = read_words(&words).unwrap();
+        ModuleIndex::build(&parsed.header, parsed.instructions)
+    }
+
+    #[test]
+    fn uniform_scalar_of_blocks() {
+        let ix = index(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+             %f = OpTypeFloat 32\n%i = OpTypeInt 32 1\n%u = OpTypeInt 32 0\n\
+             %b = OpTypeBool\n%v = OpTypeVector %f 4\n%m = OpTypeMatrix %v 4\n\
+             %n = OpConstant %u 3\n%a = OpTypeArray %m %n\n%r = OpTypeRuntimeArray %f\n\
+             %s1 = OpTypeStruct %f %v %a %r\n%s2 = OpTypeStruct %f %i\n\
+             %s3 = OpTypeStruct %i %u\n%s4 = OpTypeStruct %b\n%s5 = OpTypeStruct %s1 %r\n",
+        );
+        // Ids in order of first appearance, as the assembler numbers them.
+        let names = [
+            "f", "i", "u", "b", "v", "m", "n", "a", "r", "s1", "s2", "s3", "s4", "s5",
+        ];
+        let id = |name: &str| names.iter().position(|&n| n == name).unwrap() as u32 + 1;
+        let f32 = Some(&Type::Float {
+            width: 32,
+            encoding: None,
+        });
+        assert_eq!(ix.uniform_scalar(id("s1")), f32);
+        assert_eq!(ix.uniform_scalar(id("s5")), f32);
+        assert_eq!(ix.uniform_scalar(id("r")), f32);
+        // Mixed types, signedness apart, booleans: no one scalar type.
+        assert_eq!(ix.uniform_scalar(id("s2")), None);
+        assert_eq!(ix.uniform_scalar(id("s3")), None);
+        assert_eq!(ix.uniform_scalar(id("s4")), None);
+    }
 }

@@ -96,7 +96,7 @@ pub fn run(args: DiffArgs) -> CmdResult {
         .transpose()?;
     let mut plan = plan_of(&args.run)?;
     let device = args.run.device.clone().unwrap_or_else(|| "vulkan".into());
-    let loaded = Loaded::load(&plan).map_err(report)?;
+    let loaded = Loaded::load(&plan, &mut |w| eprintln!("warning: {w}")).map_err(report)?;
     let compiled = loaded.compiled.as_ref().map_err(report)?;
     let runner = open(&device).map_err(error)?;
     if args.run.subgroup_size.is_none() {

@@ -76,6 +76,7 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
             None => None,
         },
         limits: spvx_val::Limits::default(),
+        strict_bindings: args.strict_bindings,
     })
 }
 

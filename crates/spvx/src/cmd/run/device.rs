@@ -9,7 +9,7 @@ use spvx_run::outputs::write_outputs;
 
 /// Runs the plan on the device, prints a summary, writes outputs and checks expectations.
 pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
-    let loaded = Loaded::load(plan).map_err(report)?;
+    let loaded = Loaded::load(plan, &mut |w| eprintln!("warning: {w}")).map_err(report)?;
     let runner = open(device).map_err(error)?;
     let out = loaded.run_on(&runner, plan).map_err(error)?;
     let [x, y, z] = plan.groups;
@@ -17,13 +17,20 @@ pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
         "ran '{}' of {} on {}: {x}x{y}x{z} workgroups",
         loaded.entry, loaded.module.name, out.device
     );
-    let res = output_resources(out);
+    let mut res = output_resources(out);
+    loaded.add_unbound(&mut res);
     if let Some(dir) = &plan.out {
         let names = write_outputs(dir, &res, &loaded.arrays(), &[]).map_err(error)?;
         print_written(&names, dir);
     }
     let tally = plan
-        .check_expectations(&res, &loaded.bindings, &loaded.inputs(), &mut print_check)
+        .check_expectations(
+            &res,
+            &loaded.bindings,
+            &loaded.inputs(),
+            &loaded.element_types,
+            &mut print_check,
+        )
         .map_err(error)?;
     Ok(finish(tally, "bindings"))
 }

@@ -25,7 +25,8 @@ COMMAND-LINE FORM
            [--out DIR] [engine options]
   MODULE is a SPIR-V binary (recognised by its magic number, either byte order) or assembly
   text (spirv-as syntax). The entry point defaults to the only one, else the one named main.
-  Every binding the entry point uses needs data; naming one it does not use is an error.
+  Every binding the entry point uses needs data. A buffer for a binding it does not use is a
+  warning (it is kept and written back unchanged); --strict-bindings makes it an error.
   After the run every buffer (inputs too) is written to DIR/SET.BINDING.bin and every tensor
   to DIR/SET.BINDING.npy (DIR defaults to the current directory). A tensor's shape and
   element type come from its .npy file (packed, C order).
@@ -36,7 +37,12 @@ COMMAND-LINE FORM
   written to DIR/SET.BINDING.INDEX.npy.
 
   SOURCE  a file path: raw bytes, or a .npy array when the name ends in .npy (its elements in
-          C order, little-endian; dtypes b1, i1-i8, u1-u8, f2, f4, f8);
+          C order, little-endian; dtypes b1, i1-i8, u1-u8, f2, f4, f8). A .npy buffer's
+          dtype must be the binding's element type (the one scalar type of its block;
+          bf16 takes <u2 and e4m3/e5m2 |u1 arrays of bits); a block of several types
+          takes any;
+          raw:FILE the file's bytes as they are, without that check (a .npy file's
+          elements; e.g. raw:a.npy for int8 data packed into uint words);
           zeros:BYTES (e.g. zeros:4096, zeros:64K);
           TYPE:V,V,... inline values, TYPE one of u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16
           f32 f64 e4m3 e5m2 (e.g. i8:1,-2,3 or f16:0.5,0x3c00). Write ./NAME for a file
@@ -53,6 +59,8 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   out    = \"out\"                # optional: write SET.BINDING.bin there (default: none)
   [spec]                        # optional: SpecId = value
   0 = 64                        #   integer, true/false, or \"f32:1.5\"
+  strict_bindings = true        # optional: a buffer the entry point does not use is an
+                                #   error (default: a warning), as --strict-bindings
   [run]                         # optional engine options (the command line wins):
   strict = true                 #   max_steps, max_invocations, max_memory (bytes or \"4G\"), threads,
                                 #   subgroup_size, mixdot_model, mixdot_rounding,
@@ -72,7 +80,9 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   index = 1                     #   optional: element of an array of tensors (default 0)
 
   A data table has exactly one source:
-    file = \"a.bin\" | \"a.npy\"    raw bytes or .npy elements (paths relative to the run file)
+    file = \"a.bin\" | \"a.npy\"    raw bytes or .npy elements (paths relative to the run file);
+                                  a .npy dtype must be the binding's element type;
+                                  raw = true takes the file's bytes without that check
     zeros = 4096 | \"64K\"          zero bytes
     TYPE = [v, ...]               inline values: numbers, or strings (\"0x3c00\", \"-inf\")
     random = \"TYPE\", count = N, min = A, max = B, seed = S
@@ -80,8 +90,9 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
         type's range, by rejection); floats min + (max-min)*u with u = (x>>11)*2^-53 in f64,
         rounded to nearest even into TYPE. Not allowed in expect.
   In expect tables, type = \"TYPE\" says how to compare and print file or zeros data
-  (default: the .npy dtype, else u8). Expected data covers the first bytes of the buffer;
-  comparison is bit for bit.
+  (default: the .npy dtype, else the input's type, else the binding's element type, else
+  u8); an expected .npy file's dtype is checked like an input's (raw = true: not). Expected
+  data covers the first bytes of the buffer; comparison is bit for bit.
 
   Each checked binding prints PASS or FAIL (with the first differing element: its index,
   the value got and the value expected). Unknown keys and wrong types are errors with
@@ -168,6 +179,10 @@ pub struct RunArgs {
     /// Undefined behaviour is an error naming the instruction, invocation and workgroup.
     #[arg(long)]
     pub strict: bool,
+    /// A buffer for a binding the entry point does not use is an error (default: a warning;
+    /// run files: strict_bindings = true).
+    #[arg(long)]
+    pub strict_bindings: bool,
     /// Largest number of steps (instructions × subgroups) one workgroup may execute.
     #[arg(long, value_name = "N")]
     pub max_steps: Option<u64>,
@@ -272,6 +287,7 @@ fn plan_without_limits(args: &RunArgs) -> Result<RunPlan, String> {
         if let Some(out) = &args.out {
             plan.out = Some(out.clone());
         }
+        plan.strict_bindings |= args.strict_bindings;
         if let Some(l) = &args.local {
             plan.local =
                 Some(cli_form::parse_local(l).map_err(|e| format!("error: --local {l}: {e}"))?);
