@@ -23,6 +23,7 @@
 //! - [`compare`]: the one buffer comparison (run, diff, bench).
 //! - [`expect`]: expectations, PASS/FAIL lines and their tally.
 //! - [`outputs`]: writing buffers, tensors and kernel arguments after a run.
+//! - [`reflect`]: what a module declares (`spvx reflect`), from its index.
 //! - [`diagnostic`]: [`diagnostic::Diagnostic`], an error or warning with its place (run file,
 //!   module text or binary), and the one renderer every command prints them with.
 //! - [`error`]: [`RunError`], any of the above's errors.
@@ -47,6 +48,7 @@ pub mod outputs;
 pub mod parse;
 pub mod plan;
 pub mod prng;
+pub mod reflect;
 pub mod runfile;
 
 pub use error::RunError;

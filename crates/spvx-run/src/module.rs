@@ -166,6 +166,11 @@ impl LoadedModule {
         })
     }
 
+    /// The module index.
+    pub fn index(&self) -> &ModuleIndex {
+        &self.index
+    }
+
     /// The module's header.
     pub fn header(&self) -> &Header {
         &self.index.header

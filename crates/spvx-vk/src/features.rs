@@ -180,6 +180,27 @@ fn need(cap: u32) -> VkResult<Vec<Need>> {
     })
 }
 
+/// What the capabilities `caps` ask of a Vulkan device, without a device: each feature by its
+/// Vulkan name (`shaderInt8`), each subgroup operation as `subgroup operations: NAME`, and what
+/// spvx-vk cannot enable as its own line; duplicates once, in order of first need.
+pub fn required_features(caps: &[u32]) -> VkResult<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for &cap in caps {
+        for n in need(cap)? {
+            let line = match n {
+                Need::Feature(name, _) => name.to_string(),
+                Need::Subgroup(name, _) => format!("{name} in compute shaders"),
+                Need::NotEnabled(what) => what.to_string(),
+                Need::Nothing => continue,
+            };
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Checks that the device offers what every capability needs; the first missing feature is
 /// the error.
 pub fn check_capabilities(

@@ -31,6 +31,8 @@ enum Command {
     /// Intel DPAS: run DPAS programs over a register file, or multiply .npy matrices.
     #[command(subcommand)]
     Dpas(cmd::dpas::DpasCommand),
+    /// Print what a module declares: entry points, bindings, push and spec constants, features.
+    Reflect(cmd::reflect::ReflectArgs),
     /// Run a compute entry point over buffers (command-line form or a TOML run file).
     Run(Box<cmd::run::RunArgs>),
     /// Run on the engine and on a Vulkan device; compare every output buffer bit for bit.
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Val(args) => cmd::val::run(args),
         Command::Calc(c) => cmd::calc::run(c),
         Command::Dpas(c) => cmd::dpas::run(c),
+        Command::Reflect(args) => cmd::reflect::run(args),
         Command::Run(args) => cmd::run::run(*args),
         Command::Diff(args) => cmd::diff::run(*args),
         Command::Bench(args) => cmd::bench::run(args),

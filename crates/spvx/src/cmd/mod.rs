@@ -8,6 +8,7 @@ pub mod diff;
 pub mod dis;
 pub mod dpas;
 pub mod limits;
+pub mod reflect;
 pub mod run;
 pub mod val;
 
