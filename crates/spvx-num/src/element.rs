@@ -99,9 +99,32 @@ impl ElemType {
         }
     }
 
-    /// The type called `name`, if any.
+    /// NumPy's name of the type (`float32`); bf16 and fp8 by the names of the ml_dtypes
+    /// package, which NumPy users take them from (`bfloat16`, `float8_e4m3fn`, `float8_e5m2`).
+    pub const fn numpy_name(self) -> &'static str {
+        match self {
+            ElemType::U8 => "uint8",
+            ElemType::I8 => "int8",
+            ElemType::U16 => "uint16",
+            ElemType::I16 => "int16",
+            ElemType::U32 => "uint32",
+            ElemType::I32 => "int32",
+            ElemType::U64 => "uint64",
+            ElemType::I64 => "int64",
+            ElemType::F16 => "float16",
+            ElemType::Bf16 => "bfloat16",
+            ElemType::F32 => "float32",
+            ElemType::F64 => "float64",
+            ElemType::E4m3 => "float8_e4m3fn",
+            ElemType::E5m2 => "float8_e5m2",
+        }
+    }
+
+    /// The type called `name`: spvx's name (`f32`) or NumPy's (`float32`).
     pub fn from_name(name: &str) -> Option<ElemType> {
-        ElemType::ALL.into_iter().find(|t| t.name() == name)
+        ElemType::ALL
+            .into_iter()
+            .find(|t| t.name() == name || t.numpy_name() == name)
     }
 
     /// All names, comma-separated (for messages).
@@ -332,6 +355,26 @@ mod tests {
         let mut out = Vec::new();
         t.push_bytes(t.encode_text(text).unwrap(), &mut out);
         out
+    }
+
+    #[test]
+    fn numpy_names_are_accepted_too() {
+        for (numpy, ours) in [
+            ("uint8", ElemType::U8),
+            ("int16", ElemType::I16),
+            ("uint32", ElemType::U32),
+            ("int64", ElemType::I64),
+            ("float16", ElemType::F16),
+            ("bfloat16", ElemType::Bf16),
+            ("float32", ElemType::F32),
+            ("float64", ElemType::F64),
+            ("float8_e4m3fn", ElemType::E4m3),
+            ("float8_e5m2", ElemType::E5m2),
+        ] {
+            assert_eq!(ElemType::from_name(numpy), Some(ours), "{numpy}");
+        }
+        assert_eq!(ElemType::from_name("f32"), Some(ElemType::F32));
+        assert_eq!(ElemType::from_name("float"), None);
     }
 
     #[test]

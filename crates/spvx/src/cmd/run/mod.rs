@@ -45,8 +45,9 @@ COMMAND-LINE FORM
           elements; e.g. raw:a.npy for int8 data packed into uint words);
           zeros:BYTES (e.g. zeros:4096, zeros:64K);
           TYPE:V,V,... inline values, TYPE one of u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16
-          f32 f64 e4m3 e5m2 (e.g. i8:1,-2,3 or f16:0.5,0x3c00). Write ./NAME for a file
-          whose name looks like these.
+          f32 f64 e4m3 e5m2, or NumPy's names of them (uint8 ... float64, bfloat16,
+          float8_e4m3fn, float8_e5m2) (e.g. i8:1,-2,3 or float16:0.5,0x3c00). Write ./NAME
+          for a file whose name looks like these.
   VALUE   of --spec: an integer (two's complement when negative), 0x bits, true/false, or
           TYPE:VALUE (f32:1.5, f16:0.1, i8:-3).
   Values: decimals are rounded once, to nearest even, into the type; 0x/0b/0o give bits;
