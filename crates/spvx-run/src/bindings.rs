@@ -35,9 +35,10 @@ pub struct Named(pub Option<String>);
 
 impl fmt::Display for Named {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // glslang names an anonymous block instance "": that is no name.
         match &self.0 {
-            Some(n) => write!(f, " '{n}'"),
-            None => Ok(()),
+            Some(n) if !n.is_empty() => write!(f, " '{n}'"),
+            _ => Ok(()),
         }
     }
 }
