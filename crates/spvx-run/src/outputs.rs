@@ -39,6 +39,8 @@ pub enum OutputError {
         #[source]
         source: std::io::Error,
     },
+    #[error("--out {}: {why}", dir.display())]
+    NotADirectory { dir: PathBuf, why: &'static str },
     #[error("tensor {stem}: {source}")]
     Tensor {
         stem: String,
@@ -90,6 +92,37 @@ pub fn arrays(bindings: &[BindingInfo]) -> Vec<(u32, u32)> {
         .filter(|i| i.element.is_some())
         .map(|i| (i.set, i.binding))
         .collect()
+}
+
+/// Refuses, before anything runs, an output directory that cannot be one: `-` (standard output
+/// cannot hold one file per binding), an existing file, or a name ending in `.npy` or `.bin`
+/// (a file name: the outputs are `SET.BINDING.bin`/`.npy` files inside the directory).
+pub fn check_out_dir(dir: &Path) -> Result<(), OutputError> {
+    let why = if dir.as_os_str() == "-" {
+        Some(
+            "the outputs are one file per binding, written into a directory; standard output cannot hold them",
+        )
+    } else if dir.exists() && !dir.is_dir() {
+        Some(
+            "exists and is not a directory (the outputs are one file per binding, written into a directory)",
+        )
+    } else if dir
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npy") || e.eq_ignore_ascii_case("bin"))
+    {
+        Some(
+            "names a file; --out takes a directory, into which SET.BINDING.bin (buffers) and SET.BINDING.npy (tensors) are written",
+        )
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(OutputError::NotADirectory {
+            dir: dir.to_path_buf(),
+            why,
+        }),
+        None => Ok(()),
+    }
 }
 
 fn create(dir: &Path) -> Result<(), OutputError> {

@@ -793,3 +793,28 @@ fn unused_buffer_warns_unless_strict_bindings() {
         text(&out.stderr)
     );
 }
+
+/// `--out` takes a directory: a file name (`res.npy`), `-` and an existing file are refused
+/// before the run, and nothing is created.
+#[test]
+fn out_must_name_a_directory() {
+    let dir = tmp("out-dir");
+    std::fs::write(dir.join("file.txt"), b"x").unwrap();
+    let gemm = example("gemm_int8.toml");
+    for (out, says) in [
+        ("res.npy", "names a file; --out takes a directory"),
+        ("RES.BIN", "names a file; --out takes a directory"),
+        ("-", "standard output cannot hold them"),
+        ("file.txt", "exists and is not a directory"),
+    ] {
+        let o = run_in(&dir, &["run", &gemm, "--out", out]);
+        assert_eq!(o.status.code(), Some(1), "--out {out}");
+        let err = text(&o.stderr);
+        assert!(err.starts_with(&format!("error: --out {out}: ")), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(text(&o.stdout).is_empty(), "nothing ran for --out {out}");
+    }
+    assert!(!dir.join("res.npy").exists() && !dir.join("RES.BIN").exists());
+    assert!(!dir.join("-").exists());
+    assert!(dir.join("file.txt").is_file());
+}

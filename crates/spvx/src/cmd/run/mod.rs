@@ -12,7 +12,7 @@ pub mod device;
 pub mod execute;
 pub mod output;
 
-use crate::cmd::{CmdResult, report};
+use crate::cmd::{CmdResult, error, report};
 use spvx_run::options::{ByteCount, RunOptions};
 use spvx_run::{RunPlan, runfile};
 use std::path::PathBuf;
@@ -269,6 +269,15 @@ pub fn plan_of(args: &RunArgs) -> Result<RunPlan, String> {
 
 /// The plan of the command line or run file, with the validator's default limits.
 fn plan_without_limits(args: &RunArgs) -> Result<RunPlan, String> {
+    let plan = plan_as_given(args)?;
+    if let Some(dir) = &plan.out {
+        spvx_run::outputs::check_out_dir(dir).map_err(error)?;
+    }
+    Ok(plan)
+}
+
+/// The plan of the command line or run file, as given.
+fn plan_as_given(args: &RunArgs) -> Result<RunPlan, String> {
     Ok(if args.is_run_file() {
         if !args.buffers.is_empty() || args.push.is_some() || !args.kernel_args.is_empty() {
             return Err(
