@@ -53,6 +53,12 @@ pub enum ModuleError {
         "{name} is neither a SPIR-V binary (no magic number) nor UTF-8 text (byte {valid_up_to})"
     )]
     NotText { name: String, valid_up_to: usize },
+    #[error("{name} is {what} source, not a SPIR-V module; compile it first: {how}")]
+    Source {
+        name: String,
+        what: &'static str,
+        how: String,
+    },
     /// Text that does not assemble: the assembler's error at its place.
     #[error("{}", .0.render_body())]
     Assemble(Box<Diagnostic>),
@@ -122,6 +128,11 @@ impl LoadedModule {
             name: name.clone(),
             source,
         })?;
+        if !is_binary(&bytes)
+            && let Some((what, how)) = shading_language(path)
+        {
+            return Err(ModuleError::Source { name, what, how });
+        }
         LoadedModule::from_bytes(name, &bytes, &AsmOptions::default())
     }
 
@@ -306,6 +317,32 @@ impl LoadedModule {
     pub fn locate(&self, d: Diagnostic, index: u32) -> Diagnostic {
         self.places
             .locate(d, index as usize, self.header(), self.instructions())
+    }
+}
+
+/// For a file named like shader or kernel source (not SPIR-V assembly): what it is and the
+/// command that compiles it.
+fn shading_language(path: &Path) -> Option<(&'static str, String)> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    let file = path.display();
+    let stem = path.with_extension("spv");
+    let out = stem.display();
+    match ext.as_str() {
+        "comp" | "glsl" | "vert" | "frag" | "geom" | "tesc" | "tese" | "mesh" | "task" => Some((
+            "GLSL",
+            format!("glslangValidator -V --target-env vulkan1.3 {file} -o {out}"),
+        )),
+        "hlsl" => Some((
+            "HLSL",
+            format!("dxc -spirv -T cs_6_0 -E main {file} -Fo {out}"),
+        )),
+        "cl" => Some((
+            "OpenCL C",
+            format!(
+                "clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0 -finclude-default-header -no-opaque-pointers -O2 -emit-llvm-bc {file} -o kernel.bc && llvm-spirv-15 kernel.bc -o {out}"
+            ),
+        )),
+        _ => None,
     }
 }
 

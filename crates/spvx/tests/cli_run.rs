@@ -818,3 +818,22 @@ fn out_must_name_a_directory() {
     assert!(!dir.join("-").exists());
     assert!(dir.join("file.txt").is_file());
 }
+
+/// Shader or kernel source where a module is expected: the error names the language and the
+/// command that compiles it (instead of an assembler error at line 1).
+#[test]
+fn source_files_get_a_compile_hint() {
+    let dir = tmp("source-hint");
+    std::fs::write(dir.join("k.comp"), b"#version 450\nvoid main() {}\n").unwrap();
+    std::fs::write(dir.join("k.cl"), b"kernel void k() {}\n").unwrap();
+    let o = run_in(&dir, &["run", "k.comp", "--groups", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr).trim_end(),
+        "error: k.comp is GLSL source, not a SPIR-V module; compile it first: glslangValidator -V --target-env vulkan1.3 k.comp -o k.spv"
+    );
+    let o = run_in(&dir, &["run", "k.cl", "--groups", "1"]);
+    assert!(text(&o.stderr).starts_with(
+        "error: k.cl is OpenCL C source, not a SPIR-V module; compile it first: clang-15 "
+    ));
+}
