@@ -110,7 +110,14 @@ impl Bound {
     /// Writes every buffer and tensor to `dir` ([`crate::outputs`]); the names written.
     pub fn write_outputs(&self, plan: &RunPlan, dir: &Path) -> Result<Vec<String>, OutputError> {
         let tensors = plan.tensor_outputs(&self.bindings, &self.inputs);
-        write_outputs(dir, &self.resources, &arrays(&self.bindings), &tensors)
+        write_outputs(
+            dir,
+            &self.resources,
+            &arrays(&self.bindings),
+            &tensors,
+            plan.out_format,
+            &self.elements,
+        )
     }
 
     /// Checks the plan's expectations after the run ([`RunPlan::check_expectations`]).

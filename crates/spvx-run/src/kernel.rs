@@ -7,7 +7,7 @@ use crate::engine::Prepared;
 use crate::expect::{Checked, ExpectError, Tally, check_type};
 use crate::inputs::InputError;
 use crate::outputs::{OutputError, write_arg_outputs};
-use crate::plan::{ExpectPlan, RunPlan};
+use crate::plan::{ExpectPlan, OutFormat, RunPlan};
 use spvx_exec::Resources;
 use spvx_exec::resources::{KernelArg, KernelArgInfo, KernelArgKind};
 use std::collections::BTreeMap;
@@ -219,7 +219,10 @@ impl RunPlan {
 
 impl BoundKernel {
     /// Writes every buffer argument to `dir/arg.N.bin`; the names written.
-    pub fn write_outputs(&self, dir: &Path) -> Result<Vec<String>, OutputError> {
+    pub fn write_outputs(&self, plan: &RunPlan, dir: &Path) -> Result<Vec<String>, OutputError> {
+        if plan.out_format == OutFormat::Npy {
+            return Err(OutputError::KernelNpy);
+        }
         write_arg_outputs(dir, &self.resources, &self.params)
     }
 

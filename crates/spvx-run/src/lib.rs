@@ -53,5 +53,5 @@ pub mod runfile;
 
 pub use error::RunError;
 pub use options::RunOptions;
-pub use plan::{BufferPlan, ExpectPlan, RunPlan, TensorPlan};
+pub use plan::{BufferPlan, ExpectPlan, OutFormat, RunPlan, TensorPlan};
 pub use spvx_num::element::{ElemError, ElemType};

@@ -6,7 +6,7 @@
 use crate::ElemType;
 use crate::data::Data;
 use crate::npy::{NpyError, write_npy};
-use crate::plan::RunPlan;
+use crate::plan::{OutFormat, RunPlan};
 use spvx_exec::resources::KernelArgInfo;
 use spvx_exec::{BindingInfo, Resources};
 use std::collections::BTreeMap;
@@ -39,6 +39,25 @@ pub enum OutputError {
         #[source]
         source: std::io::Error,
     },
+    #[error(
+        "binding {set}.{binding}: --format npy needs one element type, and the block's members are of several types (or of a type without a NumPy dtype); write it with --format bin"
+    )]
+    Untyped { set: u32, binding: u32 },
+    #[error("binding {set}.{binding}: {bytes} bytes are not a whole number of {elem} elements")]
+    Ragged {
+        set: u32,
+        binding: u32,
+        bytes: usize,
+        elem: ElemType,
+    },
+    #[error("{stem}.npy: {source}")]
+    Npy {
+        stem: String,
+        #[source]
+        source: NpyError,
+    },
+    #[error("Kernel arguments are written as arg.N.bin only: --format npy is for buffer bindings")]
+    KernelNpy,
     #[error("--out {}: {why}", dir.display())]
     NotADirectory { dir: PathBuf, why: &'static str },
     #[error("tensor {stem}: {source}")]
@@ -147,16 +166,41 @@ pub fn write_outputs(
     res: &Resources,
     arrays: &[(u32, u32)],
     tensors: &[TensorOutput],
+    format: OutFormat,
+    elements: &BTreeMap<(u32, u32), ElemType>,
 ) -> Result<Vec<String>, OutputError> {
     create(dir)?;
     let mut written = Vec::new();
     for ((set, binding, index), bytes) in res.buffer_elements() {
-        let name = if arrays.contains(&(set, binding)) {
-            format!("{set}.{binding}.{index}.bin")
+        let stem = if arrays.contains(&(set, binding)) {
+            format!("{set}.{binding}.{index}")
         } else {
-            format!("{set}.{binding}.bin")
+            format!("{set}.{binding}")
         };
-        write(dir, &name, bytes)?;
+        let (name, file) = match format {
+            OutFormat::Bin => (format!("{stem}.bin"), bytes.to_vec()),
+            OutFormat::Npy => {
+                let elem = *elements
+                    .get(&(set, binding))
+                    .ok_or(OutputError::Untyped { set, binding })?;
+                let size = elem.size();
+                if bytes.len() % size != 0 {
+                    return Err(OutputError::Ragged {
+                        set,
+                        binding,
+                        bytes: bytes.len(),
+                        elem,
+                    });
+                }
+                let shape = [(bytes.len() / size) as u64];
+                let file = write_npy(elem, &shape, bytes).map_err(|source| OutputError::Npy {
+                    stem: stem.clone(),
+                    source,
+                })?;
+                (format!("{stem}.npy"), file)
+            }
+        };
+        write(dir, &name, &file)?;
         written.push(name);
     }
     for t in tensors {

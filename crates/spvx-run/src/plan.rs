@@ -65,6 +65,8 @@ pub struct RunPlan {
     pub config: RunConfig,
     /// Where to write `SET.BINDING.bin` after the run (none: do not write).
     pub out: Option<PathBuf>,
+    /// The files buffers are written as (`--format`, run files: `format`).
+    pub out_format: OutFormat,
     /// Kernel (OpenCL) entry points: the arguments.
     pub args: Vec<ArgPlan>,
     /// Kernel entry points: the dispatch's local size (when the kernel requires none).
@@ -75,6 +77,28 @@ pub struct RunPlan {
     /// `strict_bindings = true`); by default it is a warning, and the buffer is kept and
     /// written back unchanged.
     pub strict_bindings: bool,
+}
+
+/// How output buffers are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutFormat {
+    /// `SET.BINDING.bin`: the buffer's bytes as they are.
+    #[default]
+    Bin,
+    /// `SET.BINDING.npy`: a 1-D array of the binding's element type (bf16 and fp8 as the
+    /// unsigned integers of their bits).
+    Npy,
+}
+
+impl OutFormat {
+    /// The format called `name` (`bin`, `npy`).
+    pub fn from_name(name: &str) -> Option<OutFormat> {
+        match name {
+            "bin" => Some(OutFormat::Bin),
+            "npy" => Some(OutFormat::Npy),
+            _ => None,
+        }
+    }
 }
 
 impl RunPlan {

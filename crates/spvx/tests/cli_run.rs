@@ -837,3 +837,60 @@ fn source_files_get_a_compile_hint() {
         "error: k.cl is OpenCL C source, not a SPIR-V module; compile it first: clang-15 "
     ));
 }
+
+/// `--format npy`: each buffer as a 1-D .npy of the binding's element type, its data the
+/// buffer's bytes; the header read here by hand (NumPy's format.py layout, version 1.0).
+#[test]
+fn format_npy_writes_typed_arrays() {
+    let dir = tmp("format-npy");
+    let gemm = example("gemm_int8.toml");
+    let o = run_in(&dir, &["run", &gemm, "--out", "bin"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run_in(&dir, &["run", &gemm, "--out", "npy", "--format", "npy"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("wrote 0.0.npy 0.1.npy 0.2.npy 0.3.npy in npy"));
+    // Binding 0.3 (C) is a block of a runtime array of uint: 64 elements for 8x8.
+    let bin = std::fs::read(dir.join("bin/0.3.bin")).unwrap();
+    let npy = std::fs::read(dir.join("npy/0.3.npy")).unwrap();
+    assert_eq!(&npy[..8], b"\x93NUMPY\x01\x00");
+    let header_len = u16::from_le_bytes([npy[8], npy[9]]) as usize;
+    let header = std::str::from_utf8(&npy[10..10 + header_len]).unwrap();
+    assert!(header.contains("'descr': '<u4'"), "{header}");
+    assert!(header.contains("'shape': (64,"), "{header}");
+    assert!(header.contains("'fortran_order': False"), "{header}");
+    assert_eq!(&npy[10 + header_len..], &bin[..]);
+}
+
+/// A bad `format` in a run file names its place; Kernel arguments refuse npy.
+#[test]
+fn format_errors() {
+    let dir = tmp("format-errors");
+    let toml = std::fs::read_to_string(examples().join("gemm_int8.toml")).unwrap();
+    let toml = toml.replace(
+        "module = \"gemm_int8.spvasm\"",
+        &format!(
+            "module = \"{}\"\nformat = \"csv\"",
+            example("gemm_int8.spvasm").replace('\\', "/")
+        ),
+    );
+    std::fs::write(dir.join("bad.toml"), toml).unwrap();
+    let o = run_in(&dir, &["run", "bad.toml"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("format is \"bin\""), "{err}");
+    assert!(err.contains(" --> bad.toml:5:10"), "{err}");
+    assert!(err.contains("format = \"csv\""), "{err}");
+    let o = run_in(
+        &dir,
+        &[
+            "run",
+            &example("opencl_rowdot.toml"),
+            "--out",
+            "k",
+            "--format",
+            "npy",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("--format npy is for buffer bindings"));
+}

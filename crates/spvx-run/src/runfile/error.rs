@@ -63,6 +63,8 @@ pub enum Problem {
     SpecValue(#[from] SpecValueError),
     #[error("a float spec constant needs its type: write a string such as \"f32:1.5\"")]
     FloatSpec,
+    #[error("format is \"bin\" (the buffer's bytes) or \"npy\" (an array of its element type)")]
+    Format,
     #[error("a spec constant is an integer, true/false, or a string such as \"f32:1.5\"")]
     SpecType,
     #[error("{strides} strides for a shape of {dims} dimensions")]

@@ -20,7 +20,7 @@ use crate::diagnostic::{TextPlace, file_place};
 use crate::kernel::{ArgPlan, ArgSource};
 use crate::options::RunOptions;
 use crate::parse::parse_spec_value;
-use crate::plan::{BufferPlan, ExpectPlan, RunPlan, TensorPlan};
+use crate::plan::{BufferPlan, ExpectPlan, OutFormat, RunPlan, TensorPlan};
 use schema::{DataTable, RunFile};
 use std::collections::BTreeMap;
 use std::ops::Range as Span;
@@ -153,6 +153,10 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, RunFileError> {
         Some(p) => Some(data_spec(&src, p, false)?),
         None => None,
     };
+    let out_format = match &file.format {
+        Some(f) => OutFormat::from_name(f.get_ref()).ok_or_else(|| src.at(&f.span(), Problem::Format))?,
+        None => OutFormat::Bin,
+    };
     Ok(RunPlan {
         module: base.join(file.module.get_ref()),
         base: base.clone(),
@@ -164,6 +168,7 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, RunFileError> {
         spec,
         config: file.run.overridden_by(cli).config()?,
         out: file.out.map(|o| base.join(o)),
+        out_format,
         args,
         local,
         limits: spvx_val::Limits::default(),

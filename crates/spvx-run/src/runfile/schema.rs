@@ -30,6 +30,8 @@ pub(super) struct RunFile {
     /// A buffer the entry point does not use is an error, not a warning.
     #[serde(default)]
     pub strict_bindings: bool,
+    /// How output buffers are written: "bin" (default) or "npy".
+    pub format: Option<Spanned<String>>,
 }
 
 /// One `[[arg]]` of a Kernel entry point: `data` (buffers and values) or `local` (bytes of

@@ -7,7 +7,7 @@ use crate::cmd::error;
 use spvx_run::data::{DataSpec, parse_count};
 use spvx_run::kernel::{ArgPlan, ArgSource};
 use spvx_run::parse::{parse_groups, parse_spec_value};
-use spvx_run::{BufferPlan, RunPlan, TensorPlan};
+use spvx_run::{BufferPlan, OutFormat, RunPlan, TensorPlan};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -77,6 +77,11 @@ pub fn plan(args: &RunArgs) -> Result<RunPlan, String> {
         },
         limits: spvx_val::Limits::default(),
         strict_bindings: args.strict_bindings,
+        out_format: args
+            .format
+            .as_deref()
+            .and_then(OutFormat::from_name)
+            .unwrap_or_default(),
     })
 }
 

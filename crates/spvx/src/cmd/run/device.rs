@@ -20,7 +20,15 @@ pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
     let mut res = output_resources(out);
     loaded.add_unbound(&mut res);
     if let Some(dir) = &plan.out {
-        let names = write_outputs(dir, &res, &loaded.arrays(), &[]).map_err(error)?;
+        let names = write_outputs(
+            dir,
+            &res,
+            &loaded.arrays(),
+            &[],
+            plan.out_format,
+            &loaded.element_types,
+        )
+        .map_err(error)?;
         print_written(&names, dir);
     }
     let tally = plan

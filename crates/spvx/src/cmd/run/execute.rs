@@ -42,7 +42,7 @@ fn execute_kernel(plan: &RunPlan, p: &Prepared) -> CmdResult {
     let ran = p.run(plan, &mut bound.resources).map_err(report)?;
     print_summary(&p.module, &p.entry.name, plan.groups, local, &ran);
     if let Some(dir) = &plan.out {
-        let names = bound.write_outputs(dir).map_err(error)?;
+        let names = bound.write_outputs(plan, dir).map_err(error)?;
         print_written(&names, dir);
     }
     let tally = bound

@@ -14,7 +14,7 @@ pub mod output;
 
 use crate::cmd::{CmdResult, error, report};
 use spvx_run::options::{ByteCount, RunOptions};
-use spvx_run::{RunPlan, runfile};
+use spvx_run::{OutFormat, RunPlan, runfile};
 use std::path::PathBuf;
 
 /// The long help: both forms, SOURCE syntax, the run-file schema, exit status.
@@ -58,10 +58,11 @@ RUN FILES: spvx run FILE.toml (paths in it are relative to the file)
   entry  = \"main\"               # optional (default as above)
   groups = [4, 4, 1]            # required: 1 to 3 counts (or 4, or \"4,4\")
   out    = \"out\"                # optional: write SET.BINDING.bin there (default: none)
-  [spec]                        # optional: SpecId = value
-  0 = 64                        #   integer, true/false, or \"f32:1.5\"
+  format = \"npy\"                # optional: SET.BINDING.npy instead (as --format npy)
   strict_bindings = true        # optional: a buffer the entry point does not use is an
                                 #   error (default: a warning), as --strict-bindings
+  [spec]                        # optional: SpecId = value
+  0 = 64                        #   integer, true/false, or \"f32:1.5\"
   [run]                         # optional engine options (the command line wins):
   strict = true                 #   max_steps, max_invocations, max_memory (bytes or \"4G\"), threads,
                                 #   subgroup_size, mixdot_model, mixdot_rounding,
@@ -177,6 +178,11 @@ pub struct RunArgs {
     /// files: none unless `out` is set).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// How buffers are written to --out: bin (SET.BINDING.bin, the bytes as they are; the
+    /// default) or npy (SET.BINDING.npy, a 1-D array of the binding's element type; run
+    /// files: format = "npy").
+    #[arg(long, value_name = "FORMAT", value_parser = ["bin", "npy"])]
+    pub format: Option<String>,
     /// Undefined behaviour is an error naming the instruction, invocation and workgroup.
     #[arg(long)]
     pub strict: bool,
@@ -298,6 +304,9 @@ fn plan_as_given(args: &RunArgs) -> Result<RunPlan, String> {
             plan.out = Some(out.clone());
         }
         plan.strict_bindings |= args.strict_bindings;
+        if let Some(f) = args.format.as_deref().and_then(OutFormat::from_name) {
+            plan.out_format = f;
+        }
         if let Some(l) = &args.local {
             plan.local =
                 Some(cli_form::parse_local(l).map_err(|e| format!("error: --local {l}: {e}"))?);
