@@ -50,7 +50,7 @@ pub fn validate(
     opts: &Options,
 ) -> Result<Validated, Vec<ValError>> {
     check_layout(header, instructions)?;
-    judge(ModuleIndex::build(header, instructions.to_vec()), opts)
+    judge(build_index(header, instructions.to_vec()), opts)
 }
 
 /// Validates a module that is already indexed (the index is not built again), with the same
@@ -74,7 +74,7 @@ pub fn index(
     header: &Header,
     instructions: Vec<Instruction>,
 ) -> Result<ModuleIndex, Vec<ValError>> {
-    let index = ModuleIndex::build(header, instructions);
+    let index = build_index(header, instructions);
     match redefinition_errors(&index) {
         errors if errors.is_empty() => Ok(index),
         errors => Err(errors),
@@ -88,8 +88,17 @@ fn check_layout(header: &Header, instructions: &[Instruction]) -> Result<(), Vec
         .map_err(|e| vec![ValError::layout(e)])
 }
 
+/// The module index, with the capability implications the grammar lacks added
+/// ([`rules::capabilities::supplement_implied`]).
+fn build_index(header: &Header, instructions: Vec<Instruction>) -> ModuleIndex {
+    let mut index = ModuleIndex::build(header, instructions);
+    rules::capabilities::supplement_implied(&mut index);
+    index
+}
+
 /// Every rule on an indexed module whose layout is sound.
-fn judge(index: ModuleIndex, opts: &Options) -> Result<Validated, Vec<ValError>> {
+fn judge(mut index: ModuleIndex, opts: &Options) -> Result<Validated, Vec<ValError>> {
+    rules::capabilities::supplement_implied(&mut index);
     let redefined = redefinition_errors(&index);
     if !redefined.is_empty() {
         return Err(redefined);

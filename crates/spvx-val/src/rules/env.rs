@@ -8,6 +8,8 @@
 //!   (RuntimeSpirv-09902 / 09907); tensor variables live in UniformConstant; tensor objects are
 //!   not `OpUndef` (12464) and are not stored (06924). Modules declaring GraphARM are exempt from
 //!   the shape/rank rules (graphs use shaped tensors).
+//! - UniformConstant, Uniform and StorageBuffer variables have DescriptorSet and Binding
+//!   (VUID-StandaloneSpirv-UniformConstant-06677).
 
 use crate::Options;
 use crate::error::ValError;
@@ -59,6 +61,50 @@ pub enum EnvError {
     TensorUndef(String),
     #[error("OpStore of a tensor object is not allowed (VUID-StandaloneSpirv-OpTypeImage-06924)")]
     TensorStore,
+    #[error(
+        "{storage_class} variable {variable} is missing the {decoration} decoration: these variables must have DescriptorSet and Binding decorations (VUID-StandaloneSpirv-UniformConstant-06677)"
+    )]
+    MissingDescriptor {
+        storage_class: &'static str,
+        variable: String,
+        decoration: &'static str,
+    },
+}
+
+const DESCRIPTOR_SET: u32 = 34;
+const BINDING: u32 = 33;
+
+/// True when `id` carries decoration `d`, directly or through a decoration group
+/// (`OpGroupDecorate`), as spirv-val counts it.
+fn decorated(ix: &ModuleIndex, id: Id, d: u32) -> bool {
+    if ix.has_decoration(id, d) {
+        return true;
+    }
+    ix.insts.iter().any(|g| {
+        g.opcode == Op::GroupDecorate
+            && g.operands.iter().skip(1).any(|o| o.id() == Some(id))
+            && ModuleIndex::operand_id(g, 0).is_some_and(|group| ix.has_decoration(group, d))
+    })
+}
+
+/// VUID-StandaloneSpirv-UniformConstant-06677: a UniformConstant, Uniform or StorageBuffer
+/// variable has DescriptorSet and Binding (spirv-val 2025.5 CheckDecorationsOfVariables: every
+/// such variable, used or not; DescriptorSet is reported first).
+fn descriptor_error(ix: &ModuleIndex, storage_class: u32, variable: Id) -> Option<EnvError> {
+    let storage_class = match storage_class {
+        UNIFORM_CONSTANT => "UniformConstant",
+        2 => "Uniform",
+        12 => "StorageBuffer",
+        _ => return None,
+    };
+    let missing = [(DESCRIPTOR_SET, "DescriptorSet"), (BINDING, "Binding")]
+        .into_iter()
+        .find(|&(d, _)| !decorated(ix, variable, d))?;
+    Some(EnvError::MissingDescriptor {
+        storage_class,
+        variable: ix.name(variable),
+        decoration: missing.1,
+    })
 }
 
 /// True when `ty` is a tensor type or an (runtime) array of them.
@@ -109,6 +155,9 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                     }) if *storage_class != UNIFORM_CONSTANT && holds_tensor(ix, *pointee) => Some(
                         EnvError::TensorStorageClass(ix.name(inst.result.unwrap_or(0))),
                     ),
+                    Some(Type::Pointer { storage_class, .. }) => inst
+                        .result
+                        .and_then(|v| descriptor_error(ix, *storage_class, v)),
                     _ => None,
                 }
             }

@@ -18,6 +18,7 @@ pub mod interface;
 pub mod limits;
 pub mod logical_pointers;
 pub mod mixdot;
+pub mod scope;
 pub mod subgroup_mma;
 pub mod tensor;
 pub mod types;

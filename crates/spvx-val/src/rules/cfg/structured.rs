@@ -3,7 +3,9 @@
 //!
 //! Checked: placement of `OpSelectionMerge`/`OpLoopMerge` (all modules); for Shader modules:
 //! a block is the merge block of at most one header; a header dominates its merge block; a
-//! back-edge (an edge to a block that dominates its source) targets a loop header, each loop
+//! back-edge (an edge to a block that structurally dominates its source, found in the
+//! structural graph so that an unreachable continue construct still has its back-edge)
+//! targets a loop header, each loop
 //! header has exactly one back-edge block, and that block is dominated by the continue
 //! target and post-dominates it within the continue construct; `OpSwitch` has an
 //! `OpSelectionMerge`; and a conditional branch without a selection merge must have a target
@@ -110,18 +112,34 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
             );
         }
     }
-    // Back-edges.
+    // The structural graph (§2.11: each header also reaches its merge block and continue
+    // target), as spirv-val 2025.5 finds back-edges: a continue construct the body never
+    // reaches (a loop whose body always breaks or returns) is still structurally reachable,
+    // and its branch to the header is the loop's back-edge.
+    let mut extra = Vec::new();
+    for h in &headers {
+        extra.push((h.block, h.merge));
+        if let Some(c) = h.cont {
+            extra.push((h.block, c));
+        }
+    }
+    let structural = Cfg::build_with(ix, f, &extra);
+    // Back-edges: real edges (not the added ones) to a block that structurally dominates
+    // their source, from structurally reachable blocks.
     let loops: HashMap<usize, &Header> = headers
         .iter()
         .filter(|h| h.cont.is_some())
         .map(|h| (h.block, h))
         .collect();
     let mut back_edges: HashMap<usize, Vec<usize>> = HashMap::default();
-    for &a in &cfg.rpo {
+    for &a in &structural.rpo {
         for &b in &cfg.succs[a] {
-            if cfg.dominates(b, a) {
+            if structural.dominates(b, a) {
                 if loops.contains_key(&b) {
-                    back_edges.entry(b).or_default().push(a);
+                    let sources = back_edges.entry(b).or_default();
+                    if !sources.contains(&a) {
+                        sources.push(a);
+                    }
                 } else {
                     err(
                         f.blocks[a].terminator,
@@ -135,8 +153,10 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
             }
         }
     }
-    for (&hb, h) in &loops {
-        if !cfg.reachable[hb] {
+    let mut loop_headers: Vec<(&usize, &&Header)> = loops.iter().collect();
+    loop_headers.sort_by_key(|(b, _)| **b);
+    for (&hb, h) in loop_headers {
+        if !structural.reachable[hb] {
             continue;
         }
         let edges = back_edges.get(&hb).map_or(&[][..], |v| v.as_slice());
@@ -151,6 +171,7 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
             );
         } else if let Some(c) = h.cont
             && cfg.reachable[c]
+            && cfg.reachable[edges[0]]
             && !cfg.dominates(c, edges[0])
         {
             err(
@@ -164,6 +185,7 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
             );
         } else if let Some(c) = h.cont
             && cfg.reachable[c]
+            && cfg.reachable[edges[0]]
             && !post_dominates_continue(cfg, c, edges[0])
         {
             err(
@@ -177,14 +199,6 @@ pub(super) fn check(ix: &ModuleIndex, f: &FunctionInfo, cfg: &Cfg, out: &mut Vec
         }
     }
     selections(ix, f, cfg, &merge_inst, &mut err);
-    let mut extra = Vec::new();
-    for h in &headers {
-        extra.push((h.block, h.merge));
-        if let Some(c) = h.cont {
-            extra.push((h.block, c));
-        }
-    }
-    let structural = Cfg::build_with(ix, f, &extra);
     exits(ix, f, &structural, &headers, out);
     super::switch::check(ix, f, &structural, &headers, out);
 }

@@ -7,6 +7,7 @@
 //! validate_barriers.cpp, validate_scopes.cpp), so that the first error reported is the same.
 
 use super::{Check, Cx, ensure};
+use crate::rules::scope::{self, ScopeKind};
 use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Id;
 use spvx_spirv::op::Op;
@@ -198,23 +199,19 @@ fn is_int32(cx: &Cx, i: usize) -> bool {
     }
 }
 
-/// A Scope `<id>`: a 32-bit int scalar; in Shader modules (without CooperativeMatrixNV … —
-/// spirv-val's exception for Kernel), a constant instruction.
+/// A Scope `<id>` (operand `i`, `what` = "Execution Scope" or "Memory Scope"): a 32-bit int
+/// scalar, then the rules of [`crate::rules::scope`].
 pub(super) fn scope_operand(cx: &Cx, i: usize, what: &str) -> Check {
     ensure(is_int32(cx, i), || {
         cx.operand_err(i, what, "a 32-bit int scalar")
     })?;
     let Some(id) = cx.id(i) else { return Ok(()) };
-    let shader_only = cx.ix.has_capability("Shader") && !cx.ix.has_capability("Kernel");
-    ensure(
-        !shader_only || cx.ix.def(id).is_none() || cx.ix.is_constant(id),
-        || {
-            cx.rule(format!(
-                "{what} {} must be a constant instruction in a Shader module",
-                cx.ix.name(id)
-            ))
-        },
-    )
+    let kind = if what == "Execution Scope" {
+        ScopeKind::Execution
+    } else {
+        ScopeKind::Memory
+    };
+    scope::check(cx.ix, cx.opts, cx.inst.opcode, id, kind).map_err(|rule| cx.rule(rule))
 }
 
 /// Acquire, Release, AcquireRelease, SequentiallyConsistent.

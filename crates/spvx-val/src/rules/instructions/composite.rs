@@ -4,12 +4,24 @@
 //! `OpAccessChain` shares.
 
 use super::{Check, Cx, Kind, ensure};
+use crate::rules::tensor::{TensorInfo, shape_entries, tensor_info};
 use spvx_spirv::index::Type;
 use spvx_spirv::instruction::Id;
 use spvx_spirv::op::Op;
 
 pub(super) fn check(cx: &Cx) -> Check {
     let op = cx.inst.opcode;
+    let composite = match op {
+        Op::CompositeExtract => cx.type_of(0),
+        Op::CompositeInsert => cx.type_of(1),
+        _ => None,
+    };
+    if let Some(t) = composite
+        && let Some(info) = tensor_info(cx.ix, t)
+        && info.shape.is_some()
+    {
+        return tensor_extract_insert(cx, t, info);
+    }
     if !matches!(
         op,
         Op::VectorExtractDynamic
@@ -270,4 +282,126 @@ fn same_constituents(cx: &Cx, n: usize, expected: u64, ty: impl Fn(usize) -> Opt
         })?;
     }
     Ok(())
+}
+
+/// What indexing a shaped tensor reaches: its Element Type, or a slice — a tensor of the Element
+/// Type with the remaining rank and the remaining Shape entries (when evaluable).
+enum Reached {
+    Element(Id),
+    Slice {
+        element: Id,
+        rank: u64,
+        inner: Option<Vec<u64>>,
+    },
+    /// The rank is a spec constant: nothing to compare.
+    Unknown,
+}
+
+/// `OpCompositeExtract` / `OpCompositeInsert` on a shaped tensor `t` (a composite: seeds/001;
+/// its constituents are the Shape[0] outermost slices, docs/semantics/tensors.md): at least
+/// one index, at most Rank of them, index k below Shape[k] (when evaluable); the type reached
+/// is the Element Type after Rank indices, otherwise a tensor of the Element Type with the
+/// remaining rank and shape. The same rules as for arrays (the composite rules above).
+fn tensor_extract_insert(cx: &Cx, t: Id, info: TensorInfo) -> Check {
+    let from = if cx.inst.opcode == Op::CompositeExtract {
+        1
+    } else {
+        ensure(Some(t) == cx.inst.result_type, || {
+            cx.operand_err(1, "Composite", "of the Result Type")
+        })?;
+        2
+    };
+    let indices: Vec<u64> = cx
+        .inst
+        .operands
+        .iter()
+        .skip(from)
+        .filter_map(|o| o.word().map(u64::from))
+        .collect();
+    ensure(!indices.is_empty(), || {
+        cx.rule("Expected at least one index, zero found")
+    })?;
+    let rank = info.rank.and_then(|r| cx.ix.const_u64(r));
+    let entries = info.shape.and_then(|s| shape_entries(cx.ix, s));
+    let m = indices.len() as u64;
+    if let Some(rank) = rank {
+        ensure(m <= rank, || {
+            cx.rule(format!(
+                "reached non-composite type {} while indexes still remain to be traversed \
+                 ({} has rank {rank}, {m} indices given)",
+                cx.ix.name(info.element),
+                cx.ix.name(t)
+            ))
+        })?;
+    }
+    if let Some(entries) = &entries {
+        for (k, (&i, &d)) in indices.iter().zip(entries).enumerate() {
+            ensure(i < d, || {
+                cx.rule(format!(
+                    "index {i} is out of bounds: {} has {d} elements along dimension {k}",
+                    cx.ix.name(t)
+                ))
+            })?;
+        }
+    }
+    let reached = match rank {
+        None => Reached::Unknown,
+        Some(r) if r == m => Reached::Element(info.element),
+        Some(r) => Reached::Slice {
+            element: info.element,
+            rank: r - m,
+            inner: entries
+                .as_ref()
+                .and_then(|e| e.get(m as usize..))
+                .map(<[u64]>::to_vec),
+        },
+    };
+    let (value, what) = if cx.inst.opcode == Op::CompositeExtract {
+        (cx.inst.result_type, None)
+    } else {
+        (cx.type_of(0), Some(0))
+    };
+    let matches = match &reached {
+        Reached::Unknown => true,
+        Reached::Element(e) => value == Some(*e),
+        Reached::Slice {
+            element,
+            rank,
+            inner,
+        } => value.and_then(|v| tensor_info(cx.ix, v)).is_some_and(|v| {
+            let rank_ok = v
+                .rank
+                .and_then(|r| cx.ix.const_u64(r))
+                .is_none_or(|r| r == *rank);
+            let shape_ok = match (v.shape.and_then(|s| shape_entries(cx.ix, s)), inner) {
+                (Some(a), Some(b)) => &a == b,
+                _ => v.shape.is_some(),
+            };
+            v.element == *element && rank_ok && shape_ok
+        }),
+    };
+    let expected = match &reached {
+        Reached::Element(e) => cx.ix.name(*e),
+        Reached::Slice { element, rank, .. } => format!(
+            "a shaped tensor of Element Type {} and rank {rank}",
+            cx.ix.name(*element)
+        ),
+        Reached::Unknown => String::new(),
+    };
+    match what {
+        None => ensure(matches, || {
+            cx.rule(format!(
+                "Result Type {} does not match the type {expected} that results from indexing \
+                 into the composite",
+                cx.tname(cx.inst.result_type)
+            ))
+        }),
+        Some(i) => ensure(matches, || {
+            cx.operand_err(
+                i,
+                "Object",
+                &format!("the type {expected} that results from indexing into the composite"),
+            )
+        }),
+    }
 }

@@ -51,9 +51,14 @@ pub enum InstructionError {
 }
 
 /// Appends every instruction-type error to `out`.
-pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
+pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
-        let cx = Cx { ix, inst, index };
+        let cx = Cx {
+            ix,
+            inst,
+            index,
+            opts,
+        };
         let result = arith::check(&cx)
             .and_then(|()| convert::check(&cx))
             .and_then(|()| composite::check(&cx))
@@ -77,6 +82,8 @@ pub(crate) struct Cx<'i, 'a> {
     pub ix: &'i ModuleIndex,
     pub inst: &'a Instruction,
     pub index: usize,
+    /// The options (target environment) of this validation.
+    pub opts: &'i Options,
 }
 
 /// The outcome of a rule: `Ok` also when the rule cannot judge.

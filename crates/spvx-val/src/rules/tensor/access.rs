@@ -3,6 +3,8 @@
 //! it), Tensor Operands used where the extension allows them, Dimension < Rank.
 
 use super::{TensorError, TensorInfo, mask_at, tensor_info};
+use crate::Options;
+use crate::rules::scope::{self, ScopeKind};
 use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
 
@@ -129,7 +131,53 @@ fn check_mask(
     Ok(mask)
 }
 
-pub(super) fn check_read(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {
+/// The Scope ids of MakeElementAvailableARM / MakeElementVisibleARM ("A following operand is
+/// the memory scope that controls the availability/visibility operation", seeds/001): each
+/// a 32-bit int scalar obeying the memory-scope rules of [`crate::rules::scope`], as the Memory
+/// Scope of a barrier. Parameters follow the mask in increasing bit order.
+fn check_scopes(
+    ix: &ModuleIndex,
+    opts: &Options,
+    inst: &Instruction,
+    mask_index: usize,
+    mask: u32,
+) -> Result<(), TensorError> {
+    let mut next = mask_index + 1;
+    for (bit, operand) in [
+        (OUT_OF_BOUNDS, "OutOfBoundsValueARM"),
+        (MAKE_AVAILABLE, "MakeElementAvailableARM"),
+        (MAKE_VISIBLE, "MakeElementVisibleARM"),
+    ] {
+        if mask & bit == 0 {
+            continue;
+        }
+        let at = next;
+        next += 1;
+        if bit == OUT_OF_BOUNDS {
+            continue;
+        }
+        let Some(id) = ModuleIndex::operand_id(inst, at) else {
+            continue;
+        };
+        let fail = |rule: String| TensorError::Scope {
+            op: inst.opcode.name().to_string(),
+            operand,
+            rule,
+        };
+        match ix.value_type(id) {
+            Some(Type::Int { width: 32, .. }) | None => {}
+            Some(_) => return Err(fail(format!("{} must be a 32-bit int scalar", ix.name(id)))),
+        }
+        scope::check(ix, opts, inst.opcode, id, ScopeKind::Memory).map_err(fail)?;
+    }
+    Ok(())
+}
+
+pub(super) fn check_read(
+    ix: &ModuleIndex,
+    opts: &Options,
+    inst: &Instruction,
+) -> Result<(), TensorError> {
     let result_ty = inst.result_type.unwrap_or(0);
     let scalar =
         scalar_of(ix, result_ty).ok_or_else(|| TensorError::ReadResultType(ix.name(result_ty)))?;
@@ -156,10 +204,14 @@ pub(super) fn check_read(ix: &ModuleIndex, inst: &Instruction) -> Result<(), Ten
             });
         }
     }
-    Ok(())
+    check_scopes(ix, opts, inst, 2, mask)
 }
 
-pub(super) fn check_write(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {
+pub(super) fn check_write(
+    ix: &ModuleIndex,
+    opts: &Options,
+    inst: &Instruction,
+) -> Result<(), TensorError> {
     let t = ranked(ix, inst, 0)?;
     check_coordinates(ix, inst, &t)?;
     let object = ModuleIndex::operand_id(inst, 2).unwrap_or(0);
@@ -167,7 +219,7 @@ pub(super) fn check_write(ix: &ModuleIndex, inst: &Instruction) -> Result<(), Te
     let scalar =
         scalar_of(ix, object_ty).ok_or_else(|| TensorError::WriteObjectType(ix.name(object_ty)))?;
     check_element(ix, inst, scalar, &t)?;
-    check_mask(
+    let mask = check_mask(
         ix,
         inst,
         3,
@@ -184,7 +236,7 @@ pub(super) fn check_write(ix: &ModuleIndex, inst: &Instruction) -> Result<(), Te
             ),
         ],
     )?;
-    Ok(())
+    check_scopes(ix, opts, inst, 3, mask)
 }
 
 pub(super) fn check_query(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {

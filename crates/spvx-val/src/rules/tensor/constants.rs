@@ -1,7 +1,9 @@
 //! Tensor constants (reference/tensors.md §1e): only a shaped tensor is a composite; its
 //! constituents are the Shape[0] outermost slices (scalars of the Element Type for rank 1,
 //! tensors of rank R−1 and the inner shape otherwise); `OpConstantNull` needs a Shape; the
-//! replicate forms take one Element Type value and a shaped tensor.
+//! replicate forms take one Element Type value and a shaped tensor. `OpCompositeConstruct` of a
+//! tensor follows the same rules as `OpConstantComposite` (issue 20: a shaped tensor is a
+//! composite, seeds/001; docs/semantics/tensors.md).
 
 use super::{TensorError, shape_entries, tensor_info};
 use spvx_spirv::index::ModuleIndex;

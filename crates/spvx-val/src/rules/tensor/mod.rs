@@ -104,6 +104,16 @@ pub enum TensorError {
     },
     #[error("OpConstantNull: tensor type {0} cannot have a null value (it has no Shape)")]
     NullNotShaped(String),
+    #[error(
+        "{op}: index {index} into an array of tensors is not a constant instruction: dynamic indexing of arrays of storage tensors requires the StorageTensorArrayDynamicIndexingARM or StorageTensorArrayNonUniformIndexingARM capability"
+    )]
+    DynamicIndexing { op: String, index: String },
+    #[error("{op}: the scope of Tensor Operand {operand}: {rule}")]
+    Scope {
+        op: String,
+        operand: &'static str,
+        rule: String,
+    },
 }
 
 /// A resolved tensor type.
@@ -143,22 +153,84 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     for (index, inst) in ix.insts.iter().enumerate() {
         let result = match inst.opcode {
             Op::TypeTensorARM => check_type(ix, inst),
-            Op::TensorReadARM => access::check_read(ix, inst),
-            Op::TensorWriteARM => access::check_write(ix, inst),
+            Op::TensorReadARM => access::check_read(ix, opts, inst),
+            Op::TensorWriteARM => access::check_write(ix, opts, inst),
+            Op::AccessChain | Op::InBoundsAccessChain => array_indexing(ix, inst),
             Op::TensorQuerySizeARM => access::check_query(ix, inst),
             Op::ConstantComposite
             | Op::SpecConstantComposite
             | Op::ConstantNull
             | Op::ConstantCompositeReplicateEXT
             | Op::SpecConstantCompositeReplicateEXT
-            | Op::CompositeConstructReplicateEXT => constants::check(ix, inst),
+            | Op::CompositeConstructReplicateEXT
+            | Op::CompositeConstruct => constants::check(ix, inst),
             _ => Ok(()),
         };
         if let Err(e) = result {
             out.push(ValError::at(index, e));
         }
     }
-    let _ = opts;
+}
+
+/// True when `ty` is an array (or runtime array) whose elements are tensors or, through more
+/// arrays, hold tensors.
+fn array_of_tensors(ix: &ModuleIndex, ty: Id) -> bool {
+    let mut t = ty;
+    let mut arrays = 0;
+    loop {
+        match ix.ty(t) {
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
+                arrays += 1;
+                t = *element;
+            }
+            Some(Type::Tensor { .. }) => return arrays > 0,
+            _ => return false,
+        }
+    }
+}
+
+/// Indexing into arrays of tensors (seeds/001 Capability table: StorageTensorArrayDynamicIndexingARM
+/// "Arrays of storage tensors use dynamically uniform indexing",
+/// StorageTensorArrayNonUniformIndexingARM "… use non-uniform indexing"; VK_ARM_tensors:
+/// without them only constant indices, reference/tensors.md §2). An index of an access chain
+/// that selects an element of an array of tensors is a constant instruction (spec constants
+/// included: Vulkan's "constant integral expressions") unless one of the two capabilities is
+/// declared.
+fn array_indexing(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {
+    if ix.has_capability("StorageTensorArrayDynamicIndexingARM")
+        || ix.has_capability("StorageTensorArrayNonUniformIndexingARM")
+    {
+        return Ok(());
+    }
+    let Some(base) = ModuleIndex::operand_id(inst, 0) else {
+        return Ok(());
+    };
+    let Some(Type::Pointer { pointee, .. }) = ix.value_type(base) else {
+        return Ok(());
+    };
+    let mut ty = *pointee;
+    for k in 1..inst.operands.len() {
+        let Some(index) = ModuleIndex::operand_id(inst, k) else {
+            return Ok(());
+        };
+        if array_of_tensors(ix, ty) && ix.def(index).is_some() && !ix.is_constant(index) {
+            return Err(TensorError::DynamicIndexing {
+                op: inst.opcode.name().to_string(),
+                index: ix.name(index),
+            });
+        }
+        ty = match ix.ty(ty) {
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => *element,
+            Some(Type::Struct { members }) => {
+                match ix.const_u64(index).and_then(|m| members.get(m as usize)) {
+                    Some(m) => *m,
+                    None => return Ok(()),
+                }
+            }
+            _ => return Ok(()),
+        };
+    }
+    Ok(())
 }
 
 fn check_type(ix: &ModuleIndex, inst: &Instruction) -> Result<(), TensorError> {
