@@ -54,6 +54,12 @@ impl Compiler<'_> {
             }
             Op::CompositeConstruct => {
                 let dst = self.result(index, inst)?;
+                if matches!(
+                    self.ty(index, dst.ty)?,
+                    spvx_spirv::index::Type::Tensor { .. }
+                ) {
+                    return self.tensor_construct(index, inst, code);
+                }
                 let mut at = dst.slot;
                 for i in 0..inst.operands.len() {
                     let v = self.operand(index, inst, i)?;
@@ -66,6 +72,12 @@ impl Compiler<'_> {
             Op::CompositeExtract => {
                 let dst = self.result(index, inst)?;
                 let v = self.operand(index, inst, 0)?;
+                if matches!(
+                    self.ty(index, v.ty)?,
+                    spvx_spirv::index::Type::Tensor { .. }
+                ) {
+                    return self.tensor_extract(index, inst, code);
+                }
                 let (off, _) = self.leaf_offset(index, v.ty, &literals(inst, 1))?;
                 self.copy(
                     index,
@@ -80,6 +92,12 @@ impl Compiler<'_> {
                 let dst = self.result(index, inst)?;
                 let obj = self.operand(index, inst, 0)?;
                 let comp = self.operand(index, inst, 1)?;
+                if matches!(
+                    self.ty(index, comp.ty)?,
+                    spvx_spirv::index::Type::Tensor { .. }
+                ) {
+                    return Err(self.unsupported(index, "OpCompositeInsert into a tensor"));
+                }
                 let (off, n) = self.leaf_offset(index, comp.ty, &literals(inst, 2))?;
                 self.copy(
                     index,

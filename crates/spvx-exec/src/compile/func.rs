@@ -161,6 +161,7 @@ impl Compiler<'_> {
                 if inst.opcode != Op::Phi {
                     continue;
                 }
+                self.check_tensor_phi(index, inst)?;
                 let dst = self.value(index, inst.result.unwrap_or(0))?;
                 let n = self.slot_count(index, dst.ty)?;
                 for pair in inst.operands.chunks(2) {

@@ -145,13 +145,29 @@ impl Compiler<'_> {
                     }
                     self.eval[v.slot as usize] = value & crate::bits::low_bits(bits);
                 }
+                Op::ConstantNull
+                | Op::Undef
+                | Op::ConstantComposite
+                | Op::SpecConstantComposite
+                | Op::ConstantCompositeReplicateEXT
+                | Op::SpecConstantCompositeReplicateEXT
+                    if matches!(
+                        inst.result_type.and_then(|t| self.ix.ty(t)),
+                        Some(Type::Tensor { shape: Some(_), .. })
+                    ) =>
+                {
+                    let v = self.fixed_value(index, inst)?;
+                    self.tensor_constant(index, inst, v.slot)?;
+                }
                 Op::ConstantNull | Op::Undef => {
                     self.fixed_value(index, inst)?;
                 }
                 Op::ConstantComposite | Op::SpecConstantComposite => {
                     if let Some(Type::Tensor { .. }) = inst.result_type.and_then(|t| self.ix.ty(t))
                     {
-                        return Err(self.unsupported(index, "tensor constants (SPV_ARM_graph)"));
+                        return Err(
+                            self.unsupported(index, "constants of a tensor type without a Shape")
+                        );
                     }
                     let v = self.fixed_value(index, inst)?;
                     let mut at = v.slot as usize;

@@ -13,6 +13,11 @@ use spvx_spirv::index::Type;
 use spvx_spirv::instruction::{Id, Instruction};
 use spvx_spirv::op::Op;
 
+/// The Workgroup storage class (SPIR-V 1.6 §3.7).
+const STORAGE_WORKGROUP: u32 = 4;
+/// Capability WorkgroupMemoryExplicitLayoutKHR (SPV_KHR_workgroup_memory_explicit_layout).
+const CAP_WORKGROUP_MEMORY_EXPLICIT_LAYOUT: u32 = 4428;
+
 impl Compiler<'_> {
     /// The pointee type of a pointer value.
     pub(crate) fn pointee(
@@ -224,10 +229,28 @@ impl Compiler<'_> {
             let e = self.operand(index, inst, 1)?;
             let e_id = inst.operands.get(1).and_then(|o| o.id()).unwrap_or(0);
             let bits = self.scalar(index, e.ty)?.bits();
-            let stride = match self
+            // SPIR-V 1.6 OpPtrAccessChain: the pointer type's ArrayStride gives the step for
+            // the Uniform, StorageBuffer and PushConstant storage classes; for others "the
+            // implementation calculates" it. In Workgroup memory without explicit layout
+            // (no WorkgroupMemoryExplicitLayoutKHR) spvx ignores the decoration and steps by
+            // the pointee's size in its workgroup layout, as the Vulkan CTS expects
+            // (docs/semantics/memory-and-resources.md, "OpPtrAccessChain strides in
+            // Workgroup memory").
+            let honour_stride = !matches!(
+                self.ty(index, base.ty)?,
+                Type::Pointer {
+                    storage_class: STORAGE_WORKGROUP,
+                    ..
+                }
+            ) || self
+                .ix
+                .enabled_capabilities
+                .contains(&CAP_WORKGROUP_MEMORY_EXPLICIT_LAYOUT);
+            let declared = self
                 .deco(base.ty, super::types::deco::ARRAY_STRIDE)
                 .and_then(|w| w.first().copied())
-            {
+                .filter(|_| honour_stride);
+            let stride = match declared {
                 Some(s) => s as u64,
                 None => {
                     let (s, a) = self.size_align(index, t, m)?;

@@ -101,6 +101,9 @@ pub(crate) struct Compiler<'a> {
     /// OpControlBarrier instructions with an execution scope other than Workgroup (compiled
     /// to nothing: a subgroup runs in lock step).
     pub other_barriers: u32,
+    /// Result ids of shaped tensor values (composites and constants: `tensor`), which
+    /// OpTensorWriteARM cannot write.
+    pub tensor_values: std::collections::HashSet<Id>,
 }
 
 impl<'a> Compiler<'a> {
@@ -218,6 +221,7 @@ fn compile_index(
         kstate: kernel::KernelState::default(),
         promote: promote::Promotion::default(),
         other_barriers: 0,
+        tensor_values: Default::default(),
     };
     let order = func::reachable_functions(&c, entry_fn, ep_index)?;
     for (i, f) in order.iter().enumerate() {

@@ -490,6 +490,9 @@ pub enum Inst {
         count: u32,
         element: Scalar,
         oob: Option<(Slot, bool)>,
+        /// The type's Shape, when it has one: a tensor *value* (a composite or a constant,
+        /// packed row-major in private memory) is read through it.
+        shape: Option<Box<[u64]>>,
     },
     /// OpTensorWriteARM (coordinates as for `TensorRead`): elements outside the tensor are
     /// not written.
@@ -508,6 +511,28 @@ pub enum Inst {
         tensor: Slot,
         dim: u32,
         bits: u8,
+    },
+    /// A shaped tensor value (OpCompositeConstruct of an `OpTypeTensorARM` with a Shape): its
+    /// elements packed row-major into private memory at `at` (a pointer), `dst` the pointer.
+    /// The constituents `parts` are elements (`inner` empty) or tensors of shape `inner`.
+    TensorPack {
+        dst: Slot,
+        at: u64,
+        parts: Box<[Slot]>,
+        element: Scalar,
+        inner: Box<[u64]>,
+    },
+    /// OpCompositeExtract from a shaped tensor (of Shape `shape`): the `count` elements from
+    /// row-major element `first` — into `dst` when `at` is `None` (one element), else copied
+    /// into a new tensor value at `at` (a pointer), `dst` the pointer.
+    TensorExtract {
+        dst: Slot,
+        src: Slot,
+        shape: Box<[u64]>,
+        first: u64,
+        count: u64,
+        element: Scalar,
+        at: Option<u64>,
     },
     /// A subgroup operation: `a` the value (or predicate), `b` the lane id / mask / delta.
     Group {
