@@ -154,7 +154,9 @@ pub fn plan(path: &Path, cli: &RunOptions) -> Result<RunPlan, RunFileError> {
         None => None,
     };
     let out_format = match &file.format {
-        Some(f) => OutFormat::from_name(f.get_ref()).ok_or_else(|| src.at(&f.span(), Problem::Format))?,
+        Some(f) => {
+            OutFormat::from_name(f.get_ref()).ok_or_else(|| src.at(&f.span(), Problem::Format))?
+        }
         None => OutFormat::Bin,
     };
     Ok(RunPlan {
