@@ -38,14 +38,15 @@ pub struct EntryPointInfo {
     pub local_size: Option<[u32; 3]>,
 }
 
-/// One variable with a DescriptorSet and a Binding.
+/// One variable with a DescriptorSet and a Binding (in set, binding order).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BindingInfo {
     pub set: u32,
     pub binding: u32,
     /// The variable's storage class (`StorageBuffer`, `Uniform`, `UniformConstant`, ...).
     pub storage_class: String,
-    /// The variable as the disassembler names it (`%A`), and its OpName if any.
+    /// The variable as the disassembler names it (`%A`), and its OpName if any (glslang's
+    /// empty OpName of an anonymous block instance is none).
     pub variable: String,
     pub name: Option<String>,
     /// The pointee type as the disassembler names it.
@@ -90,15 +91,16 @@ impl Reflection {
                 local_size: local_size(ix, e.function),
             })
             .collect();
-        let bindings = ix
-            .resource_variables()
+        let mut variables = ix.resource_variables();
+        variables.sort_by_key(|v| (v.set, v.binding));
+        let bindings = variables
             .into_iter()
             .map(|v| BindingInfo {
                 set: v.set,
                 binding: v.binding,
                 storage_class: enum_name("StorageClass", v.storage_class),
                 variable: ix.name(v.variable),
-                name: v.name.map(str::to_string),
+                name: v.name.filter(|n| !n.is_empty()).map(str::to_string),
                 type_name: v.pointee.map_or_else(String::new, |t| ix.name(t)),
                 count: v.pointee.map_or(Some(1), |t| descriptor_count(ix, t)),
                 element: v
@@ -113,7 +115,10 @@ impl Reflection {
             .into_iter()
             .map(|v| VariableInfo {
                 variable: ix.name(v),
-                name: ix.debug_name(v).map(str::to_string),
+                name: ix
+                    .debug_name(v)
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_string),
                 type_name: pointee(ix, v).map_or_else(String::new, |t| ix.name(t)),
             })
             .collect();
@@ -251,17 +256,28 @@ fn enumerant(g: &Grammar, kind: &str, value: u32) -> String {
         .map_or_else(|| value.to_string(), str::to_string)
 }
 
-/// The `LocalSize` execution mode of entry point function `f`.
+/// The local size of entry point function `f`: its `LocalSize` execution mode, or its
+/// `LocalSizeId` one (OpExecutionModeId) when the three ids are plain integer constants.
 fn local_size(ix: &ModuleIndex, f: Id) -> Option<[u32; 3]> {
     const LOCAL_SIZE: u32 = 17;
+    const LOCAL_SIZE_ID: u32 = 38;
     ix.insts
         .iter()
-        .filter(|m| m.opcode == Op::ExecutionMode)
+        .filter(|m| matches!(m.opcode, Op::ExecutionMode | Op::ExecutionModeId))
         .filter(|m| m.operands.first().and_then(|o| o.id()) == Some(f))
-        .filter(|m| m.operands.get(1).and_then(|o| o.word()) == Some(LOCAL_SIZE))
         .find_map(|m| {
-            let w = |i: usize| m.operands.get(i).and_then(|o| o.word());
-            Some([w(2)?, w(3)?, w(4)?])
+            let mode = m.operands.get(1)?.word()?;
+            let value = |i: usize| -> Option<u32> {
+                let o = m.operands.get(i)?;
+                match (mode, m.opcode) {
+                    (LOCAL_SIZE, Op::ExecutionMode) => o.word(),
+                    (LOCAL_SIZE_ID, Op::ExecutionModeId) => {
+                        u32::try_from(ix.const_u64(o.id()?)?).ok()
+                    }
+                    _ => None,
+                }
+            };
+            Some([value(2)?, value(3)?, value(4)?])
         })
 }
 

@@ -98,6 +98,25 @@ fn a_kernel_is_described_and_named_unrunnable_on_vulkan() {
     );
 }
 
+/// A glslang module (bench/vadd.comp, `layout(local_size_x = 256)`): the local size through
+/// OpExecutionModeId LocalSizeId, bindings in set.binding order, glslang's empty OpName of an
+/// anonymous block instance printed as no name.
+#[test]
+fn a_glslang_module_with_local_size_id() {
+    let o = spvx(&["reflect", "../../bench/vadd.spv"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    assert!(
+        text.contains("  GLCompute main  local size 256x1x1\n"),
+        "{text}"
+    );
+    let bindings: Vec<&str> = text.lines().filter(|l| l.starts_with("  0.")).collect();
+    assert_eq!(bindings.len(), 3, "{text}");
+    assert!(bindings[0].starts_with("  0.0  StorageBuffer "), "{text}");
+    assert!(bindings[2].starts_with("  0.2  StorageBuffer "), "{text}");
+    assert!(!text.contains("''"), "{text}");
+}
+
 #[test]
 fn a_missing_file_is_an_error() {
     let o = spvx(&["reflect", "tests/reflect/no-such.spv"]);
