@@ -96,6 +96,7 @@ pub fn diff_outputs(
                 .iter()
                 .find(|i| (i.set, i.binding) == key)
                 .and_then(|i| i.name.clone())
+                .filter(|n| !n.is_empty())
                 .map_or_else(String::new, |n| format!(" ({n})"));
             let element = if is_array {
                 format!("[{index}]")

@@ -273,8 +273,8 @@ impl RunPlan {
                 .unwrap_or(ElemType::U8);
             let element = ElementSuffix::new(index, index > 0);
             let label = match name {
-                Some(n) => format!("{set}.{binding}{element} ({n})"),
-                None => format!("{set}.{binding}{element}"),
+                Some(n) if !n.is_empty() => format!("{set}.{binding}{element} ({n})"),
+                _ => format!("{set}.{binding}{element}"),
             };
             let c = Checked::new(label, actual.unwrap_or(&[]), &want.bytes, elem);
             tally.add(&c.check);
