@@ -63,6 +63,28 @@ log 8 4 5 1 0 0 0 0x20
     assert_eq!(out, want);
 }
 
+/// Modes by name: SPIR-V names, ac_types' AC_ spellings and _INTEL suffixes, in any case,
+/// mean the modes of the same name (RND is SPIR-V 2 but AC_RND is C++ 1: the name decides).
+#[test]
+fn modes_by_name() {
+    // sqrt 2 = 1.41421356… → ·2^12 = 5792.6 → RND 5793 = 0x16a1; TRN 5792 = 0x16a0.
+    let input = "\
+sqrt 8 4 16 4 0 RND SAT 20
+sqrt 8 4 16 4 0 ac_rnd ac_sat 20
+sqrt 8 4 16 4 0 RND_INTEL SAT_INTEL 20
+sqrt 8 4 16 4 0 TRN WRAP 20
+";
+    let (ok, out, err) = run(&["calc", "fixed"], input);
+    assert!(ok, "stderr: {err}");
+    assert_eq!(out, "0x16a1\n0x16a1\n0x16a1\n0x16a0\n");
+    let (ok, _, err) = run(&["calc", "fixed"], "sqrt 8 4 16 4 0 ROUND 1 20\n");
+    assert!(!ok);
+    assert!(
+        err.contains("line 1: field 7 (Q): unknown quantization mode `ROUND`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn batch_errors_name_line_and_field() {
     let (ok, out, err) = run(

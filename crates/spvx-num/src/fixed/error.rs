@@ -22,6 +22,12 @@ pub enum FixedError {
     #[error("invalid overflow mode {0}: the SPIR-V table 3.16c defines 0..=3")]
     InvalidOverflow(u32),
     /// A signedness operand other than 0 or 1.
+    #[error("unknown {what} mode `{name}` (a SPIR-V number, or a name such as {example})")]
+    UnknownModeName {
+        what: &'static str,
+        name: String,
+        example: &'static str,
+    },
     #[error("invalid signedness mode {0}: the SPIR-V table 3.16d defines 0 and 1")]
     InvalidSignedness(u32),
     /// Input bits that do not fit in the input width.

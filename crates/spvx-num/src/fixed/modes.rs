@@ -52,6 +52,28 @@ impl Quantization {
         self as u32
     }
 
+    /// The mode named `name`, in any case: the SPIR-V name (`RND_CONV`, also with its
+    /// `_INTEL` suffix) or ac_types' (`AC_RND_CONV`). The names are the same in both; only
+    /// the numbers differ.
+    pub fn from_name(name: &str) -> Option<Self> {
+        let upper = name.to_ascii_uppercase();
+        let bare = upper.strip_prefix("AC_").unwrap_or(&upper);
+        let bare = bare.strip_suffix("_INTEL").unwrap_or(bare);
+        Self::ALL.into_iter().find(|m| m.name() == bare)
+    }
+
+    /// A SPIR-V number or a name ([`Self::from_name`]).
+    pub fn parse(text: &str) -> Result<Self, FixedError> {
+        match text.parse::<u32>() {
+            Ok(v) => Self::from_spirv(v),
+            Err(_) => Self::from_name(text).ok_or_else(|| FixedError::UnknownModeName {
+                what: "quantization",
+                name: text.to_string(),
+                example: "RND_CONV or AC_RND_CONV",
+            }),
+        }
+    }
+
     /// The SPIR-V name without the `_INTEL` suffix.
     pub fn name(self) -> &'static str {
         match self {
@@ -100,6 +122,28 @@ impl Overflow {
     /// The SPIR-V operand value.
     pub fn spirv_value(self) -> u32 {
         self as u32
+    }
+
+    /// The mode named `name`, in any case: the SPIR-V name (`SAT_SYM`, also with its
+    /// `_INTEL` suffix) or ac_types' (`AC_SAT_SYM`). The names are the same in both; only
+    /// the numbers differ.
+    pub fn from_name(name: &str) -> Option<Self> {
+        let upper = name.to_ascii_uppercase();
+        let bare = upper.strip_prefix("AC_").unwrap_or(&upper);
+        let bare = bare.strip_suffix("_INTEL").unwrap_or(bare);
+        Self::ALL.into_iter().find(|m| m.name() == bare)
+    }
+
+    /// A SPIR-V number or a name ([`Self::from_name`]).
+    pub fn parse(text: &str) -> Result<Self, FixedError> {
+        match text.parse::<u32>() {
+            Ok(v) => Self::from_spirv(v),
+            Err(_) => Self::from_name(text).ok_or_else(|| FixedError::UnknownModeName {
+                what: "overflow",
+                name: text.to_string(),
+                example: "SAT_SYM or AC_SAT_SYM",
+            }),
+        }
     }
 
     /// The SPIR-V name without the `_INTEL` suffix.

@@ -19,10 +19,11 @@ digits; for sincos and sincospi the sine, a space, the cosine (each RW bits).
   W RW  input / result width in bits (1..=65536)
   I RI  input / result integer bits (any i32, may be negative or above the width)
   S     0 unsigned, 1 signed (input and result alike)
-  Q     quantization mode, SPIR-V numbering (table 3.16b):
+  Q     quantization mode, a SPIR-V number (table 3.16b) or a name:
           0 TRN  1 TRN_ZERO  2 RND  3 RND_ZERO  4 RND_INF  5 RND_MIN_INF  6 RND_CONV  7 RND_CONV_ODD
-        (NOT ac_types' C++ enum, where AC_RND = 1 and AC_TRN_ZERO = 2)
-  O     overflow mode (table 3.16c): 0 WRAP  1 SAT  2 SAT_ZERO  3 SAT_SYM
+        (numbers are NOT ac_types' C++ enum, where AC_RND = 1 and AC_TRN_ZERO = 2; names may be
+        written as ac_types spells them, AC_RND, or with _INTEL, in any case)
+  O     overflow mode (table 3.16c), a number or a name: 0 WRAP  1 SAT  2 SAT_ZERO  3 SAT_SYM
   X     the input bits in hex, with or without 0x
 Blank lines and lines starting with '#' are skipped. The first bad line stops the run with an
 error naming the line and field, and a non-zero exit status.
@@ -30,7 +31,7 @@ error naming the line and field, and a non-zero exit status.
 The result is the exact f(x) quantized under Q, then overflow-handled under O
 (docs/semantics/fixed-point.md, fixed point).
 
-SINGLE-CASE FORM: spvx calc fixed sqrt --w 16 --i 4 --signed --q 2 --o 1 --x 0x1234
+SINGLE-CASE FORM: spvx calc fixed sqrt --w 16 --i 4 --signed --q RND --o SAT --x 0x1234
 (--rw/--ri default to --w/--i; --value 2.5 gives a decimal input instead of --x, converted to
 the input format with RND_CONV and SAT).";
 
@@ -56,13 +57,14 @@ pub struct FixedArgs {
     /// Signed input and result (S = 1).
     #[arg(long)]
     pub signed: bool,
-    /// Quantization mode, SPIR-V numbering: 0 TRN 1 TRN_ZERO 2 RND 3 RND_ZERO 4 RND_INF
-    /// 5 RND_MIN_INF 6 RND_CONV 7 RND_CONV_ODD.
-    #[arg(long, default_value_t = 0)]
-    pub q: u32,
-    /// Overflow mode: 0 WRAP 1 SAT 2 SAT_ZERO 3 SAT_SYM.
-    #[arg(long, default_value_t = 0)]
-    pub o: u32,
+    /// Quantization mode: a name (TRN TRN_ZERO RND RND_ZERO RND_INF RND_MIN_INF RND_CONV
+    /// RND_CONV_ODD; also AC_… and …_INTEL) or its SPIR-V number (0 to 7, in that order).
+    #[arg(long, default_value = "0")]
+    pub q: String,
+    /// Overflow mode: a name (WRAP SAT SAT_ZERO SAT_SYM; also AC_… and …_INTEL) or its number
+    /// (0 to 3).
+    #[arg(long, default_value = "0")]
+    pub o: String,
     /// Input bits in hex (with or without 0x).
     #[arg(long)]
     pub x: Option<String>,
@@ -118,10 +120,8 @@ fn parse_line(fields: &[&str]) -> Result<(FixedOp, BigUint), (usize, String)> {
     let ri = int(4, i32::MIN as i64, i32::MAX as i64)? as i32;
     let s = signedness_from_spirv(int(5, 0, u32::MAX as i64)? as u32)
         .map_err(|e| (5, e.to_string()))?;
-    let q = Quantization::from_spirv(int(6, 0, u32::MAX as i64)? as u32)
-        .map_err(|e| (6, e.to_string()))?;
-    let o =
-        Overflow::from_spirv(int(7, 0, u32::MAX as i64)? as u32).map_err(|e| (7, e.to_string()))?;
+    let q = Quantization::parse(fields[6]).map_err(|e| (6, e.to_string()))?;
+    let o = Overflow::parse(fields[7]).map_err(|e| (7, e.to_string()))?;
     let x = parse_hex(fields[8]).ok_or((8, format!("`{}` is not hex", fields[8])))?;
     let op = FixedOp {
         function,
@@ -227,8 +227,8 @@ fn single(function: &str, a: &FixedArgs) -> CmdResult {
         a.w.ok_or_else(|| e("--w (input width) is required".into()))?;
     let i =
         a.i.ok_or_else(|| e("--i (input integer bits) is required".into()))?;
-    let q = Quantization::from_spirv(a.q).map_err(|x| e(format!("--q: {x}")))?;
-    let o = Overflow::from_spirv(a.o).map_err(|x| e(format!("--o: {x}")))?;
+    let q = Quantization::parse(&a.q).map_err(|x| e(format!("--q: {x}")))?;
+    let o = Overflow::parse(&a.o).map_err(|x| e(format!("--o: {x}")))?;
     let op = FixedOp {
         function,
         signed: a.signed,
