@@ -88,7 +88,7 @@ impl Reflection {
             .map(|e| EntryPointInfo {
                 name: e.name.to_string(),
                 model: enum_name("ExecutionModel", e.model),
-                local_size: local_size(ix, e.function),
+                local_size: ix.local_size(e.function),
             })
             .collect();
         let mut variables = ix.resource_variables();
@@ -254,31 +254,6 @@ fn enumerant(g: &Grammar, kind: &str, value: u32) -> String {
     g.kind_by_name(kind)
         .and_then(|k| g.enumerant_name(k, value))
         .map_or_else(|| value.to_string(), str::to_string)
-}
-
-/// The local size of entry point function `f`: its `LocalSize` execution mode, or its
-/// `LocalSizeId` one (OpExecutionModeId) when the three ids are plain integer constants.
-fn local_size(ix: &ModuleIndex, f: Id) -> Option<[u32; 3]> {
-    const LOCAL_SIZE: u32 = 17;
-    const LOCAL_SIZE_ID: u32 = 38;
-    ix.insts
-        .iter()
-        .filter(|m| matches!(m.opcode, Op::ExecutionMode | Op::ExecutionModeId))
-        .filter(|m| m.operands.first().and_then(|o| o.id()) == Some(f))
-        .find_map(|m| {
-            let mode = m.operands.get(1)?.word()?;
-            let value = |i: usize| -> Option<u32> {
-                let o = m.operands.get(i)?;
-                match (mode, m.opcode) {
-                    (LOCAL_SIZE, Op::ExecutionMode) => o.word(),
-                    (LOCAL_SIZE_ID, Op::ExecutionModeId) => {
-                        u32::try_from(ix.const_u64(o.id()?)?).ok()
-                    }
-                    _ => None,
-                }
-            };
-            Some([value(2)?, value(3)?, value(4)?])
-        })
 }
 
 /// The pointee type of a variable's pointer type.

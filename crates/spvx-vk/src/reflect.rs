@@ -79,8 +79,8 @@ pub struct ModuleInfo {
     pub extensions: Vec<String>,
     /// True when the module declares a push-constant variable.
     pub has_push_constants: bool,
-    /// The entry point's `LocalSize` execution mode, if it has one (LocalSizeId and the
-    /// WorkgroupSize built-in are not read).
+    /// The entry point's local size ([`ModuleIndex::local_size`]: LocalSize, or LocalSizeId
+    /// of plain constants; the WorkgroupSize built-in is not read).
     pub local_size: Option<[u32; 3]>,
 }
 
@@ -100,13 +100,7 @@ impl ModuleInfo {
     /// module.
     pub fn reflect(ix: &ModuleIndex, entry: Option<&str>) -> VkResult<ModuleInfo> {
         let (entry, entry_fn) = choose_entry(ix, entry)?;
-        let local_size = ix
-            .insts
-            .iter()
-            .filter(|m| m.opcode == Op::ExecutionMode)
-            .filter(|m| m.operands.first().and_then(|o| o.id()) == Some(entry_fn))
-            .filter(|m| word(m, 1) == Some(spirv::ExecutionMode::LocalSize as u32))
-            .find_map(|m| Some([word(m, 2)?, word(m, 3)?, word(m, 4)?]));
+        let local_size = ix.local_size(entry_fn);
         let mut bindings: BTreeMap<(u32, u32), DescriptorBinding> = BTreeMap::new();
         for v in ix.resource_variables() {
             let outer = v.pointee;

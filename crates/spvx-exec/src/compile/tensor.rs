@@ -157,14 +157,11 @@ impl Compiler<'_> {
         if !tensor {
             return Ok(());
         }
-        let built = self.ix.insts.iter().any(|i| {
-            matches!(
-                i.opcode,
-                Op::CompositeConstruct | Op::CompositeExtract | Op::CompositeInsert
-            ) && i
-                .result_type
-                .is_some_and(|t| matches!(self.ix.ty(t), Some(Type::Tensor { .. })))
-        });
+        let built = self.module_has_tensor_typed(&[
+            Op::CompositeConstruct,
+            Op::CompositeExtract,
+            Op::CompositeInsert,
+        ]);
         if built {
             return Err(self.unsupported(
                 index,
@@ -177,21 +174,25 @@ impl Compiler<'_> {
     /// True when an instruction of the module makes a tensor value (a composite, constant,
     /// undef or extracted sub-tensor of a tensor type), which lives in private memory.
     fn module_makes_tensor_values(&self) -> bool {
+        self.module_has_tensor_typed(&[
+            Op::CompositeConstruct,
+            Op::CompositeExtract,
+            Op::CompositeInsert,
+            Op::ConstantComposite,
+            Op::SpecConstantComposite,
+            Op::ConstantNull,
+            Op::Undef,
+            Op::ConstantCompositeReplicateEXT,
+            Op::SpecConstantCompositeReplicateEXT,
+        ])
+    }
+
+    /// True when an instruction of the module with one of `ops` has a tensor result type.
+    fn module_has_tensor_typed(&self, ops: &[Op]) -> bool {
         self.ix.insts.iter().any(|i| {
-            matches!(
-                i.opcode,
-                Op::CompositeConstruct
-                    | Op::CompositeExtract
-                    | Op::CompositeInsert
-                    | Op::ConstantComposite
-                    | Op::SpecConstantComposite
-                    | Op::ConstantNull
-                    | Op::Undef
-                    | Op::ConstantCompositeReplicateEXT
-                    | Op::SpecConstantCompositeReplicateEXT
-            ) && i
-                .result_type
-                .is_some_and(|t| matches!(self.ix.ty(t), Some(Type::Tensor { .. })))
+            ops.contains(&i.opcode)
+                && i.result_type
+                    .is_some_and(|t| matches!(self.ix.ty(t), Some(Type::Tensor { .. })))
         })
     }
 

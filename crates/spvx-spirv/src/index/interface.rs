@@ -11,6 +11,9 @@ use crate::op::Op;
 const DECORATION_SPEC_ID: u32 = 1;
 const DECORATION_BINDING: u32 = 33;
 const DECORATION_DESCRIPTOR_SET: u32 = 34;
+/// The `LocalSize` and `LocalSizeId` execution modes (SPIR-V §3.6).
+const MODE_LOCAL_SIZE: u32 = 17;
+const MODE_LOCAL_SIZE_ID: u32 = 38;
 /// The `PushConstant` storage class (SPIR-V §3.7).
 const STORAGE_PUSH_CONSTANT: u32 = 9;
 
@@ -63,6 +66,31 @@ impl ModuleIndex {
                 })
             })
             .collect()
+    }
+
+    /// The local size of entry point function `function`: its `LocalSize` execution mode, or
+    /// its `LocalSizeId` one (OpExecutionModeId, glslang's form for SPIR-V 1.6) when the three
+    /// ids are plain integer constants. Spec-constant sizes and the WorkgroupSize built-in are
+    /// not read here (the engine evaluates those when it compiles).
+    pub fn local_size(&self, function: Id) -> Option<[u32; 3]> {
+        self.insts
+            .iter()
+            .filter(|m| matches!(m.opcode, Op::ExecutionMode | Op::ExecutionModeId))
+            .filter(|m| m.operands.first().and_then(|o| o.id()) == Some(function))
+            .find_map(|m| {
+                let mode = m.operands.get(1)?.word()?;
+                let value = |i: usize| -> Option<u32> {
+                    let o = m.operands.get(i)?;
+                    match (mode, m.opcode) {
+                        (MODE_LOCAL_SIZE, Op::ExecutionMode) => o.word(),
+                        (MODE_LOCAL_SIZE_ID, Op::ExecutionModeId) => {
+                            u32::try_from(self.const_u64(o.id()?)?).ok()
+                        }
+                        _ => None,
+                    }
+                };
+                Some([value(2)?, value(3)?, value(4)?])
+            })
     }
 
     /// The string of `id`'s first `OpName`, if it has one.
