@@ -132,6 +132,81 @@ pub struct Table {
     pub rows: Vec<Row>,
 }
 
+/// The shortest dispatch (on both sides) whose ratio enters the headline's geometric mean.
+pub const LONG_KERNEL: Duration = Duration::from_millis(1);
+
+/// The figures `spvx bench` leads with ([`Table::headline`]): the ratios of the kernels whose
+/// dispatch took at least [`LONG_KERNEL`] on both sides, and those of the shorter ones, each
+/// with its kernel's name, in table order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headline {
+    pub long: Vec<(String, f64)>,
+    pub short: Vec<(String, f64)>,
+}
+
+impl Headline {
+    /// The geometric mean of the long kernels' ratios.
+    pub fn geometric_mean(&self) -> Option<f64> {
+        geometric_mean(&self.long.iter().map(|(_, r)| *r).collect::<Vec<_>>())
+    }
+
+    /// The lowest ratio of the long kernels and its kernel (the first, on a tie).
+    pub fn minimum(&self) -> Option<(&str, f64)> {
+        self.long
+            .iter()
+            .fold(None, |m: Option<(&str, f64)>, (n, r)| match m {
+                Some((_, best)) if best <= *r => m,
+                _ => Some((n.as_str(), *r)),
+            })
+    }
+
+    /// The geometric mean of the short kernels' ratios.
+    pub fn short_geometric_mean(&self) -> Option<f64> {
+        geometric_mean(&self.short.iter().map(|(_, r)| *r).collect::<Vec<_>>())
+    }
+
+    /// The headline as markdown lines: the long kernels' geometric mean with the minimum,
+    /// then the short kernels on a line of their own.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let limit = LONG_KERNEL.as_millis();
+        match (self.geometric_mean(), self.minimum()) {
+            (Some(g), Some((name, min))) => {
+                let _ = writeln!(
+                    out,
+                    "Headline: geometric mean of the ratio over the {} kernels whose dispatch takes \
+                     at least {limit} ms on both sides: {g:.3}; minimum {min:.3} ({name}).",
+                    self.long.len()
+                );
+            }
+            _ if self.short.is_empty() => {
+                let _ = writeln!(out, "No kernel was measured on the device: no ratio.");
+            }
+            _ => {
+                let _ = writeln!(
+                    out,
+                    "Headline: no kernel took at least {limit} ms on both sides: no geometric mean."
+                );
+            }
+        }
+        if let Some(g) = self.short_geometric_mean() {
+            let list: Vec<String> = self
+                .short
+                .iter()
+                .map(|(n, r)| format!("{n} {r:.2}"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "Kernels under {limit} ms on either side (launch overhead more than execution; \
+                 not in the headline): {} ({}), geometric mean {g:.3}.",
+                self.short.len(),
+                list.join(", ")
+            );
+        }
+        out
+    }
+}
+
 /// A time in milliseconds with three significant decimals.
 fn ms(d: Duration) -> String {
     let v = d.as_secs_f64() * 1e3;
@@ -258,6 +333,27 @@ impl Table {
         (geometric_mean(&ratios), ratios.len())
     }
 
+    /// The headline figures: the kernels whose dispatch takes at least [`LONG_KERNEL`] on both
+    /// sides apart from the shorter ones (whose ratio measures launch overhead more than
+    /// execution).
+    pub fn headline(&self) -> Headline {
+        let mut long = Vec::new();
+        let mut short = Vec::new();
+        for r in &self.rows {
+            let (Some(ratio), Some(e), Some(d)) = (r.ratio(), r.engine_median(), r.device_median())
+            else {
+                continue;
+            };
+            let entry = (r.name.clone(), ratio);
+            if e >= LONG_KERNEL && d >= LONG_KERNEL {
+                long.push(entry);
+            } else {
+                short.push(entry);
+            }
+        }
+        Headline { long, short }
+    }
+
     /// Every row passed its checks.
     pub fn passed(&self) -> bool {
         self.rows.iter().all(Row::passed)
@@ -324,19 +420,8 @@ impl Table {
                 r.check_cell()
             );
         }
-        let (g, n) = self.geometric_mean_ratio();
         let _ = writeln!(out);
-        match g {
-            Some(g) => {
-                let _ = writeln!(
-                    out,
-                    "Geometric mean of the ratio over the {n} kernels the device ran: {g:.3}."
-                );
-            }
-            None => {
-                let _ = writeln!(out, "No kernel was measured on the device: no ratio.");
-            }
-        }
+        out.push_str(&self.headline().to_markdown());
         if let (Some(g), n) = self.geometric_mean_ratio_including_setup() {
             let _ = writeln!(
                 out,
@@ -403,7 +488,70 @@ mod tests {
             ),
             "{md}"
         );
-        assert!(md.contains("mean of the ratio over the 1 kernels the device ran: 3.000"));
+        assert!(
+            md.contains("at least 1 ms on both sides: 3.000; minimum 3.000 (k|1)."),
+            "{md}"
+        );
+    }
+
+    fn measured(device_ms: f64) -> DeviceResult {
+        DeviceResult::Measured {
+            samples: vec![Duration::from_secs_f64(device_ms / 1e3)],
+            runs: 1,
+            mismatches: 0,
+            first_mismatch: None,
+            setup: None,
+        }
+    }
+
+    #[test]
+    fn the_headline_leaves_out_kernels_under_a_millisecond_on_either_side() {
+        let named = |name: &str, engine_ms: u64, device: DeviceResult| Row {
+            name: name.into(),
+            ..row(engine_ms, device)
+        };
+        let mut tiny = named("tiny", 1, measured(0.5));
+        tiny.engine = vec![Duration::from_micros(50)];
+        let t = Table {
+            machine: "m".into(),
+            device: "d".into(),
+            warmup: 1,
+            rounds: 1,
+            rows: vec![
+                // ratios 2.0 and 0.5 (the minimum), then 4.0: geometric mean 4^(1/3) · …
+                named("fast", 2, measured(4.0)),
+                named("slow", 4, measured(2.0)),
+                named("mid", 1, measured(4.0)),
+                // 0.5 ms on the device: short, although the engine took 1 ms.
+                named("short_device", 1, measured(0.5)),
+                // 50 µs on the engine: short (ratio 10).
+                tiny,
+                named("no_device", 3, DeviceResult::NotRequested),
+            ],
+        };
+        let h = t.headline();
+        assert_eq!(
+            h.long.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+            ["fast", "slow", "mid"]
+        );
+        // (2 · 0.5 · 4)^(1/3) = 4^(1/3)
+        let g = h.geometric_mean().unwrap_or(0.0);
+        assert!((g - 4f64.powf(1.0 / 3.0)).abs() < 1e-9, "{g}");
+        assert_eq!(h.minimum(), Some(("slow", 0.5)));
+        // short: 0.5 and 10: geometric mean √5
+        let s = h.short_geometric_mean().unwrap_or(0.0);
+        assert!((s - 5f64.sqrt()).abs() < 1e-9, "{s}");
+        let md = t.to_markdown();
+        assert!(
+            md.contains("over the 3 kernels whose dispatch takes at least 1 ms on both sides: 1.587; minimum 0.500 (slow)."),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "not in the headline): 2 (short_device 0.50, tiny 10.00), geometric mean 2.236."
+            ),
+            "{md}"
+        );
     }
 
     #[test]
