@@ -31,6 +31,7 @@
 pub mod amber;
 pub mod bindings;
 pub mod compare;
+pub mod conform;
 pub mod data;
 pub mod device;
 pub mod diagnostic;

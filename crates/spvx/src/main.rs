@@ -39,6 +39,8 @@ enum Command {
     Diff(Box<cmd::diff::DiffArgs>),
     /// Run Amber scripts (AmberScript, VkScript): the compute subset, on the engine or a device.
     Amber(cmd::amber::AmberArgs),
+    /// Conformance sweeps: every form of the extensions, on the engine or a device, with verdicts.
+    Conform(Box<cmd::conform::ConformArgs>),
     /// Time the engine (and lavapipe) on the benchmark set, checking every output bit for bit.
     Bench(cmd::bench::BenchArgs),
 }
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => cmd::diff::run(*args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Amber(args) => cmd::amber::run(args),
+        Command::Conform(args) => cmd::conform::run(*args),
     };
     match result {
         Ok(code) => code,

@@ -4,6 +4,7 @@ pub mod amber;
 pub mod asm;
 pub mod bench;
 pub mod calc;
+pub mod conform;
 pub mod diff;
 pub mod dis;
 pub mod dpas;

@@ -1,0 +1,136 @@
+//! Running one unit (a chunk of a form): on the engine — the interpreter gives the expected
+//! values and reports the elements whose result is undefined; the default engine (JIT where it
+//! applies, rayon) is what the engine target checks — or on a Vulkan device through spvx-vk.
+
+use super::form::{Form, LOCAL};
+use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
+use spvx_spirv::asm::{AsmOptions, assemble};
+use spvx_vk::{BufferData, VkError, VkRun, VkRunner};
+use std::collections::BTreeSet;
+
+/// A form's module, assembled and compiled once for all its chunks.
+pub struct Compiled {
+    pub words: Vec<u32>,
+    pub engine: CompiledModule,
+}
+
+/// Assembles and compiles a form's module; the message names the form.
+pub fn compile(form: &Form) -> Result<Compiled, String> {
+    let words = assemble(&form.asm, &AsmOptions::default())
+        .map_err(|e| format!("{}: the generated module does not assemble: {e}", form.id))?
+        .words();
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let engine = CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
+        .map_err(|e| format!("{}: the engine does not compile the module: {e}", form.id))?;
+    Ok(Compiled { words, engine })
+}
+
+/// An engine run of a unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineRun {
+    /// The output binding's bytes.
+    pub out: Vec<u8>,
+    /// Invocations (indices in the chunk) that met undefined behaviour: their outputs are
+    /// not compared.
+    pub masked: BTreeSet<u32>,
+}
+
+/// The workgroups of a unit of `count` invocations (a multiple of [`LOCAL`]).
+pub fn groups(count: u32) -> [u32; 3] {
+    [count.div_ceil(LOCAL), 1, 1]
+}
+
+/// The resources of a unit: each input's bytes, the output zeroed.
+fn resources(form: &Form, inputs: &[Vec<u8>], count: u32) -> Resources {
+    let mut res = Resources::new();
+    for (p, bytes) in form.inputs.iter().zip(inputs) {
+        res.set_buffer(0, p.binding, bytes.clone());
+    }
+    let out_len = count as usize * form.output.per_invocation * form.output.elem.size();
+    res.set_buffer(0, form.output.binding, vec![0; out_len]);
+    res
+}
+
+/// Runs a unit on the engine. `reference` runs the interpreter on one thread and records
+/// every undefined-behaviour event (the expected values); otherwise the default engine runs.
+pub fn run_engine(
+    c: &Compiled,
+    form: &Form,
+    inputs: &[Vec<u8>],
+    count: u32,
+    reference: bool,
+) -> Result<EngineRun, String> {
+    let mut res = resources(form, inputs, count);
+    let cfg = RunConfig {
+        max_events: count as usize,
+        jit: !reference,
+        threads: if reference { Some(1) } else { None },
+        ..RunConfig::default()
+    };
+    let report = c
+        .engine
+        .run(&mut res, groups(count), &cfg)
+        .map_err(|e| format!("{}: the engine's run failed: {e}", form.id))?;
+    let masked = report.events.iter().map(|e| e.invocation[0]).collect();
+    let out = res
+        .buffer(0, form.output.binding)
+        .map(<[u8]>::to_vec)
+        .unwrap_or_default();
+    Ok(EngineRun { out, masked })
+}
+
+/// Why a device gave no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeviceFailure {
+    /// The device lacks a feature or property the module needs (named).
+    Unsupported(String),
+    /// Anything else (a Vulkan call failed, a limit, a timeout).
+    Error(String),
+}
+
+/// Runs a unit on a Vulkan device; the output binding's bytes.
+pub fn run_device(
+    runner: &VkRunner,
+    c: &Compiled,
+    form: &Form,
+    inputs: &[Vec<u8>],
+    count: u32,
+) -> Result<Vec<u8>, DeviceFailure> {
+    let mut buffers: Vec<BufferData> = form
+        .inputs
+        .iter()
+        .zip(inputs)
+        .map(|(p, bytes)| BufferData {
+            set: 0,
+            binding: p.binding,
+            bytes: bytes.clone(),
+        })
+        .collect();
+    let out_len = count as usize * form.output.per_invocation * form.output.elem.size();
+    buffers.push(BufferData {
+        set: 0,
+        binding: form.output.binding,
+        bytes: vec![0; out_len],
+    });
+    let run = VkRun {
+        words: c.words.clone(),
+        entry: Some("main".to_string()),
+        groups: groups(count),
+        buffers,
+        ..VkRun::default()
+    };
+    let out = runner.run(&run).map_err(|e| match e {
+        VkError::MissingFeature {
+            missing, reason, ..
+        } => DeviceFailure::Unsupported(format!("{missing} ({reason})")),
+        VkError::UnknownCapability(c) => DeviceFailure::Unsupported(format!(
+            "capability {c}: no Vulkan feature spvx-vk knows exposes it"
+        )),
+        other => DeviceFailure::Error(other.to_string()),
+    })?;
+    out.buffers
+        .into_iter()
+        .find(|b| b.binding == form.output.binding)
+        .map(|b| b.bytes)
+        .ok_or_else(|| DeviceFailure::Error("the device run returned no output buffer".into()))
+}

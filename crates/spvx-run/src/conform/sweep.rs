@@ -1,0 +1,260 @@
+//! A whole sweep: the forms of the extensions asked for, cut into units (form, chunk), the
+//! shard's units run (on the engine in parallel, on a device one at a time), each judged, the
+//! units of a form joined into its result, and each case exported when asked.
+
+use super::export;
+use super::ext::Ext;
+use super::form::{CHUNK, Form, LOCAL};
+use super::inputs;
+use super::intdot;
+use super::report::{FORMAT, FormResult, Report};
+use super::run::{Compiled, DeviceFailure, compile, run_device, run_engine};
+use super::shard::Shard;
+use super::verdict::{Counts, Verdict, judge};
+use spvx_vk::VkRunner;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// Where the forms run.
+pub enum Target<'a> {
+    /// The engine: the default engine (JIT, threads) against the one-thread interpreter.
+    Engine,
+    /// A Vulkan device against the engine.
+    Device(&'a VkRunner),
+}
+
+impl Target<'_> {
+    /// The target as reports name it.
+    pub fn describe(&self) -> String {
+        match self {
+            Target::Engine => "engine".to_string(),
+            Target::Device(r) => r.report().to_string(),
+        }
+    }
+}
+
+/// A sweep's settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub exts: Vec<Ext>,
+    pub seed: u64,
+    /// Cases per form (rounded up to a multiple of [`LOCAL`]).
+    pub cases: u64,
+    pub shard: Shard,
+    /// Units run at once on the engine.
+    pub jobs: usize,
+    /// Only forms whose id contains this text.
+    pub only: Option<String>,
+    /// Export every case run as an Amber script and a run file into this directory.
+    pub amber: Option<PathBuf>,
+}
+
+/// The default cases per form.
+pub const DEFAULT_CASES: u64 = 1024;
+
+/// Why a sweep stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    #[error("--cases {0}: at least 1")]
+    NoCases(u64),
+    #[error("--only '{0}': no form's id contains it")]
+    NoForms(String),
+    #[error("--amber {path}: {source}")]
+    Export {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Every form of `exts` (the generated ones), filtered by `only`.
+pub fn forms(exts: &[Ext], only: Option<&str>) -> Vec<Form> {
+    let mut out = Vec::new();
+    for e in exts {
+        if *e == Ext::Intdot {
+            out.extend(intdot::forms());
+        }
+    }
+    if let Some(o) = only {
+        out.retain(|f| f.id.contains(o));
+    }
+    out
+}
+
+/// One unit: form index, chunk, invocations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub form: usize,
+    pub chunk: u32,
+    pub count: u32,
+}
+
+/// Cases per form as run: `cases` rounded up to whole workgroups.
+pub fn rounded_cases(cases: u64) -> u64 {
+    cases.div_ceil(u64::from(LOCAL)) * u64::from(LOCAL)
+}
+
+/// The shard's units, in sweep order.
+pub fn units(n_forms: usize, cases: u64, shard: Shard) -> Vec<Unit> {
+    let cases = rounded_cases(cases);
+    let chunks = cases.div_ceil(u64::from(CHUNK));
+    let mut out = Vec::new();
+    let mut number = 0u64;
+    for form in 0..n_forms {
+        for c in 0..chunks {
+            if shard.takes(number) {
+                let count = (cases - c * u64::from(CHUNK)).min(u64::from(CHUNK)) as u32;
+                out.push(Unit {
+                    form,
+                    chunk: c as u32,
+                    count,
+                });
+            }
+            number += 1;
+        }
+    }
+    out
+}
+
+/// Runs the sweep; `progress(done, total, form id)` hears of each unit finished.
+pub fn sweep(
+    opts: &Options,
+    target: &Target,
+    progress: &(dyn Fn(usize, usize, &str) + Sync),
+) -> Result<Report, SweepError> {
+    if opts.cases == 0 {
+        return Err(SweepError::NoCases(opts.cases));
+    }
+    let forms = forms(&opts.exts, opts.only.as_deref());
+    if forms.is_empty()
+        && let Some(o) = &opts.only
+    {
+        return Err(SweepError::NoForms(o.clone()));
+    }
+    let units = units(forms.len(), opts.cases, opts.shard);
+    let compiled: Vec<OnceLock<Result<Compiled, String>>> =
+        forms.iter().map(|_| OnceLock::new()).collect();
+    let done = AtomicUsize::new(0);
+    let total = units.len();
+    let one = |u: &Unit| -> Result<(Verdict, Counts), SweepError> {
+        let form = &forms[u.form];
+        let r = run_unit(opts, target, form, &compiled[u.form], *u);
+        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress(d, total, &form.id);
+        r
+    };
+    let results: Vec<Result<(Verdict, Counts), SweepError>> = match target {
+        Target::Device(_) => units.iter().map(one).collect(),
+        Target::Engine => {
+            let slots: Vec<Mutex<Option<Result<(Verdict, Counts), SweepError>>>> =
+                units.iter().map(|_| Mutex::new(None)).collect();
+            let next = AtomicUsize::new(0);
+            std::thread::scope(|s| {
+                for _ in 0..opts.jobs.clamp(1, total.max(1)) {
+                    s.spawn(|| {
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(u) = units.get(i) else { break };
+                            let r = one(u);
+                            if let Ok(mut slot) = slots[i].lock() {
+                                *slot = Some(r);
+                            }
+                        }
+                    });
+                }
+            });
+            slots
+                .into_iter()
+                .map(|m| {
+                    m.into_inner().ok().flatten().unwrap_or_else(|| {
+                        Ok((
+                            Verdict::Error {
+                                message: "the unit's run panicked".to_string(),
+                            },
+                            Counts::default(),
+                        ))
+                    })
+                })
+                .collect()
+        }
+    };
+    let mut by_form: Vec<Option<FormResult>> = forms.iter().map(|_| None).collect();
+    for (u, r) in units.iter().zip(results) {
+        let (verdict, counts) = r?;
+        let res = FormResult {
+            order: u.form as u64,
+            id: forms[u.form].id.clone(),
+            ext: forms[u.form].ext,
+            verdict,
+            compared: counts.compared,
+            masked: counts.masked,
+            chunks: vec![u.chunk],
+        };
+        match &mut by_form[u.form] {
+            Some(f) => f.join(res),
+            slot => *slot = Some(res),
+        }
+    }
+    Ok(Report {
+        format: FORMAT,
+        target: target.describe(),
+        seed: opts.seed,
+        cases: rounded_cases(opts.cases),
+        extensions: opts.exts.clone(),
+        not_generated: opts
+            .exts
+            .iter()
+            .copied()
+            .filter(|e| !e.generated())
+            .collect(),
+        shards: vec![opts.shard],
+        only: opts.only.clone(),
+        forms: by_form.into_iter().flatten().collect(),
+    })
+}
+
+/// Runs, judges and (when asked) exports one unit.
+fn run_unit(
+    opts: &Options,
+    target: &Target,
+    form: &Form,
+    compiled: &OnceLock<Result<Compiled, String>>,
+    u: Unit,
+) -> Result<(Verdict, Counts), SweepError> {
+    let c = match compiled.get_or_init(|| compile(form)) {
+        Ok(c) => c,
+        Err(message) => {
+            let message = message.clone();
+            return Ok((Verdict::Error { message }, Counts::default()));
+        }
+    };
+    let error = |message: String| Ok((Verdict::Error { message }, Counts::default()));
+    let inputs = inputs::inputs(form, opts.seed, u.chunk, u.count);
+    let expected = match run_engine(c, form, &inputs, u.count, true) {
+        Ok(e) => e,
+        Err(m) => return error(m),
+    };
+    if let Some(dir) = &opts.amber {
+        export::write_case(dir, form, c, opts.seed, u.chunk, &inputs, &expected).map_err(
+            |source| SweepError::Export {
+                path: dir.display().to_string(),
+                source,
+            },
+        )?;
+    }
+    let got = match target {
+        Target::Engine => match run_engine(c, form, &inputs, u.count, false) {
+            Ok(g) => g.out,
+            Err(m) => return error(m),
+        },
+        Target::Device(r) => match run_device(r, c, form, &inputs, u.count) {
+            Ok(g) => g,
+            Err(DeviceFailure::Unsupported(missing)) => {
+                return Ok((Verdict::Unsupported { missing }, Counts::default()));
+            }
+            Err(DeviceFailure::Error(m)) => return error(format!("{}: {m}", form.id)),
+        },
+    };
+    Ok(judge(form, u.chunk, &inputs, &expected, &got))
+}

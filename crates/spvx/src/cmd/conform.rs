@@ -1,0 +1,257 @@
+//! `spvx conform [EXT...]`: conformance sweeps of the extensions' forms on the engine or a
+//! Vulkan device, and `spvx conform merge REPORT...` joining shard reports. Argument parsing
+//! and printing only: generating, running, judging, reporting and exporting are spvx-run's
+//! `conform` module.
+
+use crate::cmd::{CmdResult, error};
+use indicatif::{ProgressBar, ProgressStyle};
+use spvx_run::conform::report::Report;
+use spvx_run::conform::sweep::{DEFAULT_CASES, Options, Target, sweep};
+use spvx_run::conform::{Ext, Shard};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `println!` that ignores a closed standard output.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+const HELP: &str = "\
+EXTENSIONS
+  intdot   SPV_KHR_integer_dot_product: OpSDot, OpUDot, OpSUDot and their AccSat forms x
+           component widths 8/16/32/64 x vector lengths 2/3/4 x result widths, the packed
+           4x8 form x result widths, x the operand-type signedness the validator allows.
+  mixdot, tensors, fixed, smma: not generated yet (reported as such).
+  all      every extension (the default).
+
+VERDICTS (one per form, joined over its chunks of at most 4096 cases)
+  PASS                every compared element equal, bit for bit
+  FAIL                the first failing case: inputs, expected, got, the invocation
+  UNSUPPORTED         the target lacks a feature the module needs (named)
+  ALLOWED DIFFERENCE  the results differ as the specification allows (the reason)
+  ERROR               the run itself failed
+  Expected values come from the engine's interpreter; elements whose result the spec leaves
+  undefined (the AccSat undefined case) are masked, never compared. On the engine alone, the
+  default engine (JIT, threads) is checked against the one-thread interpreter.
+
+OUTPUT
+  A table on the terminal (the tally per extension and every form that did not PASS; a
+  progress bar on stderr when it is a terminal), --out DIR: report.json and report.md,
+  --amber DIR: every case as an Amber script (run back with `spvx amber`) and a run file.
+  Reports are the same bytes for the same seed, cases, shard and target.
+  Exit status 1 on any FAIL or ERROR.
+
+SHARDS (Slurm, Ray, GNU parallel: each shard a plain spvx conform process)
+  #SBATCH --array=1-64
+  spvx conform all --seed 7 --cases 1000000 --shard $SLURM_ARRAY_TASK_ID/64 \\
+      --out reports/$SLURM_ARRAY_TASK_ID
+  spvx conform merge reports/*/report.json --out merged";
+
+/// Arguments of `spvx conform`.
+#[derive(clap::Args)]
+#[command(after_long_help = HELP, args_conflicts_with_subcommands = true)]
+pub struct ConformArgs {
+    #[command(subcommand)]
+    pub merge: Option<ConformCommand>,
+    /// Extensions: intdot, mixdot, tensors, fixed, smma, all (default all).
+    pub exts: Vec<String>,
+    /// Run on a Vulkan device (`vulkan` or `vulkan:NAME`) against the engine.
+    #[arg(long)]
+    pub device: Option<String>,
+    /// The seed of every case's inputs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Cases per form (rounded up to a multiple of 64).
+    #[arg(long, default_value_t = DEFAULT_CASES)]
+    pub cases: u64,
+    /// Only forms whose id contains this text (e.g. `OpSDotAccSat/s8x4`).
+    #[arg(long)]
+    pub only: Option<String>,
+    /// Run part K of N of the sweep (K/N, 1 <= K <= N).
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Write report.json and report.md here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Export every case as an Amber script and a run file here.
+    #[arg(long)]
+    pub amber: Option<PathBuf>,
+    /// Units run at once on the engine (default: the number of CPUs).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Print the report as JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `spvx conform merge`.
+#[derive(clap::Subcommand)]
+pub enum ConformCommand {
+    /// Join shard reports (report.json files) of one sweep into one verdict table.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// The shards' report.json files.
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// Write the merged report.json and report.md here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the merged report as JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the sweep (or the merge) and prints the verdicts.
+pub fn run(args: ConformArgs) -> CmdResult {
+    if let Some(ConformCommand::Merge(m)) = args.merge {
+        return merge(m);
+    }
+    let exts = Ext::parse_list(&args.exts).map_err(error)?;
+    let shard = match &args.shard {
+        Some(s) => s.parse::<Shard>().map_err(error)?,
+        None => Shard::ALL,
+    };
+    let opts = Options {
+        exts,
+        seed: args.seed,
+        cases: args.cases,
+        shard,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        only: args.only.clone(),
+        amber: args.amber.clone(),
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = ProgressBar::new(0);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} {msg}")
+        {
+            b.set_style(style);
+        }
+        b
+    });
+    let progress = |done: usize, total: usize, id: &str| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+            b.set_message(id.to_string());
+        }
+    };
+    let report = match &args.device {
+        Some(dev) => {
+            let runner = spvx_run::device::open(dev).map_err(error)?;
+            sweep(&opts, &Target::Device(&runner), &progress)
+        }
+        None => sweep(&opts, &Target::Engine, &progress),
+    }
+    .map_err(error)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    finish(&report, args.out.as_ref(), args.json)
+}
+
+fn merge(m: MergeArgs) -> CmdResult {
+    let mut reports = Vec::new();
+    for p in &m.reports {
+        reports.push((p.display().to_string(), Report::read(p).map_err(error)?));
+    }
+    let merged = Report::merge(reports).map_err(error)?;
+    finish(&merged, m.out.as_ref(), m.json)
+}
+
+/// Writes the report files, prints the table (or JSON), and gives the exit status.
+fn finish(report: &Report, out: Option<&PathBuf>, json: bool) -> CmdResult {
+    if let Some(dir) = out {
+        report
+            .write(dir)
+            .map_err(|e| error(format!("--out {}: {e}", dir.display())))?;
+    }
+    if json {
+        say!("{}", report.to_json().trim_end());
+    } else {
+        print_table(report);
+    }
+    Ok(if report.tally().failed() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_table(report: &Report) {
+    say!("target: {}", report.target);
+    let shards: Vec<String> = report.shards.iter().map(Shard::to_string).collect();
+    say!(
+        "seed {}, {} cases per form, shard{} {}",
+        report.seed,
+        report.cases,
+        if shards.len() == 1 { "" } else { "s" },
+        shards.join(", ")
+    );
+    let missing = report.missing_shards();
+    if !missing.is_empty() {
+        let m: Vec<String> = missing.iter().map(Shard::to_string).collect();
+        say!("incomplete: shards {} not merged", m.join(", "));
+    }
+    say!(
+        "{:<10} {:>6} {:>6} {:>6} {:>12} {:>8} {:>6}",
+        "extension",
+        "forms",
+        "PASS",
+        "FAIL",
+        "UNSUPPORTED",
+        "ALLOWED",
+        "ERROR"
+    );
+    for e in &report.extensions {
+        if report.not_generated.contains(e) {
+            say!("{:<10} not generated by this spvx yet", e.name());
+            continue;
+        }
+        let sub = Report {
+            forms: report
+                .forms
+                .iter()
+                .filter(|f| f.ext == *e)
+                .cloned()
+                .collect(),
+            ..report.clone()
+        };
+        let t = sub.tally();
+        say!(
+            "{:<10} {:>6} {:>6} {:>6} {:>12} {:>8} {:>6}",
+            e.name(),
+            sub.forms.len(),
+            t.pass,
+            t.fail,
+            t.unsupported,
+            t.allowed,
+            t.error
+        );
+    }
+    for f in report
+        .forms
+        .iter()
+        .filter(|f| !matches!(f.verdict, spvx_run::conform::Verdict::Pass))
+    {
+        say!("{:<12} {}  {}", f.verdict.word(), f.id, f.verdict.detail());
+    }
+    let t = report.tally();
+    say!(
+        "{} forms: {} PASS, {} FAIL, {} UNSUPPORTED, {} ALLOWED DIFFERENCE, {} ERROR",
+        report.forms.len(),
+        t.pass,
+        t.fail,
+        t.unsupported,
+        t.allowed,
+        t.error
+    );
+}
