@@ -12,7 +12,34 @@
 //! - with `ulps > 0`, floats at most that many units in the last place apart (counted on the
 //!   ordered bit patterns, +0 and −0 being 0 apart) are "within tolerance", not mismatches.
 //!
-//! This module knows bytes and element types only; printing values is the caller's job.
+//! This function knows bytes and element types only; printing values is the caller's job.
+//!
+//! The spec-aware comparison (`spvx diff`, `spvx conform`) is built on the same element
+//! walk, with the module's say on every output:
+//!
+//! - [`verdict`]: [`ElementVerdict`] (same, allowed with its [`Freedom`], undecided with its
+//!   [`Open`] reason, violation) and the instruction [`Site`]s named in reasons;
+//! - [`precision`]: the Vulkan precision table and the check of one element against it;
+//! - [`provenance`]: [`ModuleFacts`], which instructions produce each output binding
+//!   (contraction sites, Fma, VALVE dot products, precision of the last operation);
+//! - [`rewrite`]: module variants with a freedom taken (contractions fused, Fma split);
+//! - [`spec`]: [`SpecJudge`], the per-element rules, and [`SpecComparison`] per binding;
+//! - [`alternatives`]: [`judge_for`], the judge of a loaded plan with every alternative result
+//!   the engine computes (variants, VALVE models, flushed subnormal inputs).
+//!
+//! Rules and sources: docs/semantics/comparison.md.
+
+pub mod alternatives;
+pub mod precision;
+pub mod provenance;
+pub mod rewrite;
+pub mod spec;
+pub mod verdict;
+
+pub use alternatives::judge_for;
+pub use provenance::{ModuleFacts, OutputFacts};
+pub use spec::{Alternative, SpecComparison, SpecDifference, SpecJudge};
+pub use verdict::{ElementVerdict, Freedom, Open, Site, Violation};
 
 use crate::ElemType;
 
