@@ -27,6 +27,15 @@ pub enum DataSpec {
     /// A file taken as raw bytes with no dtype check (`raw:FILE`, `raw = true`): a `.npy`
     /// file's elements (C order, little-endian, its dtype not kept), any other file's bytes.
     Raw(PathBuf),
+    /// Data already in memory (the Python package's NumPy arrays). With `data.elem` and
+    /// `data.shape` it is an array whose element type must fit its binding, as a `.npy`
+    /// file's; without, bytes taken as they are (as [`DataSpec::Raw`]). `label` names it in
+    /// messages where a file's path would be; `raw` says how to give it as bytes instead.
+    Memory {
+        data: Data,
+        label: String,
+        raw: String,
+    },
     /// This many zero bytes.
     Zeros(u64),
     /// Values of one element type, already encoded (bits).
@@ -186,6 +195,10 @@ impl DataSpec {
                         shape: None,
                     })
                 }
+            }
+            DataSpec::Memory { data, .. } => {
+                check(data.bytes.len() as u64)?;
+                Ok(data.clone())
             }
             DataSpec::Zeros(n) => {
                 check(*n)?;

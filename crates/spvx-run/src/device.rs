@@ -72,7 +72,16 @@ impl Loaded {
     /// Reads the module and every buffer's and tensor's data; refuses Kernel entry points.
     /// Warnings (buffers the entry point does not use) go to `warn`.
     pub fn load(plan: &RunPlan, warn: &mut dyn FnMut(Warning)) -> Result<Loaded, RunError> {
-        let module = LoadedModule::read(&plan.module)?;
+        Loaded::load_module(plan, LoadedModule::read(&plan.module)?, warn)
+    }
+
+    /// As [`Loaded::load`], with the module read by the caller (e.g. from memory: the Python
+    /// package); `plan.module` is not read.
+    pub fn load_module(
+        plan: &RunPlan,
+        module: LoadedModule,
+        warn: &mut dyn FnMut(Warning),
+    ) -> Result<Loaded, RunError> {
         let entry = module.choose_entry(plan.entry.as_deref())?;
         if entry.model == KERNEL {
             return Err(DeviceError::KernelEntry {

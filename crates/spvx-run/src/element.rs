@@ -102,8 +102,10 @@ pub(crate) fn check_npy(
     origin: &str,
     expected: bool,
 ) -> Result<(), Box<DtypeError>> {
-    let DataSpec::File(path) = spec else {
-        return Ok(());
+    let path = match spec {
+        DataSpec::File(path) => path.clone(),
+        DataSpec::Memory { label, .. } => PathBuf::from(label),
+        _ => return Ok(()),
     };
     let (Some(npy), Some(&elem)) = (data.elem, elements.get(&(set, binding))) else {
         return Ok(());
@@ -111,7 +113,9 @@ pub(crate) fn check_npy(
     if data.shape.is_none() || npy_fits(npy, elem) {
         return Ok(());
     }
-    let raw = if origin.starts_with("--") {
+    let raw = if let DataSpec::Memory { raw, .. } = spec {
+        raw.clone()
+    } else if origin.starts_with("--") {
         format!("raw:{}", path.display())
     } else if expected {
         "raw = true in its expect table".to_string()
@@ -121,7 +125,7 @@ pub(crate) fn check_npy(
     Err(Box::new(DtypeError {
         origin: origin.to_string(),
         what: if expected { " (expected data)" } else { "" },
-        path: path.clone(),
+        path,
         npy,
         set,
         binding,

@@ -39,7 +39,12 @@ pub struct Bound {
 impl RunPlan {
     /// Reads the module, chooses the entry point and compiles it.
     pub fn prepare(&self) -> Result<Prepared, RunError> {
-        let module = LoadedModule::read(&self.module)?;
+        self.prepare_module(LoadedModule::read(&self.module)?)
+    }
+
+    /// Chooses the entry point of `module` (read by the caller, e.g. from memory: the Python
+    /// package) and compiles it; `self.module` is not read.
+    pub fn prepare_module(&self, module: LoadedModule) -> Result<Prepared, RunError> {
         let entry = module.choose_entry(self.entry.as_deref())?;
         let compiled = module.compile(&entry.name, &self.compile_options())?;
         Ok(Prepared {

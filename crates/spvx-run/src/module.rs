@@ -254,6 +254,32 @@ impl LoadedModule {
         compiled.map_err(|e| self.placed(e))
     }
 
+    /// Validates the module under `opts`, as `spvx val` does: each error a diagnostic at the
+    /// place of its instruction, an error of the module as a whole at the file.
+    pub fn validate(
+        &self,
+        opts: &spvx_val::Options,
+    ) -> Result<spvx_val::Validated, Vec<Diagnostic>> {
+        spvx_val::validate_index(self.index.clone(), opts).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| {
+                    let d = Diagnostic::error(e.to_string());
+                    let d = match e.index {
+                        Some(i) => self.locate(d, i as u32),
+                        None => d,
+                    };
+                    match d.place {
+                        Some(_) => d,
+                        None => d.at(Place::File {
+                            file: self.places.file().to_string(),
+                        }),
+                    }
+                })
+                .collect()
+        })
+    }
+
     /// The element type of each buffer binding (set, binding) that has one in the module
     /// ([`crate::element`]).
     pub fn buffer_elements(&self) -> BTreeMap<(u32, u32), ElemType> {
