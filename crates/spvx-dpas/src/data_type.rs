@@ -1,5 +1,6 @@
 //! The register data types of DPAS operands: D, UD, F (32-bit) and BF, HF (16-bit) for Dst
-//! and Src0; D or UD for Src1 and Src2, whose elements are given by the precisions instead.
+//! and Src0; D or UD for Src1 and Src2, whose elements are given by the precisions instead; DF
+//! (64-bit) for all four operands of a df DPAS.
 
 use std::fmt;
 use std::str::FromStr;
@@ -17,19 +18,22 @@ pub enum DataType {
     Bf,
     /// IEEE half.
     Hf,
+    /// fp64 (df DPAS only, Xe3P).
+    Df,
 }
 
 impl DataType {
     /// Every type.
-    pub const ALL: [DataType; 5] = [
+    pub const ALL: [DataType; 6] = [
         DataType::D,
         DataType::Ud,
         DataType::F,
         DataType::Bf,
         DataType::Hf,
+        DataType::Df,
     ];
 
-    /// The text name (`d`, `ud`, `f`, `bf`, `hf`), as in operand suffixes `r4.0:f`.
+    /// The text name (`d`, `ud`, `f`, `bf`, `hf`, `df`), as in operand suffixes `r4.0:f`.
     pub const fn name(self) -> &'static str {
         match self {
             DataType::D => "d",
@@ -37,6 +41,7 @@ impl DataType {
             DataType::F => "f",
             DataType::Bf => "bf",
             DataType::Hf => "hf",
+            DataType::Df => "df",
         }
     }
 
@@ -45,6 +50,7 @@ impl DataType {
         match self {
             DataType::D | DataType::Ud | DataType::F => 4,
             DataType::Bf | DataType::Hf => 2,
+            DataType::Df => 8,
         }
     }
 
@@ -60,9 +66,9 @@ impl fmt::Display for DataType {
     }
 }
 
-/// A type name that is not one of `d ud f bf hf`.
+/// A type name that is not one of `d ud f bf hf df`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown operand type `{0}` (expected d, ud, f, bf or hf)")]
+#[error("unknown operand type `{0}` (expected d, ud, f, bf, hf or df)")]
 pub struct UnknownType(pub String);
 
 impl FromStr for DataType {

@@ -81,6 +81,12 @@ impl Platform {
         matches!(self, Platform::Xe3p)
     }
 
+    /// Whether df (fp64) DPAS exists: Xe3P only (IGC `hasFP64DPAS`: Xe3P core and the flag
+    /// `EnableFP64Dpas`, off by default; spvx accepts df on Xe3P as if the flag were set).
+    pub const fn has_df(self) -> bool {
+        matches!(self, Platform::Xe3p)
+    }
+
     /// Whether integer DPAS is restricted to equal 4- or 8-bit widths without u2/s2 (Xe3P:
     /// `verifyDpas` "u2/s2 and mixed precision is not supported").
     pub const fn has_simplified_int(self) -> bool {

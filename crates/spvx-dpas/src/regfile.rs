@@ -96,6 +96,19 @@ impl RegisterFile {
         self.write_bytes(start, &value.to_le_bytes())
     }
 
+    /// The little-endian qword at byte `start` (df elements).
+    pub fn read_u64(&self, start: usize) -> Result<u64, RegFileError> {
+        let b = self.bytes(start, 8)?;
+        let mut q = [0u8; 8];
+        q.copy_from_slice(b);
+        Ok(u64::from_le_bytes(q))
+    }
+
+    /// Writes a little-endian qword at byte `start`.
+    pub fn write_u64(&mut self, start: usize, value: u64) -> Result<(), RegFileError> {
+        self.write_bytes(start, &value.to_le_bytes())
+    }
+
     /// The little-endian word at byte `start`.
     pub fn read_u16(&self, start: usize) -> Result<u16, RegFileError> {
         let b = self.bytes(start, 2)?;

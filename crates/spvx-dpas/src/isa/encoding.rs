@@ -39,13 +39,13 @@ pub fn exec_size_byte(instr: &Instruction) -> Option<u8> {
 
 /// The info dword as IGC packs it: W in bits 7:0, A in 15:8, SD in 23:16, RC in 31:24, with
 /// the `GenPrecision` codes of `spvx_num::dpas::Precision::code` (tf32 = 12). `None` if SD or
-/// RC does not fit a byte.
+/// RC does not fit a byte, or a precision has no `GenPrecision` code (df).
 pub fn info_dword(instr: &Instruction) -> Option<u32> {
     let sd = u8::try_from(instr.sd).ok()?;
     let rc = u8::try_from(instr.rc).ok()?;
     Some(
-        u32::from(instr.w.code())
-            | u32::from(instr.a.code()) << 8
+        u32::from(instr.w.code()?)
+            | u32::from(instr.a.code()?) << 8
             | u32::from(sd) << 16
             | u32::from(rc) << 24,
     )

@@ -20,10 +20,14 @@
 //! model that is one fp32 rounding per product, exactly `temp.F[i] += dot2(...)` stage by
 //! stage). All inputs are read before Dst is written, so overlapping operands read their old
 //! values.
+//!
+//! df DPAS (Xe3P) has 64-bit channels: Src1 depth d is ExecSize qwords (channel i at qword i),
+//! Src2 row r holds A[r][0..SD] as qwords, Src0/Dst rows are ExecSize qwords; each row and
+//! channel is one `spvx_num::dpas::df_dot` over the SD products (docs/semantics/dpas.md).
 
 use spvx_num::dpas::{
     BfOutputRounding, FloatElement, FloatModel, PackedRun, acc_to_bf16, acc_to_fp16, bf16_to_acc,
-    extract_float, float_dot, fp16_to_acc, int_dot_step,
+    df_dot, extract_float, float_dot, fp16_to_acc, int_dot_step,
 };
 
 use super::{Geometry, Instruction, Operand, Src0, check};
@@ -60,6 +64,9 @@ pub fn execute(
     }
     let g = check(instr, platform)?;
     let places = Places::locate(instr, &g, platform, regs)?;
+    if instr.w.is_df() {
+        return execute_df(instr, &g, &places, regs, &options.model);
+    }
 
     let cols = g.cols as usize;
     let mut out = vec![0u32; g.rows as usize * cols];
@@ -80,6 +87,11 @@ pub fn execute(
             DataType::D | DataType::Ud | DataType::F => regs.write_u32(at, acc)?,
             DataType::Bf => regs.write_u16(at, acc_to_bf16(acc, options.bf_rounding))?,
             DataType::Hf => regs.write_u16(at, acc_to_fp16(acc))?,
+            DataType::Df => {
+                return Err(SimError::Unsupported(
+                    "a DF Dst needs a df DPAS (legality admits none other)".into(),
+                ));
+            }
         }
     }
     Ok(())
@@ -150,6 +162,11 @@ impl Places {
             DataType::D | DataType::Ud | DataType::F => regs.read_u32(at)?,
             DataType::Bf => bf16_to_acc(regs.read_u16(at)?),
             DataType::Hf => fp16_to_acc(regs.read_u16(at)?),
+            DataType::Df => {
+                return Err(SimError::Unsupported(
+                    "a DF Src0 needs a df DPAS (legality admits none other)".into(),
+                ));
+            }
         })
     }
 
@@ -183,6 +200,40 @@ impl Places {
             (bit % 32) as u32 / instr.a.bits(),
         ))
     }
+}
+
+/// A df DPAS: every row and channel is one `df_dot` over the SD stages (OPS_PER_CHAN 1).
+fn execute_df(
+    instr: &Instruction,
+    g: &Geometry,
+    places: &Places,
+    regs: &mut RegisterFile,
+    model: &FloatModel,
+) -> Result<(), SimError> {
+    let cols = g.cols as usize;
+    let depth = instr.sd as usize;
+    let mut out = vec![0u64; g.rows as usize * cols];
+    let mut a = vec![0u64; depth];
+    let mut b = vec![0u64; depth];
+    for r in 0..g.rows as usize {
+        for (d, slot) in a.iter_mut().enumerate() {
+            *slot = regs.read_u64(places.src2 + (r * depth + d) * 8)?;
+        }
+        for i in 0..cols {
+            let acc = match places.src0 {
+                Some(base) => regs.read_u64(base + (r * cols + i) * 8)?,
+                None => 0,
+            };
+            for (d, slot) in b.iter_mut().enumerate() {
+                *slot = regs.read_u64(places.src1 + (d * cols + i) * 8)?;
+            }
+            out[r * cols + i] = df_dot(acc, &b, &a, model)?;
+        }
+    }
+    for (j, &v) in out.iter().enumerate() {
+        regs.write_u64(places.dst + j * 8, v)?;
+    }
+    Ok(())
 }
 
 fn int_row(

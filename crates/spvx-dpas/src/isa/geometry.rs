@@ -14,9 +14,13 @@ pub struct Geometry {
     pub ops: u32,
     /// K = SD × OPS_PER_CHAN.
     pub k: u32,
-    /// SRC1_OPERANDS_PER_CHAN = 32 / (OPS_PER_CHAN × bits(W)): depths per Src1 dword.
+    /// SRC1_OPERANDS_PER_CHAN = 32 / (OPS_PER_CHAN × bits(W)): depths per Src1 dword (1 for
+    /// df).
     pub src1_operands_per_chan: u32,
-    /// GRFs Src1 spans: ⌈SD / SRC1_OPERANDS_PER_CHAN⌉.
+    /// Bytes of one Src1 channel: 4 (a dword), or 8 for df (a 64-bit channel).
+    pub channel_bytes: u32,
+    /// GRFs Src1 spans: ⌈SD / SRC1_OPERANDS_PER_CHAN⌉ rows of ExecSize channels (2 GRFs per
+    /// depth for df on 64-byte GRFs).
     pub src1_grfs: u32,
     /// Bits of one row of A in Src2: SD × OPS_PER_CHAN × bits(A).
     pub src2_row_bits: u32,
@@ -42,11 +46,15 @@ impl Geometry {
     ) -> Result<Geometry, DpasError> {
         let ops = ops_per_chan(w, a)?;
         let spc = (32 / (ops * w.bits())).max(1);
+        let channel_bytes = if w.is_df() { 8 } else { 4 };
+        // Src1 rows of `exec_size` channels, in GRFs of `exec_size` dwords.
+        let src1_bytes = sd.div_ceil(spc) * exec_size * channel_bytes;
         Ok(Geometry {
             ops,
             k: sd * ops,
             src1_operands_per_chan: spc,
-            src1_grfs: sd.div_ceil(spc),
+            channel_bytes,
+            src1_grfs: src1_bytes.div_ceil(exec_size * 4),
             src2_row_bits: sd * ops * a.bits(),
             rows: rc,
             cols: exec_size,

@@ -55,7 +55,7 @@ pub fn check(instr: &Instruction, platform: Platform) -> Result<Geometry, Illega
             return fail(
                 Rule::PrecisionCombination,
                 format!(
-                    "Src1 precision {} with Src2 precision {}: the legal pairs are integer×integer, bf×bf, hf×hf, tf32×tf32 and fp8×fp8 (bf8/hf8)",
+                    "Src1 precision {} with Src2 precision {}: the legal pairs are integer×integer, bf×bf, hf×hf, tf32×tf32, fp8×fp8 (bf8/hf8) and df×df",
                     instr.w, instr.a
                 ),
             );
@@ -63,7 +63,16 @@ pub fn check(instr: &Instruction, platform: Platform) -> Result<Geometry, Illega
     };
     check_platform_precision(instr, platform)?;
     for (name, op) in [("Src1", instr.src1), ("Src2", instr.src2)] {
-        if !op.ty.is_integer() {
+        if instr.w.is_df() && op.ty != DataType::Df {
+            return fail(
+                Rule::SourceType,
+                format!(
+                    "{name} has type {}; in a df DPAS Src1 and Src2 must be DF (\"dst/src0/src1/src2 must have same df precision\")",
+                    op.ty
+                ),
+            );
+        }
+        if !instr.w.is_df() && !op.ty.is_integer() {
             return fail(
                 Rule::SourceType,
                 format!("{name} has type {}; Src1 and Src2 must be D or UD", op.ty),
@@ -87,26 +96,27 @@ pub fn check(instr: &Instruction, platform: Platform) -> Result<Geometry, Illega
     }
 
     let grf = platform.grf_bytes();
-    let dst_align = instr.exec_size * instr.dst.ty.size();
+    // ExecSize elements, at most one GRF (a df row spans two GRFs and is GRF-aligned).
+    let dst_align = (instr.exec_size * instr.dst.ty.size()).min(grf);
     let at = instr.dst.byte_offset(grf);
     if !at.is_multiple_of(u64::from(dst_align)) {
         return fail(
             Rule::DstAlignment,
             format!(
-                "Dst {} starts at byte {at}, which is not a multiple of ExecSize × {}-byte elements = {dst_align}",
+                "Dst {} starts at byte {at}, which is not a multiple of min(ExecSize × {}-byte elements, one GRF) = {dst_align}",
                 instr.dst,
                 instr.dst.ty.size()
             ),
         );
     }
     if let Src0::Reg(src0) = instr.src0 {
-        let align = instr.exec_size * src0.ty.size();
+        let align = (instr.exec_size * src0.ty.size()).min(grf);
         let at = src0.byte_offset(grf);
         if !at.is_multiple_of(u64::from(align)) {
             return fail(
                 Rule::Src0Alignment,
                 format!(
-                    "Src0 {src0} starts at byte {at}, which is not a multiple of ExecSize × {}-byte elements = {align}",
+                    "Src0 {src0} starts at byte {at}, which is not a multiple of min(ExecSize × {}-byte elements, one GRF) = {align}",
                     src0.ty.size()
                 ),
             );
@@ -144,6 +154,11 @@ fn check_platform_precision(instr: &Instruction, platform: Platform) -> Result<(
             "tf32 DPAS exists from PVC on (exec size 16); {platform} has none"
         ));
     }
+    if w.is_df() && !platform.has_df() {
+        return fail(format!(
+            "df DPAS exists only on Xe3P (IGC: behind the flag EnableFP64Dpas, off by default); {platform} has none"
+        ));
+    }
     if matches!(w, Precision::Bf8 | Precision::Hf8) && !platform.has_fp8() {
         return fail(format!(
             "fp8 ({w} × {a}) DPAS exists only on Xe3P; {platform} has none"
@@ -165,6 +180,7 @@ pub(crate) fn accumulator_types(w: Precision, platform: Platform) -> Vec<DataTyp
     let late = platform.has_bf_hf_accumulators();
     match w {
         p if p.is_integer() => vec![DataType::D, DataType::Ud],
+        Precision::Df => vec![DataType::Df],
         Precision::Bf16 if late => vec![DataType::F, DataType::Bf],
         Precision::Fp16 if late => vec![DataType::F, DataType::Hf],
         Precision::Bf8 | Precision::Hf8 if platform.has_fp8() => vec![DataType::F, DataType::Bf],

@@ -112,12 +112,17 @@ impl Cursor {
         };
         let (w, a, sd, rc) = self.mnemonic(&head)?;
         let (mask, exec_size) = self.exec()?;
-        let int = w.is_integer();
-        let acc_default = if int { DataType::D } else { DataType::F };
+        let (acc_default, src_default) = if w.is_df() {
+            (DataType::Df, DataType::Df)
+        } else if w.is_integer() {
+            (DataType::D, DataType::Ud)
+        } else {
+            (DataType::F, DataType::Ud)
+        };
         let dst = self.operand("Dst", acc_default, false)?;
         let src0 = self.operand("Src0", acc_default, true)?;
-        let src1 = self.operand("Src1", DataType::Ud, false)?;
-        let src2 = self.operand("Src2", DataType::Ud, false)?;
+        let src1 = self.operand("Src1", src_default, false)?;
+        let src2 = self.operand("Src2", src_default, false)?;
         self.skip_space();
         if self.pos < self.chars.len() {
             return self.error(self.pos, "unexpected text after Src2".into());
@@ -171,7 +176,7 @@ impl Cursor {
                     self.error(
                         column_of(index),
                         format!(
-                            "unknown precision `{}` (expected u1 s1 u2 s2 u4 s4 u8 s8 bf hf tf32 bf8 hf8)",
+                            "unknown precision `{}` (expected u1 s1 u2 s2 u4 s4 u8 s8 bf hf tf32 bf8 hf8 df)",
                             parts[index]
                         ),
                     )

@@ -131,6 +131,13 @@ impl ElementMatrix {
         bits: Vec<u32>,
     ) -> Result<ElementMatrix, MatrixError> {
         check_shape(name, rows, cols, bits.len())?;
+        if precision.is_df() {
+            return Err(MatrixError::WrongType {
+                name,
+                found: precision.to_string(),
+                expected: "a precision of at most 32 bits (df matrices are not supported)".into(),
+            });
+        }
         let width = precision.bits();
         if width < 32
             && let Some(j) = bits.iter().position(|&b| b >> width != 0)
@@ -233,6 +240,13 @@ impl AccMatrix {
         bits: Vec<u32>,
     ) -> Result<AccMatrix, MatrixError> {
         check_shape(name, rows, cols, bits.len())?;
+        if ty == DataType::Df {
+            return Err(MatrixError::WrongType {
+                name,
+                found: ty.to_string(),
+                expected: "a 16- or 32-bit accumulator type (df matrices are not supported)".into(),
+            });
+        }
         if ty.size() == 2
             && let Some(j) = bits.iter().position(|&b| b > 0xffff)
         {

@@ -39,6 +39,11 @@ pub struct Tiling {
 impl Tiling {
     /// The tiling of `spec` for inner dimension `k`.
     pub fn of(spec: &MatmulSpec, k: usize) -> Result<Tiling, SimError> {
+        if spec.a.is_df() || spec.b.is_df() || spec.dst == DataType::Df {
+            return Err(SimError::Unsupported(
+                "df (fp64) DPAS is simulated instruction by instruction only (`isa::execute`, `spvx dpas run`); the matrix API holds 32-bit patterns".into(),
+            ));
+        }
         let n = spec.platform.exec_size();
         let g = Geometry::new(spec.b, spec.a, 8, 8, n).map_err(|_| {
             SimError::Unsupported(format!(

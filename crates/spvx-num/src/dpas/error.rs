@@ -63,6 +63,12 @@ pub enum DpasError {
         /// Elements of Src2.
         src2: usize,
     },
+    /// A 32-bit-channel operation got df elements (64-bit channels; see `df_dot`).
+    #[error("dpas: {op} works on 32-bit channels; df elements occupy 64-bit channels (use df_dot)")]
+    WideElement {
+        /// The operation.
+        op: &'static str,
+    },
     /// The element count is not a multiple of OPS_PER_CHAN, as the subword-major order needs.
     #[error("dpas: {len} elements is not a multiple of OPS_PER_CHAN = {ops}")]
     NotWholeChannels {

@@ -31,6 +31,11 @@ pub struct PackedRun {
 pub(super) const MAX_OPS: usize = 8;
 
 fn check_index(precision: Precision, index: u32) -> Result<(), DpasError> {
+    if precision.is_df() {
+        return Err(DpasError::WideElement {
+            op: "element extraction",
+        });
+    }
     let per_channel = precision.per_channel();
     if index >= per_channel {
         return Err(DpasError::ElementOutOfRange {

@@ -67,6 +67,20 @@ pub enum Order {
     SubwordMajorAccLast,
 }
 
+/// How each stage of a df (fp64) DPAS combines its product with the accumulator in
+/// [`Accumulation::Sequential`]. DPAS.md names one rounded value per stage ("the output of each
+/// stage is a dword … or df which is the accumulated input to the next systolic stage") and
+/// nothing about the product; spvx's default rounds only that output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DfProduct {
+    /// `acc = rne64(acc + a·b)` with the exact product: one rounding per stage (an IEEE fma).
+    #[default]
+    Fused,
+    /// `acc = rne64(acc + rne64(a·b))`: the product rounded to fp64 first, as host `double`
+    /// arithmetic without contraction would do.
+    Rounded,
+}
+
 /// A float DPAS accumulation model: every switch with its default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct FloatModel {
@@ -82,6 +96,9 @@ pub struct FloatModel {
     pub output_denormals: DenormalMode,
     /// Order of the additions in the sequential model.
     pub order: Order,
+    /// Product formation of df DPAS in the sequential model ([`ProductRounding`] is for the
+    /// fp32-accumulator precisions).
+    pub df_product: DfProduct,
 }
 
 impl FloatModel {
@@ -94,14 +111,24 @@ impl FloatModel {
         input_denormals: DenormalMode::Keep,
         output_denormals: DenormalMode::Keep,
         order: Order::IncreasingK,
+        df_product: DfProduct::Fused,
     };
 
     /// Names accepted by [`FloatModel::named`].
-    pub const NAMES: [&'static str; 6] = ["emulator", "exact", "esimd", "cm", "mesa", "bf-tf-ftz"];
+    pub const NAMES: [&'static str; 7] = [
+        "emulator",
+        "exact",
+        "esimd",
+        "cm",
+        "mesa",
+        "bf-tf-ftz",
+        "df-rounded",
+    ];
 
     /// A preset by name: `emulator` (default), `exact` (one rounding), `esimd` (fp16 products
     /// rounded to fp16), `cm` (tf32 containers read whole), `mesa` (subword-major order,
-    /// accumulator last), `bf-tf-ftz` (bf16/tf32 denormals flushed on input and output).
+    /// accumulator last), `bf-tf-ftz` (bf16/tf32 denormals flushed on input and output),
+    /// `df-rounded` (df products rounded to fp64 before each addition).
     pub fn named(name: &str) -> Option<FloatModel> {
         let base = FloatModel::EMULATOR;
         Some(match name {
@@ -125,6 +152,10 @@ impl FloatModel {
             "bf-tf-ftz" => FloatModel {
                 input_denormals: DenormalMode::FlushBfTf,
                 output_denormals: DenormalMode::FlushBfTf,
+                ..base
+            },
+            "df-rounded" => FloatModel {
+                df_product: DfProduct::Rounded,
                 ..base
             },
             _ => return None,

@@ -35,11 +35,15 @@ pub enum Precision {
     Bf8,
     /// fp8 E4M3, no infinities (text `hf8`).
     Hf8,
+    /// IEEE binary64 (text `df`): one element per 64-bit channel. Xe3P only, behind IGC's
+    /// `EnableFP64Dpas` flag; it has no `GenPrecision` code (IGC's builtin-level
+    /// `PrecisionType::DF` is 9, which is bf's code in the vISA binary).
+    Df,
 }
 
 impl Precision {
     /// Every precision, in code order.
-    pub const ALL: [Precision; 13] = [
+    pub const ALL: [Precision; 14] = [
         Precision::U1,
         Precision::S1,
         Precision::U2,
@@ -53,12 +57,14 @@ impl Precision {
         Precision::Bf8,
         Precision::Tf32,
         Precision::Hf8,
+        Precision::Df,
     ];
 
     /// The binary code of IGC's `GenPrecision` (u1=1 … s8=8, bf=9, hf=10, bf8=11, tf32=12,
     /// hf8=14). DPAS.md's table gives tf32 as 0x0b in newer revisions; the code uses 12.
-    pub const fn code(self) -> u8 {
-        match self {
+    /// `None` for df, which has no `GenPrecision` code (reference/dpas.md §4).
+    pub const fn code(self) -> Option<u8> {
+        Some(match self {
             Precision::U1 => 1,
             Precision::S1 => 2,
             Precision::U2 => 3,
@@ -72,14 +78,15 @@ impl Precision {
             Precision::Bf8 => 11,
             Precision::Tf32 => 12,
             Precision::Hf8 => 14,
-        }
+            Precision::Df => return None,
+        })
     }
 
     /// The precision with a `GenPrecision` code.
     pub fn from_code(code: u8) -> Result<Precision, DpasError> {
         Precision::ALL
             .into_iter()
-            .find(|p| p.code() == code)
+            .find(|p| p.code() == Some(code))
             .ok_or(DpasError::UnknownPrecisionCode(code))
     }
 
@@ -99,10 +106,12 @@ impl Precision {
             Precision::Tf32 => "tf32",
             Precision::Bf8 => "bf8",
             Precision::Hf8 => "hf8",
+            Precision::Df => "df",
         }
     }
 
-    /// Bits one element occupies in a 32-bit channel (tf32: the whole 32-bit container).
+    /// Bits one element occupies in its channel (tf32: the whole 32-bit container; df: a
+    /// 64-bit channel).
     pub const fn bits(self) -> u32 {
         match self {
             Precision::U1 | Precision::S1 => 1,
@@ -111,17 +120,33 @@ impl Precision {
             Precision::U8 | Precision::S8 | Precision::Bf8 | Precision::Hf8 => 8,
             Precision::Bf16 | Precision::Fp16 => 16,
             Precision::Tf32 => 32,
+            Precision::Df => 64,
         }
     }
 
-    /// Elements per 32-bit channel.
+    /// Elements per 32-bit channel (0 for df, whose elements need a 64-bit channel).
     pub const fn per_channel(self) -> u32 {
         32 / self.bits()
     }
 
+    /// Whether this is df (64-bit elements in 64-bit channels, a 64-bit accumulator).
+    pub const fn is_df(self) -> bool {
+        matches!(self, Precision::Df)
+    }
+
     /// Whether this is an integer precision.
     pub const fn is_integer(self) -> bool {
-        self.code() <= 8
+        matches!(
+            self,
+            Precision::U1
+                | Precision::S1
+                | Precision::U2
+                | Precision::S2
+                | Precision::U4
+                | Precision::S4
+                | Precision::U8
+                | Precision::S8
+        )
     }
 
     /// Whether integer elements are sign-extended (s1, s2, s4, s8).
@@ -141,6 +166,7 @@ impl Precision {
             Precision::Tf32 => Some(Format::TF32),
             Precision::Bf8 => Some(Format::E5M2),
             Precision::Hf8 => Some(Format::E4M3),
+            Precision::Df => Some(Format::F64),
             _ => None,
         }
     }
@@ -162,10 +188,12 @@ impl FromStr for Precision {
     }
 }
 
-/// OPS_PER_CHAN of a DPAS with these Src1 (B) and Src2 (A) precisions: 1 for tf32, 2 for
-/// bf/hf, 4 for fp8 or when either integer precision is 8-bit, otherwise 8 (sub-byte integers,
-/// including u1/s1). Errors for combinations DPAS.md does not list (integer with float, bf with
-/// hf, tf32 with anything else, fp8 with non-fp8).
+/// OPS_PER_CHAN of a DPAS with these Src1 (B) and Src2 (A) precisions: 1 for tf32 and df, 2
+/// for bf/hf, 4 for fp8 or when either integer precision is 8-bit, otherwise 8 (sub-byte
+/// integers, including u1/s1). Errors for combinations DPAS.md does not list (integer with
+/// float, bf with hf, tf32 with anything else, fp8 with non-fp8, df with anything but df).
+/// df's 1 is spvx's reading (DPAS.md's list has no 64-bit entry): one 64-bit element per
+/// 64-bit channel and stage, as tf32 has one 32-bit element per 32-bit channel.
 pub fn ops_per_chan(src1: Precision, src2: Precision) -> Result<u32, DpasError> {
     use Precision::*;
     let illegal = Err(DpasError::IllegalCombination { src1, src2 });
@@ -180,7 +208,7 @@ pub fn ops_per_chan(src1: Precision, src2: Precision) -> Result<u32, DpasError> 
         });
     }
     match (src1, src2) {
-        (Tf32, Tf32) => Ok(1),
+        (Tf32, Tf32) | (Df, Df) => Ok(1),
         (Bf16, Bf16) | (Fp16, Fp16) => Ok(2),
         (Bf8 | Hf8, Bf8 | Hf8) => Ok(4),
         _ => illegal,

@@ -30,6 +30,7 @@ pub(super) fn widen(e: FloatElement, tf32: Tf32Inputs) -> Result<(u32, bool), Dp
         // E5M2 is the high byte of an fp16 pattern.
         Precision::Bf8 => half((bits & 0xff) << 8),
         Precision::Hf8 => e4m3(bits & 0xff),
+        Precision::Df => return Err(DpasError::WideElement { op: "float_dot" }),
         p => {
             return Err(DpasError::WrongPrecisionKind {
                 op: "float_dot",

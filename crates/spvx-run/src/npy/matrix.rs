@@ -276,6 +276,11 @@ pub fn acc_matrix_to_npy(d: &AccMatrix) -> std::io::Result<Vec<u8>> {
             d.bits().iter().map(|&v| f32::from_bits(v)),
         )?,
         DataType::Bf | DataType::Hf => write(&mut out, &shape, d.bits().iter().map(|&v| v as u16))?,
+        DataType::Df => {
+            return Err(std::io::Error::other(
+                "df accumulators are not held by AccMatrix",
+            ));
+        }
     }
     Ok(out)
 }
