@@ -58,6 +58,8 @@ pub const DEFAULT_CASES: u64 = 1024;
 pub enum SweepError {
     #[error("--cases {0}: at least 1")]
     NoCases(u64),
+    #[error("{0}: this spvx does not generate these extensions' forms yet (intdot is generated)")]
+    NotGenerated(String),
     #[error("--only '{0}': no form's id contains it")]
     NoForms(String),
     #[error("--amber {path}: {source}")]
@@ -125,6 +127,10 @@ pub fn sweep(
 ) -> Result<Report, SweepError> {
     if opts.cases == 0 {
         return Err(SweepError::NoCases(opts.cases));
+    }
+    if !opts.exts.iter().any(|e| e.generated()) {
+        let names: Vec<&str> = opts.exts.iter().map(|e| e.name()).collect();
+        return Err(SweepError::NotGenerated(names.join(", ")));
     }
     let forms = forms(&opts.exts, opts.only.as_deref());
     if forms.is_empty()

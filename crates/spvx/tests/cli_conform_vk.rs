@@ -1,0 +1,100 @@
+//! `spvx conform intdot --device vulkan` on the Vulkan device (lavapipe in CI): every integer
+//! dot product form, the 64-bit ones included, is PASS — lavapipe computes them exactly — and
+//! the sweep's exported Amber scripts run back on the device through `spvx amber` with the
+//! same verdicts. Without a device the test is skipped (failed when SPVX_REQUIRE_VULKAN=1).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn spvx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run spvx: {e}"))
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spvx-cli-conform-vk-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn have_device() -> bool {
+    match spvx_vk::VkRunner::new(&spvx_vk::DeviceChoice::First) {
+        Ok(_) => true,
+        Err(e) => {
+            assert!(
+                std::env::var("SPVX_REQUIRE_VULKAN").as_deref() != Ok("1"),
+                "SPVX_REQUIRE_VULKAN=1 but no Vulkan device: {e}"
+            );
+            eprintln!("skipped: no Vulkan device ({e})");
+            false
+        }
+    }
+}
+
+#[test]
+fn every_integer_dot_product_form_passes_on_the_device_and_its_amber_scripts_run_back() {
+    if !have_device() {
+        return;
+    }
+    let dir = temp("intdot");
+    let am = dir.join("amber");
+    let out = dir.join("out");
+    let o = spvx(&[
+        "conform",
+        "intdot",
+        "--device",
+        "vulkan",
+        "--cases",
+        "256",
+        "--out",
+        &out.display().to_string(),
+        "--amber",
+        &am.display().to_string(),
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("652 forms: 652 PASS, 0 FAIL, 0 UNSUPPORTED"),
+        "{t}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{e}"));
+    let forms = report["forms"].as_array().cloned().unwrap_or_default();
+    let wide = forms
+        .iter()
+        .filter(|f| f["id"].as_str().is_some_and(|id| id.ends_with("64")))
+        .count();
+    assert!(
+        wide >= 100,
+        "the 64-bit result forms are in the sweep ({wide})"
+    );
+    assert!(forms.iter().all(|f| f["verdict"]["status"] == "PASS"));
+    // The exported scripts: PASS on the device as in the sweep.
+    let mut scripts: Vec<String> = std::fs::read_dir(&am)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "amber"))
+                .map(|p| p.display().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    scripts.sort();
+    assert_eq!(scripts.len(), 652);
+    let mut args = vec!["amber", "--device", "vulkan"];
+    args.extend(scripts.iter().map(String::as_str));
+    let o = spvx(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("652 scripts: 652 passed, 0 failed, 0 skipped"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
