@@ -60,7 +60,11 @@ pub struct BenchCase {
 impl BenchCase {
     /// Invocations per dispatch: workgroups times the workgroup size.
     pub fn invocations(&self) -> u64 {
-        let local = self.module.local_size();
+        // (A Kernel entry point without a required size runs at the dispatch's local size.)
+        let local = self
+            .resources
+            .local_size
+            .unwrap_or_else(|| self.module.local_size());
         self.groups
             .iter()
             .chain(local.iter())

@@ -21,9 +21,6 @@ pub enum BenchError {
     /// A run file of the set cannot be read or its data loaded.
     #[error(transparent)]
     Plan(Box<spvx_run::RunError>),
-    /// A run file names a Kernel (OpenCL) entry point.
-    #[error("{module}: Kernel entry points are not benchmarked")]
-    KernelEntry { module: String },
     /// The options make no sense (e.g. zero rounds).
     #[error("{0}")]
     Options(String),

@@ -1,7 +1,7 @@
 //! Reading a benchmark's run file into a [`BenchCase`] through spvx-run: the run file read as
 //! `spvx run` reads it, the module compiled (and its JIT code made when the run may use it:
 //! one-time setup, timed apart) and written as words, every binding's data and expected bytes
-//! loaded.
+//! loaded (a Kernel entry point's arguments bound as `spvx run` binds them).
 
 use crate::case::BenchCase;
 use crate::error::BenchError;
@@ -18,11 +18,6 @@ pub fn load_case(entry: &ManifestEntry, over: &RunOptions) -> Result<BenchCase, 
     let ep = module
         .choose_entry(plan.entry.as_deref())
         .map_err(RunError::from)?;
-    if ep.model == KERNEL {
-        return Err(BenchError::KernelEntry {
-            module: module.name,
-        });
-    }
     // The engine's one-time setup: compiling the module, and the JIT's native code when the
     // run may use it (compiled here, not in the first timed dispatch).
     let start = Instant::now();
@@ -33,18 +28,33 @@ pub fn load_case(entry: &ManifestEntry, over: &RunOptions) -> Result<BenchCase, 
         let _ = compiled.jit_code();
     }
     let compile_time = start.elapsed();
-    let inputs = plan
-        .load_inputs(compiled.bindings(), &mut |_| {})
-        .map_err(RunError::from)?;
+    let spirv = module.words();
+    let kernel = ep.model == KERNEL;
+    let entry_name = ep.name.clone();
+    let (compiled, resources) = if kernel {
+        // A Kernel (OpenCL) entry point: its arguments, bound as `spvx run` binds them.
+        let prepared = spvx_run::engine::Prepared {
+            module,
+            entry: ep,
+            compiled,
+        };
+        let bound = plan.bind_kernel(&prepared).map_err(RunError::from)?;
+        (prepared.compiled, bound.resources)
+    } else {
+        let inputs = plan
+            .load_inputs(compiled.bindings(), &mut |_| {})
+            .map_err(RunError::from)?;
+        (compiled, inputs.resources)
+    };
     Ok(BenchCase {
         name: entry.name.clone(),
-        spirv: module.words(),
+        spirv,
         module: compiled,
         compile_time: Some(compile_time),
-        entry: ep.name,
+        entry: entry_name,
         spec: plan.spec.clone(),
         groups: plan.groups,
-        resources: inputs.resources,
+        resources,
         config: plan.config.clone(),
         subgroup_size_from_device: entry.subgroup_size_from_device,
         work: entry.work,

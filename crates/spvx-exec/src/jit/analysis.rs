@@ -26,6 +26,9 @@ pub fn unsupported(prog: &Program) -> Option<String> {
         }
         None => return Some("recursion".into()),
     }
+    if let Some(why) = super::atomics::order_free(prog) {
+        return Some(why);
+    }
     if prog.other_barriers > 0 {
         return Some("a control barrier with Subgroup (or wider than Workgroup) scope".into());
     }
@@ -110,7 +113,6 @@ fn interacts(inst: &Inst) -> Option<&'static str> {
             Some("a group non-uniform instruction on more than 8 components")
         }
         Inst::SubgroupMma { .. } => Some(Op::SubgroupMatrixMultiplyAccumulateINTEL.name()),
-        Inst::Atomic { .. } => Some("an atomic instruction (its order between invocations)"),
         _ => None,
     }
 }
@@ -183,12 +185,20 @@ pub fn native(inst: &Inst) -> bool {
             float(fmt) && matches!(op, FBinOp::Add | FBinOp::Sub | FBinOp::Mul | FBinOp::Div)
         }
         Inst::FCmp { fmt, .. } => float(fmt),
+        other => super::ext::is_ext(other),
+    }
+}
+
+/// Whether `inst` is a packed 4×8-bit integer dot product the JIT computes inline with one
+/// `pmaddwd` (`lower_ops::packed_dot`; other integer dot products: `ext`). Plain: exact modulo
+/// 2^64. AccSat: products of 8-bit components fit 17 bits and their sum 19, so with at least
+/// 20 result bits nothing is undefined, and a result of at most 32 bits keeps sum +
+/// accumulator in an i64.
+pub fn packed_inline(inst: &Inst) -> bool {
+    match inst {
         Inst::IntDot {
             spec, count, acc, ..
         } => {
-            // Packed 4×8 words. Plain: exact modulo 2^64. AccSat: products of 8-bit components
-            // fit 17 bits and their sum 19, so with at least 20 result bits nothing is
-            // undefined, and a result of at most 32 bits keeps sum + accumulator in an i64.
             *count == 0
                 && spec.component_bits() == 8
                 && match acc {
@@ -215,10 +225,13 @@ pub fn native_dsts(inst: &Inst, mut f: impl FnMut(Slot)) {
         | Inst::FBin { dst, .. }
         | Inst::FNeg { dst, .. }
         | Inst::FCmp { dst, .. }
-        | Inst::AccessChain { dst, .. }
-        | Inst::IntDot { dst, .. } => f(*dst),
+        | Inst::AccessChain { dst, .. } => f(*dst),
         Inst::Load { dst, leaves, .. } => leaves.iter().for_each(|l| f(dst + l.slot)),
-        _ => {}
+        other => {
+            if let Some((_, writes)) = super::ext::operands(other) {
+                writes.into_iter().for_each(f);
+            }
+        }
     }
 }
 
@@ -367,13 +380,10 @@ pub fn native_reads(inst: &Inst, mut f: impl FnMut(Slot)) {
             f(*ptr);
             leaves.iter().for_each(|l| f(src + l.slot));
         }
-        Inst::IntDot { a, b, acc, .. } => {
-            f(*a);
-            f(*b);
-            if let Some(c) = acc {
-                f(*c);
+        other => {
+            if let Some((reads, _)) = super::ext::operands(other) {
+                reads.into_iter().for_each(f);
             }
         }
-        _ => {}
     }
 }

@@ -72,6 +72,8 @@ struct Worker {
     private: Vec<u8>,
     workgroup: Vec<u8>,
     spaces: Vec<Space>,
+    /// The bound tensors for native code (`runtime::tensor_table`).
+    tensors: Vec<u64>,
     /// A fresh invocation's registers.
     template: Vec<u64>,
     /// The register file `group::run` builds (at a rendezvous, and in the lanes function's
@@ -124,6 +126,7 @@ impl Worker {
             state: template.repeat(copies),
             private: vec![0; pb * copies],
             workgroup: vec![0; d.workgroup_bytes as usize],
+            tensors: super::runtime::tensor_table(d.tensors, spaces.len()),
             spaces,
             template,
             scratch: Vec::new(),
@@ -188,6 +191,9 @@ impl Worker {
             grouped: 0,
             host: (&mut host as *mut Host).cast(),
             local: [0; 3],
+            tensors: self.tensors.as_ptr(),
+            tensor_spaces: (self.tensors.len() / super::runtime::TENSOR_WORDS) as u64,
+            exact_mixdot: super::lower_mixdot::fast_path_applies(&d.cfg.mixdot) as u64,
         };
         let starts = Starts::new(d, wg);
         let mut steps = None;

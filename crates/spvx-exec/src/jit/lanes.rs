@@ -119,6 +119,7 @@ pub fn eligible(prog: &Program) -> bool {
 /// or call the interpreter), so are lowered behind a branch on the lane's flag.
 fn guarded_by_branch(inst: &Inst, native: bool) -> bool {
     !native
+        || super::ext::calls_host(inst)
         || matches!(
             inst,
             Inst::Load { .. }
@@ -324,6 +325,7 @@ impl FnLower<'_, '_, '_> {
     /// Instruction `k` of the entry function for every lane.
     fn lower_lanes_inst(&mut self, k: u32) {
         let inst = &self.f.code[k as usize];
+        self.at = k;
         if group::shape(inst).is_some() {
             self.lanes_group(k);
             return;

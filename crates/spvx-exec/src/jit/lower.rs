@@ -29,7 +29,7 @@ use cranelift_codegen::ir::{Block, FuncRef, InstBuilder, MemFlagsData, Value, ty
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use std::collections::HashMap;
 
-const I64: types::Type = types::I64;
+pub(super) const I64: types::Type = types::I64;
 
 /// What all functions' lowering shares.
 pub(super) struct Shared<'p> {
@@ -88,6 +88,8 @@ pub(super) struct FnLower<'a, 'b, 'p> {
     pub lanes: Option<super::lanes::LaneState>,
     pub lane: u32,
     pub guard: Option<Value>,
+    /// The index (in the function's code) of the instruction being lowered.
+    pub at: u32,
 }
 
 impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
@@ -152,6 +154,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             lanes: None,
             lane: 0,
             guard: None,
+            at: 0,
             b,
             shared,
             func_index,
@@ -218,6 +221,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             }
             for k in seg.start..seg.end {
                 let inst = &self.f.code[k as usize];
+                self.at = k;
                 if let Some(site) = self.group_sites.iter().position(|g| g.1 == k) {
                     self.lower_group(site);
                 } else if self.shared.native_code && analysis::native(inst) {

@@ -122,7 +122,7 @@ impl FnLower<'_, '_, '_> {
                 b,
                 acc,
                 ..
-            } => self.packed_dot(spec, *dst, *a, *b, *acc),
+            } if super::analysis::packed_inline(inst) => self.packed_dot(spec, *dst, *a, *b, *acc),
             Inst::AccessChain {
                 dst,
                 base,
@@ -131,6 +131,7 @@ impl FnLower<'_, '_, '_> {
             } => self.access_chain(*dst, *base, *offset, steps),
             Inst::Load { dst, ptr, leaves } => self.load(*dst, *ptr, leaves),
             Inst::Store { ptr, src, leaves } => self.store(*ptr, *src, leaves),
+            other if super::ext::is_ext(other) => self.lower_ext(other),
             other => unreachable!("not lowered natively: {other:?}"),
         }
     }

@@ -9,7 +9,7 @@
 //!   and subgroup instructions: no subgroup matrix multiply, no control barriers other than
 //!   workgroup barriers in the entry function, group non-uniform instructions and ballots only
 //!   in the entry function (run at a rendezvous of the subgroup's invocations: `group`), no
-//!   atomics (their order between invocations would differ). Everything else runs: the common
+//!   atomics whose order between invocations could show (`atomics`). Everything else runs: the common
 //!   instructions natively (`lower_*`), the rest by calling the interpreter's own
 //!   implementation of the instruction for one lane (`runtime::callout`).
 //! - **Runs** without `strict` or `track_writers`, and only while nothing undefined happens:
@@ -35,8 +35,10 @@
 //! generated code makes back into Rust with the pointers it was given (`runtime`).
 
 mod analysis;
+mod atomics;
 mod build;
 mod driver;
+mod ext;
 mod group;
 mod lanes;
 mod liveness;
@@ -44,8 +46,10 @@ mod loops;
 mod lower;
 mod lower_loop;
 mod lower_mem;
+mod lower_mixdot;
 mod lower_ops;
 mod lower_select;
+mod lower_tensor;
 mod runtime;
 
 use crate::program::Program;

@@ -53,6 +53,13 @@ pub struct JitCtx {
     pub host: *mut Host<'static>,
     /// For the lanes function: the LocalInvocationId of the subgroup's first invocation.
     pub local: [u64; 3],
+    /// The bound tensors' shapes and strides for native tensor access: `TENSOR_WORDS` words
+    /// per memory space (`tensor_table`), `tensor_spaces` spaces.
+    pub tensors: *const u64,
+    pub tensor_spaces: u64,
+    /// 1 when the run's mixed-dot model is `exact` under round to nearest even without
+    /// flushing: the native fast path of the VALVE dot products applies (`lower_mixdot`).
+    pub exact_mixdot: u64,
 }
 
 pub const CTX_SPACES: i32 = 0;
@@ -69,6 +76,9 @@ pub const CTX_WAITING: i32 = 112;
 pub const CTX_MISMATCH: i32 = 120;
 pub const CTX_GROUPED: i32 = 128;
 pub const CTX_LOCAL: i32 = 144;
+pub const CTX_TENSORS: i32 = 168;
+pub const CTX_TENSOR_SPACES: i32 = 176;
+pub const CTX_EXACT_MIXDOT: i32 = 184;
 
 // The offsets above are the fields' (checked when compiling).
 const _: () = {
@@ -88,6 +98,9 @@ const _: () = {
         (offset_of!(JitCtx, mismatch), CTX_MISMATCH),
         (offset_of!(JitCtx, grouped), CTX_GROUPED),
         (offset_of!(JitCtx, local), CTX_LOCAL),
+        (offset_of!(JitCtx, tensors), CTX_TENSORS),
+        (offset_of!(JitCtx, tensor_spaces), CTX_TENSOR_SPACES),
+        (offset_of!(JitCtx, exact_mixdot), CTX_EXACT_MIXDOT),
         (offset_of!(Space, base), SPACE_BASE),
         (offset_of!(Space, len), SPACE_LEN),
         (offset_of!(Space, read_only), SPACE_READ_ONLY),
@@ -99,6 +112,50 @@ const _: () = {
     }
     assert!(std::mem::size_of::<Space>() == SPACE_SIZE as usize);
 };
+
+/// The largest tensor rank native code reads and writes (others go through the interpreter).
+pub const MAX_NATIVE_TENSOR_RANK: usize = 8;
+/// Words per memory space in the tensor table: the rank (`NO_TENSOR`: no native access), then
+/// `MAX_NATIVE_TENSOR_RANK` sizes and as many byte strides.
+pub const TENSOR_WORDS: usize = 1 + 2 * MAX_NATIVE_TENSOR_RANK;
+/// The rank word of a space native code does not access as a tensor.
+pub const NO_TENSOR: u64 = u64::MAX;
+
+/// The tensor table of `spaces` memory spaces for native code: for each bound tensor whose
+/// rank is at most `MAX_NATIVE_TENSOR_RANK` and whose elements all lie below 2^62 bytes (so
+/// that an in-bounds element's address cannot overflow), its rank, sizes and strides; every
+/// other space `NO_TENSOR` (native code then calls the interpreter's implementation).
+pub fn tensor_table(tensors: &[Option<TensorView>], spaces: usize) -> Vec<u64> {
+    let mut table = vec![0u64; spaces * TENSOR_WORDS];
+    for s in 0..spaces {
+        table[s * TENSOR_WORDS] = NO_TENSOR;
+    }
+    for (b, view) in tensors.iter().enumerate() {
+        let s = crate::memory::SPACE_BUFFER0 as usize + b;
+        let Some(v) = view else { continue };
+        let rank = v.shape.len();
+        if s >= spaces || rank > MAX_NATIVE_TENSOR_RANK || v.strides.len() != rank {
+            continue;
+        }
+        // The largest element offset.
+        let last = v
+            .shape
+            .iter()
+            .zip(&v.strides)
+            .try_fold(0u64, |acc, (&n, &st)| {
+                acc.checked_add(n.saturating_sub(1).checked_mul(st)?)
+            });
+        if last.is_none_or(|l| l >= 1 << 62) {
+            continue;
+        }
+        let at = s * TENSOR_WORDS;
+        table[at] = rank as u64;
+        table[at + 1..at + 1 + rank].copy_from_slice(&v.shape);
+        let st = at + 1 + MAX_NATIVE_TENSOR_RANK;
+        table[st..st + rank].copy_from_slice(&v.strides);
+    }
+    table
+}
 
 /// What a call-out needs to run one instruction of one invocation through the interpreter.
 pub struct Host<'a> {

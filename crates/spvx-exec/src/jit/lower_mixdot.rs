@@ -1,0 +1,226 @@
+//! The VALVE mixed float dot products with an f32 result, inline, under the `exact` model
+//! (one rounding of the exact acc + Σ aᵢbᵢ, round to nearest even, no flushing).
+//!
+//! Every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
+//! exact in f64 (at most 24 × 24 significant bits, exponents far inside f64's range). The sum
+//! is formed in f64 with Knuth's TwoSum, which also yields each addition's rounding error:
+//! when every error is zero, the f64 sum *is* the exact sum, and its conversion to f32 is the
+//! one correct rounding the model asks for (gradual underflow and overflow to ±inf as IEEE 754
+//! rounds, which is the model's rule). Otherwise — an addition that rounded, an infinity or a
+//! NaN anywhere (their errors are NaN), or a run under another model — the instruction goes to
+//! the interpreter's implementation (`ext::call_host`), which calls spvx-num. Zero signs: f64
+//! addition under round to nearest gives −0 only when both addends are −0 and +0 for an exact
+//! cancellation, which over the chain is the model's rule (−0 only when every term is −0).
+
+use super::lower::{FnLower, I64};
+use super::runtime::CTX_EXACT_MIXDOT;
+use crate::program::Slot;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
+use spvx_num::float::RoundingMode;
+use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, Model, ModelConfig};
+use std::sync::LazyLock;
+
+/// Whether the inline path computes what `model` asks for.
+pub fn fast_path_applies(model: &ModelConfig) -> bool {
+    model.model == Model::Exact
+        && model.rounding == RoundingMode::NearestEven
+        && !model.flush_input_denormals
+        && !model.flush_output_denormals
+}
+
+/// The value of every fp8 pattern as an f64 (NaN for the NaNs, ±inf for E5M2's infinities),
+/// from the formats' definitions (OCP OFP8: E4M3 bias 7 with S.1111.111 the only NaN; E5M2
+/// bias 15, IEEE-like).
+fn fp8_table(enc: Fp8Encoding) -> [f64; 256] {
+    let (mant_bits, bias) = match enc {
+        Fp8Encoding::E4m3 => (3u32, 7i32),
+        Fp8Encoding::E5m2 => (2, 15),
+    };
+    let mut t = [0f64; 256];
+    for (bits, v) in t.iter_mut().enumerate() {
+        let e = ((bits >> mant_bits) & ((0x80 >> mant_bits) - 1)) as i32;
+        let m = (bits & ((1 << mant_bits) - 1)) as i32;
+        let top = (0x7f >> mant_bits) as i32;
+        let magnitude = match enc {
+            Fp8Encoding::E4m3 if e == top && m == (1 << mant_bits) - 1 => f64::NAN,
+            Fp8Encoding::E5m2 if e == top && m == 0 => f64::INFINITY,
+            Fp8Encoding::E5m2 if e == top => f64::NAN,
+            _ if e == 0 => m as f64 * 2f64.powi(1 - bias - mant_bits as i32),
+            _ => (m + (1 << mant_bits)) as f64 * 2f64.powi(e - bias - mant_bits as i32),
+        };
+        *v = if bits & 0x80 != 0 {
+            -magnitude
+        } else {
+            magnitude
+        };
+    }
+    t
+}
+
+static E4M3: LazyLock<[f64; 256]> = LazyLock::new(|| fp8_table(Fp8Encoding::E4m3));
+static E5M2: LazyLock<[f64; 256]> = LazyLock::new(|| fp8_table(Fp8Encoding::E5m2));
+
+impl FnLower<'_, '_, '_> {
+    /// OpFDot2MixAcc32VALVE / OpFDot4MixAcc32VALVE (`dst`, `a`, `b`, `acc`).
+    pub fn mix_dot(
+        &mut self,
+        op: MixOp,
+        half: Half16Encoding,
+        fp8: [Fp8Encoding; 2],
+        (dst, a, b, acc): (Slot, Slot, Slot, Slot),
+        reads: &[Slot],
+        writes: &[Slot],
+    ) {
+        let n = if op == MixOp::Dot4Acc32 { 4 } else { 2 };
+        let mut products = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let (x, y) = (self.val(a + i), self.val(b + i));
+            let (x, y) = if op == MixOp::Dot4Acc32 {
+                (self.fp8_value(fp8[0], x), self.fp8_value(fp8[1], y))
+            } else {
+                (self.half_value(half, x), self.half_value(half, y))
+            };
+            products.push(self.b.ins().fmul(x, y));
+        }
+        let c = self.val(acc);
+        let c = self.b.ins().ireduce(types::I32, c);
+        let c = self.b.ins().bitcast(types::F32, MemFlagsData::new(), c);
+        let c = self.b.ins().fpromote(types::F64, c);
+        // ((p0 + p1) [+ (p2 + p3)]) + acc, each addition checked for exactness.
+        let mut inexact = Vec::new();
+        let mut sum = self.two_sum(products[0], products[1], &mut inexact);
+        if n == 4 {
+            let hi = self.two_sum(products[2], products[3], &mut inexact);
+            sum = self.two_sum(sum, hi, &mut inexact);
+        }
+        let sum = self.two_sum(sum, c, &mut inexact);
+        let mut slow = inexact[0];
+        for e in &inexact[1..] {
+            slow = self.b.ins().bor(slow, *e);
+        }
+        let model = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted().with_readonly().with_can_move(),
+            self.ctx,
+            CTX_EXACT_MIXDOT,
+        );
+        let other_model = self.b.ins().icmp_imm_s(IntCC::Equal, model, 0);
+        let slow = self.b.ins().bor(slow, other_model);
+        let r = self.b.ins().fdemote(types::F32, sum);
+        let r = self.b.ins().bitcast(types::I32, MemFlagsData::new(), r);
+        let r = self.b.ins().uextend(I64, r);
+        let (fast_blk, slow_blk, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.set_cold_block(slow_blk);
+        self.b.ins().brif(slow, slow_blk, &[], fast_blk, &[]);
+        self.b.switch_to_block(fast_blk);
+        self.set(dst, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow_blk);
+        self.call_host(reads, writes);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
+    /// `x + y` in f64, pushing onto `inexact` a flag that is set when the addition rounded or
+    /// met a NaN or infinity (its TwoSum error is not exactly zero).
+    fn two_sum(&mut self, x: Value, y: Value, inexact: &mut Vec<Value>) -> Value {
+        let s = self.b.ins().fadd(x, y);
+        let yv = self.b.ins().fsub(s, x);
+        let xv = self.b.ins().fsub(s, yv);
+        let dy = self.b.ins().fsub(y, yv);
+        let dx = self.b.ins().fsub(x, xv);
+        let e = self.b.ins().fadd(dx, dy);
+        let zero = self.b.ins().f64const(0.0);
+        // NotEqual is true for unordered operands too.
+        inexact.push(self.b.ins().fcmp(FloatCC::NotEqual, e, zero));
+        s
+    }
+
+    /// A 16-bit float component (the low 16 bits of `x`) as an exact f64; f16 infinities and
+    /// NaNs become NaN (the dot product then takes the slow path).
+    fn half_value(&mut self, enc: Half16Encoding, x: Value) -> Value {
+        let flags = MemFlagsData::new();
+        match enc {
+            Half16Encoding::Bf16 => {
+                // A bf16 is the high half of the f32 with the same value (inf and NaN too).
+                let w = self.b.ins().ireduce(types::I32, x);
+                let w = self.b.ins().ishl_imm_s(w, 16);
+                let f = self.b.ins().bitcast(types::F32, flags, w);
+                self.b.ins().fpromote(types::F64, f)
+            }
+            Half16Encoding::F16 => {
+                // The sign, exponent and fraction fields moved to f64's positions make the f64
+                // of value 2^-1008 · x (exponent field e ≤ 31 of 11 bits, subnormals included,
+                // as in the f32 form of the classic conversion); one exact multiplication by
+                // 2^1008 rebiases it. Exponent 31 (infinities, NaNs) becomes NaN.
+                let mag = self.b.ins().band_imm_s(x, 0x7fff);
+                let field = self.b.ins().ishl_imm_s(mag, 42);
+                let sign = self.b.ins().band_imm_s(x, 0x8000);
+                let sign = self.b.ins().ishl_imm_s(sign, 48);
+                let bits = self.b.ins().bor(field, sign);
+                let f = self.b.ins().bitcast(types::F64, flags, bits);
+                let scale = self.b.ins().f64const(2f64.powi(1008));
+                let v = self.b.ins().fmul(f, scale);
+                let special =
+                    self.b
+                        .ins()
+                        .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, mag, 0x7c00);
+                let nan = self.b.ins().f64const(f64::NAN);
+                self.b.ins().select(special, nan, v)
+            }
+        }
+    }
+
+    /// An fp8 component (the low 8 bits of `x`) as an exact f64, from a table of the 256
+    /// values.
+    fn fp8_value(&mut self, enc: Fp8Encoding, x: Value) -> Value {
+        let table: &'static [f64; 256] = match enc {
+            Fp8Encoding::E4m3 => &E4M3,
+            Fp8Encoding::E5m2 => &E5M2,
+        };
+        let base = self.b.ins().iconst(I64, table.as_ptr() as i64);
+        let i = self.b.ins().band_imm_s(x, 0xff);
+        let off = self.b.ins().ishl_imm_s(i, 3);
+        let at = self.b.ins().iadd(base, off);
+        self.b.ins().load(
+            types::F64,
+            MemFlagsData::trusted().with_readonly().with_can_move(),
+            at,
+            0,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fp8_tables_hold_the_formats_values() {
+        let e4 = fp8_table(Fp8Encoding::E4m3);
+        // Hand-computed: 0x01 = 2^-9 (smallest subnormal), 0x08 = 2^-6 (smallest normal),
+        // 0x7e = 448 (largest), 0x38 = 1, 0xb8 = -1, 0x7f and 0xff NaN, 0x80 = -0.
+        assert_eq!(e4[0x01], 2f64.powi(-9));
+        assert_eq!(e4[0x08], 2f64.powi(-6));
+        assert_eq!(e4[0x7e], 448.0);
+        assert_eq!(e4[0x38], 1.0);
+        assert_eq!(e4[0xb8], -1.0);
+        assert!(e4[0x7f].is_nan() && e4[0xff].is_nan());
+        assert_eq!(e4[0x80].to_bits(), (-0f64).to_bits());
+        assert_eq!(e4.iter().filter(|v| v.is_nan()).count(), 2);
+        let e5 = fp8_table(Fp8Encoding::E5m2);
+        // 0x01 = 2^-16, 0x04 = 2^-14, 0x7b = 57344, 0x3c = 1, 0x7c = inf, 0x7d..0x7f NaN.
+        assert_eq!(e5[0x01], 2f64.powi(-16));
+        assert_eq!(e5[0x04], 2f64.powi(-14));
+        assert_eq!(e5[0x7b], 57344.0);
+        assert_eq!(e5[0x3c], 1.0);
+        assert_eq!(e5[0x7c], f64::INFINITY);
+        assert_eq!(e5[0xfc], f64::NEG_INFINITY);
+        assert_eq!(e5.iter().filter(|v| v.is_nan()).count(), 6);
+    }
+}

@@ -1,0 +1,278 @@
+//! OpTensorReadARM, OpTensorWriteARM and OpTensorQuerySizeARM inline, for tensors bound to the
+//! dispatch that the tensor table (`runtime::tensor_table`) describes, with the interpreter's
+//! bounds rules (`exec::tensor`): coordinates sign-extended from a signed type's width (so
+//! negative ones are outside), element k of a multi-element access at innermost coordinate
+//! c + k (outside when that overflows), an element outside the shape — or whose bytes do not
+//! lie inside the tensor's memory — reads as the OutOfBoundsValueARM operand (per element for
+//! an array) or zero and is not written; booleans are one byte, read as ≠ 0. Nothing is
+//! reported either way. Any other operand — a tensor value in private memory, a tensor of
+//! another rank than the instruction's, an unbound or read-only one, a space past the table —
+//! goes to the interpreter's implementation (`ext::call_host`).
+
+use super::lower::{FnLower, I64};
+use super::runtime::{
+    CTX_TENSOR_SPACES, CTX_TENSORS, MAX_NATIVE_TENSOR_RANK, SPACE_BASE, SPACE_LEN, SPACE_READ_ONLY,
+    SPACE_SIZE, TENSOR_WORDS,
+};
+use crate::program::{Scalar, Slot};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
+
+/// Where a tensor access goes: its memory (base, length), its sizes and strides.
+struct Bound {
+    base: Value,
+    len: Value,
+    shape: Vec<Value>,
+    strides: Vec<Value>,
+}
+
+/// Eight zero bytes that an element outside its tensor is "read" from (then replaced by the
+/// out-of-bounds value), so that reads need no branch.
+static ZEROS: u64 = 0;
+
+impl FnLower<'_, '_, '_> {
+    /// The bound tensor in register `tensor` when native code may access it with `rank`
+    /// coordinates (writing, when `write`), else a branch to `slow`. Leaves the builder in the
+    /// fast block.
+    fn bound_tensor(&mut self, tensor: Slot, rank: u8, write: bool, slow: Block) -> Bound {
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        let p = self.val(tensor);
+        let space = self.b.ins().ushr_imm_s(p, 48);
+        let spaces = self.b.ins().load(I64, flags, self.ctx, CTX_TENSOR_SPACES);
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, space, spaces);
+        self.branch_slow(past, slow);
+        let table = self.b.ins().load(I64, flags, self.ctx, CTX_TENSORS);
+        let at = self.b.ins().imul_imm_s(space, (TENSOR_WORDS * 8) as i64);
+        let desc = self.b.ins().iadd(table, at);
+        let r = self.b.ins().load(I64, flags, desc, 0);
+        let other = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, rank as i64);
+        self.branch_slow(other, slow);
+        // (`space` < the tensor table's length = the space table's.)
+        let at = self.b.ins().imul_imm_s(space, SPACE_SIZE);
+        let obj = self.b.ins().iadd(self.table, at);
+        let base = self.b.ins().load(I64, flags, obj, SPACE_BASE);
+        let len = self.b.ins().load(I64, flags, obj, SPACE_LEN);
+        if write {
+            let ro = self.b.ins().load(I64, flags, obj, SPACE_READ_ONLY);
+            self.branch_slow(ro, slow);
+        }
+        let word = |d: usize| ((1 + d) * 8) as i32;
+        let shape = (0..rank as usize)
+            .map(|d| self.b.ins().load(I64, flags, desc, word(d)))
+            .collect();
+        let strides = (0..rank as usize)
+            .map(|d| {
+                self.b
+                    .ins()
+                    .load(I64, flags, desc, word(MAX_NATIVE_TENSOR_RANK + d))
+            })
+            .collect();
+        Bound {
+            base,
+            len,
+            shape,
+            strides,
+        }
+    }
+
+    /// Goes to `slow` when `cond` is set, else on in a new block.
+    fn branch_slow(&mut self, cond: Value, slow: Block) {
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, slow, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// The coordinates in `coords..coords + rank`, sign-extended from `bits`.
+    fn coordinates(&mut self, coords: Slot, rank: u8, bits: u8) -> Vec<Value> {
+        (0..rank as u32)
+            .map(|d| {
+                let c = self.val(coords + d);
+                self.sext(c, bits as u32)
+            })
+            .collect()
+    }
+
+    /// Whether element `k` (along the innermost dimension) of an access at `coords` lies in
+    /// the tensor with all its `bytes` bytes, and the host address of its first byte (only
+    /// meaningful when it does).
+    fn element(&mut self, t: &Bound, coords: &[Value], k: u32, bytes: u32) -> (Value, Value) {
+        let last = coords.len() - 1;
+        let mut ok = self.b.ins().iconst(cranelift_codegen::ir::types::I8, 1);
+        let mut addr = self.b.ins().iconst(I64, 0);
+        for (d, &c) in coords.iter().enumerate() {
+            let c = if d == last && k > 0 {
+                let ck = self.b.ins().iadd_imm_s(c, k as i64);
+                // c + k past 2^64 is outside.
+                let fine = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, ck, c);
+                ok = self.b.ins().band(ok, fine);
+                ck
+            } else {
+                c
+            };
+            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, c, t.shape[d]);
+            ok = self.b.ins().band(ok, inside);
+            let step = self.b.ins().imul(c, t.strides[d]);
+            addr = self.b.ins().iadd(addr, step);
+        }
+        // In the shape, the offset is below 2^62 (`tensor_table`): no overflow here.
+        let end = self.b.ins().iadd_imm_s(addr, bytes as i64);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, end, t.len);
+        let ok = self.b.ins().band(ok, fits);
+        let host = self.b.ins().iadd(t.base, addr);
+        (ok, host)
+    }
+
+    /// Loads `bytes` little-endian bytes at `addr`, zero-extended.
+    fn load_bytes(&mut self, addr: Value, bytes: u32) -> Value {
+        let flags = MemFlagsData::new().with_notrap();
+        match bytes {
+            1 => self.b.ins().uload8(I64, flags, addr, 0),
+            2 => self.b.ins().uload16(I64, flags, addr, 0),
+            4 => self.b.ins().uload32(flags, addr, 0),
+            _ => self.b.ins().load(I64, flags, addr, 0),
+        }
+    }
+
+    /// OpTensorReadARM.
+    pub fn tensor_read(
+        &mut self,
+        (dst, tensor, coords): (Slot, Slot, Slot),
+        (rank, coord_bits, count): (u8, u8, u32),
+        element: Scalar,
+        oob: Option<(Slot, bool)>,
+        (reads, writes): (&[Slot], &[Slot]),
+    ) {
+        let bytes = crate::exec::tensor::element_bytes(element);
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(slow);
+        if rank == 0 {
+            self.b.ins().jump(slow, &[]);
+        } else {
+            let t = self.bound_tensor(tensor, rank, false, slow);
+            let cs = self.coordinates(coords, rank, coord_bits);
+            let zeros = self.b.ins().iconst(I64, &ZEROS as *const u64 as i64);
+            let mut values = Vec::with_capacity(count as usize);
+            for k in 0..count {
+                let (ok, addr) = self.element(&t, &cs, k, bytes);
+                let from = self.b.ins().select(ok, addr, zeros);
+                let v = self.load_bytes(from, bytes);
+                let v = if element == Scalar::Bool {
+                    let c = self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0);
+                    self.b.ins().uextend(I64, c)
+                } else {
+                    v
+                };
+                let outside = match oob {
+                    Some((s, true)) => self.val(s + k),
+                    Some((s, false)) => self.val(s),
+                    None => self.b.ins().iconst(I64, 0),
+                };
+                values.push(self.b.ins().select(ok, v, outside));
+            }
+            for (k, v) in values.into_iter().enumerate() {
+                self.set(dst + k as u32, v);
+            }
+            self.b.ins().jump(join, &[]);
+        }
+        self.b.switch_to_block(slow);
+        self.call_host(reads, writes);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
+    /// OpTensorWriteARM.
+    pub fn tensor_write(
+        &mut self,
+        (tensor, coords, src): (Slot, Slot, Slot),
+        (rank, coord_bits, count): (u8, u8, u32),
+        element: Scalar,
+        (reads, writes): (&[Slot], &[Slot]),
+    ) {
+        let bytes = crate::exec::tensor::element_bytes(element);
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(slow);
+        if rank == 0 {
+            self.b.ins().jump(slow, &[]);
+        } else {
+            let t = self.bound_tensor(tensor, rank, true, slow);
+            let cs = self.coordinates(coords, rank, coord_bits);
+            let flags = MemFlagsData::new().with_notrap();
+            for k in 0..count {
+                let (ok, addr) = self.element(&t, &cs, k, bytes);
+                let v = self.val(src + k);
+                let (store, next) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(ok, store, &[], next, &[]);
+                self.b.switch_to_block(store);
+                match bytes {
+                    1 => self.b.ins().istore8(flags, v, addr, 0),
+                    2 => self.b.ins().istore16(flags, v, addr, 0),
+                    4 => self.b.ins().istore32(flags, v, addr, 0),
+                    _ => self.b.ins().store(flags, v, addr, 0),
+                };
+                self.b.ins().jump(next, &[]);
+                self.b.switch_to_block(next);
+            }
+            self.b.ins().jump(join, &[]);
+        }
+        self.b.switch_to_block(slow);
+        self.call_host(reads, writes);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
+    /// OpTensorQuerySizeARM: the size of dimension `dim` of the tensor, reduced to `bits`.
+    pub fn tensor_size(
+        &mut self,
+        dst: Slot,
+        tensor: Slot,
+        dim: u32,
+        bits: u8,
+        (reads, writes): (&[Slot], &[Slot]),
+    ) {
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(slow);
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        if dim as usize >= MAX_NATIVE_TENSOR_RANK {
+            self.b.ins().jump(slow, &[]);
+        } else {
+            let p = self.val(tensor);
+            let space = self.b.ins().ushr_imm_s(p, 48);
+            let spaces = self.b.ins().load(I64, flags, self.ctx, CTX_TENSOR_SPACES);
+            let past = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, space, spaces);
+            self.branch_slow(past, slow);
+            let table = self.b.ins().load(I64, flags, self.ctx, CTX_TENSORS);
+            let at = self.b.ins().imul_imm_s(space, (TENSOR_WORDS * 8) as i64);
+            let desc = self.b.ins().iadd(table, at);
+            let rank = self.b.ins().load(I64, flags, desc, 0);
+            let none =
+                self.b
+                    .ins()
+                    .icmp_imm_s(IntCC::Equal, rank, super::runtime::NO_TENSOR as i64);
+            self.branch_slow(none, slow);
+            // A dimension past the rank is 0, as in `exec::tensor::size`.
+            let n = self.b.ins().load(I64, flags, desc, ((1 + dim) * 8) as i32);
+            let has = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThan, rank, dim as i64);
+            let zero = self.b.ins().iconst(I64, 0);
+            let n = self.b.ins().select(has, n, zero);
+            let n = self.mask(n, bits as u32);
+            self.set(dst, n);
+            self.b.ins().jump(join, &[]);
+        }
+        self.b.switch_to_block(slow);
+        self.call_host(reads, writes);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+}
