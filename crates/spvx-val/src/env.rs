@@ -67,4 +67,11 @@ impl TargetEnv {
     pub fn is_vulkan(&self) -> bool {
         self.kind == EnvKind::Vulkan
     }
+
+    /// The Vulkan version of a `vulkan1.x` environment, as (1, x); `None` for other families.
+    pub fn vulkan_version(&self) -> Option<(u32, u32)> {
+        let rest = self.name.strip_prefix("vulkan1.")?;
+        let minor: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        Some((1, minor.parse().ok()?))
+    }
 }

@@ -1,10 +1,11 @@
 //! The validator's error type: which rule was broken, and at which instruction.
 
 use crate::rules::{
-    capabilities::CapabilityError, cfg::CfgError, decorations::DecorationError, env::EnvError,
-    fixed::FixedError, ids::IdError, instructions::InstructionError, intdot::IntDotError,
-    interface::InterfaceError, limits::LimitError, logical_pointers::LogicalPointerError,
-    mixdot::MixedDotError, subgroup_mma::SubgroupMmaError, tensor::TensorError, types::TypeError,
+    block_layout::BlockLayoutError, capabilities::CapabilityError, cfg::CfgError,
+    decorations::DecorationError, env::EnvError, fixed::FixedError, ids::IdError,
+    instructions::InstructionError, intdot::IntDotError, interface::InterfaceError,
+    limits::LimitError, logical_pointers::LogicalPointerError, mixdot::MixedDotError,
+    subgroup_mma::SubgroupMmaError, tensor::TensorError, types::TypeError,
 };
 use spvx_spirv::module::LayoutError;
 use thiserror::Error;
@@ -26,6 +27,8 @@ pub enum ErrorKind {
     Interface(#[from] InterfaceError),
     #[error(transparent)]
     Decoration(#[from] DecorationError),
+    #[error(transparent)]
+    BlockLayout(#[from] BlockLayoutError),
     #[error(transparent)]
     Instruction(#[from] InstructionError),
     #[error(transparent)]

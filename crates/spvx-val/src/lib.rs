@@ -36,6 +36,43 @@ pub struct Options {
     pub target_env: TargetEnv,
     /// Size and depth limits (default: SPIR-V §2.17 universal limits, call depth 1,023).
     pub limits: Limits,
+    /// The block-layout rules the device allows (spirv-val's layout switches).
+    pub layout: LayoutFlags,
+    /// spirv-val's switches that relax other rules.
+    pub relax: Relaxations,
+}
+
+/// Which Vulkan block-layout rules apply, as spirv-val's switches of the same names say (all off
+/// by default; relaxed block layout is implied by every Vulkan environment after 1.0).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LayoutFlags {
+    /// `--relax-block-layout`: VK_KHR_relaxed_block_layout.
+    pub relax_block_layout: bool,
+    /// `--uniform-buffer-standard-layout`: uniform blocks use base (std430) alignment.
+    pub uniform_buffer_standard_layout: bool,
+    /// `--scalar-block-layout`: VK_EXT_scalar_block_layout for Uniform, StorageBuffer,
+    /// PushConstant and PhysicalStorageBuffer blocks.
+    pub scalar_block_layout: bool,
+    /// `--workgroup-scalar-block-layout`: scalar layout for Workgroup blocks.
+    pub workgroup_scalar_block_layout: bool,
+    /// `--skip-block-layout`: no layout rule is checked (the decorations must still be there).
+    pub skip_block_layout: bool,
+}
+
+/// spirv-val's other relaxations, by their switch names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Relaxations {
+    /// `--relax-logical-pointer`: pointer-typed variables and functions returning pointers
+    /// under Logical addressing.
+    pub relax_logical_pointer: bool,
+    /// `--before-hlsl-legalization`: the patterns spirv-opt's legalization removes (implies
+    /// `relax_logical_pointer`).
+    pub before_hlsl_legalization: bool,
+    /// `--relax-struct-store`: OpStore of a struct into a pointer to a different struct type
+    /// with the same layout and members.
+    pub relax_struct_store: bool,
+    /// `--allow-localsizeid`: LocalSizeId where the target environment does not allow it.
+    pub allow_localsizeid: bool,
 }
 
 /// Validates a module given as its header and flat instruction list (file order). Returns the

@@ -140,6 +140,7 @@ fn spvx(text: &str, limits: Limits) -> Vec<spvx_val::ValError> {
     let opts = Options {
         target_env: TargetEnv::parse("spv1.6").expect("env"),
         limits,
+        ..Options::default()
     };
     errors(&asm.header, &insts, &opts)
 }

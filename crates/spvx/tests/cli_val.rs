@@ -324,3 +324,63 @@ fn limits_are_options() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--max-id-bound"), "{}", stderr(&o));
 }
+
+/// A storage block with a vec3 at offset 4: legal under relaxed (Vulkan 1.1+) and scalar
+/// layout, not under Vulkan 1.0's standard layout.
+const VEC3_AT_4: &str = "OpCapability Shader
+OpExtension \"SPV_KHR_storage_buffer_storage_class\"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 1 Offset 4
+OpDecorate %v DescriptorSet 0
+OpDecorate %v Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%f = OpTypeFloat 32
+%v3 = OpTypeVector %f 3
+%S = OpTypeStruct %f %v3
+%p = OpTypePointer StorageBuffer %S
+%v = OpVariable %p StorageBuffer
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd
+";
+
+#[test]
+fn block_layout_switches() {
+    let f = temp("vec3.spvasm", VEC3_AT_4.as_bytes());
+    let f = f.to_str().unwrap_or_default();
+    let o = run(&["val", "--target-env", "vulkan1.0", f], None);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains(
+            "error: Structure %_struct_2 decorated as Block for variable in StorageBuffer storage class must follow standard storage buffer layout rules: member 1 at offset 4 is not aligned to 16 (this may be allowed with the VK_KHR_relaxed_block_layout extension: --relax-block-layout)"
+        ),
+        "{e}"
+    );
+    for flag in ["--relax-block-layout", "--scalar-block-layout", "--skip-block-layout"] {
+        let o = run(&["val", "--target-env", "vulkan1.0", flag, f], None);
+        assert!(o.status.success(), "{flag}: {}", stderr(&o));
+    }
+    let o = run(&["val", "--target-env", "vulkan1.2", f], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = String::from_utf8_lossy(&run(&["val", "--help"], None).stdout).to_string();
+    for flag in [
+        "--relax-block-layout",
+        "--uniform-buffer-standard-layout",
+        "--scalar-block-layout",
+        "--workgroup-scalar-block-layout",
+        "--skip-block-layout",
+        "--relax-logical-pointer",
+        "--before-hlsl-legalization",
+        "--relax-struct-store",
+        "--allow-localsizeid",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from --help");
+    }
+}

@@ -57,6 +57,10 @@ pub enum InterfaceError {
         "In the Vulkan environment, GLCompute execution model entry points require either the LocalSize or LocalSizeId execution mode or an object decorated with WorkgroupSize must be specified (entry point \"{entry}\")"
     )]
     NoLocalSize { entry: String },
+    #[error(
+        "LocalSizeId mode is not allowed by the current environment ({env}: Vulkan 1.3 or maintenance4 allows it; --allow-localsizeid accepts it)"
+    )]
+    LocalSizeIdNotAllowed { env: String },
 }
 
 const GLCOMPUTE: u32 = 5;
@@ -181,6 +185,17 @@ fn modes(
         };
         if matches!(mode, LOCAL_SIZE | LOCAL_SIZE_ID) {
             sized.insert(target);
+        }
+        if mode == LOCAL_SIZE_ID
+            && !opts.relax.allow_localsizeid
+            && opts.target_env.vulkan_version().is_some_and(|v| v < (1, 3))
+        {
+            out.push(ValError::at(
+                index,
+                InterfaceError::LocalSizeIdNotAllowed {
+                    env: opts.target_env.name.clone(),
+                },
+            ));
         }
         if matches!(mode, LOCAL_SIZE | LOCAL_SIZE_ID | LOCAL_SIZE_HINT)
             && !ms.iter().all(|m| COMPUTE_LIKE.contains(m))

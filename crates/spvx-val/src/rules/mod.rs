@@ -5,6 +5,7 @@
 //! Extension rules (the five source documents and the extensions they rely on): [`intdot`],
 //! [`tensor`], [`fixed`], [`mixdot`], [`subgroup_mma`]. Environment rules: [`env`].
 
+pub mod block_layout;
 pub mod capabilities;
 pub mod cfg;
 pub mod decorations;
@@ -37,6 +38,7 @@ pub fn run_all(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     cfg::check(ix, opts, out);
     interface::check(ix, opts, out);
     decorations::check(ix, opts, out);
+    block_layout::check(ix, opts, out);
     instructions::check(ix, opts, out);
     logical_pointers::check(ix, opts, out);
     intdot::check(ix, opts, out);

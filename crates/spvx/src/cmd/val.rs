@@ -55,6 +55,68 @@ pub struct ValArgs {
     pub target_env: Option<String>,
     #[command(flatten)]
     pub limits: crate::cmd::limits::LimitArgs,
+    #[command(flatten)]
+    pub switches: SwitchArgs,
+}
+
+/// spirv-val's switches, by the same names and with the same meaning.
+#[derive(clap::Args)]
+#[command(next_help_heading = "spirv-val switches")]
+pub struct SwitchArgs {
+    /// Enable VK_KHR_relaxed_block_layout when checking block layouts (the default for
+    /// Vulkan 1.1 and later).
+    #[arg(long)]
+    pub relax_block_layout: bool,
+    /// Enable uniformBufferStandardLayout: uniform blocks use std430 (base) alignment.
+    #[arg(long)]
+    pub uniform_buffer_standard_layout: bool,
+    /// Enable scalarBlockLayout for Uniform, StorageBuffer, PushConstant and
+    /// PhysicalStorageBuffer blocks (more permissive than relaxed layout).
+    #[arg(long)]
+    pub scalar_block_layout: bool,
+    /// Enable scalar block layout for Workgroup blocks
+    /// (workgroupMemoryExplicitLayoutScalarBlockLayout).
+    #[arg(long)]
+    pub workgroup_scalar_block_layout: bool,
+    /// Skip the block layout rules (overrides the three above).
+    #[arg(long)]
+    pub skip_block_layout: bool,
+    /// Allow pointer-typed variables and functions returning pointers under Logical
+    /// addressing.
+    #[arg(long)]
+    pub relax_logical_pointer: bool,
+    /// Allow the code patterns spirv-opt's HLSL legalization removes (implies
+    /// --relax-logical-pointer).
+    #[arg(long)]
+    pub before_hlsl_legalization: bool,
+    /// Allow OpStore of a struct into a pointer to a different struct type with the same
+    /// layout and members.
+    #[arg(long)]
+    pub relax_struct_store: bool,
+    /// Allow the LocalSizeId execution mode where the target environment does not.
+    #[arg(long)]
+    pub allow_localsizeid: bool,
+}
+
+impl SwitchArgs {
+    fn layout(&self) -> spvx_val::LayoutFlags {
+        spvx_val::LayoutFlags {
+            relax_block_layout: self.relax_block_layout,
+            uniform_buffer_standard_layout: self.uniform_buffer_standard_layout,
+            scalar_block_layout: self.scalar_block_layout,
+            workgroup_scalar_block_layout: self.workgroup_scalar_block_layout,
+            skip_block_layout: self.skip_block_layout,
+        }
+    }
+
+    fn relaxations(&self) -> spvx_val::Relaxations {
+        spvx_val::Relaxations {
+            relax_logical_pointer: self.relax_logical_pointer,
+            before_hlsl_legalization: self.before_hlsl_legalization,
+            relax_struct_store: self.relax_struct_store,
+            allow_localsizeid: self.allow_localsizeid,
+        }
+    }
 }
 
 pub fn run(args: ValArgs) -> CmdResult {
@@ -76,6 +138,8 @@ pub fn run(args: ValArgs) -> CmdResult {
     let opts = Options {
         target_env: env,
         limits: args.limits.limits(),
+        layout: args.switches.layout(),
+        relax: args.switches.relaxations(),
     };
     match validate(&module.header, &module.instructions, &opts) {
         Ok(_) => Ok(ExitCode::SUCCESS),

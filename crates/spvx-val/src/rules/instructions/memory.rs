@@ -110,13 +110,45 @@ fn store(cx: &Cx) -> Check {
             .unwrap_or("?");
         cx.rule(format!("Pointer's storage class {name} is read-only"))
     })?;
-    ensure(cx.type_of(1) == Some(pointee), || {
+    let object = cx.type_of(1);
+    let relaxed = cx.opts.relax.relax_struct_store
+        && object.is_some_and(|o| layout_compatible_structs(cx.ix, o, pointee, 0));
+    ensure(object == Some(pointee) || relaxed, || {
         cx.operand_err(
             1,
             "Object",
             &format!("of the pointee type {} of Pointer", cx.ix.name(pointee)),
         )
     })
+}
+
+/// `--relax-struct-store`: two struct types whose members are the same types (or, in turn,
+/// such structs) with the same Offset, RowMajor/ColMajor and MatrixStride decorations.
+fn layout_compatible_structs(
+    ix: &spvx_spirv::index::ModuleIndex,
+    a: Id,
+    b: Id,
+    depth: u32,
+) -> bool {
+    use crate::rules::block_layout::members::members;
+    if a == b {
+        return true;
+    }
+    if depth > 64
+        || !matches!(ix.ty(a), Some(Type::Struct { .. }))
+        || !matches!(ix.ty(b), Some(Type::Struct { .. }))
+    {
+        return false;
+    }
+    let (ma, mb) = (members(ix, a), members(ix, b));
+    ma.len() == mb.len()
+        && ma.iter().zip(&mb).all(|(x, y)| {
+            x.offset == y.offset
+                && x.has_majorness == y.has_majorness
+                && x.has_matrix_stride == y.has_matrix_stride
+                && x.matrix == y.matrix
+                && layout_compatible_structs(ix, x.ty, y.ty, depth + 1)
+        })
 }
 
 fn copy_memory(cx: &Cx) -> Check {
