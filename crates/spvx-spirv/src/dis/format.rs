@@ -23,10 +23,6 @@ const INDENT: usize = 15;
 /// `INDENT` spaces.
 const SPACES: &str = "               ";
 
-/// Extended instruction sets whose instructions spirv-dis 2025.5 prints by name. Others
-/// (including `NonSemantic.DebugPrintf`, which it does not resolve) print as numbers.
-const NAMED_EXT_SETS: [&str; 2] = ["GLSL.std.450", "OpenCL.std"];
-
 /// Appends the `; SPIR-V` comment block.
 pub fn write_header(out: &mut String, h: &Header) {
     let _ = write!(
@@ -130,8 +126,8 @@ impl LineWriter<'_> {
                     .and_then(|i| inst.operands.get(i))
                     .and_then(Operand::id)
                     .and_then(|id| self.ctx.ext_set(id))
-                    .filter(|s| NAMED_EXT_SETS.contains(s))
                     .and_then(|s| g.ext_inst_set(s))
+                    .filter(|s| s.disassembled_by_name)
                     .and_then(|s| s.instruction(*w));
                 match set {
                     Some(e) => out.push_str(&e.name),
