@@ -144,11 +144,12 @@ impl Comments {
             c.push(&mut comment, RESET);
             sep = ", ";
         }
-        if w.opts.comment && inst.opcode == Op::Name {
-            if let Some(id) = inst.operands.first().and_then(|o| o.id()) {
-                let _ = write!(comment, "{sep}id %{id}");
-                sep = ", ";
-            }
+        if w.opts.comment
+            && inst.opcode == Op::Name
+            && let Some(id) = inst.operands.first().and_then(|o| o.id())
+        {
+            let _ = write!(comment, "{sep}id %{id}");
+            sep = ", ";
         }
         if w.opts.comment
             && let Some(d) = inst.result.and_then(|r| self.decorations.get(&r))

@@ -143,7 +143,7 @@ struct JsonInstruction {
     last_version: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct JsonOperand {
     kind: String,
     #[serde(default)]
@@ -162,7 +162,7 @@ struct JsonKind {
     bases: Vec<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct JsonEnumerant {
     enumerant: String,
     value: serde_json::Value,
@@ -208,20 +208,41 @@ struct MergedKind<'a> {
     name: &'a str,
     category: &'a str,
     bases: &'a [String],
-    enumerants: Vec<&'a JsonEnumerant>,
+    enumerants: Vec<JsonEnumerant>,
 }
 
-/// Operand kinds in grammar order, with supplement enumerants appended to existing kinds.
+/// Operand kinds in grammar order, with supplement enumerants appended to existing kinds; a
+/// supplement enumerant named like an existing one adds its capabilities, extensions and
+/// aliases to it (e.g. implicit declarations the core grammar lacks).
 fn merge_kinds<'a>(core: &'a [JsonKind], supplement: &'a [JsonKind]) -> Vec<MergedKind<'a>> {
     let mut out: Vec<MergedKind<'a>> = Vec::new();
     for k in core.iter().chain(supplement) {
         match out.iter_mut().find(|o| o.name == k.kind) {
-            Some(o) => o.enumerants.extend(k.enumerants.iter()),
+            Some(o) => {
+                for e in &k.enumerants {
+                    match o.enumerants.iter_mut().find(|x| x.enumerant == e.enumerant) {
+                        Some(x) => {
+                            for (to, from) in [
+                                (&mut x.capabilities, &e.capabilities),
+                                (&mut x.extensions, &e.extensions),
+                                (&mut x.aliases, &e.aliases),
+                            ] {
+                                for item in from {
+                                    if !to.contains(item) {
+                                        to.push(item.clone());
+                                    }
+                                }
+                            }
+                        }
+                        None => o.enumerants.push(e.clone()),
+                    }
+                }
+            }
             None => out.push(MergedKind {
                 name: &k.kind,
                 category: &k.category,
                 bases: &k.bases,
-                enumerants: k.enumerants.iter().collect(),
+                enumerants: k.enumerants.clone(),
             }),
         }
     }
@@ -386,7 +407,7 @@ pub(super) fn build() -> Grammar {
                 k.name,
                 k.category,
                 k.bases,
-                &k.enumerants,
+                &k.enumerants.iter().collect::<Vec<_>>(),
                 &kind_id,
             )
         })
