@@ -5,7 +5,10 @@
 //!   (`OpCapability Float8UnsignedE8M0EXT` = 0x00020011 4230; `OpTypeFloat 8
 //!   Float8UnsignedE8M0EXT` = 0x00040016 id 8 4226; `OpCapability LongVectorEXT` = 0x00020011
 //!   5425), assembled and disassembled back to the same text;
-//! - the SPV_ARM_tensors implicit declarations the core grammar lacks (seeds/001).
+//! - the SPV_ARM_tensors implicit declarations the core grammar lacks (seeds/001);
+//! - the SDK 1.4.341 names accepted as aliases (`OpTypeVectorIdEXT` = opcode 5288,
+//!   `OpGroupNonUniformPartitionEXT` = 5296, `GroupNonUniformPartitionedEXT` = 5297), printed
+//!   with the 1.4.335 names spirv-dis 2025.5 uses.
 
 use spvx_spirv::asm::assemble;
 use spvx_spirv::dis::{DisOptions, disassemble_words};
@@ -119,4 +122,63 @@ fn tensor_array_capabilities_declare_tensors() {
             .map(|e| (e.value, e.capabilities.clone())),
         Some((4226, vec!["Float8UnsignedE8M0EXT".to_string()]))
     );
+}
+
+#[test]
+fn sdk_1_4_341_names_are_aliases() {
+    let text = "\
+OpCapability GroupNonUniformPartitionedEXT
+%1 = OpTypeInt 32 0
+%2 = OpConstant %1 5
+%3 = OpTypeVectorIdEXT %1 %2
+%4 = OpGroupNonUniformPartitionEXT %3 %2
+";
+    let words = assemble(text, &Default::default())
+        .expect("assembles")
+        .words();
+    assert_eq!(
+        &words[5..],
+        &[
+            0x0002_0011,
+            5297,
+            0x0004_0015,
+            1,
+            32,
+            0,
+            0x0004_002b,
+            1,
+            2,
+            5,
+            0x0004_0000 | 5288,
+            3,
+            1,
+            2,
+            0x0004_0000 | 5296,
+            3,
+            4,
+            2
+        ]
+    );
+    let opts = DisOptions {
+        raw_id: true,
+        header: false,
+        indent: false,
+        ..DisOptions::default()
+    };
+    let back = disassemble_words(&words, &opts).expect("disassembles");
+    assert!(
+        back.contains("OpCapability GroupNonUniformPartitionedNV"),
+        "{back}"
+    );
+    assert!(
+        back.contains("%3 = OpTypeCooperativeVectorNV %1 %2"),
+        "{back}"
+    );
+    assert!(
+        back.contains("%4 = OpGroupNonUniformPartitionNV %3 %2"),
+        "{back}"
+    );
+    // OpTypeVectorIdEXT is enabled by LongVectorEXT as well.
+    let caps = &spvx_spirv::op::Op::TypeVectorIdEXT.desc().capabilities;
+    assert!(caps.iter().any(|c| c == "LongVectorEXT"), "{caps:?}");
 }

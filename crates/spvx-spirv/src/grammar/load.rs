@@ -123,7 +123,7 @@ struct JsonGrammar {
     operand_kinds: Vec<JsonKind>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct JsonInstruction {
     opname: String,
     #[serde(default)]
@@ -413,10 +413,32 @@ pub(super) fn build() -> Grammar {
         })
         .collect();
 
-    let instructions: Vec<Instruction> = core
-        .instructions
+    // A supplement instruction named like a core one adds its aliases, capabilities and
+    // extensions to it (names SPIRV-Headers gave later, e.g. OpTypeVectorIdEXT).
+    let mut merged_insts: Vec<JsonInstruction> = core.instructions.clone();
+    for i in &supplement.instructions {
+        match merged_insts
+            .iter_mut()
+            .find(|c| c.opcode == i.opcode && c.opname == i.opname)
+        {
+            Some(c) => {
+                for (to, from) in [
+                    (&mut c.aliases, &i.aliases),
+                    (&mut c.capabilities, &i.capabilities),
+                    (&mut c.extensions, &i.extensions),
+                ] {
+                    for item in from {
+                        if !to.contains(item) {
+                            to.push(item.clone());
+                        }
+                    }
+                }
+            }
+            None => merged_insts.push(i.clone()),
+        }
+    }
+    let instructions: Vec<Instruction> = merged_insts
         .iter()
-        .chain(supplement.instructions.iter())
         .map(|i| Instruction {
             name: i.opname.clone(),
             aliases: i.aliases.clone(),
