@@ -114,3 +114,35 @@ OpFunctionEnd
         "the refusal does not name the set and instruction: {stderr}"
     );
 }
+
+#[test]
+fn the_tosa_graph_module_validates_like_spirv_val() {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../spvx-spirv/tests/asm_corpus/09-tosa-graph.spvasm");
+    let out = spvx()
+        .args(["val", "--target-env", "vulkan1.3"])
+        .arg(&p)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "spvx val refused the graph: {stderr}");
+    // spirv-val 2025.5 accepts it too (when installed).
+    if let Some(tools) = spvx_testtools::tools_dir() {
+        let bin = p.with_extension("oracle.spv");
+        let bin = std::env::temp_dir().join(bin.file_name().unwrap_or_default());
+        let st = Command::new(tools.join("spirv-as"))
+            .args(["--target-env", "vulkan1.3"])
+            .arg(&p)
+            .arg("-o")
+            .arg(&bin)
+            .status()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(st.success());
+        let st = Command::new(tools.join("spirv-val"))
+            .args(["--target-env", "vulkan1.3"])
+            .arg(&bin)
+            .status()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(st.success(), "spirv-val refuses the graph module");
+    }
+}
