@@ -70,8 +70,18 @@ fn entries(grammars: &[&Value]) -> Result<Vec<Entry>, String> {
                         .collect()
                 })
                 .unwrap_or_default();
-            if let Some(old) = by_number.get(&number) {
-                return Err(format!("{name} and {} share number {number}", old.name));
+            if let Some(old) = by_number.get_mut(&number) {
+                // A later grammar (spvx's supplement) naming an existing instruction adds
+                // aliases to it; any other shared number is a defect.
+                if old.name != name {
+                    return Err(format!("{name} and {} share number {number}", old.name));
+                }
+                for a in aliases {
+                    if !old.aliases.contains(&a) {
+                        old.aliases.push(a);
+                    }
+                }
+                continue;
             }
             by_number.insert(
                 number,

@@ -1,15 +1,18 @@
 //! The module index: the facts about a module that validation, the engine, Vulkan reflection
 //! and the CLI all need, gathered once — where each id is defined, what each type is, the values
 //! of evaluable constants, the enabled capabilities and extensions, names, decorations, entry
-//! points and the function/block structure, all by index into the flat instruction list.
+//! points and the function/block structure, all by index into the flat instruction list; and
+//! the source location (`OpLine`, `DebugLine`) in force at an instruction.
 //!
 //! It holds the module's instructions and answers questions about them; it judges nothing
 //! (that is spvx-val's job, which returns the index it built as `spvx_val::Validated`).
 
 mod interface;
+mod lines;
 mod types;
 
 pub use interface::{EntryPoint, ResourceVariable, SpecConstant};
+pub use lines::SourceLocation;
 pub use types::Type;
 
 use crate::binary::Header;

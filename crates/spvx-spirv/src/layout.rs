@@ -15,8 +15,26 @@ use crate::op::Op;
 pub enum ExtInstChoice {
     /// An instruction of a known set: its operands follow its grammar.
     Known(Vec<GOperand>),
-    /// A set spvx does not know: the remaining operands are ids.
+    /// A set spvx does not know, or an instruction a non-semantic set does not define: the
+    /// remaining operands are ids.
     Unknown,
+}
+
+impl ExtInstChoice {
+    /// The layout of instruction `number` of the set imported as `import`; `None` when the set is
+    /// known, is not non-semantic, and has no such instruction. An instruction a known
+    /// non-semantic set does not define is read like one of an unknown non-semantic set (as ids),
+    /// as spirv-as and spirv-dis 2025.5 do.
+    pub fn of(g: &Grammar, import: &str, number: u32) -> Option<ExtInstChoice> {
+        match g.ext_inst_set(import) {
+            None => Some(ExtInstChoice::Unknown),
+            Some(s) => match s.instruction(number) {
+                Some(i) => Some(ExtInstChoice::Known(i.operands.clone())),
+                None if s.non_semantic => Some(ExtInstChoice::Unknown),
+                None => None,
+            },
+        }
+    }
 }
 
 /// A supplier of operand values, in order.

@@ -49,6 +49,9 @@ pub struct Module {
     pub types_globals: Vec<Instruction>,
     /// Items 10-11: function declarations, then definitions.
     pub functions: Vec<Function>,
+    /// SPV_ARM_graph's section after the functions: `OpGraphEntryPointARM`s and graphs
+    /// (`OpGraphARM` … `OpGraphEndARM`), in order.
+    pub graphs: Vec<Instruction>,
 }
 
 /// An error reading a module from bytes: either the binary is malformed or its instructions are
@@ -76,6 +79,7 @@ impl Module {
             annotations: Vec::new(),
             types_globals: Vec::new(),
             functions: Vec::new(),
+            graphs: Vec::new(),
         }
     }
 
@@ -101,6 +105,7 @@ impl Module {
             seen_definition: false,
             pending_lines: Vec::new(),
             pending_start: 0,
+            open_graph: None,
         };
         let total = instructions.len();
         for (index, inst) in instructions.into_iter().enumerate() {
@@ -129,6 +134,7 @@ impl Module {
             .chain(&self.annotations)
             .chain(&self.types_globals)
             .chain(self.functions.iter().flat_map(Function::iter))
+            .chain(&self.graphs)
     }
 
     /// The number of instructions in the module.
@@ -147,6 +153,7 @@ impl Module {
                 .iter()
                 .map(Function::instruction_count)
                 .sum::<usize>()
+            + self.graphs.len()
     }
 
     /// The binary words (header included).
@@ -173,6 +180,7 @@ impl Module {
             }
             Section::Annotations => &mut self.annotations,
             Section::TypesGlobals => &mut self.types_globals,
+            Section::Graphs => &mut self.graphs,
             Section::MemoryModel | Section::Functions => return None,
         })
     }
@@ -202,6 +210,8 @@ struct Splitter {
     /// the next function.
     pending_lines: Vec<Instruction>,
     pending_start: usize,
+    /// Index of the `OpGraphARM` of the graph being read (SPV_ARM_graph).
+    open_graph: Option<usize>,
 }
 
 impl Splitter {
@@ -220,6 +230,9 @@ impl Splitter {
         }
         let opcode = inst.opcode;
         let fail = |s: &Self, rule| Err(s.error(index, opcode, rule));
+        if self.section == Section::Graphs || placement(opcode) == Placement::GraphStructure {
+            return self.push_graph(index, inst);
+        }
         if self.section == Section::Functions && is_line(opcode) {
             if self.pending_lines.is_empty() {
                 self.pending_start = index;
@@ -234,6 +247,8 @@ impl Splitter {
             Placement::FunctionStructure if opcode == Op::FunctionEnd => {
                 return fail(self, LayoutRule::EndWithoutFunction);
             }
+            // Handled by `push_graph` above.
+            Placement::GraphStructure => return fail(self, LayoutRule::MisplacedGraphInstruction),
             Placement::FunctionStructure | Placement::Body => {
                 if self.section == Section::Functions {
                     return fail(self, LayoutRule::OutsideFunction);
@@ -336,6 +351,43 @@ impl Splitter {
         }
     }
 
+    /// SPV_ARM_graph's section: "graph definitions and entry points" after the functions; a
+    /// graph is `OpGraphARM`, `OpGraphInputARM`s, body instructions, `OpGraphSetOutputARM`s,
+    /// `OpGraphEndARM`. Inside a graph spvx accepts any body instruction in any order (the
+    /// order of inputs, body and outputs is the validator's concern).
+    fn push_graph(&mut self, index: usize, inst: Instruction) -> Result<(), LayoutError> {
+        let opcode = inst.opcode;
+        let fail = |s: &Self, rule| Err(s.error(index, opcode, rule));
+        if self.section != Section::Graphs {
+            // Entering the section: the memory model and the functions are complete.
+            if !matches!(opcode, Op::GraphEntryPointARM | Op::GraphARM) {
+                return fail(self, LayoutRule::MisplacedGraphInstruction);
+            }
+            if self.module.memory_model.is_none() {
+                return fail(self, LayoutRule::MissingMemoryModel);
+            }
+            if let Some(line) = self.pending_lines.first() {
+                let (at, op) = (self.pending_start, line.opcode);
+                return Err(self.error(at, op, LayoutRule::LinesAfterLastFunction));
+            }
+            self.section = Section::Graphs;
+        }
+        let in_graph = self.open_graph.is_some();
+        match (opcode, placement(opcode)) {
+            (Op::GraphEntryPointARM, _) if !in_graph => {}
+            (Op::GraphARM, _) if !in_graph => self.open_graph = Some(index),
+            (Op::GraphEndARM, _) if in_graph => self.open_graph = None,
+            (Op::GraphInputARM | Op::GraphSetOutputARM, _) if in_graph => {}
+            (_, Placement::GraphStructure) => {
+                return fail(self, LayoutRule::MisplacedGraphInstruction);
+            }
+            (_, Placement::Body | Placement::GlobalOrBody) if in_graph => {}
+            _ => return fail(self, LayoutRule::OutsideGraph),
+        }
+        self.module.graphs.push(inst);
+        Ok(())
+    }
+
     fn end_function(&mut self, end: Instruction) -> Result<(), LayoutError> {
         let Some(f) = self.open.take() else {
             return Ok(());
@@ -365,6 +417,9 @@ impl Splitter {
         };
         if let Some(f) = &self.open {
             return Err(at_end(LayoutRule::UnterminatedFunction { start: f.start }));
+        }
+        if let Some(start) = self.open_graph {
+            return Err(at_end(LayoutRule::UnterminatedGraph { start }));
         }
         if let Some(line) = self.pending_lines.first() {
             let (index, opcode) = (self.pending_start, line.opcode);

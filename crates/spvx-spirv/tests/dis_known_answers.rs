@@ -148,6 +148,7 @@ fn valve_raw_ids_without_header_or_indent() {
         raw_id: true,
         header: false,
         indent: false,
+        ..DisOptions::default()
     };
     let text = dis(&valve_module(), opts);
     let expected_tail = "\

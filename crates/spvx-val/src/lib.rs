@@ -125,17 +125,14 @@ fn check_layout(header: &Header, instructions: &[Instruction]) -> Result<(), Vec
         .map_err(|e| vec![ValError::layout(e)])
 }
 
-/// The module index, with the capability implications the grammar lacks added
-/// ([`rules::capabilities::supplement_implied`]).
+/// The module index (capability implications the SPIRV-Headers grammar lacks are in the grammar
+/// supplement, `spvx-spirv/grammar/supplement.json`).
 fn build_index(header: &Header, instructions: Vec<Instruction>) -> ModuleIndex {
-    let mut index = ModuleIndex::build(header, instructions);
-    rules::capabilities::supplement_implied(&mut index);
-    index
+    ModuleIndex::build(header, instructions)
 }
 
 /// Every rule on an indexed module whose layout is sound.
-fn judge(mut index: ModuleIndex, opts: &Options) -> Result<Validated, Vec<ValError>> {
-    rules::capabilities::supplement_implied(&mut index);
+fn judge(index: ModuleIndex, opts: &Options) -> Result<Validated, Vec<ValError>> {
     let redefined = redefinition_errors(&index);
     if !redefined.is_empty() {
         return Err(redefined);

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 /// spvx: the reference implementation of the SPIR-V machine-learning arithmetic extensions.
 #[derive(Parser)]
-#[command(name = "spvx", version, about, long_about = None)]
+#[command(name = "spvx", version, about, long_about = None, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1,6 +1,7 @@
 //! `spvx dis` end to end: files and standard streams, `--raw-id`, `--no-header`, errors with
-//! word offsets, `--help`; and, where SPIRV-Tools is installed, the same bytes as `spirv-dis`
-//! on corpus modules assembled by spirv-as.
+//! word offsets, `--help`, `--version` on every subcommand; and, where SPIRV-Tools is installed,
+//! the same bytes as `spirv-dis` on corpus modules assembled by spirv-as, under each spirv-dis
+//! flag (`--offsets`, `--comment`, `--no-header`, `--no-indent`, `--nested-indent`, `--color`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -153,6 +154,10 @@ fn help_explains() {
     let help = String::from_utf8_lossy(&out.stdout);
     for needle in [
         "--raw-id",
+        "--offsets",
+        "--comment",
+        "--nested-indent",
+        "--color",
         "-o",
         "spirv-dis",
         "standard input",
@@ -185,10 +190,23 @@ fn same_bytes_as_spirv_dis_on_the_corpus() {
             .status()
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(st.success(), "spirv-as failed on {}", src.display());
-        for flags in [&[][..], &["--raw-id"][..]] {
+        let flag_sets: [&[&str]; 11] = [
+            &[],
+            &["--raw-id"],
+            &["--offsets"],
+            &["--comment"],
+            &["--no-header"],
+            &["--no-indent"],
+            &["--nested-indent"],
+            &["--color"],
+            &["--color", "--no-color"],
+            &["--no-color", "--color"],
+            &["--comment", "--nested-indent", "--offsets", "--color"],
+        ];
+        for flags in flag_sets {
+            // spirv-dis colours only with --color and no --no-color (which here would win).
             let reference = Command::new(&spirv_dis)
                 .args(flags)
-                .arg("--no-color")
                 .arg(&bin)
                 .output()
                 .unwrap_or_else(|e| panic!("{e}"));
@@ -208,4 +226,34 @@ fn same_bytes_as_spirv_dis_on_the_corpus() {
         count += 1;
     }
     assert!(count >= 10);
+}
+
+#[test]
+fn every_subcommand_prints_its_version() {
+    let expected = format!("{}\n", env!("CARGO_PKG_VERSION"));
+    for sub in [
+        &[][..],
+        &["as"],
+        &["dis"],
+        &["val"],
+        &["calc", "fixed"],
+        &["dpas", "run"],
+        &["reflect"],
+        &["run"],
+        &["diff"],
+        &["amber"],
+        &["bench"],
+    ] {
+        let out = spvx()
+            .args(sub)
+            .arg("--version")
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{sub:?} --version failed: {text}");
+        assert!(
+            text.starts_with("spvx") && text.ends_with(&expected),
+            "{sub:?} --version printed {text:?}"
+        );
+    }
 }

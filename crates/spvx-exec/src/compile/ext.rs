@@ -108,9 +108,18 @@ impl Compiler<'_> {
             return Ok(());
         }
         if set.is_none() || set != self.glsl {
-            return Err(
-                self.unsupported(index, "extended instruction sets other than GLSL.std.450")
-            );
+            // Refused by name: the set and, where the grammar knows it, the instruction.
+            let what = match set_name {
+                Some((_, name)) => {
+                    let inst_name = spvx_spirv::grammar::grammar()
+                        .ext_inst_set(name)
+                        .and_then(|s| s.instruction(number))
+                        .map_or_else(|| format!("instruction {number}"), |i| i.name.clone());
+                    format!("the extended instruction set {name} ({inst_name})")
+                }
+                None => "an OpExtInst whose set is not an OpExtInstImport".to_string(),
+            };
+            return Err(self.unsupported(index, what));
         }
         let func = GlslStd450::from_number(number);
         if let Some(f) = func

@@ -122,6 +122,7 @@ pub fn instruction_texts(header: &Header, instructions: &[Instruction]) -> Vec<S
             raw_id: false,
             header: false,
             indent: false,
+            ..DisOptions::default()
         },
     );
     let mut lines = text.split('\n');

@@ -349,19 +349,15 @@ impl OperandSource for TokenSource<'_, '_> {
             return self.fail(set_token, K::NotAnExtInstImport { id });
         };
         let g = self.g;
-        let found = match g.ext_inst_set(set) {
-            Some(known) => known
-                .instruction_by_name(s)
-                .or_else(|| {
-                    literal::encode_u32(s)
-                        .ok()
-                        .and_then(|n| known.instruction(n))
-                })
-                .map(|i| (i.number, ExtInstChoice::Known(i.operands.clone()))),
-            None => literal::encode_u32(s)
+        let by_name = g
+            .ext_inst_set(set)
+            .and_then(|known| known.instruction_by_name(s))
+            .map(|i| (i.number, ExtInstChoice::Known(i.operands.clone())));
+        let found = by_name.or_else(|| {
+            literal::encode_u32(s)
                 .ok()
-                .map(|n| (n, ExtInstChoice::Unknown)),
-        };
+                .and_then(|n| ExtInstChoice::of(g, set, n).map(|c| (n, c)))
+        });
         match found {
             Some((n, choice)) => {
                 self.words.push(n);

@@ -280,19 +280,16 @@ impl OperandSource for WordSource<'_> {
             );
             return self.fail(K::Other { message });
         };
-        match g.ext_inst_set(set) {
-            Some(s) => match s.instruction(number) {
-                Some(i) => Ok((number, ExtInstChoice::Known(i.operands.clone()))),
-                None => {
-                    let e = K::UnknownExtInst {
-                        name: self.name.to_string(),
-                        set: s.name.clone(),
-                        number,
-                    };
-                    self.fail(e)
-                }
-            },
-            None => Ok((number, ExtInstChoice::Unknown)),
+        match ExtInstChoice::of(g, set, number) {
+            Some(choice) => Ok((number, choice)),
+            None => {
+                let e = K::UnknownExtInst {
+                    name: self.name.to_string(),
+                    set: set.to_string(),
+                    number,
+                };
+                self.fail(e)
+            }
         }
     }
 

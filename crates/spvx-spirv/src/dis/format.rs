@@ -4,7 +4,9 @@
 //! `%name = ` where `%name` is right-aligned so that `=` sits in column 14 (names of 11 or more
 //! characters push the line right); an instruction without a result starts after 15 spaces.
 //! Operands follow the opcode name, separated by single spaces, in binary order, the result id
-//! left out.
+//! left out. Under `--nested-indent` an instruction inside a block gets two spaces per nesting
+//! level after that (two more inside the block's body). Under `--color` the pieces are wrapped in
+//! the ANSI sequences spirv-dis 2025.5 writes (see [`Palette`]).
 
 use super::generator::generator_text;
 use super::literal;
@@ -18,14 +20,51 @@ use crate::op::Op;
 use std::fmt::Write;
 
 /// Column of the `=` sign minus one: `kStandardIndent` of spirv-dis.
-const INDENT: usize = 15;
+pub const INDENT: usize = 15;
+
+/// The ANSI colours of `spirv-dis --color` (2025.5, observed byte for byte): result ids blue
+/// (with their padding), id operands yellow, numbers and extended-instruction and
+/// `OpSpecConstantOp` names red, string contents green, byte offsets grey; every operand ends
+/// with a reset, and a number with a second one.
+#[derive(Clone, Copy)]
+pub struct Palette {
+    pub on: bool,
+}
+
+pub const RESET: &str = "\x1b[0m";
+pub const GREY: &str = "\x1b[1;30m";
+pub const RED: &str = "\x1b[31m";
+pub const GREEN: &str = "\x1b[32m";
+pub const YELLOW: &str = "\x1b[33m";
+pub const BLUE: &str = "\x1b[34m";
+
+impl Palette {
+    pub fn push(self, out: &mut String, code: &str) {
+        if self.on {
+            out.push_str(code);
+        }
+    }
+}
+
+/// The length of `line` as spirv-dis measures it to align comments: bytes (not characters),
+/// ANSI sequences (`ESC … m`) left out.
+pub fn display_len(line: &str) -> usize {
+    let mut n = 0;
+    let mut in_escape = false;
+    for &b in line.as_bytes() {
+        if in_escape {
+            in_escape = b != b'm';
+        } else if b == 0x1b {
+            in_escape = true;
+        } else {
+            n += 1;
+        }
+    }
+    n
+}
 
 /// `INDENT` spaces.
 const SPACES: &str = "               ";
-
-/// Extended instruction sets whose instructions spirv-dis 2025.5 prints by name. Others
-/// (including `NonSemantic.DebugPrintf`, which it does not resolve) print as numbers.
-const NAMED_EXT_SETS: [&str; 2] = ["GLSL.std.450", "OpenCL.std"];
 
 /// Appends the `; SPIR-V` comment block.
 pub fn write_header(out: &mut String, h: &Header) {
@@ -49,6 +88,11 @@ pub enum IdNames<'a> {
 impl IdNames<'_> {
     fn write(&self, out: &mut String, id: Id) {
         out.push('%');
+        self.write_bare(out, id);
+    }
+
+    /// The name without `%`.
+    pub fn write_bare(&self, out: &mut String, id: Id) {
         match self {
             IdNames::Raw => {
                 let _ = write!(out, "{id}");
@@ -67,10 +111,19 @@ pub struct LineWriter<'a> {
 }
 
 impl LineWriter<'_> {
-    /// Appends one instruction and its newline.
-    pub fn write(&self, out: &mut String, inst: &Instruction) {
+    fn palette(&self) -> Palette {
+        Palette {
+            on: self.opts.color,
+        }
+    }
+
+    /// Appends one instruction, without its newline. `block_level` is the nesting level of the
+    /// block the instruction is in, under `--nested-indent` (`None` outside blocks).
+    pub fn write_line(&self, out: &mut String, inst: &Instruction, block_level: Option<u32>) {
+        let c = self.palette();
         match inst.result {
             Some(id) => {
+                c.push(out, BLUE);
                 if self.opts.indent {
                     // spirv-dis: setw(12 - len(name)) applied to "%": right-align `%name` in 12.
                     let start = out.len();
@@ -81,6 +134,7 @@ impl LineWriter<'_> {
                 } else {
                     self.names.write(out, id);
                 }
+                c.push(out, RESET);
                 out.push_str(" = ");
             }
             None => {
@@ -88,6 +142,11 @@ impl LineWriter<'_> {
                     out.push_str(SPACES);
                 }
             }
+        }
+        if let Some(level) = block_level {
+            let body = if inst.opcode == Op::Label { 0 } else { 2 };
+            let n = level as usize * 2 + body;
+            out.extend(std::iter::repeat_n(' ', n));
         }
         match self.g.instruction(inst.opcode) {
             Some(d) => out.push_str(&d.name),
@@ -97,26 +156,46 @@ impl LineWriter<'_> {
         }
         if let Some(t) = inst.result_type {
             out.push(' ');
+            c.push(out, YELLOW);
             self.names.write(out, t);
+            c.push(out, RESET);
         }
         for (i, o) in inst.operands.iter().enumerate() {
             out.push(' ');
             self.operand(out, inst, i, o);
         }
-        out.push('\n');
     }
 
-    fn operand(&self, out: &mut String, inst: &Instruction, index: usize, o: &Operand) {
+    /// Appends operand `index` of `inst` as spirv-dis prints it (colours included).
+    pub fn operand(&self, out: &mut String, inst: &Instruction, index: usize, o: &Operand) {
         let g = self.g;
+        let c = self.palette();
         let kind = g.kind(o.kind);
         match (&o.value, kind.shape) {
-            (OperandValue::Id(id), _) => self.names.write(out, *id),
-            (OperandValue::String(s), _) => write_string(out, s),
-            (OperandValue::Number(ws), _) => match self.number_type(inst) {
-                Some(t) => literal::write_number(out, t, ws),
-                None => literal::write_integer(out, ws, false),
-            },
-            (OperandValue::Word(w), Shape::LiteralFloat) => literal::write_f32_bits(out, *w),
+            (OperandValue::Id(id), _) => {
+                c.push(out, YELLOW);
+                self.names.write(out, *id);
+            }
+            (OperandValue::String(s), _) => {
+                out.push('"');
+                c.push(out, GREEN);
+                write_string_body(out, s);
+                c.push(out, RESET);
+                out.push('"');
+            }
+            (OperandValue::Number(ws), _) => {
+                c.push(out, RED);
+                match self.number_type(inst) {
+                    Some(t) => literal::write_number(out, t, ws),
+                    None => literal::write_integer(out, ws, false),
+                }
+                c.push(out, RESET);
+            }
+            (OperandValue::Word(w), Shape::LiteralFloat) => {
+                c.push(out, RED);
+                literal::write_f32_bits(out, *w);
+                c.push(out, RESET);
+            }
             (OperandValue::Word(w), Shape::ValueEnum) => match kind.enumerant(*w) {
                 Some(e) => out.push_str(&e.name),
                 None => {
@@ -130,9 +209,10 @@ impl LineWriter<'_> {
                     .and_then(|i| inst.operands.get(i))
                     .and_then(Operand::id)
                     .and_then(|id| self.ctx.ext_set(id))
-                    .filter(|s| NAMED_EXT_SETS.contains(s))
                     .and_then(|s| g.ext_inst_set(s))
+                    .filter(|s| s.disassembled_by_name)
                     .and_then(|s| s.instruction(*w));
+                c.push(out, RED);
                 match set {
                     Some(e) => out.push_str(&e.name),
                     None => {
@@ -141,6 +221,7 @@ impl LineWriter<'_> {
                 }
             }
             (OperandValue::Word(w), Shape::LiteralSpecConstantOpInteger) => {
+                c.push(out, RED);
                 match u16::try_from(*w)
                     .ok()
                     .and_then(|op| g.instruction_by_number(op))
@@ -152,9 +233,12 @@ impl LineWriter<'_> {
                 }
             }
             (OperandValue::Word(w), _) => {
+                c.push(out, RED);
                 let _ = write!(out, "{w}");
+                c.push(out, RESET);
             }
         }
+        c.push(out, RESET);
     }
 
     /// The type of a context-dependent number in `inst`.
@@ -169,16 +253,14 @@ impl LineWriter<'_> {
     }
 }
 
-/// Appends a quoted string, escaping `"` and `\` with a backslash.
-fn write_string(out: &mut String, s: &str) {
-    out.push('"');
+/// Appends the contents of a string, escaping `"` and `\` with a backslash.
+fn write_string_body(out: &mut String, s: &str) {
     for c in s.chars() {
         if c == '"' || c == '\\' {
             out.push('\\');
         }
         out.push(c);
     }
-    out.push('"');
 }
 
 /// Appends a mask as the names of its set bits, lowest first, joined by `|`; zero prints as

@@ -2,21 +2,26 @@
 //! prints by default — header comments, friendly id names, aligned `=`, canonical opcode and
 //! enumerant names, literals formatted as SPIRV-Tools formats them.
 //!
-//! - [`options`]: what can be switched (raw ids, header, indentation).
+//! - [`options`]: what can be switched (raw ids, header, indentation, nesting, offsets,
+//!   comments, colour — spirv-dis's flags).
 //! - [`names`]: friendly names (`%uint`, `%_ptr_Input_v3uint`, `%float_1_5`, ...).
 //! - [`literal`]: integer and float literal formatting.
 //! - [`format`]: header block and instruction lines.
 //! - [`generator`]: registered generator tool names for the header.
+//! - [`nesting`]: block nesting levels (`--nested-indent`).
+//! - [`comments`]: section and line comments (`--comment`, `--offsets`).
 //!
 //! It knows nothing of validity: whatever the binary reader accepts, it prints.
 //! Where spvx deliberately differs from spirv-dis it is written in docs/semantics/disassembler.md
 //! (integer constants wider than 64 bits, which spirv-dis leaves blank, print their value).
 
+mod comments;
 mod fast_hash;
 mod format;
 mod generator;
 pub mod literal;
 pub mod names;
+mod nesting;
 mod options;
 mod types;
 
@@ -49,9 +54,40 @@ pub fn disassemble(module: &ParsedModule, opts: &DisOptions) -> String {
         names,
         opts: *opts,
     };
-    for inst in &module.instructions {
-        lines.write(&mut out, inst);
+    if !(opts.nested_indent || opts.comment || opts.offsets || opts.color) {
+        for inst in &module.instructions {
+            lines.write_line(&mut out, inst, None);
+            out.push('\n');
+        }
+        return out;
     }
+    let levels = if opts.nested_indent {
+        nesting::block_levels(&module.instructions)
+    } else {
+        Vec::new()
+    };
+    let mut comments = comments::Comments::default();
+    // Under --nested-indent spirv-dis holds a function's blocks back until its OpFunctionEnd,
+    // while section comments are written at once: the held lines go here meanwhile.
+    let mut held = String::new();
+    for (i, inst) in module.instructions.iter().enumerate() {
+        comments.section(&mut out, &lines, inst);
+        let level = levels.get(i).copied().flatten();
+        if level.is_none() && !held.is_empty() {
+            out.push_str(&held);
+            held.clear();
+        }
+        let target = if level.is_some() { &mut held } else { &mut out };
+        if opts.nested_indent && inst.opcode == crate::op::Op::Label {
+            target.push('\n');
+        }
+        let start = target.len();
+        lines.write_line(target, inst, level);
+        let offset = module.offsets.get(i).copied().unwrap_or(0) * 4;
+        comments.line(target, start, &lines, inst, offset);
+        target.push('\n');
+    }
+    out.push_str(&held);
     out
 }
 

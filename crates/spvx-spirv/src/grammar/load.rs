@@ -3,9 +3,10 @@
 //! The JSON is compiled into the binary; it is not user input, so a malformed file is a build
 //! defect and fails loudly (the grammar tests load it on every test run).
 
+use super::ImportName::{Exact, Prefix};
 use super::{
-    CommonKinds, Enumerant, ExtInstSet, ExtInstruction, Grammar, Instruction, KindId, Operand,
-    OperandKind, Quantifier, Shape, Version,
+    CommonKinds, Enumerant, ExtInstSet, ExtInstruction, Grammar, ImportName, Instruction, KindId,
+    Operand, OperandKind, Quantifier, Shape, Version, is_non_semantic_import,
 };
 use crate::op::Op;
 use serde::Deserialize;
@@ -13,18 +14,100 @@ use std::collections::HashMap;
 
 const CORE: &str = include_str!("../../grammar/spirv.core.grammar.json");
 const SUPPLEMENT: &str = include_str!("../../grammar/supplement.json");
-const EXT_SETS: &[(&str, &str)] = &[
-    (
-        "GLSL.std.450",
-        include_str!("../../grammar/extinst.glsl.std.450.grammar.json"),
+
+/// One vendored extended instruction set grammar and how spvx treats it.
+struct ExtSetSource {
+    import: ImportName,
+    text: &'static str,
+    /// spirv-dis 2025.5 prints its instruction names.
+    by_name: bool,
+}
+
+macro_rules! ext_set {
+    ($import:expr, $file:literal, $by_name:expr) => {
+        ExtSetSource {
+            import: $import,
+            text: include_str!(concat!("../../grammar/", $file)),
+            by_name: $by_name,
+        }
+    };
+}
+
+/// Every extended instruction set grammar SPIRV-Headers 1.4.335 ships, with the import names
+/// SPIRV-Tools 2025.5 maps to it (`spvExtInstImportTypeGet`). spirv-as 2025.5 does not resolve
+/// the names of `NonSemantic.DebugPrintf` and `NonSemantic.DebugBreak`; it reads them as unknown
+/// non-semantic sets, so spirv-dis prints their instructions as numbers.
+const EXT_SETS: &[ExtSetSource] = &[
+    ext_set!(
+        Exact("GLSL.std.450"),
+        "extinst.glsl.std.450.grammar.json",
+        true
     ),
-    (
-        "OpenCL.std",
-        include_str!("../../grammar/extinst.opencl.std.100.grammar.json"),
+    ext_set!(
+        Exact("OpenCL.std"),
+        "extinst.opencl.std.100.grammar.json",
+        true
     ),
-    (
-        "NonSemantic.DebugPrintf",
-        include_str!("../../grammar/extinst.nonsemantic.debugprintf.grammar.json"),
+    ext_set!(
+        Exact("SPV_AMD_shader_explicit_vertex_parameter"),
+        "extinst.spv-amd-shader-explicit-vertex-parameter.grammar.json",
+        true
+    ),
+    ext_set!(
+        Exact("SPV_AMD_shader_trinary_minmax"),
+        "extinst.spv-amd-shader-trinary-minmax.grammar.json",
+        true
+    ),
+    ext_set!(
+        Exact("SPV_AMD_gcn_shader"),
+        "extinst.spv-amd-gcn-shader.grammar.json",
+        true
+    ),
+    ext_set!(
+        Exact("SPV_AMD_shader_ballot"),
+        "extinst.spv-amd-shader-ballot.grammar.json",
+        true
+    ),
+    ext_set!(Exact("DebugInfo"), "extinst.debuginfo.grammar.json", true),
+    ext_set!(
+        Exact("OpenCL.DebugInfo.100"),
+        "extinst.opencl.debuginfo.100.grammar.json",
+        true
+    ),
+    ext_set!(
+        Exact("NonSemantic.Shader.DebugInfo.100"),
+        "extinst.nonsemantic.shader.debuginfo.100.grammar.json",
+        true
+    ),
+    ext_set!(
+        Prefix("NonSemantic.ClspvReflection."),
+        "extinst.nonsemantic.clspvreflection.grammar.json",
+        true
+    ),
+    ext_set!(
+        Prefix("NonSemantic.VkspReflection."),
+        "extinst.nonsemantic.vkspreflection.grammar.json",
+        true
+    ),
+    ext_set!(
+        Exact("NonSemantic.DebugPrintf"),
+        "extinst.nonsemantic.debugprintf.grammar.json",
+        false
+    ),
+    ext_set!(
+        Exact("NonSemantic.DebugBreak"),
+        "extinst.nonsemantic.debugbreak.grammar.json",
+        false
+    ),
+    ext_set!(
+        Exact("TOSA.001000.1"),
+        "extinst.tosa.001000.1.grammar.json",
+        true
+    ),
+    ext_set!(
+        Exact("Arm.MotionEngine.100"),
+        "extinst.arm.motion-engine.100.grammar.json",
+        true
     ),
 ];
 
@@ -40,7 +123,7 @@ struct JsonGrammar {
     operand_kinds: Vec<JsonKind>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct JsonInstruction {
     opname: String,
     #[serde(default)]
@@ -60,7 +143,7 @@ struct JsonInstruction {
     last_version: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct JsonOperand {
     kind: String,
     #[serde(default)]
@@ -79,7 +162,7 @@ struct JsonKind {
     bases: Vec<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct JsonEnumerant {
     enumerant: String,
     value: serde_json::Value,
@@ -125,42 +208,58 @@ struct MergedKind<'a> {
     name: &'a str,
     category: &'a str,
     bases: &'a [String],
-    enumerants: Vec<&'a JsonEnumerant>,
+    enumerants: Vec<JsonEnumerant>,
 }
 
-/// Operand kinds in grammar order, with supplement enumerants appended to existing kinds.
+/// Operand kinds in grammar order, with supplement enumerants appended to existing kinds; a
+/// supplement enumerant named like an existing one adds its capabilities, extensions and
+/// aliases to it (e.g. implicit declarations the core grammar lacks).
 fn merge_kinds<'a>(core: &'a [JsonKind], supplement: &'a [JsonKind]) -> Vec<MergedKind<'a>> {
     let mut out: Vec<MergedKind<'a>> = Vec::new();
     for k in core.iter().chain(supplement) {
         match out.iter_mut().find(|o| o.name == k.kind) {
-            Some(o) => o.enumerants.extend(k.enumerants.iter()),
+            Some(o) => {
+                for e in &k.enumerants {
+                    match o.enumerants.iter_mut().find(|x| x.enumerant == e.enumerant) {
+                        Some(x) => {
+                            for (to, from) in [
+                                (&mut x.capabilities, &e.capabilities),
+                                (&mut x.extensions, &e.extensions),
+                                (&mut x.aliases, &e.aliases),
+                            ] {
+                                for item in from {
+                                    if !to.contains(item) {
+                                        to.push(item.clone());
+                                    }
+                                }
+                            }
+                        }
+                        None => o.enumerants.push(e.clone()),
+                    }
+                }
+            }
             None => out.push(MergedKind {
                 name: &k.kind,
                 category: &k.category,
                 bases: &k.bases,
-                enumerants: k.enumerants.iter().collect(),
+                enumerants: k.enumerants.clone(),
             }),
         }
     }
     out
 }
 
-pub(super) fn build() -> Grammar {
-    let core = parse_json("spirv.core.grammar.json", CORE);
-    let supplement = parse_json("supplement.json", SUPPLEMENT);
-    let merged = merge_kinds(&core.operand_kinds, &supplement.operand_kinds);
+/// Looks a kind name up: the grammar's own kinds first (an extended set's), then the core's.
+fn resolve(local: &HashMap<&str, KindId>, core: &HashMap<String, KindId>, name: &str) -> KindId {
+    local
+        .get(name)
+        .or_else(|| core.get(name))
+        .copied()
+        .unwrap_or_else(|| panic!("vendored grammar names unknown operand kind {name}"))
+}
 
-    let kind_by_name: HashMap<String, KindId> = merged
-        .iter()
-        .enumerate()
-        .map(|(i, k)| (k.name.to_string(), KindId(i as u16)))
-        .collect();
-    let kind_id = |name: &str| -> KindId {
-        *kind_by_name
-            .get(name)
-            .unwrap_or_else(|| panic!("vendored grammar names unknown operand kind {name}"))
-    };
-    let operand = |o: &JsonOperand| Operand {
+fn operand(o: &JsonOperand, kind_id: &dyn Fn(&str) -> KindId) -> Operand {
+    Operand {
         kind: kind_id(&o.kind),
         quantifier: match o.quantifier.as_deref() {
             Some("?") => Quantifier::Optional,
@@ -168,68 +267,178 @@ pub(super) fn build() -> Grammar {
             _ => Quantifier::One,
         },
         name: o.name.clone(),
-    };
+    }
+}
 
-    let kinds: Vec<OperandKind> = merged
+/// One operand kind; `name` is the name spvx keys it by (set-qualified for an extended set),
+/// `grammar_name` the grammar's own.
+fn operand_kind(
+    name: String,
+    grammar_name: &str,
+    category: &str,
+    bases: &[String],
+    enumerants: &[&JsonEnumerant],
+    kind_id: &dyn Fn(&str) -> KindId,
+) -> OperandKind {
+    let shape = match (category, grammar_name) {
+        ("Id", "IdResultType") => Shape::IdResultType,
+        ("Id", "IdResult") => Shape::IdResult,
+        ("Id", _) => Shape::IdRef,
+        ("Literal", "LiteralString") => Shape::LiteralString,
+        ("Literal", "LiteralFloat") => Shape::LiteralFloat,
+        ("Literal", "LiteralContextDependentNumber") => Shape::LiteralContextDependentNumber,
+        ("Literal", "LiteralExtInstInteger") => Shape::LiteralExtInstInteger,
+        ("Literal", "LiteralSpecConstantOpInteger") => Shape::LiteralSpecConstantOpInteger,
+        ("Literal", _) => Shape::LiteralInteger,
+        ("ValueEnum", _) => Shape::ValueEnum,
+        ("BitEnum", _) => Shape::BitEnum,
+        ("Composite", _) if bases.len() == 2 => Shape::Pair(kind_id(&bases[0]), kind_id(&bases[1])),
+        _ => panic!("vendored grammar has an unknown operand kind category {category}"),
+    };
+    let enumerants: Vec<Enumerant> = enumerants
+        .iter()
+        .map(|e| Enumerant {
+            name: e.enumerant.clone(),
+            aliases: e.aliases.clone(),
+            value: enum_value(&e.value),
+            parameters: e.parameters.iter().map(|o| operand(o, kind_id)).collect(),
+            capabilities: e.capabilities.clone(),
+            extensions: e.extensions.clone(),
+            version: parse_version(&e.version),
+            last_version: parse_version(&e.last_version),
+        })
+        .collect();
+    let mut by_value = HashMap::new();
+    let mut by_name = HashMap::new();
+    for (i, e) in enumerants.iter().enumerate() {
+        by_value.entry(e.value).or_insert(i);
+        by_name.entry(e.name.clone()).or_insert(i);
+        for a in &e.aliases {
+            by_name.entry(a.clone()).or_insert(i);
+        }
+    }
+    OperandKind {
+        name,
+        shape,
+        enumerants,
+        by_value,
+        by_name,
+    }
+}
+
+/// An extended instruction set: its own operand kinds are appended to `kinds` under
+/// set-qualified names (also entered in `kind_by_name`).
+fn ext_inst_set(
+    source: &ExtSetSource,
+    kinds: &mut Vec<OperandKind>,
+    kind_by_name: &mut HashMap<String, KindId>,
+) -> ExtInstSet {
+    let import = source.import.text();
+    let g = parse_json(import, source.text);
+    let mut local: HashMap<&str, KindId> = HashMap::new();
+    for (i, k) in g.operand_kinds.iter().enumerate() {
+        local.insert(&k.kind, KindId((kinds.len() + i) as u16));
+    }
+    let core: &HashMap<String, KindId> = kind_by_name;
+    let kind_id = |name: &str| resolve(&local, core, name);
+    let new_kinds: Vec<OperandKind> = g
+        .operand_kinds
         .iter()
         .map(|k| {
-            let (name, category, bases) = (k.name, k.category, k.bases);
-            let shape = match (category, name) {
-                ("Id", "IdResultType") => Shape::IdResultType,
-                ("Id", "IdResult") => Shape::IdResult,
-                ("Id", _) => Shape::IdRef,
-                ("Literal", "LiteralString") => Shape::LiteralString,
-                ("Literal", "LiteralFloat") => Shape::LiteralFloat,
-                ("Literal", "LiteralContextDependentNumber") => {
-                    Shape::LiteralContextDependentNumber
-                }
-                ("Literal", "LiteralExtInstInteger") => Shape::LiteralExtInstInteger,
-                ("Literal", "LiteralSpecConstantOpInteger") => Shape::LiteralSpecConstantOpInteger,
-                ("Literal", _) => Shape::LiteralInteger,
-                ("ValueEnum", _) => Shape::ValueEnum,
-                ("BitEnum", _) => Shape::BitEnum,
-                ("Composite", _) if bases.len() == 2 => {
-                    Shape::Pair(kind_id(&bases[0]), kind_id(&bases[1]))
-                }
-                _ => panic!("vendored grammar has an unknown operand kind category {category}"),
-            };
-            let enumerants: Vec<Enumerant> = k
-                .enumerants
-                .iter()
-                .map(|e| Enumerant {
-                    name: e.enumerant.clone(),
-                    aliases: e.aliases.clone(),
-                    value: enum_value(&e.value),
-                    parameters: e.parameters.iter().map(operand).collect(),
-                    capabilities: e.capabilities.clone(),
-                    extensions: e.extensions.clone(),
-                    version: parse_version(&e.version),
-                    last_version: parse_version(&e.last_version),
-                })
-                .collect();
-            let mut by_value = HashMap::new();
-            let mut by_name = HashMap::new();
-            for (i, e) in enumerants.iter().enumerate() {
-                by_value.entry(e.value).or_insert(i);
-                by_name.entry(e.name.clone()).or_insert(i);
-                for a in &e.aliases {
-                    by_name.entry(a.clone()).or_insert(i);
-                }
-            }
-            OperandKind {
-                name: name.to_string(),
-                shape,
-                enumerants,
-                by_value,
-                by_name,
-            }
+            let enumerants: Vec<&JsonEnumerant> = k.enumerants.iter().collect();
+            let name = format!("{import} {}", k.kind);
+            operand_kind(name, &k.kind, &k.category, &k.bases, &enumerants, &kind_id)
+        })
+        .collect();
+    let instructions: Vec<ExtInstruction> = g
+        .instructions
+        .iter()
+        .map(|i| ExtInstruction {
+            name: i.opname.clone(),
+            number: i.opcode,
+            operands: i.operands.iter().map(|o| operand(o, &kind_id)).collect(),
+            capabilities: i.capabilities.clone(),
+        })
+        .collect();
+    for k in new_kinds {
+        kind_by_name.insert(k.name.clone(), KindId(kinds.len() as u16));
+        kinds.push(k);
+    }
+    let by_number = instructions
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (x.number, i))
+        .collect();
+    let by_name = instructions
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (x.name.clone(), i))
+        .collect();
+    ExtInstSet {
+        name: import.to_string(),
+        import: source.import,
+        non_semantic: is_non_semantic_import(import),
+        disassembled_by_name: source.by_name,
+        instructions,
+        by_number,
+        by_name,
+    }
+}
+
+pub(super) fn build() -> Grammar {
+    let core = parse_json("spirv.core.grammar.json", CORE);
+    let supplement = parse_json("supplement.json", SUPPLEMENT);
+    let merged = merge_kinds(&core.operand_kinds, &supplement.operand_kinds);
+
+    let mut kind_by_name: HashMap<String, KindId> = merged
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.name.to_string(), KindId(i as u16)))
+        .collect();
+    let no_local = HashMap::new();
+    let core_names = kind_by_name.clone();
+    let kind_id = |name: &str| resolve(&no_local, &core_names, name);
+
+    let mut kinds: Vec<OperandKind> = merged
+        .iter()
+        .map(|k| {
+            operand_kind(
+                k.name.to_string(),
+                k.name,
+                k.category,
+                k.bases,
+                &k.enumerants.iter().collect::<Vec<_>>(),
+                &kind_id,
+            )
         })
         .collect();
 
-    let instructions: Vec<Instruction> = core
-        .instructions
+    // A supplement instruction named like a core one adds its aliases, capabilities and
+    // extensions to it (names SPIRV-Headers gave later, e.g. OpTypeVectorIdEXT).
+    let mut merged_insts: Vec<JsonInstruction> = core.instructions.clone();
+    for i in &supplement.instructions {
+        match merged_insts
+            .iter_mut()
+            .find(|c| c.opcode == i.opcode && c.opname == i.opname)
+        {
+            Some(c) => {
+                for (to, from) in [
+                    (&mut c.aliases, &i.aliases),
+                    (&mut c.capabilities, &i.capabilities),
+                    (&mut c.extensions, &i.extensions),
+                ] {
+                    for item in from {
+                        if !to.contains(item) {
+                            to.push(item.clone());
+                        }
+                    }
+                }
+            }
+            None => merged_insts.push(i.clone()),
+        }
+    }
+    let instructions: Vec<Instruction> = merged_insts
         .iter()
-        .chain(supplement.instructions.iter())
         .map(|i| Instruction {
             name: i.opname.clone(),
             aliases: i.aliases.clone(),
@@ -238,7 +447,7 @@ pub(super) fn build() -> Grammar {
                 .and_then(Op::from_number)
                 .unwrap_or_else(|| panic!("vendored grammar opcode {} has no Op", i.opcode)),
             class: i.class.clone(),
-            operands: i.operands.iter().map(operand).collect(),
+            operands: i.operands.iter().map(|o| operand(o, &kind_id)).collect(),
             capabilities: i.capabilities.clone(),
             extensions: i.extensions.clone(),
             version: parse_version(&i.version),
@@ -265,35 +474,7 @@ pub(super) fn build() -> Grammar {
 
     let ext_inst_sets = EXT_SETS
         .iter()
-        .map(|(name, text)| {
-            let g = parse_json(name, text);
-            let instructions: Vec<ExtInstruction> = g
-                .instructions
-                .iter()
-                .map(|i| ExtInstruction {
-                    name: i.opname.clone(),
-                    number: i.opcode,
-                    operands: i.operands.iter().map(operand).collect(),
-                    capabilities: i.capabilities.clone(),
-                })
-                .collect();
-            let by_number = instructions
-                .iter()
-                .enumerate()
-                .map(|(i, x)| (x.number, i))
-                .collect();
-            let by_name = instructions
-                .iter()
-                .enumerate()
-                .map(|(i, x)| (x.name.clone(), i))
-                .collect();
-            ExtInstSet {
-                name: name.to_string(),
-                instructions,
-                by_number,
-                by_name,
-            }
-        })
+        .map(|source| ext_inst_set(source, &mut kinds, &mut kind_by_name))
         .collect();
 
     let common = CommonKinds {

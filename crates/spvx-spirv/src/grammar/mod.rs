@@ -2,10 +2,16 @@
 //!
 //! One table drives the binary reader and writer, the assembler, the disassembler and the
 //! validator. It is built once, on first use, from the machine-readable grammar that SPIRV-Headers
-//! publishes (`grammar/spirv.core.grammar.json` and the extended instruction set grammars, vendored
-//! from SDK 1.4.335) plus spvx's small supplement (`grammar/supplement.json`) for what those
-//! headers predate (SPV_VALVE_mixed_float_dot_product). The same JSON is the source of the `spirv`
-//! and `rspirv` crates; a test checks the table against them instruction by instruction.
+//! publishes (`grammar/spirv.core.grammar.json` and every extended instruction set grammar it
+//! ships, vendored from SDK 1.4.335) plus spvx's small supplement (`grammar/supplement.json`) for
+//! what those headers predate (SPV_VALVE_mixed_float_dot_product). The same JSON is the source of
+//! the `spirv` and `rspirv` crates; a test checks the table against them instruction by
+//! instruction.
+//!
+//! Extended instruction sets are found by their `OpExtInstImport` name with SPIRV-Tools 2025.5's
+//! rules ([`ImportName`]): most by exact name, the versioned reflection sets by prefix. Their own
+//! operand kinds (e.g. `DebugInfoFlags`, defined differently by three debug-info sets) are kept
+//! apart under set-qualified names (`OpenCL.DebugInfo.100 DebugInfoFlags`).
 //!
 //! This module knows names, numbers and operand layouts only: no semantics.
 
@@ -183,11 +189,53 @@ pub struct ExtInstruction {
     pub capabilities: Vec<String>,
 }
 
+/// How `OpExtInstImport` names select an extended instruction set: the rules of SPIRV-Tools
+/// 2025.5 (`spvExtInstImportTypeGet`), checked against spirv-as by `tests/ext_inst_sets.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportName {
+    /// Exactly this name (`GLSL.std.450`, `TOSA.001000.1`).
+    Exact(&'static str),
+    /// Any name that starts with this prefix: the versioned names of the reflection sets
+    /// (`NonSemantic.ClspvReflection.6`).
+    Prefix(&'static str),
+}
+
+impl ImportName {
+    /// True when an `OpExtInstImport` of `name` selects this set.
+    pub fn matches(self, name: &str) -> bool {
+        match self {
+            ImportName::Exact(n) => name == n,
+            ImportName::Prefix(p) => name.starts_with(p),
+        }
+    }
+
+    /// The exact name, or the prefix.
+    pub fn text(self) -> &'static str {
+        match self {
+            ImportName::Exact(n) | ImportName::Prefix(n) => n,
+        }
+    }
+}
+
+/// True for an import name of a non-semantic set (`NonSemantic.` prefix, SPV_KHR_non_semantic_info):
+/// its instructions may be ignored, and an unknown one is read as ids.
+pub fn is_non_semantic_import(name: &str) -> bool {
+    name.starts_with("NonSemantic.")
+}
+
 /// An extended instruction set known by name (`OpExtInstImport "GLSL.std.450"`).
 #[derive(Clone, Debug)]
 pub struct ExtInstSet {
-    /// The import name.
+    /// The import name (for a prefix rule: the prefix).
     pub name: String,
+    /// Which import names select the set.
+    pub import: ImportName,
+    /// A non-semantic set (`NonSemantic.…`): an instruction number it does not define is read as
+    /// ids, as for an unknown non-semantic set (spirv-as and spirv-dis 2025.5 do the same).
+    pub non_semantic: bool,
+    /// spirv-dis 2025.5 prints the set's instruction names (false for `NonSemantic.DebugPrintf`
+    /// and `NonSemantic.DebugBreak`, which it does not resolve and prints as numbers).
+    pub disassembled_by_name: bool,
     pub instructions: Vec<ExtInstruction>,
     by_number: HashMap<u32, usize>,
     by_name: HashMap<String, usize>,
@@ -263,9 +311,9 @@ impl Grammar {
         self.kind_by_name.get(name).copied()
     }
 
-    /// The extended instruction set with this import name.
+    /// The extended instruction set an `OpExtInstImport` of this name selects.
     pub fn ext_inst_set(&self, name: &str) -> Option<&ExtInstSet> {
-        self.ext_inst_sets.iter().find(|s| s.name == name)
+        self.ext_inst_sets.iter().find(|s| s.import.matches(name))
     }
 
     /// The canonical name of a value of an enum kind, if it has one.

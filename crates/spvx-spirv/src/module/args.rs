@@ -282,17 +282,19 @@ impl OperandSource for ArgSource<'_> {
             Some(a) => a,
             None => return self.missing(kind),
         };
-        let found = match (&arg, known) {
-            (Arg::Name(n), Some(s)) => s.instruction_by_name(n),
-            (Arg::Int(v), Some(s)) => s.instruction(*v),
-            (Arg::Int(v), None) => return Ok((*v, ExtInstChoice::Unknown)),
-            (Arg::Name(_), None) => {
+        let found = match (&arg, known, set) {
+            (Arg::Name(n), Some(s), _) => s
+                .instruction_by_name(n)
+                .map(|i| (i.number, ExtInstChoice::Known(i.operands.clone()))),
+            (Arg::Int(v), _, Some(set)) => ExtInstChoice::of(g, set, *v).map(|c| (*v, c)),
+            (Arg::Int(v), _, None) => Some((*v, ExtInstChoice::Unknown)),
+            (Arg::Name(_), None, _) => {
                 return self.mismatch(kind, "a number (the set is not known by name)", &arg);
             }
             _ => return self.mismatch(kind, "an extended instruction name or number", &arg),
         };
         match found {
-            Some(i) => Ok((i.number, ExtInstChoice::Known(i.operands.clone()))),
+            Some(found) => Ok(found),
             None => {
                 let e = BuildError::UnknownExtInst {
                     instruction: self.instruction.to_string(),

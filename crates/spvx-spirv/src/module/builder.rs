@@ -117,7 +117,9 @@ impl Builder {
         let section = match placement(opcode) {
             Placement::Module(s) => s,
             Placement::GlobalOrBody => Section::TypesGlobals,
-            Placement::FunctionStructure => return Err(BuildError::Structural(name.to_string())),
+            Placement::FunctionStructure | Placement::GraphStructure => {
+                return Err(BuildError::Structural(name.to_string()));
+            }
             Placement::Body => return Err(BuildError::NotModuleLevel(name.to_string())),
         };
         let inst = self.make(opcode, result_type, args)?;
@@ -552,7 +554,9 @@ impl Builder {
         let name = opcode.name();
         match placement(opcode) {
             Placement::Module(_) => return Err(BuildError::NotInBlock(name.to_string())),
-            Placement::FunctionStructure => return Err(BuildError::Structural(name.to_string())),
+            Placement::FunctionStructure | Placement::GraphStructure => {
+                return Err(BuildError::Structural(name.to_string()));
+            }
             Placement::GlobalOrBody | Placement::Body => {}
         }
         let f = self.open_function(opcode)?;

@@ -52,6 +52,15 @@ pub enum LayoutRule {
     /// last one.
     #[error("OpLine/OpNoLine after the last function")]
     LinesAfterLastFunction,
+    /// SPV_ARM_graph: graph instructions stand in the graph section, after the functions.
+    #[error("graph instruction outside the graph section or outside a graph (SPV_ARM_graph)")]
+    MisplacedGraphInstruction,
+    /// SPV_ARM_graph: only graph entry points and graphs follow the first of them.
+    #[error("only graph entry points and graphs may follow the first of them (SPV_ARM_graph)")]
+    OutsideGraph,
+    /// The instruction list ends inside a graph.
+    #[error("the graph starting at instruction {start} has no OpGraphEndARM")]
+    UnterminatedGraph { start: usize },
     /// §2.4 item 10: all function declarations precede all function definitions.
     #[error("a function declaration (no blocks) after a function definition (§2.4 items 10-11)")]
     DeclarationAfterDefinition,

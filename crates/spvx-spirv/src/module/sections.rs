@@ -36,6 +36,8 @@ pub enum Section {
     TypesGlobals,
     /// Items 10 and 11: function declarations, then function definitions.
     Functions,
+    /// SPV_ARM_graph's section after item 11: graph entry points and graph definitions.
+    Graphs,
 }
 
 impl Section {
@@ -54,6 +56,7 @@ impl Section {
             Section::Annotations => "8",
             Section::TypesGlobals => "9",
             Section::Functions => "10-11",
+            Section::Graphs => "12 (SPV_ARM_graph)",
         }
     }
 
@@ -72,6 +75,7 @@ impl Section {
             Section::Annotations => "annotations",
             Section::TypesGlobals => "types, constants and global variables",
             Section::Functions => "functions",
+            Section::Graphs => "graphs",
         }
     }
 }
@@ -93,8 +97,11 @@ pub enum Placement {
     /// The structure of a function: `OpFunction`, `OpFunctionParameter`, `OpLabel`,
     /// `OpFunctionEnd`.
     FunctionStructure,
-    /// Only inside a block of a function definition.
+    /// Only inside a block of a function definition (or in a graph's body).
     Body,
+    /// The structure of the graph section (SPV_ARM_graph): `OpGraphEntryPointARM`,
+    /// `OpGraphARM`, `OpGraphInputARM`, `OpGraphSetOutputARM`, `OpGraphEndARM`.
+    GraphStructure,
 }
 
 /// Block terminators: the Termination Instruction list of SPIR-V 1.6 §2.2.5 "Control Flow"
@@ -157,6 +164,14 @@ pub fn placement(opcode: Op) -> Placement {
         | Op::Variable
         | Op::UntypedVariableKHR => GlobalOrBody,
         Op::Function | Op::FunctionParameter | Op::Label | Op::FunctionEnd => FunctionStructure,
+        // SPV_ARM_graph: "Modify the definition of Constant Instruction to add
+        // OpGraphConstantARM"; the graph instructions have their own section after item 11.
+        Op::GraphConstantARM => Module(Section::TypesGlobals),
+        Op::GraphEntryPointARM
+        | Op::GraphARM
+        | Op::GraphInputARM
+        | Op::GraphSetOutputARM
+        | Op::GraphEndARM => Placement::GraphStructure,
         op if op.declares_type_or_constant() => Module(Section::TypesGlobals),
         _ => Placement::Body,
     }

@@ -3494,6 +3494,12 @@ impl Op {
     /// Alias of [`Op::SUDotAccSat`].
     #[allow(non_upper_case_globals)]
     pub const SUDotAccSatKHR: Op = Op::SUDotAccSat;
+    /// Alias of [`Op::TypeCooperativeVectorNV`].
+    #[allow(non_upper_case_globals)]
+    pub const TypeVectorIdEXT: Op = Op::TypeCooperativeVectorNV;
+    /// Alias of [`Op::GroupNonUniformPartitionNV`].
+    #[allow(non_upper_case_globals)]
+    pub const GroupNonUniformPartitionEXT: Op = Op::GroupNonUniformPartitionNV;
     /// Alias of [`Op::ReportIntersectionKHR`].
     #[allow(non_upper_case_globals)]
     pub const ReportIntersectionNV: Op = Op::ReportIntersectionKHR;

@@ -16,8 +16,13 @@ pub const UNKNOWN_TO_SPIRV_TOOLS: [Op; 3] = [
     Op::FDot2MixAcc16VALVE,
     Op::FDot4MixAcc32VALVE,
 ];
-/// Capabilities spirv-as 2025.5 does not know (SPV_VALVE_mixed_float_dot_product).
-pub const CAPABILITIES_UNKNOWN_TO_SPIRV_TOOLS: [u32; 4] = [6912, 6913, 6914, 6915];
+/// Capabilities spirv-as 2025.5 does not know (SPV_VALVE_mixed_float_dot_product,
+/// SPV_EXT_ocp_microscaling_types, SPV_EXT_long_vector: spvx's grammar supplement).
+pub const CAPABILITIES_UNKNOWN_TO_SPIRV_TOOLS: [u32; 10] =
+    [6912, 6913, 6914, 6915, 4228, 4229, 4230, 4231, 4232, 5425];
+
+/// FP encodings spirv-as 2025.5 does not know (SPV_EXT_ocp_microscaling_types).
+pub const FP_ENCODINGS_UNKNOWN_TO_SPIRV_TOOLS: [u32; 5] = [4223, 4224, 4225, 4226, 4227];
 
 /// Operand kinds spirv-dis 2025.5 cannot print ("Internal error: Unhandled operand type").
 pub const SPIRV_DIS_UNHANDLED_KINDS: [&str; 1] = ["InitializationModeQualifier"];
@@ -186,6 +191,9 @@ impl Gen<'_> {
                     continue;
                 }
                 if k.name == "Capability" && CAPABILITIES_UNKNOWN_TO_SPIRV_TOOLS.contains(&v) {
+                    continue;
+                }
+                if k.name == "FPEncoding" && FP_ENCODINGS_UNKNOWN_TO_SPIRV_TOOLS.contains(&v) {
                     continue;
                 }
                 self.line(&desc.name, &desc.operands, Some((i, v)));

@@ -77,6 +77,52 @@ impl Tools {
     }
 }
 
+/// spvx's and spirv-dis's options for one spirv-dis flag (`--raw-id`, `--no-header`,
+/// `--no-indent`, `--nested-indent`, `--offsets`, `--comment`, `--color`).
+pub fn apply_flag(opts: &mut DisOptions, flag: &str) {
+    match flag {
+        "--raw-id" => opts.raw_id = true,
+        "--no-header" => opts.header = false,
+        "--no-indent" => opts.indent = false,
+        "--nested-indent" => opts.nested_indent = true,
+        "--offsets" => opts.offsets = true,
+        "--comment" => opts.comment = true,
+        "--color" => opts.color = true,
+        other => panic!("no such spirv-dis flag in the tests: {other}"),
+    }
+}
+
+impl Tools {
+    /// Disassembles with spirv-dis under `flags` (colour off unless `--color` is among them).
+    pub fn disassemble_with(&self, binary: &[u8], flags: &[&str]) -> Result<String, String> {
+        let mut args: Vec<&str> = if flags.contains(&"--color") {
+            Vec::new()
+        } else {
+            vec!["--no-color"]
+        };
+        args.extend(flags);
+        args.extend(["-o", "-", "-"]);
+        let out = run(&self.spirv_dis, &args, binary)?;
+        String::from_utf8(out).map_err(|e| e.to_string())
+    }
+}
+
+/// Asserts that spvx and spirv-dis print `binary` identically under `flags`.
+pub fn assert_same_under_flags(t: &Tools, what: &str, binary: &[u8], flags: &[&str]) {
+    let expected = t
+        .disassemble_with(binary, flags)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut opts = DisOptions::default();
+    for f in flags {
+        apply_flag(&mut opts, f);
+    }
+    let actual = disassemble_bytes(binary, &opts)
+        .unwrap_or_else(|e| panic!("{what}: spvx cannot read the binary: {e}"));
+    if let Some(d) = first_difference(&expected, &actual) {
+        panic!("{what} {flags:?}: spvx differs from spirv-dis at {d}");
+    }
+}
+
 /// spvx's disassembly of `binary`, default or raw ids.
 pub fn spvx_dis(binary: &[u8], raw_id: bool) -> String {
     let opts = DisOptions {

@@ -55,43 +55,6 @@ pub enum CapabilityError {
     },
 }
 
-/// Implicit declarations the source documents state and the vendored SPIRV-Headers grammar
-/// does not list (capability, what it implicitly declares). SPV_ARM_tensors (seeds/001,
-/// Capability table): StorageTensorArrayDynamicIndexingARM implicitly declares TensorsARM and
-/// Shader; StorageTensorArrayNonUniformIndexingARM TensorsARM and ShaderNonUniform.
-const IMPLIED_SUPPLEMENT: [(&str, [&str; 2]); 2] = [
-    (
-        "StorageTensorArrayDynamicIndexingARM",
-        ["TensorsARM", "Shader"],
-    ),
-    (
-        "StorageTensorArrayNonUniformIndexingARM",
-        ["TensorsARM", "ShaderNonUniform"],
-    ),
-];
-
-/// Adds to the index's enabled capabilities what [`IMPLIED_SUPPLEMENT`] implies, with the
-/// grammar's own implications of those, transitively. Run before any rule judges the module,
-/// so that every rule (and every consumer of the returned index) sees one closure.
-pub fn supplement_implied(ix: &mut ModuleIndex) {
-    let caps = ix.grammar.kind(ix.grammar.common.capability);
-    let value = |name: &str| caps.enumerant_by_name(name).map(|e| e.value);
-    let mut work: Vec<u32> = Vec::new();
-    for (cap, implied) in IMPLIED_SUPPLEMENT {
-        if value(cap).is_some_and(|c| ix.enabled_capabilities.contains(&c)) {
-            work.extend(implied.iter().filter_map(|n| value(n)));
-        }
-    }
-    while let Some(c) = work.pop() {
-        if !ix.enabled_capabilities.insert(c) {
-            continue;
-        }
-        if let Some(e) = caps.enumerant(c) {
-            work.extend(e.capabilities.iter().filter_map(|n| value(n)));
-        }
-    }
-}
-
 /// Appends every capability, extension and version error to `out`.
 pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     let version = ix.header.version();

@@ -100,6 +100,8 @@ fn may_refer_forward(
             pos != 0
         }
         Op::FunctionCall => pos == 0,
+        // SPV_ARM_graph: graph entry points precede the graphs they name, like OpEntryPoint.
+        Op::GraphEntryPointARM => pos == 0,
         // Debug-information extended instructions refer forward freely.
         Op::ExtInst => inst
             .operands
