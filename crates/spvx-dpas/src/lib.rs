@@ -16,11 +16,13 @@
 //! - [`matrix`] — [`matrix::ElementMatrix`], [`matrix::AccMatrix`], [`matrix::MatmulSpec`],
 //!   register-layout packing, [`matrix::matmul_instructions`].
 //! - [`gemm`] — [`gemm::matmul_fast`].
+//! - [`diagram`] — an instruction's register regions as a text grid or an SVG.
 //!
 //! Sources and decisions: `docs/semantics/dpas.md`, section "DPAS simulator". Float results follow
 //! Intel's reference emulators (not silicon-verified).
 
 mod data_type;
+pub mod diagram;
 mod error;
 pub mod gemm;
 pub mod isa;
