@@ -41,6 +41,9 @@ pub enum UbKind {
     FixedPoint(String),
     /// A write to a read-only resource (uniform buffer or push constants): dropped.
     WriteToReadOnly,
+    /// OpPtrDiff of two pointers into different memory objects (Logical addressing; the spec
+    /// requires both to point into the same array): result 0.
+    PointerDiffAcrossObjects,
 }
 
 impl fmt::Display for UbKind {
@@ -81,6 +84,13 @@ impl fmt::Display for UbKind {
             }
             UbKind::FixedPoint(what) => write!(f, "fixed-point function: {what}"),
             UbKind::WriteToReadOnly => write!(f, "write to a read-only resource (dropped)"),
+            UbKind::PointerDiffAcrossObjects => {
+                write!(
+                    f,
+                    "{} of pointers into different objects (result 0)",
+                    Op::PtrDiff
+                )
+            }
         }
     }
 }

@@ -35,6 +35,8 @@ pub(crate) struct Globals {
     pub private_bytes: u32,
     pub private_init: Vec<u8>,
     pub workgroup_bytes: u32,
+    /// Where the Workgroup blocks' shared region starts, once reserved (`workgroup_blocks`).
+    pub workgroup_blocks: Option<u32>,
     pub builtins: Vec<BuiltinVar>,
     pub bindings: Vec<BindingInfo>,
     /// Runtime-sized arrays of buffers or tensors, and by variable id their length register.
@@ -306,8 +308,10 @@ impl Compiler<'_> {
             Type::Bool | Type::Int { .. } | Type::Float { .. } => {
                 self.size_align(index, pointee, MatrixDeco::default())?
             }
-            // A pointer variable (`global int *global p`): physical addressing only.
-            Type::Pointer { .. } if self.pointer_bits.is_some() => {
+            // A pointer variable: `global int *global p` (physical addressing), or a Private
+            // variable holding a logical pointer (VariablePointers), kept as `memory::Ptr`
+            // bits in the invocation's private memory.
+            Type::Pointer { .. } if self.pointer_bits.is_some() || class == sc::PRIVATE => {
                 self.size_align(index, pointee, MatrixDeco::default())?
             }
             _ => {
@@ -409,8 +413,7 @@ impl Compiler<'_> {
                 Ptr::new(SPACE_PRIVATE, off as u64)
             }
             sc::WORKGROUP => {
-                let off =
-                    reserve(&mut self.globals.workgroup_bytes, size, align).ok_or_else(too_big)?;
+                let off = self.workgroup_offset(index, id, pointee, (size, align))?;
                 Ptr::new(SPACE_WORKGROUP, off as u64)
             }
             sc::STORAGE_BUFFER | sc::UNIFORM | sc::PUSH_CONSTANT => {

@@ -203,7 +203,7 @@ impl Compiler<'_> {
         opcode: Op,
     ) -> Result<(), ExecError> {
         if self.pointer_bits.is_none() {
-            return Err(self.unsupported(index, format!("{opcode} with Logical addressing")));
+            return self.logical_pointer_op(index, inst, code, opcode);
         }
         if opcode == Op::CopyMemorySized {
             let d = self.operand(index, inst, 0)?;
@@ -320,6 +320,52 @@ impl Compiler<'_> {
             let i = inst_for(k)?;
             code.push(index, i);
         }
+        Ok(())
+    }
+}
+
+impl Compiler<'_> {
+    /// OpPtrEqual, OpPtrNotEqual and OpPtrDiff under Logical addressing (SPIR-V 1.4; pointers
+    /// are a memory space and a byte offset, docs/semantics/memory-and-resources.md "Pointer
+    /// comparison and difference"); the other pointer instructions need physical addressing.
+    fn logical_pointer_op(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+        opcode: Op,
+    ) -> Result<(), ExecError> {
+        let op = match opcode {
+            Op::PtrEqual | Op::PtrNotEqual => PtrOp::LogicalEqual {
+                ne: opcode == Op::PtrNotEqual,
+            },
+            Op::PtrDiff => {
+                let dst = self.result(index, inst)?;
+                let a = self.operand(index, inst, 0)?;
+                let a_id = inst.operands.first().and_then(|o| o.id()).unwrap_or(0);
+                let pointee = self.pointee(index, a)?;
+                let m = self.ptr_matrix.get(&a_id).copied().unwrap_or_default();
+                PtrOp::LogicalDiff {
+                    elem: self.ptr_step(index, a.ty, pointee, m)?,
+                    bits: self.scalar(index, dst.ty)?.bits() as u8,
+                }
+            }
+            _ => {
+                return Err(self.unsupported(index, format!("{opcode} with Logical addressing")));
+            }
+        };
+        let dst = self.result(index, inst)?;
+        let a = self.operand(index, inst, 0)?;
+        let b = self.operand(index, inst, 1)?;
+        code.push(
+            index,
+            Inst::Ptr {
+                op,
+                dst: dst.slot,
+                a: a.slot,
+                b: b.slot,
+            },
+        );
         Ok(())
     }
 }

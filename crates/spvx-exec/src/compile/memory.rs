@@ -3,7 +3,7 @@
 //! (pointee types, arrays of buffers).
 
 use super::func::Code;
-use super::globals::reserve;
+use super::globals::{reserve, sc};
 use super::types::MatrixDeco;
 use super::{Compiler, Value};
 use crate::error::ExecError;
@@ -37,6 +37,21 @@ impl Compiler<'_> {
         let mut out = Vec::new();
         let mut slot = 0;
         self.mem_leaves(index, ty, 0, m, &mut slot, &mut out)?;
+        // Under Logical addressing a pointer may be held in Function and Private memory only
+        // (VariablePointers), where it is kept as its `memory::Ptr` bits; elsewhere those bits
+        // would be visible, so such an access is refused.
+        if self.pointer_bits.is_none() && out.iter().any(|l| l.scalar == Scalar::Ptr) {
+            let class = match self.ix.value_type(ptr_id) {
+                Some(Type::Pointer { storage_class, .. }) => *storage_class,
+                _ => u32::MAX,
+            };
+            if class != sc::FUNCTION && class != sc::PRIVATE {
+                return Err(self.unsupported(
+                    index,
+                    format!("logical pointers stored in storage class {class} memory"),
+                ));
+            }
+        }
         Ok(out.into())
     }
 
@@ -229,36 +244,7 @@ impl Compiler<'_> {
             let e = self.operand(index, inst, 1)?;
             let e_id = inst.operands.get(1).and_then(|o| o.id()).unwrap_or(0);
             let bits = self.scalar(index, e.ty)?.bits();
-            // SPIR-V 1.6 OpPtrAccessChain: the pointer type's ArrayStride gives the step for
-            // the Uniform, StorageBuffer and PushConstant storage classes; for others "the
-            // implementation calculates" it. In Workgroup memory without explicit layout
-            // (no WorkgroupMemoryExplicitLayoutKHR) spvx ignores the decoration and steps by
-            // the pointee's size in its workgroup layout, as the Vulkan CTS expects
-            // (docs/semantics/memory-and-resources.md, "OpPtrAccessChain strides in
-            // Workgroup memory").
-            let honour_stride = !matches!(
-                self.ty(index, base.ty)?,
-                Type::Pointer {
-                    storage_class: STORAGE_WORKGROUP,
-                    ..
-                }
-            ) || self
-                .ix
-                .enabled_capabilities
-                .contains(&CAP_WORKGROUP_MEMORY_EXPLICIT_LAYOUT);
-            let declared = self
-                .deco(base.ty, super::types::deco::ARRAY_STRIDE)
-                .and_then(|w| w.first().copied())
-                .filter(|_| honour_stride);
-            let stride = match declared {
-                Some(s) => s as u64,
-                None => {
-                    let (s, a) = self.size_align(index, t, m)?;
-                    s.next_multiple_of(a.max(1))
-                }
-            };
-            let stride = u32::try_from(stride)
-                .map_err(|_| self.err(index, "pointee too large for pointer arithmetic"))?;
+            let stride = self.ptr_step(index, base.ty, t, m)?;
             let constant = self
                 .ix
                 .is_constant(e_id)
@@ -371,6 +357,46 @@ impl Compiler<'_> {
             },
         );
         Ok(())
+    }
+
+    /// The byte step of OpPtrAccessChain's `Element` (and the unit of OpPtrDiff under Logical
+    /// addressing) for a pointer of type `ptr_ty` to `pointee`. SPIR-V 1.6 OpPtrAccessChain:
+    /// the pointer type's ArrayStride gives the step for the Uniform, StorageBuffer and
+    /// PushConstant storage classes; for others "the implementation calculates" it. In
+    /// Workgroup memory without explicit layout (no WorkgroupMemoryExplicitLayoutKHR) spvx
+    /// ignores the decoration and steps by the pointee's size in its workgroup layout, as the
+    /// Vulkan CTS expects (docs/semantics/memory-and-resources.md, "OpPtrAccessChain strides
+    /// in Workgroup memory").
+    pub(crate) fn ptr_step(
+        &self,
+        index: usize,
+        ptr_ty: Id,
+        pointee: Id,
+        m: MatrixDeco,
+    ) -> Result<u32, ExecError> {
+        let honour_stride = !matches!(
+            self.ty(index, ptr_ty)?,
+            Type::Pointer {
+                storage_class: STORAGE_WORKGROUP,
+                ..
+            }
+        ) || self
+            .ix
+            .enabled_capabilities
+            .contains(&CAP_WORKGROUP_MEMORY_EXPLICIT_LAYOUT);
+        let declared = self
+            .deco(ptr_ty, super::types::deco::ARRAY_STRIDE)
+            .and_then(|w| w.first().copied())
+            .filter(|_| honour_stride);
+        let stride = match declared {
+            Some(s) => s as u64,
+            None => {
+                let (s, a) = self.size_align(index, pointee, m)?;
+                s.next_multiple_of(a.max(1))
+            }
+        };
+        u32::try_from(stride)
+            .map_err(|_| self.err(index, "pointee too large for pointer arithmetic"))
     }
 
     /// For an array of buffers (an array whose element is a `Block` or `BufferBlock`

@@ -44,6 +44,7 @@ mod translate;
 mod types;
 mod wide;
 mod wide_more;
+mod workgroup_blocks;
 
 use crate::config::CompileOptions;
 use crate::error::ExecError;

@@ -420,12 +420,9 @@ impl Compiler<'_> {
                 return Err(self.err(index, "a runtime array cannot be loaded or stored whole"));
             }
             _ => {
+                // (A logical pointer in memory is its `memory::Ptr` bits; loads and stores
+                // allow that only in Function and Private memory, `Compiler::access_leaves`.)
                 let s = self.scalar(index, ty)?;
-                if s == Scalar::Ptr && self.pointer_bits.is_none() {
-                    return Err(
-                        self.unsupported(index, "pointers stored in memory (variable pointers)")
-                    );
-                }
                 push(s, base, slot)?;
             }
         }

@@ -256,7 +256,7 @@ pub fn execute(inst: &Inst, cx: &mut Ctx) -> Result<(), Stop> {
             dst,
             args,
         } => glsl::glsl(cx, *op, *fmt, *bits as u32, *n as u32, *dst, *args),
-        Inst::Ptr { op, dst, a, b } => kernel::ptr_op(cx, *op, *dst, *a, *b),
+        Inst::Ptr { op, dst, a, b } => kernel::ptr_op(cx, *op, *dst, *a, *b)?,
         Inst::CopyMemorySized {
             dst,
             src,

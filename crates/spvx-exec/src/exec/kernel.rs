@@ -1,5 +1,6 @@
 //! Pointer operations of physical addressing (Kernel modules): generic-to-specific casts,
-//! OpGenericPtrMemSemantics, OpPtrDiff, and OpCopyMemorySized.
+//! OpGenericPtrMemSemantics, OpPtrDiff, and OpCopyMemorySized; OpPtrEqual, OpPtrNotEqual and
+//! OpPtrDiff of Logical addressing too.
 
 use crate::bits::low_bits;
 use crate::exec::ctx::{Ctx, Stop};
@@ -7,6 +8,7 @@ use crate::exec::mask::lanes;
 use crate::memory::{Ptr, SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
 use crate::program::Slot;
 use crate::program::kernel::PtrOp;
+use crate::report::UbKind;
 
 /// The storage class of the memory a pointer points into (Function, Workgroup,
 /// CrossWorkgroup), or `None` for the null space.
@@ -20,7 +22,7 @@ fn class_of(p: Ptr) -> Option<u32> {
 }
 
 /// Runs a [`PtrOp`] on the active lanes.
-pub fn ptr_op(cx: &mut Ctx, op: PtrOp, dst: Slot, a: Slot, b: Slot) {
+pub fn ptr_op(cx: &mut Ctx, op: PtrOp, dst: Slot, a: Slot, b: Slot) -> Result<(), Stop> {
     match op {
         PtrOp::GenericToClass(class) => cx.map1(dst, a, |x| {
             if class_of(Ptr(x)) == Some(class) {
@@ -49,7 +51,34 @@ pub fn ptr_op(cx: &mut Ctx, op: PtrOp, dst: Slot, a: Slot, b: Slot) {
         PtrOp::Equal { map, ne } => cx.map2(dst, a, b, |x, y| {
             ((map.to_address(x) == map.to_address(y)) != ne) as u64
         }),
+        PtrOp::LogicalEqual { ne } => cx.map2(dst, a, b, |x, y| ((x == y) != ne) as u64),
+        PtrOp::LogicalDiff { elem, bits } => return logical_diff(cx, elem, bits, dst, a, b),
     }
+    Ok(())
+}
+
+/// OpPtrDiff under Logical addressing (`PtrOp::LogicalDiff`).
+fn logical_diff(
+    cx: &mut Ctx,
+    elem: u32,
+    bits: u8,
+    dst: Slot,
+    a: Slot,
+    b: Slot,
+) -> Result<(), Stop> {
+    for l in lanes(cx.mask) {
+        let (x, y) = (Ptr(cx.get(a, l)), Ptr(cx.get(b, l)));
+        let d = if x.space() == y.space() {
+            // Offsets are 48-bit and wrap: the difference is taken modulo 2^48, signed.
+            let d = x.offset().wrapping_sub(y.offset()) << 16;
+            ((d as i64) >> 16).wrapping_div(elem.max(1) as i64) as u64
+        } else {
+            cx.report(UbKind::PointerDiffAcrossObjects, l)?;
+            0
+        };
+        cx.set(dst, l, d & low_bits(bits as u32));
+    }
+    Ok(())
 }
 
 /// OpCopyMemorySized: copies the bytes one by one (each access bounds-checked and reported

@@ -56,7 +56,8 @@ pub struct ProgramGlobals {
     pub init: Vec<u8>,
 }
 
-/// A pointer operation of physical addressing on pointers held as `memory::Ptr` bits.
+/// A pointer operation on pointers held as `memory::Ptr` bits: of physical addressing (through
+/// the address map), or of Logical addressing (`Logical*`: on the memory space and offset).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PtrOp {
     /// OpGenericCastToPtr(Explicit) to storage class `class`: the pointer if it points into
@@ -79,6 +80,13 @@ pub enum PtrOp {
     FromAddress { map: AddressMap, bits: u8 },
     /// OpPtrEqual (`ne` false) / OpPtrNotEqual: compares the two pointers' addresses.
     Equal { map: AddressMap, ne: bool },
+    /// OpPtrEqual / OpPtrNotEqual under Logical addressing: equal when both point at the same
+    /// byte of the same memory object (the same space and offset).
+    LogicalEqual { ne: bool },
+    /// OpPtrDiff under Logical addressing: (offset(a) − offset(b)) / `elem` bytes (the step of
+    /// OpPtrAccessChain on the same pointer type), as a signed integer of `bits` bits. Pointers
+    /// into different memory objects (undefined behaviour) give 0 and an event.
+    LogicalDiff { elem: u32, bits: u8 },
 }
 
 /// The offset given to a pointer converted from an address too far from its object's base

@@ -185,17 +185,19 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Vec<CapabilityError> {
 
 /// Capabilities that allow declaring integer or float types of 8 or 16 bits (spirv-val's
 /// `declare_int8_type`, `declare_int16_type`, `declare_float16_type` features).
-const INT8: [&str; 4] = [
+const INT8: [&str; 5] = [
     "Int8",
     "StorageBuffer8BitAccess",
     "UniformAndStorageBuffer8BitAccess",
     "StoragePushConstant8",
+    "WorkgroupMemoryExplicitLayout8BitAccessKHR",
 ];
-const BIT16_STORAGE: [&str; 4] = [
+const BIT16_STORAGE: [&str; 5] = [
     "StorageBuffer16BitAccess",
     "UniformAndStorageBuffer16BitAccess",
     "StoragePushConstant16",
     "StorageInputOutput16",
+    "WorkgroupMemoryExplicitLayout16BitAccessKHR",
 ];
 
 fn any_of(ix: &ModuleIndex, names: &[&str]) -> bool {

@@ -16,6 +16,11 @@
 //! stores) are allowed too. A pointer as the Value of an arithmetic, conversion, composite or
 //! group instruction is an error here even where that instruction's own type rule would also
 //! reject it.
+//!
+//! [`workgroup_blocks`]: the entry-point rules of SPV_KHR_workgroup_memory_explicit_layout,
+//! which decide which Workgroup variables alias.
+
+mod workgroup_blocks;
 
 use crate::Options;
 use crate::error::ValError;
@@ -34,6 +39,21 @@ pub enum LogicalPointerError {
         "{opcode}: Instruction may only have a logical pointer operand in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability ({pointer})"
     )]
     NeedsVariablePointers { opcode: String, pointer: String },
+    /// Message as spirv-val 2025.5 (SPV_KHR_workgroup_memory_explicit_layout).
+    #[error(
+        "Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability (entry point '{entry}')"
+    )]
+    WorkgroupBlockWithoutCapability { entry: String },
+    /// Message as spirv-val 2025.5.
+    #[error(
+        "When declaring WorkgroupMemoryExplicitLayoutKHR, either all or none of the Workgroup Storage Class variables in the entry point interface must point to struct types decorated with Block (unless the UntypedPointersKHR capability is declared). Entry point '{entry}' does not meet this requirement."
+    )]
+    WorkgroupBlocksAllOrNone { entry: String },
+    /// Message as spirv-val 2025.5.
+    #[error(
+        "When declaring WorkgroupMemoryExplicitLayoutKHR, if more than one Workgroup Storage Class variable in the entry point interface point to a type decorated with Block, all of them must be decorated with Aliased. Entry point '{entry}' does not meet this requirement."
+    )]
+    WorkgroupBlocksNotAliased { entry: String },
 }
 const LOGICAL: u32 = 0;
 const PHYSICAL_STORAGE_BUFFER_64: u32 = 5348;
@@ -109,6 +129,7 @@ fn logical_pointer_class(ix: &ModuleIndex, id: u32) -> Option<u32> {
 
 /// Appends an error for every instruction with a logical pointer operand it may not have.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
+    workgroup_blocks::check(ix, out);
     let model = ix
         .insts
         .iter()
