@@ -20,6 +20,7 @@ use std::path::PathBuf;
 fn intdot(f: &Form) -> IntDotForm {
     match &f.kind {
         Kind::IntDot(d) => *d,
+        other => panic!("not an intdot form: {other:?}"),
     }
 }
 
@@ -238,7 +239,7 @@ fn a_wrong_result_is_fail_with_the_first_failing_input_and_a_masked_one_is_not_c
         !expected.masked.is_empty(),
         "an s8 AccSat chunk has undefined cases"
     );
-    let (v, counts) = judge(&f, 2, &ins, &expected, &expected.out);
+    let (v, counts) = judge(&f, 2, &ins, &expected, &expected.out, None);
     assert_eq!(v, Verdict::Pass);
     assert_eq!(counts.compared + counts.masked, 128);
     // Masked elements changed: still PASS.
@@ -246,7 +247,7 @@ fn a_wrong_result_is_fail_with_the_first_failing_input_and_a_masked_one_is_not_c
     for &m in &expected.masked {
         got[m as usize] ^= 0x55;
     }
-    assert_eq!(judge(&f, 2, &ins, &expected, &got).0, Verdict::Pass);
+    assert_eq!(judge(&f, 2, &ins, &expected, &got, None).0, Verdict::Pass);
     // The first defined element and a later one wrong: FAIL naming the first.
     let first = (0..128u32)
         .find(|i| !expected.masked.contains(i))
@@ -257,7 +258,7 @@ fn a_wrong_result_is_fail_with_the_first_failing_input_and_a_masked_one_is_not_c
         .unwrap_or(0);
     got[first as usize] = got[first as usize].wrapping_add(1);
     got[later as usize] ^= 0x80;
-    let (v, _) = judge(&f, 2, &ins, &expected, &got);
+    let (v, _) = judge(&f, 2, &ins, &expected, &got, None);
     let Verdict::Fail(fail) = v else {
         panic!("not FAIL: {v:?}")
     };

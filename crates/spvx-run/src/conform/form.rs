@@ -5,6 +5,7 @@
 
 use super::ext::Ext;
 use super::intdot::IntDotForm;
+use super::mixdot::MixDotForm;
 use crate::ElemType;
 
 /// Invocations per chunk: the unit of generation, of sharding and of export.
@@ -29,6 +30,7 @@ pub struct Port {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     IntDot(IntDotForm),
+    MixDot(MixDotForm),
 }
 
 /// One form.

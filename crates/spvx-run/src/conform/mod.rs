@@ -15,7 +15,8 @@
 //! invocation), UNSUPPORTED (the missing feature named), ALLOWED DIFFERENCE (the reason) or
 //! ERROR (the run failed). [`export`] writes each case as an Amber script and a run file.
 //!
-//! - [`ext`]: the extensions by name; [`intdot`]: SPV_KHR_integer_dot_product's forms.
+//! - [`ext`]: the extensions by name; [`intdot`]: SPV_KHR_integer_dot_product's forms;
+//!   [`mixdot`]: SPV_VALVE_mixed_float_dot_product's forms and allowed differences.
 //! - [`form`], [`inputs`], [`edges`]: forms, chunks of inputs, edge values.
 //! - [`run`], [`verdict`], [`sweep`]: running a unit, judging it, running a whole sweep.
 //! - [`report`]: the per-form results, JSON and Markdown, merging shards; [`shard`]: `K/N`.
@@ -29,6 +30,7 @@ pub mod ext;
 pub mod form;
 pub mod inputs;
 pub mod intdot;
+pub mod mixdot;
 pub mod report;
 pub mod run;
 pub mod shard;

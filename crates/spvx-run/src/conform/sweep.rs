@@ -6,11 +6,11 @@ use super::export;
 use super::ext::Ext;
 use super::form::{CHUNK, Form, LOCAL};
 use super::inputs;
-use super::intdot;
 use super::report::{FORMAT, FormResult, Report};
 use super::run::{Compiled, DeviceFailure, compile, run_device, run_engine};
 use super::shard::Shard;
-use super::verdict::{Counts, Verdict, judge};
+use super::verdict::{Counts, Verdict, allowance, judge};
+use super::{intdot, mixdot};
 use spvx_vk::VkRunner;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,7 +58,9 @@ pub const DEFAULT_CASES: u64 = 1024;
 pub enum SweepError {
     #[error("--cases {0}: at least 1")]
     NoCases(u64),
-    #[error("{0}: this spvx does not generate these extensions' forms yet (intdot is generated)")]
+    #[error(
+        "{0}: this spvx does not generate these extensions' forms yet (intdot and mixdot are generated)"
+    )]
     NotGenerated(String),
     #[error("--only '{0}': no form's id contains it")]
     NoForms(String),
@@ -74,8 +76,10 @@ pub enum SweepError {
 pub fn forms(exts: &[Ext], only: Option<&str>) -> Vec<Form> {
     let mut out = Vec::new();
     for e in exts {
-        if *e == Ext::Intdot {
-            out.extend(intdot::forms());
+        match e {
+            Ext::Intdot => out.extend(intdot::forms()),
+            Ext::Mixdot => out.extend(mixdot::forms()),
+            _ => {}
         }
     }
     if let Some(o) = only {
@@ -262,5 +266,18 @@ fn run_unit(
             Err(DeviceFailure::Error(m)) => return error(format!("{}: {m}", form.id)),
         },
     };
-    Ok(judge(form, u.chunk, &inputs, &expected, &got))
+    // The engine target checks the default engine against the interpreter: the same model,
+    // so no difference is allowed there.
+    let allow = match target {
+        Target::Engine => None,
+        Target::Device(_) => allowance(form, &inputs),
+    };
+    Ok(judge(
+        form,
+        u.chunk,
+        &inputs,
+        &expected,
+        &got,
+        allow.as_deref(),
+    ))
 }
