@@ -117,6 +117,32 @@ pub enum BindingError {
     PushMissing { module: String },
     #[error("{module}: push constants were given but the entry point has no push-constant block")]
     PushUnused { module: String },
+    /// More than one binding without data: each is listed, with what to give.
+    #[error("{module}: {} bindings have no data:{}", missing.len(), list(missing))]
+    SeveralMissing {
+        module: String,
+        missing: Vec<BindingError>,
+    },
+}
+
+/// One line per missing binding, without the repeated module name.
+fn list(missing: &[BindingError]) -> String {
+    missing
+        .iter()
+        .map(|e| {
+            let line = e.to_string();
+            let line = match e {
+                BindingError::TensorMissing { module, .. }
+                | BindingError::BufferMissing { module, .. }
+                | BindingError::PushMissing { module } => line
+                    .strip_prefix(&format!("{module}: "))
+                    .map(str::to_string)
+                    .unwrap_or(line),
+                _ => line,
+            };
+            format!("\n  {line}")
+        })
+        .collect()
 }
 
 impl RunPlan {
@@ -193,9 +219,11 @@ impl RunPlan {
                 )
             })
             .collect();
+        // Every binding without data is reported at once.
+        let mut missing: Vec<BindingError> = Vec::new();
         for info in bindings.iter().filter(|i| i.kind == BindingKind::Tensor) {
             if !seen.contains_key(&(info.set, info.binding, info.element_index())) {
-                return Err(BindingError::TensorMissing {
+                missing.push(BindingError::TensorMissing {
                     module: module.to_string(),
                     set: info.set,
                     binding: info.binding,
@@ -207,7 +235,7 @@ impl RunPlan {
         }
         for info in &used {
             if !seen.contains_key(&(info.set, info.binding, info.element_index())) {
-                return Err(BindingError::BufferMissing {
+                missing.push(BindingError::BufferMissing {
                     module: module.to_string(),
                     set: info.set,
                     binding: info.binding,
@@ -263,9 +291,16 @@ impl RunPlan {
         let wants_push = bindings.iter().any(|i| i.kind == BindingKind::PushConstant);
         let module = module.to_string();
         match (wants_push, &self.push) {
-            (true, None) => Err(BindingError::PushMissing { module }),
-            (false, Some(_)) => Err(BindingError::PushUnused { module }),
-            _ => Ok(()),
+            (true, None) => missing.push(BindingError::PushMissing {
+                module: module.clone(),
+            }),
+            (false, Some(_)) => return Err(BindingError::PushUnused { module }),
+            _ => {}
+        }
+        match missing.len() {
+            0 => Ok(()),
+            1 => Err(missing.remove(0)),
+            _ => Err(BindingError::SeveralMissing { module, missing }),
         }
     }
 }

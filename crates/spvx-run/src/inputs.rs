@@ -23,6 +23,10 @@ pub enum InputError {
     #[error("push constants: {0}")]
     Push(#[source] LoadError),
     #[error(
+        "push constants: {bytes} bytes given, the push-constant block is {block} bytes; give exactly {block}"
+    )]
+    PushSize { bytes: usize, block: u64 },
+    #[error(
         "{origin}: shape {shape:?} has {elements} elements, the .npy array {npy_shape:?} has {npy_elements}"
     )]
     ShapeMismatch {
@@ -209,6 +213,18 @@ impl RunPlan {
             loaded.insert((t.set, t.binding, index), data);
         }
         if let Some(push) = self.load_push()? {
+            // The data must be the block exactly, as a uniform buffer's data must cover its
+            // block: shorter would leave members undefined, longer is a mistake in the data.
+            if let Some(info) = bindings
+                .iter()
+                .find(|i| i.kind == spvx_exec::BindingKind::PushConstant)
+                && push.len() as u64 != info.static_size
+            {
+                return Err(InputError::PushSize {
+                    bytes: push.len(),
+                    block: info.static_size,
+                });
+            }
             res.push_constants = push;
         }
         Ok(Inputs {

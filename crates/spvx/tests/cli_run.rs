@@ -894,3 +894,48 @@ fn format_errors() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("--format npy is for buffer bindings"));
 }
+
+fn two_buffers_push() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/run/two_buffers_push.spvasm")
+        .display()
+        .to_string()
+}
+
+/// Every binding without data is named in one error; push-constant data must be the block's
+/// size exactly.
+#[test]
+fn missing_bindings_at_once_and_push_constant_size() {
+    let dir = tmp("missing_push");
+    let m = two_buffers_push();
+    let out = run_in(&dir, &["run", &m, "--groups", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = text(&out.stderr);
+    assert!(e.contains(&format!("error: {m}: 3 bindings have no data:")), "{e}");
+    for line in [
+        "binding 0.0 (storage buffer of 4·n bytes) has no data; give --buffer 0.0=SOURCE (a file, or zeros:BYTES) or a [[buffer]] entry in the run file",
+        "binding 0.1 (storage buffer of 4·n bytes) has no data; give --buffer 0.1=SOURCE (a file, or zeros:BYTES) or a [[buffer]] entry in the run file",
+        "the entry point reads push constants; give them with --push FILE or `push = ...` in the run file",
+    ] {
+        assert!(e.contains(line), "no '{line}' in:\n{e}");
+    }
+    let bufs = ["--buffer", "0.0=u32:0", "--buffer", "0.1=u32:0"];
+    for (push, bytes) in [("u32:1", 4), ("u32:1,2,3", 12)] {
+        let mut args = vec!["run", m.as_str(), "--groups", "1", "--push", push];
+        args.extend(bufs);
+        fails_with(
+            &dir,
+            &args,
+            &[&format!(
+                "error: push constants: {bytes} bytes given, the push-constant block is 8 bytes; give exactly 8"
+            )],
+        );
+    }
+    let mut args = vec!["run", m.as_str(), "--groups", "1", "--push", "u32:7,9"];
+    args.extend(bufs);
+    let out = run_in(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for b in ["0.0.bin", "0.1.bin"] {
+        assert_eq!(std::fs::read(dir.join(b)).unwrap_or_default(), 7u32.to_le_bytes());
+    }
+}
