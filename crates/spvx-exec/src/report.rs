@@ -231,14 +231,46 @@ pub struct PrintRecord {
 }
 
 impl fmt::Display for PrintRecord {
-    /// `[workgroup (x, y, z) local (x, y, z)] text`.
+    /// `[workgroup (x, y, z) local (x, y, z)] text`. The format string's final newline (C's
+    /// habit, `"x=%d\n"`) ends the record rather than adding a blank line, and each line of a
+    /// text with newlines inside carries the prefix, so that every printed line says who
+    /// printed it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [a, b, c] = self.workgroup;
         let [x, y, z] = self.local_invocation;
-        write!(
-            f,
-            "[workgroup ({a}, {b}, {c}) local ({x}, {y}, {z})] {}",
-            self.text
-        )
+        let text = self.text.strip_suffix('\n').unwrap_or(&self.text);
+        for (i, line) in text.split('\n').enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "[workgroup ({a}, {b}, {c}) local ({x}, {y}, {z})] {line}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PrintRecord;
+
+    fn record(text: &str) -> String {
+        PrintRecord {
+            workgroup: [1, 0, 0],
+            local_invocation: [2, 0, 0],
+            global_invocation: [6, 0, 0],
+            instruction: 0,
+            text: text.to_string(),
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn printf_newlines_end_records_and_prefix_every_line() {
+        let p = "[workgroup (1, 0, 0) local (2, 0, 0)] ";
+        assert_eq!(record("x=1\n"), format!("{p}x=1"));
+        assert_eq!(record("x=1"), format!("{p}x=1"));
+        assert_eq!(record("a\nb\n"), format!("{p}a\n{p}b"));
+        assert_eq!(record("a\n\n"), format!("{p}a\n{p}"));
+        assert_eq!(record(""), p.trim_end().to_string() + " ");
     }
 }
