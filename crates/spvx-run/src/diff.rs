@@ -1,10 +1,11 @@
 //! Engine against device (`spvx diff`): every output binding of the two runs compared with
 //! [`crate::compare`] in the element type that best describes it — the one asked for, else its
 //! expected data's, else its input data's, else the scalar type of its block in the module,
-//! else u8.
+//! else u8 — bit for bit ([`diff_outputs`]) or, in addition, element by element under the
+//! specification's freedoms ([`diff_outputs_judged`], [`crate::compare::SpecJudge`]).
 
 use crate::ElemType;
-use crate::compare::{Comparison, Tolerance, compare};
+use crate::compare::{Comparison, SpecComparison, SpecJudge, Tolerance, compare};
 use crate::device::Loaded;
 use crate::plan::RunPlan;
 use spvx_exec::Resources;
@@ -29,6 +30,9 @@ pub struct BindingDiff {
     pub elem: ElemType,
     /// The engine's bytes as expected, the device's as actual.
     pub comparison: Comparison,
+    /// The same bytes judged under the specification's freedoms ([`diff_outputs_judged`];
+    /// None from [`diff_outputs`]).
+    pub spec: Option<SpecComparison>,
 }
 
 /// Compares every output the device returned (buffers, elements of arrays of buffers, then
@@ -41,6 +45,46 @@ pub fn diff_outputs(
     device: &VkOutputs,
     types: &BTreeMap<(u32, u32), ElemType>,
     tolerance: Tolerance,
+    max_listed: usize,
+) -> Vec<BindingDiff> {
+    diff_with(
+        plan, loaded, engine, device, types, tolerance, None, max_listed,
+    )
+}
+
+/// As [`diff_outputs`], each binding also judged by `judge` ([`BindingDiff::spec`]).
+#[allow(clippy::too_many_arguments)]
+pub fn diff_outputs_judged(
+    plan: &RunPlan,
+    loaded: &Loaded,
+    engine: &Resources,
+    device: &VkOutputs,
+    types: &BTreeMap<(u32, u32), ElemType>,
+    tolerance: Tolerance,
+    judge: &SpecJudge,
+    max_listed: usize,
+) -> Vec<BindingDiff> {
+    diff_with(
+        plan,
+        loaded,
+        engine,
+        device,
+        types,
+        tolerance,
+        Some(judge),
+        max_listed,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn diff_with(
+    plan: &RunPlan,
+    loaded: &Loaded,
+    engine: &Resources,
+    device: &VkOutputs,
+    types: &BTreeMap<(u32, u32), ElemType>,
+    tolerance: Tolerance,
+    judge: Option<&SpecJudge>,
     max_listed: usize,
 ) -> Vec<BindingDiff> {
     let reflected = ModuleInfo::read(&loaded.module.words(), Some(&loaded.entry)).ok();
@@ -91,6 +135,15 @@ pub fn diff_outputs(
                 tolerance,
                 max_listed,
             );
+            let spec = judge.map(|j| {
+                j.compare(
+                    (set, binding, index),
+                    elem,
+                    engine_bytes.unwrap_or(&[]),
+                    device_bytes,
+                    max_listed,
+                )
+            });
             let name = loaded
                 .bindings
                 .iter()
@@ -111,6 +164,7 @@ pub fn diff_outputs(
                 label: format!("{set}.{binding}{element}{name}"),
                 elem,
                 comparison,
+                spec,
             }
         })
         .collect()

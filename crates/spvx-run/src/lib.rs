@@ -20,7 +20,8 @@
 //! - [`inputs`]: loading the data into engine resources.
 //! - [`engine`]: running a plan on the engine; [`kernel`]: Kernel (OpenCL) entry points.
 //! - [`device`]: running a plan on a Vulkan device; [`diff`]: engine against device.
-//! - [`compare`]: the one buffer comparison (run, diff, bench).
+//! - [`compare`]: the one buffer comparison (run, diff, bench), and the spec-aware one (diff,
+//!   conform); [`profile`]: vendor profiles (`--profile`).
 //! - [`expect`]: expectations, PASS/FAIL lines and their tally.
 //! - [`outputs`]: writing buffers, tensors and kernel arguments after a run.
 //! - [`reflect`]: what a module declares (`spvx reflect`), from its index.
@@ -49,6 +50,7 @@ pub mod outputs;
 pub mod parse;
 pub mod plan;
 pub mod prng;
+pub mod profile;
 pub mod reflect;
 pub mod runfile;
 

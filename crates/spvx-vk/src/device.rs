@@ -1,7 +1,9 @@
-//! Loading the Vulkan loader at run time, choosing a physical device, creating a logical device
-//! with every supported feature spvx-vk knows enabled, and describing the device.
+//! Loading the Vulkan loader at run time, choosing a physical device (first, by index, or by
+//! name), creating a logical device with every supported feature spvx-vk knows enabled, and
+//! describing devices ([`list`], `spvx devices`).
 
 use crate::error::{VkError, VkResult};
+use crate::ext_ffi;
 use crate::features::{DeviceFeatures, SubgroupSupport};
 use crate::tensor_ffi;
 use ash::vk;
@@ -13,13 +15,21 @@ pub enum DeviceChoice {
     First,
     /// The first device whose name contains this text (ASCII case-insensitive).
     Named(String),
+    /// The device at this position in the loader's list (`spvx devices` numbers them).
+    Index(u32),
 }
 
 impl std::str::FromStr for DeviceChoice {
     type Err = VkError;
 
-    /// `vulkan` or `vulkan:NAME`.
+    /// `vulkan`, `vulkan:NAME` or `vulkan#INDEX`.
     fn from_str(s: &str) -> VkResult<DeviceChoice> {
+        if let Some(i) = s.strip_prefix("vulkan#") {
+            return i
+                .parse()
+                .map(DeviceChoice::Index)
+                .map_err(|_| VkError::BadChoice(s.into()));
+        }
         match s.split_once(':') {
             None if s == "vulkan" => Ok(DeviceChoice::First),
             Some(("vulkan", name)) if !name.is_empty() => Ok(DeviceChoice::Named(name.into())),
@@ -43,6 +53,31 @@ pub struct DeviceReport {
     pub api_version: String,
     /// `subgroupSize`.
     pub subgroup_size: u32,
+    /// Position in the loader's list.
+    pub index: u32,
+    /// `deviceType`: "cpu", "integrated GPU", "discrete GPU", "virtual GPU", "other".
+    pub device_type: String,
+    /// The features spvx-vk knows, as supported (and enabled when the device is opened).
+    pub features: DeviceFeatures,
+    /// The properties that matter to the ML arithmetic extensions.
+    pub properties: DeviceProperties,
+}
+
+/// Properties of a device that matter to spvx's extensions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeviceProperties {
+    /// `minSubgroupSize`, `maxSubgroupSize` (VK_EXT_subgroup_size_control, Vulkan 1.3).
+    pub min_subgroup_size: u32,
+    pub max_subgroup_size: u32,
+    /// `requiredSubgroupSizeStages` includes the compute stage.
+    pub compute_required_subgroup_size: bool,
+    /// The `integerDotProduct*Accelerated` properties (VkPhysicalDeviceShaderIntegerDotProductProperties),
+    /// by their Vulkan names without the `integerDotProduct` prefix, in the specification's order.
+    pub integer_dot_accelerated: Vec<(&'static str, bool)>,
+    /// The device extensions of interest it offers (VK_KHR_shader_bfloat16,
+    /// VK_EXT_shader_float8, VK_VALVE_shader_mixed_float_dot_product, VK_ARM_tensors,
+    /// VK_EXT_robustness2, VK_KHR_workgroup_memory_explicit_layout).
+    pub extensions: Vec<String>,
 }
 
 impl std::fmt::Display for DeviceReport {
@@ -125,13 +160,14 @@ impl Device {
             .map_err(VkError::call("vkEnumeratePhysicalDevices"))?;
         let mut names = Vec::new();
         let mut chosen = None;
-        for &p in &physicals {
+        for (i, &p) in physicals.iter().enumerate() {
             // SAFETY: p comes from the instance.
             let props = unsafe { instance.get_physical_device_properties(p) };
             let name = c_text(&props.device_name);
             let hit = match choice {
                 DeviceChoice::First => true,
                 DeviceChoice::Named(n) => name.to_lowercase().contains(&n.to_lowercase()),
+                DeviceChoice::Index(want) => i as u32 == *want,
             };
             if hit && chosen.is_none() {
                 chosen = Some(p);
@@ -143,15 +179,22 @@ impl Device {
                 wanted: match choice {
                     DeviceChoice::First => "at all".into(),
                     DeviceChoice::Named(n) => format!("whose name contains '{n}'"),
+                    DeviceChoice::Index(i) => format!("with index {i}"),
                 },
                 available: if names.is_empty() {
                     "none".into()
                 } else {
-                    names.join("; ")
+                    names
+                        .iter()
+                        .enumerate()
+                        .map(|(i, n)| format!("{i}: {n}"))
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 },
             });
         };
-        let q = query(instance, physical)?;
+        let index = physicals.iter().position(|&p| p == physical).unwrap_or(0) as u32;
+        let q = query(instance, physical, index)?;
         let device_name = q.report.name.clone();
         // SAFETY: valid physical device.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
@@ -212,7 +255,7 @@ struct Queried {
     memory: vk::PhysicalDeviceMemoryProperties,
 }
 
-fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
+fn query(instance: &ash::Instance, p: vk::PhysicalDevice, index: u32) -> VkResult<Queried> {
     // SAFETY: p is a valid physical device of `instance`; the chained structs live on the stack
     // for the duration of each call.
     unsafe {
@@ -233,9 +276,11 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
         let has_ext = |n: &str| extensions.iter().any(|e| e == n);
         let mut driver = vk::PhysicalDeviceDriverProperties::default();
         let mut v11p = vk::PhysicalDeviceVulkan11Properties::default();
+        let mut v13p = vk::PhysicalDeviceVulkan13Properties::default();
         let mut props2 = vk::PhysicalDeviceProperties2::default()
             .push_next(&mut driver)
-            .push_next(&mut v11p);
+            .push_next(&mut v11p)
+            .push_next(&mut v13p);
         instance.get_physical_device_properties2(p, &mut props2);
         let subgroups = SubgroupSupport {
             size: v11p.subgroup_size,
@@ -248,13 +293,26 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
                 0
             },
         };
-        let report = DeviceReport {
-            name,
-            driver_name: c_text(&driver.driver_name),
-            driver_info: c_text(&driver.driver_info),
-            driver_version: props.driver_version,
-            api_version: version(props.api_version),
-            subgroup_size: v11p.subgroup_size,
+        let interesting = [
+            "VK_KHR_shader_bfloat16",
+            "VK_EXT_shader_float8",
+            "VK_VALVE_shader_mixed_float_dot_product",
+            "VK_ARM_tensors",
+            "VK_EXT_robustness2",
+            "VK_KHR_workgroup_memory_explicit_layout",
+        ];
+        let properties = DeviceProperties {
+            min_subgroup_size: v13p.min_subgroup_size,
+            max_subgroup_size: v13p.max_subgroup_size,
+            compute_required_subgroup_size: v13p
+                .required_subgroup_size_stages
+                .contains(vk::ShaderStageFlags::COMPUTE),
+            integer_dot_accelerated: integer_dot_accelerated(&v13p),
+            extensions: interesting
+                .iter()
+                .filter(|e| has_ext(e))
+                .map(|e| e.to_string())
+                .collect(),
         };
         let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
@@ -274,6 +332,22 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
             // ash has no type for it: linked by hand at the head of the chain.
             tensor.p_next = f2.p_next;
             f2.p_next = (&mut tensor as *mut tensor_ffi::PhysicalDeviceTensorFeatures).cast();
+        }
+        // The same for the bfloat16, float8 and VALVE mixed dot product features.
+        let mut bf16 = ext_ffi::Bfloat16Features::default();
+        let mut fp8 = ext_ffi::Float8Features::default();
+        let mut mixdot = ext_ffi::MixedDotFeatures::default();
+        let has_bf16 = has_ext("VK_KHR_shader_bfloat16");
+        let has_fp8 = has_ext("VK_EXT_shader_float8");
+        let has_mixdot = has_ext("VK_VALVE_shader_mixed_float_dot_product");
+        if has_bf16 {
+            ext_ffi::link(&mut f2.p_next, &mut bf16);
+        }
+        if has_fp8 {
+            ext_ffi::link(&mut f2.p_next, &mut fp8);
+        }
+        if has_mixdot {
+            ext_ffi::link(&mut f2.p_next, &mut mixdot);
         }
         instance.get_physical_device_features2(p, &mut f2);
         let core = f2.features;
@@ -317,6 +391,32 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice) -> VkResult<Queried> {
             runtime_descriptor_array: b(v12.runtime_descriptor_array),
             robust_buffer_access2: robustness2 && b(rob2.robust_buffer_access2),
             tensors: has_tensors && b(tensor.tensors) && b(tensor.shader_tensor_access),
+            shader_bfloat16_type: has_bf16 && b(bf16.shader_bfloat16_type),
+            shader_bfloat16_dot_product: has_bf16 && b(bf16.shader_bfloat16_dot_product),
+            shader_float8: has_fp8 && b(fp8.shader_float8),
+            mixed_dot_f16_acc32: has_mixdot && b(mixdot.float16_acc_float32),
+            mixed_dot_f16_acc16: has_mixdot && b(mixdot.float16_acc_float16),
+            mixed_dot_bf16_acc: has_mixdot && b(mixdot.bfloat16_acc),
+            mixed_dot_fp8_acc32: has_mixdot && b(mixdot.float8_acc_float32),
+        };
+        let device_type = match props.device_type {
+            vk::PhysicalDeviceType::CPU => "cpu",
+            vk::PhysicalDeviceType::INTEGRATED_GPU => "integrated GPU",
+            vk::PhysicalDeviceType::DISCRETE_GPU => "discrete GPU",
+            vk::PhysicalDeviceType::VIRTUAL_GPU => "virtual GPU",
+            _ => "other",
+        };
+        let report = DeviceReport {
+            name,
+            driver_name: c_text(&driver.driver_name),
+            driver_info: c_text(&driver.driver_info),
+            driver_version: props.driver_version,
+            api_version: version(props.api_version),
+            subgroup_size: v11p.subgroup_size,
+            index,
+            device_type: device_type.into(),
+            features,
+            properties,
         };
         let memory = instance.get_physical_device_memory_properties(p);
         Ok(Queried {
@@ -393,6 +493,20 @@ fn create_device(
     if f.tensors {
         ext_names.push(tensor_ffi::EXTENSION_NAME.as_ptr());
     }
+    let bf16_on = f.shader_bfloat16_type || f.shader_bfloat16_dot_product;
+    let mixdot_on = f.mixed_dot_f16_acc32
+        || f.mixed_dot_f16_acc16
+        || f.mixed_dot_bf16_acc
+        || f.mixed_dot_fp8_acc32;
+    if bf16_on {
+        ext_names.push(ext_ffi::BFLOAT16_EXTENSION.as_ptr());
+    }
+    if f.shader_float8 {
+        ext_names.push(ext_ffi::FLOAT8_EXTENSION.as_ptr());
+    }
+    if mixdot_on {
+        ext_names.push(ext_ffi::MIXED_DOT_EXTENSION.as_ptr());
+    }
     let mut info = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
         .enabled_features(&core)
@@ -414,6 +528,122 @@ fn create_device(
             .cast_const()
             .cast();
     }
+    let t = |x: bool| if x { vk::TRUE } else { vk::FALSE };
+    let mut bf16 = ext_ffi::Bfloat16Features {
+        shader_bfloat16_type: t(f.shader_bfloat16_type),
+        shader_bfloat16_dot_product: t(f.shader_bfloat16_dot_product),
+        ..Default::default()
+    };
+    let mut fp8 = ext_ffi::Float8Features {
+        shader_float8: t(f.shader_float8),
+        ..Default::default()
+    };
+    let mut mixdot = ext_ffi::MixedDotFeatures {
+        float16_acc_float32: t(f.mixed_dot_f16_acc32),
+        float16_acc_float16: t(f.mixed_dot_f16_acc16),
+        bfloat16_acc: t(f.mixed_dot_bf16_acc),
+        float8_acc_float32: t(f.mixed_dot_fp8_acc32),
+        ..Default::default()
+    };
+    let mut next = info.p_next.cast_mut();
+    // SAFETY: each structure starts with the chained header and outlives the call below.
+    unsafe {
+        if bf16_on {
+            ext_ffi::link(&mut next, &mut bf16);
+        }
+        if f.shader_float8 {
+            ext_ffi::link(&mut next, &mut fp8);
+        }
+        if mixdot_on {
+            ext_ffi::link(&mut next, &mut mixdot);
+        }
+    }
+    info.p_next = next.cast_const();
     // SAFETY: every chained struct outlives the call; features enabled are supported.
     unsafe { instance.create_device(p, &info, None) }.map_err(VkError::call("vkCreateDevice"))
+}
+
+/// The `integerDotProduct*Accelerated` properties, named without the prefix.
+fn integer_dot_accelerated(p: &vk::PhysicalDeviceVulkan13Properties) -> Vec<(&'static str, bool)> {
+    let b = |x: vk::Bool32| x == vk::TRUE;
+    vec![
+        ("8BitUnsignedAccelerated", b(p.integer_dot_product8_bit_unsigned_accelerated)),
+        ("8BitSignedAccelerated", b(p.integer_dot_product8_bit_signed_accelerated)),
+        ("8BitMixedSignednessAccelerated", b(p.integer_dot_product8_bit_mixed_signedness_accelerated)),
+        ("4x8BitPackedUnsignedAccelerated", b(p.integer_dot_product4x8_bit_packed_unsigned_accelerated)),
+        ("4x8BitPackedSignedAccelerated", b(p.integer_dot_product4x8_bit_packed_signed_accelerated)),
+        ("4x8BitPackedMixedSignednessAccelerated", b(p.integer_dot_product4x8_bit_packed_mixed_signedness_accelerated)),
+        ("16BitUnsignedAccelerated", b(p.integer_dot_product16_bit_unsigned_accelerated)),
+        ("16BitSignedAccelerated", b(p.integer_dot_product16_bit_signed_accelerated)),
+        ("16BitMixedSignednessAccelerated", b(p.integer_dot_product16_bit_mixed_signedness_accelerated)),
+        ("32BitUnsignedAccelerated", b(p.integer_dot_product32_bit_unsigned_accelerated)),
+        ("32BitSignedAccelerated", b(p.integer_dot_product32_bit_signed_accelerated)),
+        ("32BitMixedSignednessAccelerated", b(p.integer_dot_product32_bit_mixed_signedness_accelerated)),
+        ("64BitUnsignedAccelerated", b(p.integer_dot_product64_bit_unsigned_accelerated)),
+        ("64BitSignedAccelerated", b(p.integer_dot_product64_bit_signed_accelerated)),
+        ("64BitMixedSignednessAccelerated", b(p.integer_dot_product64_bit_mixed_signedness_accelerated)),
+        ("AccumulatingSaturating8BitUnsignedAccelerated", b(p.integer_dot_product_accumulating_saturating8_bit_unsigned_accelerated)),
+        ("AccumulatingSaturating8BitSignedAccelerated", b(p.integer_dot_product_accumulating_saturating8_bit_signed_accelerated)),
+        ("AccumulatingSaturating8BitMixedSignednessAccelerated", b(p.integer_dot_product_accumulating_saturating8_bit_mixed_signedness_accelerated)),
+        ("AccumulatingSaturating4x8BitPackedUnsignedAccelerated", b(p.integer_dot_product_accumulating_saturating4x8_bit_packed_unsigned_accelerated)),
+        ("AccumulatingSaturating4x8BitPackedSignedAccelerated", b(p.integer_dot_product_accumulating_saturating4x8_bit_packed_signed_accelerated)),
+        ("AccumulatingSaturating4x8BitPackedMixedSignednessAccelerated", b(p.integer_dot_product_accumulating_saturating4x8_bit_packed_mixed_signedness_accelerated)),
+        ("AccumulatingSaturating16BitUnsignedAccelerated", b(p.integer_dot_product_accumulating_saturating16_bit_unsigned_accelerated)),
+        ("AccumulatingSaturating16BitSignedAccelerated", b(p.integer_dot_product_accumulating_saturating16_bit_signed_accelerated)),
+        ("AccumulatingSaturating16BitMixedSignednessAccelerated", b(p.integer_dot_product_accumulating_saturating16_bit_mixed_signedness_accelerated)),
+        ("AccumulatingSaturating32BitUnsignedAccelerated", b(p.integer_dot_product_accumulating_saturating32_bit_unsigned_accelerated)),
+        ("AccumulatingSaturating32BitSignedAccelerated", b(p.integer_dot_product_accumulating_saturating32_bit_signed_accelerated)),
+        ("AccumulatingSaturating32BitMixedSignednessAccelerated", b(p.integer_dot_product_accumulating_saturating32_bit_mixed_signedness_accelerated)),
+        ("AccumulatingSaturating64BitUnsignedAccelerated", b(p.integer_dot_product_accumulating_saturating64_bit_unsigned_accelerated)),
+        ("AccumulatingSaturating64BitSignedAccelerated", b(p.integer_dot_product_accumulating_saturating64_bit_signed_accelerated)),
+        ("AccumulatingSaturating64BitMixedSignednessAccelerated", b(p.integer_dot_product_accumulating_saturating64_bit_mixed_signedness_accelerated)),
+    ]
+}
+
+/// One device the loader lists: its report, or why spvx-vk cannot use it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Listed {
+    Usable(Box<DeviceReport>),
+    /// Index, name, and the reason (a Vulkan version below 1.3, a failed query).
+    Unusable {
+        index: u32,
+        name: String,
+        reason: String,
+    },
+}
+
+/// Every device the loader lists, in its order (the indices `DeviceChoice::Index` takes).
+pub fn list() -> VkResult<Vec<Listed>> {
+    // SAFETY: as in Device::open.
+    let entry = unsafe { ash::Entry::load() }.map_err(|e| VkError::NoLoader(e.to_string()))?;
+    let app = vk::ApplicationInfo::default()
+        .application_name(c"spvx")
+        .api_version(vk::API_VERSION_1_3);
+    let info = vk::InstanceCreateInfo::default().application_info(&app);
+    // SAFETY: valid create info; the instance is destroyed below.
+    let instance =
+        unsafe { entry.create_instance(&info, None) }.map_err(VkError::call("vkCreateInstance"))?;
+    // SAFETY: valid instance.
+    let physicals = unsafe { instance.enumerate_physical_devices() };
+    let out = physicals
+        .map_err(VkError::call("vkEnumeratePhysicalDevices"))
+        .map(|ps| {
+            ps.iter()
+                .enumerate()
+                .map(|(i, &p)| match query(&instance, p, i as u32) {
+                    Ok(q) => Listed::Usable(Box::new(q.report)),
+                    Err(e) => Listed::Unusable {
+                        index: i as u32,
+                        // SAFETY: p comes from the instance.
+                        name: c_text(
+                            &unsafe { instance.get_physical_device_properties(p) }.device_name,
+                        ),
+                        reason: e.to_string(),
+                    },
+                })
+                .collect()
+        });
+    // SAFETY: nothing created from the instance survives.
+    unsafe { instance.destroy_instance(None) };
+    out
 }

@@ -43,6 +43,17 @@ pub struct DeviceFeatures {
     pub robust_buffer_access2: bool,
     /// VK_ARM_tensors `tensors` (extension present; through the emulation layer on lavapipe).
     pub tensors: bool,
+    /// VK_KHR_shader_bfloat16 `shaderBFloat16Type` and `shaderBFloat16DotProduct`.
+    pub shader_bfloat16_type: bool,
+    pub shader_bfloat16_dot_product: bool,
+    /// VK_EXT_shader_float8 `shaderFloat8`.
+    pub shader_float8: bool,
+    /// VK_VALVE_shader_mixed_float_dot_product: `shaderMixedFloatDotProductFloat16AccFloat32`,
+    /// `...Float16AccFloat16`, `...BFloat16Acc`, `...Float8AccFloat32`.
+    pub mixed_dot_f16_acc32: bool,
+    pub mixed_dot_f16_acc16: bool,
+    pub mixed_dot_bf16_acc: bool,
+    pub mixed_dot_fp8_acc32: bool,
 }
 
 /// The subgroup operation classes of the compute stage (VkSubgroupFeatureFlags bits).
@@ -66,11 +77,34 @@ enum Need {
 fn need(cap: u32) -> VkResult<Vec<Need>> {
     use Capability as C;
     use Need::{Feature as F, Nothing, Subgroup as S};
-    // SPV_VALVE_mixed_float_dot_product (seeds/003) is newer than the `spirv` crate.
-    if (6912..=6915).contains(&cap) {
-        return Ok(vec![Need::NotEnabled(
-            "VK_VALVE_shader_mixed_float_dot_product (spvx-vk does not enable it; lavapipe lacks it)",
-        )]);
+    // SPV_VALVE_mixed_float_dot_product (seeds/003) is newer than the `spirv` crate:
+    // capabilities 6912-6915 (spvx-spirv's grammar supplement).
+    match cap {
+        6912 => {
+            return Ok(vec![F(
+                "shaderMixedFloatDotProductFloat16AccFloat32 (VK_VALVE_shader_mixed_float_dot_product)",
+                |f| f.mixed_dot_f16_acc32,
+            )]);
+        }
+        6913 => {
+            return Ok(vec![F(
+                "shaderMixedFloatDotProductFloat16AccFloat16 (VK_VALVE_shader_mixed_float_dot_product)",
+                |f| f.mixed_dot_f16_acc16,
+            )]);
+        }
+        6914 => {
+            return Ok(vec![F(
+                "shaderMixedFloatDotProductBFloat16Acc (VK_VALVE_shader_mixed_float_dot_product)",
+                |f| f.mixed_dot_bf16_acc,
+            )]);
+        }
+        6915 => {
+            return Ok(vec![F(
+                "shaderMixedFloatDotProductFloat8AccFloat32 (VK_VALVE_shader_mixed_float_dot_product)",
+                |f| f.mixed_dot_fp8_acc32,
+            )]);
+        }
+        _ => {}
     }
     let Some(c) = Capability::from_u32(cap) else {
         return Err(VkError::UnknownCapability(cap.to_string()));
@@ -152,14 +186,24 @@ fn need(cap: u32) -> VkResult<Vec<Need>> {
             vec![F("runtimeDescriptorArray", |f| f.runtime_descriptor_array)]
         }
         C::TensorsARM => vec![F("tensors (VK_ARM_tensors)", |f| f.tensors)],
-        C::Float8EXT | C::Float8CooperativeMatrixEXT => vec![Need::NotEnabled(
-            "shaderFloat8 (VK_EXT_shader_float8; spvx-vk does not enable it, lavapipe lacks it)",
+        C::Float8EXT => vec![F("shaderFloat8 (VK_EXT_shader_float8)", |f| {
+            f.shader_float8
+        })],
+        C::Float8CooperativeMatrixEXT => vec![Need::NotEnabled(
+            "shaderFloat8CooperativeMatrix (VK_EXT_shader_float8; spvx-vk does not enable cooperative matrices)",
         )],
-        C::BFloat16TypeKHR | C::BFloat16DotProductKHR | C::BFloat16CooperativeMatrixKHR => {
-            vec![Need::NotEnabled(
-                "shaderBFloat16Type (VK_KHR_shader_bfloat16; spvx-vk does not enable it, lavapipe lacks it)",
+        C::BFloat16TypeKHR => vec![F("shaderBFloat16Type (VK_KHR_shader_bfloat16)", |f| {
+            f.shader_bfloat16_type
+        })],
+        C::BFloat16DotProductKHR => {
+            vec![F(
+                "shaderBFloat16DotProduct (VK_KHR_shader_bfloat16)",
+                |f| f.shader_bfloat16_dot_product,
             )]
         }
+        C::BFloat16CooperativeMatrixKHR => vec![Need::NotEnabled(
+            "shaderBFloat16CooperativeMatrix (VK_KHR_shader_bfloat16; spvx-vk does not enable cooperative matrices)",
+        )],
         C::ArbitraryPrecisionFixedPointINTEL => vec![Need::NotEnabled(
             "support for SPV_INTEL_arbitrary_precision_fixed_point (no Vulkan extension exposes it)",
         )],

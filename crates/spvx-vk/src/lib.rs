@@ -7,7 +7,8 @@
 //! knows Vulkan and the module's interface (read with spvx-spirv); it knows nothing of the
 //! engine (it must not depend on spvx-exec).
 //!
-//! - [`device`]: device choice (`vulkan`, `vulkan:NAME`), instance and device, [`DeviceReport`].
+//! - [`device`]: device choice (`vulkan`, `vulkan:NAME`, `vulkan#INDEX`), instance and device,
+//!   [`DeviceReport`] (features and properties), [`device::list`] (`spvx devices`).
 //! - [`reflect`]: entry point, descriptor bindings, specialisation constants, capabilities.
 //! - [`features`]: capabilities → Vulkan features, checked before a run.
 //! - [`runner`]: [`VkRunner::run`] on a [`VkRun`]; [`VkRunner::prepare`] for many dispatches.
@@ -15,6 +16,7 @@
 
 pub mod device;
 pub mod error;
+mod ext_ffi;
 pub mod features;
 mod objects;
 pub mod prepared;
@@ -22,7 +24,7 @@ pub mod reflect;
 pub mod runner;
 mod tensor_ffi;
 
-pub use device::{DeviceChoice, DeviceReport};
+pub use device::{DeviceChoice, DeviceProperties, DeviceReport, Listed};
 pub use error::{VkError, VkResult};
 pub use prepared::{BufferInput, Prepared, VkInputs};
 pub use reflect::ModuleInfo;

@@ -35,8 +35,10 @@ enum Command {
     Reflect(cmd::reflect::ReflectArgs),
     /// Run a compute entry point over buffers (command-line form or a TOML run file).
     Run(Box<cmd::run::RunArgs>),
-    /// Run on the engine and on a Vulkan device; compare every output buffer bit for bit.
+    /// Run on the engine and on a Vulkan device; judge every differing element by the spec.
     Diff(Box<cmd::diff::DiffArgs>),
+    /// List the Vulkan devices with the features and properties spvx uses.
+    Devices(cmd::devices::DevicesArgs),
     /// Run Amber scripts (AmberScript, VkScript): the compute subset, on the engine or a device.
     Amber(cmd::amber::AmberArgs),
     /// Conformance sweeps: every form of the extensions, on the engine or a device, with verdicts.
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Reflect(args) => cmd::reflect::run(args),
         Command::Run(args) => cmd::run::run(*args),
         Command::Diff(args) => cmd::diff::run(*args),
+        Command::Devices(args) => cmd::devices::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Amber(args) => cmd::amber::run(args),
         Command::Conform(args) => cmd::conform::run(*args),

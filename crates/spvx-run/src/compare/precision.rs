@@ -17,8 +17,12 @@ use spvx_spirv::op::{GlslStd450, Op};
 /// What the Vulkan specification requires of one operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precision {
-    /// Correctly rounded, or an exact result (comparisons, integer operations, moves).
+    /// An exact result (comparisons, integer operations, moves, min/max, floor ...).
     Exact,
+    /// Correctly rounded (OpFAdd, OpFSub, OpFMul, conversions): the exact result rounded, in a
+    /// rounding mode Vulkan leaves unspecified unless the entry point declares
+    /// RoundingModeRTE or RoundingModeRTZ for the width.
+    CorrectlyRounded,
     /// At most this many half-ULPs from the exact result (2 ULP: 4).
     HalfUlps(u32),
     /// At most this many half-ULPs when an operand lies in a range; outside it the precision
@@ -41,7 +45,8 @@ impl Precision {
     /// The bound as the specification words it, for messages.
     pub fn describe(&self) -> String {
         match self {
-            Precision::Exact => "correctly rounded".into(),
+            Precision::Exact => "exact".into(),
+            Precision::CorrectlyRounded => "correctly rounded".into(),
             Precision::HalfUlps(h) => format!("{} ULP", half(*h)),
             Precision::HalfUlpsInRange { half_ulps, range } => {
                 format!("{} ULP for {range}", half(*half_ulps))
@@ -76,13 +81,10 @@ pub fn of_op(op: Op, width: u32) -> Precision {
         O::FAdd
         | O::FSub
         | O::FMul
-        | O::FNegate
         | O::FConvert
         | O::ConvertSToF
         | O::ConvertUToF
-        | O::ConvertFToS
-        | O::ConvertFToU
-        | O::QuantizeToF16 => Precision::Exact,
+        | O::QuantizeToF16 => Precision::CorrectlyRounded,
         O::FDiv => match width {
             16 => Precision::HalfUlpsInRange {
                 half_ulps: 5,
@@ -203,7 +205,7 @@ pub fn check(p: Precision, elem: ElemType, reference: u64, actual: u64) -> Check
     // Accepted: distance ≤ bound + ½, i.e. 2d ≤ half_ulps + 1.
     let within_half = |h: u32| d.saturating_mul(2) <= u64::from(h) + 1;
     match p {
-        Precision::Exact => Check::Beyond(d),
+        Precision::Exact | Precision::CorrectlyRounded => Check::Beyond(d),
         Precision::HalfUlps(h) if within_half(h) => Check::Within(d),
         Precision::HalfUlps(_) => Check::Beyond(d),
         Precision::HalfUlpsInRange { half_ulps, range } => {

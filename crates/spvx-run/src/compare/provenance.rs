@@ -53,6 +53,9 @@ pub struct ModuleFacts {
     pub outputs: BTreeMap<(u32, u32), OutputFacts>,
     /// Float widths the entry point declares DenormPreserve for (no flushing allowed).
     pub denorm_preserve: Vec<u32>,
+    /// Float widths the entry point declares RoundingModeRTE or RoundingModeRTZ for (the
+    /// rounding of correctly rounded operations is then fixed).
+    pub rounding_fixed: Vec<u32>,
 }
 
 impl ModuleFacts {
@@ -70,15 +73,25 @@ impl ModuleFacts {
             .into_iter()
             .find(|e| e.name == entry)
             .map(|e| e.function);
-        let preserve = mode("DenormPreserve");
-        let denorm_preserve = ix
-            .insts
-            .iter()
-            .filter(|i| i.opcode == Op::ExecutionMode)
-            .filter(|i| i.operands.first().and_then(|o| o.id()) == entry_fn && entry_fn.is_some())
-            .filter(|i| i.operands.get(1).and_then(|o| o.word()) == preserve && preserve.is_some())
-            .filter_map(|i| i.operands.get(2)?.word())
-            .collect();
+        let widths = |names: &[&str]| -> Vec<u32> {
+            let modes: Vec<u32> = names.iter().filter_map(|n| mode(n)).collect();
+            ix.insts
+                .iter()
+                .filter(|i| i.opcode == Op::ExecutionMode)
+                .filter(|i| {
+                    entry_fn.is_some() && i.operands.first().and_then(|o| o.id()) == entry_fn
+                })
+                .filter(|i| {
+                    i.operands
+                        .get(1)
+                        .and_then(|o| o.word())
+                        .is_some_and(|m| modes.contains(&m))
+                })
+                .filter_map(|i| i.operands.get(2)?.word())
+                .collect()
+        };
+        let denorm_preserve = widths(&["DenormPreserve"]);
+        let rounding_fixed = widths(&["RoundingModeRTE", "RoundingModeRTZ"]);
         let w = Walker::new(ix);
         let mut outputs: BTreeMap<(u32, u32), OutputFacts> = BTreeMap::new();
         for (var, key) in &w.resources {
@@ -94,6 +107,7 @@ impl ModuleFacts {
         ModuleFacts {
             outputs,
             denorm_preserve,
+            rounding_fixed,
         }
     }
 
@@ -330,7 +344,7 @@ impl<'a> Walker<'a> {
         }
         if at_root {
             facts.roots.push((site(), p, width.unwrap_or(0)));
-        } else if p != Precision::Exact {
+        } else if !matches!(p, Precision::Exact | Precision::CorrectlyRounded) {
             facts.inner.push((site(), p));
         }
         if glsl == Some(GlslStd450::Fma) {

@@ -12,7 +12,9 @@
 //! 3. a subnormal reference value flushed to zero (of either sign) where the entry point does
 //!    not declare DenormPreserve for the width: allowed;
 //! 4. within the Vulkan precision bound of a last operation ([`super::precision`]): allowed;
-//!    beyond a bound spvx cannot evaluate here: undecided;
+//!    beyond a bound spvx cannot evaluate here: undecided; one ULP from a correctly rounded
+//!    last operation without RoundingModeRTE/RTZ: undecided (the rounding mode is
+//!    unspecified);
 //! 5. an inexact or relaxed-precision operation before the last one, contraction sites not all
 //!    evaluated, a NaN against a number: undecided;
 //! 6. anything else: a violation.
@@ -83,6 +85,9 @@ pub struct SpecJudge {
     /// contraction sites for every combination): differences they could explain are
     /// undecided, not violations.
     pub unevaluated: Vec<String>,
+    /// Floats this many ULPs apart or fewer that would be violations are allowed as
+    /// [`Freedom::Tolerance`] (the caller's choice, not the specification's; 0: none).
+    pub tolerance_ulps: u64,
 }
 
 impl SpecJudge {
@@ -93,6 +98,7 @@ impl SpecJudge {
             facts,
             alternatives: Vec::new(),
             unevaluated: Vec::new(),
+            tolerance_ulps: 0,
         }
     }
 
@@ -155,8 +161,18 @@ impl SpecJudge {
             });
         }
         let mut open: Option<Open> = None;
+        let distance = elem.ulp_distance(expected, actual);
         for (site, p, w) in &facts.roots {
             if *p == Precision::Exact || *w != width {
+                continue;
+            }
+            if *p == Precision::CorrectlyRounded {
+                if distance == Some(1) && !self.facts.rounding_fixed.contains(&width) {
+                    open.get_or_insert(Open {
+                        site: Some(site.clone()),
+                        why: "1 ULP apart: Vulkan leaves the rounding mode unspecified without RoundingModeRTE/RTZ, so the other neighbour of an inexact result is allowed (spvx does not see the exact result here)".into(),
+                    });
+                }
                 continue;
             }
             match check(*p, elem, expected, actual) {
@@ -200,7 +216,13 @@ impl SpecJudge {
                 why: why.clone(),
             });
         }
-        let ulps = elem.ulp_distance(expected, actual);
+        let ulps = distance;
+        if let Some(u) = ulps.filter(|&u| u <= self.tolerance_ulps) {
+            return ElementVerdict::Allowed(Freedom::Tolerance {
+                ulps: u,
+                max: self.tolerance_ulps,
+            });
+        }
         let mut why = if facts.roots.is_empty() {
             "the value is a copy of input data".to_string()
         } else {

@@ -64,6 +64,8 @@ pub enum Freedom {
     MixdotModel(String),
     /// The value a vendor profile gives (`--profile`).
     Profile { profile: String, what: String },
+    /// Not a freedom of the specification: within the caller's tolerance (`spvx diff --ulps`).
+    Tolerance { ulps: u64, max: u64 },
 }
 
 impl fmt::Display for Freedom {
@@ -110,6 +112,12 @@ impl fmt::Display for Freedom {
                 "VALVE mixed dot product order and precision are implementation-defined: the '{m}' accumulation model's value"
             ),
             Freedom::Profile { profile, what } => write!(f, "profile {profile}: {what}"),
+            Freedom::Tolerance { ulps, max } => {
+                write!(
+                    f,
+                    "{ulps} ULP(s) apart, within the tolerance asked for (--ulps {max})"
+                )
+            }
         }
     }
 }

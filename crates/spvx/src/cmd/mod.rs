@@ -5,6 +5,7 @@ pub mod asm;
 pub mod bench;
 pub mod calc;
 pub mod conform;
+pub mod devices;
 pub mod diff;
 pub mod dis;
 pub mod dpas;

@@ -229,6 +229,16 @@ pub struct RunArgs {
     /// `vulkan:NAME` (the first whose name contains NAME, any case).
     #[arg(long, value_name = "vulkan[:NAME]")]
     pub device: Option<String>,
+    /// Run on the Vulkan device with this index in `spvx devices` (implies --device).
+    #[arg(long, value_name = "N", conflicts_with_all = ["device", "device_name"])]
+    pub device_index: Option<u32>,
+    /// Run on the first Vulkan device whose name contains TEXT, any case (implies --device).
+    #[arg(long, value_name = "TEXT", conflicts_with = "device")]
+    pub device_name: Option<String>,
+    /// A vendor profile: what known hardware does where the specification leaves freedom
+    /// (`spvx devices --profiles` lists them; docs/semantics/comparison.md).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
     #[command(flatten)]
     pub limits: crate::cmd::limits::LimitArgs,
 }
@@ -251,6 +261,16 @@ impl RunArgs {
         }
     }
 
+    /// The device asked for by --device, --device-index or --device-name, as spvx-run's
+    /// `device::open` takes it.
+    pub fn device_choice(&self) -> Result<Option<String>, String> {
+        crate::cmd::devices::choice(
+            self.device.as_deref(),
+            self.device_index,
+            self.device_name.as_deref(),
+        )
+    }
+
     /// True when the input is a run file.
     fn is_run_file(&self) -> bool {
         self.input.extension().is_some_and(|e| e == "toml")
@@ -259,7 +279,7 @@ impl RunArgs {
 
 pub fn run(args: RunArgs) -> CmdResult {
     let plan = plan_of(&args)?;
-    match &args.device {
+    match &args.device_choice()? {
         Some(device) => device::execute(&plan, device),
         None => execute::execute(&plan),
     }
@@ -270,6 +290,9 @@ pub fn run(args: RunArgs) -> CmdResult {
 pub fn plan_of(args: &RunArgs) -> Result<RunPlan, String> {
     let mut plan = plan_without_limits(args)?;
     plan.limits = args.limits.limits();
+    if let Some(name) = &args.profile {
+        spvx_run::profile::apply(name, &mut plan.config).map_err(error)?;
+    }
     Ok(plan)
 }
 
