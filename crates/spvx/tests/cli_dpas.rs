@@ -354,11 +354,12 @@ fn matmul_sub_byte_range_checked_and_fortran_order() {
 #[test]
 fn matmul_bf16_to_bf_bits_and_fp16_to_f() {
     // bf16: A = [1.0, 2.0] (0x3f80, 0x4000), B = [[1.5],[0.25]] (0x3fc0, 0x3e80);
-    // D = 1.5 + 0.5 = 2.0 → bf16 0x4000 as uint16.
+    // D = 1.5 + 0.5 = 2.0 → bf16 0x4000 as uint16. A is an ml_dtypes.bfloat16 array (np.save
+    // writes its dtype as the 2-byte void '<V2'); B is uint16 bits, accepted with --raw only.
     let (a, b, d) = (tmp("abf.npy"), tmp("bbf.npy"), tmp("dbf.npy"));
-    write(&a, &npy("<u2", (1, 2), &[0x80, 0x3f, 0x00, 0x40], false));
+    write(&a, &npy("<V2", (1, 2), &[0x80, 0x3f, 0x00, 0x40], false));
     write(&b, &npy("<u2", (2, 1), &[0xc0, 0x3f, 0x80, 0x3e], false));
-    let out = matmul(&[
+    let bf_args = [
         "--a",
         a.to_str().unwrap(),
         "--b",
@@ -371,7 +372,19 @@ fn matmul_bf16_to_bf_bits_and_fp16_to_f() {
         "bf",
         "-o",
         d.to_str().unwrap(),
-    ]);
+    ];
+    let out = matmul(&bf_args);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains(
+            "B: dtype <u2 (uint16) cannot hold bf elements; expected bfloat16 (ml_dtypes.bfloat16, saved as <V2), or uint16/int16 bit patterns when raw bits are asked for"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut raw_args = bf_args.to_vec();
+    raw_args.push("--raw");
+    let out = matmul(&raw_args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let (descr, shape, data) = read_npy(&std::fs::read(&d).unwrap());
     assert_eq!(
@@ -379,6 +392,7 @@ fn matmul_bf16_to_bf_bits_and_fp16_to_f() {
         ("<u2", (1, 1), vec![0x00, 0x40])
     );
     // BF Dst on DG2 is illegal.
+    write(&b, &npy("<V2", (2, 1), &[0xc0, 0x3f, 0x80, 0x3e], false));
     let out = matmul(&[
         "--a",
         a.to_str().unwrap(),
@@ -442,9 +456,198 @@ fn matmul_bf16_to_bf_bits_and_fp16_to_f() {
     ]);
     let e = text(&out.stderr);
     assert!(
-        e.contains("dtype <f4 cannot hold bf elements; expected uint16"),
+        e.contains("A: dtype <f4 (float32) cannot hold bf elements; expected bfloat16 (ml_dtypes.bfloat16, saved as <V2)"),
         "{e}"
     );
+    // float16 where bf is asked for, and bfloat16 where hf is: both dtypes named.
+    write(&a, &npy("<f2", (1, 2), &[0x00, 0x3c, 0x00, 0xc0], false));
+    write(&b, &npy("<V2", (2, 1), &[0xc0, 0x3f, 0x80, 0x3e], false));
+    let mut args = vec![
+        "--a",
+        a.to_str().unwrap(),
+        "--b",
+        b.to_str().unwrap(),
+        "--a-type",
+        "bf",
+        "--b-type",
+        "bf",
+        "--dst-type",
+        "f",
+        "-o",
+        d.to_str().unwrap(),
+    ];
+    let e = text(&matmul(&args).stderr);
+    assert!(
+        e.contains("A: dtype <f2 (float16) cannot hold bf elements; expected bfloat16"),
+        "{e}"
+    );
+    args[5] = "hf";
+    args[7] = "hf";
+    let e = text(&matmul(&args).stderr);
+    assert!(
+        e.contains("B: dtype <V2 (2-byte void, as np.save writes ml_dtypes.bfloat16) cannot hold hf elements; expected float16 (<f2)"),
+        "{e}"
+    );
+    // With --raw, hf also reads int16 bit patterns: A = [1.0, -2.0], B = [[0.5], [0.5]].
+    write(&b, &npy("<i2", (2, 1), &[0x00, 0x38, 0x00, 0x38], false));
+    args.push("--raw");
+    let out = matmul(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (_, _, data) = read_npy(&std::fs::read(&d).unwrap());
+    assert_eq!(data, (-0.5f32).to_le_bytes().to_vec());
+}
+
+/// df on Xe3P through `spvx dpas run`: A row 0 = [1, 2, 0, …], B depth 0 = 3 and depth 1 = 0.25
+/// in every column (qwords), C = 1: D = 1 + 3 + 0.5 = 4.5 in every column of row 0.
+#[test]
+fn run_df_on_xe3p_and_refused_elsewhere() {
+    let q = |v: f64| {
+        let b = v.to_bits();
+        format!("{:08x} {:08x}", b as u32, (b >> 32) as u32)
+    };
+    let row = |v: f64| vec![q(v); 8].join(" ");
+    let mut s = String::new();
+    // Src0 r16..r17 (16 qwords), Src1 depth 0 = r32..r33, depth 1 = r34..r35, Src2 r48.
+    for r in [16, 17] {
+        s.push_str(&format!("r{r}: {}\n", row(1.0)));
+    }
+    for r in [32, 33] {
+        s.push_str(&format!("r{r}: {}\n", row(3.0)));
+    }
+    for r in [34, 35] {
+        s.push_str(&format!("r{r}: {}\n", row(0.25)));
+    }
+    s.push_str(&format!(
+        "r48: {} {} {}\n",
+        q(1.0),
+        q(2.0),
+        vec![q(0.0); 6].join(" ")
+    ));
+    let regs = tmp("df.hex");
+    write(&regs, s.as_bytes());
+    let prog = tmp("df.dpas");
+    write(&prog, b"dpas.df.df.8.1 (16) r0 r16 r32 r48\n");
+    let args = |platform: &'static str| {
+        vec![
+            "dpas".to_string(),
+            "run".into(),
+            prog.to_str().unwrap().into(),
+            "--regs".into(),
+            regs.to_str().unwrap().into(),
+            "--platform".into(),
+            platform.into(),
+        ]
+    };
+    let out = spvx().args(args("xe3p")).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let o = text(&out.stdout);
+    assert!(o.contains(&format!("r0: {}", row(4.5))), "{o}");
+    assert!(o.contains(&format!("r1: {}", row(4.5))), "{o}");
+    let out = spvx().args(args("pvc")).output().unwrap();
+    let e = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(e.contains("rule platform-precision"), "{e}");
+    assert!(e.contains("df DPAS exists only on Xe3P"), "{e}");
+    // matmul refuses df by name.
+    let e = text(
+        &matmul(&[
+            "--a",
+            "x.npy",
+            "--b",
+            "y.npy",
+            "--a-type",
+            "df",
+            "--b-type",
+            "df",
+            "--dst-type",
+            "df",
+            "-o",
+            "d.npy",
+        ])
+        .stderr,
+    );
+    assert!(
+        e.contains("df (fp64) DPAS is not supported by `spvx dpas matmul`"),
+        "{e}"
+    );
+}
+
+/// `spvx dpas layout`: the text grid (layout by hand: int8 × int8 on DG2, one row, B = 8 GRFs
+/// of 4 rows per dword), and an SVG file with the same cells.
+#[test]
+fn layout_text_and_svg() {
+    let out = run(&[
+        "dpas",
+        "layout",
+        "dpas.s8.u8.8.1 (8) r2 null r4 r1",
+        "--platform",
+        "dg2",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let want = "\
+dpas.s8.u8.8.1 (M1, 8) r2.0:d null r4.0:ud r1.0:ud on dg2
+M = 1 (RC), N = 8 (exec size), K = 32 (SD 8 × OPS_PER_CHAN 4); GRF = 32 bytes (8 dwords)
+
+Dst = D (1×8 d), r2
+  row-major, 32 bytes per row (8 × 4-byte elements)
+      dw0  dw1  dw2  dw3  dw4  dw5  dw6  dw7
+  r2 D0,0 D0,1 D0,2 D0,3 D0,4 D0,5 D0,6 D0,7
+
+Src0 = C: null (the accumulator starts at zero)
+
+Src1 = B (32×8 s8), r4..r11
+  VNNI: dword n of each GRF holds column n, 4 consecutive rows of B (row k at bits 8·(k mod 4))
+           dw0      dw1      dw2      dw3      dw4      dw5      dw6      dw7
+   r4   B0-3,0   B0-3,1   B0-3,2   B0-3,3   B0-3,4   B0-3,5   B0-3,6   B0-3,7
+   r5   B4-7,0   B4-7,1   B4-7,2   B4-7,3   B4-7,4   B4-7,5   B4-7,6   B4-7,7
+   r6  B8-11,0  B8-11,1  B8-11,2  B8-11,3  B8-11,4  B8-11,5  B8-11,6  B8-11,7
+   r7 B12-15,0 B12-15,1 B12-15,2 B12-15,3 B12-15,4 B12-15,5 B12-15,6 B12-15,7
+   r8 B16-19,0 B16-19,1 B16-19,2 B16-19,3 B16-19,4 B16-19,5 B16-19,6 B16-19,7
+   r9 B20-23,0 B20-23,1 B20-23,2 B20-23,3 B20-23,4 B20-23,5 B20-23,6 B20-23,7
+  r10 B24-27,0 B24-27,1 B24-27,2 B24-27,3 B24-27,4 B24-27,5 B24-27,6 B24-27,7
+  r11 B28-31,0 B28-31,1 B28-31,2 B28-31,3 B28-31,4 B28-31,5 B28-31,6 B28-31,7
+
+Src2 = A (1×32 u8), r1
+  row-major, packed, the same for every channel: 32 bytes per row, element k at bit 8·k
+          dw0      dw1      dw2      dw3      dw4      dw5      dw6      dw7
+  r1   A0,0-3   A0,4-7  A0,8-11 A0,12-15 A0,16-19 A0,20-23 A0,24-27 A0,28-31
+";
+    assert_eq!(text(&out.stdout), want);
+    let svg = tmp("layout.svg");
+    let out = run(&[
+        "dpas",
+        "layout",
+        "dpas.s8.u8.8.1 (8) r2 null r4 r1",
+        "--platform",
+        "dg2",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let doc = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        doc.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{doc}"
+    );
+    assert!(doc.trim_end().ends_with("</svg>"));
+    for label in ["B0-3,0", "B28-31,7", "A0,28-31", "D0,7"] {
+        assert!(doc.contains(&format!(">{label}</text>")), "{label}");
+    }
+    // An illegal instruction is refused with its rule; a syntax error with its column.
+    let e = text(
+        &run(&[
+            "dpas",
+            "layout",
+            "dpas.s8.s8.8.1 (16) r2 null r4 r1",
+            "--platform",
+            "dg2",
+        ])
+        .stderr,
+    );
+    assert!(e.contains("rule exec-size"), "{e}");
+    let e = text(&run(&["dpas", "layout", "dpas.s8.s8.8.1 (16) r2 nul r4 r1"]).stderr);
+    assert!(e.contains("column 24"), "{e}");
 }
 
 #[test]

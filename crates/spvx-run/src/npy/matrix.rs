@@ -4,13 +4,13 @@
 //! | precision / type | array dtype |
 //! |---|---|
 //! | u1 … s8 (A, B) | int8 or uint8; each value must lie in the precision's range |
-//! | hf (fp16) | float16 |
-//! | bf (bf16) | uint16 (raw bits) |
+//! | hf (fp16) | float16 (`<f2`); with `raw`, also uint16/int16 bit patterns |
+//! | bf (bf16) | ml_dtypes.bfloat16, which `np.save` writes as the 2-byte void `<V2`; with `raw`, also uint16/int16 bit patterns |
 //! | bf8, hf8 | uint8 (raw bits) |
 //! | tf32 | float32 (the fp32 container) |
 //! | D / UD (C, D) | int32 / uint32 |
 //! | F (C, D) | float32 |
-//! | BF / HF (C, D) | uint16 (raw bits); float16 is also read as HF |
+//! | BF / HF (C, D) | uint16 (raw bits); float16 is also read as HF, `<V2` (ml_dtypes.bfloat16) as BF |
 //!
 //! Arrays must be 2-D; C (row-major) and Fortran order are both read; output is C order.
 //! spvx-dpas itself takes and gives plain matrices; the files are this crate's business.
@@ -68,6 +68,25 @@ fn kind(dtype: &DType) -> Option<String> {
     }
 }
 
+/// NumPy's name of a dtype kind (`f2` → float16), for messages.
+fn numpy_name(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "i1" => "int8",
+        "u1" => "uint8",
+        "i2" => "int16",
+        "u2" => "uint16",
+        "i4" => "int32",
+        "u4" => "uint32",
+        "i8" => "int64",
+        "u8" => "uint64",
+        "f2" => "float16",
+        "f4" => "float32",
+        "f8" => "float64",
+        "V2" => "2-byte void, as np.save writes ml_dtypes.bfloat16",
+        _ => return None,
+    })
+}
+
 /// A 2-D array's shape, order, dtype kind and file.
 struct Array<'a> {
     rows: usize,
@@ -97,9 +116,10 @@ fn open<'a>(name: &'static str, bytes: &'a [u8]) -> Result<Array<'a>, NpyMatrixE
         cols,
         order: file.order(),
         kind: kind(&dtype).unwrap_or_default(),
-        display: match &dtype {
-            DType::Plain(t) => t.to_string(),
-            other => other.descr(),
+        display: match (&dtype, kind(&dtype).as_deref().and_then(numpy_name)) {
+            (DType::Plain(t), Some(numpy)) => format!("{t} ({numpy})"),
+            (DType::Plain(t), None) => t.to_string(),
+            (other, _) => other.descr(),
         },
         file,
     })
@@ -145,11 +165,24 @@ impl Array<'_> {
     }
 }
 
-/// Reads A or B of precision `precision`.
+/// Reads A or B of precision `precision` (16-bit float elements as float16 or
+/// ml_dtypes.bfloat16 only; see [`element_matrix_from_npy_raw`]).
 pub fn element_matrix_from_npy(
     name: &'static str,
     bytes: &[u8],
     precision: Precision,
+) -> Result<ElementMatrix, NpyMatrixError> {
+    element_matrix_from_npy_raw(name, bytes, precision, false)
+}
+
+/// Reads A or B of precision `precision`; with `raw`, hf and bf elements may also come as
+/// uint16/int16 arrays of bit patterns (the user's explicit choice: such an array is not
+/// checked to hold floats of that format).
+pub fn element_matrix_from_npy_raw(
+    name: &'static str,
+    bytes: &[u8],
+    precision: Precision,
+    raw: bool,
 ) -> Result<ElementMatrix, NpyMatrixError> {
     let arr = open(name, bytes)?;
     let (rows, cols) = (arr.rows, arr.cols);
@@ -186,10 +219,20 @@ pub fn element_matrix_from_npy(
             .into_iter()
             .map(|v| u32::from(v.to_bits()))
             .collect(),
-        (Precision::Bf16, "u2") => arr
+        (Precision::Bf16, "V2") => arr
+            .values::<npyz::FixedSizeBytes<2>>(name)?
+            .into_iter()
+            .map(|v| u32::from(u16::from_le_bytes(v.0)))
+            .collect(),
+        (Precision::Bf16 | Precision::Fp16, "u2") if raw => arr
             .values::<u16>(name)?
             .into_iter()
             .map(u32::from)
+            .collect(),
+        (Precision::Bf16 | Precision::Fp16, "i2") if raw => arr
+            .values::<i16>(name)?
+            .into_iter()
+            .map(|v| u32::from(v as u16))
             .collect(),
         (Precision::Bf8 | Precision::Hf8, "u1") => {
             arr.values::<u8>(name)?.into_iter().map(u32::from).collect()
@@ -200,10 +243,18 @@ pub fn element_matrix_from_npy(
             .map(f32::to_bits)
             .collect(),
         _ => {
-            let expected = match precision {
-                Precision::Fp16 => "float16",
-                Precision::Bf16 => "uint16 (raw bf16 bits)",
-                Precision::Tf32 => "float32",
+            let expected = match (precision, raw) {
+                (Precision::Fp16, false) => {
+                    "float16 (<f2), or uint16/int16 bit patterns when raw bits are asked for"
+                }
+                (Precision::Fp16, true) => "float16 (<f2) or uint16/int16 bit patterns",
+                (Precision::Bf16, false) => {
+                    "bfloat16 (ml_dtypes.bfloat16, saved as <V2), or uint16/int16 bit patterns when raw bits are asked for"
+                }
+                (Precision::Bf16, true) => {
+                    "bfloat16 (ml_dtypes.bfloat16, saved as <V2) or uint16/int16 bit patterns"
+                }
+                (Precision::Tf32, _) => "float32",
                 _ => "uint8 (raw fp8 bits)",
             };
             return Err(arr.dtype_error(name, what, expected));
@@ -244,6 +295,13 @@ pub fn acc_matrix_from_npy(
                 .map(u32::from)
                 .collect(),
         ),
+        "V2" => (
+            DataType::Bf,
+            arr.values::<npyz::FixedSizeBytes<2>>(name)?
+                .into_iter()
+                .map(|v| u32::from(u16::from_le_bytes(v.0)))
+                .collect(),
+        ),
         "f2" => (
             DataType::Hf,
             arr.values::<half::f16>(name)?
@@ -255,7 +313,7 @@ pub fn acc_matrix_from_npy(
             return Err(arr.dtype_error(
                 name,
                 "accumulator elements".into(),
-                "int32, uint32, float32, uint16 (BF/HF bits) or float16",
+                "int32, uint32, float32, uint16 (BF/HF bits), float16 or bfloat16 (<V2)",
             ));
         }
     };
@@ -307,7 +365,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "B: dtype <i4 cannot hold s8 elements; expected int8 or uint8"
+            "B: dtype <i4 (int32) cannot hold s8 elements; expected int8 or uint8"
         );
         let e = acc_matrix_from_npy("C", &npy("<i4", false, "(4,)", &[0; 16]), DataType::Bf)
             .unwrap_err();
