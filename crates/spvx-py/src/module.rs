@@ -55,18 +55,26 @@ pub fn assemble<'py>(
 
 /// `spvx dis`: a binary module → text, as spirv-dis 2025.5 prints it.
 #[pyfunction]
-#[pyo3(signature = (data, raw_id=false, header=true, indent=true, name="<bytes>"))]
+#[pyo3(signature = (data, raw_id=false, header=true, indent=true, nested_indent=false, offsets=false, comment=false, name="<bytes>"))]
+#[allow(clippy::too_many_arguments)]
 pub fn disassemble(
     data: &[u8],
     raw_id: bool,
     header: bool,
     indent: bool,
+    nested_indent: bool,
+    offsets: bool,
+    comment: bool,
     name: &str,
 ) -> PyResult<String> {
     let opts = DisOptions {
         raw_id,
         header,
         indent,
+        nested_indent,
+        offsets,
+        comment,
+        color: false,
     };
     disassemble_bytes(data, &opts)
         .map_err(|e| diagnostics(Kind::Disassemble, &[Diagnostic::binary(name, &e)]))

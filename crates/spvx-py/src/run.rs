@@ -159,7 +159,7 @@ fn output<'py>(
     shape: Option<&[u64]>,
     bytes: &[u8],
 ) -> PyResult<(&'static str, Bound<'py, PyBytes>)> {
-    let Some(elem) = elem.filter(|e| bytes.len() % e.size() == 0) else {
+    let Some(elem) = elem.filter(|e| bytes.len().is_multiple_of(e.size())) else {
         return Ok(("raw", PyBytes::new(py, bytes)));
     };
     let length = [(bytes.len() / elem.size()) as u64];

@@ -34,7 +34,12 @@ def test_assemble_matches_spirv_as(spirv_tools, tmp_path):
 
 def test_disassemble_matches_spirv_dis(spirv_tools, compile_glsl):
     spv = compile_glsl(SHADER)
-    for flags, kwargs in (([], {}), (["--raw-id", "--no-header"], {"raw_id": True, "header": False})):
+    cases = (
+        ([], {}),
+        (["--raw-id", "--no-header"], {"raw_id": True, "header": False}),
+        (["--nested-indent", "--offsets", "--comment"], {"nested_indent": True, "offsets": True, "comment": True}),
+    )
+    for flags, kwargs in cases:
         want = subprocess.run(
             [spirv_tools / "spirv-dis", *flags, str(spv)], check=True, capture_output=True, text=True
         ).stdout
@@ -82,7 +87,7 @@ def test_errors_carry_the_cli_messages(spvx_cli, tmp_path):
     status, stderr = cli(spvx_cli, "dis", "cut.spv", cwd=tmp_path)
     assert status == 1
     with pytest.raises(spvx.DisassembleError) as e:
-        spvx._spvx.disassemble(binary, False, True, True, "cut.spv")
+        spvx._spvx.disassemble(binary, name="cut.spv")
     assert str(e.value) == stderr.rstrip("\n")
     assert issubclass(spvx.DisassembleError, spvx.SpvxError)
 

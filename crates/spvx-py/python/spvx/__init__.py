@@ -282,9 +282,14 @@ def disassemble(
     raw_id: bool = False,
     header: bool = True,
     indent: bool = True,
+    nested_indent: bool = False,
+    offsets: bool = False,
+    comment: bool = False,
 ) -> str:
-    """A binary module → text, byte for byte as spirv-dis 2025.5 prints it (``spvx dis``)."""
-    return _spvx.disassemble(bytes(binary), raw_id, header, indent)
+    """A binary module → text, byte for byte as spirv-dis 2025.5 prints it (``spvx dis``);
+    the switches are spirv-dis's (``--raw-id``, ``--no-header``, ``--no-indent``,
+    ``--nested-indent``, ``--offsets``, ``--comment``)."""
+    return _spvx.disassemble(bytes(binary), raw_id, header, indent, nested_indent, offsets, comment)
 
 
 def validate(module: Any, *, target_env: Optional[str] = None) -> None:

@@ -52,6 +52,9 @@ def disassemble(
     raw_id: bool = False,
     header: bool = True,
     indent: bool = True,
+    nested_indent: bool = False,
+    offsets: bool = False,
+    comment: bool = False,
 ) -> str: ...
 def validate(module: Module, *, target_env: Optional[str] = None) -> None: ...
 def reflect(module: Module) -> Dict[str, Any]: ...
