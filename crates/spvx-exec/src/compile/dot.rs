@@ -2,9 +2,10 @@
 //! (OpSDot, OpUDot, OpSUDot and their AccSat forms) and the mixed float dot products of
 //! SPV_VALVE_mixed_float_dot_product.
 
-use super::Compiler;
 use super::func::Code;
+use super::{Compiler, Value};
 use crate::error::ExecError;
+use crate::program::wide::{WideInst, WideOp};
 use crate::program::*;
 use spvx_num::intdot::{DotKind, DotSpec};
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
@@ -32,6 +33,9 @@ impl Compiler<'_> {
         } else {
             None
         };
+        if self.is_wide_type(Some(dst.ty)) {
+            return self.wide_int_dot(index, kind, (dst, a, b, acc), code);
+        }
         let result_bits = self.scalar(index, dst.ty)?.bits();
         let (comp, n) = self.scalar_components(index, a.ty)?;
         let (comp_bits, count) = match (comp, n) {
@@ -56,6 +60,61 @@ impl Compiler<'_> {
                 count,
                 acc,
             },
+        );
+        Ok(())
+    }
+
+    /// An integer dot product whose result is wider than 64 bits (one [`WideOp::IntDot`]):
+    /// components of at most 64 bits, vectors or packed 4×8 words.
+    fn wide_int_dot(
+        &mut self,
+        index: usize,
+        kind: DotKind,
+        (dst, a, b, acc): (Value, Value, Value, Option<Slot>),
+        code: &mut Code,
+    ) -> Result<(), ExecError> {
+        let width = match self.ty(index, dst.ty)? {
+            spvx_spirv::index::Type::Int { width, .. } => *width,
+            _ => return Err(self.err(index, "expected an integer result")),
+        };
+        let bits = self.wide_bits(index, width)?;
+        let component = self
+            .ix
+            .scalar_or_component(a.ty)
+            .filter(|t| !self.is_wide_type(Some(*t)));
+        if component.is_none() {
+            return Err(self.unsupported(
+                index,
+                "integer dot products of components wider than 64 bits",
+            ));
+        }
+        let (comp, n) = self.scalar_components(index, a.ty)?;
+        let (comp_bits, count) = match (comp, n) {
+            (Scalar::Int(32), 1) => (8, 0u8),
+            (Scalar::Int(w), n) if n > 1 => (w as u32, n as u8),
+            _ => {
+                return Err(self.err(
+                    index,
+                    "dot product operands must be integer vectors or packed 32-bit words",
+                ));
+            }
+        };
+        let spec =
+            DotSpec::new(kind, comp_bits, bits).map_err(|e| self.err(index, e.to_string()))?;
+        code.push(
+            index,
+            Inst::Wide(Box::new(WideInst {
+                op: WideOp::IntDot {
+                    spec,
+                    count,
+                    acc: acc.is_some(),
+                },
+                dst: dst.slot,
+                a: a.slot,
+                b: b.slot,
+                c: acc.unwrap_or(0),
+                d: 0,
+            })),
         );
         Ok(())
     }

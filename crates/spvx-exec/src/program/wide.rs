@@ -103,4 +103,13 @@ pub enum WideOp {
         count: u32,
         index_bits: u32,
     },
+    /// An integer dot product (SPV_KHR_integer_dot_product) with a result of `spec`'s width
+    /// (more than 64 bits): components of at most 64 bits, `count` of them in consecutive
+    /// registers from `a` and `b` (`count == 0`: one packed 4×8 word each); `acc`: the AccSat
+    /// form, the accumulator's limbs from `c`.
+    IntDot {
+        spec: spvx_num::intdot::DotSpec,
+        count: u8,
+        acc: bool,
+    },
 }

@@ -15,6 +15,7 @@
 mod bits;
 mod extended;
 mod float;
+mod intdot;
 mod regs;
 
 use crate::bits::sext;
@@ -30,6 +31,7 @@ use std::cmp::Ordering;
 /// Runs one wide-integer instruction on the active lanes.
 pub fn execute(cx: &mut Ctx, w: &WideInst) -> Result<(), Stop> {
     match w.op {
+        WideOp::IntDot { spec, count, acc } => intdot::int_dot(cx, w, &spec, count, acc),
         WideOp::Bin { op, bits } => bin(cx, w, op, bits),
         WideOp::Shift {
             op,
