@@ -165,14 +165,16 @@ impl Array<'_> {
     }
 }
 
-/// Reads A or B of precision `precision` (16-bit float elements as float16 or
-/// ml_dtypes.bfloat16 only; see [`element_matrix_from_npy_raw`]).
+/// Reads A or B of precision `precision`, hf and bf elements also as uint16/int16 bit patterns
+/// (the convention spvx-py's `dpas.matmul` documents: bf as uint16 bits); the same as
+/// [`element_matrix_from_npy_raw`] with `raw` set. `spvx dpas matmul` asks for raw bits only
+/// with `--raw`.
 pub fn element_matrix_from_npy(
     name: &'static str,
     bytes: &[u8],
     precision: Precision,
 ) -> Result<ElementMatrix, NpyMatrixError> {
-    element_matrix_from_npy_raw(name, bytes, precision, false)
+    element_matrix_from_npy_raw(name, bytes, precision, true)
 }
 
 /// Reads A or B of precision `precision`; with `raw`, hf and bf elements may also come as
