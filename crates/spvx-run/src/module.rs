@@ -341,8 +341,17 @@ impl LoadedModule {
     /// `d` placed at instruction `index` (a binary's instruction shown as a note); unchanged
     /// for an index the module does not have.
     pub fn locate(&self, d: Diagnostic, index: u32) -> Diagnostic {
-        self.places
-            .locate(d, index as usize, self.header(), self.instructions())
+        let d = self
+            .places
+            .locate(d, index as usize, self.header(), self.instructions());
+        let Some(loc) = self.index.source_location(index as usize) else {
+            return d;
+        };
+        let d = d.note("source", loc.to_string());
+        match self.index.source_line(&loc) {
+            Some(line) => d.note("source line", line.trim_end().to_string()),
+            None => d,
+        }
     }
 }
 

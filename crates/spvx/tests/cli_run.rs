@@ -911,7 +911,10 @@ fn missing_bindings_at_once_and_push_constant_size() {
     let out = run_in(&dir, &["run", &m, "--groups", "1"]);
     assert_eq!(out.status.code(), Some(1));
     let e = text(&out.stderr);
-    assert!(e.contains(&format!("error: {m}: 3 bindings have no data:")), "{e}");
+    assert!(
+        e.contains(&format!("error: {m}: 3 bindings have no data:")),
+        "{e}"
+    );
     for line in [
         "binding 0.0 (storage buffer of 4·n bytes) has no data; give --buffer 0.0=SOURCE (a file, or zeros:BYTES) or a [[buffer]] entry in the run file",
         "binding 0.1 (storage buffer of 4·n bytes) has no data; give --buffer 0.1=SOURCE (a file, or zeros:BYTES) or a [[buffer]] entry in the run file",
@@ -936,6 +939,53 @@ fn missing_bindings_at_once_and_push_constant_size() {
     let out = run_in(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     for b in ["0.0.bin", "0.1.bin"] {
-        assert_eq!(std::fs::read(dir.join(b)).unwrap_or_default(), 7u32.to_le_bytes());
+        assert_eq!(
+            std::fs::read(dir.join(b)).unwrap_or_default(),
+            7u32.to_le_bytes()
+        );
     }
+}
+
+/// A runtime report names the source place of its instruction (OpLine) and shows the source
+/// line when OpSource embeds the text.
+#[test]
+fn runtime_reports_name_the_source_place() {
+    let dir = tmp("source_place");
+    let m = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/run/oob_with_source.spvasm")
+        .display()
+        .to_string();
+    let out = run_in(
+        &dir,
+        &["run", &m, "--groups", "1", "--buffer", "0.0=zeros:8"],
+    );
+    let e = text(&out.stderr);
+    assert!(out.status.success(), "{e}");
+    assert!(
+        e.contains("warning: access-chain index 2 outside an array of 2"),
+        "{e}"
+    );
+    assert!(e.contains("  = source: k.comp:4:15\n"), "{e}");
+    assert!(
+        e.contains("  = source line: void main() { o.v[gl_GlobalInvocationID.x + 1u] = 7u; }\n"),
+        "{e}"
+    );
+    let strict = run_in(
+        &dir,
+        &[
+            "run",
+            &m,
+            "--groups",
+            "1",
+            "--buffer",
+            "0.0=zeros:8",
+            "--strict",
+        ],
+    );
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(
+        text(&strict.stderr).contains("  = source: k.comp:4:15\n"),
+        "{}",
+        text(&strict.stderr)
+    );
 }

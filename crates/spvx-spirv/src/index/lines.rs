@@ -68,7 +68,7 @@ impl ModuleIndex {
                 let line = inst.operands.get(1).and_then(Operand::word)?;
                 let column = inst.operands.get(2).and_then(Operand::word)?;
                 Some(LineMark::At(SourceLocation {
-                    file: file.and_then(|f| self.string(f)),
+                    file: file.and_then(|f| self.op_string(f)),
                     line,
                     column,
                     line_end: line,
@@ -117,7 +117,7 @@ impl ModuleIndex {
     }
 
     /// The text of an `OpString`.
-    fn string(&self, id: Id) -> Option<String> {
+    pub fn op_string(&self, id: Id) -> Option<String> {
         let inst = self.def_inst(id)?;
         (inst.opcode == Op::String)
             .then(|| inst.operands.first()?.string().map(str::to_string))
@@ -131,6 +131,46 @@ impl ModuleIndex {
             return None;
         }
         let file = inst.operands.get(2).and_then(Operand::id)?;
-        self.string(file)
+        self.op_string(file)
+    }
+
+    /// The source text the module embeds for `file`: an `OpSource` naming it, with the
+    /// `OpSourceContinued`s after it (glslang `-g`), or a `DebugSource` naming it with its
+    /// `Text` (NonSemantic.Shader.DebugInfo.100, glslang `-gVS`).
+    pub fn source_text(&self, file: &str) -> Option<String> {
+        for (at, inst) in self.insts.iter().enumerate() {
+            let names = |k: usize| {
+                inst.operands
+                    .get(k)
+                    .and_then(Operand::id)
+                    .and_then(|f| self.op_string(f))
+                    .is_some_and(|f| f == file)
+            };
+            if inst.opcode == Op::Source && names(2) {
+                let mut text = inst.operands.get(3)?.string()?.to_string();
+                for next in &self.insts[at + 1..] {
+                    match (next.opcode, next.operands.first().and_then(|o| o.string())) {
+                        (Op::SourceContinued, Some(more)) => text.push_str(more),
+                        _ => break,
+                    }
+                }
+                return Some(text);
+            }
+            if inst.opcode == Op::ExtInst
+                && self.shader_debug_info(inst) == Some("DebugSource")
+                && names(2)
+            {
+                let text = inst.operands.get(3).and_then(Operand::id)?;
+                return self.op_string(text);
+            }
+        }
+        None
+    }
+
+    /// Line `loc.line` (1-based) of the embedded source text of `loc`'s file.
+    pub fn source_line(&self, loc: &SourceLocation) -> Option<String> {
+        let text = self.source_text(loc.file.as_deref()?)?;
+        let n = usize::try_from(loc.line).ok()?.checked_sub(1)?;
+        text.lines().nth(n).map(str::to_string)
     }
 }
