@@ -66,6 +66,12 @@ pub struct AmberArgs {
     /// Run on a Vulkan device (`vulkan` or `vulkan:NAME`) instead of the engine.
     #[arg(long)]
     pub device: Option<String>,
+    /// Run on the Vulkan device with this index in `spvx devices` (implies --device).
+    #[arg(long, value_name = "N", conflicts_with_all = ["device", "device_name"])]
+    pub device_index: Option<u32>,
+    /// Run on the first Vulkan device whose name contains TEXT (implies --device).
+    #[arg(long, value_name = "TEXT", conflicts_with = "device")]
+    pub device_name: Option<String>,
     /// Scripts run at once on the engine (default 1; device runs are one at a time).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
@@ -95,7 +101,12 @@ pub fn run(args: AmberArgs) -> CmdResult {
             let _ = std::io::stderr().flush();
         }
     };
-    let outcomes: Vec<Outcome> = match &args.device {
+    let device = crate::cmd::devices::choice(
+        args.device.as_deref(),
+        args.device_index,
+        args.device_name.as_deref(),
+    )?;
+    let outcomes: Vec<Outcome> = match &device {
         Some(dev) => {
             let runner = spvx_run::device::open(dev).map_err(error)?;
             let target = Target::Device(&runner);

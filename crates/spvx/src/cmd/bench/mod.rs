@@ -51,6 +51,12 @@ pub struct BenchArgs {
     /// Compare with a Vulkan device: `vulkan` (the first) or `vulkan:NAME`.
     #[arg(long, value_name = "DEVICE")]
     device: Option<String>,
+    /// Compare with the Vulkan device with this index in `spvx devices` (implies --device).
+    #[arg(long, value_name = "N", conflicts_with_all = ["device", "device_name"])]
+    device_index: Option<u32>,
+    /// Compare with the first Vulkan device whose name contains TEXT (implies --device).
+    #[arg(long, value_name = "TEXT", conflicts_with = "device")]
+    device_name: Option<String>,
     /// Also write the table to FILE.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
@@ -70,8 +76,13 @@ pub fn run(args: BenchArgs) -> CmdResult {
             args.filter.as_deref().unwrap_or("")
         ));
     }
-    let mut device: Option<Result<Box<dyn Device>, String>> =
-        args.device.as_deref().map(open_device);
+    let mut device: Option<Result<Box<dyn Device>, String>> = crate::cmd::devices::choice(
+        args.device.as_deref(),
+        args.device_index,
+        args.device_name.as_deref(),
+    )?
+    .as_deref()
+    .map(open_device);
     let device_name = match &device {
         None => "none requested".to_string(),
         Some(Ok(d)) => d.name(),
@@ -136,7 +147,7 @@ fn bench_error(e: BenchError) -> String {
 
 /// Opens the device named on the command line.
 fn open_device(name: &str) -> Result<Box<dyn Device>, String> {
-    if name != "vulkan" && !name.starts_with("vulkan:") {
+    if name != "vulkan" && !name.starts_with("vulkan:") && !name.starts_with("vulkan#") {
         return Err(format!(
             "unknown device '{name}' (use vulkan or vulkan:NAME)"
         ));
