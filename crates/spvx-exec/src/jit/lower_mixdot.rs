@@ -41,7 +41,7 @@ fn fp8_table(enc: Fp8Encoding) -> [f64; 256] {
     for (bits, v) in t.iter_mut().enumerate() {
         let e = ((bits >> mant_bits) & ((0x80 >> mant_bits) - 1)) as i32;
         let m = (bits & ((1 << mant_bits) - 1)) as i32;
-        let top = (0x7f >> mant_bits) as i32;
+        let top = 0x7f >> mant_bits;
         let magnitude = match enc {
             Fp8Encoding::E4m3 if e == top && m == (1 << mant_bits) - 1 => f64::NAN,
             Fp8Encoding::E5m2 if e == top && m == 0 => f64::INFINITY,

@@ -22,6 +22,9 @@ expected outputs, where it gives them). Times are medians per dispatch, end to e
 compiled once (engine) / a kernel prepared once (device: buffers, pipeline): inputs in, dispatch,
 outputs out. The ratio is device time / engine time (above 1: the engine is faster). One-time
 setup is measured apart (engine compile, device setup) and enters only the 'ratio with setup' column.
+The headline under the table is the geometric mean of the ratio over the kernels whose dispatch
+takes at least 1 ms on both sides, with the lowest ratio and its kernel; the shorter kernels
+(launch overhead more than execution) are listed on a line of their own.
 
 The table (markdown) goes to standard output and to -o FILE; progress goes to standard error.
 The exit status is 1 when any output differs.
