@@ -1,8 +1,9 @@
 //! `spvx amber` end to end on the engine: every script under tests/amber/ (each with
 //! hand-computed expectations) passes; the scripts under fail/ fail at the right line:column
 //! with the value, expected, got and writer; unsupported/ scripts are skipped with the reason;
-//! error/ scripts are errors naming file:line:column; subgroup8/ needs --subgroup-size 8; the
-//! summary line, exit codes and --json.
+//! error/ scripts are errors naming file:line:column; subgroup8/ needs --subgroup-size 8;
+//! engine_only/ passes on the engine (a device cannot run it through spvx-vk); target_env/
+//! needs --target-env; the summary line, exit codes and --json.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -60,6 +61,60 @@ fn every_passing_script_passes_on_the_engine() {
             all.len()
         )),
         "{out}"
+    );
+}
+
+/// Constructs of Khronos' own scripts (google/amber tests/cases, the CTS amber files), each
+/// in a script of ours that failed before it was handled.
+#[test]
+fn khronos_script_constructs_pass() {
+    let cases = [
+        // `#version 310 es` first although the inline source starts on a later line.
+        "glsl_es_version.amber",
+        // `FILL 0.0` / `7.00` for integers; 218 for int8 and -1 for uint16 (the bits).
+        "int_value_forms.amber",
+        // DEVICE_EXTENSION VK_KHR_spirv_1_4: SPIR-V assembly built for spv1.4.
+        "spirv14_by_requirement.amber",
+        // VkScript [comment] sections.
+        "vk_comment.vkscript",
+        // The engine has variable pointers now.
+        "variable_pointers.amber",
+        // ...and workgroup blocks (spvx-vk cannot enable them on a device).
+        "engine_only/workgroup_blocks.amber",
+    ];
+    for name in cases {
+        let f = dir().join(name).display().to_string();
+        let o = amber(&[&f]);
+        let out = text(&o);
+        assert!(o.status.success(), "{name}:\n{out}");
+        assert!(out.contains(&format!("PASS  {f}")), "{name}:\n{out}");
+    }
+}
+
+#[test]
+fn target_env_option_sets_the_default_spirv_version() {
+    let f = dir()
+        .join("target_env/needs_spv14.vkscript")
+        .display()
+        .to_string();
+    let out = text(&amber(&[&f]));
+    assert!(
+        out.contains("OpEntryPoint interfaces must be OpVariables with Storage Class of Input or Output before SPIR-V 1.4"),
+        "{out}"
+    );
+    for flag in ["--target-env", "-t"] {
+        let o = amber(&[flag, "spv1.4", &f]);
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(text(&o).contains(&format!("PASS  {f}")));
+    }
+    // vulkan1.1 is SPIR-V 1.3: still too old.
+    assert_eq!(amber(&["-t", "vulkan1.1", &f]).status.code(), Some(1));
+    let o = amber(&["-t", "spv9", &f]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("--target-env: unknown target environment 'spv9'"),
+        "{}",
+        text(&o)
     );
 }
 
@@ -130,7 +185,7 @@ fn unsupported_scripts_are_skipped_with_the_reason() {
         ("sampler.amber", "10:8: unsupported: samplers"),
         (
             "lacks_feature.amber",
-            "4:1: the engine lacks feature VariablePointerFeatures.variablePointers",
+            "4:1: the engine lacks feature Features.geometryShader",
         ),
         (
             "lacks_extension.amber",
@@ -227,7 +282,7 @@ fn not_a_script_and_help() {
 fn cut_scripts_never_panic() {
     use spvx_run::amber::{parse::parse_amber, vkscript::parse_vkscript};
     let mut files = Vec::new();
-    for sub in [".", "fail", "error", "unsupported"] {
+    for sub in [".", "fail", "error", "unsupported", "engine_only", "target_env"] {
         files.extend(scripts(sub));
     }
     for f in files {

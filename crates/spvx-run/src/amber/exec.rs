@@ -53,8 +53,22 @@ pub struct Outcome {
     pub notes: Vec<String>,
 }
 
+/// How scripts are built, beyond what they say themselves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScriptOptions {
+    /// The target environment of shaders without `TARGET_ENV` (Amber's `-t`): spv1.x or
+    /// vulkan1.x. None: spv1.0 for SPIR-V assembly (spv1.4 when the script requires
+    /// VK_KHR_spirv_1_4), vulkan1.0 for GLSL.
+    pub target_env: Option<String>,
+}
+
 /// Reads, parses and runs the script at `path`.
 pub fn run_script(path: &Path, target: &Target) -> Outcome {
+    run_script_with(path, target, &ScriptOptions::default())
+}
+
+/// Reads, parses and runs the script at `path`, built as `opts` says.
+pub fn run_script_with(path: &Path, target: &Target, opts: &ScriptOptions) -> Outcome {
     let file = path.display().to_string();
     let outcome = |status| Outcome {
         status,
@@ -85,7 +99,7 @@ pub fn run_script(path: &Path, target: &Target) -> Outcome {
     if let Err(e) = super::require::check(&script, target) {
         return outcome(Status::Skip(e.to_string()));
     }
-    let mut st = State::new(&script, target, false);
+    let mut st = State::new(&script, target, false, opts);
     if let Err(e) = st.commands(&script.commands) {
         return outcome(Status::Error(e.to_string()));
     }
@@ -95,7 +109,7 @@ pub fn run_script(path: &Path, target: &Target) -> Outcome {
         let mut cfg = cfg.clone();
         cfg.track_writers = true;
         let t = Target::Engine(cfg);
-        let mut again = State::new(&script, &t, true);
+        let mut again = State::new(&script, &t, true, opts);
         if again.commands(&script.commands).is_ok() && again.failures.len() == failures.len() {
             failures = again.failures;
         }
@@ -120,6 +134,7 @@ type Slot = (u32, u32, Option<u32>, String, usize, usize);
 struct State<'s> {
     script: &'s Script,
     target: &'s Target<'s>,
+    opts: &'s ScriptOptions,
     buffers: BTreeMap<String, Vec<u8>>,
     modules: BTreeMap<String, LoadedModule>,
     /// With writer tracking: per buffer, per byte, the invocation that last wrote it.
@@ -130,9 +145,15 @@ struct State<'s> {
 }
 
 impl<'s> State<'s> {
-    fn new(script: &'s Script, target: &'s Target<'s>, track: bool) -> State<'s> {
+    fn new(
+        script: &'s Script,
+        target: &'s Target<'s>,
+        track: bool,
+        opts: &'s ScriptOptions,
+    ) -> State<'s> {
         State {
             script,
+            opts,
             target,
             buffers: script
                 .buffers
@@ -226,7 +247,9 @@ impl<'s> State<'s> {
 
     fn module(&mut self, name: &str) -> Result<&LoadedModule, AmberError> {
         if !self.modules.contains_key(name) {
-            let m = shader::load(&self.script.shaders[name])?;
+            let chosen = self.opts.target_env.as_deref();
+            let asm_env = self.script.default_asm_env(chosen);
+            let m = shader::load(&self.script.shaders[name], asm_env, chosen)?;
             self.modules.insert(name.to_string(), m);
         }
         Ok(&self.modules[name])

@@ -235,10 +235,42 @@ impl DataType {
         out
     }
 
-    /// The bits of one value written as text.
+    /// The bits of one value written as text. An integer type also takes a decimal whose
+    /// fraction is all zeros (`0.0`, `-3.00`: Amber's own scripts `FILL` integer buffers so);
+    /// any other fraction stays an error.
+    ///
+    /// An integer value may also lie in the range of the other signedness of the same width
+    /// (`218` or `-1` for an 8-bit type: -128..=255): its two's-complement bits are meant,
+    /// as Amber writes them (the CTS writes int8 results as 0..255); one outside both ranges
+    /// stays an error.
     pub fn value(&self, text: &str) -> Result<u64, ElemError> {
-        self.elem.encode_text(text)
+        if self.elem.float_format().is_some() {
+            return self.elem.encode_text(text);
+        }
+        let text = integral_decimal(text).unwrap_or(text);
+        self.elem.encode_text(text).or_else(|e| {
+            let width = self.elem.bits();
+            let v: i128 = text.trim().parse().map_err(|_| e.clone())?;
+            let lo = -(1i128 << (width - 1));
+            let hi = (1i128 << width) - 1;
+            if (lo..=hi).contains(&v) {
+                Ok((v as u128 & ((1u128 << width) - 1)) as u64)
+            } else {
+                Err(e)
+            }
+        })
     }
+}
+
+/// The integer part of `[+-]digits.zeros` (at least one digit before the point), if `text` is
+/// one.
+fn integral_decimal(text: &str) -> Option<&str> {
+    let (whole, frac) = text.split_once('.')?;
+    let digits = whole.strip_prefix(['-', '+']).unwrap_or(whole);
+    let ok = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && frac.bytes().all(|b| b == b'0');
+    ok.then_some(whole)
 }
 
 /// A number read from a buffer or a script, for the ordered comparisons.
@@ -272,6 +304,29 @@ impl Number {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_types_take_zero_fractions_only() {
+        let i8t = DataType::amber("int8").expect("type");
+        assert_eq!(i8t.value("0.0").ok(), Some(0));
+        assert_eq!(i8t.value("-3.00").ok(), Some(0xfd));
+        assert_eq!(i8t.value("+7.").ok(), Some(7));
+        assert!(i8t.value("0.5").is_err());
+        assert!(i8t.value(".0").is_err());
+        assert!(i8t.value("300.0").is_err());
+        // Either signedness of the width: the two's-complement bits.
+        assert_eq!(i8t.value("218").ok(), Some(0xda));
+        assert_eq!(i8t.value("255").ok(), Some(0xff));
+        assert!(i8t.value("256").is_err());
+        assert!(i8t.value("-129").is_err());
+        let u16t = DataType::amber("uint16").expect("type");
+        assert_eq!(u16t.value("-1").ok(), Some(0xffff));
+        assert!(u16t.value("-32769").is_err());
+        let u64t = DataType::amber("uint64").expect("type");
+        assert_eq!(u64t.value("-1").ok(), Some(u64::MAX));
+        let f = DataType::amber("float").expect("type");
+        assert_eq!(f.value("0.5").ok(), Some(0x3f00_0000));
+    }
 
     #[test]
     fn std430_pads_vec3_and_std140_rounds_to_16() {

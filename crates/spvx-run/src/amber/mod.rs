@@ -28,4 +28,4 @@ pub mod values;
 pub mod vkscript;
 
 pub use error::{AmberError, Place};
-pub use exec::{Failure, Outcome, Status, Target, run_script};
+pub use exec::{Failure, Outcome, ScriptOptions, Status, Target, run_script, run_script_with};

@@ -174,3 +174,21 @@ pub struct Script {
     pub requires: Vec<Require>,
     pub commands: Vec<Command>,
 }
+
+impl Script {
+    /// The target environment of a SPIRV-ASM shader without `TARGET_ENV`: `chosen` (the
+    /// command line's `--target-env`, as Amber's `-t`) when given, else spv1.4 when the script
+    /// requires `VK_KHR_spirv_1_4` (as the CTS harness assembles those scripts), else spv1.0
+    /// (Amber's default).
+    pub fn default_asm_env<'a>(&self, chosen: Option<&'a str>) -> &'a str {
+        let wants_1_4 = self
+            .requires
+            .iter()
+            .any(|r| matches!(r, Require::Extension(e, _) if e == "VK_KHR_spirv_1_4"));
+        match chosen {
+            Some(env) => env,
+            None if wants_1_4 => "spv1.4",
+            None => "spv1.0",
+        }
+    }
+}

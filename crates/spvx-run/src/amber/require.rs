@@ -68,11 +68,18 @@ pub const FEATURES: &[(&str, bool, Has)] = &[
         f.runtime_descriptor_array
     }),
     ("robustBufferAccess2", true, |f| f.robust_buffer_access2),
-    // The engine refuses variable pointers today (issue 20).
-    ("variablePointers", false, |f| f.variable_pointers),
-    ("variablePointersStorageBuffer", false, |f| {
+    // Logical pointers held in Function/Private memory, OpPtrEqual/OpPtrNotEqual/OpPtrDiff
+    // (issue 20).
+    ("variablePointers", true, |f| f.variable_pointers),
+    ("variablePointersStorageBuffer", true, |f| {
         f.variable_pointers_storage_buffer
     }),
+    // Workgroup blocks aliasing one region (SPV_KHR_workgroup_memory_explicit_layout): the
+    // engine has them; spvx-vk cannot enable them on a device.
+    ("workgroupMemoryExplicitLayout", true, |_| false),
+    ("workgroupMemoryExplicitLayoutScalarBlockLayout", true, |_| false),
+    ("workgroupMemoryExplicitLayout8BitAccess", true, |_| false),
+    ("workgroupMemoryExplicitLayout16BitAccess", true, |_| false),
 ];
 
 /// Device extensions whose SPIR-V the engine runs, and the feature a device needs for each
@@ -120,6 +127,12 @@ pub const EXTENSIONS: &[(&str, Option<Has>)] = &[
         Some(|f| f.shader_zero_initialize_workgroup_memory),
     ),
     ("VK_EXT_robustness2", Some(|f| f.robust_buffer_access2)),
+    (
+        "VK_KHR_variable_pointers",
+        Some(|f| f.variable_pointers_storage_buffer),
+    ),
+    // spvx-vk cannot enable it on a device.
+    ("VK_KHR_workgroup_memory_explicit_layout", Some(|_| false)),
     ("VK_ARM_tensors", Some(|f| f.tensors)),
 ];
 

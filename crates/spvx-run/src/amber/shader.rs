@@ -1,5 +1,6 @@
 //! A script's shader as a module the engine and spvx-vk take: SPIRV-ASM through spvx's
-//! assembler (header version from `TARGET_ENV`, default spv1.0 as Amber assembles), SPIRV-HEX
+//! assembler (header version from `TARGET_ENV`, else the script's default: spv1.0 as Amber
+//! assembles, spv1.4 when it requires VK_KHR_spirv_1_4), SPIRV-HEX
 //! and SPIRV-BIN as binaries, GLSL through `glslangValidator` (`-V`, `--target-env` from
 //! `TARGET_ENV`, default vulkan1.0) when it is on PATH.
 
@@ -10,8 +11,20 @@ use spvx_spirv::asm::{AsmOptions, target_env_version};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The shader `name`, read (and assembled or compiled).
-pub fn load(sh: &Shader) -> Result<LoadedModule, AmberError> {
+/// Whether `env` names a target environment a shader may be built for (spv1.0 … spv1.6,
+/// vulkan1.0 … vulkan1.3, as spirv-as names them).
+pub fn known_env(env: &str) -> bool {
+    target_env_version(env).is_some() && (env.starts_with("spv1.") || env.starts_with("vulkan1."))
+}
+
+/// The shader `name`, read (and assembled or compiled). `asm_env` is the target environment of
+/// SPIRV-ASM without `TARGET_ENV` (`Script::default_asm_env`); `glsl_env` that of GLSL without
+/// it (None: vulkan1.0).
+pub fn load(
+    sh: &Shader,
+    asm_env: &str,
+    glsl_env: Option<&str>,
+) -> Result<LoadedModule, AmberError> {
     let bad_env = |env: &str| {
         AmberError::parse(
             sh.at.clone(),
@@ -32,13 +45,13 @@ pub fn load(sh: &Shader) -> Result<LoadedModule, AmberError> {
     };
     match &sh.source {
         ShaderSource::Asm(text) => {
-            let env = sh.target_env.as_deref().unwrap_or("spv1.0");
+            let env = sh.target_env.as_deref().unwrap_or(asm_env);
             let version = target_env_version(env).ok_or_else(|| bad_env(env))?;
             module(text.as_bytes(), &AsmOptions { version })
         }
         ShaderSource::Binary(bytes) => module(bytes, &AsmOptions::default()),
         ShaderSource::Glsl(text) => {
-            let env = sh.target_env.as_deref().unwrap_or("vulkan1.0");
+            let env = sh.target_env.as_deref().or(glsl_env).unwrap_or("vulkan1.0");
             let glslang_env = match env {
                 e if e.starts_with("vulkan1.") => e.to_string(),
                 e if e.starts_with("spv1.") => format!("spirv{}", &e[3..]),
@@ -61,7 +74,9 @@ fn glslang(sh: &Shader, text: &str, env: &str) -> Result<Vec<u8>, AmberError> {
     let src = stem.with_extension("comp");
     let out = stem.with_extension("spv");
     let fail = |msg: String| AmberError::run(sh.at.clone(), msg);
-    std::fs::write(&src, text).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
+    let text = version_first(text);
+    std::fs::write(&src, text.as_ref())
+        .map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
     let run = Command::new("glslangValidator")
         .arg("-V")
         .arg("--target-env")
@@ -97,4 +112,40 @@ fn glslang(sh: &Shader, text: &str, env: &str) -> Result<Vec<u8>, AmberError> {
         )));
     }
     words.map_err(|e| fail(format!("glslangValidator wrote no module: {e}")))
+}
+
+/// `text` with its `#version` line moved to the first line when only blank lines (the padding
+/// that keeps the script's line numbers) precede it: an ES profile wants `#version` before any
+/// newline. The lines after it keep their numbers.
+fn version_first(text: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let Some(i) = lines.iter().position(|l| !l.trim().is_empty()) else {
+        return text.into();
+    };
+    if i == 0 || !lines[i].trim_start().starts_with("#version") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    out.push_str(lines[i]);
+    out.push_str(&"\n".repeat(i + 1));
+    out.push_str(&lines[i + 1..].join("\n"));
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::version_first;
+
+    #[test]
+    fn version_moves_to_line_one_and_later_lines_keep_their_numbers() {
+        let text = "\n\n#version 310 es\nvoid main() {}\n";
+        let moved = version_first(text);
+        assert_eq!(moved, "#version 310 es\n\n\nvoid main() {}\n");
+        assert_eq!(moved.lines().nth(3), text.lines().nth(3));
+        assert_eq!(version_first("#version 450\n"), "#version 450\n");
+        assert_eq!(
+            version_first("\n// c\n#version 450\n"),
+            "\n// c\n#version 450\n"
+        );
+    }
 }

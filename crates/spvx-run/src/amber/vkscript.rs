@@ -60,6 +60,16 @@ pub fn parse_vkscript(file: &str, text: &str, _base: &Path) -> Result<Script, Am
             } else {
                 match name.as_str() {
                     "require" | "test" => section = Some((name, tok)),
+                    // Free text up to the next section (Amber's parser skips it).
+                    "comment" => {
+                        while l.peek_raw().is_some_and(|r| {
+                            let t = r.trim();
+                            !(t.starts_with('[') && t.ends_with(']'))
+                        }) {
+                            l.skip_raw();
+                        }
+                        section = None;
+                    }
                     "vertex data" | "indices" => {
                         return Err(AmberError::unsupported(
                             place(line_no, col),

@@ -3,7 +3,7 @@
 //! scripts is spvx-run's `amber` module.
 
 use crate::cmd::{CmdResult, error};
-use spvx_run::amber::{Outcome, Status, Target, run_script};
+use spvx_run::amber::{Outcome, ScriptOptions, Status, Target, run_script_with};
 use spvx_run::options::RunOptions;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -81,10 +81,25 @@ pub struct AmberArgs {
     /// Print a JSON document instead of lines.
     #[arg(long)]
     pub json: bool,
+    /// Target environment of shaders without TARGET_ENV (spv1.0 … spv1.6, vulkan1.0 …
+    /// vulkan1.3; Amber's -t). Default: spv1.0 for SPIR-V assembly (spv1.4 when the script
+    /// requires VK_KHR_spirv_1_4), vulkan1.0 for GLSL.
+    #[arg(long, short = 't')]
+    pub target_env: Option<String>,
 }
 
 /// Runs every script and prints the verdicts.
 pub fn run(args: AmberArgs) -> CmdResult {
+    if let Some(env) = &args.target_env
+        && !spvx_run::amber::shader::known_env(env)
+    {
+        return Err(error(format!(
+            "--target-env: unknown target environment '{env}' (spv1.0 … spv1.6, vulkan1.0 … vulkan1.3)"
+        )));
+    }
+    let script_opts = ScriptOptions {
+        target_env: args.target_env.clone(),
+    };
     let n = args.scripts.len();
     let progress = n > 1 && std::io::stderr().is_terminal();
     let done = AtomicUsize::new(0);
@@ -113,7 +128,7 @@ pub fn run(args: AmberArgs) -> CmdResult {
             args.scripts
                 .iter()
                 .map(|p| {
-                    let o = run_script(p, &target);
+                    let o = run_script_with(p, &target, &script_opts);
                     tick();
                     o
                 })
@@ -134,7 +149,7 @@ pub fn run(args: AmberArgs) -> CmdResult {
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(p) = args.scripts.get(i) else { break };
-                            let o = run_script(p, &target);
+                            let o = run_script_with(p, &target, &script_opts);
                             if let Ok(mut slot) = slots[i].lock() {
                                 *slot = Some(o);
                             }
