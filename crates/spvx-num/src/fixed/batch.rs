@@ -11,7 +11,8 @@ use rayon::prelude::*;
 /// What a batch produced besides the values.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BatchStats {
-    /// How many inputs took the exact (slow) path: special inputs, exact points and hard cases.
+    /// How many inputs took the exact (slow) path: exact points, hard cases, and sizes beyond the
+    /// native integers.
     pub slow_path: usize,
     /// The special inputs met, by input index (the values are the documented ones).
     pub exceptions: Vec<(usize, Exception)>,
@@ -98,7 +99,12 @@ fn run(
         };
         let n = plan.decode(bits).map_err(fail)?;
         let (v, c) = match plan.eval(n) {
-            Some(r) => r,
+            Some((v, c, exception)) => {
+                if let Some(e) = exception {
+                    stats.exceptions.push((base + i, e));
+                }
+                (v, c)
+            }
             None => {
                 stats.slow_path += 1;
                 let o = evaluate_exact(op, &BigUint::from(bits)).map_err(fail)?;

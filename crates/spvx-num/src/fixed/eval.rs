@@ -264,7 +264,7 @@ pub struct FixedOutcome {
 pub fn evaluate(op: &FixedOp, input: &BigUint) -> Result<FixedOutcome, FixedError> {
     if let (Some(plan), Some(bits)) = (FastPlan::new(op), input.to_u64())
         && let Ok(n) = plan.decode(bits)
-        && let Some((v, c)) = plan.eval(n)
+        && let Some((v, c, exception)) = plan.eval(n)
     {
         let value = if op.function.is_pair() {
             FixedValue::Pair {
@@ -274,10 +274,7 @@ pub fn evaluate(op: &FixedOp, input: &BigUint) -> Result<FixedOutcome, FixedErro
         } else {
             FixedValue::Single(BigUint::from(v))
         };
-        return Ok(FixedOutcome {
-            value,
-            exception: None,
-        });
+        return Ok(FixedOutcome { value, exception });
     }
     evaluate_exact(op, input)
 }

@@ -8,7 +8,7 @@ mod algebraic;
 pub(crate) mod native;
 mod transcendental;
 
-use super::{FixedError, FixedFunction, FixedOp};
+use super::{Exception, FixedError, FixedFunction, FixedOp};
 use native::NativeTarget;
 use transcendental::Trans;
 
@@ -61,20 +61,24 @@ impl FastPlan {
         }
     }
 
-    /// The result bits for raw input n: (value, 0), or (sin, cos) for the pair functions; None
-    /// when the fast path does not settle this input.
-    pub fn eval(&self, n: i128) -> Option<(u64, u64)> {
+    /// The result bits for raw input n: (value, 0), or (sin, cos) for the pair functions, and
+    /// the special input met, if any; None when the fast path does not settle this input.
+    pub fn eval(&self, n: i128) -> Option<(u64, u64, Option<Exception>)> {
         let (a, t) = (self.a, &self.target);
-        let one = |m: Option<i128>| m.map(|m| (t.bits(m), 0));
+        let one = |m: Option<i128>| m.map(|m| (t.bits(m), 0, None));
+        let special = |m: i128, e: Exception| Some((t.bits(m), 0, Some(e)));
         match self.function {
             FixedFunction::Sqrt if n > 0 => one(algebraic::sqrt(n as u128, a, t)),
+            FixedFunction::Sqrt if n == 0 => Some((0, 0, None)),
+            FixedFunction::Sqrt => special(0, Exception::SqrtOfNegative),
             FixedFunction::Rsqrt if n > 0 => one(algebraic::rsqrt(n as u128, a, t)),
+            FixedFunction::Rsqrt if n == 0 => special(t.infinity(false), Exception::RsqrtOfZero),
+            FixedFunction::Rsqrt => special(0, Exception::RsqrtOfNegative),
             FixedFunction::Recip if n != 0 => one(algebraic::recip(n, a, t)),
+            FixedFunction::Recip => special(t.infinity(false), Exception::RecipOfZero),
             FixedFunction::Log if n > 0 => one(transcendental::eval(Trans::Log, n, a, t)),
-            FixedFunction::Sqrt
-            | FixedFunction::Rsqrt
-            | FixedFunction::Recip
-            | FixedFunction::Log => None,
+            FixedFunction::Log if n == 0 => special(t.infinity(true), Exception::LogOfZero),
+            FixedFunction::Log => special(0, Exception::LogOfNegative),
             FixedFunction::Exp => one(transcendental::eval(Trans::Exp, n, a, t)),
             FixedFunction::Sin => one(transcendental::eval(Trans::Sin, n, a, t)),
             FixedFunction::Cos => one(transcendental::eval(Trans::Cos, n, a, t)),
@@ -82,7 +86,7 @@ impl FastPlan {
             FixedFunction::CosPi => one(transcendental::eval(Trans::CosPi, n, a, t)),
             FixedFunction::SinCos | FixedFunction::SinCosPi => {
                 let pi = self.function == FixedFunction::SinCosPi;
-                transcendental::eval_pair(pi, n, a, t).map(|(s, c)| (t.bits(s), t.bits(c)))
+                transcendental::eval_pair(pi, n, a, t).map(|(s, c)| (t.bits(s), t.bits(c), None))
             }
         }
     }

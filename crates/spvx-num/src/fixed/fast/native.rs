@@ -78,6 +78,17 @@ impl NativeTarget {
         }
     }
 
+    /// The raw result for an infinite f(x) (`funcs::infinity`): overflow on that side; under
+    /// WRAP, MAX for +∞ and MIN for −∞.
+    pub fn infinity(&self, negative: bool) -> i128 {
+        match (self.o, negative) {
+            (Overflow::Wrap, false) => self.max,
+            (Overflow::Wrap, true) => self.min,
+            (_, false) => self.overflow(FAR),
+            (_, true) => self.overflow(-FAR),
+        }
+    }
+
     /// Applies the overflow mode to the quantized integer `m` (|m| ≤ FAR): the raw result.
     /// SAT_SYM on a signed format sends every m ≤ MIN to −MAX, as
     /// [`crate::fixed::apply_overflow`] does.
