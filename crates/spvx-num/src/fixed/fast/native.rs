@@ -171,28 +171,35 @@ pub(crate) fn round_native(floor: i128, frac: Frac, q: Quantization) -> i128 {
 /// Quantizes the finite double `v` (an exact value of t) under `q`, clamped to ±FAR.
 pub(crate) fn quantize_f64(v: f64, q: Quantization) -> i128 {
     const LIMIT: f64 = FAR as f64;
+    /// 2^62: below it the truncation to i64 is exact and one instruction.
+    const SMALL: f64 = 4_611_686_018_427_387_904.0;
+    if v.abs() < SMALL {
+        let tr = v as i64; // toward zero, exact
+        let floor = if (tr as f64) > v { tr - 1 } else { tr };
+        let fl = floor as f64; // exact: |floor| < 2^62 and v's integer part is a double
+        let frac = if v == fl {
+            Frac::Zero
+        } else {
+            // v is not an integer, so |v| < 2^52 and fl + 0.5 is exact.
+            let half = fl + 0.5;
+            if v < half {
+                Frac::BelowHalf
+            } else if v == half {
+                Frac::Half
+            } else {
+                Frac::AboveHalf
+            }
+        };
+        return round_native(floor as i128, frac, q);
+    }
     if v >= LIMIT {
         return FAR;
     }
     if v <= -LIMIT {
         return -FAR;
     }
-    let fl = v.floor();
-    let floor = fl as i128;
-    let frac = if v == fl {
-        Frac::Zero
-    } else {
-        // |v| < 2^52 here (larger doubles are integers), so fl + 0.5 is exact.
-        let half = fl + 0.5;
-        if v < half {
-            Frac::BelowHalf
-        } else if v == half {
-            Frac::Half
-        } else {
-            Frac::AboveHalf
-        }
-    };
-    round_native(floor, frac, q).clamp(-FAR, FAR)
+    // 2^62 ≤ |v| < 2^100: an integer.
+    v as i128
 }
 
 #[cfg(test)]
@@ -213,8 +220,8 @@ mod tests {
                     assert_eq!(BigInt::from(round_native(floor, frac, q)), big);
                 }
             }
-            // quantize_f64 against exact rationals: v = k/8
-            for k in -80i64..80 {
+            // quantize_f64 against exact rationals: v = k/8, and near 2^62 and 2^100
+            for k in (-80i64..80).chain([1 << 62, -(1 << 62), 3 << 61, (1 << 55) + 8]) {
                 let want = quantize_rational(&BigInt::from(k), &BigInt::from(8), q);
                 assert_eq!(
                     Some(BigInt::from(quantize_f64(k as f64 / 8.0, q))),
@@ -222,6 +229,8 @@ mod tests {
                     "{k}/8 {q:?}"
                 );
             }
+            assert_eq!(quantize_f64(2f64.powi(99), q), 1i128 << 99);
+            assert_eq!(quantize_f64(-(2f64.powi(100)), q), -FAR);
         }
         for o in Overflow::ALL {
             for (w, s) in [(1u32, true), (1, false), (3, true), (4, false), (64, true)] {

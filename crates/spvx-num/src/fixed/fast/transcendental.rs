@@ -43,6 +43,8 @@ fn pow2(e: i64) -> Option<f64> {
 const TWO_M52: f64 = 1.0 / 4_503_599_627_370_496.0; // 2^−52
 const TWO_M49: f64 = 1.0 / 562_949_953_421_312.0; // 2^−49
 const TWO_M1074: f64 = 4.9406564584124654e-324; // 2^−1074
+/// An upper bound of |π − fl(π)| (1.2246…·10^−16).
+const PI_ERR: f64 = 1.3e-16;
 /// An upper bound of π (the double above π).
 const PI_UP: f64 = 3.1415926535897936;
 
@@ -56,8 +58,19 @@ fn input(n: i128, a: i64) -> Option<(f64, f64)> {
         return None;
     }
     let s = pow2(a)?;
-    let xn = n as f64;
-    let d = (n - xn as i128).unsigned_abs() as f64;
+    let (xn, d) = if let Ok(small) = i64::try_from(n) {
+        // i64 conversions are single instructions; |n| < 2^53 converts exactly.
+        let xn = small as f64;
+        let d = if small.unsigned_abs() < 1 << 53 {
+            0.0
+        } else {
+            (n - xn as i128).unsigned_abs() as f64
+        };
+        (xn, d)
+    } else {
+        let xn = n as f64;
+        (xn, (n - xn as i128).unsigned_abs() as f64)
+    };
     Some((xn * s, d * s))
 }
 
@@ -148,18 +161,25 @@ pub(crate) fn eval(f: Trans, n: i128, a: i64, t: &NativeTarget) -> Option<i128> 
     settle(y, eps, positive(f, n, a), t)
 }
 
-/// (sin, cos) of x, or of πx when `pi`, quantized into `t`, when both are decided.
+/// (sin, cos) of x, or of πx when `pi`, quantized into `t`, when both are decided. One
+/// CORE-MATH sincos call serves both; for πx, on θ̃ = fl(π̃ · x̃) with x reduced modulo 2 first,
+/// and |πx − θ̃| ≤ |π − π̃|·|x̃| + 2^−53·|θ̃| + π·ex (π̃ the double nearest π,
+/// |π − π̃| < 1.3·10^−16) is added to the bound (sin and cos are 1-Lipschitz).
 pub(crate) fn eval_pair(pi: bool, n: i128, a: i64, t: &NativeTarget) -> Option<(i128, i128)> {
-    if pi {
-        let s = eval(Trans::SinPi, n, a, t)?;
-        return Some((s, eval(Trans::CosPi, n, a, t)?));
-    }
+    let (n, a) = if pi { reduce_half_turns(n, a)? } else { (n, a) };
     let (x, ex) = input(n, a)?;
-    let (ys, yc) = core_math::sincos(x);
+    let (theta, e_theta) = if pi {
+        let theta = std::f64::consts::PI * x;
+        let e = PI_ERR * x.abs() + theta.abs() * TWO_M52 + PI_UP * ex;
+        (theta, e)
+    } else {
+        (x, ex)
+    };
+    let (ys, yc) = core_math::sincos(theta);
     if !ys.is_finite() || !yc.is_finite() {
         return None;
     }
-    let bound = |y: f64| (y.abs() * TWO_M52 + TWO_M1074 + ex) * (1.0 + TWO_M49);
+    let bound = |y: f64| (y.abs() * TWO_M52 + TWO_M1074 + e_theta) * (1.0 + TWO_M49);
     let s = settle(ys, bound(ys), false, t)?;
     Some((s, settle(yc, bound(yc), false, t)?))
 }
