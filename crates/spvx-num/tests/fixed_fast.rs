@@ -20,15 +20,13 @@ use spvx_num::fixed::{
     evaluate_batch, evaluate_batch_parallel, evaluate_exact,
 };
 
+/// The operation of function f with S, W, I, rW, rI and the modes (Q, O).
 fn op(
     f: FixedFunction,
     s: bool,
-    w: u32,
-    i: i32,
-    rw: u32,
-    ri: i32,
-    q: Quantization,
-    o: Overflow,
+    (w, i): (u32, i32),
+    (rw, ri): (u32, i32),
+    (q, o): (Quantization, Overflow),
 ) -> FixedOp {
     FixedOp {
         function: f,
@@ -110,7 +108,7 @@ fn sweep(
             for &s in signs {
                 for (i, rw, ri) in shapes(w).into_iter().take(n_shapes) {
                     for &(q, o) in modes {
-                        slow += check(&op(f, s, w, i, rw, ri, q, o), &xs);
+                        slow += check(&op(f, s, (w, i), (rw, ri), (q, o)), &xs);
                         total += xs.len();
                     }
                 }
@@ -175,7 +173,7 @@ fn random_inputs_of_wide_formats_agree_with_the_exact_path() {
             // Inputs of a few integer bits (the HLS case) and results of the same width.
             let i = [4, 2, 8][k % 3];
             let (rw, ri) = (w, [4, 2, 6][(k + 1) % 3]);
-            let o2 = op(f, s, w, i, rw, ri, q, o);
+            let o2 = op(f, s, (w, i), (rw, ri), (q, o));
             let xs: Vec<u64> = (0..count).map(|_| rng(&mut state) & mask).collect();
             let slow = check(&o2, &xs);
             eprintln!("{f} W={w}: {slow} of {count} on the slow path");
@@ -189,7 +187,13 @@ fn random_inputs_of_wide_formats_agree_with_the_exact_path() {
 fn parallel_batch_matches_sequential() {
     let mut state = 7u64;
     for f in FUNCS {
-        let o = op(f, true, 20, 3, 20, 2, Quantization::RndConv, Overflow::Sat);
+        let o = op(
+            f,
+            true,
+            (20, 3),
+            (20, 2),
+            (Quantization::RndConv, Overflow::Sat),
+        );
         let mut xs: Vec<u64> = (0..10_000).map(|_| rng(&mut state) & 0xf_ffff).collect();
         xs[9_000] = 0; // special inputs for recip/rsqrt/log
         xs[5_000] = 0x8_0000; // the most negative input
@@ -212,7 +216,7 @@ fn evaluate_reports_the_exceptions_of_the_exact_path() {
         FixedFunction::Log,
     ] {
         for x in [0u64, 0x80, 0xff, 1] {
-            let o = op(f, true, 8, 4, 8, 4, Quantization::Trn, Overflow::Wrap);
+            let o = op(f, true, (8, 4), (8, 4), (Quantization::Trn, Overflow::Wrap));
             let x = BigUint::from(x);
             assert_eq!(evaluate(&o, &x), evaluate_exact(&o, &x), "{f} {x}");
         }
@@ -226,12 +230,9 @@ fn batch_refuses_what_it_cannot_take() {
     let o = op(
         FixedFunction::Sqrt,
         false,
-        65,
-        4,
-        16,
-        4,
-        Quantization::Trn,
-        Overflow::Wrap,
+        (65, 4),
+        (16, 4),
+        (Quantization::Trn, Overflow::Wrap),
     );
     assert_eq!(
         evaluate_batch(&o, &[1], &mut [0]),
@@ -243,12 +244,9 @@ fn batch_refuses_what_it_cannot_take() {
     let o = op(
         FixedFunction::SinCos,
         false,
-        8,
-        4,
-        8,
-        4,
-        Quantization::Trn,
-        Overflow::Wrap,
+        (8, 4),
+        (8, 4),
+        (Quantization::Trn, Overflow::Wrap),
     );
     assert!(matches!(
         evaluate_batch(&o, &[1, 2], &mut [0; 2]),

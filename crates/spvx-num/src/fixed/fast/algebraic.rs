@@ -27,6 +27,20 @@ fn scaled(p: u128, s: i64) -> Option<(u128, u128)> {
 /// ⌊√(n/d)⌋ and the class of the fraction of √(n/d), for n, d > 0, decided by exact integer
 /// comparisons (√(n/d) vs F + ½ ⟺ 4n vs (2F+1)²·d); None when a product does not fit.
 fn sqrt_ratio(n: u128, d: u128) -> Option<(u128, Frac)> {
+    if d == 1 {
+        // √n vs F + ½ ⟺ n − F² vs F + ¼ ⟺ n − F² ≤ F (integers; never a tie): no product
+        // beyond F² ≤ n, so every n fits.
+        let f = n.isqrt();
+        let r = n - f * f;
+        let frac = if r == 0 {
+            Frac::Zero
+        } else if r <= f {
+            Frac::BelowHalf
+        } else {
+            Frac::AboveHalf
+        };
+        return Some((f, frac));
+    }
     let f = (n / d).isqrt();
     let exact = f.checked_mul(f)?.checked_mul(d)? == n;
     if exact {

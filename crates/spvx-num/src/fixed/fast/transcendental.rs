@@ -42,11 +42,11 @@ fn pow2(e: i64) -> Option<f64> {
 
 const TWO_M52: f64 = 1.0 / 4_503_599_627_370_496.0; // 2^−52
 const TWO_M49: f64 = 1.0 / 562_949_953_421_312.0; // 2^−49
-const TWO_M1074: f64 = 4.9406564584124654e-324; // 2^−1074
+const TWO_M1074: f64 = f64::from_bits(1); // 2^−1074, the least subnormal
 /// An upper bound of |π − fl(π)| (1.2246…·10^−16).
 const PI_ERR: f64 = 1.3e-16;
 /// An upper bound of π (the double above π).
-const PI_UP: f64 = 3.1415926535897936;
+const PI_UP: f64 = f64::from_bits(std::f64::consts::PI.to_bits() + 1);
 
 /// x̃ = fl(n) · 2^a and the exact |x − x̃|; None when 2^a or the scaled values leave the normal
 /// range (|n| < 2^65 keeps them normal for −1000 ≤ a ≤ 900).
