@@ -85,7 +85,7 @@ fn reduce_half_turns(n: i128, a: i64) -> Option<(i128, i64)> {
         return Some((n, a)); // |x| < 2^65 · 2^a ≤ 1 already
     }
     let p = 1i128 << k;
-    let mut r = n.rem_euclid(p);
+    let mut r = n & (p - 1); // n mod 2^k in [0, 2^k), for either sign (two's complement)
     if r > p / 2 {
         r -= p;
     }
