@@ -1,6 +1,7 @@
 //! The batch API: one operation over a slice of raw bit patterns (`u64`, widths up to 64),
 //! through the fast path with the exact path for the inputs it does not settle, sequentially or
-//! with rayon across cores. This is what `spvx calc fixed` and the Python package call.
+//! with rayon across cores. `spvx calc fixed` calls it; it is the entry point meant for the
+//! Python package and for vectors in the engine.
 
 use super::fast::FastPlan;
 use super::{BatchError, Exception, FixedOp, FixedValue, evaluate_exact};
