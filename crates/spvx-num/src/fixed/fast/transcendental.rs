@@ -10,8 +10,10 @@
 //!   to nearest, so |ỹ − f(x̃)| ≤ ½ ulp(ỹ) ≤ 2^−53·|ỹ| (+ 2^−1075 in the subnormal range). We
 //!   use twice that, 2^−52·|ỹ| + 2^−1074, as a margin against a defect of the library.
 //! - the propagation: |f(x̃) − f(x)| ≤ L · ex with L a bound of |f′| between x and x̃: 1 for sin
-//!   and cos, π for sinpi and cospi, e^(x̃ + ex) ≤ (ỹ + 2^−1074)·(1 + 2^−52)·(1 + 2·ex) for exp (ex ≤ ½),
-//!   1/(x̃ − ex) ≤ (1 + 2^−51)/x̃ for log (ex ≤ 2^−53·x̃).
+//!   and cos, π for sinpi and cospi, e^(x̃ + ex) ≤ (ỹ + 2^−1074)·(1 + 2^−52)·(1 + 2·ex) for exp
+//!   (ex ≤ ½), 1/(x̃ − ex) ≤ (1 + 2^−51)/x̃ for log (ex ≤ 2^−53·x̃), and for rsqrt (used only when
+//!   the exact integers of `algebraic` do not fit) ½·(x̃ − ex)^(−3/2) ≤ ½·(ỹ + 2^−1074)/x̃ ·
+//!   (1 + 2^−50).
 //!
 //! The sum ε, enlarged by (1 + 2^−49) for the roundings of its own evaluation, bounds |ỹ − f(x)|.
 //! With t̃ = ỹ · 2^fb (exact: a power-of-two scaling of a normal result), the ends t̃ ∓ ε · 2^fb
@@ -31,6 +33,8 @@ pub(crate) enum Trans {
     CosPi,
     Exp,
     Log,
+    /// 1/√x, for the formats whose exact integers do not fit in 128 bits.
+    Rsqrt,
 }
 
 /// 2^e as a double, for −1022 ≤ e ≤ 1023.
@@ -117,6 +121,13 @@ fn approx(f: Trans, n: i128, a: i64) -> Option<(f64, f64)> {
             }
             (core_math::log(x), (1.0 + TWO_M49) / x)
         }
+        Trans::Rsqrt => {
+            if x <= 0.0 {
+                return None;
+            }
+            let y = core_math::rsqrt(x);
+            (y, 0.5 * (y + TWO_M1074) / x * (1.0 + TWO_M49))
+        }
     };
     if !y.is_finite() || !lip.is_finite() {
         return None;
@@ -148,7 +159,7 @@ fn settle(y: f64, eps: f64, positive: bool, t: &NativeTarget) -> Option<i128> {
 /// Whether f(x) is known to be positive.
 fn positive(f: Trans, n: i128, a: i64) -> bool {
     match f {
-        Trans::Exp => true,
+        Trans::Exp | Trans::Rsqrt => true,
         // log x > 0 for x > 1, i.e. n > 2^−a.
         Trans::Log => (a >= 0 && n > 0) || (a < 0 && a > -127 && n > 1i128 << a.unsigned_abs()),
         _ => false,
