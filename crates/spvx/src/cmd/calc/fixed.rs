@@ -25,7 +25,8 @@ digits; for sincos and sincospi the sine, a space, the cosine (each RW bits).
   O     overflow mode (table 3.16c), a number or a name: 0 WRAP  1 SAT  2 SAT_ZERO  3 SAT_SYM
   X     the input bits in hex, with or without 0x
 Blank lines and lines starting with '#' are skipped. The first bad line stops the run with an
-error naming the line and field, and a non-zero exit status.
+error naming the line and field, and a non-zero exit status. Consecutive lines of one operation
+with W and RW up to 64 are evaluated together across cores (RAYON_NUM_THREADS=1 for one).
 
 The result is the exact f(x) quantized under Q, then overflow-handled under O
 (docs/semantics/fixed-point.md, fixed point).
