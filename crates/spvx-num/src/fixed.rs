@@ -30,8 +30,8 @@ mod modes;
 mod quantize;
 mod ziv;
 
-pub use convert::{Dyadic, MAX_DECIMAL_BITS, convert_dyadic, convert_rational};
 pub use batch::{BatchStats, evaluate_batch, evaluate_batch_parallel};
+pub use convert::{Dyadic, MAX_DECIMAL_BITS, convert_dyadic, convert_rational};
 pub use error::{BatchError, FixedError};
 pub use eval::{
     Approximation, EvalLimits, Exception, FixedFunction, FixedOp, FixedOutcome, FixedValue,
