@@ -1,9 +1,11 @@
 //! Criterion benchmarks of the fixed-point functions: sqrt, recip, sin, exp and log at input and
-//! result widths W = 16, 32, 64 and 128 (I = 4, signed, RND_CONV / SAT), on a spread of inputs.
+//! result widths W = 16, 32, 64 and 128 (I = 4, signed, RND_CONV / SAT), on a spread of inputs,
+//! through `evaluate` (fast path first for W ≤ 64) and, at W = 32, through the exact
+//! path alone (`evaluate_exact`, as `fixed/<f>/exact/32`), to show what the fast path gains.
 
 use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
 use num_bigint::BigUint;
-use spvx_num::fixed::{FixedFunction, FixedOp, Overflow, Quantization, evaluate};
+use spvx_num::fixed::{FixedFunction, FixedOp, Overflow, Quantization, evaluate, evaluate_exact};
 
 fn inputs(w: u32) -> Vec<BigUint> {
     // 16 positive inputs spread over (0, 8): bit patterns 0b0xxx… with a fixed pseudo-random tail.
@@ -52,6 +54,15 @@ fn bench_fixed(c: &mut Criterion) {
                     }
                 })
             });
+            if w == 32 {
+                group.bench_with_input(BenchmarkId::new("exact", w), &xs, |b, xs| {
+                    b.iter(|| {
+                        for x in xs {
+                            black_box(evaluate_exact(&op, black_box(x)).ok());
+                        }
+                    })
+                });
+            }
         }
         group.finish();
     }

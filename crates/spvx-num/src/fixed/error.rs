@@ -58,3 +58,44 @@ pub enum FixedError {
         limit_bits: u64,
     },
 }
+
+/// What can go wrong in a batch evaluation ([`crate::fixed::evaluate_batch`]).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BatchError {
+    /// The batch API takes raw bit patterns as `u64`: widths above 64 are refused.
+    #[error(
+        "batch evaluation takes input and result widths up to 64 bits; the {what} width is \
+         {width} (use evaluate for wider formats)"
+    )]
+    TooWide {
+        /// "input" or "result".
+        what: &'static str,
+        /// The width given.
+        width: u32,
+    },
+    /// The output slice does not have one value per input and component.
+    #[error(
+        "the output slice holds {got} values; {inputs} inputs × {per_input} components need {want}"
+    )]
+    OutputLength {
+        /// Number of inputs.
+        inputs: usize,
+        /// Values per input (2 for sincos and sincospi, else 1).
+        per_input: usize,
+        /// inputs × per_input.
+        want: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// The operation itself is invalid (a format error).
+    #[error("{0}")]
+    Op(FixedError),
+    /// One input failed; inputs before it have been evaluated.
+    #[error("input {index}: {source}")]
+    Input {
+        /// Index of the input in the slice.
+        index: usize,
+        /// What went wrong.
+        source: FixedError,
+    },
+}

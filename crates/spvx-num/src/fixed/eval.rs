@@ -2,10 +2,12 @@
 //! description, outcome, and dispatch to the function implementations in `funcs`.
 
 use super::convert::Dyadic;
+use super::fast::FastPlan;
 use super::funcs;
 use super::ziv::Target;
 use super::{FixedError, FixedFormat, Overflow, Quantization};
 use num_bigint::{BigInt, BigUint};
+use num_traits::ToPrimitive;
 use std::fmt;
 use std::str::FromStr;
 
@@ -83,6 +85,11 @@ impl FixedFunction {
     /// Whether the result is a (sin, cos) pair.
     pub fn is_pair(self) -> bool {
         matches!(self, FixedFunction::SinCos | FixedFunction::SinCosPi)
+    }
+
+    /// The number of result values: 2 for the pairs, else 1.
+    pub fn components(self) -> usize {
+        if self.is_pair() { 2 } else { 1 }
     }
 }
 
@@ -250,13 +257,36 @@ pub struct FixedOutcome {
     pub exception: Option<Exception>,
 }
 
-/// Evaluates `op` on the W-bit input pattern `input` with the default [`EvalLimits`].
+/// Evaluates `op` on the W-bit input pattern `input`: the exact f(x) quantized under Q, then
+/// overflow-handled under O, into `<rW, rI, S>`. Widths up to 64 bits take the fast path
+/// (native integers, or double precision with a proven error bound) when it settles the input,
+/// else the exact path [`evaluate_exact`]; the result is the same either way.
 pub fn evaluate(op: &FixedOp, input: &BigUint) -> Result<FixedOutcome, FixedError> {
+    if let (Some(plan), Some(bits)) = (FastPlan::new(op), input.to_u64())
+        && let Ok(n) = plan.decode(bits)
+        && let Some((v, c, exception)) = plan.eval(n)
+    {
+        let value = if op.function.is_pair() {
+            FixedValue::Pair {
+                sin: BigUint::from(v),
+                cos: BigUint::from(c),
+            }
+        } else {
+            FixedValue::Single(BigUint::from(v))
+        };
+        return Ok(FixedOutcome { value, exception });
+    }
+    evaluate_exact(op, input)
+}
+
+/// Evaluates `op` on `input` by the exact path alone (big-integer and ball arithmetic in a
+/// Ziv loop) with the default [`EvalLimits`]: the reference the fast path is tested against.
+pub fn evaluate_exact(op: &FixedOp, input: &BigUint) -> Result<FixedOutcome, FixedError> {
     evaluate_with_limits(op, input, &EvalLimits::default())
 }
 
-/// Evaluates `op` on the W-bit input pattern `input`: the exact f(x) quantized under Q, then
-/// overflow-handled under O, into `<rW, rI, S>`.
+/// Evaluates `op` on the W-bit input pattern `input` by the exact path, within `limits`: the
+/// exact f(x) quantized under Q, then overflow-handled under O, into `<rW, rI, S>`.
 pub fn evaluate_with_limits(
     op: &FixedOp,
     input: &BigUint,

@@ -8,7 +8,6 @@ use spvx_num::fixed::{
     Dyadic, FixedFormat, FixedFunction, FixedOp, Overflow, Quantization, approximate,
     convert_rational, evaluate, signedness_from_spirv,
 };
-use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 const HELP: &str = "\
@@ -26,7 +25,8 @@ digits; for sincos and sincospi the sine, a space, the cosine (each RW bits).
   O     overflow mode (table 3.16c), a number or a name: 0 WRAP  1 SAT  2 SAT_ZERO  3 SAT_SYM
   X     the input bits in hex, with or without 0x
 Blank lines and lines starting with '#' are skipped. The first bad line stops the run with an
-error naming the line and field, and a non-zero exit status.
+error naming the line and field, and a non-zero exit status. Consecutive lines of one operation
+with W and RW up to 64 are evaluated together across cores (RAYON_NUM_THREADS=1 for one).
 
 The result is the exact f(x) quantized under Q, then overflow-handled under O
 (docs/semantics/fixed-point.md, fixed point).
@@ -76,18 +76,18 @@ pub struct FixedArgs {
 /// Runs `spvx calc fixed`.
 pub fn run(args: FixedArgs) -> CmdResult {
     match args.function.clone() {
-        None => batch(),
+        None => super::fixed_batch::run(),
         Some(f) => single(&f, &args),
     }
 }
 
 /// Lowercase 0x hex, zero-padded to ceil(width/4) digits.
-fn hex(bits: &BigUint, width: u32) -> String {
+pub(super) fn hex(bits: &BigUint, width: u32) -> String {
     let digits = width.div_ceil(4) as usize;
     format!("0x{:0>digits$}", bits.to_str_radix(16))
 }
 
-fn parse_hex(s: &str) -> Option<BigUint> {
+pub(super) fn parse_hex(s: &str) -> Option<BigUint> {
     let t = s
         .strip_prefix("0x")
         .or_else(|| s.strip_prefix("0X"))
@@ -98,9 +98,10 @@ fn parse_hex(s: &str) -> Option<BigUint> {
     BigUint::parse_bytes(t.as_bytes(), 16)
 }
 
-const FIELDS: [&str; 9] = ["FUNC", "W", "I", "RW", "RI", "S", "Q", "O", "X"];
+pub(super) const FIELDS: [&str; 9] = ["FUNC", "W", "I", "RW", "RI", "S", "Q", "O", "X"];
 
-fn parse_line(fields: &[&str]) -> Result<(FixedOp, BigUint), (usize, String)> {
+/// The operation of a batch line from its first eight fields; errors name the field (0-based).
+pub(super) fn parse_op(fields: &[&str]) -> Result<FixedOp, (usize, String)> {
     let num = |k: usize| -> Result<i64, (usize, String)> {
         fields[k]
             .parse::<i64>()
@@ -122,8 +123,7 @@ fn parse_line(fields: &[&str]) -> Result<(FixedOp, BigUint), (usize, String)> {
         .map_err(|e| (5, e.to_string()))?;
     let q = Quantization::parse(fields[6]).map_err(|e| (6, e.to_string()))?;
     let o = Overflow::parse(fields[7]).map_err(|e| (7, e.to_string()))?;
-    let x = parse_hex(fields[8]).ok_or((8, format!("`{}` is not hex", fields[8])))?;
-    let op = FixedOp {
+    Ok(FixedOp {
         function,
         signed: s,
         input_width: w,
@@ -132,61 +132,7 @@ fn parse_line(fields: &[&str]) -> Result<(FixedOp, BigUint), (usize, String)> {
         result_int_bits: ri,
         quantization: q,
         overflow: o,
-    };
-    Ok((op, x))
-}
-
-fn batch() -> CmdResult {
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let write_err = |e: std::io::Error| format!("error: cannot write standard output: {e}");
-    for (idx, line) in stdin.lock().lines().enumerate() {
-        let lineno = idx + 1;
-        let line = line.map_err(|e| format!("error: line {lineno}: cannot read: {e}"))?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() != FIELDS.len() {
-            out.flush().map_err(write_err)?;
-            return Err(format!(
-                "error: line {lineno}: expected 9 fields `FUNC W I RW RI S Q O X`, found {}",
-                fields.len()
-            ));
-        }
-        let (op, x) = parse_line(&fields).map_err(|(k, msg)| {
-            let _ = out.flush();
-            format!(
-                "error: line {lineno}: field {} ({}): {msg}",
-                k + 1,
-                FIELDS[k]
-            )
-        })?;
-        let outcome = evaluate(&op, &x).map_err(|e| {
-            let _ = out.flush();
-            let field = match e {
-                spvx_num::fixed::FixedError::InputTooWide { .. } => " field 9 (X):",
-                spvx_num::fixed::FixedError::InvalidWidth { what: "input", .. } => " field 2 (W):",
-                spvx_num::fixed::FixedError::InvalidWidth { what: "result", .. } => {
-                    " field 4 (RW):"
-                }
-                _ => "",
-            };
-            format!("error: line {lineno}:{field} {e}")
-        })?;
-        let text = outcome
-            .value
-            .components()
-            .iter()
-            .map(|b| hex(b, op.result_width))
-            .collect::<Vec<_>>()
-            .join(" ");
-        writeln!(out, "{text}").map_err(write_err)?;
-    }
-    out.flush().map_err(write_err)?;
-    Ok(ExitCode::SUCCESS)
+    })
 }
 
 /// Parses a decimal `[-]digits[.digits]` into num/den.

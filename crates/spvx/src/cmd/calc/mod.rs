@@ -1,6 +1,7 @@
 //! `spvx calc`: the exact arithmetic of spvx-num on the command line.
 
 pub mod fixed;
+mod fixed_batch;
 pub mod mixdot;
 
 use super::CmdResult;
