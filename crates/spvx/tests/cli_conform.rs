@@ -244,10 +244,10 @@ fn bad_arguments_are_refused_by_name() {
         "{}",
         text(&o)
     );
-    let o = spvx(&["conform", "mixdot"]);
+    let o = spvx(&["conform", "tensors", "smma"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        text(&o).contains("mixdot: this spvx does not generate"),
+        text(&o).contains("tensors, smma: this spvx does not generate"),
         "{}",
         text(&o)
     );

@@ -2,14 +2,15 @@
 //!
 //! - `STEM.spvasm`: the form's module (spirv-as text; `spvx as` or spirv-as, SPIR-V 1.6);
 //! - `STEM.cCHUNK.amber`: an AmberScript — the device features the module needs
-//!   (`DEVICE_FEATURE`), the module (`SPIRV-ASM`, `TARGET_ENV spv1.6`), every input buffer's
+//!   (`DEVICE_FEATURE`, and `DEVICE_EXTENSION` for the VALVE, bfloat16 and float8 extensions
+//!   spvx-vk does not enable), the module (`SPIRV-ASM`, `TARGET_ENV spv1.6`), every input buffer's
 //!   values, the dispatch, and an `EXPECT` for every output element whose result is defined
 //!   (the engine's values; undefined elements have none);
 //! - `STEM.cCHUNK.toml` with `STEM.cCHUNK.NAME.bin`: a run file for `spvx run` (inputs as raw
 //!   files, the expected output as the engine computed it, undefined elements included with
 //!   the engine's documented value, and listed in a comment).
 
-use super::form::{Form, Port};
+use super::form::{Form, Kind, Port};
 use super::run::{Compiled, EngineRun, groups};
 use spvx_vk::ModuleInfo;
 use spvx_vk::features::required_features;
@@ -33,6 +34,25 @@ pub fn amber_feature(name: &str) -> String {
         _ => "",
     };
     format!("{prefix}{name}")
+}
+
+/// The Vulkan device extensions a form needs beyond the features its capabilities map to
+/// (those spvx-vk does not enable, so that no DEVICE_FEATURE names them).
+fn device_extensions(form: &Form) -> Vec<&'static str> {
+    use spvx_num::mixdot::Encoding;
+    match &form.kind {
+        Kind::IntDot(_) => Vec::new(),
+        Kind::MixDot(f) => {
+            let mut v = vec!["VK_VALVE_shader_mixed_float_dot_product"];
+            if f.enc_a == Encoding::Bf16 {
+                v.push("VK_KHR_shader_bfloat16");
+            }
+            if matches!(f.enc_a, Encoding::E4m3 | Encoding::E5m2) {
+                v.push("VK_EXT_shader_float8");
+            }
+            v
+        }
+    }
 }
 
 /// Amber's DATA_TYPE of a port: the integer types by name, floats as the unsigned integers
@@ -125,6 +145,9 @@ pub fn amber(
         if !f.contains(' ') {
             let _ = writeln!(s, "DEVICE_FEATURE {}", amber_feature(&f));
         }
+    }
+    for e in device_extensions(form) {
+        let _ = writeln!(s, "DEVICE_EXTENSION {e}");
     }
     s += "\nSHADER compute conform SPIRV-ASM TARGET_ENV spv1.6\n";
     s += &form.asm;

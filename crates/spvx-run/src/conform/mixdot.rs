@@ -325,9 +325,7 @@ pub fn inputs(f: &MixDotForm, rng: &mut SplitMix64, count: u32) -> Vec<Vec<u8>> 
                     b[0] = one;
                     b[1] = one;
                 }
-                for k in 2..n {
-                    a[k] = 0;
-                }
+                a.iter_mut().skip(2).for_each(|x| *x = 0);
                 if rng.next_u64() & 1 == 0 {
                     acc = 0;
                 }

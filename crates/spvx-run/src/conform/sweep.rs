@@ -88,6 +88,9 @@ pub fn forms(exts: &[Ext], only: Option<&str>) -> Vec<Form> {
     out
 }
 
+/// What running one unit gives.
+type UnitResult = Result<(Verdict, Counts), SweepError>;
+
 /// One unit: form index, chunk, invocations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unit {
@@ -147,17 +150,17 @@ pub fn sweep(
         forms.iter().map(|_| OnceLock::new()).collect();
     let done = AtomicUsize::new(0);
     let total = units.len();
-    let one = |u: &Unit| -> Result<(Verdict, Counts), SweepError> {
+    let one = |u: &Unit| -> UnitResult {
         let form = &forms[u.form];
         let r = run_unit(opts, target, form, &compiled[u.form], *u);
         let d = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress(d, total, &form.id);
         r
     };
-    let results: Vec<Result<(Verdict, Counts), SweepError>> = match target {
+    let results: Vec<UnitResult> = match target {
         Target::Device(_) => units.iter().map(one).collect(),
         Target::Engine => {
-            let slots: Vec<Mutex<Option<Result<(Verdict, Counts), SweepError>>>> =
+            let slots: Vec<Mutex<Option<UnitResult>>> =
                 units.iter().map(|_| Mutex::new(None)).collect();
             let next = AtomicUsize::new(0);
             std::thread::scope(|s| {

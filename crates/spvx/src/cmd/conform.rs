@@ -24,7 +24,10 @@ EXTENSIONS
   intdot   SPV_KHR_integer_dot_product: OpSDot, OpUDot, OpSUDot and their AccSat forms x
            component widths 8/16/32/64 x vector lengths 2/3/4 x result widths, the packed
            4x8 form x result widths, x the operand-type signedness the validator allows.
-  mixdot, tensors, fixed, smma: not generated yet (reported as such).
+  mixdot   SPV_VALVE_mixed_float_dot_product: OpFDot2MixAcc32VALVE and OpFDot2MixAcc16VALVE on
+           f16 and bf16, OpFDot4MixAcc32VALVE on every E4M3/E5M2 pair; on a device, a result
+           equal to one of spvx-num's accumulation models is ALLOWED DIFFERENCE.
+  tensors, fixed, smma: not generated yet (reported as such).
   all      every extension (the default).
 
 VERDICTS (one per form, joined over its chunks of at most 4096 cases)
@@ -34,7 +37,8 @@ VERDICTS (one per form, joined over its chunks of at most 4096 cases)
   ALLOWED DIFFERENCE  the results differ as the specification allows (the reason)
   ERROR               the run itself failed
   Expected values come from the engine's interpreter; elements whose result the spec leaves
-  undefined (the AccSat undefined case) are masked, never compared. On the engine alone, the
+  undefined (the AccSat undefined case) are masked, never compared. Inputs reach the edges
+  (extremes, overflow and saturation points, float specials, ties, cancellation). On the engine alone, the
   default engine (JIT, threads) is checked against the one-thread interpreter.
 
 OUTPUT
