@@ -96,7 +96,7 @@ impl Compiler<'_> {
                     self.ty(index, comp.ty)?,
                     spvx_spirv::index::Type::Tensor { .. }
                 ) {
-                    return Err(self.unsupported(index, "OpCompositeInsert into a tensor"));
+                    return self.tensor_insert(index, inst, code);
                 }
                 let (off, n) = self.leaf_offset(index, comp.ty, &literals(inst, 2))?;
                 self.copy(

@@ -400,6 +400,64 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// OpCompositeInsert into a shaped tensor: a new tensor value (its own block of private
+    /// memory) holding the composite's elements (`Inst::TensorExtract` of all of them), then
+    /// the object — an element (Rank indices) or a sub-tensor of the remaining Shape — written
+    /// over its place (`Inst::TensorPack` of the one constituent at that byte).
+    pub(crate) fn tensor_insert(
+        &mut self,
+        index: usize,
+        inst: &Instruction,
+        code: &mut Code,
+    ) -> Result<(), ExecError> {
+        let dst = self.result(index, inst)?;
+        let obj = self.operand(index, inst, 0)?;
+        let comp = self.operand(index, inst, 1)?;
+        let (element, shape, bytes) = self.tensor_value_layout(index, comp.ty)?;
+        let ix = super::operands::literals(inst, 2);
+        if ix.is_empty() || ix.len() > shape.len() {
+            return Err(self.err(index, "OpCompositeInsert: wrong index count for the tensor"));
+        }
+        let mut first = 0u64;
+        for (k, &i) in ix.iter().enumerate() {
+            if i as u64 >= shape[k] {
+                return Err(self.err(index, "OpCompositeInsert: index out of the Shape"));
+            }
+            first = first * shape[k] + i as u64;
+        }
+        let inner: Box<[u64]> = shape[ix.len()..].into();
+        first *= inner.iter().product::<u64>();
+        let total: u64 = shape.iter().product();
+        let at = self.tensor_value_memory(index, bytes)?;
+        if let Some(id) = inst.result {
+            self.tensor_values.insert(id);
+        }
+        code.push(
+            index,
+            Inst::TensorExtract {
+                dst: dst.slot,
+                src: comp.slot,
+                shape: shape.into_boxed_slice(),
+                first: 0,
+                count: total,
+                element,
+                at: Some(at),
+            },
+        );
+        let scratch = self.alloc(index, 1)?;
+        code.push(
+            index,
+            Inst::TensorPack {
+                dst: scratch,
+                at: at.wrapping_add(first * element_bytes(element) as u64),
+                parts: Box::new([obj.slot]),
+                element,
+                inner,
+            },
+        );
+        Ok(())
+    }
+
     fn put_element(&mut self, at: usize, eb: usize, element: Scalar, bits: u64) {
         let bits = if element == Scalar::Bool {
             (bits != 0) as u64
