@@ -77,6 +77,8 @@ fn khronos_script_constructs_pass() {
         "spirv14_by_requirement.amber",
         // VkScript [comment] sections.
         "vk_comment.vkscript",
+        // DEVICE_PROPERTY FloatControlsProperties.* (spvx-vk cannot query a device's).
+        "engine_only/float_controls.amber",
         // The engine has variable pointers now.
         "variable_pointers.amber",
         // ...and workgroup blocks (spvx-vk cannot enable them on a device).
@@ -188,6 +190,10 @@ fn unsupported_scripts_are_skipped_with_the_reason() {
             "4:1: the engine lacks feature Features.geometryShader",
         ),
         (
+            "lacks_property.amber",
+            "4:1: the engine lacks property FloatControlsProperties.shaderRoundingModeRTZFloat32",
+        ),
+        (
             "lacks_extension.amber",
             "4:1: the engine lacks extension VK_NV_no_such_extension",
         ),
@@ -282,7 +288,14 @@ fn not_a_script_and_help() {
 fn cut_scripts_never_panic() {
     use spvx_run::amber::{parse::parse_amber, vkscript::parse_vkscript};
     let mut files = Vec::new();
-    for sub in [".", "fail", "error", "unsupported", "engine_only", "target_env"] {
+    for sub in [
+        ".",
+        "fail",
+        "error",
+        "unsupported",
+        "engine_only",
+        "target_env",
+    ] {
         files.extend(scripts(sub));
     }
     for f in files {

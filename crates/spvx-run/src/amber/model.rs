@@ -158,11 +158,14 @@ pub enum Command {
     },
 }
 
-/// A requirement (`DEVICE_FEATURE`, `DEVICE_EXTENSION`, VkScript `[require]`).
+/// A requirement (`DEVICE_FEATURE`, `DEVICE_EXTENSION`, `DEVICE_PROPERTY`, VkScript
+/// `[require]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Require {
     Feature(String, Place),
     Extension(String, Place),
+    /// A boolean `Vk…Properties` member that must be true.
+    Property(String, Place),
 }
 
 /// A whole script.

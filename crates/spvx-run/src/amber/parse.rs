@@ -42,7 +42,6 @@ const UNSUPPORTED_TOP: &[(&str, &str)] = &[
     ("CLEAR_DEPTH", "CLEAR_DEPTH (graphics pipelines)"),
     ("CLEAR_STENCIL", "CLEAR_STENCIL (graphics pipelines)"),
     ("DEBUG", "DEBUG (shader debugging)"),
-    ("DEVICE_PROPERTY", "DEVICE_PROPERTY"),
     (
         "ACCELERATION_STRUCTURE",
         "ACCELERATION_STRUCTURE (ray tracing)",
@@ -69,6 +68,13 @@ impl Parser<'_> {
                 self.s
                     .requires
                     .push(Require::Feature(t.text.clone(), head.place(&file)));
+                a.done()
+            }
+            "DEVICE_PROPERTY" => {
+                let t = a.next("a property name")?;
+                self.s
+                    .requires
+                    .push(Require::Property(t.text.clone(), head.place(&file)));
                 a.done()
             }
             "DEVICE_EXTENSION" => {

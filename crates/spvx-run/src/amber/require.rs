@@ -77,7 +77,11 @@ pub const FEATURES: &[(&str, bool, Has)] = &[
     // Workgroup blocks aliasing one region (SPV_KHR_workgroup_memory_explicit_layout): the
     // engine has them; spvx-vk cannot enable them on a device.
     ("workgroupMemoryExplicitLayout", true, |_| false),
-    ("workgroupMemoryExplicitLayoutScalarBlockLayout", true, |_| false),
+    (
+        "workgroupMemoryExplicitLayoutScalarBlockLayout",
+        true,
+        |_| false,
+    ),
     ("workgroupMemoryExplicitLayout8BitAccess", true, |_| false),
     ("workgroupMemoryExplicitLayout16BitAccess", true, |_| false),
 ];
@@ -136,6 +140,23 @@ pub const EXTENSIONS: &[(&str, Option<Has>)] = &[
     ("VK_ARM_tensors", Some(|f| f.tensors)),
 ];
 
+/// Boolean properties (`DEVICE_PROPERTY`, named by their `Vk…Properties` member) the engine
+/// has: its float arithmetic rounds to nearest even and keeps denormals and the signs of
+/// zeros, infinities and NaNs at every width (docs/semantics/arithmetic.md, "Float
+/// controls"). It lacks shaderDenormFlushToZeroFloat* and shaderRoundingModeRTZFloat*, and
+/// spvx-vk cannot query a device's properties.
+pub const ENGINE_PROPERTIES: &[&str] = &[
+    "shaderDenormPreserveFloat16",
+    "shaderDenormPreserveFloat32",
+    "shaderDenormPreserveFloat64",
+    "shaderSignedZeroInfNanPreserveFloat16",
+    "shaderSignedZeroInfNanPreserveFloat32",
+    "shaderSignedZeroInfNanPreserveFloat64",
+    "shaderRoundingModeRTEFloat16",
+    "shaderRoundingModeRTEFloat32",
+    "shaderRoundingModeRTEFloat64",
+];
+
 /// The first requirement the target lacks, as a skip.
 pub fn check(script: &Script, target: &Target) -> Result<(), AmberError> {
     let features = match target {
@@ -161,6 +182,21 @@ pub fn check(script: &Script, target: &Target) -> Result<(), AmberError> {
                     return Err(AmberError::Lacks {
                         at: at.clone(),
                         what: format!("{who} lacks feature {name}"),
+                    });
+                }
+            }
+            Require::Property(name, at) => {
+                let member = name.rsplit('.').next().unwrap_or(name);
+                let has = features.is_none() && ENGINE_PROPERTIES.contains(&member);
+                if !has {
+                    let what = if features.is_some() {
+                        format!("spvx-vk cannot query device property {name}")
+                    } else {
+                        format!("{who} lacks property {name}")
+                    };
+                    return Err(AmberError::Lacks {
+                        at: at.clone(),
+                        what,
                     });
                 }
             }

@@ -41,7 +41,8 @@ SUPPORTED (the compute subset of google/amber's docs/amber_script.md and docs/vk
     RUN [TIMED_EXECUTION] PIPELINE X Y Z;  REPEAT N ... END;  COPY A TO B
     EXPECT B IDX BYTE_OFFSET [TOLERANCE t[%]{1,4}] EQ|NE|LT|LE|GT|GE v...
     EXPECT B EQ_BUFFER C;  EXPECT B RMSE_BUFFER C TOLERANCE t
-    DEVICE_FEATURE F, DEVICE_EXTENSION E (skip when the target lacks it);
+    DEVICE_FEATURE F, DEVICE_EXTENSION E, DEVICE_PROPERTY P (float controls; skip when
+      the target lacks it);
     INSTANCE_EXTENSION and SET ENGINE_DATA are ignored.
   VkScript: [require], [compute shader] (GLSL), [compute shader spirv], [test] with
     ssbo, uniform ubo, uniform (push constants), compute, probe ssbo, tolerance.
