@@ -183,3 +183,54 @@ fn svg_is_well_formed_and_has_the_cells() {
     let d = labels("Dst");
     assert_eq!(d[15], "D1,7");
 }
+
+/// Every precision pair, platform and repeat count: the drawing is made or refused with a
+/// rule (never a panic), and the labelled dwords are exactly the operands' bits / 32: B holds
+/// K·N elements of bits(W), A holds M·K of bits(A), D holds M·N of the Dst type.
+#[test]
+fn every_shape_counts_its_bits() {
+    use spvx_dpas::Precision;
+    use spvx_dpas::diagram::regions;
+    let mut drawn = 0;
+    for platform in Platform::ALL {
+        let n = platform.exec_size();
+        for w in Precision::ALL {
+            for a in Precision::ALL {
+                for rc in 1..=8u32 {
+                    let line = format!("dpas.{w}.{a}.8.{rc} ({n}) r0 r32 r64 r128");
+                    let instr = parse_instruction(&line).unwrap();
+                    let Ok(rs) = regions(&instr, platform) else {
+                        assert!(text(&instr, platform).is_err());
+                        continue;
+                    };
+                    assert!(svg(&instr, platform).is_ok());
+                    drawn += 1;
+                    let used = |op: &str| {
+                        rs.iter()
+                            .find(|r| r.operand == op)
+                            .unwrap()
+                            .cells
+                            .iter()
+                            .filter(|c| c.label != ".")
+                            .count() as u32
+                    };
+                    let ops = match (w.bits(), a.bits()) {
+                        (64, _) => 1,
+                        (32, _) => 1,
+                        (16, _) => 2,
+                        (x, y) if x == 8 || y == 8 => 4,
+                        _ => 8,
+                    };
+                    let k = 8 * ops;
+                    assert_eq!(used("Src1"), k * n * w.bits() / 32, "{line}");
+                    assert_eq!(used("Src2"), rc * k * a.bits() / 32, "{line}");
+                    assert_eq!(used("Dst"), rc * n * instr.dst.ty.size() / 4, "{line}");
+                }
+            }
+        }
+    }
+    // Legal pairs (8 repeat counts each): XeHP, DG2: 64 integer (8×8) + bf + hf; PVC, Xe2,
+    // Xe3: the same + tf32; Xe3P: 8 integer (equal 4- or 8-bit widths) + bf + hf + tf32 +
+    // 4 fp8 + df.
+    assert_eq!(drawn, 8 * (2 * 66 + 3 * 67 + (8 + 2 + 1 + 4 + 1)));
+}
