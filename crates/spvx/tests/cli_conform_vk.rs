@@ -98,3 +98,42 @@ fn every_integer_dot_product_form_passes_on_the_device_and_its_amber_scripts_run
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_device_is_chosen_by_index_or_name() {
+    if !have_device() {
+        return;
+    }
+    let o = spvx(&[
+        "conform",
+        "intdot",
+        "--device-index",
+        "0",
+        "--only",
+        "OpUDot/u8x4",
+        "--cases",
+        "64",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("4 forms: 4 PASS"), "{}", text(&o));
+    let o = spvx(&["conform", "intdot", "--device-index", "99", "--cases", "64"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("no Vulkan device with index 99"),
+        "{}",
+        text(&o)
+    );
+    let o = spvx(&[
+        "conform",
+        "intdot",
+        "--device-index",
+        "0",
+        "--device-name",
+        "x",
+    ]);
+    assert!(
+        text(&o).contains("either --device-index or --device-name"),
+        "{}",
+        text(&o)
+    );
+}

@@ -62,9 +62,15 @@ pub struct ConformArgs {
     pub merge: Option<ConformCommand>,
     /// Extensions: intdot, mixdot, tensors, fixed, smma, all (default all).
     pub exts: Vec<String>,
-    /// Run on a Vulkan device (`vulkan` or `vulkan:NAME`) against the engine.
+    /// Run on a Vulkan device (`vulkan`, `vulkan:NAME` or `vulkan#INDEX`) against the engine.
     #[arg(long)]
     pub device: Option<String>,
+    /// Run on the Vulkan device at this index (`spvx devices` lists them).
+    #[arg(long)]
+    pub device_index: Option<u32>,
+    /// Run on the first Vulkan device whose name contains this text.
+    #[arg(long)]
+    pub device_name: Option<String>,
     /// The seed of every case's inputs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -148,7 +154,12 @@ pub fn run(args: ConformArgs) -> CmdResult {
             b.set_message(id.to_string());
         }
     };
-    let report = match &args.device {
+    let device = crate::cmd::devices::choice(
+        args.device.as_deref(),
+        args.device_index,
+        args.device_name.as_deref(),
+    )?;
+    let report = match &device {
         Some(dev) => {
             let runner = spvx_run::device::open(dev).map_err(error)?;
             sweep(&opts, &Target::Device(&runner), &progress)
