@@ -28,7 +28,7 @@ pub fn choice(
 ) -> Result<Option<String>, String> {
     Ok(match (device, index, name) {
         (_, Some(i), None) => Some(format!("vulkan#{i}")),
-        (_, None, Some(n)) if n.is_empty() => {
+        (_, None, Some("")) => {
             return Err("error: --device-name: give some text of the device's name".into());
         }
         (_, None, Some(n)) => Some(format!("vulkan:{n}")),
