@@ -213,7 +213,6 @@ fn ptr_diff_across_buffers_is_zero_with_an_event() {
             "%out = OpVariable %ptr_sb_Buf StorageBuffer\n%in = OpVariable %ptr_sb_Buf StorageBuffer\n",
         )
         .replace("%q = OpAccessChain %ptr_sb_uint %out %u0 %u2", "%q = OpAccessChain %ptr_sb_uint %in %u0 %u2")
-        .replace("%e = OpPtrDiff %uint %p %q", "%e = OpPtrDiff %uint %p %q")
         .replace("%e = OpPtrEqual %bool %p %q", "%e = OpPtrDiff %uint %p %q")
         .replace("%r = OpSelect %uint %e %u1 %u0", "%r = OpCopyObject %uint %e");
     let (out, events) = run(&text, &[vec![7; 4]], 4);
