@@ -306,6 +306,59 @@ mod tests {
     }
 
     #[test]
+    fn float8_bfloat16_and_valve_capabilities_need_their_features() {
+        let sg = SubgroupSupport::default();
+        // SPV_VALVE_mixed_float_dot_product capabilities 6912-6915, in the grammar's order.
+        let none = DeviceFeatures::default();
+        let names = [
+            "shaderMixedFloatDotProductFloat16AccFloat32",
+            "shaderMixedFloatDotProductFloat16AccFloat16",
+            "shaderMixedFloatDotProductBFloat16Acc",
+            "shaderMixedFloatDotProductFloat8AccFloat32",
+        ];
+        for (cap, name) in (6912..=6915).zip(names) {
+            let err = check_capabilities("dev", &[cap], &none, &sg)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(name), "{cap}: {err}");
+        }
+        let all = DeviceFeatures {
+            mixed_dot_f16_acc32: true,
+            mixed_dot_f16_acc16: true,
+            mixed_dot_bf16_acc: true,
+            mixed_dot_fp8_acc32: true,
+            shader_float8: true,
+            shader_bfloat16_type: true,
+            shader_bfloat16_dot_product: true,
+            ..DeviceFeatures::default()
+        };
+        let caps = [
+            6912,
+            6913,
+            6914,
+            6915,
+            Capability::Float8EXT as u32,
+            Capability::BFloat16TypeKHR as u32,
+            Capability::BFloat16DotProductKHR as u32,
+        ];
+        assert!(check_capabilities("dev", &caps, &all, &sg).is_ok());
+        let err = check_capabilities("dev", &[Capability::Float8EXT as u32], &none, &sg)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("shaderFloat8 (VK_EXT_shader_float8)"), "{err}");
+        // Cooperative-matrix forms stay refused.
+        let err = check_capabilities(
+            "dev",
+            &[Capability::BFloat16CooperativeMatrixKHR as u32],
+            &all,
+            &sg,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("shaderBFloat16CooperativeMatrix"), "{err}");
+    }
+
+    #[test]
     fn an_unmapped_capability_is_refused_by_name() {
         let err = check_capabilities(
             "dev",
