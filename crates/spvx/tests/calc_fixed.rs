@@ -211,3 +211,30 @@ fn help_explains_numbering() {
     assert!(ok);
     assert!(out.contains("1 TRN_ZERO") && out.contains("2 RND") && out.contains("SAT_SYM"));
 }
+
+/// A `--value` the input format cannot hold (after rounding to nearest, ties to even) is
+/// reported with the format's range, never clipped.
+#[test]
+fn value_outside_the_input_format_is_reported() {
+    let args = |v: &'static str| {
+        vec![
+            "calc", "fixed", "sqrt", "--w", "8", "--i", "4", "--q", "0", "--o", "0", "--value", v,
+        ]
+    };
+    for v in ["100", "-1", "15.96875"] {
+        let (ok, _, err) = run(&args(v), "");
+        assert!(!ok, "{v}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "error: --value: {v} is outside the input format <8,4,unsigned> (from 0 to 15.9375); give a value in range, or its bits with --x"
+            )
+        );
+    }
+    // 15.96 rounds to 15.9375 (the nearest step of 1/16), and -0.01 to 0: both in range.
+    for (v, bits) in [("15.96", "0xff"), ("-0.01", "0x00")] {
+        let (ok, out, err) = run(&args(v), "");
+        assert!(ok, "{v}: {err}");
+        assert!(out.starts_with(&format!("input   {bits} = ")), "{out}");
+    }
+}

@@ -192,8 +192,21 @@ fn single(function: &str, a: &FixedArgs) -> CmdResult {
         (None, Some(v)) => {
             let (num, den) =
                 parse_decimal(v).ok_or_else(|| e(format!("--value: `{v}` is not a decimal")))?;
-            let raw = convert_rational(&num, &den, &in_fmt, Quantization::RndConv, Overflow::Sat)
+            // Rounded to nearest (ties to even) in a signed format 65 bits wider with the same
+            // LSB, so that a value the input format cannot hold is reported, not clipped.
+            let wide =
+                FixedFormat::new(w + 65, i + 65, true).map_err(|x| e(format!("--value: {x}")))?;
+            let raw = convert_rational(&num, &den, &wide, Quantization::RndConv, Overflow::Sat)
                 .map_err(|x| e(format!("--value: {x}")))?;
+            if raw < in_fmt.raw_min() || raw > in_fmt.raw_max() {
+                let bound = |r: BigInt| Dyadic::from_raw(r, &in_fmt).to_decimal_string(40);
+                return Err(e(format!(
+                    "--value: {v} is outside the input format {} (from {} to {}); give a value in range, or its bits with --x",
+                    fmt_name(&in_fmt),
+                    bound(in_fmt.raw_min()),
+                    bound(in_fmt.raw_max())
+                )));
+            }
             in_fmt.encode(&raw)
         }
         _ => {
