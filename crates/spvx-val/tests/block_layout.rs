@@ -226,7 +226,14 @@ fn oracle(
     flags: &[&str],
     tag: &str,
 ) -> (bool, String) {
-    let tmp = std::env::temp_dir().join(format!("spvx-block-layout-{}-{tag}", std::process::id()));
+    let thread = std::thread::current()
+        .name()
+        .unwrap_or("t")
+        .replace("::", "_");
+    let tmp = std::env::temp_dir().join(format!(
+        "spvx-block-layout-{}-{thread}-{tag}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&tmp).expect("tmp");
     let (src, bin) = (tmp.join("m.spvasm"), tmp.join("m.spv"));
     std::fs::write(&src, text).expect("write");
