@@ -380,9 +380,18 @@ impl<'s> State<'s> {
                     spec_constants: spec.clone(),
                     ..CompileOptions::default()
                 };
+                // A buffer bound where the module declares none is left out: the shader
+                // cannot reach it (Amber binds it anyway), and spvx-vk refuses it.
+                let mut declared: Option<Vec<(u32, u32)>> = None;
                 if let Ok(c) = module.compile(&entry, &opts) {
                     unbound(c.bindings(), &bound, push.is_some()).map_err(fail)?;
+                    declared = Some(c.bindings().iter().map(|b| (b.set, b.binding)).collect());
                 }
+                let reaches = |set: u32, binding: u32| {
+                    declared
+                        .as_ref()
+                        .is_none_or(|d| d.contains(&(set, binding)))
+                };
                 let words = module.words();
                 let mut run = VkRun {
                     words,
@@ -393,6 +402,9 @@ impl<'s> State<'s> {
                     ..VkRun::default()
                 };
                 for ((set, binding, index, _, _, _), given) in bound.iter().zip(&inputs) {
+                    if !reaches(*set, *binding) {
+                        continue;
+                    }
                     let bytes = given.clone();
                     match index {
                         Some(i) if *i > 0 => run.elements.push(BufferElement {
