@@ -243,7 +243,10 @@ impl fmt::Display for PrintRecord {
             if i > 0 {
                 writeln!(f)?;
             }
-            write!(f, "[workgroup ({a}, {b}, {c}) local ({x}, {y}, {z})] {line}")?;
+            write!(
+                f,
+                "[workgroup ({a}, {b}, {c}) local ({x}, {y}, {z})] {line}"
+            )?;
         }
         Ok(())
     }

@@ -363,7 +363,11 @@ fn block_layout_switches() {
         ),
         "{e}"
     );
-    for flag in ["--relax-block-layout", "--scalar-block-layout", "--skip-block-layout"] {
+    for flag in [
+        "--relax-block-layout",
+        "--scalar-block-layout",
+        "--skip-block-layout",
+    ] {
         let o = run(&["val", "--target-env", "vulkan1.0", flag, f], None);
         assert!(o.status.success(), "{flag}: {}", stderr(&o));
     }
