@@ -196,3 +196,88 @@ fn relax_struct_store_accepts_layout_compatible_structs_only() {
         "Object",
     );
 }
+
+/// A Function variable holding a Function pointer (`holds`), or a function returning one.
+fn logical_pointer_module(returns: bool, caps: &str) -> String {
+    let body = if returns {
+        "%fret = OpTypeFunction %pf %pf
+%g = OpFunction %pf None %fret
+%a = OpFunctionParameter %pf
+%gl = OpLabel
+OpReturnValue %a
+OpFunctionEnd
+%main = OpFunction %void None %fn
+%l = OpLabel
+%x = OpVariable %pf Function
+%r = OpFunctionCall %pf %g %x"
+    } else {
+        "%ppf = OpTypePointer Function %pf
+%main = OpFunction %void None %fn
+%l = OpLabel
+%x = OpVariable %pf Function
+%px = OpVariable %ppf Function
+OpStore %px %x"
+    };
+    format!(
+        "OpCapability Shader
+{caps}
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%f32 = OpTypeFloat 32
+%pf = OpTypePointer Function %f32
+{body}
+OpReturn
+OpFunctionEnd
+"
+    )
+}
+
+#[test]
+fn relax_logical_pointer_and_hlsl_legalization() {
+    let relax = Relaxations {
+        relax_logical_pointer: true,
+        ..Relaxations::default()
+    };
+    let hlsl = Relaxations {
+        before_hlsl_legalization: true,
+        ..Relaxations::default()
+    };
+    let holds = logical_pointer_module(false, "");
+    let returns = logical_pointer_module(true, "");
+    let returns_vp = logical_pointer_module(true, "OpCapability VariablePointers");
+    for (flag, r) in [
+        ("--relax-logical-pointer", relax),
+        ("--before-hlsl-legalization", hlsl),
+    ] {
+        judge(
+            &holds,
+            "spv1.5",
+            flag,
+            r.clone(),
+            false,
+            true,
+            "variables can only allocate a pointer to the StorageBuffer or Workgroup storage classes",
+        );
+        judge(
+            &returns,
+            "spv1.5",
+            flag,
+            r.clone(),
+            false,
+            true,
+            "is a pointer, which is invalid in the Logical addressing model",
+        );
+        judge(
+            &returns_vp,
+            "spv1.5",
+            flag,
+            r,
+            false,
+            true,
+            "functions may not return a pointer in this storage class",
+        );
+    }
+}

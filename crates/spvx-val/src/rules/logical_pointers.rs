@@ -20,6 +20,7 @@
 //! [`workgroup_blocks`]: the entry-point rules of SPV_KHR_workgroup_memory_explicit_layout,
 //! which decide which Workgroup variables alias.
 
+mod holders;
 mod workgroup_blocks;
 
 use crate::Options;
@@ -39,6 +40,29 @@ pub enum LogicalPointerError {
         "{opcode}: Instruction may only have a logical pointer operand in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability ({pointer})"
     )]
     NeedsVariablePointers { opcode: String, pointer: String },
+    /// Message as spirv-val 2025.5.
+    #[error(
+        "In Logical addressing, variables can only allocate a storage buffer pointer if the VariablePointersStorageBuffer capability is declared"
+    )]
+    HeldStorageBuffer,
+    /// Message as spirv-val 2025.5.
+    #[error(
+        "In Logical addressing, variables can only allocate a workgroup pointer if the VariablePointers capability is declared"
+    )]
+    HeldWorkgroup,
+    /// Message as spirv-val 2025.5.
+    #[error(
+        "In Logical addressing, variables can only allocate a pointer to the StorageBuffer or Workgroup storage classes"
+    )]
+    HeldOther,
+    /// Message as spirv-val 2025.5.
+    #[error(
+        "OpReturnValue value's type {ty} is a pointer, which is invalid in the Logical addressing model"
+    )]
+    ReturnsPointer { ty: String },
+    /// Message as spirv-val 2025.5.
+    #[error("In Logical addressing, functions may not return a pointer in this storage class")]
+    ReturnsPointerClass,
     /// Message as spirv-val 2025.5 (SPV_KHR_workgroup_memory_explicit_layout).
     #[error(
         "Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability (entry point '{entry}')"
@@ -128,7 +152,7 @@ fn logical_pointer_class(ix: &ModuleIndex, id: u32) -> Option<u32> {
 }
 
 /// Appends an error for every instruction with a logical pointer operand it may not have.
-pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
+pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     workgroup_blocks::check(ix, out);
     let model = ix
         .insts
@@ -139,6 +163,7 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     if !matches!(model, Some(LOGICAL | PHYSICAL_STORAGE_BUFFER_64)) {
         return;
     }
+    holders::check(ix, opts, out);
     let id_ref = ix.grammar.common.id_ref;
     for (index, inst) in ix.insts.iter().enumerate() {
         if inst.result_type.is_none() || ATOMICS.contains(&inst.opcode) {

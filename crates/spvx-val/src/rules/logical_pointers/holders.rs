@@ -1,0 +1,63 @@
+//! Logical pointers held in variables and returned from functions (Logical addressing), as
+//! spirv-val 2025.5 checks them (validate_memory.cpp, validate_cfg.cpp): a variable may hold a
+//! StorageBuffer pointer with VariablePointersStorageBuffer (or VariablePointers), a Workgroup
+//! pointer with VariablePointers, no other logical pointer; `OpReturnValue` may return a
+//! pointer only with one of those capabilities and into those storage classes.
+//! `--relax-logical-pointer` and `--before-hlsl-legalization` lift both rules.
+
+use super::{LogicalPointerError, SC_PHYSICAL_STORAGE_BUFFER, SC_STORAGE_BUFFER, SC_WORKGROUP};
+use crate::Options;
+use crate::error::ValError;
+use spvx_spirv::index::{ModuleIndex, Type};
+use spvx_spirv::op::Op;
+
+pub(super) fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
+    if opts.relax.relax_logical_pointer || opts.relax.before_hlsl_legalization {
+        return;
+    }
+    let vp = ix.has_capability("VariablePointers");
+    let vpsb = vp || ix.has_capability("VariablePointersStorageBuffer");
+    for (index, inst) in ix.insts.iter().enumerate() {
+        let err = match inst.opcode {
+            Op::Variable => {
+                let Some(Type::Pointer { pointee, .. }) = inst.result_type.and_then(|t| ix.ty(t))
+                else {
+                    continue;
+                };
+                match ix.ty(*pointee) {
+                    Some(Type::Pointer { storage_class, .. }) => match *storage_class {
+                        SC_PHYSICAL_STORAGE_BUFFER => None,
+                        SC_STORAGE_BUFFER if !vpsb => Some(LogicalPointerError::HeldStorageBuffer),
+                        SC_WORKGROUP if !vp => Some(LogicalPointerError::HeldWorkgroup),
+                        SC_STORAGE_BUFFER | SC_WORKGROUP => None,
+                        _ => Some(LogicalPointerError::HeldOther),
+                    },
+                    _ => None,
+                }
+            }
+            Op::ReturnValue => {
+                let value = inst.operands.first().and_then(|o| o.id());
+                match value.and_then(|v| ix.value_type(v)) {
+                    Some(Type::Pointer { storage_class, .. })
+                        if *storage_class != SC_PHYSICAL_STORAGE_BUFFER =>
+                    {
+                        let ok = (*storage_class == SC_STORAGE_BUFFER && vpsb)
+                            || (*storage_class == SC_WORKGROUP && vp);
+                        match (vpsb, ok) {
+                            (_, true) => None,
+                            (false, _) => Some(LogicalPointerError::ReturnsPointer {
+                                ty: ix.name(ix.type_of(value.unwrap_or(0)).unwrap_or(0)),
+                            }),
+                            (true, false) => Some(LogicalPointerError::ReturnsPointerClass),
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(e) = err {
+            out.push(ValError::at(index, e));
+        }
+    }
+}
