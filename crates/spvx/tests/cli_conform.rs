@@ -221,6 +221,33 @@ fn exported_cases_are_valid_modules_and_pass_in_spvx_amber_and_spvx_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The VALVE mixed dot forms' exported scripts run on the engine, which has the VALVE,
+/// bfloat16 and float8 extensions they name (DEVICE_EXTENSION), and pass there.
+#[test]
+fn exported_mixdot_scripts_pass_on_the_engine() {
+    let dir = temp("export_mixdot");
+    let am = dir.join("amber");
+    let o = spvx(&["conform", "mixdot", "--cases", "32", "--amber", &s(&am)]);
+    assert!(o.status.success(), "{}", text(&o));
+    let mut scripts: Vec<String> = std::fs::read_dir(&am)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "amber"))
+                .map(|p| s(&p))
+                .collect()
+        })
+        .unwrap_or_default();
+    scripts.sort();
+    assert_eq!(scripts.len(), 8, "{scripts:?}");
+    let mut args = vec!["amber".to_string()];
+    args.extend(scripts.iter().cloned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = spvx(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("8 scripts: 8 passed"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_arguments_are_refused_by_name() {
     let o = spvx(&["conform", "intdot", "--shard", "4/3"]);

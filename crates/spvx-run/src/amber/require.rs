@@ -84,6 +84,24 @@ pub const FEATURES: &[(&str, bool, Has)] = &[
     ),
     ("workgroupMemoryExplicitLayout8BitAccess", true, |_| false),
     ("workgroupMemoryExplicitLayout16BitAccess", true, |_| false),
+    // bfloat16, float8 and the VALVE mixed float dot products (the engine has every form).
+    ("shaderBFloat16Type", true, |f| f.shader_bfloat16_type),
+    ("shaderBFloat16DotProduct", true, |f| {
+        f.shader_bfloat16_dot_product
+    }),
+    ("shaderFloat8", true, |f| f.shader_float8),
+    ("shaderMixedFloatDotProductFloat16AccFloat32", true, |f| {
+        f.mixed_dot_f16_acc32
+    }),
+    ("shaderMixedFloatDotProductFloat16AccFloat16", true, |f| {
+        f.mixed_dot_f16_acc16
+    }),
+    ("shaderMixedFloatDotProductBFloat16Acc", true, |f| {
+        f.mixed_dot_bf16_acc
+    }),
+    ("shaderMixedFloatDotProductFloat8AccFloat32", true, |f| {
+        f.mixed_dot_fp8_acc32
+    }),
 ];
 
 /// Device extensions whose SPIR-V the engine runs, and the feature a device needs for each
@@ -138,6 +156,17 @@ pub const EXTENSIONS: &[(&str, Option<Has>)] = &[
     // spvx-vk cannot enable it on a device.
     ("VK_KHR_workgroup_memory_explicit_layout", Some(|_| false)),
     ("VK_ARM_tensors", Some(|f| f.tensors)),
+    ("VK_KHR_shader_bfloat16", Some(|f| f.shader_bfloat16_type)),
+    ("VK_EXT_shader_float8", Some(|f| f.shader_float8)),
+    (
+        "VK_VALVE_shader_mixed_float_dot_product",
+        Some(|f| {
+            f.mixed_dot_f16_acc32
+                || f.mixed_dot_f16_acc16
+                || f.mixed_dot_bf16_acc
+                || f.mixed_dot_fp8_acc32
+        }),
+    ),
 ];
 
 /// Boolean properties (`DEVICE_PROPERTY`, named by their `Vk…Properties` member) the engine
