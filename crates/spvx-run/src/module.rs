@@ -10,6 +10,7 @@ use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_spirv::binary::{BinaryError, Header, MAGIC, read_bytes, read_words, to_words};
 use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::instruction::Instruction;
+use spvx_spirv::op::Op;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
@@ -265,8 +266,9 @@ impl LoadedModule {
                 .iter()
                 .map(|e| {
                     let d = Diagnostic::error(e.to_string());
+                    // The place alone, as `spvx val` prints it.
                     let d = match e.index {
-                        Some(i) => self.locate(d, i as u32),
+                        Some(i) => self.places.locate(d, i, self.header(), self.instructions()),
                         None => d,
                     };
                     match d.place {
@@ -338,12 +340,18 @@ impl LoadedModule {
         self.places.place(index as usize)
     }
 
-    /// `d` placed at instruction `index` (a binary's instruction shown as a note); unchanged
-    /// for an index the module does not have.
+    /// `d` placed at instruction `index` (a binary's instruction shown as a note), with the
+    /// binding its pointer reaches and its source place (OpLine/DebugLine, and the source line
+    /// when the module embeds the text) as notes; unchanged for an index the module does not
+    /// have.
     pub fn locate(&self, d: Diagnostic, index: u32) -> Diagnostic {
         let d = self
             .places
             .locate(d, index as usize, self.header(), self.instructions());
+        let d = match self.binding_of(index as usize) {
+            Some(b) => d.note("binding", b),
+            None => d,
+        };
         let Some(loc) = self.index.source_location(index as usize) else {
             return d;
         };
@@ -352,6 +360,39 @@ impl LoadedModule {
             Some(line) => d.note("source line", line.trim_end().to_string()),
             None => d,
         }
+    }
+
+    /// The resource an instruction's pointer operand reaches (through access chains and
+    /// copies): `SET.BINDING 'name'`, for reports of memory events.
+    fn binding_of(&self, index: usize) -> Option<String> {
+        let ix = &self.index;
+        let inst = ix.insts.get(index)?;
+        let resources = ix.resource_variables();
+        inst.operands
+            .iter()
+            .filter_map(|o| o.id())
+            .find_map(|mut id| {
+                for _ in 0..64 {
+                    let def = ix.def_inst(id)?;
+                    match def.opcode {
+                        Op::AccessChain
+                        | Op::InBoundsAccessChain
+                        | Op::PtrAccessChain
+                        | Op::InBoundsPtrAccessChain
+                        | Op::CopyObject => id = def.operands.first()?.id()?,
+                        Op::Variable => {
+                            let r = resources.iter().find(|r| r.variable == id)?;
+                            let name = match r.name {
+                                Some(n) if !n.is_empty() => format!(" '{n}'"),
+                                _ => String::new(),
+                            };
+                            return Some(format!("{}.{}{name}", r.set, r.binding));
+                        }
+                        _ => return None,
+                    }
+                }
+                None
+            })
     }
 }
 

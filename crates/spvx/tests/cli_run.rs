@@ -965,6 +965,7 @@ fn runtime_reports_name_the_source_place() {
         e.contains("warning: access-chain index 2 outside an array of 2"),
         "{e}"
     );
+    assert!(e.contains("= binding: 0.0 'o'\n"), "{e}");
     assert!(e.contains("  = source: k.comp:4:15\n"), "{e}");
     assert!(
         e.contains("  = source line: void main() { o.v[gl_GlobalInvocationID.x + 1u] = 7u; }\n"),
