@@ -125,6 +125,27 @@ impl Bound {
         )
     }
 
+    /// Every buffer after the run as `(label, array)` for the terminal ([`crate::show`]): each
+    /// binding in the module's element type, as u8 when it has none.
+    pub fn shown_outputs(&self) -> Vec<(String, String)> {
+        let arrays = arrays(&self.bindings);
+        self.resources
+            .buffer_elements()
+            .map(|((set, binding, index), bytes)| {
+                let elem = self
+                    .elements
+                    .get(&(set, binding))
+                    .copied()
+                    .unwrap_or(ElemType::U8);
+                let index = arrays.contains(&(set, binding)).then_some(index);
+                (
+                    crate::show::label(set, binding, index, elem, bytes.len()),
+                    crate::show::array_text(elem, bytes),
+                )
+            })
+            .collect()
+    }
+
     /// Checks the plan's expectations after the run ([`RunPlan::check_expectations`]).
     pub fn check_expectations(
         &self,

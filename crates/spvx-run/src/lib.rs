@@ -53,6 +53,7 @@ pub mod prng;
 pub mod profile;
 pub mod reflect;
 pub mod runfile;
+pub mod show;
 
 pub use error::RunError;
 pub use options::RunOptions;

@@ -990,3 +990,54 @@ fn runtime_reports_name_the_source_place() {
         text(&strict.stderr)
     );
 }
+
+/// `--print` shows each buffer after the run as an array in its element type; refused with a
+/// device or for a Kernel entry point.
+#[test]
+fn print_shows_outputs_as_arrays() {
+    let dir = tmp("print");
+    let m = two_buffers_push();
+    let out = run_in(
+        &dir,
+        &[
+            "run",
+            &m,
+            "--groups",
+            "1",
+            "--buffer",
+            "0.0=u32:5,1,2",
+            "--buffer",
+            "0.1=u32:9,8",
+            "--push",
+            "u32:7,2",
+            "--print",
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("\n0.0 u32[3] = [7 1 2]\n0.1 u32[2] = [7 8]\n"),
+        "{stdout}"
+    );
+    fails_with(
+        &dir,
+        &[
+            "run",
+            &m,
+            "--groups",
+            "1",
+            "--buffer",
+            "0.0=u32:0",
+            "--buffer",
+            "0.1=u32:0",
+            "--push",
+            "u32:7,2",
+            "--print",
+            "--device",
+            "vulkan",
+        ],
+        &[
+            "error: --print shows the engine's outputs; with --device, compare them with `spvx diff`",
+        ],
+    );
+}

@@ -8,9 +8,14 @@ use spvx_run::engine::Prepared;
 
 /// Runs the plan and reports. Exit status 0 when the run succeeded and every expectation
 /// passed, 1 otherwise.
-pub fn execute(plan: &RunPlan) -> CmdResult {
+pub fn execute(plan: &RunPlan, print: bool) -> CmdResult {
     let p = plan.prepare().map_err(report)?;
     if p.is_kernel() {
+        if print {
+            return Err(
+                "error: --print shows descriptor bindings; a Kernel entry point's buffer arguments are written with --out".to_string(),
+            );
+        }
         return execute_kernel(plan, &p);
     }
     let mut bound = plan
@@ -24,6 +29,11 @@ pub fn execute(plan: &RunPlan) -> CmdResult {
         p.compiled.local_size(),
         &ran,
     );
+    if print {
+        for (label, array) in bound.shown_outputs() {
+            println!("{label} = {array}");
+        }
+    }
     if let Some(dir) = &plan.out {
         let names = bound.write_outputs(plan, dir).map_err(error)?;
         print_written(&names, dir);

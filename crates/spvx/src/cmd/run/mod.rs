@@ -183,6 +183,11 @@ pub struct RunArgs {
     /// files: format = "npy").
     #[arg(long, value_name = "FORMAT", value_parser = ["bin", "npy"])]
     pub format: Option<String>,
+    /// Show every buffer after the run as an array on standard output, in the binding's
+    /// element type (`0.1 f32[4] = [0.5 1 2 4]`; more than 1,000 elements as the first and
+    /// last three around `...`, as NumPy prints them). Shader entry points.
+    #[arg(long)]
+    pub print: bool,
     /// Undefined behaviour is an error naming the instruction, invocation and workgroup.
     #[arg(long)]
     pub strict: bool,
@@ -280,8 +285,11 @@ impl RunArgs {
 pub fn run(args: RunArgs) -> CmdResult {
     let plan = plan_of(&args)?;
     match &args.device_choice()? {
+        Some(_) if args.print => Err(
+            "error: --print shows the engine's outputs; with --device, compare them with `spvx diff`".to_string(),
+        ),
         Some(device) => device::execute(&plan, device),
-        None => execute::execute(&plan),
+        None => execute::execute(&plan, args.print),
     }
 }
 
