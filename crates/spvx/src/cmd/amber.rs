@@ -3,6 +3,7 @@
 //! scripts is spvx-run's `amber` module.
 
 use crate::cmd::{CmdResult, error};
+use indicatif::{ProgressBar, ProgressStyle};
 use spvx_run::amber::{Outcome, ScriptOptions, Status, Target, run_script_with};
 use spvx_run::options::RunOptions;
 use std::io::{IsTerminal, Write};
@@ -102,19 +103,17 @@ pub fn run(args: AmberArgs) -> CmdResult {
         target_env: args.target_env.clone(),
     };
     let n = args.scripts.len();
-    let progress = n > 1 && std::io::stderr().is_terminal();
-    let done = AtomicUsize::new(0);
+    // A progress bar (indicatif) on a terminal, for more than one script.
+    let bar = (n > 1 && std::io::stderr().is_terminal()).then(|| {
+        let b = ProgressBar::new(n as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise}") {
+            b.set_style(style);
+        }
+        b
+    });
     let tick = || {
-        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if progress {
-            let width = 30;
-            let filled = d * width / n;
-            eprint!(
-                "\r[{}{}] {d}/{n}",
-                "#".repeat(filled),
-                " ".repeat(width - filled)
-            );
-            let _ = std::io::stderr().flush();
+        if let Some(b) = &bar {
+            b.inc(1);
         }
     };
     let device = crate::cmd::devices::choice(
@@ -172,8 +171,8 @@ pub fn run(args: AmberArgs) -> CmdResult {
                 .collect()
         }
     };
-    if progress {
-        eprintln!();
+    if let Some(b) = &bar {
+        b.finish_and_clear();
     }
     let count = |f: fn(&Status) -> bool| outcomes.iter().filter(|o| f(&o.status)).count();
     let passed = count(|s| *s == Status::Pass);
