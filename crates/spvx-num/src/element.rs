@@ -264,17 +264,22 @@ impl ElemType {
         u64::from_le_bytes(w)
     }
 
-    /// An element for people: its value and, for floats and negative integers, its bits.
+    /// An element for people: its value and its bits.
     pub fn display(self, bits: u64) -> String {
         let hex = format!("0x{:0width$x}", bits, width = self.size() * 2);
+        format!("{} ({hex})", self.value_text(bits))
+    }
+
+    /// An element's value alone: integers in decimal (signed ones sign-extended), floats as
+    /// the shortest decimal of their exact value in f64 (`NaN`, `inf`, `-inf`).
+    pub fn value_text(self, bits: u64) -> String {
         match self.float_format() {
-            Some(format) => format!("{} ({hex})", format.to_f64(bits)),
+            Some(format) => format.to_f64(bits).to_string(),
             None if self.is_signed_int() => {
                 let shift = 64 - self.bits();
-                let value = ((bits << shift) as i64) >> shift;
-                format!("{value} ({hex})")
+                (((bits << shift) as i64) >> shift).to_string()
             }
-            None => format!("{bits} ({hex})"),
+            None => bits.to_string(),
         }
     }
 

@@ -30,24 +30,12 @@ pub fn array_text(elem: ElemType, bytes: &[u8]) -> String {
     format!("[{}]", items.join(" "))
 }
 
-/// One element's value.
+/// One element's value ([`ElemType::value_text`], with NumPy's `nan`).
 pub fn element_text(elem: ElemType, bits: u64) -> String {
-    match elem.float_format() {
-        Some(format) => {
-            let v = format.to_f64(bits);
-            if v.is_nan() {
-                "nan".to_string()
-            } else if v.is_infinite() {
-                if v > 0.0 { "inf" } else { "-inf" }.to_string()
-            } else {
-                format!("{v}")
-            }
-        }
-        None if elem.is_signed_int() => {
-            let shift = 64 - elem.bits();
-            (((bits << shift) as i64) >> shift).to_string()
-        }
-        None => bits.to_string(),
+    if elem.is_nan(bits) {
+        "nan".to_string()
+    } else {
+        elem.value_text(bits)
     }
 }
 

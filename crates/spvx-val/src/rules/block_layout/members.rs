@@ -5,12 +5,9 @@ use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::Id;
 use spvx_spirv::op::Op;
 
-/// Decoration numbers (SPIR-V §3.20) this module reads.
-pub(super) const ROW_MAJOR: u32 = 4;
-pub(super) const COL_MAJOR: u32 = 5;
-pub(super) const ARRAY_STRIDE: u32 = 6;
-pub(super) const MATRIX_STRIDE: u32 = 7;
-pub(super) const OFFSET: u32 = 35;
+pub(super) use crate::rules::decorations::dec::{
+    ARRAY_STRIDE, COL_MAJOR, MATRIX_STRIDE, OFFSET, ROW_MAJOR,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Majorness {

@@ -24,8 +24,7 @@ use spvx_spirv::instruction::Id;
 use spvx_spirv::op::Op;
 use thiserror::Error;
 
-const BLOCK: u32 = 2;
-const BUFFER_BLOCK: u32 = 3;
+use crate::rules::decorations::dec::{BLOCK, BUFFER_BLOCK};
 
 const SC_UNIFORM: u32 = 2;
 const SC_WORKGROUP: u32 = 4;

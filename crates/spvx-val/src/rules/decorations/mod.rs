@@ -103,6 +103,7 @@ pub(super) mod dec {
     pub const NO_PERSPECTIVE: u32 = 13;
     pub const CENTROID: u32 = 16;
     pub const SAMPLE: u32 = 17;
+    pub const OFFSET: u32 = 35;
 }
 
 /// Appends every decoration error to `out`.
