@@ -41,7 +41,7 @@ pub fn amber_feature(name: &str) -> String {
 fn device_extensions(form: &Form) -> Vec<&'static str> {
     use spvx_num::mixdot::Encoding;
     match &form.kind {
-        Kind::IntDot(_) => Vec::new(),
+        Kind::IntDot(_) | Kind::Fixed(_) => Vec::new(),
         Kind::MixDot(f) => {
             let mut v = vec!["VK_VALVE_shader_mixed_float_dot_product"];
             if f.enc_a == Encoding::Bf16 {
@@ -141,9 +141,20 @@ pub fn amber(
     let caps = ModuleInfo::read(&c.words, Some("main"))
         .map(|i| i.capabilities)
         .unwrap_or_default();
-    for f in required_features(&caps).unwrap_or_default() {
-        if !f.contains(' ') {
-            let _ = writeln!(s, "DEVICE_FEATURE {}", amber_feature(&f));
+    // Capability by capability, so that one spvx-vk does not know (ArbitraryPrecisionIntegers)
+    // does not hide the others' features; what no Vulkan feature exposes is a comment.
+    let mut seen: Vec<String> = Vec::new();
+    for cap in &caps {
+        for f in required_features(&[*cap]).unwrap_or_default() {
+            if seen.contains(&f) {
+                continue;
+            }
+            if f.contains(' ') {
+                let _ = writeln!(s, "# The module needs {f}: Amber cannot require it.");
+            } else {
+                let _ = writeln!(s, "DEVICE_FEATURE {}", amber_feature(&f));
+            }
+            seen.push(f);
         }
     }
     for e in device_extensions(form) {

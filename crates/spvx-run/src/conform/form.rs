@@ -4,6 +4,7 @@
 //! 1.6), one GLCompute entry point `main` with local size [`LOCAL`].
 
 use super::ext::Ext;
+use super::fixed::FixedForm;
 use super::intdot::IntDotForm;
 use super::mixdot::MixDotForm;
 use crate::ElemType;
@@ -31,6 +32,7 @@ pub struct Port {
 pub enum Kind {
     IntDot(IntDotForm),
     MixDot(MixDotForm),
+    Fixed(FixedForm),
 }
 
 /// One form.

@@ -16,7 +16,8 @@
 //! ERROR (the run failed). [`export`] writes each case as an Amber script and a run file.
 //!
 //! - [`ext`]: the extensions by name; [`intdot`]: SPV_KHR_integer_dot_product's forms;
-//!   [`mixdot`]: SPV_VALVE_mixed_float_dot_product's forms and allowed differences.
+//!   [`mixdot`]: SPV_VALVE_mixed_float_dot_product's forms and allowed differences;
+//!   [`fixed`]: SPV_INTEL_arbitrary_precision_fixed_point's forms.
 //! - [`form`], [`inputs`], [`edges`]: forms, chunks of inputs, edge values.
 //! - [`run`], [`verdict`], [`sweep`]: running a unit, judging it, running a whole sweep.
 //! - [`report`]: the per-form results, JSON and Markdown, merging shards; [`shard`]: `K/N`.
@@ -27,6 +28,7 @@
 pub mod edges;
 pub mod export;
 pub mod ext;
+pub mod fixed;
 pub mod form;
 pub mod inputs;
 pub mod intdot;

@@ -2,7 +2,7 @@
 //! values and reports the elements whose result is undefined; the default engine (JIT where it
 //! applies, rayon) is what the engine target checks — or on a Vulkan device through spvx-vk.
 
-use super::form::{Form, LOCAL};
+use super::form::{Form, Kind, LOCAL};
 use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
 use spvx_spirv::asm::{AsmOptions, assemble};
 use spvx_vk::{BufferData, VkError, VkRun, VkRunner};
@@ -71,12 +71,37 @@ pub fn run_engine(
         .engine
         .run(&mut res, groups(count), &cfg)
         .map_err(|e| format!("{}: the engine's run failed: {e}", form.id))?;
-    let masked = report.events.iter().map(|e| e.invocation[0]).collect();
+    let masked = report
+        .events
+        .iter()
+        .filter(|e| masks(form, &e.kind))
+        .map(|e| e.invocation[0])
+        .collect();
     let out = res
         .buffer(0, form.output.binding)
         .map(<[u8]>::to_vec)
         .unwrap_or_default();
     Ok(EngineRun { out, masked })
+}
+
+/// Whether an undefined-behaviour event masks its invocation's output: every event does, but
+/// for fixed point only the inputs the spec itself calls undefined ([`super::fixed::masks`]).
+fn masks(form: &Form, kind: &spvx_exec::UbKind) -> bool {
+    match &form.kind {
+        Kind::Fixed(_) => super::fixed::masks(kind),
+        _ => true,
+    }
+}
+
+/// A reason naming a capability by its ALTERA name (the grammar's, for the FPGA extensions
+/// Intel renamed) also gives the INTEL name the extensions' texts use.
+fn intel_alias(reason: &str) -> String {
+    match reason.strip_prefix("capability ") {
+        Some(cap) if cap.ends_with("ALTERA") => {
+            format!("{reason} = {}", cap.replace("ALTERA", "INTEL"))
+        }
+        _ => reason.to_string(),
+    }
 }
 
 /// Why a device gave no result.
@@ -122,7 +147,7 @@ pub fn run_device(
     let out = runner.run(&run).map_err(|e| match e {
         VkError::MissingFeature {
             missing, reason, ..
-        } => DeviceFailure::Unsupported(format!("{missing} ({reason})")),
+        } => DeviceFailure::Unsupported(format!("{missing} ({})", intel_alias(&reason))),
         VkError::UnknownCapability(c) => DeviceFailure::Unsupported(format!(
             "capability {c}: no Vulkan feature spvx-vk knows exposes it"
         )),

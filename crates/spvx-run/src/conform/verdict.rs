@@ -4,8 +4,8 @@
 //! differences (floats), a difference it allows is ALLOWED DIFFERENCE with the reason.
 
 use super::form::{CHUNK, Form, Kind};
-use super::mixdot;
 use super::run::EngineRun;
+use super::{fixed, mixdot};
 use serde::{Deserialize, Serialize};
 
 /// The first failing input of a unit.
@@ -131,6 +131,11 @@ pub type Allow<'a> = dyn Fn(u32, u64, u64) -> Option<String> + 'a;
 pub fn allowance<'a>(form: &'a Form, inputs: &'a [Vec<u8>]) -> Option<Box<Allow<'a>>> {
     match &form.kind {
         Kind::IntDot(_) => None,
+        Kind::Fixed(f) => Some(Box::new(move |inv, _, _| {
+            let p = form.inputs.first()?;
+            let bits = inputs.first().map(|b| p.elem.bits_at(b, inv as usize))?;
+            fixed::allowed(f, bits)
+        })),
         Kind::MixDot(f) => Some(Box::new(move |inv, expected, got| {
             let word = |k: usize| {
                 inputs
