@@ -41,7 +41,7 @@ pub fn amber_feature(name: &str) -> String {
 fn device_extensions(form: &Form) -> Vec<&'static str> {
     use spvx_num::mixdot::Encoding;
     match &form.kind {
-        Kind::IntDot(_) | Kind::Fixed(_) => Vec::new(),
+        Kind::IntDot(_) | Kind::Fixed(_) | Kind::Smma(_) => Vec::new(),
         Kind::MixDot(f) => {
             let mut v = vec!["VK_VALVE_shader_mixed_float_dot_product"];
             if f.enc_a == Encoding::Bf16 {
@@ -157,6 +157,9 @@ pub fn amber(
             seen.push(f);
         }
     }
+    if form.subgroup_size().is_some() {
+        s += "DEVICE_FEATURE SubgroupSizeControl.subgroupSizeControl\nDEVICE_FEATURE SubgroupSizeControl.computeFullSubgroups\n";
+    }
     for e in device_extensions(form) {
         let _ = writeln!(s, "DEVICE_EXTENSION {e}");
     }
@@ -184,6 +187,12 @@ pub fn amber(
         amber_type(out)
     );
     s += "PIPELINE compute pipeline\n  ATTACH conform\n";
+    if let Some(n) = form.subgroup_size() {
+        let _ = writeln!(
+            s,
+            "  SUBGROUP conform\n    FULLY_POPULATED on\n    REQUIRED_SIZE {n}\n  END"
+        );
+    }
     for p in form.ports() {
         let _ = writeln!(
             s,
@@ -247,6 +256,9 @@ fn run_file(
         "module = \"{stem}.spvasm\"\ngroups = [{}, {}, {}]",
         g[0], g[1], g[2]
     );
+    if let Some(n) = form.subgroup_size() {
+        let _ = writeln!(s, "\n[run]\nsubgroup_size = {n}");
+    }
     for p in &form.inputs {
         let _ = writeln!(
             s,

@@ -7,6 +7,7 @@ use super::ext::Ext;
 use super::fixed::FixedForm;
 use super::intdot::IntDotForm;
 use super::mixdot::MixDotForm;
+use super::smma::SmmaForm;
 use crate::ElemType;
 
 /// Invocations per chunk: the unit of generation, of sharding and of export.
@@ -33,6 +34,7 @@ pub enum Kind {
     IntDot(IntDotForm),
     MixDot(MixDotForm),
     Fixed(FixedForm),
+    Smma(SmmaForm),
 }
 
 /// One form.
@@ -65,6 +67,14 @@ impl Form {
                 }
             })
             .collect()
+    }
+
+    /// The subgroup size the module needs (the engine runs with it, a device must give it).
+    pub fn subgroup_size(&self) -> Option<u32> {
+        match &self.kind {
+            Kind::Smma(f) => Some(f.n),
+            _ => None,
+        }
     }
 
     /// Every binding, inputs then output.

@@ -17,7 +17,8 @@
 //!
 //! - [`ext`]: the extensions by name; [`intdot`]: SPV_KHR_integer_dot_product's forms;
 //!   [`mixdot`]: SPV_VALVE_mixed_float_dot_product's forms and allowed differences;
-//!   [`fixed`]: SPV_INTEL_arbitrary_precision_fixed_point's forms.
+//!   [`fixed`]: SPV_INTEL_arbitrary_precision_fixed_point's forms; [`smma`]:
+//!   SPV_INTEL_subgroup_matrix_multiply_accumulate's forms.
 //! - [`form`], [`inputs`], [`edges`]: forms, chunks of inputs, edge values.
 //! - [`run`], [`verdict`], [`sweep`]: running a unit, judging it, running a whole sweep.
 //! - [`report`]: the per-form results, JSON and Markdown, merging shards; [`shard`]: `K/N`.
@@ -36,6 +37,7 @@ pub mod mixdot;
 pub mod report;
 pub mod run;
 pub mod shard;
+pub mod smma;
 pub mod sweep;
 pub mod verdict;
 

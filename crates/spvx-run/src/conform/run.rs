@@ -5,7 +5,7 @@
 use super::form::{Form, Kind, LOCAL};
 use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
 use spvx_spirv::asm::{AsmOptions, assemble};
-use spvx_vk::{BufferData, VkError, VkRun, VkRunner};
+use spvx_vk::{BufferData, ModuleInfo, VkError, VkRun, VkRunner};
 use std::collections::BTreeSet;
 
 /// A form's module, assembled and compiled once for all its chunks.
@@ -66,6 +66,13 @@ pub fn run_engine(
         jit: !reference,
         threads: if reference { Some(1) } else { None },
         ..RunConfig::default()
+    };
+    let cfg = match form.subgroup_size() {
+        Some(n) => RunConfig {
+            subgroup_size: n,
+            ..cfg
+        },
+        None => cfg,
     };
     let report = c
         .engine
@@ -144,7 +151,7 @@ pub fn run_device(
         buffers,
         ..VkRun::default()
     };
-    let out = runner.run(&run).map_err(|e| match e {
+    let map = |e: VkError| match e {
         VkError::MissingFeature {
             missing, reason, ..
         } => DeviceFailure::Unsupported(format!("{missing} ({})", intel_alias(&reason))),
@@ -152,7 +159,20 @@ pub fn run_device(
             "capability {c}: no Vulkan feature spvx-vk knows exposes it"
         )),
         other => DeviceFailure::Error(other.to_string()),
-    })?;
+    };
+    if let Some(n) = form.subgroup_size() {
+        // The capabilities first (what the device lacks is named as for any form), then
+        // the subgroup size: spvx-vk cannot require one, so the device's must be it.
+        let info = ModuleInfo::read(&c.words, Some("main")).map_err(map)?;
+        runner.check(&info).map_err(map)?;
+        let size = runner.report().subgroup_size;
+        if size != n {
+            return Err(DeviceFailure::Unsupported(format!(
+                "subgroup size {n} (the module's OpSubgroupMatrixMultiplyAccumulateINTEL needs it; the device's is {size} and spvx-vk cannot require another)"
+            )));
+        }
+    }
+    let out = runner.run(&run).map_err(map)?;
     out.buffers
         .into_iter()
         .find(|b| b.binding == form.output.binding)

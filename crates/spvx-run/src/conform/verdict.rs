@@ -5,7 +5,7 @@
 
 use super::form::{CHUNK, Form, Kind};
 use super::run::EngineRun;
-use super::{fixed, mixdot};
+use super::{fixed, mixdot, smma};
 use serde::{Deserialize, Serialize};
 
 /// The first failing input of a unit.
@@ -136,6 +136,9 @@ pub fn allowance<'a>(form: &'a Form, inputs: &'a [Vec<u8>]) -> Option<Box<Allow<
             let bits = inputs.first().map(|b| p.elem.bits_at(b, inv as usize))?;
             fixed::allowed(f, bits)
         })),
+        Kind::Smma(f) => f
+            .is_float()
+            .then(|| -> Box<Allow<'a>> { Box::new(move |_, e, g| smma::allowed(f, e, g)) }),
         Kind::MixDot(f) => Some(Box::new(move |inv, expected, got| {
             let word = |k: usize| {
                 inputs
