@@ -16,6 +16,7 @@ use spvx_run::diff::diff_outputs;
 use spvx_run::engine::Prepared;
 use spvx_run::kernel::{ArgPlan, ArgSource};
 use spvx_run::module::LoadedModule;
+use spvx_run::npy::view::View;
 use spvx_run::npy::{read_npy, write_npy};
 use spvx_run::outputs::arrays;
 use spvx_run::parse::{parse_groups, parse_spec_value};
@@ -275,8 +276,19 @@ pub fn run<'py>(
     let arrays = arrays(&bound.bindings);
     for ((set, binding, index), bytes) in bound.resources.buffer_elements() {
         let index = arrays.contains(&(set, binding)).then_some(index);
-        let elem = bound.elements.get(&(set, binding)).copied();
-        let (kind, file) = output(py, elem, None, bytes)?;
+        // The shape and dtype of the block type (as `--format npy`); a buffer whose type
+        // has none (or that the module does not declare) comes back as its bytes.
+        let view = bound
+            .layouts
+            .get(&(set, binding))
+            .and_then(|l| View::of(l, bytes.len() as u64).ok());
+        let (kind, file) = match view {
+            Some(v) => (
+                "npy",
+                PyBytes::new(py, &v.write(bytes).map_err(|e| plain(Kind::Run, e))?),
+            ),
+            None => output(py, None, None, bytes)?,
+        };
         outputs.append((key(py, set, binding, index)?, kind, file))?;
     }
     for t in plan.tensor_outputs(&bound.bindings, &bound.inputs) {

@@ -72,6 +72,45 @@ def test_glsl_end_to_end_matches_numpy(compile_glsl):
     assert out.report["engine"] in ("JIT", "interpreter")
 
 
+LAYOUTS = """
+#version 450
+layout(local_size_x = 1) in;
+layout(std430, set = 0, binding = 0) buffer M { float m[2][3]; };
+layout(std140, set = 0, binding = 1) buffer P { float a[4]; };
+layout(std430, set = 0, binding = 2) buffer S { uint count; vec2 v; float data[]; };
+void main() {
+    count = uint(data.length());
+    m[1][2] = a[3] + v.y;
+    data[0] = float(count);
+}
+"""
+
+
+def test_outputs_have_the_shape_of_their_block(compile_glsl):
+    # std430: m is float[2][3] (strides 12, 4); std140: float a[4] has stride 16; S holds
+    # count at 0, v at 8 (a vec2 aligns to 8), data from 16: 16 + 3 * 4 bytes hold 3 floats.
+    spv = compile_glsl(LAYOUTS, "layouts")
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    a = np.arange(16, dtype=np.float32)
+    s = np.zeros(7, np.float32)
+    s[2:4] = [0.5, 1.5]
+    s[4:] = [10, 20, 30]
+    out = spvx.run(spv, {(0, 0): m, (0, 1): a, (0, 2): spvx.raw(s)}, 1)
+    want_m = m.copy()
+    want_m[1, 2] = a[12] + np.float32(1.5)
+    assert out[(0, 0)].shape == (2, 3)
+    np.testing.assert_array_equal(out[(0, 0)], want_m)
+    p = out[(0, 1)]
+    assert p.shape == (4,) and p.dtype.names == ("value",) and p.dtype.itemsize == 16
+    np.testing.assert_array_equal(p["value"], a[::4])
+    r = out[(0, 2)]
+    assert r.shape == () and r.dtype.names == ("count", "v", "data")
+    assert r.dtype.fields["v"][1] == 8 and r.dtype.fields["data"][1] == 16
+    assert r["count"] == 3
+    np.testing.assert_array_equal(r["v"], [0.5, 1.5])
+    np.testing.assert_array_equal(r["data"], [3, 20, 30])
+
+
 def test_interpreter_gives_the_same_bits(compile_glsl):
     spv = compile_glsl(SHADER)
     a, b, x, y = inputs(64, seed=3)

@@ -25,12 +25,17 @@ use std::path::PathBuf;
 const STORAGE_UNIFORM: u32 = 2;
 const STORAGE_STORAGE_BUFFER: u32 = 12;
 
+/// True for the storage classes of buffer bindings: Uniform and StorageBuffer.
+pub fn is_buffer_class(storage_class: u32) -> bool {
+    matches!(storage_class, STORAGE_UNIFORM | STORAGE_STORAGE_BUFFER)
+}
+
 /// The element type of every buffer binding (StorageBuffer and Uniform variables; arrays of
 /// buffers included) that has one, by (set, binding).
 pub fn buffer_elements(ix: &ModuleIndex) -> BTreeMap<(u32, u32), ElemType> {
     ix.resource_variables()
         .into_iter()
-        .filter(|v| matches!(v.storage_class, STORAGE_UNIFORM | STORAGE_STORAGE_BUFFER))
+        .filter(|v| is_buffer_class(v.storage_class))
         .filter_map(|v| {
             let elem = elem_of(ix.uniform_scalar(v.pointee?)?)?;
             Some(((v.set, v.binding), elem))

@@ -10,6 +10,7 @@ use crate::data::Data;
 use crate::error::RunError;
 use crate::expect::{Checked, ExpectError, Tally};
 use crate::inputs::{InputError, Warning};
+use crate::layout::TypeLayout;
 use crate::module::{EntryPoint, KERNEL, LoadedModule, PlacedExecError};
 use crate::outputs::{OutputError, arrays, write_outputs};
 use crate::plan::RunPlan;
@@ -34,6 +35,8 @@ pub struct Bound {
     pub inputs: BTreeMap<(u32, u32, u32), Data>,
     /// Each buffer binding's element type in the module ([`crate::element`]).
     pub elements: BTreeMap<(u32, u32), ElemType>,
+    /// Each buffer binding's block layout in the module ([`crate::layout`]).
+    pub layouts: BTreeMap<(u32, u32), TypeLayout>,
 }
 
 impl RunPlan {
@@ -87,6 +90,7 @@ impl RunPlan {
             bindings,
             inputs: inputs.data,
             elements,
+            layouts: p.module.buffer_layouts(),
         })
     }
 }
@@ -121,7 +125,7 @@ impl Bound {
             &arrays(&self.bindings),
             &tensors,
             plan.out_format,
-            &self.elements,
+            &self.layouts,
         )
     }
 

@@ -24,7 +24,8 @@
 //!   conform); [`profile`]: vendor profiles (`--profile`).
 //! - [`expect`]: expectations, PASS/FAIL lines and their tally.
 //! - [`outputs`]: writing buffers, tensors and kernel arguments after a run.
-//! - [`reflect`]: what a module declares (`spvx reflect`), from its index.
+//! - [`reflect`]: what a module declares (`spvx reflect`), from its index; [`layout`]: a
+//!   block type's declared memory layout (offsets, strides, sizes, member names).
 //! - [`diagnostic`]: [`diagnostic::Diagnostic`], an error or warning with its place (run file,
 //!   module text or binary), and the one renderer every command prints them with.
 //! - [`error`]: [`RunError`], any of the above's errors.
@@ -43,6 +44,7 @@ pub mod error;
 pub mod expect;
 pub mod inputs;
 pub mod kernel;
+pub mod layout;
 pub mod module;
 pub mod npy;
 pub mod options;

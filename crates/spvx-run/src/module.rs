@@ -288,6 +288,11 @@ impl LoadedModule {
         crate::element::buffer_elements(&self.index)
     }
 
+    /// The block layout of each buffer binding ([`crate::layout`]).
+    pub fn buffer_layouts(&self) -> BTreeMap<(u32, u32), crate::layout::TypeLayout> {
+        crate::layout::buffer_layouts(&self.index)
+    }
+
     /// The (set, binding) of every resource variable the module declares.
     pub fn resource_bindings(&self) -> Vec<(u32, u32)> {
         self.index

@@ -5,6 +5,8 @@
 
 use crate::ElemType;
 use crate::data::Data;
+use crate::layout::TypeLayout;
+use crate::npy::view::{View, ViewError};
 use crate::npy::{NpyError, write_npy};
 use crate::plan::{OutFormat, RunPlan};
 use spvx_exec::resources::KernelArgInfo;
@@ -40,15 +42,15 @@ pub enum OutputError {
         source: std::io::Error,
     },
     #[error(
-        "binding {set}.{binding}: --format npy needs one element type, and the block's members are of several types (or of a type without a NumPy dtype); write it with --format bin"
+        "binding {set}.{binding}: --format npy writes a buffer in its binding's type, and the module declares no buffer at {set}.{binding}; write it with --format bin"
     )]
     Untyped { set: u32, binding: u32 },
-    #[error("binding {set}.{binding}: {bytes} bytes are not a whole number of {elem} elements")]
-    Ragged {
+    #[error("binding {set}.{binding}: --format npy: {source}; write it with --format bin")]
+    View {
         set: u32,
         binding: u32,
-        bytes: usize,
-        elem: ElemType,
+        #[source]
+        source: ViewError,
     },
     #[error("{stem}.npy: {source}")]
     Npy {
@@ -157,7 +159,9 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), OutputError> {
 }
 
 /// Writes every buffer to `dir/SET.BINDING.bin` (an element of an array of buffers, whose
-/// (set, binding) is in `arrays`: `dir/SET.BINDING.INDEX.bin`) and every tensor to
+/// (set, binding) is in `arrays`: `dir/SET.BINDING.INDEX.bin`; with [`OutFormat::Npy`],
+/// `.npy` in the shape and dtype of its block type in `layouts`, [`crate::npy::view`]) and
+/// every tensor to
 /// `dir/SET.BINDING.npy` (packed) or `.bin` (strided: the raw bytes; an element of an array of
 /// tensors: `dir/SET.BINDING.INDEX.npy` / `.bin`), creating `dir` if needed. Returns the names
 /// written, in order.
@@ -167,7 +171,7 @@ pub fn write_outputs(
     arrays: &[(u32, u32)],
     tensors: &[TensorOutput],
     format: OutFormat,
-    elements: &BTreeMap<(u32, u32), ElemType>,
+    layouts: &BTreeMap<(u32, u32), TypeLayout>,
 ) -> Result<Vec<String>, OutputError> {
     create(dir)?;
     let mut written = Vec::new();
@@ -180,20 +184,16 @@ pub fn write_outputs(
         let (name, file) = match format {
             OutFormat::Bin => (format!("{stem}.bin"), bytes.to_vec()),
             OutFormat::Npy => {
-                let elem = *elements
+                let layout = layouts
                     .get(&(set, binding))
                     .ok_or(OutputError::Untyped { set, binding })?;
-                let size = elem.size();
-                if bytes.len() % size != 0 {
-                    return Err(OutputError::Ragged {
+                let view =
+                    View::of(layout, bytes.len() as u64).map_err(|source| OutputError::View {
                         set,
                         binding,
-                        bytes: bytes.len(),
-                        elem,
-                    });
-                }
-                let shape = [(bytes.len() / size) as u64];
-                let file = write_npy(elem, &shape, bytes).map_err(|source| OutputError::Npy {
+                        source,
+                    })?;
+                let file = view.write(bytes).map_err(|source| OutputError::Npy {
                     stem: stem.clone(),
                     source,
                 })?;

@@ -1,8 +1,11 @@
 //! What a module declares, read from its index (`spvx reflect`): entry points with their
 //! execution model and local size, every resource binding, push-constant variables,
 //! specialisation constants, capabilities, extensions and what the capabilities ask of a
-//! Vulkan device. Nothing is derived here that the index or spvx-vk does not already know.
+//! Vulkan device; each buffer's and push-constant block's layout (size, runtime array,
+//! members with offsets and strides: [`crate::layout`]). Nothing is derived here that the
+//! index, the layout module or spvx-vk does not already know.
 
+use crate::layout::{LayoutKind, TypeLayout, block_of};
 use crate::module::LoadedModule;
 use serde::Serialize;
 use spvx_spirv::grammar::Grammar;
@@ -55,6 +58,123 @@ pub struct BindingInfo {
     pub count: Option<u64>,
     /// The one scalar type every leaf shares (`u32`, `f16`, ...), if there is one.
     pub element: Option<String>,
+    /// The block's layout (of one element, for an array of buffers); `None` for bindings
+    /// that are not blocks (images, tensors, ...).
+    pub block: Option<BlockInfo>,
+}
+
+/// The layout of a block (a buffer's or the push constants'), as the module declares it
+/// ([`crate::layout`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BlockInfo {
+    /// The bytes the block takes when it has no runtime array (the end of its last-ending
+    /// member); `None` with a runtime array or a missing decoration.
+    pub size: Option<u64>,
+    /// The runtime array that ends the block: a buffer of `offset + n · stride` bytes
+    /// holds `n` elements.
+    pub runtime_array: Option<RuntimeArrayInfo>,
+    /// The block's members, in declaration order.
+    pub members: Vec<MemberInfo>,
+}
+
+/// A runtime array at the end of a block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuntimeArrayInfo {
+    pub offset: u64,
+    pub stride: Option<u64>,
+}
+
+/// One member of a block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MemberInfo {
+    pub name: Option<String>,
+    pub offset: Option<u64>,
+    pub type_name: String,
+    /// Its bytes (`None` for a runtime array).
+    pub size: Option<u64>,
+    /// ArrayStride for an array, MatrixStride for a matrix (or an array of them).
+    pub stride: Option<u64>,
+    /// RowMajor, for a matrix (or an array of them).
+    pub row_major: bool,
+}
+
+impl BlockInfo {
+    /// The block of a struct type's layout (`None` when `layout` is not a struct).
+    pub fn of(layout: &TypeLayout) -> Option<BlockInfo> {
+        let LayoutKind::Struct { members } = &layout.kind else {
+            return None;
+        };
+        Some(BlockInfo {
+            size: layout.size(),
+            runtime_array: layout
+                .runtime_tail()
+                .map(|(_, offset, stride)| RuntimeArrayInfo { offset, stride }),
+            members: members
+                .iter()
+                .map(|m| {
+                    let (stride, row_major) = strides(&m.layout);
+                    MemberInfo {
+                        name: m.name.clone(),
+                        offset: m.offset,
+                        type_name: m.layout.type_name.clone(),
+                        size: m.layout.size(),
+                        stride,
+                        row_major,
+                    }
+                })
+                .collect(),
+        })
+    }
+
+    /// The block as text lines, each indented by `indent`.
+    fn to_text(&self, indent: &str) -> String {
+        let mut out = String::new();
+        let size = match (&self.runtime_array, self.size) {
+            (Some(r), _) => format!(
+                "{} bytes + a runtime array of {}-byte elements",
+                r.offset,
+                opt(r.stride)
+            ),
+            (None, Some(s)) => format!("{s} bytes"),
+            (None, None) => "size unknown (a member lacks Offset or stride)".to_string(),
+        };
+        out.push_str(&format!("{indent}block: {size}\n"));
+        for (i, m) in self.members.iter().enumerate() {
+            let name = m.name.clone().unwrap_or_else(|| format!("m{i}"));
+            let size = m
+                .size
+                .map_or_else(|| "runtime array".to_string(), |s| format!("{s} bytes"));
+            let stride = m.stride.map_or_else(String::new, |s| {
+                format!(
+                    ", stride {s}{}",
+                    if m.row_major { ", row-major" } else { "" }
+                )
+            });
+            out.push_str(&format!(
+                "{indent}  +{}  {name}  {}  {size}{stride}\n",
+                opt(m.offset),
+                m.type_name
+            ));
+        }
+        out
+    }
+}
+
+/// A number, or `?` when the module does not say.
+fn opt(v: Option<u64>) -> String {
+    v.map_or_else(|| "?".to_string(), |v| v.to_string())
+}
+
+/// The stride a member's type declares: ArrayStride of an array, MatrixStride of a matrix
+/// (or of the matrices of an array); and whether the matrices are row-major.
+fn strides(layout: &TypeLayout) -> (Option<u64>, bool) {
+    match &layout.kind {
+        LayoutKind::Array { stride, .. } => (*stride, false),
+        LayoutKind::Matrix {
+            stride, row_major, ..
+        } => (*stride, *row_major),
+        _ => (None, false),
+    }
 }
 
 /// A module-scope variable (push constants).
@@ -63,6 +183,8 @@ pub struct VariableInfo {
     pub variable: String,
     pub name: Option<String>,
     pub type_name: String,
+    /// The block's layout ([`BlockInfo`]).
+    pub block: Option<BlockInfo>,
 }
 
 /// A specialisation constant with a SpecId.
@@ -108,6 +230,9 @@ impl Reflection {
                     .and_then(|t| ix.uniform_scalar(t))
                     .and_then(spvx_vk::reflect::elem_of)
                     .map(|e| e.to_string()),
+                block: v
+                    .pointee
+                    .and_then(|t| BlockInfo::of(&TypeLayout::of(ix, block_of(ix, t)))),
             })
             .collect();
         let push_constants = ix
@@ -120,6 +245,7 @@ impl Reflection {
                     .filter(|n| !n.is_empty())
                     .map(str::to_string),
                 type_name: pointee(ix, v).map_or_else(String::new, |t| ix.name(t)),
+                block: pointee(ix, v).and_then(|t| BlockInfo::of(&TypeLayout::of(ix, t))),
             })
             .collect();
         let spec_constants = ix
@@ -208,12 +334,18 @@ impl Reflection {
                 "  {}.{}  {} {}{name}  type {}{element}{count}\n",
                 b.set, b.binding, b.storage_class, b.variable, b.type_name
             ));
+            if let Some(block) = &b.block {
+                out.push_str(&block.to_text("      "));
+            }
         }
         for p in &self.push_constants {
             out.push_str(&format!(
                 "push constants: {} type {}\n",
                 p.variable, p.type_name
             ));
+            if let Some(block) = &p.block {
+                out.push_str(&block.to_text("  "));
+            }
         }
         if !self.spec_constants.is_empty() {
             out.push_str("spec constants:\n");

@@ -42,21 +42,37 @@ fn a_shader_module_is_described_section_by_section() {
         "{}",
         lines[4]
     );
-    assert!(
-        lines[5].starts_with("push constants: %pc type "),
-        "{}",
-        lines[5]
+    // Each buffer of the array: a block of one runtime array of bytes (ArrayStride 1).
+    assert_eq!(
+        lines[5],
+        "      block: 0 bytes + a runtime array of 1-byte elements"
     );
-    assert_eq!(lines[6], "spec constants:");
-    assert!(lines[7].starts_with("  SpecId 7  ") && lines[7].ends_with("type %bool  default true"));
+    assert!(
+        lines[6].starts_with("        +0  m0  ") && lines[6].ends_with("  runtime array, stride 1"),
+        "{}",
+        lines[6]
+    );
+    assert!(
+        lines[7].starts_with("push constants: %pc type "),
+        "{}",
+        lines[7]
+    );
+    // OpMemberDecorate %PC 0 Offset 0, 1 Offset 4: uint then float, 8 bytes.
+    assert_eq!(lines[8], "  block: 8 bytes");
+    assert_eq!(lines[9], "    +0  m0  %uint  4 bytes");
+    assert_eq!(lines[10], "    +4  m1  %float  4 bytes");
+    assert_eq!(lines[11], "spec constants:");
+    assert!(
+        lines[12].starts_with("  SpecId 7  ") && lines[12].ends_with("type %bool  default true")
+    );
     // 1.5f = 0x3fc00000.
     assert!(
-        lines[8].starts_with("  SpecId 2  ")
-            && lines[8].ends_with("type %float  default 1069547520")
+        lines[13].starts_with("  SpecId 2  ")
+            && lines[13].ends_with("type %float  default 1069547520")
     );
-    assert_eq!(lines[9], "capabilities: Shader, Int8");
-    assert_eq!(lines[10], "extensions: none");
-    assert_eq!(lines[11], "vulkan features: shaderInt8");
+    assert_eq!(lines[14], "capabilities: Shader, Int8");
+    assert_eq!(lines[15], "extensions: none");
+    assert_eq!(lines[16], "vulkan features: shaderInt8");
 }
 
 #[test]
@@ -79,6 +95,44 @@ fn json_has_the_same_facts() {
     assert_eq!(v["spec_constants"][1]["spec_id"], 2);
     assert_eq!(v["spec_constants"][1]["default"], "1069547520");
     assert_eq!(v["vulkan_features"], serde_json::json!(["shaderInt8"]));
+    assert_eq!(
+        b["block"]["runtime_array"],
+        serde_json::json!({"offset": 0, "stride": 1})
+    );
+    assert_eq!(b["block"]["size"], serde_json::Value::Null);
+    let pc = &v["push_constants"][0]["block"];
+    assert_eq!(pc["size"], 8);
+    assert_eq!(pc["members"][1]["offset"], 4);
+    assert_eq!(pc["members"][1]["type_name"], "%float");
+    assert_eq!(pc["members"][1]["size"], 4);
+}
+
+/// Offsets, strides and sizes as the decorations of tests/run/npy_layouts.spvasm give them:
+/// float[2][3] with strides 12 and 4 (24 bytes), float[4] with stride 16 (64 bytes), a
+/// struct of a uint, a vec2 at 8 and a runtime float array at 16, a row-major mat2x3 with
+/// MatrixStride 8 (three rows of 8 bytes: 24).
+#[test]
+fn block_layouts_are_the_decorations() {
+    let o = spvx(&["reflect", "--json", "tests/run/npy_layouts.spvasm"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let block = |i: usize| v["bindings"][i]["block"].clone();
+    let member = |i: usize, m: usize| block(i)["members"][m].clone();
+    assert_eq!(block(0)["size"], 24);
+    assert_eq!(member(0, 0)["stride"], 12);
+    assert_eq!(block(1)["size"], 64);
+    assert_eq!(member(1, 0)["stride"], 16);
+    assert_eq!(
+        block(2)["runtime_array"],
+        serde_json::json!({"offset": 16, "stride": 4})
+    );
+    assert_eq!(member(2, 1)["name"], "v");
+    assert_eq!(member(2, 1)["offset"], 8);
+    assert_eq!(member(2, 1)["size"], 8);
+    assert_eq!(member(2, 2)["size"], serde_json::Value::Null);
+    assert_eq!(block(3)["size"], 24);
+    assert_eq!(member(3, 0)["stride"], 8);
+    assert_eq!(member(3, 0)["row_major"], true);
 }
 
 #[test]

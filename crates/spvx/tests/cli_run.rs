@@ -861,6 +861,96 @@ fn format_npy_writes_typed_arrays() {
     assert_eq!(&npy[10 + header_len..], &bin[..]);
 }
 
+/// The `.npy` header's dictionary and the data after it (NumPy's format.py layout, v1.0).
+fn npy_parts(file: &[u8]) -> (String, Vec<u8>) {
+    assert_eq!(&file[..8], b"\x93NUMPY\x01\x00");
+    let n = u16::from_le_bytes([file[8], file[9]]) as usize;
+    let header = std::str::from_utf8(&file[10..10 + n])
+        .unwrap()
+        .trim()
+        .to_string();
+    (header, file[10 + n..].to_vec())
+}
+
+/// `--format npy` gives each buffer the shape and dtype of its block type
+/// (tests/run/npy_layouts.spvasm): arrays of arrays n-D, a padded array as records of one
+/// `value` field, a struct as one record with its members at their Offsets (runtime array
+/// at the buffer's length), a row-major matrix as [row][column]. Headers are the
+/// dictionaries NumPy writes for these dtypes (written here by hand from NumPy's dtype
+/// descriptions); data is the buffer's bytes as given.
+#[test]
+fn format_npy_follows_the_block_type() {
+    let dir = tmp("format-npy-layouts");
+    let f = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let a = f(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let b = f(&(0..16).map(|i| i as f32).collect::<Vec<_>>());
+    let mut c = [7u32.to_le_bytes(), 99u32.to_le_bytes()].concat();
+    c.extend(f(&[0.5, 1.5, 10.0, 20.0]));
+    for (name, bytes) in [("a.bin", &a), ("b.bin", &b), ("c.bin", &c)] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/run/npy_layouts.spvasm");
+    let module = module.display().to_string();
+    let args = [
+        "run",
+        &module,
+        "--groups",
+        "1",
+        "--buffer",
+        "0.0=a.bin",
+        "--buffer",
+        "0.1=b.bin",
+        "--buffer",
+        "0.2=c.bin",
+        "--buffer",
+        "0.3=a.bin",
+        "--out",
+        "o",
+        "--format",
+        "npy",
+    ];
+    let o = run_in(&dir, &args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let read = |n: &str| npy_parts(&std::fs::read(dir.join("o").join(n)).unwrap());
+    let (h, d) = read("0.0.npy");
+    assert_eq!(
+        h,
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, ), }"
+    );
+    assert_eq!(d, a);
+    let (h, d) = read("0.1.npy");
+    assert_eq!(
+        h,
+        "{'descr': [('value', '<f4'), ('', '|V12'), ], 'fortran_order': False, 'shape': (4, ), }"
+    );
+    assert_eq!(d, b);
+    let (h, d) = read("0.2.npy");
+    assert_eq!(
+        h,
+        "{'descr': [('count', '<u4'), ('', '|V4'), ('v', '<f4', (2,)), ('data', '<f4', (2,)), ], 'fortran_order': False, 'shape': (), }"
+    );
+    assert_eq!(d, c);
+    let (h, d) = read("0.3.npy");
+    assert_eq!(
+        h,
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2, ), }"
+    );
+    assert_eq!(d, a);
+    // A buffer of the runtime-array block that is not whole elements past the fixed part.
+    std::fs::write(dir.join("c7.bin"), [&c[..], &[0u8; 3]].concat()).unwrap();
+    let mut bad = args.to_vec();
+    bad[9] = "0.2=c7.bin";
+    let o = run_in(&dir, &bad);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains(
+            "binding 0.2: --format npy: the buffer holds 27 bytes; its runtime array of 4-byte elements starts at byte 16, so the bytes are not whole elements; write it with --format bin"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
 /// A bad `format` in a run file names its place; Kernel arguments refuse npy.
 #[test]
 fn format_errors() {

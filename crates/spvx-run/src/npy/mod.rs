@@ -4,10 +4,12 @@
 //! dtype of the Rust type).
 //!
 //! - [`buffer`]: arrays as buffer bytes of an element type (run files, tensors after a run).
+//! - [`view`]: a buffer binding as the array its block type declares (n-D, structured).
 //! - [`matrix`]: arrays as DPAS matrices, with the element conventions of `spvx dpas matmul`.
 
 pub mod buffer;
 pub mod matrix;
+pub mod view;
 
 pub use buffer::{NpyBytes, NpyError, element_count, read_npy, write_npy};
 

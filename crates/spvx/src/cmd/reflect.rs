@@ -1,4 +1,4 @@
-//! `spvx reflect`: what a module declares — entry points, bindings, push constants,
+//! `spvx reflect`: what a module declares — entry points, bindings and block layouts, push constants,
 //! specialisation constants, capabilities, extensions and the Vulkan features they need — as
 //! text or JSON. The facts come from the module index (spvx-run's `reflect`); this file only
 //! parses arguments and prints.
@@ -28,8 +28,12 @@ the Vulkan backend use (the module is not validated: an invalid module is descri
   entry points      execution model, name, LocalSize (when the entry point has one)
   bindings          set.binding, storage class, variable, OpName, pointee type, the element
                     type every leaf of the block shares (if one does), array length or
-                    'runtime array'
-  push constants    variable and type
+                    'runtime array'; then the block's layout: its size in bytes (or the
+                    bytes before its runtime array and that array's stride: a buffer of
+                    OFFSET + n * STRIDE bytes holds n elements), and each member's offset,
+                    name, type, size and ArrayStride / MatrixStride (row-major marked), as
+                    the module's decorations give them ('?' where one is missing)
+  push constants    variable and type, and the block's layout as for bindings
   spec constants    SpecId, constant, type, default (true/false, or the literal words as an
                     unsigned integer: a float's bits)
   capabilities, extensions

@@ -26,7 +26,7 @@ pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
             &loaded.arrays(),
             &[],
             plan.out_format,
-            &loaded.element_types,
+            &loaded.module.buffer_layouts(),
         )
         .map_err(error)?;
         print_written(&names, dir);
