@@ -137,3 +137,53 @@ fn the_device_is_chosen_by_index_or_name() {
         text(&o)
     );
 }
+
+/// Fixed point and subgroup matrix multiply-accumulate on a Vulkan device: UNSUPPORTED, naming
+/// the capability no Vulkan feature exposes; a fixed-point form's exported script is refused
+/// by `spvx amber` on the device naming the same.
+#[test]
+fn fixed_point_and_smma_forms_are_unsupported_on_the_device() {
+    if !have_device() {
+        return;
+    }
+    let dir = temp("fixed");
+    let am = dir.join("amber");
+    let o = spvx(&[
+        "conform",
+        "fixed",
+        "--device",
+        "vulkan",
+        "--only",
+        "OpFixedSqrtINTEL/s8i4/s8i7/q6",
+        "--cases",
+        "64",
+        "--amber",
+        &am.display().to_string(),
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("4 forms: 0 PASS, 0 FAIL, 4 UNSUPPORTED"), "{t}");
+    assert!(t.contains("ArbitraryPrecisionFixedPointINTEL"), "{t}");
+    assert!(
+        t.contains("SPV_INTEL_arbitrary_precision_fixed_point"),
+        "{t}"
+    );
+    let script = am.join("fixed_OpFixedSqrtINTEL_s8i4_s8i7_q6o1.c0.amber");
+    let o = spvx(&["amber", "--device", "vulkan", &script.display().to_string()]);
+    assert!(
+        text(&o).contains("lacks support for SPV_INTEL_arbitrary_precision_fixed_point"),
+        "{}",
+        text(&o)
+    );
+    let o = spvx(&[
+        "conform", "smma", "--device", "vulkan", "--only", "/m2/u8-", "--cases", "64",
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("0 PASS, 0 FAIL, 12 UNSUPPORTED"), "{t}");
+    assert!(
+        t.contains("capability SubgroupMatrixMultiplyAccumulateINTEL"),
+        "{t}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

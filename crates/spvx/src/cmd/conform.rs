@@ -27,7 +27,15 @@ EXTENSIONS
   mixdot   SPV_VALVE_mixed_float_dot_product: OpFDot2MixAcc32VALVE and OpFDot2MixAcc16VALVE on
            f16 and bf16, OpFDot4MixAcc32VALVE on every E4M3/E5M2 pair; on a device, a result
            equal to one of spvx-num's accumulation models is ALLOWED DIFFERENCE.
-  tensors, fixed, smma: not generated yet (reported as such).
+  fixed    SPV_INTEL_arbitrary_precision_fixed_point: the eleven functions (OpFixedSqrtINTEL
+           ... OpFixedExpINTEL) x Q (8) x O (4) x S x five formats (8, 13, 16->24, 32->16 and
+           64 bits), SinCos/SinCosPi as a vector and as a packed scalar; inputs include the
+           format's extremes, saturation points, ties and 0 / negative inputs. A Vulkan device
+           reports UNSUPPORTED (capability ArbitraryPrecisionFixedPointINTEL).
+  smma     SPV_INTEL_subgroup_matrix_multiply_accumulate: every operand-flag combination of
+           subgroup size 8 (DG2) and 16 (PVC) x M 1/2/3/4/8 x A component widths, run at that
+           subgroup size (required of a device too).
+  tensors: not generated yet (reported as such).
   all      every extension (the default).
 
 VERDICTS (one per form, joined over its chunks of at most 4096 cases)
@@ -37,9 +45,10 @@ VERDICTS (one per form, joined over its chunks of at most 4096 cases)
   ALLOWED DIFFERENCE  the results differ as the specification allows (the reason)
   ERROR               the run itself failed
   Expected values come from the engine's interpreter; elements whose result the spec leaves
-  undefined (the AccSat undefined case) are masked, never compared. Inputs reach the edges
-  (extremes, overflow and saturation points, float specials, ties, cancellation). On the engine alone, the
-  default engine (JIT, threads) is checked against the one-thread interpreter.
+  undefined (the AccSat undefined case, fixed-point sqrt/rsqrt of negative values) are
+  masked, never compared. Inputs reach the edges (extremes, overflow and saturation
+  points, float specials, ties, cancellation). On the engine alone, the default engine (JIT,
+  threads) is checked against the one-thread interpreter.
 
 OUTPUT
   A table on the terminal (the tally per extension and every form that did not PASS; a
