@@ -169,3 +169,27 @@ fn diff_with(
         })
         .collect()
 }
+
+/// Writes both runs' outputs ([`crate::outputs::write_outputs`], in the plan's format) to
+/// `dir/engine` and `dir/device`: `(directory, names written)` for each.
+pub fn write_both(
+    plan: &RunPlan,
+    loaded: &Loaded,
+    engine: &Resources,
+    device: &VkOutputs,
+    dir: &std::path::Path,
+) -> Result<Vec<(std::path::PathBuf, Vec<String>)>, crate::outputs::OutputError> {
+    let layouts = loaded.module.buffer_layouts();
+    let arrays = loaded.arrays();
+    let tensors = plan.tensor_outputs(&loaded.bindings, &loaded.inputs());
+    let mut device = crate::device::output_resources(device.clone());
+    loaded.add_unbound(&mut device);
+    let mut out = Vec::new();
+    for (side, res) in [("engine", engine), ("device", &device)] {
+        let d = dir.join(side);
+        let names =
+            crate::outputs::write_outputs(&d, res, &arrays, &tensors, plan.out_format, &layouts)?;
+        out.push((d, names));
+    }
+    Ok(out)
+}

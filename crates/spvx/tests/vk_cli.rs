@@ -48,6 +48,43 @@ fn gemm_example_runs_on_the_device_and_diffs_clean() {
     assert!(out.contains("SAME: 4 of 4 bindings match"), "{out}");
 }
 
+/// `spvx diff --out DIR --format npy` writes both sides' outputs, DIR/engine and DIR/device,
+/// as `.npy` of the bindings' types (gemm_int8's C is a block of a runtime array of uint: 64
+/// elements); the two agree byte for byte where the diff says SAME.
+#[test]
+fn diff_writes_both_sides_outputs() {
+    if !have_device() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("spvx-vk-cli-diff-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.display().to_string();
+    let o = spvx(&["diff", "gemm_int8.toml", "--out", &d, "--format", "npy"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "wrote 0.0.npy 0.1.npy 0.2.npy 0.3.npy in {d}/engine"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "wrote 0.0.npy 0.1.npy 0.2.npy 0.3.npy in {d}/device"
+        )),
+        "{out}"
+    );
+    let engine = std::fs::read(dir.join("engine/0.3.npy")).unwrap();
+    let device = std::fs::read(dir.join("device/0.3.npy")).unwrap();
+    assert_eq!(engine, device);
+    let header = String::from_utf8_lossy(&engine[10..90]).into_owned();
+    assert!(
+        header.contains("'descr': '<u4'") && header.contains("'shape': (64, )"),
+        "{header}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn command_line_form_runs_on_the_device() {
     if !have_device() {

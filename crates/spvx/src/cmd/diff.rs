@@ -3,19 +3,20 @@
 //! (spvx-run's `diff` and `compare::SpecJudge`; bit for bit with --bitwise), and prints the
 //! first differences with their verdicts. Parsing and printing only.
 
-use crate::cmd::run::output::print_summary;
+use crate::cmd::run::output::{print_summary, print_written};
 use crate::cmd::run::{RunArgs, plan_of};
 use crate::cmd::{CmdResult, error, report};
 use spvx_run::ElemType;
 use spvx_run::compare::{ElementVerdict, SpecJudge, Tolerance, Verdict, judge_for};
 use spvx_run::device::{Loaded, open};
-use spvx_run::diff::{BindingDiff, diff_outputs, diff_outputs_judged};
+use spvx_run::diff::{BindingDiff, diff_outputs, diff_outputs_judged, write_both};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 const HELP: &str = "\
 RUN is a run file (TOML) or the command-line form of `spvx run` (same options; see
-`spvx run --help`). The engine runs with the device's subgroup size unless --subgroup-size
+`spvx run --help`). --out DIR writes both sides' outputs, DIR/engine and DIR/device, as
+`spvx run --out` does (--format npy: in the shape and dtype of each binding's type). The engine runs with the device's subgroup size unless --subgroup-size
 is given. Each buffer is compared element by element as the type --as gives, else its
 expected data's type, else its input data's type, else the scalar type of its block in the
 module, else u8.
@@ -182,6 +183,11 @@ pub fn run(args: DiffArgs) -> CmdResult {
         "device: {} (engine subgroup size {})",
         out.device, plan.config.subgroup_size
     );
+    if let Some(dir) = &plan.out {
+        for (d, names) in write_both(&plan, &loaded, &res, &out, dir).map_err(error)? {
+            print_written(&names, &d);
+        }
+    }
     // Buffers, then tensors (their whole byte layout, padding included).
     let tolerance = Tolerance::between_implementations(args.ulps);
     let bitwise = diff_outputs(&plan, &loaded, &res, &out, &types, tolerance, args.show);
