@@ -24,7 +24,7 @@ pub struct CompileOptions {
 pub(crate) fn check_module_size(bytes: u64, opts: &CompileOptions) -> Result<(), ExecError> {
     if bytes > opts.max_module_bytes {
         return Err(ExecError::Config(format!(
-            "the module is {bytes} bytes, more than the limit of {} (CompileOptions::max_module_bytes)",
+            "the module is {bytes} bytes, more than spvx's limit of {} bytes on a module",
             opts.max_module_bytes
         )));
     }

@@ -52,7 +52,7 @@ pub enum ExecError {
     #[error("kernel argument {index}: {message}")]
     KernelArg { index: u32, message: String },
     #[error(
-        "step limit of {limit} reached in workgroup ({}, {}, {}) (an infinite loop?); raise RunConfig::step_limit if the program is just long",
+        "step limit of {limit} reached in workgroup ({}, {}, {}) (an infinite loop?); raise the limit with `--max-steps N` (run files and Python: `max_steps`) if the program is just long",
         .workgroup[0], .workgroup[1], .workgroup[2]
     )]
     StepLimit { limit: u64, workgroup: [u32; 3] },

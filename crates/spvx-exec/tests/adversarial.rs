@@ -276,7 +276,10 @@ fn a_huge_dispatch_ends_in_the_dispatch_limit_before_running() {
             .expect_err("2.8e14 workgroups exceed the limits")
     });
     match &err {
-        ExecError::Config(m) => assert!(m.contains("RunConfig::max_invocations"), "{m}"),
+        ExecError::Config(m) => assert!(
+            m.contains("`--max-invocations N`; run files and Python: `max_invocations`"),
+            "{m}"
+        ),
         e => panic!("expected the dispatch limit, got {e}"),
     }
     // Just over the limit is refused too; the limit is configurable.
@@ -493,7 +496,7 @@ fn a_module_over_the_size_limit_is_refused_before_it_is_read() {
     assert_eq!(
         err.to_string(),
         format!(
-            "bad run configuration: the module is {n} bytes, more than the limit of {} (CompileOptions::max_module_bytes)",
+            "bad run configuration: the module is {n} bytes, more than spvx's limit of {} bytes on a module",
             n - 1
         )
     );

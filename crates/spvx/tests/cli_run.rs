@@ -568,7 +568,18 @@ fn dispatch_limit_from_the_command_line() {
     fails_with(
         &dir,
         &["run", &file, "--max-invocations", "63"],
-        &["(64 in all) exceeds the limit of 63 invocations"],
+        &[
+            "(64 in all) exceeds the limit of 63 invocations (`--max-invocations N`; run files and Python: `max_invocations`)",
+        ],
+    );
+    // The step limit names the option that raises it, not the engine's field.
+    fails_with(
+        &dir,
+        &["run", &file, "--max-steps", "10", "--no-jit"],
+        &[
+            "step limit of 10 reached in workgroup",
+            "raise the limit with `--max-steps N` (run files and Python: `max_steps`) if the program is just long",
+        ],
     );
     fails_with(
         &dir,

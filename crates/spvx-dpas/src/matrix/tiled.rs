@@ -41,7 +41,7 @@ impl Tiling {
     pub fn of(spec: &MatmulSpec, k: usize) -> Result<Tiling, SimError> {
         if spec.a.is_df() || spec.b.is_df() || spec.dst == DataType::Df {
             return Err(SimError::Unsupported(
-                "df (fp64) DPAS is simulated instruction by instruction only (`isa::execute`, `spvx dpas run`); the matrix API holds 32-bit patterns".into(),
+                "df (fp64) DPAS is simulated instruction by instruction only (`spvx dpas run`); the matrix API holds 32-bit patterns".into(),
             ));
         }
         let n = spec.platform.exec_size();

@@ -107,7 +107,7 @@ impl MmaSpec {
     pub fn matmul_spec(&self, n: u32) -> Result<MatmulSpec, String> {
         let platform = platform_for(n).ok_or_else(|| {
             format!(
-                "needs a subgroup size of 8 (DPAS exec size of XeHP/DG2) or 16 (PVC and later); the run's subgroup size is {n} (RunConfig::subgroup_size)"
+                "needs a subgroup size of 8 (DPAS exec size of XeHP/DG2) or 16 (PVC and later); the run's subgroup size is {n} (`--subgroup-size 8` or `16`; run files and Python: `subgroup_size`)"
             )
         })?;
         Ok(MatmulSpec {

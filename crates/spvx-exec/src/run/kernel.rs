@@ -49,7 +49,7 @@ pub(crate) fn local_size(prog: &Program, res: &Resources) -> Result<[u32; 3], Ex
         ))),
         (None, Some(d)) => Ok(d),
         (None, None) => Err(ExecError::Config(
-            "the kernel has no LocalSize execution mode: give the dispatch's local size (Resources::set_local_size, `spvx run --local`)".into(),
+            "the kernel has no LocalSize execution mode: give the dispatch's local size (`--local X,Y,Z`; run files and Python: `local`)".into(),
         )),
     }
 }

@@ -39,7 +39,7 @@ pub fn run(
         && n != cfg.subgroup_size
     {
         return Err(ExecError::Config(format!(
-            "the kernel requires subgroup size {n} (OpExecutionMode SubgroupSize {n}), the run asks for {} (RunConfig::subgroup_size, `spvx run --subgroup-size {n}`)",
+            "the kernel requires subgroup size {n} (OpExecutionMode SubgroupSize {n}), the run asks for {} (`--subgroup-size {n}`; run files and Python: `subgroup_size`)",
             cfg.subgroup_size
         )));
     }
@@ -57,7 +57,7 @@ pub fn run(
     let dispatch = total.saturating_mul(invocations);
     if dispatch > cfg.max_invocations {
         return Err(ExecError::Config(format!(
-            "the dispatch of {groups:?} workgroups of {local_size:?} invocations ({dispatch} in all) exceeds the limit of {} invocations (RunConfig::max_invocations)",
+            "the dispatch of {groups:?} workgroups of {local_size:?} invocations ({dispatch} in all) exceeds the limit of {} invocations (`--max-invocations N`; run files and Python: `max_invocations`)",
             cfg.max_invocations
         )));
     }

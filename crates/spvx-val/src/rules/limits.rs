@@ -335,7 +335,7 @@ fn call_depth(ix: &ModuleIndex, l: &Limits, out: &mut Vec<ValError>) {
                     "the static call depth of the entry point",
                     depth[f],
                     l.max_call_depth,
-                    "spvx's own limit; spvx_val::Limits::max_call_depth",
+                    "spvx's own limit; raise it with --max-call-depth",
                 ),
             ));
         }
