@@ -383,7 +383,7 @@ pub fn edge_values(f: &FixedForm) -> Vec<i128> {
             let e = frac - 2 * fr - 2;
             if (0..100).contains(&e) {
                 for k in 0..6i128 {
-                    v.push((2 * k + 1) * (2 * k + 1) << e);
+                    v.push(((2 * k + 1) * (2 * k + 1)) << e);
                 }
             }
         }
@@ -398,25 +398,25 @@ pub fn edge_values(f: &FixedForm) -> Vec<i128> {
                 v.extend([1i128 << e, -(1i128 << e)]);
             }
         }
-        FixedFunction::SinPi | FixedFunction::CosPi | FixedFunction::SinCosPi => {
+        FixedFunction::SinPi | FixedFunction::CosPi | FixedFunction::SinCosPi
+            if (1..126).contains(&frac) =>
+        {
             // Exact points: multiples of ½.
-            if (1..126).contains(&frac) {
-                for k in -8i128..=8 {
-                    let x = k << (frac - 1);
-                    v.extend([x - 1, x, x + 1]);
-                }
+            for k in -8i128..=8 {
+                let x = k << (frac - 1);
+                v.extend([x - 1, x, x + 1]);
             }
         }
-        FixedFunction::Sin | FixedFunction::Cos | FixedFunction::SinCos => {
+        FixedFunction::Sin | FixedFunction::Cos | FixedFunction::SinCos
+            if (0..100).contains(&frac) =>
+        {
             // Next to multiples of π/2, where sin and cos reach 0 and ±1.
-            if (0..100).contains(&frac) {
-                for k in -4i32..=4 {
-                    let x = (f64::from(k) * std::f64::consts::FRAC_PI_2 * 2f64.powi(frac as i32))
-                        .round();
-                    if x.abs() < 1e30 {
-                        let x = x as i128;
-                        v.extend([x - 1, x, x + 1]);
-                    }
+            for k in -4i32..=4 {
+                let x =
+                    (f64::from(k) * std::f64::consts::FRAC_PI_2 * 2f64.powi(frac as i32)).round();
+                if x.abs() < 1e30 {
+                    let x = x as i128;
+                    v.extend([x - 1, x, x + 1]);
                 }
             }
         }

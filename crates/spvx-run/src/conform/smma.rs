@@ -207,13 +207,16 @@ impl SmmaForm {
 /// The M values swept: SPIR-V vectors below 16 components have 2, 3, 4 or 8.
 pub const MS: [u32; 5] = [1, 2, 3, 4, 8];
 
+/// Element precisions of A and B, A's component types, (C, Result) types.
+type Family = (Precision, Precision, Vec<AComp>, Vec<(Acc, Acc)>);
+
 /// Every form, in a fixed order: subgroup size, precisions, A component, C/R, M.
 pub fn forms() -> Vec<Form> {
     let ints = [Precision::U8, Precision::S8, Precision::U4, Precision::S4];
     let mut shapes: Vec<SmmaForm> = Vec::new();
     for n in [8u32, 16] {
         let pvc = n == 16;
-        let mut pairs: Vec<(Precision, Precision, Vec<AComp>, Vec<(Acc, Acc)>)> = Vec::new();
+        let mut pairs: Vec<Family> = Vec::new();
         for a in ints {
             for b in ints {
                 let comps = [8, 16, 32].map(AComp::Int).to_vec();
@@ -514,7 +517,7 @@ struct Matrices {
 fn moderate(rng: &mut SplitMix64, fmt: Format) -> u64 {
     let m = fmt.mantissa_bits();
     let neg = rng.next_u64() & 1 == 1;
-    let e = if rng.next_u64() % 8 == 0 {
+    let e = if rng.next_u64().is_multiple_of(8) {
         0
     } else {
         (fmt.bias() - 8 + (rng.next_u64() % 16) as i32).max(1) as u64
@@ -594,7 +597,7 @@ fn matrices(f: &SmmaForm, rng: &mut SplitMix64, s: u64) -> Matrices {
         // Edge values everywhere.
         1 | 4 => {
             for x in mx.a.iter_mut().chain(mx.b.iter_mut()) {
-                *x = if rng.next_u64() % 4 == 0 {
+                *x = if rng.next_u64().is_multiple_of(4) {
                     moderate(rng, fe)
                 } else {
                     pick(rng, &ee)
