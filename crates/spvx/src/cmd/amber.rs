@@ -3,10 +3,9 @@
 //! scripts is spvx-run's `amber` module.
 
 use crate::cmd::{CmdResult, error};
-use indicatif::{ProgressBar, ProgressStyle};
 use spvx_run::amber::{Outcome, ScriptOptions, Status, Target, run_script_with};
 use spvx_run::options::RunOptions;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -104,13 +103,11 @@ pub fn run(args: AmberArgs) -> CmdResult {
     };
     let n = args.scripts.len();
     // A progress bar (indicatif) on a terminal, for more than one script.
-    let bar = (n > 1 && std::io::stderr().is_terminal()).then(|| {
-        let b = ProgressBar::new(n as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise}") {
-            b.set_style(style);
-        }
-        b
-    });
+    let bar = if n > 1 {
+        crate::cmd::progress::bar(n as u64)
+    } else {
+        None
+    };
     let tick = || {
         if let Some(b) = &bar {
             b.inc(1);

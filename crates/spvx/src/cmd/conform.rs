@@ -4,11 +4,10 @@
 //! `conform` module.
 
 use crate::cmd::{CmdResult, error};
-use indicatif::{ProgressBar, ProgressStyle};
 use spvx_run::conform::report::Report;
 use spvx_run::conform::sweep::{DEFAULT_CASES, Options, Target, sweep};
 use spvx_run::conform::{Ext, Shard};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -147,15 +146,7 @@ pub fn run(args: ConformArgs) -> CmdResult {
         only: args.only.clone(),
         amber: args.amber.clone(),
     };
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let b = ProgressBar::new(0);
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} {msg}")
-        {
-            b.set_style(style);
-        }
-        b
-    });
+    let bar = crate::cmd::progress::bar(0);
     let progress = |done: usize, total: usize, id: &str| {
         if let Some(b) = &bar {
             b.set_length(total as u64);

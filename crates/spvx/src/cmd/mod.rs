@@ -10,6 +10,7 @@ pub mod diff;
 pub mod dis;
 pub mod dpas;
 pub mod limits;
+pub mod progress;
 pub mod reflect;
 pub mod run;
 pub mod val;

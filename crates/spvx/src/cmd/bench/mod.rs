@@ -26,7 +26,8 @@ The headline under the table is the geometric mean of the ratio over the kernels
 takes at least 1 ms on both sides, with the lowest ratio and its kernel; the shorter kernels
 (launch overhead more than execution) are listed on a line of their own.
 
-The table (markdown) goes to standard output and to -o FILE; progress goes to standard error.
+The table (markdown) goes to standard output and to -o FILE; progress goes to standard error
+(with a progress bar over the kernels when it is a terminal).
 The exit status is 1 when any output differs.
 
 Examples:
@@ -106,17 +107,27 @@ pub fn run(args: BenchArgs) -> CmdResult {
     // Described before the kernels run: the load average is the one at the start.
     let machine = machine::describe();
     let mut rows = Vec::new();
+    let bar = crate::cmd::progress::bar(kernels.len() as u64);
     for entry in kernels {
-        eprintln!("{}: loading {}", entry.name, entry.run.display());
+        if let Some(b) = &bar {
+            b.set_message(entry.name.clone());
+        }
+        let say = |line: &str| crate::cmd::progress::say(bar.as_ref(), line);
+        say(&format!("{}: loading {}", entry.name, entry.run.display()));
         let case = load_case(entry, &over).map_err(bench_error)?;
         let dev = match &mut device {
             None => None,
             Some(Ok(d)) => Some(Ok(d.as_mut() as &mut dyn Device)),
             Some(Err(why)) => Some(Err(why.clone())),
         };
-        let row =
-            run_case(&case, dev, &opts, &mut |line| eprintln!("{line}")).map_err(bench_error)?;
+        let row = run_case(&case, dev, &opts, &mut |line| say(line)).map_err(bench_error)?;
         rows.push(row);
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
     }
     let table = Table {
         machine,
