@@ -288,6 +288,50 @@ fn bad_arguments_are_refused_by_name() {
     );
 }
 
+/// Assembles and validates (SPIRV-Tools 2025.5, SPIR-V 1.6 universal environment) every
+/// exported module of `dir`; the only error allowed is 2025.5's "Invalid number of bits" for
+/// integer widths other than 8/16/32/64 (docs/semantics/fixed-point.md); returns how many
+/// modules validated.
+fn spirv_val_all(dir: &Path) -> usize {
+    let (Some(asm), Some(val)) = (
+        spvx_testtools::tool("spirv-as"),
+        spvx_testtools::tool("spirv-val"),
+    ) else {
+        return 0;
+    };
+    let mut valid = 0;
+    for m in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = m.path();
+        if p.extension().is_none_or(|e| e != "spvasm") {
+            continue;
+        }
+        let bin = p.with_extension("spv");
+        let a = Command::new(&asm)
+            .args(["--target-env", "spv1.6", "-o"])
+            .arg(&bin)
+            .arg(&p)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(a.status.success(), "{}: {}", p.display(), text(&a));
+        let v = Command::new(&val)
+            .args(["--target-env", "spv1.6"])
+            .arg(&bin)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        if v.status.success() {
+            valid += 1;
+        } else {
+            assert!(
+                text(&v).contains("Invalid number of bits"),
+                "{}: {}",
+                p.display(),
+                text(&v)
+            );
+        }
+    }
+    valid
+}
+
 fn amber_scripts(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .map(|d| {
@@ -335,6 +379,10 @@ fn fixed_point_forms_pass_and_their_scripts_run_back() {
     let o = spvx(&args);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("126 scripts: 126 passed"), "{}", text(&o));
+    // The 8-, 32→16- and 64-bit shapes' modules (13, 13 and 11 layouts) are valid for spirv-val.
+    if spvx_testtools::tool("spirv-val").is_some() {
+        assert_eq!(spirv_val_all(&am), (13 + 13 + 11) * 2);
+    }
     // A run file of a form with masked (undefined) invocations passes in spvx run.
     let toml = am.join("fixed_OpFixedRsqrtINTEL_s13i3_s13i9_q6o1.c0.toml");
     let o = spvx(&["run", &s(&toml)]);
@@ -370,6 +418,9 @@ fn smma_forms_pass_and_their_exports_require_the_subgroup_size() {
     assert!(o.status.success(), "{}", text(&o));
     let scripts = amber_scripts(&am);
     assert_eq!(scripts.len(), 3, "{scripts:?}");
+    if spvx_testtools::tool("spirv-val").is_some() {
+        assert_eq!(spirv_val_all(&am), 3);
+    }
     let script = std::fs::read_to_string(&scripts[0]).unwrap_or_default();
     assert!(script.contains("REQUIRED_SIZE 16"), "{script}"); // sg16 sorts first
     let mut args = vec!["amber".to_string()];
