@@ -52,6 +52,12 @@ pub enum OutputError {
         #[source]
         source: ViewError,
     },
+    #[error("buffer {buffer}: --format npy: {source}; write it with --format bin")]
+    NamedView {
+        buffer: String,
+        #[source]
+        source: ViewError,
+    },
     #[error("{stem}.npy: {source}")]
     Npy {
         stem: String,

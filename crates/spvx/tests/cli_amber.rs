@@ -329,3 +329,73 @@ fn undefined_behaviour_is_noted_under_the_verdict() {
     assert!(o.status.success(), "{out}");
     assert!(out.contains(&format!("PASS  {f} (1 EXPECT)\n  note: {f}:17:1: RUN p: 2 undefined-behaviour events (the documented result was used); the first: out-of-bounds write of 4 bytes at offset 8")), "{out}");
 }
+
+/// The `.npy` header's dictionary and the data after it (NumPy's format.py layout, v1.0).
+fn npy_parts(file: &[u8]) -> (String, Vec<u8>) {
+    assert_eq!(&file[..8], b"\x93NUMPY\x01\x00");
+    let n = u16::from_le_bytes([file[8], file[9]]) as usize;
+    let header = std::str::from_utf8(&file[10..10 + n])
+        .unwrap()
+        .trim()
+        .to_string();
+    (header, file[10 + n..].to_vec())
+}
+
+/// `--out DIR` writes every buffer of a script that ran into DIR/STEM: `--format bin` their
+/// bytes, `--format npy` arrays of the data type with Amber's padding as NumPy padding
+/// fields (layouts.amber: `f` is float STD140, 16-byte elements; `m` mat2x2<float> std430,
+/// packed columns; `v` vec3<float> STD140, 16-byte elements). Two scripts of one stem are
+/// refused before anything runs.
+#[test]
+fn out_writes_the_buffers_after_the_script() {
+    let out = std::env::temp_dir().join(format!("spvx-cli-amber-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let script = dir().join("layouts.amber").display().to_string();
+    let o = amber(&[
+        &script,
+        "--out",
+        &out.display().to_string(),
+        "--format",
+        "npy",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let d = out.join("layouts");
+    assert!(
+        text(&o).contains(&format!(
+            "  wrote f.npy g.npy m.npy r.npy um.npy v.npy w.npy in {}",
+            d.display()
+        )),
+        "{}",
+        text(&o)
+    );
+    let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let (h, data) = npy_parts(&std::fs::read(d.join("f.npy")).unwrap());
+    assert_eq!(
+        h,
+        "{'descr': [('value', '<f4'), ('', '|V12'), ], 'fortran_order': False, 'shape': (2, ), }"
+    );
+    let mut want = f32s(&[10.0]);
+    want.resize(16, 0);
+    want.extend(f32s(&[20.0]));
+    want.resize(32, 0);
+    assert_eq!(data, want);
+    let (h, _) = npy_parts(&std::fs::read(d.join("m.npy")).unwrap());
+    assert_eq!(
+        h,
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2, 2, ), }"
+    );
+    let (h, _) = npy_parts(&std::fs::read(d.join("v.npy")).unwrap());
+    assert_eq!(
+        h,
+        "{'descr': [('value', '<f4', (3,)), ('', '|V4'), ], 'fortran_order': False, 'shape': (2, ), }"
+    );
+    // --format bin: the bytes as they are (the same data section).
+    let o = amber(&[&script, "--out", &out.join("bin").display().to_string()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(std::fs::read(out.join("bin/layouts/f.bin")).unwrap(), want);
+    // Two scripts of one stem.
+    let o = amber(&[&script, &script, "--out", &out.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("would both write into"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -51,6 +51,18 @@ pub struct Outcome {
     /// Engine runs that met undefined behaviour (the documented result was used): one note
     /// per such `RUN`, with the first event.
     pub notes: Vec<String>,
+    /// Every buffer after the last command, by name, with its layout (PASS and FAIL only).
+    pub buffers: Vec<OutBuffer>,
+}
+
+/// A buffer at the end of a script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutBuffer {
+    pub name: String,
+    /// Its array as NumPy sees it: a runtime array of the buffer's data type, laid out as
+    /// the script says ([`super::layout::DataType::type_layout`]).
+    pub layout: crate::layout::TypeLayout,
+    pub bytes: Vec<u8>,
 }
 
 /// How scripts are built, beyond what they say themselves.
@@ -75,6 +87,7 @@ pub fn run_script_with(path: &Path, target: &Target, opts: &ScriptOptions) -> Ou
         failures: Vec::new(),
         expects: 0,
         notes: Vec::new(),
+        buffers: Vec::new(),
     };
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -122,6 +135,18 @@ pub fn run_script_with(path: &Path, target: &Target, opts: &ScriptOptions) -> Ou
         },
         failures,
         expects: st.expects,
+        buffers: st
+            .buffers
+            .into_iter()
+            .map(|(name, bytes)| {
+                let b = &script.buffers[&name];
+                OutBuffer {
+                    layout: b.ty.type_layout(b.layout),
+                    name,
+                    bytes,
+                }
+            })
+            .collect(),
         notes: st.notes,
     }
 }

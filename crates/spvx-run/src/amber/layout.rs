@@ -12,6 +12,7 @@
 //! Values are given for the components only, never for padding (which is zero).
 
 use crate::ElemType;
+use crate::layout::{LayoutKind, TypeLayout};
 use spvx_num::element::ElemError;
 
 /// How a buffer's elements are laid out.
@@ -207,6 +208,47 @@ impl DataType {
                     base
                 }
             }
+        }
+    }
+
+    /// The buffer as a type: a runtime array of this type at its stride (a column a vector,
+    /// a matrix column-major at the column stride) — the form `spvx amber --out --format npy`
+    /// writes through [`crate::npy::view`].
+    pub fn type_layout(&self, layout: Layout) -> TypeLayout {
+        let scalar = TypeLayout {
+            type_name: self.elem.to_string(),
+            kind: LayoutKind::Scalar {
+                elem: Some(self.elem),
+                bytes: self.elem.size() as u64,
+            },
+        };
+        let element = match (self.rows, self.cols) {
+            (1, 1) => scalar,
+            (rows, 1) => TypeLayout {
+                type_name: format!("vec{rows}<{}>", self.elem),
+                kind: LayoutKind::Vector {
+                    component: Box::new(scalar),
+                    count: rows,
+                },
+            },
+            (rows, cols) => TypeLayout {
+                type_name: format!("mat{cols}x{rows}<{}>", self.elem),
+                kind: LayoutKind::Matrix {
+                    component: Box::new(scalar),
+                    columns: cols,
+                    rows,
+                    stride: Some(self.column_stride(layout) as u64),
+                    row_major: false,
+                },
+            },
+        };
+        TypeLayout {
+            type_name: format!("{}[]", element.type_name),
+            kind: LayoutKind::Array {
+                element: Box::new(element),
+                length: None,
+                stride: Some(self.stride(layout) as u64),
+            },
         }
     }
 

@@ -8,7 +8,8 @@
 //! - [`layout`]: data types and Amber's std140/std430/packed layouts; [`values`]: values.
 //! - [`parse`] (with `parse_pipeline`, `parse_command`): AmberScript; [`vkscript`]: VkScript; [`model`]: the script they both give.
 //! - [`shader`]: shaders to SPIR-V (spvx's assembler, hex, binary files, glslangValidator).
-//! - [`exec`]: running the commands; [`check`]: the EXPECTs.
+//! - [`exec`]: running the commands; [`check`]: the EXPECTs; [`outputs`]: the buffers after
+//!   a script (`--out`).
 //!
 //! Decisions the Amber documents leave open are in docs/semantics/amber.md.
 
@@ -19,6 +20,7 @@ pub mod exec;
 pub mod layout;
 pub mod lex;
 pub mod model;
+pub mod outputs;
 pub mod parse;
 mod parse_command;
 mod parse_pipeline;
@@ -28,4 +30,6 @@ pub mod values;
 pub mod vkscript;
 
 pub use error::{AmberError, Place};
-pub use exec::{Failure, Outcome, ScriptOptions, Status, Target, run_script, run_script_with};
+pub use exec::{
+    Failure, OutBuffer, Outcome, ScriptOptions, Status, Target, run_script, run_script_with,
+};

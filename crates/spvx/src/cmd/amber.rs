@@ -3,6 +3,8 @@
 //! scripts is spvx-run's `amber` module.
 
 use crate::cmd::{CmdResult, error};
+use spvx_run::OutFormat;
+use spvx_run::amber::outputs::{script_dir, write_buffers};
 use spvx_run::amber::{Outcome, ScriptOptions, Status, Target, run_script_with};
 use spvx_run::options::RunOptions;
 use std::io::Write;
@@ -55,6 +57,9 @@ OUTPUT
   One line per script: PASS, FAIL (each failing EXPECT's file:line:column, the value's
   index and byte, expected and got, and on the engine the invocation that wrote it), SKIP
   (why) or ERROR (why); then a summary line. --json prints one JSON document instead.
+  --out DIR [--format bin|npy]: every buffer of each script that ran (PASS or FAIL) after
+  its last command, as DIR/STEM/NAME.bin or .npy (an array of its data type; std140/std430
+  padding as NumPy padding fields, e.g. a 'value' field in 16-byte records).
   Exit status: 0 when nothing failed or errored, 1 otherwise.";
 
 /// Arguments of `spvx amber`.
@@ -87,6 +92,14 @@ pub struct AmberArgs {
     /// requires VK_KHR_spirv_1_4), vulkan1.0 for GLSL.
     #[arg(long, short = 't')]
     pub target_env: Option<String>,
+    /// Write every buffer of each script that ran (PASS or FAIL) after its last command into
+    /// DIR/STEM/ (STEM: the script's file name without extension).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// How --out writes buffers: bin (their bytes) or npy (arrays of the buffer's data type,
+    /// std140/std430 padding as NumPy padding fields).
+    #[arg(long, value_name = "bin|npy", default_value = "bin", requires = "out")]
+    pub format: String,
 }
 
 /// Runs every script and prints the verdicts.
@@ -101,6 +114,24 @@ pub fn run(args: AmberArgs) -> CmdResult {
     let script_opts = ScriptOptions {
         target_env: args.target_env.clone(),
     };
+    let format = OutFormat::from_name(&args.format)
+        .ok_or_else(|| error(format!("--format {}: one of bin, npy", args.format)))?;
+    if let Some(dir) = &args.out {
+        spvx_run::outputs::check_out_dir(dir).map_err(error)?;
+        // Two scripts with one file stem would write into one directory.
+        let mut seen = std::collections::BTreeMap::new();
+        for p in &args.scripts {
+            let d = script_dir(dir, p);
+            if let Some(first) = seen.insert(d.clone(), p) {
+                return Err(error(format!(
+                    "--out: {} and {} would both write into {}; run them with different --out directories",
+                    first.display(),
+                    p.display(),
+                    d.display()
+                )));
+            }
+        }
+    }
     let n = args.scripts.len();
     // A progress bar (indicatif) on a terminal, for more than one script.
     let bar = if n > 1 {
@@ -163,6 +194,7 @@ pub fn run(args: AmberArgs) -> CmdResult {
                         failures: Vec::new(),
                         expects: 0,
                         notes: Vec::new(),
+                        buffers: Vec::new(),
                     })
                 })
                 .collect()
@@ -171,16 +203,36 @@ pub fn run(args: AmberArgs) -> CmdResult {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    // Buffers after each script that ran, before the verdicts (which name them).
+    let mut written: Vec<Option<(PathBuf, Vec<String>)>> = Vec::new();
+    for (p, o) in args.scripts.iter().zip(&outcomes) {
+        written.push(match &args.out {
+            Some(dir) if matches!(o.status, Status::Pass | Status::Fail) => {
+                let d = script_dir(dir, p);
+                let names = write_buffers(&d, &o.buffers, format).map_err(error)?;
+                Some((d, names))
+            }
+            _ => None,
+        });
+    }
     let count = |f: fn(&Status) -> bool| outcomes.iter().filter(|o| f(&o.status)).count();
     let passed = count(|s| *s == Status::Pass);
     let failed = count(|s| *s == Status::Fail);
     let skipped = count(|s| matches!(s, Status::Skip(_)));
     let errors = count(|s| matches!(s, Status::Error(_)));
     if args.json {
-        print_json(&args.scripts, &outcomes, [passed, failed, skipped, errors]);
+        print_json(
+            &args.scripts,
+            &outcomes,
+            &written,
+            [passed, failed, skipped, errors],
+        );
     } else {
-        for (p, o) in args.scripts.iter().zip(&outcomes) {
+        for ((p, o), w) in args.scripts.iter().zip(&outcomes).zip(&written) {
             print_outcome(&p.display().to_string(), o);
+            if let Some((d, names)) = w {
+                say!("  wrote {} in {}", names.join(" "), d.display());
+            }
         }
         say!(
             "{n} script{}: {passed} passed, {failed} failed, {skipped} skipped, {errors} error{}",
@@ -219,11 +271,17 @@ fn print_outcome(file: &str, o: &Outcome) {
     }
 }
 
-fn print_json(scripts: &[PathBuf], outcomes: &[Outcome], [p, f, s, e]: [usize; 4]) {
+fn print_json(
+    scripts: &[PathBuf],
+    outcomes: &[Outcome],
+    written: &[Option<(PathBuf, Vec<String>)>],
+    [p, f, s, e]: [usize; 4],
+) {
     let list: Vec<serde_json::Value> = scripts
         .iter()
         .zip(outcomes)
-        .map(|(path, o)| {
+        .zip(written)
+        .map(|((path, o), w)| {
             let (status, reason) = match &o.status {
                 Status::Pass => ("pass", None),
                 Status::Fail => ("fail", None),
@@ -236,6 +294,10 @@ fn print_json(scripts: &[PathBuf], outcomes: &[Outcome], [p, f, s, e]: [usize; 4
                 "reason": reason,
                 "expects": o.expects,
                 "notes": o.notes,
+                "wrote": w.as_ref().map(|(d, names)| serde_json::json!({
+                    "directory": d.display().to_string(),
+                    "files": names,
+                })),
                 "failures": o.failures.iter().map(|f| serde_json::json!({
                     "file": f.at.file,
                     "line": f.at.line,
