@@ -261,3 +261,35 @@ fn the_inputs_reach_the_edges() {
         assert!(e.contains(&0));
     }
 }
+
+/// On a device, a different value at a special input the extension gives no value for is
+/// ALLOWED DIFFERENCE naming the input; anywhere else it is FAIL with the first failing input.
+#[test]
+fn a_device_difference_is_allowed_only_at_the_special_inputs_without_a_value() {
+    use spvx_run::conform::verdict::{Verdict, allowance, judge};
+    let all = forms(&[Ext::Fixed], Some("OpFixedRecipINTEL/u8i4/u8i7/q0o1"));
+    let form = &all[0];
+    let c = compile(form).unwrap_or_else(|e| panic!("{e}"));
+    let count = 64;
+    let ins = inputs::inputs(form, 1, 0, count);
+    let expected = run_engine(&c, form, &ins, count, true).unwrap_or_else(|e| panic!("{e}"));
+    let zero_at = ins[0]
+        .chunks_exact(4)
+        .position(|w| w == [0, 0, 0, 0])
+        .unwrap_or_else(|| panic!("recip of 0 is among the inputs"));
+    let mut got = expected.out.clone();
+    got[zero_at * 4] ^= 1;
+    let allow = allowance(form, &ins);
+    let (v, _) = judge(form, 0, &ins, &expected, &got, allow.as_deref());
+    match &v {
+        Verdict::Allowed { reason } => assert!(reason.contains("reciprocal of zero"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    let other = (zero_at + 1) % count as usize;
+    got[other * 4] ^= 1;
+    let (v, _) = judge(form, 0, &ins, &expected, &got, allow.as_deref());
+    match &v {
+        Verdict::Fail(f) => assert_eq!(f.case, other as u64),
+        other => panic!("{other:?}"),
+    }
+}

@@ -16,6 +16,10 @@
 //! ties the formats can hold (sqrt, rsqrt, recip), the exact points of sinpi/cospi and the
 //! multiples of π/2 for sin/cos, the domain edges (0 and negative inputs) — then edges and
 //! random bits mixed.
+//!
+//! Masks: only sqrt/rsqrt of a negative value (the spec's undefined inputs, [`masks`]); on a
+//! device, a difference at 1/0, 1/√0, log 0 or log of a negative value (no value in the
+//! spec) is allowed ([`allowed`]).
 
 use super::ext::Ext;
 use super::form::{Form, Kind, LOCAL, Port};

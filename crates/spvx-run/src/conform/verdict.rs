@@ -1,7 +1,8 @@
 //! A unit's verdict: the device's (or the engine's) output compared with the expected output
-//! element by element, bit for bit, the undefined elements masked. Integer dot products,
-//! fixed point and tensors have no freedom (exact is the spec); where a spec allows
-//! differences (floats), a difference it allows is ALLOWED DIFFERENCE with the reason.
+//! element by element, bit for bit, the undefined elements masked. Integer dot products and
+//! tensors have no freedom (exact is the spec), fixed point none but at the special inputs
+//! the spec gives no value for; where a spec allows differences (floats), a difference it
+//! allows is ALLOWED DIFFERENCE with the reason.
 
 use super::form::{CHUNK, Form, Kind};
 use super::run::EngineRun;
