@@ -142,7 +142,8 @@ pub fn amber(
         .map(|i| i.capabilities)
         .unwrap_or_default();
     // Capability by capability, so that one spvx-vk does not know (ArbitraryPrecisionIntegers)
-    // does not hide the others' features; what no Vulkan feature exposes is a comment.
+    // does not hide the others' features; a need no Amber feature name expresses (a feature
+    // of an extension below, or support no Vulkan extension exposes) is a comment.
     let mut seen: Vec<String> = Vec::new();
     for cap in &caps {
         for f in required_features(&[*cap]).unwrap_or_default() {
@@ -150,7 +151,10 @@ pub fn amber(
                 continue;
             }
             if f.contains(' ') {
-                let _ = writeln!(s, "# The module needs {f}: Amber cannot require it.");
+                let _ = writeln!(
+                    s,
+                    "# The module also needs {f} (no DEVICE_FEATURE names it)."
+                );
             } else {
                 let _ = writeln!(s, "DEVICE_FEATURE {}", amber_feature(&f));
             }
