@@ -295,3 +295,35 @@ fn ties_are_among_the_inputs() {
     }
     assert!(ties > 50, "{ties}");
 }
+
+/// On a device, a NaN with another payload where a NaN is expected is ALLOWED DIFFERENCE;
+/// any other difference of a float form is FAIL; integer forms allow nothing.
+#[test]
+fn only_nan_payloads_may_differ_on_a_device() {
+    use spvx_run::conform::verdict::{Verdict, allowance, judge};
+    let all = forms(&[Ext::Smma], Some("smma/sg16/m1/hf-hf/a16/f32-f32"));
+    let form = &all[0];
+    let c = compile(form).unwrap_or_else(|e| panic!("{e}"));
+    let count = 256;
+    let ins = inputs::inputs(form, 1, 0, count);
+    let expected = run_engine(&c, form, &ins, count, true).unwrap_or_else(|e| panic!("{e}"));
+    let out = words(&expected.out);
+    let nan_at = out
+        .iter()
+        .position(|w| f32::from_bits(*w).is_nan())
+        .unwrap_or_else(|| panic!("some result is NaN"));
+    let mut got = expected.out.clone();
+    got[nan_at * 4] ^= 1; // another payload, still a NaN
+    let allow = allowance(form, &ins);
+    let (v, _) = judge(form, 0, &ins, &expected, &got, allow.as_deref());
+    assert!(matches!(v, Verdict::Allowed { .. }), "{v:?}");
+    let finite_at = out
+        .iter()
+        .position(|w| f32::from_bits(*w).is_finite())
+        .unwrap_or_else(|| panic!("some result is finite"));
+    got[finite_at * 4] ^= 1;
+    let (v, _) = judge(form, 0, &ins, &expected, &got, allow.as_deref());
+    assert!(matches!(v, Verdict::Fail(_)), "{v:?}");
+    let int = &forms(&[Ext::Smma], Some("smma/sg8/m1/u8-u8/"))[0];
+    assert!(allowance(int, &ins).is_none());
+}
