@@ -15,8 +15,9 @@ use std::process::ExitCode;
 
 const HELP: &str = "\
 RUN is a run file (TOML) or the command-line form of `spvx run` (same options; see
-`spvx run --help`). --out DIR writes both sides' outputs, DIR/engine and DIR/device, as
-`spvx run --out` does (--format npy: in the shape and dtype of each binding's type). The engine runs with the device's subgroup size unless --subgroup-size
+`spvx run --help`). --out DIR (given on the command line; nothing is written without it)
+writes both sides' outputs, DIR/engine and DIR/device, as `spvx run --out` does (--format npy:
+in the shape and dtype of each binding's type). The engine runs with the device's subgroup size unless --subgroup-size
 is given. Each buffer is compared element by element as the type --as gives, else its
 expected data's type, else its input data's type, else the scalar type of its block in the
 module, else u8.
@@ -183,7 +184,10 @@ pub fn run(args: DiffArgs) -> CmdResult {
         "device: {} (engine subgroup size {})",
         out.device, plan.config.subgroup_size
     );
-    if let Some(dir) = &plan.out {
+    // Only an explicit --out: the command-line form's default (the current directory) and a
+    // run file's `out` are `spvx run`'s.
+    if let Some(dir) = &args.run.out {
+        spvx_run::outputs::check_out_dir(dir).map_err(error)?;
         for (d, names) in write_both(&plan, &loaded, &res, &out, dir).map_err(error)? {
             print_written(&names, &d);
         }
