@@ -319,6 +319,7 @@ fn shards_partition_the_units_and_merge_into_the_whole_sweep() {
         jobs: 2,
         only: Some("/s16x2/".to_string()),
         amber: None,
+        profile: None,
     };
     let quiet = |_: usize, _: usize, _: &str| {};
     let whole = sweep(&opts(Shard::ALL), &Target::Engine, &quiet).unwrap_or_else(|e| panic!("{e}"));
@@ -366,6 +367,7 @@ fn exported_amber_scripts_run_back_with_the_same_verdicts() {
         jobs: 1,
         only: Some("OpSDotAccSat/s8x4/s8x4/".to_string()),
         amber: Some(dir.clone()),
+        profile: None,
     };
     let report = sweep(&opts, &Target::Engine, &|_, _, _| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.forms.len(), 8);

@@ -7,7 +7,7 @@
 use spvx_num::mixdot::{Model, ModelConfig};
 use spvx_run::conform::form::Kind;
 use spvx_run::conform::mixdot::{MixDotForm, allowed};
-use spvx_run::conform::run::{compile, run_engine};
+use spvx_run::conform::run::{compile, run_engine, run_engine_with};
 use spvx_run::conform::sweep::forms;
 use spvx_run::conform::verdict::{Verdict, allowance, judge};
 use spvx_run::conform::{Ext, Form, inputs};
@@ -130,4 +130,73 @@ fn a_fused_result_is_an_allowed_difference_and_a_wrong_one_fails() {
     };
     assert_eq!(fail.case, i as u64);
     assert_eq!(fail.mismatches, 1);
+}
+
+/// `--profile`: the engine's expected values follow the profile's model. Under amd-cdna2
+/// (sequential, accumulator first, f16 subnormal inputs and f32 subnormal results flushed)
+/// every case of the f16 form equals spvx-num evaluated directly with that model, and some
+/// cases (subnormal inputs) differ from the default model's.
+#[test]
+fn a_profile_sets_the_expected_model() {
+    let form = forms(&[Ext::Mixdot], Some("OpFDot2MixAcc32VALVE/f16x2"))
+        .pop()
+        .unwrap_or_else(|| panic!("no form"));
+    let f = mixdot(&form);
+    let c = compile(&form).unwrap_or_else(|e| panic!("{e}"));
+    let count = 512;
+    let ins = inputs::inputs(&form, 3, 0, count);
+    let mut base = spvx_exec::RunConfig::default();
+    let profile =
+        spvx_run::profile::apply("amd-cdna2", &mut base).unwrap_or_else(|e| panic!("{e}"));
+    let run =
+        run_engine_with(&c, &form, &ins, count, true, &base).unwrap_or_else(|e| panic!("{e}"));
+    let default = ModelConfig::new(Model::Exact);
+    let mut differs = 0;
+    for i in 0..count as usize {
+        let (a, b, acc) = (word(&ins[0], i), word(&ins[1], i), word(&ins[2], i));
+        let case = f
+            .case(a, b, acc)
+            .unwrap_or_else(|| panic!("invalid case {i}"));
+        let want = case.evaluate(&profile.mixdot);
+        assert_eq!(word(&run.out, i), want, "case {i}");
+        differs += usize::from(case.evaluate(&default) != want);
+    }
+    assert!(
+        differs > 0,
+        "no case where amd-cdna2 differs from the default model"
+    );
+    // The sweep records the profile and refuses an unknown one by name.
+    let opts = |profile: &str| spvx_run::conform::Options {
+        exts: vec![Ext::Mixdot],
+        seed: 3,
+        cases: 64,
+        shard: spvx_run::conform::Shard::ALL,
+        jobs: 1,
+        only: Some("OpFDot2MixAcc32VALVE/f16x2".to_string()),
+        amber: None,
+        profile: Some(profile.to_string()),
+    };
+    let quiet = |_: usize, _: usize, _: &str| {};
+    let r = spvx_run::conform::sweep(
+        &opts("amd-cdna2"),
+        &spvx_run::conform::Target::Engine,
+        &quiet,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.profile.as_deref(), Some("amd-cdna2"));
+    assert!(r.forms.iter().all(|f| f.verdict == Verdict::Pass));
+    assert!(r.to_markdown().contains("- profile: amd-cdna2"));
+    let e = spvx_run::conform::sweep(
+        &opts("amd-gfx9"),
+        &spvx_run::conform::Target::Engine,
+        &quiet,
+    )
+    .err()
+    .map(|e| e.to_string());
+    assert_eq!(
+        e.as_deref(),
+        Some(
+            "--profile amd-gfx9: no such profile; the profiles are amd-cdna2, amd-rdna3, amd-rdna4"
+        )
+    );
 }

@@ -56,6 +56,9 @@ pub struct Report {
     pub shards: Vec<Shard>,
     /// The form filter (`--only`), if any.
     pub only: Option<String>,
+    /// The vendor profile the engine's expected values follow (`--profile`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
     pub forms: Vec<FormResult>,
 }
 
@@ -200,6 +203,11 @@ impl Report {
                 format!("{:?}", r.only),
                 format!("{:?}", merged.only),
             )?;
+            check(
+                "the profile",
+                format!("{:?}", r.profile),
+                format!("{:?}", merged.profile),
+            )?;
             let count = |rep: &Report| rep.shards.first().map_or(0, |s| s.count).to_string();
             check("the shard count", count(&r), count(&merged))?;
             for s in &r.shards {
@@ -234,6 +242,9 @@ impl Report {
         s += &format!("- target: {}\n", self.target);
         s += &format!("- extensions: {}\n", exts.join(", "));
         s += &format!("- seed: {}, cases per form: {}\n", self.seed, self.cases);
+        if let Some(p) = &self.profile {
+            s += &format!("- profile: {p} (the engine's expected values follow it)\n");
+        }
         s += &format!("- shards: {}\n", shards.join(", "));
         if let Some(only) = &self.only {
             s += &format!("- forms whose id contains: `{only}`\n");

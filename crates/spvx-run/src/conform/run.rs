@@ -60,12 +60,24 @@ pub fn run_engine(
     count: u32,
     reference: bool,
 ) -> Result<EngineRun, String> {
+    run_engine_with(c, form, inputs, count, reference, &RunConfig::default())
+}
+
+/// [`run_engine`] with the engine settings of `base` (a vendor profile's, `--profile`).
+pub fn run_engine_with(
+    c: &Compiled,
+    form: &Form,
+    inputs: &[Vec<u8>],
+    count: u32,
+    reference: bool,
+    base: &RunConfig,
+) -> Result<EngineRun, String> {
     let mut res = resources(form, inputs, count);
     let cfg = RunConfig {
         max_events: count as usize,
         jit: !reference,
         threads: if reference { Some(1) } else { None },
-        ..RunConfig::default()
+        ..base.clone()
     };
     let cfg = match form.subgroup_size() {
         Some(n) => RunConfig {

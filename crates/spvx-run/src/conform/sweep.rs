@@ -7,10 +7,11 @@ use super::ext::Ext;
 use super::form::{CHUNK, Form, LOCAL};
 use super::inputs;
 use super::report::{FORMAT, FormResult, Report};
-use super::run::{Compiled, DeviceFailure, compile, run_device, run_engine};
+use super::run::{Compiled, DeviceFailure, compile, run_device, run_engine_with};
 use super::shard::Shard;
 use super::verdict::{Counts, Verdict, allowance, judge};
 use super::{fixed, intdot, mixdot, smma};
+use spvx_exec::RunConfig;
 use spvx_vk::VkRunner;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,6 +49,8 @@ pub struct Options {
     pub only: Option<String>,
     /// Export every case run as an Amber script and a run file into this directory.
     pub amber: Option<PathBuf>,
+    /// A vendor profile ([`crate::profile`]): the engine's expected values follow it.
+    pub profile: Option<String>,
 }
 
 /// The default cases per form.
@@ -62,6 +65,8 @@ pub enum SweepError {
         "{0}: this spvx does not generate these extensions' forms yet (intdot, mixdot, fixed and smma are generated)"
     )]
     NotGenerated(String),
+    #[error(transparent)]
+    Profile(#[from] crate::profile::UnknownProfile),
     #[error("--only '{0}': no form's id contains it")]
     NoForms(String),
     #[error("--amber {path}: {source}")]
@@ -141,6 +146,10 @@ pub fn sweep(
         let names: Vec<&str> = opts.exts.iter().map(|e| e.name()).collect();
         return Err(SweepError::NotGenerated(names.join(", ")));
     }
+    let mut base = RunConfig::default();
+    if let Some(p) = &opts.profile {
+        crate::profile::apply(p, &mut base)?;
+    }
     let forms = forms(&opts.exts, opts.only.as_deref());
     if forms.is_empty()
         && let Some(o) = &opts.only
@@ -154,7 +163,7 @@ pub fn sweep(
     let total = units.len();
     let one = |u: &Unit| -> UnitResult {
         let form = &forms[u.form];
-        let r = run_unit(opts, target, form, &compiled[u.form], *u);
+        let r = run_unit(opts, &base, target, form, &compiled[u.form], *u);
         let d = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress(d, total, &form.id);
         r
@@ -225,6 +234,7 @@ pub fn sweep(
             .collect(),
         shards: vec![opts.shard],
         only: opts.only.clone(),
+        profile: opts.profile.clone(),
         forms: by_form.into_iter().flatten().collect(),
     })
 }
@@ -232,6 +242,7 @@ pub fn sweep(
 /// Runs, judges and (when asked) exports one unit.
 fn run_unit(
     opts: &Options,
+    base: &RunConfig,
     target: &Target,
     form: &Form,
     compiled: &OnceLock<Result<Compiled, String>>,
@@ -246,7 +257,7 @@ fn run_unit(
     };
     let error = |message: String| Ok((Verdict::Error { message }, Counts::default()));
     let inputs = inputs::inputs(form, opts.seed, u.chunk, u.count);
-    let expected = match run_engine(c, form, &inputs, u.count, true) {
+    let expected = match run_engine_with(c, form, &inputs, u.count, true, base) {
         Ok(e) => e,
         Err(m) => return error(m),
     };
@@ -259,7 +270,7 @@ fn run_unit(
         )?;
     }
     let got = match target {
-        Target::Engine => match run_engine(c, form, &inputs, u.count, false) {
+        Target::Engine => match run_engine_with(c, form, &inputs, u.count, false, base) {
             Ok(g) => g.out,
             Err(m) => return error(m),
         },

@@ -100,6 +100,11 @@ pub struct ConformArgs {
     /// Units run at once on the engine (default: the number of CPUs).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// A vendor profile (amd-cdna2, amd-rdna3, amd-rdna4; `spvx run --help` lists their
+    /// sources): the engine's expected values follow what that hardware does where the
+    /// specification leaves freedom, so a device of that family PASSes where it matches.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
     /// Print the report as JSON instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -145,6 +150,7 @@ pub fn run(args: ConformArgs) -> CmdResult {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         only: args.only.clone(),
         amber: args.amber.clone(),
+        profile: args.profile.clone(),
     };
     let bar = crate::cmd::progress::bar(0);
     let progress = |done: usize, total: usize, id: &str| {
