@@ -209,6 +209,9 @@ fn finish(report: &Report, out: Option<&PathBuf>, json: bool) -> CmdResult {
 
 fn print_table(report: &Report) {
     say!("target: {}", report.target);
+    if let Some(p) = &report.profile {
+        say!("profile: {p} (the engine's expected values follow it)");
+    }
     let shards: Vec<String> = report.shards.iter().map(Shard::to_string).collect();
     say!(
         "seed {}, {} cases per form, shard{} {}",
