@@ -114,7 +114,13 @@ pub fn run_script_with(path: &Path, target: &Target, opts: &ScriptOptions) -> Ou
     }
     let mut st = State::new(&script, target, false, opts);
     if let Err(e) = st.commands(&script.commands) {
-        return outcome(Status::Error(e.to_string()));
+        // A device that lacks what a RUN's module needs (a feature, or a capability no
+        // Vulkan feature exposes) skips the script, as a DEVICE_FEATURE it lacks would.
+        return outcome(if e.is_skip() {
+            Status::Skip(e.to_string())
+        } else {
+            Status::Error(e.to_string())
+        });
     }
     let mut failures = st.failures;
     if let (Target::Engine(cfg), false) = (target, failures.is_empty()) {
@@ -445,7 +451,14 @@ impl<'s> State<'s> {
                         }),
                     }
                 }
-                let out = runner.run(&run).map_err(|e| fail(e.to_string()))?;
+                let out = runner.run(&run).map_err(|e| match e {
+                    spvx_vk::VkError::MissingFeature { .. }
+                    | spvx_vk::VkError::UnknownCapability(_) => AmberError::Lacks {
+                        at: at.clone(),
+                        what: format!("RUN {name}: the device lacks what the module needs: {e}"),
+                    },
+                    other => fail(other.to_string()),
+                })?;
                 for (k, (set, binding, index, buf, s, _)) in bound.iter().enumerate() {
                     let bytes = match index {
                         Some(i) if *i > 0 => out

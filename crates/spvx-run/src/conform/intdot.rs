@@ -1,7 +1,8 @@
 //! SPV_KHR_integer_dot_product's forms and their inputs.
 //!
 //! Forms: the six instructions (OpSDot, OpUDot, OpSUDot and their AccSat forms) × component
-//! widths 8, 16, 32, 64 × vector lengths 2, 3, 4 × every result width not below the component
+//! widths 8, 16, 32, 64 × vector lengths 2, 3, 4 (and 8, 16 with Vector16, whose implied Kernel
+//! capability allows unsigned integer types only) × every result width not below the component
 //! width, and the PackedVectorFormat4x8Bit form on 32-bit scalars × result widths 8, 16, 32,
 //! 64; each × the operand-type signedness the validator allows (spvx-val `rules::intdot`):
 //! OpSDot: both inputs of one type (signedness 0 or 1); OpUDot: unsigned vector components,
@@ -119,10 +120,15 @@ pub fn forms() -> Vec<Form> {
             };
             // Vector forms.
             for width in [8u32, 16, 32, 64] {
-                for count in [2u32, 3, 4] {
+                for count in [2u32, 3, 4, 8, 16] {
                     for result in [8u32, 16, 32, 64].into_iter().filter(|&r| r >= width) {
                         for (sa, sb) in input_signs(kind, false) {
                             for sr in results(kind != DotKind::Unsigned) {
+                                // Vector16 implies Kernel, where integer types are unsigned
+                                // (the operation's signedness is the instruction's).
+                                if count > 4 && (sa || sb || sr) {
+                                    continue;
+                                }
                                 out.push(form(IntDotForm {
                                     op,
                                     kind,
@@ -240,6 +246,11 @@ fn module(f: &IntDotForm, inputs: &[Port], output: &Port) -> String {
     }
     if widths.contains(&64) {
         s += "OpCapability Int64\n";
+    }
+    if f.count > 4 {
+        // Vectors of 8 and 16 components: the Vector16 capability (which implicitly declares
+        // Kernel; no Vulkan feature exposes it).
+        s += "OpCapability Vector16\n";
     }
     s += "OpCapability DotProduct\n";
     s += if f.packed() {

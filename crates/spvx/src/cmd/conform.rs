@@ -21,7 +21,8 @@ macro_rules! say {
 const HELP: &str = "\
 EXTENSIONS
   intdot   SPV_KHR_integer_dot_product: OpSDot, OpUDot, OpSUDot and their AccSat forms x
-           component widths 8/16/32/64 x vector lengths 2/3/4 x result widths, the packed
+           component widths 8/16/32/64 x vector lengths 2/3/4 (and 8/16 with Vector16, unsigned
+           types: UNSUPPORTED on Vulkan) x result widths, the packed
            4x8 form x result widths, x the operand-type signedness the validator allows.
   mixdot   SPV_VALVE_mixed_float_dot_product: OpFDot2MixAcc32VALVE and OpFDot2MixAcc16VALVE on
            f16 and bf16, OpFDot4MixAcc32VALVE on every E4M3/E5M2 pair; on a device, a result
