@@ -53,7 +53,7 @@ impl Ext {
 
     /// Whether spvx generates this extension's forms yet.
     pub const fn generated(self) -> bool {
-        matches!(self, Ext::Intdot | Ext::Mixdot)
+        matches!(self, Ext::Intdot | Ext::Mixdot | Ext::Tensors)
     }
 
     /// The extensions `names` ask for (`all` is every one), in sweep order, each once.

@@ -6,6 +6,7 @@
 use super::ext::Ext;
 use super::intdot::IntDotForm;
 use super::mixdot::MixDotForm;
+use super::tensors::TensorForm;
 use crate::ElemType;
 
 /// Invocations per chunk: the unit of generation, of sharding and of export.
@@ -31,6 +32,7 @@ pub struct Port {
 pub enum Kind {
     IntDot(IntDotForm),
     MixDot(MixDotForm),
+    Tensors(TensorForm),
 }
 
 /// One form.

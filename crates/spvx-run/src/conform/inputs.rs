@@ -3,7 +3,7 @@
 //! SplitMix64 ([`crate::prng`]).
 
 use super::form::{Form, Kind};
-use super::{intdot, mixdot};
+use super::{intdot, mixdot, tensors};
 use crate::prng::SplitMix64;
 
 /// The generator of chunk `chunk` of `form` under `seed`: SplitMix64 seeded with
@@ -25,5 +25,6 @@ pub fn inputs(form: &Form, seed: u64, chunk: u32, count: u32) -> Vec<Vec<u8>> {
     match &form.kind {
         Kind::IntDot(f) => intdot::inputs(f, &mut rng, count),
         Kind::MixDot(f) => mixdot::inputs(f, &mut rng, count),
+        Kind::Tensors(f) => tensors::inputs::inputs(f, form, &mut rng, count),
     }
 }

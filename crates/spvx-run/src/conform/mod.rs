@@ -35,6 +35,7 @@ pub mod report;
 pub mod run;
 pub mod shard;
 pub mod sweep;
+pub mod tensors;
 pub mod verdict;
 
 pub use ext::Ext;

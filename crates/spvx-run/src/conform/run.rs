@@ -2,10 +2,11 @@
 //! values and reports the elements whose result is undefined; the default engine (JIT where it
 //! applies, rayon) is what the engine target checks — or on a Vulkan device through spvx-vk.
 
-use super::form::{Form, LOCAL};
-use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
+use super::form::{Form, Kind, LOCAL};
+use super::tensors::bound_tensors;
+use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig, Tensor};
 use spvx_spirv::asm::{AsmOptions, assemble};
-use spvx_vk::{BufferData, VkError, VkRun, VkRunner};
+use spvx_vk::{BufferData, TensorData, VkError, VkRun, VkRunner};
 use std::collections::BTreeSet;
 
 /// A form's module, assembled and compiled once for all its chunks.
@@ -48,6 +49,15 @@ fn resources(form: &Form, inputs: &[Vec<u8>], count: u32) -> Resources {
     }
     let out_len = count as usize * form.output.per_invocation * form.output.elem.size();
     res.set_buffer(0, form.output.binding, vec![0; out_len]);
+    // Tensor forms: each bound tensor (its data follows the ports' bytes in `inputs`).
+    for (b, data) in bound_tensors(form, inputs, count) {
+        let tensor = Tensor {
+            shape: b.shape,
+            strides: b.strides,
+            data: data.to_vec(),
+        };
+        res.set_tensor_element(0, b.binding, b.index, tensor);
+    }
     res
 }
 
@@ -112,6 +122,21 @@ pub fn run_device(
         binding: form.output.binding,
         bytes: vec![0; out_len],
     });
+    if let Kind::Tensors(t) = &form.kind
+        && let Some(missing) = t.device_refusal()
+    {
+        return Err(DeviceFailure::Unsupported(missing));
+    }
+    let tensors: Vec<TensorData> = bound_tensors(form, inputs, count)
+        .into_iter()
+        .map(|(b, data)| TensorData {
+            set: 0,
+            binding: b.binding,
+            shape: b.shape,
+            strides: b.strides,
+            bytes: data.to_vec(),
+        })
+        .collect();
     let run = VkRun {
         words: c.words.clone(),
         entry: Some("main".to_string()),
@@ -119,7 +144,7 @@ pub fn run_device(
         buffers,
         ..VkRun::default()
     };
-    let out = runner.run(&run).map_err(|e| match e {
+    let out = runner.run_with_tensors(&run, &tensors).map_err(|e| match e {
         VkError::MissingFeature {
             missing, reason, ..
         } => DeviceFailure::Unsupported(format!("{missing} ({reason})")),

@@ -10,7 +10,7 @@ use super::report::{FORMAT, FormResult, Report};
 use super::run::{Compiled, DeviceFailure, compile, run_device, run_engine};
 use super::shard::Shard;
 use super::verdict::{Counts, Verdict, allowance, judge};
-use super::{intdot, mixdot};
+use super::{intdot, mixdot, tensors};
 use spvx_vk::VkRunner;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -59,7 +59,7 @@ pub enum SweepError {
     #[error("--cases {0}: at least 1")]
     NoCases(u64),
     #[error(
-        "{0}: this spvx does not generate these extensions' forms yet (intdot and mixdot are generated)"
+        "{0}: this spvx does not generate these extensions' forms yet (intdot, mixdot and tensors are generated)"
     )]
     NotGenerated(String),
     #[error("--only '{0}': no form's id contains it")]
@@ -79,6 +79,7 @@ pub fn forms(exts: &[Ext], only: Option<&str>) -> Vec<Form> {
         match e {
             Ext::Intdot => out.extend(intdot::forms()),
             Ext::Mixdot => out.extend(mixdot::forms()),
+            Ext::Tensors => out.extend(tensors::forms()),
             _ => {}
         }
     }
