@@ -6,7 +6,7 @@ use super::form::{Form, Kind, LOCAL};
 use super::tensors::bound_tensors;
 use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig, Tensor};
 use spvx_spirv::asm::{AsmOptions, assemble};
-use spvx_vk::{BufferData, TensorData, VkError, VkRun, VkRunner};
+use spvx_vk::{BufferData, ModuleInfo, TensorData, VkError, VkRun, VkRunner};
 use std::collections::BTreeSet;
 
 /// A form's module, assembled and compiled once for all its chunks.
@@ -122,11 +122,6 @@ pub fn run_device(
         binding: form.output.binding,
         bytes: vec![0; out_len],
     });
-    if let Kind::Tensors(t) = &form.kind
-        && let Some(missing) = t.device_refusal()
-    {
-        return Err(DeviceFailure::Unsupported(missing));
-    }
     let tensors: Vec<TensorData> = bound_tensors(form, inputs, count)
         .into_iter()
         .map(|(b, data)| TensorData {
@@ -144,7 +139,7 @@ pub fn run_device(
         buffers,
         ..VkRun::default()
     };
-    let out = runner.run_with_tensors(&run, &tensors).map_err(|e| match e {
+    let unsupported = |e: VkError| match e {
         VkError::MissingFeature {
             missing, reason, ..
         } => DeviceFailure::Unsupported(format!("{missing} ({reason})")),
@@ -152,7 +147,19 @@ pub fn run_device(
             "capability {c}: no Vulkan feature spvx-vk knows exposes it"
         )),
         other => DeviceFailure::Error(other.to_string()),
-    })?;
+    };
+    // A form spvx-vk cannot bind: what the device lacks first (so that a device without
+    // VK_ARM_tensors is named as such), then the reason.
+    if let Kind::Tensors(t) = &form.kind
+        && let Some(missing) = t.device_refusal()
+    {
+        let info = ModuleInfo::read(&c.words, Some("main")).map_err(unsupported)?;
+        runner.check(&info).map_err(unsupported)?;
+        return Err(DeviceFailure::Unsupported(missing));
+    }
+    let out = runner
+        .run_with_tensors(&run, &tensors)
+        .map_err(unsupported)?;
     out.buffers
         .into_iter()
         .find(|b| b.binding == form.output.binding)

@@ -44,7 +44,10 @@ pub const READ_OPERANDS: [u32; 6] = [
     ops::OUT_OF_BOUNDS_VALUE,
     ops::NONTEMPORAL | ops::OUT_OF_BOUNDS_VALUE,
     ops::NON_PRIVATE_ELEMENT | ops::MAKE_ELEMENT_VISIBLE,
-    ops::NONTEMPORAL | ops::OUT_OF_BOUNDS_VALUE | ops::NON_PRIVATE_ELEMENT | ops::MAKE_ELEMENT_VISIBLE,
+    ops::NONTEMPORAL
+        | ops::OUT_OF_BOUNDS_VALUE
+        | ops::NON_PRIVATE_ELEMENT
+        | ops::MAKE_ELEMENT_VISIBLE,
 ];
 
 /// The operand sets of writes: none, Nontemporal, the memory-model pair (NonPrivateElement
@@ -260,15 +263,8 @@ impl TensorForm {
                 let shape = self.shape(index, count);
                 let e = elem_bytes(self.elem);
                 let strides = self.strided.then(|| padded_strides(&shape, e));
-                let st = strides
-                    .clone()
-                    .unwrap_or_else(|| packed_strides(&shape, e));
-                let bytes = shape
-                    .iter()
-                    .zip(&st)
-                    .map(|(d, s)| (d - 1) * s)
-                    .sum::<u64>()
-                    + e;
+                let st = strides.clone().unwrap_or_else(|| packed_strides(&shape, e));
+                let bytes = shape.iter().zip(&st).map(|(d, s)| (d - 1) * s).sum::<u64>() + e;
                 Bound {
                     binding,
                     index,
@@ -373,7 +369,7 @@ fn tf(
 pub fn forms() -> Vec<Form> {
     let mut v = Vec::new();
     let coord_of_rank = |r: u32| {
-        if r % 2 == 0 {
+        if r.is_multiple_of(2) {
             ElemType::I32
         } else {
             ElemType::U32
@@ -560,7 +556,8 @@ pub fn tensor_binding(form: &Form) -> u32 {
     form.output.binding + 1
 }
 
-fn form(f: TensorForm) -> Form {
+/// The form of `f`: its ports, module and id.
+pub fn form(f: TensorForm) -> Form {
     let (inputs, output) = ports(&f);
     let asm = module::module(&f, &inputs, &output, output.binding + 1);
     Form {
@@ -583,11 +580,7 @@ pub fn bound_of(form: &Form, count: u32) -> Vec<Bound> {
 
 /// The tensors a unit of `form` binds with their data (the unit's inputs after the ports'
 /// bytes): (binding, element index, shape, strides, bytes). Empty for other extensions.
-pub fn bound_tensors<'a>(
-    form: &Form,
-    inputs: &'a [Vec<u8>],
-    count: u32,
-) -> Vec<(Bound, &'a [u8])> {
+pub fn bound_tensors<'a>(form: &Form, inputs: &'a [Vec<u8>], count: u32) -> Vec<(Bound, &'a [u8])> {
     bound_of(form, count)
         .into_iter()
         .zip(inputs.iter().skip(form.inputs.len()))

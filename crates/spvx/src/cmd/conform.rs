@@ -27,7 +27,16 @@ EXTENSIONS
   mixdot   SPV_VALVE_mixed_float_dot_product: OpFDot2MixAcc32VALVE and OpFDot2MixAcc16VALVE on
            f16 and bf16, OpFDot4MixAcc32VALVE on every E4M3/E5M2 pair; on a device, a result
            equal to one of spvx-num's accumulation models is ALLOWED DIFFERENCE.
-  tensors, fixed, smma: not generated yet (reported as such).
+  tensors  SPV_ARM_tensors: OpTensorReadARM, OpTensorWriteARM (read back at the same
+           coordinates) and OpTensorQuerySizeARM x every element type (int8..64 signed and
+           unsigned, f16/f32/f64, bool) x ranks 1-8 x operand sets (none, Nontemporal,
+           OutOfBoundsValue, NonPrivateElement with MakeElementVisible/Available) x one
+           element or 3-element arrays, packed and strided; coordinate types int8..64 and
+           size-query result types x ranks; arrays of 3 tensors and shaped types at ranks
+           1/2/4/8. Coordinates at 0, size-1, size, far out and negative. No Amber script
+           (Amber has no tensors): --amber writes the run file only. On a device, arrays of
+           tensors and shaped types are UNSUPPORTED (spvx-vk; Vulkan forbids shaped types).
+  fixed, smma: not generated yet (reported as such).
   all      every extension (the default).
 
 VERDICTS (one per form, joined over its chunks of at most 4096 cases)
@@ -38,7 +47,8 @@ VERDICTS (one per form, joined over its chunks of at most 4096 cases)
   ERROR               the run itself failed
   Expected values come from the engine's interpreter; elements whose result the spec leaves
   undefined (the AccSat undefined case) are masked, never compared. Inputs reach the edges
-  (extremes, overflow and saturation points, float specials, ties, cancellation). On the engine alone, the
+  (extremes, overflow and saturation points, float specials, ties, cancellation, tensor
+  coordinates in and out of bounds). On the engine alone, the
   default engine (JIT, threads) is checked against the one-thread interpreter.
 
 OUTPUT

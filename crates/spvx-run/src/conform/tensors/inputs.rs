@@ -65,12 +65,7 @@ fn inside(rng: &mut SplitMix64, n: u64, innermost_array: bool) -> i128 {
 }
 
 /// The coordinates of one invocation `inv` of a read (or size) form on a tensor of `shape`.
-fn read_coords(
-    rng: &mut SplitMix64,
-    f: &TensorForm,
-    shape: &[u64],
-    inv: u32,
-) -> Vec<i128> {
+fn read_coords(rng: &mut SplitMix64, f: &TensorForm, shape: &[u64], inv: u32) -> Vec<i128> {
     let r = shape.len();
     let arr = f.len > 0;
     let out = |rng: &mut SplitMix64, j: usize| pick(rng, &outside(shape[j], f.int, f.len));
@@ -144,7 +139,7 @@ fn write_coords(
     let mut c = read_coords(rng, f, shape, inv);
     // The outermost coordinate: the invocation's own row, or outside the tensor.
     let own = i128::from(inv);
-    c[0] = if inv == 3 || rng.next_u64() % 8 == 0 {
+    c[0] = if inv == 3 || rng.next_u64().is_multiple_of(8) {
         pick(rng, &outside(shape[0], f.int, f.len))
     } else {
         own
@@ -203,7 +198,7 @@ fn element_bits(rng: &mut SplitMix64, e: Option<ElemType>, word: bool) -> u64 {
             _ => 2 + rng.next_u64() % 254,
         };
     };
-    if rng.next_u64() % 4 == 0 {
+    if rng.next_u64().is_multiple_of(4) {
         if t.float_format().is_some() {
             let v = float_specials(t);
             return v[(rng.next_u64() % v.len() as u64) as usize];

@@ -142,7 +142,8 @@ pub fn module(f: &TensorForm, inputs: &[Port], output: &Port, tbind: u32) -> Str
     }
     s += "OpCapability TensorsARM\n";
     if f.binding == Binding::Array {
-        s += "OpCapability ShaderNonUniform\nOpCapability StorageTensorArrayNonUniformIndexingARM\n";
+        s +=
+            "OpCapability ShaderNonUniform\nOpCapability StorageTensorArrayNonUniformIndexingARM\n";
     }
     let vulkan_mm = all_ops & MEMORY_MODEL != 0;
     if vulkan_mm {
@@ -177,7 +178,10 @@ pub fn module(f: &TensorForm, inputs: &[Port], output: &Port, tbind: u32) -> Str
             p.name, p.binding
         );
     }
-    let _ = writeln!(s, "OpDecorate %t DescriptorSet 0\nOpDecorate %t Binding {tbind}");
+    let _ = writeln!(
+        s,
+        "OpDecorate %t DescriptorSet 0\nOpDecorate %t Binding {tbind}"
+    );
     if f.binding == Binding::Array {
         s += "OpDecorate %_k NonUniform\nOpDecorate %_tp NonUniform\nOpDecorate %_tv NonUniform\n";
     }
@@ -201,7 +205,7 @@ pub fn module(f: &TensorForm, inputs: &[Port], output: &Port, tbind: u32) -> Str
     let mut consts: BTreeSet<u64> = [0u64, 1, u64::from(rank), u64::from(per), 5]
         .into_iter()
         .collect();
-    consts.extend((0..u64::from(rank.max(per))).map(|j| j));
+    consts.extend(0..u64::from(rank.max(per)));
     consts.insert(u64::from(super::ARRAY_TENSORS));
     if f.binding == Binding::Shaped {
         consts.extend(f.dims.iter().copied());
