@@ -171,7 +171,8 @@ fn tally(t: &str) -> (u64, u64, u64) {
 /// UNSUPPORTED naming it. Through Arm's emulation layer (SPVX_EMULATION_LAYER, as vk_cli.rs):
 /// reads with and without OutOfBoundsValueARM and Nontemporal, writes read back, strided and
 /// packed tensors, every element type, unsigned coordinates at ranks 1, 3 and 5 — all PASS;
-/// arrays of tensors and shaped types are UNSUPPORTED with spvx-vk's and Vulkan's reasons.
+/// arrays of tensors, shaped types and ranks above the device's maxTensorDimensionCount are
+/// UNSUPPORTED with spvx-vk's, Vulkan's and the limit's reasons.
 /// (Forms the layer 0.11.0 gets wrong or crashes on are listed in docs/semantics/conform.md.)
 #[test]
 fn tensor_forms_on_the_device_with_and_without_the_emulation_layer() {
@@ -240,6 +241,13 @@ fn tensor_forms_on_the_device_with_and_without_the_emulation_layer() {
         (
             "tensors/size/shaped/",
             "VUID-RuntimeSpirv-OpTypeTensorARM-09902",
+        ),
+        // Ranks above the device's maxTensorDimensionCount (6 on the layer): refused before
+        // vkCreateTensorARM, where the layer throws a C++ exception that aborts the process.
+        ("/r7/cu32/x3/nt/", "maxTensorDimensionCount >= 7"),
+        (
+            "tensors/size/single/f64/r8/",
+            "maxTensorDimensionCount >= 8",
         ),
     ] {
         let o = spvx_env(
