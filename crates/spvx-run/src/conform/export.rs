@@ -2,13 +2,15 @@
 //!
 //! - `STEM.spvasm`: the form's module (spirv-as text; `spvx as` or spirv-as, SPIR-V 1.6);
 //! - `STEM.cCHUNK.amber`: an AmberScript — the device features the module needs
+//!   (not for tensor forms: AmberScript has no tensor resources, so none is written)
 //!   (`DEVICE_FEATURE`, and `DEVICE_EXTENSION` for the VALVE, bfloat16 and float8 extensions
 //!   spvx-vk does not enable), the module (`SPIRV-ASM`, `TARGET_ENV spv1.6`), every input buffer's
 //!   values, the dispatch, and an `EXPECT` for every output element whose result is defined
 //!   (the engine's values; undefined elements have none);
 //! - `STEM.cCHUNK.toml` with `STEM.cCHUNK.NAME.bin`: a run file for `spvx run` (inputs as raw
 //!   files, the expected output as the engine computed it, undefined elements included with
-//!   the engine's documented value, and listed in a comment).
+//!   the engine's documented value, and listed in a comment); tensor forms' tensors as
+//!   `[[tensor]]` tables with `STEM.cCHUNK.tensorBINDING.INDEX.bin`.
 
 use super::form::{Form, Kind, Port};
 use super::run::{Compiled, EngineRun, groups};
