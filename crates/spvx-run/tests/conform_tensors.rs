@@ -147,12 +147,87 @@ fn model(form: &Form, data: &[Vec<u8>], count: u32) -> Vec<u64> {
     out
 }
 
+/// What the model says each bound tensor holds after the run: its input bytes, with every
+/// element a write form's invocation reaches inside the tensor set to the `val` element
+/// (booleans: 1 for a non-zero word, as spvx writes true); writes outside change nothing.
+fn model_tensors(form: &Form, data: &[Vec<u8>], count: u32) -> Vec<Vec<u8>> {
+    let f = tensor_form(form);
+    let bound: Vec<Bound> = f.bound(form.output.binding + 1, count);
+    let n_ports = form.inputs.len();
+    let mut out: Vec<Vec<u8>> = data[n_ports..].to_vec();
+    if f.access != Access::Write {
+        return out;
+    }
+    let e = f.elem.map_or(1, |t| t.size());
+    let port = |name: &str| {
+        form.inputs
+            .iter()
+            .position(|p| p.name == name)
+            .map(|k| &data[k])
+    };
+    let val_t = form.inputs[n_ports - 1].elem;
+    let r = f.rank as usize;
+    let len = f.len.max(1) as usize;
+    for inv in 0..count as usize {
+        let k = port("index").map_or(0, |b| le(b, inv * 4, 4) as usize);
+        let b = &bound[k];
+        let strides = b
+            .strides
+            .clone()
+            .unwrap_or_else(|| c_order(&b.shape, e as u64));
+        let c: Vec<i128> = (0..r)
+            .map(|j| coord(port("coords").expect("coords"), inv * r + j, f.int))
+            .collect();
+        if !c
+            .iter()
+            .zip(&b.shape)
+            .all(|(&x, &d)| x >= 0 && x < i128::from(d))
+        {
+            continue;
+        }
+        for m in 0..len {
+            if c[r - 1] + m as i128 >= i128::from(b.shape[r - 1]) {
+                break;
+            }
+            let at = c
+                .iter()
+                .zip(&strides)
+                .map(|(&x, s)| x as u64 * s)
+                .sum::<u64>() as usize
+                + m * e;
+            let w = le(
+                port("val").expect("val"),
+                (inv * len + m) * val_t.size(),
+                val_t.size(),
+            );
+            let w = if f.elem.is_none() {
+                u64::from(w != 0)
+            } else {
+                w
+            };
+            out[k][at..at + e].copy_from_slice(&w.to_le_bytes()[..e]);
+        }
+    }
+    out
+}
+
 fn check(form: &Form, data: &[Vec<u8>], count: u32) {
     let c = compile(form).unwrap_or_else(|e| panic!("{e}"));
     let want = model(form, data, count);
+    let want_tensors = model_tensors(form, data, count);
     for reference in [true, false] {
         let run = run_engine(&c, form, data, count, reference).unwrap_or_else(|e| panic!("{e}"));
         assert!(run.masked.is_empty(), "{}: nothing is undefined", form.id);
+        assert!(
+            run.tensors == want_tensors,
+            "{} ({}): the tensors after the run differ from the model's",
+            form.id,
+            if reference {
+                "interpreter"
+            } else {
+                "default engine"
+            }
+        );
         let t = form.output.elem;
         let got: Vec<u64> = (0..want.len()).map(|i| t.bits_at(&run.out, i)).collect();
         if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
@@ -539,4 +614,70 @@ fn modules_match_their_ids() {
             form.id
         );
     }
+}
+
+/// The tensors after the run are compared too: a changed element of a write form's tensor is
+/// FAIL naming the element and the invocation that owns it (its inputs), a changed padding byte
+/// is FAIL naming the padding, and booleans compare by truth (1 and 0xff are both true).
+#[test]
+fn a_changed_tensor_byte_is_fail_naming_the_element_and_its_owner() {
+    use spvx_run::conform::Verdict;
+    use spvx_run::conform::tensors::judge;
+    let mk = |elem, strided| {
+        tensors::form(TensorForm {
+            access: Access::Write,
+            elem,
+            rank: 2,
+            int: ElemType::U32,
+            len: 0,
+            operands: 0,
+            binding: Binding::Single,
+            strided,
+            dims: vec![1, 3],
+        })
+    };
+    let form = mk(Some(ElemType::I32), true);
+    let data = inputs::inputs(&form, 1, 0, 64);
+    let c = compile(&form).unwrap_or_else(|e| panic!("{e}"));
+    let exp = run_engine(&c, &form, &data, 64, true).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(exp.tensors.len(), 1);
+    assert!(judge::tensors(&form, 0, 64, &data, &exp.tensors, &exp.tensors).is_none());
+    // Shape [64, 3], strides [16, 4] (one element of padding per row).
+    let mut got = exp.tensors.clone();
+    got[0][5 * 16 + 2 * 4] ^= 1;
+    match judge::tensors(&form, 0, 64, &data, &exp.tensors, &got) {
+        Some(Verdict::Fail(f)) => {
+            assert_eq!((f.case, f.invocation, f.mismatches), (5, [5, 0, 0], 1));
+            assert!(
+                f.inputs[0].contains("tensor 0.3 element (5, 2)"),
+                "{:?}",
+                f.inputs
+            );
+            assert!(f.inputs[1].starts_with("coords = ["), "{:?}", f.inputs);
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut got = exp.tensors.clone();
+    got[0][7 * 16 + 12] ^= 0x80;
+    match judge::tensors(&form, 0, 64, &data, &exp.tensors, &got) {
+        Some(Verdict::Fail(f)) => {
+            assert_eq!(f.case, 7);
+            assert!(
+                f.inputs[0].contains("padding at byte 124"),
+                "{:?}",
+                f.inputs
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let form = mk(None, false);
+    let data = inputs::inputs(&form, 1, 0, 64);
+    let c = compile(&form).unwrap_or_else(|e| panic!("{e}"));
+    let exp = run_engine(&c, &form, &data, 64, true).unwrap_or_else(|e| panic!("{e}"));
+    let mut got = exp.tensors.clone();
+    let at = got[0].iter().position(|&b| b == 1).expect("a true element");
+    got[0][at] = 0xff;
+    assert!(judge::tensors(&form, 0, 64, &data, &exp.tensors, &got).is_none());
+    got[0][at] = 0;
+    assert!(judge::tensors(&form, 0, 64, &data, &exp.tensors, &got).is_some());
 }

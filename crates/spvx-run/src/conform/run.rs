@@ -34,6 +34,9 @@ pub struct EngineRun {
     /// Invocations (indices in the chunk) that met undefined behaviour: their outputs are
     /// not compared.
     pub masked: BTreeSet<u32>,
+    /// Tensor forms: each bound tensor's bytes after the run, in the order of
+    /// [`super::tensors::bound_of`] (empty for other forms).
+    pub tensors: Vec<Vec<u8>>,
 }
 
 /// The workgroups of a unit of `count` invocations (a multiple of [`LOCAL`]).
@@ -86,7 +89,19 @@ pub fn run_engine(
         .buffer(0, form.output.binding)
         .map(<[u8]>::to_vec)
         .unwrap_or_default();
-    Ok(EngineRun { out, masked })
+    let tensors = super::tensors::bound_of(form, count)
+        .iter()
+        .map(|b| {
+            res.tensor_element(0, b.binding, b.index)
+                .map(|t| t.data.clone())
+                .unwrap_or_default()
+        })
+        .collect();
+    Ok(EngineRun {
+        out,
+        masked,
+        tensors,
+    })
 }
 
 /// Why a device gave no result.
@@ -106,6 +121,18 @@ pub fn run_device(
     inputs: &[Vec<u8>],
     count: u32,
 ) -> Result<Vec<u8>, DeviceFailure> {
+    run_device_with_tensors(runner, c, form, inputs, count).map(|(out, _)| out)
+}
+
+/// Runs a unit on a Vulkan device; the output binding's bytes and each bound tensor's bytes
+/// after the run (tensor forms; in the order of [`super::tensors::bound_of`]).
+pub fn run_device_with_tensors(
+    runner: &VkRunner,
+    c: &Compiled,
+    form: &Form,
+    inputs: &[Vec<u8>],
+    count: u32,
+) -> Result<(Vec<u8>, Vec<Vec<u8>>), DeviceFailure> {
     let mut buffers: Vec<BufferData> = form
         .inputs
         .iter()
@@ -160,9 +187,10 @@ pub fn run_device(
     let out = runner
         .run_with_tensors(&run, &tensors)
         .map_err(unsupported)?;
+    let got_tensors = out.tensors.into_iter().map(|t| t.bytes).collect();
     out.buffers
         .into_iter()
         .find(|b| b.binding == form.output.binding)
-        .map(|b| b.bytes)
+        .map(|b| (b.bytes, got_tensors))
         .ok_or_else(|| DeviceFailure::Error("the device run returned no output buffer".into()))
 }

@@ -7,7 +7,7 @@ use super::ext::Ext;
 use super::form::{CHUNK, Form, LOCAL};
 use super::inputs;
 use super::report::{FORMAT, FormResult, Report};
-use super::run::{Compiled, DeviceFailure, compile, run_device, run_engine};
+use super::run::{Compiled, DeviceFailure, compile, run_device_with_tensors, run_engine};
 use super::shard::Shard;
 use super::verdict::{Counts, Verdict, allowance, judge};
 use super::{intdot, mixdot, tensors};
@@ -257,12 +257,12 @@ fn run_unit(
             },
         )?;
     }
-    let got = match target {
+    let (got, got_tensors) = match target {
         Target::Engine => match run_engine(c, form, &inputs, u.count, false) {
-            Ok(g) => g.out,
+            Ok(g) => (g.out, g.tensors),
             Err(m) => return error(m),
         },
-        Target::Device(r) => match run_device(r, c, form, &inputs, u.count) {
+        Target::Device(r) => match run_device_with_tensors(r, c, form, &inputs, u.count) {
             Ok(g) => g,
             Err(DeviceFailure::Unsupported(missing)) => {
                 return Ok((Verdict::Unsupported { missing }, Counts::default()));
@@ -276,12 +276,19 @@ fn run_unit(
         Target::Engine => None,
         Target::Device(_) => allowance(form, &inputs),
     };
-    Ok(judge(
+    let (verdict, counts) = judge(form, u.chunk, &inputs, &expected, &got, allow.as_deref());
+    // Tensor forms: the tensors after the run too (writes outside dropped, nothing else
+    // touched).
+    let verdict = match tensors::judge::tensors(
         form,
         u.chunk,
+        u.count,
         &inputs,
-        &expected,
-        &got,
-        allow.as_deref(),
-    ))
+        &expected.tensors,
+        &got_tensors,
+    ) {
+        Some(t) => verdict.join(t),
+        None => verdict,
+    };
+    Ok((verdict, counts))
 }

@@ -14,6 +14,7 @@
 //! in bounds, so the read back sees its own write and nothing else.
 
 pub mod inputs;
+pub mod judge;
 pub mod module;
 
 use super::ext::Ext;
