@@ -33,7 +33,8 @@ EXTENSIONS
            OutOfBoundsValue, NonPrivateElement with MakeElementVisible/Available) x one
            element or 3-element arrays, packed and strided; coordinate types int8..64 and
            size-query result types x ranks; arrays of 3 tensors and shaped types at ranks
-           1/2/4/8. Coordinates at 0, size-1, size, far out and negative. No Amber script
+           1/2/4/8. Coordinates at 0, size-1, size, far out and negative. The tensors
+           after the run are compared too (writes outside dropped). No Amber script
            (Amber has no tensors): --amber writes the run file only. On a device, arrays of
            tensors and shaped types are UNSUPPORTED (spvx-vk; Vulkan forbids shaped types).
   fixed, smma: not generated yet (reported as such).
