@@ -105,6 +105,8 @@ pub(crate) struct Device {
     pub memory: vk::PhysicalDeviceMemoryProperties,
     /// VK_ARM_tensors functions, when the extension is enabled.
     pub tensor_fns: Option<tensor_ffi::TensorFns>,
+    /// VkPhysicalDeviceTensorPropertiesARM::maxTensorDimensionCount (0 without VK_ARM_tensors).
+    pub max_tensor_dimensions: u32,
 }
 
 /// `major.minor.patch` of a Vulkan version number.
@@ -230,6 +232,7 @@ impl Device {
             limits: q.limits,
             memory: q.memory,
             tensor_fns,
+            max_tensor_dimensions: q.max_tensor_dimensions,
         })
     }
 }
@@ -253,6 +256,7 @@ struct Queried {
     subgroups: SubgroupSupport,
     limits: vk::PhysicalDeviceLimits,
     memory: vk::PhysicalDeviceMemoryProperties,
+    max_tensor_dimensions: u32,
 }
 
 fn query(instance: &ash::Instance, p: vk::PhysicalDevice, index: u32) -> VkResult<Queried> {
@@ -419,12 +423,23 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice, index: u32) -> VkResul
             properties,
         };
         let memory = instance.get_physical_device_memory_properties(p);
+        // VK_ARM_tensors limits (ash has no type for them: linked by hand).
+        let mut tensor_props = tensor_ffi::PhysicalDeviceTensorProperties::default();
+        if has_tensors {
+            let mut props2 = vk::PhysicalDeviceProperties2 {
+                p_next: (&mut tensor_props as *mut tensor_ffi::PhysicalDeviceTensorProperties)
+                    .cast(),
+                ..Default::default()
+            };
+            instance.get_physical_device_properties2(p, &mut props2);
+        }
         Ok(Queried {
             report,
             features,
             subgroups,
             limits: props.limits,
             memory,
+            max_tensor_dimensions: tensor_props.max_tensor_dimension_count,
         })
     }
 }

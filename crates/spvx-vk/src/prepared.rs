@@ -431,6 +431,24 @@ fn create_tensor(
         binding: t.binding,
         message,
     };
+    // VUID-VkTensorDescriptionARM-dimensionCount-09733: dimensionCount must not exceed
+    // maxTensorDimensionCount (Arm's emulation layer, with 6, throws a C++ exception there).
+    let max = runner.device.max_tensor_dimensions;
+    if t.shape.len() > max as usize {
+        return Err(VkError::MissingFeature {
+            device: runner.device.report.name.clone(),
+            missing: format!(
+                "maxTensorDimensionCount >= {} (VK_ARM_tensors; it is {max})",
+                t.shape.len()
+            ),
+            reason: format!(
+                "binding {}.{}: a tensor of rank {}",
+                t.set,
+                t.binding,
+                t.shape.len()
+            ),
+        });
+    }
     if t.shape.len() != ty.rank as usize {
         return Err(bad(format!(
             "{} dimensions given for a tensor of rank {}",

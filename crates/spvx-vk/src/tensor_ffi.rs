@@ -16,6 +16,7 @@ pub const STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_TENSOR: i32 = 1000460003;
 pub const STRUCTURE_TYPE_TENSOR_DESCRIPTION: i32 = 1000460006;
 pub const STRUCTURE_TYPE_TENSOR_MEMORY_REQUIREMENTS_INFO: i32 = 1000460007;
 pub const STRUCTURE_TYPE_PHYSICAL_DEVICE_TENSOR_FEATURES: i32 = 1000460009;
+pub const STRUCTURE_TYPE_PHYSICAL_DEVICE_TENSOR_PROPERTIES: i32 = 1000460004;
 /// VK_DESCRIPTOR_TYPE_TENSOR_ARM.
 pub const DESCRIPTOR_TYPE_TENSOR: i32 = 1000460000;
 /// VK_FORMAT_R8_BOOL_ARM.
@@ -49,6 +50,48 @@ impl Default for PhysicalDeviceTensorFeatures {
             shader_storage_tensor_array_non_uniform_indexing: 0,
             descriptor_binding_storage_tensor_update_after_bind: 0,
             tensors: 0,
+        }
+    }
+}
+
+/// VkPhysicalDeviceTensorPropertiesARM (chained into vkGetPhysicalDeviceProperties2).
+#[repr(C)]
+pub struct PhysicalDeviceTensorProperties {
+    pub s_type: i32,
+    pub p_next: *mut c_void,
+    pub max_tensor_dimension_count: u32,
+    pub max_tensor_elements: u64,
+    pub max_per_dimension_tensor_elements: u64,
+    pub max_tensor_stride: i64,
+    pub max_tensor_size: u64,
+    pub max_tensor_shader_access_array_length: u32,
+    pub max_tensor_shader_access_size: u32,
+    pub max_descriptor_set_storage_tensors: u32,
+    pub max_per_stage_descriptor_set_storage_tensors: u32,
+    pub max_descriptor_set_update_after_bind_storage_tensors: u32,
+    pub max_per_stage_descriptor_update_after_bind_storage_tensors: u32,
+    pub shader_storage_tensor_array_non_uniform_indexing_native: vk::Bool32,
+    pub shader_tensor_supported_stages: vk::ShaderStageFlags,
+}
+
+impl Default for PhysicalDeviceTensorProperties {
+    fn default() -> Self {
+        PhysicalDeviceTensorProperties {
+            s_type: STRUCTURE_TYPE_PHYSICAL_DEVICE_TENSOR_PROPERTIES,
+            p_next: std::ptr::null_mut(),
+            max_tensor_dimension_count: 0,
+            max_tensor_elements: 0,
+            max_per_dimension_tensor_elements: 0,
+            max_tensor_stride: 0,
+            max_tensor_size: 0,
+            max_tensor_shader_access_array_length: 0,
+            max_tensor_shader_access_size: 0,
+            max_descriptor_set_storage_tensors: 0,
+            max_per_stage_descriptor_set_storage_tensors: 0,
+            max_descriptor_set_update_after_bind_storage_tensors: 0,
+            max_per_stage_descriptor_update_after_bind_storage_tensors: 0,
+            shader_storage_tensor_array_non_uniform_indexing_native: 0,
+            shader_tensor_supported_stages: vk::ShaderStageFlags::empty(),
         }
     }
 }

@@ -271,15 +271,6 @@ fn bad_arguments_are_refused_by_name() {
         "{}",
         text(&o)
     );
-    // An extension whose forms are not generated yet is refused by name.
-    let o = spvx(&["conform", "tensors", "--cases", "64"]);
-    if !o.status.success() {
-        assert!(
-            text(&o).contains("tensors: this spvx does not generate"),
-            "{}",
-            text(&o)
-        );
-    }
     let o = spvx(&["conform", "merge", "/nonexistent/report.json"]);
     assert!(
         text(&o).contains("cannot read /nonexistent/report.json"),
@@ -436,6 +427,66 @@ fn smma_forms_pass_and_their_exports_require_the_subgroup_size() {
     for sc in &scripts {
         let o = spvx(&["run", &sc.replace(".amber", ".toml")]);
         assert!(o.status.success(), "{sc}: {}", text(&o));
+        assert!(text(&o).contains("PASS: 1 of 1"), "{}", text(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every SPV_ARM_tensors form passes on the engine (the default engine against the
+/// interpreter); `--amber` writes a tensor form's run file (its tensors as .bin files) and no
+/// Amber script, and the run file passes in `spvx run`.
+#[test]
+fn every_tensor_form_passes_on_the_engine_and_exports_run_files_only() {
+    let o = spvx(&["conform", "tensors", "--cases", "64"]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let line = t
+        .lines()
+        .find(|l| l.contains(" forms: "))
+        .unwrap_or_else(|| panic!("{t}"));
+    let n: u64 = line
+        .split(' ')
+        .next()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(n > 2000, "{line}");
+    assert!(
+        line.contains(&format!(
+            "{n} forms: {n} PASS, 0 FAIL, 0 UNSUPPORTED, 0 ALLOWED DIFFERENCE, 0 ERROR"
+        )),
+        "{line}"
+    );
+    let dir = temp("export_tensors");
+    let am = dir.join("amber");
+    let o = spvx(&[
+        "conform",
+        "tensors",
+        "--only",
+        "tensors/write/array/f16/r2/",
+        "--cases",
+        "64",
+        "--amber",
+        &s(&am),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let files: Vec<String> = std::fs::read_dir(&am)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(!files.iter().any(|f| f.ends_with(".amber")), "{files:?}");
+    let runs: Vec<&String> = files.iter().filter(|f| f.ends_with(".toml")).collect();
+    assert_eq!(runs.len(), 2, "{files:?}");
+    // Three tensors (an array of 3) per case.
+    assert_eq!(
+        files.iter().filter(|f| f.contains(".tensor")).count(),
+        6,
+        "{files:?}"
+    );
+    for r in runs {
+        let o = spvx(&["run", &s(&am.join(r))]);
+        assert!(o.status.success(), "{}", text(&o));
         assert!(text(&o).contains("PASS: 1 of 1"), "{}", text(&o));
     }
     let _ = std::fs::remove_dir_all(&dir);

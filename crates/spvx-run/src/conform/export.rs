@@ -2,16 +2,19 @@
 //!
 //! - `STEM.spvasm`: the form's module (spirv-as text; `spvx as` or spirv-as, SPIR-V 1.6);
 //! - `STEM.cCHUNK.amber`: an AmberScript — the device features the module needs
+//!   (not for tensor forms: AmberScript has no tensor resources, so none is written)
 //!   (`DEVICE_FEATURE`, and `DEVICE_EXTENSION` for the VALVE, bfloat16 and float8 extensions
 //!   spvx-vk does not enable), the module (`SPIRV-ASM`, `TARGET_ENV spv1.6`), every input buffer's
 //!   values, the dispatch, and an `EXPECT` for every output element whose result is defined
 //!   (the engine's values; undefined elements have none);
 //! - `STEM.cCHUNK.toml` with `STEM.cCHUNK.NAME.bin`: a run file for `spvx run` (inputs as raw
 //!   files, the expected output as the engine computed it, undefined elements included with
-//!   the engine's documented value, and listed in a comment).
+//!   the engine's documented value, and listed in a comment); tensor forms' tensors as
+//!   `[[tensor]]` tables with `STEM.cCHUNK.tensorBINDING.INDEX.bin`.
 
 use super::form::{Form, Kind, Port};
 use super::run::{Compiled, EngineRun, groups};
+use super::tensors::{bound_of, bound_tensors};
 use spvx_vk::ModuleInfo;
 use spvx_vk::features::required_features;
 use std::fmt::Write as _;
@@ -41,7 +44,7 @@ pub fn amber_feature(name: &str) -> String {
 fn device_extensions(form: &Form) -> Vec<&'static str> {
     use spvx_num::mixdot::Encoding;
     match &form.kind {
-        Kind::IntDot(_) | Kind::Fixed(_) | Kind::Smma(_) => Vec::new(),
+        Kind::IntDot(_) | Kind::Fixed(_) | Kind::Smma(_) | Kind::Tensors(_) => Vec::new(),
         Kind::MixDot(f) => {
             let mut v = vec!["VK_VALVE_shader_mixed_float_dot_product"];
             if f.enc_a == Encoding::Bf16 {
@@ -98,10 +101,16 @@ pub fn write_case(
         std::fs::write(&module, &form.asm)?;
     }
     let case = format!("{stem}.c{chunk}");
-    std::fs::write(
-        dir.join(format!("{case}.amber")),
-        amber(form, c, seed, chunk, inputs, expected),
-    )?;
+    // Amber has no tensors: a tensor form gets its run file only (docs/semantics/conform.md).
+    if !matches!(form.kind, Kind::Tensors(_)) {
+        std::fs::write(
+            dir.join(format!("{case}.amber")),
+            amber(form, c, seed, chunk, inputs, expected),
+        )?;
+    }
+    for (b, data) in bound_tensors(form, inputs, groups_count(expected, form)) {
+        std::fs::write(dir.join(tensor_file(&case, b.binding, b.index)), data)?;
+    }
     for (p, bytes) in form.inputs.iter().zip(inputs) {
         std::fs::write(dir.join(format!("{case}.{}.bin", p.name)), bytes)?;
     }
@@ -232,6 +241,17 @@ pub fn amber(
     s
 }
 
+/// The invocations of a unit, from its expected output.
+fn groups_count(expected: &EngineRun, form: &Form) -> u32 {
+    let per = form.output.per_invocation.max(1) * form.output.elem.size();
+    (expected.out.len() / per) as u32
+}
+
+/// The data file of tensor (binding, index) of a case.
+fn tensor_file(case: &str, binding: u32, index: u32) -> String {
+    format!("{case}.tensor{binding}.{index}.bin")
+}
+
 /// The run file of a case.
 fn run_file(
     form: &Form,
@@ -268,6 +288,22 @@ fn run_file(
             s,
             "\n[[buffer]]\nbinding = {}\nname = \"{}\"\ndata = {{ file = \"{case}.{}.bin\" }}",
             p.binding, p.name, p.name
+        );
+    }
+    let n = groups_count(expected, form);
+    for b in bound_of(form, n) {
+        let _ = writeln!(
+            s,
+            "\n[[tensor]]\nbinding = {}\nindex = {}\nshape = {:?}",
+            b.binding, b.index, b.shape
+        );
+        if let Some(st) = &b.strides {
+            let _ = writeln!(s, "strides = {st:?}");
+        }
+        let _ = writeln!(
+            s,
+            "data = {{ file = \"{}\" }}",
+            tensor_file(case, b.binding, b.index)
         );
     }
     let _ = writeln!(

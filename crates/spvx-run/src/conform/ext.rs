@@ -53,7 +53,10 @@ impl Ext {
 
     /// Whether spvx generates this extension's forms yet.
     pub const fn generated(self) -> bool {
-        matches!(self, Ext::Intdot | Ext::Mixdot | Ext::Fixed | Ext::Smma)
+        matches!(
+            self,
+            Ext::Intdot | Ext::Mixdot | Ext::Tensors | Ext::Fixed | Ext::Smma
+        )
     }
 
     /// The extensions `names` ask for (`all` is every one), in sweep order, each once.

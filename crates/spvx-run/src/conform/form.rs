@@ -8,6 +8,7 @@ use super::fixed::FixedForm;
 use super::intdot::IntDotForm;
 use super::mixdot::MixDotForm;
 use super::smma::SmmaForm;
+use super::tensors::TensorForm;
 use crate::ElemType;
 
 /// Invocations per chunk: the unit of generation, of sharding and of export.
@@ -35,6 +36,7 @@ pub enum Kind {
     MixDot(MixDotForm),
     Fixed(FixedForm),
     Smma(SmmaForm),
+    Tensors(TensorForm),
 }
 
 /// One form.

@@ -3,7 +3,7 @@
 //! SplitMix64 ([`crate::prng`]).
 
 use super::form::{Form, Kind};
-use super::{fixed, intdot, mixdot, smma};
+use super::{fixed, intdot, mixdot, smma, tensors};
 use crate::prng::SplitMix64;
 
 /// The generator of chunk `chunk` of `form` under `seed`: SplitMix64 seeded with
@@ -27,5 +27,6 @@ pub fn inputs(form: &Form, seed: u64, chunk: u32, count: u32) -> Vec<Vec<u8>> {
         Kind::MixDot(f) => mixdot::inputs(f, &mut rng, count),
         Kind::Fixed(f) => fixed::inputs(f, &mut rng, count),
         Kind::Smma(f) => smma::inputs(f, &mut rng, count),
+        Kind::Tensors(f) => tensors::inputs::inputs(f, form, &mut rng, count),
     }
 }

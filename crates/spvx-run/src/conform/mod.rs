@@ -13,12 +13,14 @@
 //! undefined behaviour (the AccSat undefined case) are masked, never compared ([`run`]).
 //! A verdict ([`verdict::Verdict`]) is PASS, FAIL (the first failing input, expected, got, the
 //! invocation), UNSUPPORTED (the missing feature named), ALLOWED DIFFERENCE (the reason) or
-//! ERROR (the run failed). [`export`] writes each case as an Amber script and a run file.
+//! ERROR (the run failed). [`export`] writes each case as an Amber script and a run file
+//! (tensor forms: the run file only; Amber has no tensors).
 //!
 //! - [`ext`]: the extensions by name; [`intdot`]: SPV_KHR_integer_dot_product's forms;
 //!   [`mixdot`]: SPV_VALVE_mixed_float_dot_product's forms and allowed differences;
 //!   [`fixed`]: SPV_INTEL_arbitrary_precision_fixed_point's forms; [`smma`]:
-//!   SPV_INTEL_subgroup_matrix_multiply_accumulate's forms.
+//!   SPV_INTEL_subgroup_matrix_multiply_accumulate's forms; [`tensors`]: SPV_ARM_tensors'
+//!   forms (their tensors follow the ports' bytes in a unit's inputs and are bound by [`run`]).
 //! - [`form`], [`inputs`], [`edges`]: forms, chunks of inputs, edge values.
 //! - [`run`], [`verdict`], [`sweep`]: running a unit, judging it, running a whole sweep.
 //! - [`report`]: the per-form results, JSON and Markdown, merging shards; [`shard`]: `K/N`.
@@ -39,6 +41,7 @@ pub mod run;
 pub mod shard;
 pub mod smma;
 pub mod sweep;
+pub mod tensors;
 pub mod verdict;
 
 pub use ext::Ext;

@@ -3,9 +3,10 @@
 //! applies, rayon) is what the engine target checks — or on a Vulkan device through spvx-vk.
 
 use super::form::{Form, Kind, LOCAL};
-use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
+use super::tensors::bound_tensors;
+use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig, Tensor};
 use spvx_spirv::asm::{AsmOptions, assemble};
-use spvx_vk::{BufferData, ModuleInfo, VkError, VkRun, VkRunner};
+use spvx_vk::{BufferData, ModuleInfo, TensorData, VkError, VkRun, VkRunner};
 use std::collections::BTreeSet;
 
 /// A form's module, assembled and compiled once for all its chunks.
@@ -33,6 +34,9 @@ pub struct EngineRun {
     /// Invocations (indices in the chunk) that met undefined behaviour: their outputs are
     /// not compared.
     pub masked: BTreeSet<u32>,
+    /// Tensor forms: each bound tensor's bytes after the run, in the order of
+    /// [`super::tensors::bound_of`] (empty for other forms).
+    pub tensors: Vec<Vec<u8>>,
 }
 
 /// The workgroups of a unit of `count` invocations (a multiple of [`LOCAL`]).
@@ -48,6 +52,15 @@ fn resources(form: &Form, inputs: &[Vec<u8>], count: u32) -> Resources {
     }
     let out_len = count as usize * form.output.per_invocation * form.output.elem.size();
     res.set_buffer(0, form.output.binding, vec![0; out_len]);
+    // Tensor forms: each bound tensor (its data follows the ports' bytes in `inputs`).
+    for (b, data) in bound_tensors(form, inputs, count) {
+        let tensor = Tensor {
+            shape: b.shape,
+            strides: b.strides,
+            data: data.to_vec(),
+        };
+        res.set_tensor_element(0, b.binding, b.index, tensor);
+    }
     res
 }
 
@@ -100,7 +113,19 @@ pub fn run_engine_with(
         .buffer(0, form.output.binding)
         .map(<[u8]>::to_vec)
         .unwrap_or_default();
-    Ok(EngineRun { out, masked })
+    let tensors = super::tensors::bound_of(form, count)
+        .iter()
+        .map(|b| {
+            res.tensor_element(0, b.binding, b.index)
+                .map(|t| t.data.clone())
+                .unwrap_or_default()
+        })
+        .collect();
+    Ok(EngineRun {
+        out,
+        masked,
+        tensors,
+    })
 }
 
 /// Whether an undefined-behaviour event masks its invocation's output: every event does, but
@@ -140,6 +165,18 @@ pub fn run_device(
     inputs: &[Vec<u8>],
     count: u32,
 ) -> Result<Vec<u8>, DeviceFailure> {
+    run_device_with_tensors(runner, c, form, inputs, count).map(|(out, _)| out)
+}
+
+/// Runs a unit on a Vulkan device; the output binding's bytes and each bound tensor's bytes
+/// after the run (tensor forms; in the order of [`super::tensors::bound_of`]).
+pub fn run_device_with_tensors(
+    runner: &VkRunner,
+    c: &Compiled,
+    form: &Form,
+    inputs: &[Vec<u8>],
+    count: u32,
+) -> Result<(Vec<u8>, Vec<Vec<u8>>), DeviceFailure> {
     let mut buffers: Vec<BufferData> = form
         .inputs
         .iter()
@@ -156,6 +193,16 @@ pub fn run_device(
         binding: form.output.binding,
         bytes: vec![0; out_len],
     });
+    let tensors: Vec<TensorData> = bound_tensors(form, inputs, count)
+        .into_iter()
+        .map(|(b, data)| TensorData {
+            set: 0,
+            binding: b.binding,
+            shape: b.shape,
+            strides: b.strides,
+            bytes: data.to_vec(),
+        })
+        .collect();
     let run = VkRun {
         words: c.words.clone(),
         entry: Some("main".to_string()),
@@ -184,10 +231,20 @@ pub fn run_device(
             )));
         }
     }
-    let out = runner.run(&run).map_err(map)?;
+    // A form spvx-vk cannot bind: what the device lacks first (so that a device without
+    // VK_ARM_tensors is named as such), then the reason.
+    if let Kind::Tensors(t) = &form.kind
+        && let Some(missing) = t.device_refusal()
+    {
+        let info = ModuleInfo::read(&c.words, Some("main")).map_err(map)?;
+        runner.check(&info).map_err(map)?;
+        return Err(DeviceFailure::Unsupported(missing));
+    }
+    let out = runner.run_with_tensors(&run, &tensors).map_err(map)?;
+    let got_tensors = out.tensors.into_iter().map(|t| t.bytes).collect();
     out.buffers
         .into_iter()
         .find(|b| b.binding == form.output.binding)
-        .map(|b| b.bytes)
+        .map(|b| (b.bytes, got_tensors))
         .ok_or_else(|| DeviceFailure::Error("the device run returned no output buffer".into()))
 }

@@ -7,10 +7,10 @@ use super::ext::Ext;
 use super::form::{CHUNK, Form, LOCAL};
 use super::inputs;
 use super::report::{FORMAT, FormResult, Report};
-use super::run::{Compiled, DeviceFailure, compile, run_device, run_engine_with};
+use super::run::{Compiled, DeviceFailure, compile, run_device_with_tensors, run_engine_with};
 use super::shard::Shard;
 use super::verdict::{Counts, Verdict, allowance, judge};
-use super::{fixed, intdot, mixdot, smma};
+use super::{fixed, intdot, mixdot, smma, tensors};
 use spvx_exec::RunConfig;
 use spvx_vk::VkRunner;
 use std::path::PathBuf;
@@ -62,7 +62,7 @@ pub enum SweepError {
     #[error("--cases {0}: at least 1")]
     NoCases(u64),
     #[error(
-        "{0}: this spvx does not generate these extensions' forms yet (intdot, mixdot, fixed and smma are generated)"
+        "{0}: this spvx does not generate these extensions' forms yet (intdot, mixdot, tensors, fixed and smma are generated)"
     )]
     NotGenerated(String),
     #[error(transparent)]
@@ -84,9 +84,9 @@ pub fn forms(exts: &[Ext], only: Option<&str>) -> Vec<Form> {
         match e {
             Ext::Intdot => out.extend(intdot::forms()),
             Ext::Mixdot => out.extend(mixdot::forms()),
+            Ext::Tensors => out.extend(tensors::forms()),
             Ext::Fixed => out.extend(fixed::forms()),
             Ext::Smma => out.extend(smma::forms()),
-            _ => {}
         }
     }
     if let Some(o) = only {
@@ -269,12 +269,12 @@ fn run_unit(
             },
         )?;
     }
-    let got = match target {
+    let (got, got_tensors) = match target {
         Target::Engine => match run_engine_with(c, form, &inputs, u.count, false, base) {
-            Ok(g) => g.out,
+            Ok(g) => (g.out, g.tensors),
             Err(m) => return error(m),
         },
-        Target::Device(r) => match run_device(r, c, form, &inputs, u.count) {
+        Target::Device(r) => match run_device_with_tensors(r, c, form, &inputs, u.count) {
             Ok(g) => g,
             Err(DeviceFailure::Unsupported(missing)) => {
                 return Ok((Verdict::Unsupported { missing }, Counts::default()));
@@ -288,12 +288,19 @@ fn run_unit(
         Target::Engine => None,
         Target::Device(_) => allowance(form, &inputs),
     };
-    Ok(judge(
+    let (verdict, counts) = judge(form, u.chunk, &inputs, &expected, &got, allow.as_deref());
+    // Tensor forms: the tensors after the run too (writes outside dropped, nothing else
+    // touched).
+    let verdict = match tensors::judge::tensors(
         form,
         u.chunk,
+        u.count,
         &inputs,
-        &expected,
-        &got,
-        allow.as_deref(),
-    ))
+        &expected.tensors,
+        &got_tensors,
+    ) {
+        Some(t) => verdict.join(t),
+        None => verdict,
+    };
+    Ok((verdict, counts))
 }

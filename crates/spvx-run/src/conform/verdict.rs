@@ -131,7 +131,7 @@ pub type Allow<'a> = dyn Fn(u32, u64, u64) -> Option<String> + 'a;
 /// The differences a form's specification allows on these inputs (None: exact is the spec).
 pub fn allowance<'a>(form: &'a Form, inputs: &'a [Vec<u8>]) -> Option<Box<Allow<'a>>> {
     match &form.kind {
-        Kind::IntDot(_) => None,
+        Kind::IntDot(_) | Kind::Tensors(_) => None,
         Kind::Fixed(f) => Some(Box::new(move |inv, _, _| {
             let p = form.inputs.first()?;
             let bits = inputs.first().map(|b| p.elem.bits_at(b, inv as usize))?;

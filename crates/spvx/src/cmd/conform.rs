@@ -27,6 +27,16 @@ EXTENSIONS
   mixdot   SPV_VALVE_mixed_float_dot_product: OpFDot2MixAcc32VALVE and OpFDot2MixAcc16VALVE on
            f16 and bf16, OpFDot4MixAcc32VALVE on every E4M3/E5M2 pair; on a device, a result
            equal to one of spvx-num's accumulation models is ALLOWED DIFFERENCE.
+  tensors  SPV_ARM_tensors: OpTensorReadARM, OpTensorWriteARM (read back at the same
+           coordinates) and OpTensorQuerySizeARM x every element type (int8..64 signed and
+           unsigned, f16/f32/f64, bool) x ranks 1-8 x operand sets (none, Nontemporal,
+           OutOfBoundsValue, NonPrivateElement with MakeElementVisible/Available) x one
+           element or 3-element arrays, packed and strided; coordinate types int8..64 and
+           size-query result types x ranks; arrays of 3 tensors and shaped types at ranks
+           1/2/4/8. Coordinates at 0, size-1, size, far out and negative. The tensors
+           after the run are compared too (writes outside dropped). No Amber script
+           (Amber has no tensors): --amber writes the run file only. On a device, arrays of
+           tensors and shaped types are UNSUPPORTED (spvx-vk; Vulkan forbids shaped types).
   fixed    SPV_INTEL_arbitrary_precision_fixed_point: the eleven functions (OpFixedSqrtINTEL
            ... OpFixedExpINTEL) x Q (8) x O (4) x S x five formats (8, 13, 16->24, 32->16 and
            64 bits), SinCos/SinCosPi as a vector and as a packed scalar; inputs include the
@@ -35,7 +45,6 @@ EXTENSIONS
   smma     SPV_INTEL_subgroup_matrix_multiply_accumulate: every operand-flag combination of
            subgroup size 8 (DG2) and 16 (PVC) x M 1/2/3/4/8 x A component widths, run at that
            subgroup size (required of a device too).
-  tensors: not generated yet (reported as such).
   all      every extension (the default).
 
 VERDICTS (one per form, joined over its chunks of at most 4096 cases)
@@ -47,8 +56,9 @@ VERDICTS (one per form, joined over its chunks of at most 4096 cases)
   Expected values come from the engine's interpreter; elements whose result the spec leaves
   undefined (the AccSat undefined case, fixed-point sqrt/rsqrt of negative values) are
   masked, never compared. Inputs reach the edges (extremes, overflow and saturation
-  points, float specials, ties, cancellation). On the engine alone, the default engine (JIT,
-  threads) is checked against the one-thread interpreter.
+  points, float specials, ties, cancellation, tensor coordinates in and out of bounds). On
+  the engine alone, the default engine (JIT, threads) is checked against the one-thread
+  interpreter.
 
 OUTPUT
   A table on the terminal (the tally per extension and every form that did not PASS; a
