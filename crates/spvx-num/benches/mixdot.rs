@@ -3,7 +3,9 @@
 
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use spvx_num::float::{Format, RoundingMode, convert};
-use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, Model, ModelConfig, dot2_acc32, dot4_acc32};
+use spvx_num::mixdot::{
+    Fp8Encoding, Half16Encoding, Model, ModelConfig, dot2_acc32, dot4_acc32, exact_dot2_acc32, fast,
+};
 
 /// Deterministic pseudo-random words (xorshift), finite-biased: exponent fields kept moderate.
 fn words(n: usize, seed: u32) -> Vec<u32> {
@@ -79,6 +81,49 @@ fn bench_mixdot(c: &mut Criterion) {
             })
         });
     }
+    // Batches over slices (one core): the exact model's native path, exact-path fallbacks
+    // included; the exact path alone for comparison.
+    let exact = ModelConfig::new(Model::Exact);
+    let mut out = vec![0u32; N];
+    for enc in [Half16Encoding::F16, Half16Encoding::Bf16] {
+        let acc: Vec<u32> = acc.iter().map(|w| w & 0x3fff_ffff).collect();
+        g.bench_function(format!("batch_dot2acc32_{enc:?}_exact"), |bench| {
+            bench.iter(|| {
+                let slow = fast::dot2_acc32_batch(enc, &a, &b, &acc, &exact, &mut out);
+                black_box((slow, out[N - 1]))
+            })
+        });
+        g.bench_function(format!("exact_path_dot2acc32_{enc:?}"), |bench| {
+            bench.iter(|| {
+                let mut s = 0u32;
+                for i in 0..N {
+                    let (x, y) = (a[i], b[i]);
+                    s = s.wrapping_add(exact_dot2_acc32(
+                        enc,
+                        [x as u16, (x >> 16) as u16],
+                        [y as u16, (y >> 16) as u16],
+                        acc[i],
+                        &exact,
+                    ));
+                }
+                black_box(s)
+            })
+        });
+    }
+    g.bench_function("batch_dot4acc32_e4m3xe5m2_exact", |bench| {
+        bench.iter(|| {
+            let slow = fast::dot4_acc32_batch(
+                Fp8Encoding::E4m3,
+                Fp8Encoding::E5m2,
+                &a,
+                &b,
+                &acc,
+                &exact,
+                &mut out,
+            );
+            black_box((slow, out[N - 1]))
+        })
+    });
     g.bench_function("convert_f32_to_e4m3_rne", |bench| {
         bench.iter(|| {
             let mut s = 0u64;

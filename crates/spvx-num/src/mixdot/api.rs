@@ -19,8 +19,27 @@ fn decode_slice(format: Format, lanes: &[u64], flush: bool) -> Vec<Decoded> {
 }
 
 /// `OpFDot2MixAcc32VALVE`: `acc + a·b` for 2-component f16 or bf16 vectors, f32 accumulator and
-/// result (bit patterns).
+/// result (bit patterns). The exact model without flushing runs in native arithmetic where that
+/// decides the rounding ([`super::fast`]), else on the exact path.
 pub fn dot2_acc32(
+    enc: Half16Encoding,
+    a: [u16; 2],
+    b: [u16; 2],
+    acc: u32,
+    cfg: &ModelConfig,
+) -> u32 {
+    let pack = |v: [u16; 2]| u32::from(v[0]) | (u32::from(v[1]) << 16);
+    if super::fast::applies(cfg)
+        && let Some(r) = super::fast::dot2_acc32(enc, pack(a), pack(b), acc)
+    {
+        return r;
+    }
+    exact_dot2_acc32(enc, a, b, acc, cfg)
+}
+
+/// [`dot2_acc32`] on the exact path only (rational arithmetic, one rounding): the reference
+/// the native path is checked against.
+pub fn exact_dot2_acc32(
     enc: Half16Encoding,
     a: [u16; 2],
     b: [u16; 2],
@@ -53,8 +72,32 @@ pub fn dot2_acc16(
 }
 
 /// `OpFDot4MixAcc32VALVE`: `acc + a·b` for 4-component fp8 vectors (each vector in its own
-/// encoding), f32 accumulator and result.
+/// encoding), f32 accumulator and result; native arithmetic where it decides, as
+/// [`dot2_acc32`].
 pub fn dot4_acc32(
+    enc_a: Fp8Encoding,
+    enc_b: Fp8Encoding,
+    a: [u8; 4],
+    b: [u8; 4],
+    acc: u32,
+    cfg: &ModelConfig,
+) -> u32 {
+    if super::fast::applies(cfg)
+        && let Some(r) = super::fast::dot4_acc32(
+            enc_a,
+            enc_b,
+            u32::from_le_bytes(a),
+            u32::from_le_bytes(b),
+            acc,
+        )
+    {
+        return r;
+    }
+    exact_dot4_acc32(enc_a, enc_b, a, b, acc, cfg)
+}
+
+/// [`dot4_acc32`] on the exact path only.
+pub fn exact_dot4_acc32(
     enc_a: Fp8Encoding,
     enc_b: Fp8Encoding,
     a: [u8; 4],

@@ -1,0 +1,439 @@
+//! The `exact` model with an f32 result in native arithmetic (round to nearest even, no
+//! flushing): `OpFDot2MixAcc32VALVE` and `OpFDot4MixAcc32VALVE`, one case at a time or over
+//! slices ([`dot2_acc32_batch`], [`dot4_acc32_batch`], [`par_batch`]).
+//!
+//! Every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
+//! exact in f64 (at most 11 × 11 significant bits, exponents far inside f64's range), as is the
+//! f32 accumulator. The exact sum `acc + Σ pᵢ` is formed as a double-double `hi + lo` with
+//! Knuth's TwoSum: the chain's rounding errors are added up by TwoSum too, and if that sum of
+//! errors is itself inexact the case goes to the exact path (`None`). With `hi + lo` exact and
+//! `|lo| ≤ ulp(hi)/2`, the one correct rounding to f32 is decided from `hi` and its neighbour
+//! double `hi'` towards `lo` (the exact sum lies strictly between them, and no double does):
+//! when both round to the same f32 that is the result; otherwise one of them is an f32 midpoint —
+//! `hi` itself (the sum lies past it, towards `hi'`: `hi'`'s rounding) or `hi'` (the sum lies
+//! before it: `hi`'s rounding). Non-finite inputs, a zero sum (its sign follows the model's
+//! rule, left to the exact path) and an f32 overflow also go to the exact path.
+//!
+//! Checked against the exact path (spvx-num's rational sum rounded once) on random and edge
+//! inputs in this module's tests; the fraction of cases taking the exact path is measured
+//! there and in `benches/mixdot.rs`.
+
+use super::model::{Model, ModelConfig};
+use super::op::{Fp8Encoding, Half16Encoding};
+use crate::float::{Format, RoundingMode};
+use rayon::prelude::*;
+use std::sync::LazyLock;
+
+/// Whether the fast path computes what `cfg` asks for.
+pub fn applies(cfg: &ModelConfig) -> bool {
+    cfg.model == Model::Exact
+        && cfg.rounding == RoundingMode::NearestEven
+        && !cfg.flush_input_denormals
+        && !cfg.flush_output_denormals
+}
+
+/// Every bit pattern of `format` (`N` patterns) as an f64, from spvx-num's own decoding.
+fn table<const N: usize>(format: Format) -> Box<[f64; N]> {
+    let mut t = Box::new([0f64; N]);
+    for (bits, v) in t.iter_mut().enumerate() {
+        *v = format.decode(bits as u64).to_f64();
+    }
+    t
+}
+
+static E4M3: LazyLock<Box<[f64; 256]>> = LazyLock::new(|| table(Format::E4M3));
+static E5M2: LazyLock<Box<[f64; 256]>> = LazyLock::new(|| table(Format::E5M2));
+
+/// The value of a 16-bit pattern as an f64, without a table (a 512 KiB table of every f16
+/// would not stay in cache): bf16 is the top half of an f32; f16's exponent and mantissa
+/// placed in an f32's and scaled by 2^112 (15 − 127 + 112 = 0) give every finite value,
+/// subnormals included (the scaling is exact), and its infinities and NaNs map to NaN so that
+/// such cases leave the fast path (they are NaN or ±inf in the model, decided there).
+#[inline(always)]
+fn half_value(enc: Half16Encoding, bits: u32) -> f64 {
+    let bits = bits & 0xffff;
+    match enc {
+        Half16Encoding::Bf16 => f64::from(f32::from_bits(bits << 16)),
+        Half16Encoding::F16 => {
+            let magnitude = bits & 0x7fff;
+            if magnitude >= 0x7c00 {
+                return f64::NAN;
+            }
+            let v = f64::from(f32::from_bits(magnitude << 13)) * 2f64.powi(112);
+            if bits & 0x8000 != 0 { -v } else { v }
+        }
+    }
+}
+
+fn fp8_table(enc: Fp8Encoding) -> &'static [f64; 256] {
+    match enc {
+        Fp8Encoding::E4m3 => &E4M3,
+        Fp8Encoding::E5m2 => &E5M2,
+    }
+}
+
+/// Knuth's TwoSum: `s + e == a + b` exactly, `s` the rounded sum.
+#[inline(always)]
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, e)
+}
+
+/// `round_f32(Σ terms)`, or `None` when the fast path cannot decide it (see the module text).
+#[inline(always)]
+fn sum_to_f32<const N: usize>(terms: [f64; N]) -> Option<u32> {
+    let mut s = terms[0];
+    let mut err = 0f64;
+    for &t in &terms[1..] {
+        let (s2, e) = two_sum(s, t);
+        s = s2;
+        let (err2, e2) = two_sum(err, e);
+        // Non-finite terms make the errors NaN: `!=` is then true too.
+        if e2 != 0.0 || err2.is_nan() {
+            return None;
+        }
+        err = err2;
+    }
+    let (hi, lo) = two_sum(s, err);
+    if hi == 0.0 || !hi.is_finite() || lo.is_nan() {
+        return None;
+    }
+    let r1 = hi as f32;
+    if !r1.is_finite() {
+        return None;
+    }
+    if lo == 0.0 {
+        return Some(r1.to_bits());
+    }
+    // The neighbour of `hi` towards `lo` (away from zero when they share a sign).
+    let away = (lo > 0.0) == (hi > 0.0);
+    let next = f64::from_bits(if away {
+        hi.to_bits() + 1
+    } else {
+        hi.to_bits() - 1
+    });
+    let r2 = next as f32;
+    if !r2.is_finite() {
+        return None;
+    }
+    if r1 == r2 {
+        return Some(r1.to_bits());
+    }
+    // One of hi, next is an f32 midpoint: hi when it is as far from r1 as from r2.
+    let midpoint = (f64::from(r1) - hi).abs() == (f64::from(r2) - hi).abs();
+    Some(if midpoint { r2 } else { r1 }.to_bits())
+}
+
+/// `OpFDot2MixAcc32VALVE` under the exact model (no flushing, nearest even): vectors packed
+/// component 0 in the low 16 bits; `None` sends the case to the exact path.
+#[inline]
+pub fn dot2_acc32(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
+    let p0 = half_value(enc, a) * half_value(enc, b);
+    let p1 = half_value(enc, a >> 16) * half_value(enc, b >> 16);
+    sum_to_f32([f64::from(f32::from_bits(acc)), p0, p1])
+}
+
+/// `OpFDot4MixAcc32VALVE` under the exact model: each vector's components packed byte 0 first.
+#[inline]
+pub fn dot4_acc32(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
+    let (ta, tb) = (fp8_table(ea), fp8_table(eb));
+    let p = |k: u32| ta[((a >> (8 * k)) & 0xff) as usize] * tb[((b >> (8 * k)) & 0xff) as usize];
+    sum_to_f32([f64::from(f32::from_bits(acc)), p(0), p(1), p(2), p(3)])
+}
+
+/// Why a batch cannot be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("mixdot batch: {a} a, {b} b, {acc} acc and {out} out elements (all must be equal)")]
+pub struct BatchLengths {
+    pub a: usize,
+    pub b: usize,
+    pub acc: usize,
+    pub out: usize,
+}
+
+fn check(a: &[u32], b: &[u32], acc: &[u32], out: &[u32]) -> Result<(), BatchLengths> {
+    if a.len() == b.len() && b.len() == acc.len() && acc.len() == out.len() {
+        Ok(())
+    } else {
+        Err(BatchLengths {
+            a: a.len(),
+            b: b.len(),
+            acc: acc.len(),
+            out: out.len(),
+        })
+    }
+}
+
+/// `out[i] = OpFDot2MixAcc32VALVE(a[i], b[i], acc[i])` under `cfg` (vectors packed as in
+/// [`dot2_acc32`]); the native path where it applies and decides, the exact path otherwise.
+/// Returns how many cases took the exact path.
+pub fn dot2_acc32_batch(
+    enc: Half16Encoding,
+    a: &[u32],
+    b: &[u32],
+    acc: &[u32],
+    cfg: &ModelConfig,
+    out: &mut [u32],
+) -> Result<usize, BatchLengths> {
+    check(a, b, acc, out)?;
+    let fast = applies(cfg);
+    let mut slow = 0;
+    for i in 0..out.len() {
+        out[i] = match fast.then(|| dot2_acc32(enc, a[i], b[i], acc[i])).flatten() {
+            Some(r) => r,
+            None => {
+                slow += 1;
+                let halves = |w: u32| [w as u16, (w >> 16) as u16];
+                super::api::exact_dot2_acc32(enc, halves(a[i]), halves(b[i]), acc[i], cfg)
+            }
+        };
+    }
+    Ok(slow)
+}
+
+/// `out[i] = OpFDot4MixAcc32VALVE(a[i], b[i], acc[i])` under `cfg`, as [`dot2_acc32_batch`].
+pub fn dot4_acc32_batch(
+    ea: Fp8Encoding,
+    eb: Fp8Encoding,
+    a: &[u32],
+    b: &[u32],
+    acc: &[u32],
+    cfg: &ModelConfig,
+    out: &mut [u32],
+) -> Result<usize, BatchLengths> {
+    check(a, b, acc, out)?;
+    let fast = applies(cfg);
+    let mut slow = 0;
+    for i in 0..out.len() {
+        out[i] = match fast
+            .then(|| dot4_acc32(ea, eb, a[i], b[i], acc[i]))
+            .flatten()
+        {
+            Some(r) => r,
+            None => {
+                slow += 1;
+                super::api::exact_dot4_acc32(
+                    ea,
+                    eb,
+                    a[i].to_le_bytes(),
+                    b[i].to_le_bytes(),
+                    acc[i],
+                    cfg,
+                )
+            }
+        };
+    }
+    Ok(slow)
+}
+
+/// One of the batch functions over all cores (rayon): the slices cut into chunks of 64 Ki
+/// cases, each evaluated by `batch`; the exact-path count summed.
+pub fn par_batch(
+    a: &[u32],
+    b: &[u32],
+    acc: &[u32],
+    out: &mut [u32],
+    batch: impl Fn(&[u32], &[u32], &[u32], &mut [u32]) -> Result<usize, BatchLengths> + Sync,
+) -> Result<usize, BatchLengths> {
+    check(a, b, acc, out)?;
+    const CHUNK: usize = 1 << 16;
+    out.par_chunks_mut(CHUNK)
+        .enumerate()
+        .map(|(k, o)| {
+            let r = k * CHUNK..k * CHUNK + o.len();
+            batch(&a[r.clone()], &b[r.clone()], &acc[r], o)
+        })
+        .try_reduce(|| 0, |x, y| Ok(x + y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mixdot::api::{exact_dot2_acc32, exact_dot4_acc32};
+
+    /// SplitMix64.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+    }
+
+    /// A 16-bit pattern biased to the edges: subnormals, ±0, the largest values, ±1, and
+    /// random bits.
+    fn half(r: &mut Rng) -> u32 {
+        let x = r.next();
+        let sign = ((x >> 20) & 1) as u32 * 0x8000;
+        sign | match x % 8 {
+            0 => (x >> 24) as u32 & 0x03ff,       // subnormal (f16) / tiny (bf16)
+            1 => 0,                               // ±0
+            2 => 0x7bff - ((x >> 24) as u32 & 7), // the largest f16 values
+            3 => 0x3c00 + ((x >> 24) as u32 & 3), // 1 and just above
+            _ => (x >> 24) as u32 & 0x7fff,       // anything (NaN, Inf included)
+        }
+    }
+
+    /// An f32 accumulator: random bits, or a value near a product's size so that sums cancel
+    /// and land on ties.
+    fn acc32(r: &mut Rng, near: f64) -> u32 {
+        let x = r.next();
+        match x % 4 {
+            0 => (x >> 32) as u32,
+            1 => (-near as f32).to_bits(),
+            2 => ((-near as f32).to_bits()) ^ ((x >> 40) as u32 & 3),
+            _ => ((x >> 32) as u32 & 0x807f_ffff) | (((x >> 60) as u32 + 100) << 23),
+        }
+    }
+
+    #[test]
+    fn dot2_agrees_with_the_exact_path_and_rarely_needs_it() {
+        let cfg = ModelConfig::new(Model::Exact);
+        for enc in [Half16Encoding::F16, Half16Encoding::Bf16] {
+            let mut r = Rng(7);
+            let (mut fast, mut total, mut decided_by_low_part) = (0u32, 0u32, 0u32);
+            for _ in 0..400_000 {
+                let (a, b) = (
+                    half(&mut r) | (half(&mut r) << 16),
+                    half(&mut r) | (half(&mut r) << 16),
+                );
+                let near = half_value(enc, a) * half_value(enc, b);
+                let acc = acc32(&mut r, near);
+                let halves = |w: u32| [w as u16, (w >> 16) as u16];
+                let want = exact_dot2_acc32(enc, halves(a), halves(b), acc, &cfg);
+                total += 1;
+                if let Some(got) = dot2_acc32(enc, a, b, acc) {
+                    fast += 1;
+                    assert_eq!(got, want, "{enc:?} a {a:#x} b {b:#x} acc {acc:#x}");
+                    // Where the plain f64 sum rounded to f32 is wrong, the double-double
+                    // and the midpoint rule decided.
+                    let p1 = half_value(enc, a >> 16) * half_value(enc, b >> 16);
+                    let naive = ((f64::from(f32::from_bits(acc)) + near) + p1) as f32;
+                    decided_by_low_part += u32::from(naive.to_bits() != got);
+                }
+            }
+            assert!(
+                decided_by_low_part > 0,
+                "{enc:?}: no case needed the low part"
+            );
+            // NaN/Inf inputs and zero sums go to the exact path by design; the rest is fast.
+            assert!(fast > total / 2, "{enc:?}: {fast} of {total} fast");
+        }
+    }
+
+    /// The table-free decoding of every 16-bit pattern against spvx-num's (NaN for f16's
+    /// infinities and NaNs, which leave the fast path).
+    #[test]
+    fn every_half_pattern_decodes_as_spvx_num_does() {
+        for bits in 0..=0xffffu32 {
+            for (enc, format) in [
+                (Half16Encoding::F16, Format::F16),
+                (Half16Encoding::Bf16, Format::BF16),
+            ] {
+                let want = format.decode(u64::from(bits)).to_f64();
+                let got = half_value(enc, bits);
+                if want.is_finite() {
+                    assert_eq!(got.to_bits(), want.to_bits(), "{enc:?} {bits:#06x}");
+                } else if enc == Half16Encoding::F16 {
+                    assert!(got.is_nan(), "{bits:#06x}");
+                } else {
+                    assert!(
+                        (got.is_nan() && want.is_nan()) || got == want,
+                        "{bits:#06x}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dot4_agrees_with_the_exact_path() {
+        let cfg = ModelConfig::new(Model::Exact);
+        let mut r = Rng(11);
+        for (ea, eb) in [
+            (Fp8Encoding::E4m3, Fp8Encoding::E4m3),
+            (Fp8Encoding::E4m3, Fp8Encoding::E5m2),
+            (Fp8Encoding::E5m2, Fp8Encoding::E5m2),
+        ] {
+            let mut fast = 0;
+            for _ in 0..200_000 {
+                let (a, b) = (r.next() as u32, (r.next() >> 32) as u32);
+                let acc = acc32(&mut r, 1.0);
+                let want = exact_dot4_acc32(ea, eb, a.to_le_bytes(), b.to_le_bytes(), acc, &cfg);
+                if let Some(got) = dot4_acc32(ea, eb, a, b, acc) {
+                    fast += 1;
+                    assert_eq!(got, want, "{ea:?}/{eb:?} a {a:#x} b {b:#x} acc {acc:#x}");
+                }
+            }
+            assert!(fast > 100_000, "{ea:?}/{eb:?}: {fast} fast");
+        }
+    }
+
+    /// Hand-made ties and near-ties: 1 + 2^-24 (an f32 midpoint: ties to even, 1) with a tiny
+    /// product past it (then up), and the sum just below a midpoint.
+    #[test]
+    fn midpoints_are_decided_by_the_low_part() {
+        let one = 1f32.to_bits();
+        // f16 bits: 2^-12 = 0x0c00, 2^-24 = 0x0001 (the smallest subnormal), ±1 = 0x3c00/0xbc00.
+        // 2^-12 · 2^-12 = 2^-24: exactly half an ulp of 1 in f32: ties to even, 1.0.
+        let p = 0x0c00u32;
+        assert_eq!(dot2_acc32(Half16Encoding::F16, p, p, one), Some(one));
+        // Plus 2^-24 · 2^-24 = 2^-48 in lane 1: past the midpoint: 1 + 2^-23.
+        let a = p | (0x0001u32 << 16);
+        let b = p | (0x3c00u32 << 16);
+        let want = (1f32 + 2f32.powi(-23)).to_bits();
+        let got = dot2_acc32(Half16Encoding::F16, a, b, one);
+        // The double-double holds 1 + 2^-24 + 2^-24·... exactly; the rounding goes up.
+        let cfg = ModelConfig::new(Model::Exact);
+        let exact = exact_dot2_acc32(
+            Half16Encoding::F16,
+            [p as u16, 0x0001u32 as u16],
+            [p as u16, 0x3c00u32 as u16],
+            one,
+            &cfg,
+        );
+        assert_eq!(exact, want);
+        assert!(got.is_none_or(|g| g == want), "{got:?}");
+        // Minus instead: below the midpoint: 1.0.
+        let b = p | (0xbc00u32 << 16);
+        assert_eq!(
+            dot2_acc32(Half16Encoding::F16, a, b, one).unwrap_or(one),
+            one
+        );
+    }
+
+    #[test]
+    fn batches_take_the_exact_path_for_other_models_and_check_lengths() {
+        let a = [0x3c00_3c00u32, 0x7c00_0000, 0x0001_0001];
+        let b = [0x3c00_3c00u32, 0x0000_3c00, 0x0001_0001];
+        let acc = [1f32.to_bits(), 0, 0];
+        let mut out = [0u32; 3];
+        let exact = ModelConfig::new(Model::Exact);
+        let slow = dot2_acc32_batch(Half16Encoding::F16, &a, &b, &acc, &exact, &mut out).unwrap();
+        assert_eq!(out[0], 3f32.to_bits());
+        // Inf·0 is NaN: the exact path. The subnormal products 2^-48 each: fast.
+        assert_eq!(slow, 1);
+        assert_eq!(out[2], (2f32.powi(-47)).to_bits());
+        let seq = ModelConfig::new(Model::Sequential);
+        let slow = dot2_acc32_batch(Half16Encoding::F16, &a, &b, &acc, &seq, &mut out).unwrap();
+        assert_eq!(slow, 3);
+        let e = dot2_acc32_batch(Half16Encoding::F16, &a, &b[..2], &acc, &exact, &mut out);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "mixdot batch: 3 a, 2 b, 3 acc and 3 out elements (all must be equal)"
+        );
+        // Over cores: the same results.
+        let mut par = [0u32; 3];
+        let slow = par_batch(&a, &b, &acc, &mut par, |a, b, c, o| {
+            dot2_acc32_batch(Half16Encoding::F16, a, b, c, &exact, o)
+        })
+        .unwrap();
+        assert_eq!(slow, 1);
+        assert_eq!(par[0], 3f32.to_bits());
+    }
+}
