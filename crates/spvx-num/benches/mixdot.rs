@@ -110,6 +110,52 @@ fn bench_mixdot(c: &mut Criterion) {
             })
         });
     }
+    // Values of ordinary sizes (exponents within ±8 of 1, both signs): the data of a real
+    // kernel, where sums stay inside a double-double.
+    let moderate = |w: &[u32], bias: u32, frac: u32, width: u32| -> Vec<u32> {
+        w.iter()
+            .map(|&x| {
+                let lane = |h: u32| {
+                    let e = bias - 8 + (h >> frac) % 17;
+                    (h & (1 << (width - 1))) | (e << frac) | (h & ((1 << frac) - 1))
+                };
+                if width == 16 {
+                    lane(x & 0xffff) | (lane(x >> 16) << 16)
+                } else {
+                    lane(x)
+                }
+            })
+            .collect()
+    };
+    for (enc, bias, frac) in [
+        (Half16Encoding::F16, 15, 10),
+        (Half16Encoding::Bf16, 127, 7),
+    ] {
+        let (a, b) = (moderate(&a, bias, frac, 16), moderate(&b, bias, frac, 16));
+        let acc = moderate(&acc, 127, 23, 32);
+        g.bench_function(format!("batch_dot2acc32_{enc:?}_exact_moderate"), |bench| {
+            bench.iter(|| {
+                let slow = fast::dot2_acc32_batch(enc, &a, &b, &acc, &exact, &mut out);
+                black_box((slow, out[N - 1]))
+            })
+        });
+    }
+    // fp8 vectors against an accumulator of ordinary size (exponent within ±8 of 1).
+    let acc_moderate = moderate(&acc, 127, 23, 32);
+    g.bench_function("batch_dot4acc32_e4m3xe5m2_exact_moderate_acc", |bench| {
+        bench.iter(|| {
+            let slow = fast::dot4_acc32_batch(
+                Fp8Encoding::E4m3,
+                Fp8Encoding::E5m2,
+                &a,
+                &b,
+                &acc_moderate,
+                &exact,
+                &mut out,
+            );
+            black_box((slow, out[N - 1]))
+        })
+    });
     g.bench_function("batch_dot4acc32_e4m3xe5m2_exact", |bench| {
         bench.iter(|| {
             let slow = fast::dot4_acc32_batch(

@@ -128,7 +128,7 @@ fn sum_to_f32<const N: usize>(terms: [f64; N]) -> Option<u32> {
 
 /// `OpFDot2MixAcc32VALVE` under the exact model (no flushing, nearest even): vectors packed
 /// component 0 in the low 16 bits; `None` sends the case to the exact path.
-#[inline]
+#[inline(always)]
 pub fn dot2_acc32(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
     let p0 = half_value(enc, a) * half_value(enc, b);
     let p1 = half_value(enc, a >> 16) * half_value(enc, b >> 16);
@@ -136,7 +136,7 @@ pub fn dot2_acc32(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> Option<u32> 
 }
 
 /// `OpFDot4MixAcc32VALVE` under the exact model: each vector's components packed byte 0 first.
-#[inline]
+#[inline(always)]
 pub fn dot4_acc32(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
     let (ta, tb) = (fp8_table(ea), fp8_table(eb));
     let p = |k: u32| ta[((a >> (8 * k)) & 0xff) as usize] * tb[((b >> (8 * k)) & 0xff) as usize];
@@ -178,15 +178,22 @@ pub fn dot2_acc32_batch(
     out: &mut [u32],
 ) -> Result<usize, BatchLengths> {
     check(a, b, acc, out)?;
-    let fast = applies(cfg);
+    let halves = |w: u32| [w as u16, (w >> 16) as u16];
+    let exact =
+        |i: usize| super::api::exact_dot2_acc32(enc, halves(a[i]), halves(b[i]), acc[i], cfg);
     let mut slow = 0;
-    for i in 0..out.len() {
-        out[i] = match fast.then(|| dot2_acc32(enc, a[i], b[i], acc[i])).flatten() {
+    if !applies(cfg) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = exact(i);
+        }
+        return Ok(out.len());
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = match dot2_acc32(enc, a[i], b[i], acc[i]) {
             Some(r) => r,
             None => {
                 slow += 1;
-                let halves = |w: u32| [w as u16, (w >> 16) as u16];
-                super::api::exact_dot2_acc32(enc, halves(a[i]), halves(b[i]), acc[i], cfg)
+                exact(i)
             }
         };
     }
@@ -204,24 +211,23 @@ pub fn dot4_acc32_batch(
     out: &mut [u32],
 ) -> Result<usize, BatchLengths> {
     check(a, b, acc, out)?;
-    let fast = applies(cfg);
+    let exact = |i: usize| {
+        let (x, y) = (a[i].to_le_bytes(), b[i].to_le_bytes());
+        super::api::exact_dot4_acc32(ea, eb, x, y, acc[i], cfg)
+    };
     let mut slow = 0;
-    for i in 0..out.len() {
-        out[i] = match fast
-            .then(|| dot4_acc32(ea, eb, a[i], b[i], acc[i]))
-            .flatten()
-        {
+    if !applies(cfg) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = exact(i);
+        }
+        return Ok(out.len());
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = match dot4_acc32(ea, eb, a[i], b[i], acc[i]) {
             Some(r) => r,
             None => {
                 slow += 1;
-                super::api::exact_dot4_acc32(
-                    ea,
-                    eb,
-                    a[i].to_le_bytes(),
-                    b[i].to_le_bytes(),
-                    acc[i],
-                    cfg,
-                )
+                exact(i)
             }
         };
     }
