@@ -24,7 +24,8 @@ fn on_a_terminal(args: &str) -> Option<String> {
 }
 
 const BENCH: &str = "bench --filter histogram --rounds 1 --warmup 0";
-const AMBER: &str = "amber crates/spvx/tests/amber/aliasing.amber crates/spvx/tests/amber/dynamic_array.amber";
+const AMBER: &str =
+    "amber crates/spvx/tests/amber/aliasing.amber crates/spvx/tests/amber/dynamic_array.amber";
 
 #[test]
 fn bench_and_amber_draw_a_bar_on_a_terminal() {
@@ -35,7 +36,10 @@ fn bench_and_amber_draw_a_bar_on_a_terminal() {
     // The bar's last state (indicatif erases lines with ESC [2K) and the log line above it.
     assert!(out.contains("\x1b[2K"), "{out}");
     assert!(out.contains(" 1/1 "), "{out}");
-    assert!(out.contains("histogram_atomics_4M: loading bench/histogram.toml"), "{out}");
+    assert!(
+        out.contains("histogram_atomics_4M: loading bench/histogram.toml"),
+        "{out}"
+    );
     let out = on_a_terminal(AMBER).unwrap_or_default();
     assert!(out.contains("\x1b[2K") && out.contains(" 2/2 "), "{out}");
 }
