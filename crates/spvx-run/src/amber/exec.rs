@@ -420,7 +420,16 @@ impl<'s> State<'s> {
                         }),
                     }
                 }
-                let out = runner.run(&run).map_err(|e| fail(e.to_string()))?;
+                // A feature the device lacks (or spvx-vk cannot enable) skips the script by
+                // name, as a `DEVICE_FEATURE` the device lacks would.
+                let out = runner.run(&run).map_err(|e| match e {
+                    spvx_vk::VkError::MissingFeature { .. }
+                    | spvx_vk::VkError::UnknownCapability(_) => AmberError::Lacks {
+                        at: at.clone(),
+                        what: format!("RUN {name}: {e}"),
+                    },
+                    e => fail(e.to_string()),
+                })?;
                 for (k, (set, binding, index, buf, s, _)) in bound.iter().enumerate() {
                     let bytes = match index {
                         Some(i) if *i > 0 => out
