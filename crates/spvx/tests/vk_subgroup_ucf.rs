@@ -3,6 +3,8 @@
 //! device offers it and refuses the module naming that feature when it does not (lavapipe
 //! 22.3 does not offer it: before, vkCreateComputePipelines failed without saying why, the CTS
 //! script small_subgroup_reconverge00 ended as an ERROR). The engine runs the module either way.
+//! The same module in an Amber script without requirements (as the CTS script has none):
+//! PASS on the engine, SKIP naming the feature on such a device.
 
 mod vk_common;
 
@@ -106,6 +108,50 @@ fn subgroup_uniform_control_flow_is_enabled_or_refused_by_name() {
         assert!(
             t.contains("shaderSubgroupUniformControlFlow")
                 && t.contains("SPV_KHR_subgroup_uniform_control_flow"),
+            "{t}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_amber_script_using_it_is_skipped_by_name_on_a_device_without_it() {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("spvx-vk-ucf-amber-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let script = dir.join("ucf.amber");
+    let indented: String = MODULE.lines().map(|l| format!("  {l}\n")).collect();
+    std::fs::write(
+        &script,
+        format!(
+            "#!amber\nSHADER compute ucf SPIRV-ASM TARGET_ENV spv1.4\n{indented}END\n\
+             BUFFER out DATA_TYPE uint32 SIZE 8 FILL 0\n\
+             PIPELINE compute p\n  ATTACH ucf\n  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n\
+             RUN p 2 1 1\nEXPECT out IDX 0 EQ 1 2 3 4 5 6 7 8\n"
+        ),
+    )
+    .expect("write script");
+    let script = script.to_string_lossy().to_string();
+    let run = |extra: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+            .arg("amber")
+            .args(extra)
+            .arg(&script)
+            .output()
+            .expect("spawn spvx");
+        (o.status.success(), text(&o))
+    };
+    let (ok, t) = run(&[]);
+    assert!(ok && t.contains("PASS"), "{t}");
+    let Some(dev) = vk_common::device() else {
+        return;
+    };
+    let (ok, t) = run(&["--device", "vulkan"]);
+    if dev.features().shader_subgroup_uniform_control_flow {
+        assert!(ok && t.contains("PASS"), "{t}");
+    } else {
+        assert!(
+            t.contains("SKIP") && t.contains("shaderSubgroupUniformControlFlow"),
             "{t}"
         );
     }
