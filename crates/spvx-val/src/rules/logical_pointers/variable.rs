@@ -105,48 +105,80 @@ impl<'i> Pointers<'i> {
             .collect()
     }
 
-    /// True when `id` is a variable pointer.
-    fn is_variable(&mut self, id: Id) -> bool {
-        if let Some(&v) = self.variable.get(&id) {
-            return v;
-        }
-        self.variable.insert(id, false); // cycles (OpPhi) count as not, as spirv-val's do
+    /// What `id`'s variable-pointer status depends on: `Ok(v)` when it is decided by its own
+    /// opcode, else the pointers it is computed from (for a parameter: the arguments calls
+    /// pass for it).
+    fn depends_on(&self, id: Id) -> Result<bool, Vec<Id>> {
         let ix = self.ix;
         let Some(def) = ix.def(id) else {
-            return false;
+            return Ok(false);
         };
         let inst = &ix.insts[def.index];
-        let v = match inst.opcode {
+        match inst.opcode {
             Op::PtrAccessChain
             | Op::Load
             | Op::Select
             | Op::Phi
             | Op::FunctionCall
-            | Op::ConstantNull => true,
-            Op::FunctionParameter => {
-                self.class(id).is_some()
-                    && self
-                        .call_arguments(def.index)
-                        .into_iter()
-                        .any(|a| self.is_variable(a))
-            }
+            | Op::ConstantNull => Ok(true),
+            Op::FunctionParameter if self.class(id).is_none() => Ok(false),
+            Op::FunctionParameter => Err(self.call_arguments(def.index)),
             _ => {
                 let id_ref = ix.grammar.common.id_ref;
-                let operands: Vec<Id> = inst
+                Err(inst
                     .operands
                     .iter()
                     .filter(|o| o.kind == id_ref)
                     .filter_map(|o| o.id())
-                    .collect();
-                let pointers: Vec<Id> = operands
-                    .into_iter()
                     .filter(|&o| self.class(o).is_some())
-                    .collect();
-                pointers.into_iter().any(|o| self.is_variable(o))
+                    .collect())
             }
-        };
-        self.variable.insert(id, v);
-        v
+        }
+    }
+
+    /// True when `id` is a variable pointer: a depth-first walk with an explicit stack (no
+    /// recursion, so a long chain of access chains cannot exhaust the stack); an id met again
+    /// while its own answer is pending counts as not variable, as in spirv-val's memoised
+    /// recursion.
+    fn is_variable(&mut self, id: Id) -> bool {
+        if let Some(&v) = self.variable.get(&id) {
+            return v;
+        }
+        // (id, its dependencies once expanded)
+        let mut stack: Vec<(Id, Option<Vec<Id>>)> = vec![(id, None)];
+        let mut pending: HashSet<Id> = HashSet::default();
+        while let Some((top, deps)) = stack.pop() {
+            match deps {
+                None => {
+                    if self.variable.contains_key(&top) || !pending.insert(top) {
+                        continue;
+                    }
+                    match self.depends_on(top) {
+                        Ok(v) => {
+                            pending.remove(&top);
+                            self.variable.insert(top, v);
+                        }
+                        Err(list) => {
+                            let todo: Vec<Id> = list
+                                .iter()
+                                .copied()
+                                .filter(|d| !self.variable.contains_key(d) && !pending.contains(d))
+                                .collect();
+                            stack.push((top, Some(list)));
+                            stack.extend(todo.into_iter().map(|d| (d, None)));
+                        }
+                    }
+                }
+                Some(list) => {
+                    let v = list
+                        .iter()
+                        .any(|d| self.variable.get(d).copied().unwrap_or(false));
+                    pending.remove(&top);
+                    self.variable.insert(top, v);
+                }
+            }
+        }
+        self.variable.get(&id).copied().unwrap_or(false)
     }
 
     /// The instructions (indices) a pointer `from` may come from, traced back through access
