@@ -232,3 +232,89 @@ fn variables_holding_pointers_are_function_or_private() {
         );
     judge(&text, ENV, None);
 }
+
+/// A module with one StorageBuffer block %b = { uint; uint[] } (or `class`/`block` changed)
+/// and `body` in main.
+fn array_length_module(body: &str) -> String {
+    format!(
+        r#"OpCapability Shader
+OpCapability Int64
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %b
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %rarr ArrayStride 4
+OpMemberDecorate %B 0 Offset 0
+OpMemberDecorate %B 1 Offset 4
+OpDecorate %B Block
+OpDecorate %b DescriptorSet 0
+OpDecorate %b Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%ulong = OpTypeInt 64 0
+%rarr = OpTypeRuntimeArray %uint
+%B = OpTypeStruct %uint %rarr
+%pb = OpTypePointer StorageBuffer %B
+%b = OpVariable %pb StorageBuffer
+%main = OpFunction %void None %fn
+%e = OpLabel
+{body}
+OpReturn
+OpFunctionEnd
+"#
+    )
+}
+
+#[test]
+fn array_length_operands_follow_spirv_val() {
+    judge(
+        &array_length_module("%n = OpArrayLength %uint %b 1"),
+        ENV,
+        None,
+    );
+    // spirv-val 2025.5 accepts a 64-bit unsigned result too.
+    judge(
+        &array_length_module("%n = OpArrayLength %ulong %b 1"),
+        ENV,
+        None,
+    );
+    judge(
+        &array_length_module("%n = OpArrayLength %int %b 1"),
+        ENV,
+        Some("width 32 or 64 and signedness 0"),
+    );
+    judge(
+        &array_length_module("%n = OpArrayLength %uint %b 0"),
+        ENV,
+        Some("must be the last member"),
+    );
+}
+
+#[test]
+fn array_length_of_a_uniform_block_is_rejected_in_vulkan() {
+    let text = array_length_module("%n = OpArrayLength %uint %b 1")
+        .replace(
+            "%pb = OpTypePointer StorageBuffer %B",
+            "%pb = OpTypePointer Uniform %B",
+        )
+        .replace(
+            "%b = OpVariable %pb StorageBuffer",
+            "%b = OpVariable %pb Uniform",
+        )
+        .replace(
+            "OpDecorate %rarr ArrayStride 4",
+            "OpDecorate %rarr ArrayStride 16",
+        )
+        .replace(
+            "OpMemberDecorate %B 1 Offset 4",
+            "OpMemberDecorate %B 1 Offset 16",
+        );
+    judge(&text, ENV, Some("OpArrayLength-11805"));
+    judge(&text, "spv1.5", None);
+    // A BufferBlock in Uniform is a storage buffer: allowed (SPIR-V 1.3).
+    let text = text
+        .replace("OpDecorate %B Block", "OpDecorate %B BufferBlock")
+        .replace("\"main\" %b", "\"main\"");
+    judge(&text, "vulkan1.1", None);
+}

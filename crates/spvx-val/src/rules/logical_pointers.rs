@@ -17,9 +17,11 @@
 //! group instruction is an error here even where that instruction's own type rule would also
 //! reject it.
 //!
+//! [`array_length`]: OpArrayLength's own rules. [`variable`]: the variable-pointer rules proper.
 //! [`workgroup_blocks`]: the entry-point rules of SPV_KHR_workgroup_memory_explicit_layout,
 //! which decide which Workgroup variables alias.
 
+mod array_length;
 mod holders;
 mod variable;
 mod workgroup_blocks;
@@ -80,6 +82,9 @@ pub enum LogicalPointerError {
     /// Message as spirv-val 2025.5 (`variable`).
     #[error("{opcode}: Instruction may not return a logical pointer")]
     MayNotReturn { opcode: String },
+    /// OpArrayLength's own rules (`array_length`; spirv-val 2025.5's wording).
+    #[error("OpArrayLength {id}: {rule}")]
+    ArrayLength { id: String, rule: String },
     /// Message as spirv-val 2025.5 (`variable`).
     #[error("OpArrayLength: Pointer operand must not be a variable pointer ({pointer})")]
     ArrayLengthOfVariablePointer { pointer: String },
@@ -189,6 +194,7 @@ fn logical_pointer_class(ix: &ModuleIndex, id: u32) -> Option<u32> {
 pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     workgroup_blocks::check(ix, out);
     variable::ptr_access_chain_strides(ix, out);
+    array_length::check(ix, opts, out);
     let model = ix
         .insts
         .iter()

@@ -10,8 +10,8 @@
 //! - a *variable pointer* is the result of OpPtrAccessChain, OpLoad, OpSelect, OpPhi,
 //!   OpFunctionCall or OpConstantNull, a parameter some call passes one to, or a pointer
 //!   computed from one (spirv-val's reading of §2.2.2 "Variable pointer");
-//! - OpArrayLength must not take a variable pointer (§3.52.8 OpArrayLength under
-//!   VariablePointers);
+//! - OpArrayLength must not take a variable pointer (SPIR-V §2.16.1, the rules for
+//!   variable pointers);
 //! - without VariablePointers, an OpSelect/OpPhi pointer must not reach two different
 //!   StorageBuffer or Workgroup variables (traced back through access chains, copies, calls,
 //!   returns, and Function/Private variables holding pointers): "Variable pointers must point
