@@ -76,7 +76,8 @@ pub struct DeviceProperties {
     pub integer_dot_accelerated: Vec<(&'static str, bool)>,
     /// The device extensions of interest it offers (VK_KHR_shader_bfloat16,
     /// VK_EXT_shader_float8, VK_VALVE_shader_mixed_float_dot_product, VK_ARM_tensors,
-    /// VK_EXT_robustness2, VK_KHR_workgroup_memory_explicit_layout).
+    /// VK_EXT_robustness2, VK_KHR_workgroup_memory_explicit_layout,
+    /// VK_KHR_shader_subgroup_uniform_control_flow).
     pub extensions: Vec<String>,
 }
 
@@ -88,6 +89,16 @@ impl std::fmt::Display for DeviceReport {
             self.name, self.driver_name, self.driver_info, self.api_version, self.subgroup_size
         )
     }
+}
+
+/// The device extensions of SPV_KHR_subgroup_uniform_control_flow and
+/// SPV_KHR_workgroup_memory_explicit_layout.
+const UCF_EXTENSION: &std::ffi::CStr = c"VK_KHR_shader_subgroup_uniform_control_flow";
+const WMEL_EXTENSION: &std::ffi::CStr = c"VK_KHR_workgroup_memory_explicit_layout";
+
+/// An extension name as text.
+fn ext_text(name: &std::ffi::CStr) -> &str {
+    name.to_str().unwrap_or_default()
 }
 
 /// A loaded instance with a chosen physical device and its logical device.
@@ -303,7 +314,8 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice, index: u32) -> VkResul
             "VK_VALVE_shader_mixed_float_dot_product",
             "VK_ARM_tensors",
             "VK_EXT_robustness2",
-            "VK_KHR_workgroup_memory_explicit_layout",
+            ext_text(WMEL_EXTENSION),
+            ext_text(UCF_EXTENSION),
         ];
         let properties = DeviceProperties {
             min_subgroup_size: v13p.min_subgroup_size,
@@ -322,6 +334,8 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice, index: u32) -> VkResul
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
         let mut rob2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+        let mut ucf = vk::PhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR::default();
+        let mut wmel = vk::PhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut v11)
             .push_next(&mut v12)
@@ -329,6 +343,14 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice, index: u32) -> VkResul
         let robustness2 = has_ext("VK_EXT_robustness2");
         if robustness2 {
             f2 = f2.push_next(&mut rob2);
+        }
+        let has_ucf = has_ext(ext_text(UCF_EXTENSION));
+        if has_ucf {
+            f2 = f2.push_next(&mut ucf);
+        }
+        let has_wmel = has_ext(ext_text(WMEL_EXTENSION));
+        if has_wmel {
+            f2 = f2.push_next(&mut wmel);
         }
         let mut tensor = tensor_ffi::PhysicalDeviceTensorFeatures::default();
         let has_tensors = has_ext("VK_ARM_tensors");
@@ -402,6 +424,15 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice, index: u32) -> VkResul
             mixed_dot_f16_acc16: has_mixdot && b(mixdot.float16_acc_float16),
             mixed_dot_bf16_acc: has_mixdot && b(mixdot.bfloat16_acc),
             mixed_dot_fp8_acc32: has_mixdot && b(mixdot.float8_acc_float32),
+            shader_subgroup_uniform_control_flow: has_ucf
+                && b(ucf.shader_subgroup_uniform_control_flow),
+            workgroup_memory_explicit_layout: has_wmel && b(wmel.workgroup_memory_explicit_layout),
+            workgroup_memory_explicit_layout_scalar_block_layout: has_wmel
+                && b(wmel.workgroup_memory_explicit_layout_scalar_block_layout),
+            workgroup_memory_explicit_layout_8bit_access: has_wmel
+                && b(wmel.workgroup_memory_explicit_layout8_bit_access),
+            workgroup_memory_explicit_layout_16bit_access: has_wmel
+                && b(wmel.workgroup_memory_explicit_layout16_bit_access),
         };
         let device_type = match props.device_type {
             vk::PhysicalDeviceType::CPU => "cpu",
@@ -497,6 +528,20 @@ fn create_device(
         .shader_zero_initialize_workgroup_memory(f.shader_zero_initialize_workgroup_memory)
         .shader_demote_to_helper_invocation(f.shader_demote_to_helper_invocation);
     let mut rob2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default().robust_buffer_access2(true);
+    let mut ucf = vk::PhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR::default()
+        .shader_subgroup_uniform_control_flow(true);
+    let mut wmel = vk::PhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR::default()
+        .workgroup_memory_explicit_layout(f.workgroup_memory_explicit_layout)
+        .workgroup_memory_explicit_layout_scalar_block_layout(
+            f.workgroup_memory_explicit_layout_scalar_block_layout,
+        )
+        .workgroup_memory_explicit_layout8_bit_access(
+            f.workgroup_memory_explicit_layout_8bit_access,
+        )
+        .workgroup_memory_explicit_layout16_bit_access(
+            f.workgroup_memory_explicit_layout_16bit_access,
+        );
+    let wmel_on = f.workgroup_memory_explicit_layout;
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(queue_family)
@@ -507,6 +552,12 @@ fn create_device(
     }
     if f.tensors {
         ext_names.push(tensor_ffi::EXTENSION_NAME.as_ptr());
+    }
+    if f.shader_subgroup_uniform_control_flow {
+        ext_names.push(UCF_EXTENSION.as_ptr());
+    }
+    if wmel_on {
+        ext_names.push(WMEL_EXTENSION.as_ptr());
     }
     let bf16_on = f.shader_bfloat16_type || f.shader_bfloat16_dot_product;
     let mixdot_on = f.mixed_dot_f16_acc32
@@ -531,6 +582,12 @@ fn create_device(
         .push_next(&mut v13);
     if f.robust_buffer_access2 {
         info = info.push_next(&mut rob2);
+    }
+    if f.shader_subgroup_uniform_control_flow {
+        info = info.push_next(&mut ucf);
+    }
+    if wmel_on {
+        info = info.push_next(&mut wmel);
     }
     let mut tensor = tensor_ffi::PhysicalDeviceTensorFeatures {
         tensors: vk::TRUE,

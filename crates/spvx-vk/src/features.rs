@@ -54,6 +54,14 @@ pub struct DeviceFeatures {
     pub mixed_dot_f16_acc16: bool,
     pub mixed_dot_bf16_acc: bool,
     pub mixed_dot_fp8_acc32: bool,
+    /// VK_KHR_shader_subgroup_uniform_control_flow `shaderSubgroupUniformControlFlow`.
+    pub shader_subgroup_uniform_control_flow: bool,
+    /// VK_KHR_workgroup_memory_explicit_layout: `workgroupMemoryExplicitLayout`,
+    /// `...ScalarBlockLayout`, `...8BitAccess`, `...16BitAccess`.
+    pub workgroup_memory_explicit_layout: bool,
+    pub workgroup_memory_explicit_layout_scalar_block_layout: bool,
+    pub workgroup_memory_explicit_layout_8bit_access: bool,
+    pub workgroup_memory_explicit_layout_16bit_access: bool,
 }
 
 /// The subgroup operation classes of the compute stage (VkSubgroupFeatureFlags bits).
@@ -210,6 +218,18 @@ fn need(cap: u32) -> VkResult<Vec<Need>> {
         C::SubgroupMatrixMultiplyAccumulateINTEL => vec![Need::NotEnabled(
             "support for SPV_INTEL_subgroup_matrix_multiply_accumulate (no Vulkan extension exposes it)",
         )],
+        C::WorkgroupMemoryExplicitLayoutKHR => vec![F(
+            "workgroupMemoryExplicitLayout (VK_KHR_workgroup_memory_explicit_layout)",
+            |f| f.workgroup_memory_explicit_layout,
+        )],
+        C::WorkgroupMemoryExplicitLayout8BitAccessKHR => vec![F(
+            "workgroupMemoryExplicitLayout8BitAccess (VK_KHR_workgroup_memory_explicit_layout)",
+            |f| f.workgroup_memory_explicit_layout_8bit_access,
+        )],
+        C::WorkgroupMemoryExplicitLayout16BitAccessKHR => vec![F(
+            "workgroupMemoryExplicitLayout16BitAccess (VK_KHR_workgroup_memory_explicit_layout)",
+            |f| f.workgroup_memory_explicit_layout_16bit_access,
+        )],
         C::GroupNonUniform => vec![S("subgroup operations: basic", 0x1)],
         C::GroupNonUniformVote => vec![S("subgroup operations: vote", 0x2)],
         C::GroupNonUniformArithmetic => vec![S("subgroup operations: arithmetic", 0x4)],
@@ -272,6 +292,53 @@ pub fn check_capabilities(
                     reason: format!("capability {cap_name}"),
                 });
             }
+        }
+    }
+    Ok(())
+}
+
+/// What SPIR-V extension `ext` needs of the device beyond its capabilities (Vulkan "SPIR-V
+/// Environment" appendix, "List of SPIR-V Extensions and corresponding Vulkan extensions"):
+/// SPV_KHR_subgroup_uniform_control_flow (its execution mode SubgroupUniformControlFlowKHR)
+/// needs VK_KHR_shader_subgroup_uniform_control_flow's `shaderSubgroupUniformControlFlow`.
+/// Extensions whose needs are capabilities (checked by [`check_capabilities`]) or core need
+/// nothing here.
+fn extension_need(ext: &str) -> Option<Need> {
+    match ext {
+        "SPV_KHR_subgroup_uniform_control_flow" => Some(Need::Feature(
+            "shaderSubgroupUniformControlFlow (VK_KHR_shader_subgroup_uniform_control_flow)",
+            |f| f.shader_subgroup_uniform_control_flow,
+        )),
+        _ => None,
+    }
+}
+
+/// What the extensions `exts` ask of a Vulkan device beyond their capabilities, by Vulkan name
+/// (as [`required_features`]).
+pub fn required_extension_features(exts: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in exts {
+        if let Some(Need::Feature(name, _)) = extension_need(e)
+            && !out.iter().any(|o| o == name)
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// Checks that the device offers what the module's extensions `exts` need beyond their
+/// capabilities; the first missing feature is the error, naming the extension.
+pub fn check_extensions(device: &str, exts: &[String], features: &DeviceFeatures) -> VkResult<()> {
+    for e in exts {
+        if let Some(Need::Feature(name, has)) = extension_need(e)
+            && !has(features)
+        {
+            return Err(VkError::MissingFeature {
+                device: device.to_string(),
+                missing: name.to_string(),
+                reason: format!("extension {e}"),
+            });
         }
     }
     Ok(())
@@ -356,6 +423,46 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("shaderBFloat16CooperativeMatrix"), "{err}");
+    }
+
+    #[test]
+    fn subgroup_uniform_control_flow_and_workgroup_layout_need_their_features() {
+        let none = DeviceFeatures::default();
+        let ext = ["SPV_KHR_subgroup_uniform_control_flow".to_string()];
+        let err = check_extensions("dev", &ext, &none)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "device 'dev' lacks shaderSubgroupUniformControlFlow (VK_KHR_shader_subgroup_uniform_control_flow), which the module needs (extension SPV_KHR_subgroup_uniform_control_flow)"
+        );
+        let all = DeviceFeatures {
+            shader_subgroup_uniform_control_flow: true,
+            workgroup_memory_explicit_layout: true,
+            workgroup_memory_explicit_layout_8bit_access: true,
+            workgroup_memory_explicit_layout_16bit_access: true,
+            ..DeviceFeatures::default()
+        };
+        assert!(check_extensions("dev", &ext, &all).is_ok());
+        let other = ["SPV_KHR_variable_pointers".to_string()];
+        assert!(check_extensions("dev", &other, &none).is_ok());
+        let sg = SubgroupSupport::default();
+        let caps = [
+            Capability::WorkgroupMemoryExplicitLayoutKHR as u32,
+            Capability::WorkgroupMemoryExplicitLayout8BitAccessKHR as u32,
+            Capability::WorkgroupMemoryExplicitLayout16BitAccessKHR as u32,
+        ];
+        assert!(check_capabilities("dev", &caps, &all, &sg).is_ok());
+        for (cap, name) in caps.iter().zip([
+            "workgroupMemoryExplicitLayout (",
+            "workgroupMemoryExplicitLayout8BitAccess",
+            "workgroupMemoryExplicitLayout16BitAccess",
+        ]) {
+            let err = check_capabilities("dev", &[*cap], &none, &sg)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(name), "{err}");
+        }
     }
 
     #[test]

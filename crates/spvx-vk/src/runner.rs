@@ -5,7 +5,7 @@
 
 use crate::device::{Device, DeviceChoice, DeviceReport};
 use crate::error::{VkError, VkResult};
-use crate::features::check_capabilities;
+use crate::features::{check_capabilities, check_extensions};
 use crate::prepared::{Prepared, VkInputs};
 use crate::reflect::ModuleInfo;
 use ash::vk;
@@ -105,13 +105,18 @@ impl VkRunner {
         &self.device.features
     }
 
-    /// Checks that the device can run the module: its capabilities' features.
+    /// Checks that the device can run the module: its capabilities' and extensions' features.
     pub fn check(&self, info: &ModuleInfo) -> VkResult<()> {
         check_capabilities(
             &self.device.report.name,
             &info.capabilities,
             &self.device.features,
             &self.device.subgroups,
+        )?;
+        check_extensions(
+            &self.device.report.name,
+            &info.extensions,
+            &self.device.features,
         )
     }
 

@@ -328,37 +328,20 @@ impl Compiler<'_> {
         let too_big = || too_big_error.clone_message();
         let ptr = match class {
             sc::INPUT => {
+                if let Type::Struct { members } = self.ty(index, pointee)?.clone() {
+                    let off =
+                        reserve(&mut self.globals.private_bytes, size, 8).ok_or_else(too_big)?;
+                    self.builtin_block(index, pointee, &members, off)?;
+                    self.eval[slot as usize] = Ptr::new(SPACE_PRIVATE, off as u64).0;
+                    return Ok(());
+                }
                 let builtin = self
                     .deco(id, deco::BUILTIN)
                     .and_then(|w| w.first().copied())
                     .ok_or_else(|| {
                         self.unsupported(index, "Input variables other than built-ins")
                     })?;
-                let builtin = match builtin {
-                    28 => Builtin::GlobalInvocationId,
-                    27 => Builtin::LocalInvocationId,
-                    26 => Builtin::WorkgroupId,
-                    24 => Builtin::NumWorkgroups,
-                    29 => Builtin::LocalInvocationIndex,
-                    25 => Builtin::WorkgroupSize,
-                    36 => Builtin::SubgroupSize,
-                    41 => Builtin::SubgroupLocalInvocationId,
-                    40 => Builtin::SubgroupId,
-                    38 => Builtin::NumSubgroups,
-                    30 => Builtin::WorkDim,
-                    31 => Builtin::GlobalSize,
-                    32 => Builtin::EnqueuedWorkgroupSize,
-                    33 => Builtin::GlobalOffset,
-                    34 => Builtin::GlobalLinearId,
-                    37 => Builtin::SubgroupMaxSize,
-                    39 => Builtin::NumEnqueuedSubgroups,
-                    4416 => Builtin::SubgroupMask(crate::program::MaskCompare::Eq),
-                    4417 => Builtin::SubgroupMask(crate::program::MaskCompare::Ge),
-                    4418 => Builtin::SubgroupMask(crate::program::MaskCompare::Gt),
-                    4419 => Builtin::SubgroupMask(crate::program::MaskCompare::Le),
-                    4420 => Builtin::SubgroupMask(crate::program::MaskCompare::Lt),
-                    b => return Err(self.unsupported(index, format!("built-in {b}"))),
-                };
+                let builtin = self.builtin(index, builtin)?;
                 // 32-bit components (Vulkan), or 64-bit `size_t` ones (OpenCL, Physical64).
                 let (comp, count) = self.scalar_components(index, pointee)?;
                 let component_bytes = comp.mem_bytes().clamp(4, 8);
@@ -476,6 +459,77 @@ impl Compiler<'_> {
             c => return Err(self.unsupported(index, format!("variables in storage class {c}"))),
         };
         self.eval[slot as usize] = ptr.0;
+        Ok(())
+    }
+
+    /// The engine's built-in for BuiltIn decoration value `b` (SPIR-V 1.6 §3.21).
+    fn builtin(&self, index: usize, b: u32) -> Result<Builtin, ExecError> {
+        Ok(match b {
+            28 => Builtin::GlobalInvocationId,
+            27 => Builtin::LocalInvocationId,
+            26 => Builtin::WorkgroupId,
+            24 => Builtin::NumWorkgroups,
+            29 => Builtin::LocalInvocationIndex,
+            25 => Builtin::WorkgroupSize,
+            36 => Builtin::SubgroupSize,
+            41 => Builtin::SubgroupLocalInvocationId,
+            40 => Builtin::SubgroupId,
+            38 => Builtin::NumSubgroups,
+            30 => Builtin::WorkDim,
+            31 => Builtin::GlobalSize,
+            32 => Builtin::EnqueuedWorkgroupSize,
+            33 => Builtin::GlobalOffset,
+            34 => Builtin::GlobalLinearId,
+            37 => Builtin::SubgroupMaxSize,
+            39 => Builtin::NumEnqueuedSubgroups,
+            4416 => Builtin::SubgroupMask(crate::program::MaskCompare::Eq),
+            4417 => Builtin::SubgroupMask(crate::program::MaskCompare::Ge),
+            4418 => Builtin::SubgroupMask(crate::program::MaskCompare::Gt),
+            4419 => Builtin::SubgroupMask(crate::program::MaskCompare::Le),
+            4420 => Builtin::SubgroupMask(crate::program::MaskCompare::Lt),
+            b => return Err(self.unsupported(index, format!("built-in {b}"))),
+        })
+    }
+
+    /// An Input variable of a struct type whose members are built-ins (each decorated BuiltIn
+    /// as a member decoration; spirv-val 2025.5 accepts such a Block for GLCompute, the Vulkan
+    /// CTS declares one): the struct lies in the invocation's private memory at `off` in its
+    /// natural layout, and each member is filled like a built-in variable of its own. A member
+    /// that is not a built-in is refused by name (SPIR-V 1.6 §3.20 BuiltIn: "all members of
+    /// that structure type must also be decorated with BuiltIn"; the validator rejects it).
+    fn builtin_block(
+        &mut self,
+        index: usize,
+        block: Id,
+        members: &[Id],
+        off: u32,
+    ) -> Result<(), ExecError> {
+        for (m, &mt) in members.iter().enumerate() {
+            let Some(b) = self
+                .member_deco(block, m as u32, deco::BUILTIN)
+                .and_then(|w| w.first().copied())
+            else {
+                return Err(self.unsupported(
+                    index,
+                    format!(
+                        "Input variables other than built-ins (member {m} of {} is not a built-in)",
+                        self.ix.name(block)
+                    ),
+                ));
+            };
+            let builtin = self.builtin(index, b)?;
+            let (comp, count) = self.scalar_components(index, mt)?;
+            let at = self.member_offset(index, block, m as u32)?;
+            let offset = u32::try_from(off as u64 + at)
+                .map_err(|_| self.err(index, "built-in block offset"))?;
+            self.globals.builtins.push(BuiltinVar {
+                builtin,
+                offset,
+                components: count,
+                component_bytes: comp.mem_bytes().clamp(4, 8),
+                reg: None,
+            });
+        }
         Ok(())
     }
 

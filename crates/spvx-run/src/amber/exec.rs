@@ -451,6 +451,8 @@ impl<'s> State<'s> {
                         }),
                     }
                 }
+                // A feature the device lacks (or spvx-vk cannot enable) skips the script by
+                // name, as a `DEVICE_FEATURE` the device lacks would.
                 let out = runner.run(&run).map_err(|e| match e {
                     spvx_vk::VkError::MissingFeature { .. }
                     | spvx_vk::VkError::UnknownCapability(_) => AmberError::Lacks {

@@ -75,15 +75,26 @@ pub const FEATURES: &[(&str, bool, Has)] = &[
         f.variable_pointers_storage_buffer
     }),
     // Workgroup blocks aliasing one region (SPV_KHR_workgroup_memory_explicit_layout): the
-    // engine has them; spvx-vk cannot enable them on a device.
-    ("workgroupMemoryExplicitLayout", true, |_| false),
+    // engine has them; spvx-vk enables them on a device that offers them.
+    ("workgroupMemoryExplicitLayout", true, |f| {
+        f.workgroup_memory_explicit_layout
+    }),
     (
         "workgroupMemoryExplicitLayoutScalarBlockLayout",
         true,
-        |_| false,
+        |f| f.workgroup_memory_explicit_layout_scalar_block_layout,
     ),
-    ("workgroupMemoryExplicitLayout8BitAccess", true, |_| false),
-    ("workgroupMemoryExplicitLayout16BitAccess", true, |_| false),
+    ("workgroupMemoryExplicitLayout8BitAccess", true, |f| {
+        f.workgroup_memory_explicit_layout_8bit_access
+    }),
+    ("workgroupMemoryExplicitLayout16BitAccess", true, |f| {
+        f.workgroup_memory_explicit_layout_16bit_access
+    }),
+    // SPV_KHR_subgroup_uniform_control_flow: the engine runs such modules (the execution
+    // mode promises the driver nothing the engine relies on).
+    ("shaderSubgroupUniformControlFlow", true, |f| {
+        f.shader_subgroup_uniform_control_flow
+    }),
     // bfloat16, float8 and the VALVE mixed float dot products (the engine has every form).
     ("shaderBFloat16Type", true, |f| f.shader_bfloat16_type),
     ("shaderBFloat16DotProduct", true, |f| {
@@ -153,8 +164,14 @@ pub const EXTENSIONS: &[(&str, Option<Has>)] = &[
         "VK_KHR_variable_pointers",
         Some(|f| f.variable_pointers_storage_buffer),
     ),
-    // spvx-vk cannot enable it on a device.
-    ("VK_KHR_workgroup_memory_explicit_layout", Some(|_| false)),
+    (
+        "VK_KHR_workgroup_memory_explicit_layout",
+        Some(|f| f.workgroup_memory_explicit_layout),
+    ),
+    (
+        "VK_KHR_shader_subgroup_uniform_control_flow",
+        Some(|f| f.shader_subgroup_uniform_control_flow),
+    ),
     ("VK_ARM_tensors", Some(|f| f.tensors)),
     ("VK_KHR_shader_bfloat16", Some(|f| f.shader_bfloat16_type)),
     ("VK_EXT_shader_float8", Some(|f| f.shader_float8)),

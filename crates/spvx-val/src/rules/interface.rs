@@ -22,6 +22,9 @@ use spvx_spirv::instruction::Id;
 use spvx_spirv::op::Op;
 use thiserror::Error;
 
+mod builtins;
+pub(crate) use builtins::is_built_in_struct;
+
 /// A broken entry-point or execution-mode rule.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum InterfaceError {
@@ -61,6 +64,27 @@ pub enum InterfaceError {
         "LocalSizeId mode is not allowed by the current environment ({env}: Vulkan 1.3 or maintenance4 allows it; --allow-localsizeid accepts it)"
     )]
     LocalSizeIdNotAllowed { env: String },
+    #[error(
+        "[VUID-StandaloneSpirv-OpEntryPoint-0{vuid}] OpEntryPoint contains duplicate {direction} variables with {built_in} builtin ({var})"
+    )]
+    DuplicateBuiltIn {
+        direction: &'static str,
+        built_in: String,
+        var: String,
+        vuid: u32,
+    },
+    #[error(
+        "Interface struct has no Block decoration but has BuiltIn members ({ty}; VUID-StandaloneSpirv-Location-04919 in Vulkan)"
+    )]
+    BuiltInStructNotBlock { ty: String },
+    #[error(
+        "There must be at most one object per Storage Class that can contain a structure type containing members decorated with BuiltIn, consumed per entry-point (entry point \"{entry}\")"
+    )]
+    BuiltInBlocks { entry: String },
+    #[error(
+        "[VUID-StandaloneSpirv-Location-04915] A BuiltIn variable ({var}) cannot have any Location or Component decorations"
+    )]
+    BuiltInLocation { var: String },
 }
 
 const GLCOMPUTE: u32 = 5;
@@ -136,6 +160,14 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                 err(InterfaceError::FunctionStorage { id: name(), entry });
             }
         }
+        let vars: Vec<Id> = inst
+            .operands
+            .iter()
+            .skip(3)
+            .filter_map(|o| o.id())
+            .collect();
+        builtins::check(ix, opts, index, entry, &vars, out);
+        let mut err = |e: InterfaceError| out.push(ValError::at(index, e));
         for var in uses.globals_reached_from(fid) {
             let sc = ix.insts[ix.def(var).map_or(0, |d| d.index)]
                 .operands

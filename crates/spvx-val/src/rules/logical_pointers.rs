@@ -17,10 +17,13 @@
 //! group instruction is an error here even where that instruction's own type rule would also
 //! reject it.
 //!
+//! [`array_length`]: OpArrayLength's own rules. [`variable`]: the variable-pointer rules proper.
 //! [`workgroup_blocks`]: the entry-point rules of SPV_KHR_workgroup_memory_explicit_layout,
 //! which decide which Workgroup variables alias.
 
+mod array_length;
 mod holders;
+mod variable;
 mod workgroup_blocks;
 
 use crate::Options;
@@ -63,6 +66,42 @@ pub enum LogicalPointerError {
     /// Message as spirv-val 2025.5.
     #[error("In Logical addressing, functions may not return a pointer in this storage class")]
     ReturnsPointerClass,
+    /// Message as spirv-val 2025.5 (`variable`).
+    #[error(
+        "{opcode}: Instruction may only return a logical pointer in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability"
+    )]
+    ReturnsNeedsVariablePointers { opcode: String },
+    /// Message as spirv-val 2025.5 (`holders`, validate_memory.cpp `ValidateVariable`).
+    #[error(
+        "In Logical addressing with variable pointers, variables that allocate pointers must be in Function or Private storage classes"
+    )]
+    HeldOutsideFunctionOrPrivate,
+    /// Message as spirv-val 2025.5 (validate_memory.cpp `ValidatePtrAccessChain`).
+    #[error("OpPtrAccessChain must have a Base whose type is decorated with ArrayStride ({ty})")]
+    PtrAccessChainWithoutArrayStride { ty: String },
+    /// Message as spirv-val 2025.5 (`variable`).
+    #[error("{opcode}: Instruction may not return a logical pointer")]
+    MayNotReturn { opcode: String },
+    /// OpArrayLength's own rules (`array_length`; spirv-val 2025.5's wording).
+    #[error("OpArrayLength {id}: {rule}")]
+    ArrayLength { id: String, rule: String },
+    /// Message as spirv-val 2025.5 (`variable`).
+    #[error("OpArrayLength: Pointer operand must not be a variable pointer ({pointer})")]
+    ArrayLengthOfVariablePointer { pointer: String },
+    /// Message as spirv-val 2025.5 (`variable`).
+    #[error("Variable pointers must point into the same structure (or OpConstantNull)")]
+    DifferentStructures,
+    /// Message as spirv-val 2025.5 (`variable`).
+    #[error(
+        "Variable pointer must not point to an array of Block- or BufferBlock-decorated structs"
+    )]
+    VariablePointerToBlockArray,
+    /// Message as spirv-val 2025.5 (`variable`).
+    #[error("Variable pointer must not point to an object that is or contains a matrix")]
+    VariablePointerToMatrix,
+    /// Message as spirv-val 2025.5 (`variable`).
+    #[error("Variable pointer must not point to a column or a component of a column of a matrix")]
+    VariablePointerIntoMatrix,
     /// Message as spirv-val 2025.5 (SPV_KHR_workgroup_memory_explicit_layout).
     #[error(
         "Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability (entry point '{entry}')"
@@ -154,6 +193,8 @@ fn logical_pointer_class(ix: &ModuleIndex, id: u32) -> Option<u32> {
 /// Appends an error for every instruction with a logical pointer operand it may not have.
 pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     workgroup_blocks::check(ix, out);
+    variable::ptr_access_chain_strides(ix, out);
+    array_length::check(ix, opts, out);
     let model = ix
         .insts
         .iter()
@@ -164,6 +205,9 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
         return;
     }
     holders::check(ix, opts, out);
+    if !(opts.relax.relax_logical_pointer || opts.relax.before_hlsl_legalization) {
+        variable::check(ix, out);
+    }
     let id_ref = ix.grammar.common.id_ref;
     for (index, inst) in ix.insts.iter().enumerate() {
         if inst.result_type.is_none() || ATOMICS.contains(&inst.opcode) {

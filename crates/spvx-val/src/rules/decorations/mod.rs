@@ -64,6 +64,11 @@ pub enum DecorationError {
         "When BuiltIn decoration is applied to a structure-type member, all members of that structure type must also be decorated with BuiltIn ({target})"
     )]
     BuiltInMixing { target: String },
+    /// A struct with BuiltIn members inside another struct (§3.20 BuiltIn).
+    #[error(
+        "Structure <id> {inner} contains members with BuiltIn decoration. Therefore this structure may not be contained as a member of another structure type. Structure <id> {outer} contains structure <id> {inner}"
+    )]
+    BuiltInStructNested { inner: String, outer: String },
     /// A rule of the Vulkan environment.
     #[error("{decoration} decoration on target <id> {target}: {rule} (Vulkan environment)")]
     Vulkan {
@@ -117,7 +122,8 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
         let r = match inst.opcode {
             Op::Decorate | Op::DecorateString => decorate(ix, opts, inst, false),
             Op::DecorateId => decorate(ix, opts, inst, true),
-            Op::MemberDecorate | Op::MemberDecorateString => member_decorate(ix, inst),
+            Op::MemberDecorate | Op::MemberDecorateString => member_decorate(ix, opts, inst),
+            Op::TypeStruct => nested_built_in_struct(ix, inst),
             _ => Ok(()),
         };
         if let Err(e) = r {
@@ -188,7 +194,32 @@ fn decorate(
     Ok(())
 }
 
-fn member_decorate(ix: &ModuleIndex, inst: &Instruction) -> Result<(), DecorationError> {
+/// §3.20 BuiltIn: "When applied to a structure-type member, that structure type cannot be
+/// contained as a member of another structure type" (spirv-val 2025.5 checks it at the outer
+/// OpTypeStruct, in every environment).
+fn nested_built_in_struct(ix: &ModuleIndex, inst: &Instruction) -> Result<(), DecorationError> {
+    let Some(outer) = inst.result else {
+        return Ok(());
+    };
+    match inst
+        .operands
+        .iter()
+        .filter_map(|o| o.id())
+        .find(|&m| crate::rules::interface::is_built_in_struct(ix, m))
+    {
+        Some(inner) => Err(DecorationError::BuiltInStructNested {
+            inner: ix.name(inner),
+            outer: ix.name(outer),
+        }),
+        None => Ok(()),
+    }
+}
+
+fn member_decorate(
+    ix: &ModuleIndex,
+    opts: &Options,
+    inst: &Instruction,
+) -> Result<(), DecorationError> {
     let (Some(target), Some(member), Some(d)) = (
         ModuleIndex::operand_id(inst, 0),
         inst.operands.get(1).and_then(|o| o.word()),
@@ -215,6 +246,16 @@ fn member_decorate(ix: &ModuleIndex, inst: &Instruction) -> Result<(), Decoratio
         return Err(DecorationError::NotMember {
             decoration: decoration_name(ix, d),
         });
+    }
+    if opts.target_env.is_vulkan() && d == dec::BUILT_IN {
+        let b = inst.operands.get(3).and_then(|o| o.word());
+        if let Some(rule) = vulkan::compute_built_in_type(ix, b, members[member as usize]) {
+            return Err(DecorationError::Vulkan {
+                decoration: decoration_name(ix, d),
+                target: format!("{} member {member}", ix.name(target)),
+                rule: rule.to_string(),
+            });
+        }
     }
     Ok(())
 }

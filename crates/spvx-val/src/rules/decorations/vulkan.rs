@@ -29,7 +29,8 @@ pub(super) fn check(
     };
     let sc = storage_class(ix, def);
     if d == dec::BUILT_IN
-        && let Some(rule) = compute_built_in_type(ix, inst_built_in(ix, target), def)
+        && let Some(t) = value_type(ix, def)
+        && let Some(rule) = compute_built_in_type(ix, inst_built_in(ix, target), t)
     {
         return Err(fail(rule));
     }
@@ -74,6 +75,15 @@ pub(super) fn check(
     }
 }
 
+/// The type of the value `def` declares: a variable's pointee, a constant's type.
+fn value_type(ix: &ModuleIndex, def: &Instruction) -> Option<Id> {
+    match def.result_type.and_then(|t| ix.ty(t).map(|ty| (t, ty))) {
+        Some((_, Type::Pointer { pointee, .. })) => Some(*pointee),
+        Some((t, _)) => Some(t),
+        None => None,
+    }
+}
+
 /// The BuiltIn of the first `OpDecorate ... BuiltIn` of `target`.
 pub(super) fn inst_built_in(ix: &ModuleIndex, target: Id) -> Option<u32> {
     ix.decorations.get(&target)?.iter().find_map(|&i| {
@@ -88,18 +98,13 @@ pub(super) fn inst_built_in(ix: &ModuleIndex, target: Id) -> Option<u32> {
 /// Vulkan's type rules of the compute built-ins (VUID-GlobalInvocationId-GlobalInvocationId-04238
 /// and its siblings): NumWorkgroups, WorkgroupSize, WorkgroupId, LocalInvocationId and
 /// GlobalInvocationId are 3-component vectors of 32-bit ints; LocalInvocationIndex a 32-bit int.
-/// The type is the variable's pointee, or a constant's type.
+/// `t` is the variable's pointee, a constant's type, or a built-in struct member's type.
 pub(super) fn compute_built_in_type(
     ix: &ModuleIndex,
     built_in: Option<u32>,
-    def: &Instruction,
+    t: Id,
 ) -> Option<&'static str> {
     let b = built_in?;
-    let t = match def.result_type.and_then(|t| ix.ty(t).map(|ty| (t, ty))) {
-        Some((_, Type::Pointer { pointee, .. })) => *pointee,
-        Some((t, _)) => t,
-        None => return None,
-    };
     let int32 = |c: Id| ix.int_type(c).is_some_and(|(w, _)| w == 32);
     match b {
         24..=28 => {

@@ -2,10 +2,18 @@
 //! spirv-val 2025.5 checks them (validate_memory.cpp, validate_cfg.cpp): a variable may hold a
 //! StorageBuffer pointer with VariablePointersStorageBuffer (or VariablePointers), a Workgroup
 //! pointer with VariablePointers, no other logical pointer; `OpReturnValue` may return a
-//! pointer only with one of those capabilities and into those storage classes.
+//! pointer only with one of those capabilities and into those storage classes. Under Logical
+//! addressing a variable holding a pointer must itself be in the Function or Private storage
+//! class ("In Logical addressing with variable pointers, variables that allocate pointers must
+//! be in Function or Private storage classes", validate_memory.cpp `ValidateVariable`).
 //! `--relax-logical-pointer` and `--before-hlsl-legalization` lift both rules.
 
-use super::{LogicalPointerError, SC_PHYSICAL_STORAGE_BUFFER, SC_STORAGE_BUFFER, SC_WORKGROUP};
+use super::{
+    LOGICAL, LogicalPointerError, SC_PHYSICAL_STORAGE_BUFFER, SC_STORAGE_BUFFER, SC_WORKGROUP,
+};
+
+const SC_PRIVATE: u32 = 6;
+const SC_FUNCTION: u32 = 7;
 use crate::Options;
 use crate::error::ValError;
 use spvx_spirv::index::{ModuleIndex, Type};
@@ -15,6 +23,13 @@ pub(super) fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     if opts.relax.relax_logical_pointer || opts.relax.before_hlsl_legalization {
         return;
     }
+    let logical = ix
+        .insts
+        .iter()
+        .find(|i| i.opcode == Op::MemoryModel)
+        .and_then(|i| i.operands.first())
+        .and_then(|o| o.word())
+        == Some(LOGICAL);
     let vp = ix.has_capability("VariablePointers");
     let vpsb = vp || ix.has_capability("VariablePointersStorageBuffer");
     for (index, inst) in ix.insts.iter().enumerate() {
@@ -24,11 +39,16 @@ pub(super) fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                 else {
                     continue;
                 };
+                let own = inst.operands.first().and_then(|o| o.word());
                 match ix.ty(*pointee) {
                     Some(Type::Pointer { storage_class, .. }) => match *storage_class {
                         SC_PHYSICAL_STORAGE_BUFFER => None,
                         SC_STORAGE_BUFFER if !vpsb => Some(LogicalPointerError::HeldStorageBuffer),
                         SC_WORKGROUP if !vp => Some(LogicalPointerError::HeldWorkgroup),
+                        // validate_memory.cpp `ValidateVariable` (Logical addressing only).
+                        _ if logical && !matches!(own, Some(SC_FUNCTION | SC_PRIVATE)) => {
+                            Some(LogicalPointerError::HeldOutsideFunctionOrPrivate)
+                        }
                         SC_STORAGE_BUFFER | SC_WORKGROUP => None,
                         _ => Some(LogicalPointerError::HeldOther),
                     },
