@@ -239,11 +239,7 @@ impl TypeLayout {
             } => {
                 // The last column (row) starts at stride · (n − 1) and holds its packed
                 // components.
-                let (lines, per_line) = if *row_major {
-                    (*rows, *columns)
-                } else {
-                    (*columns, *rows)
-                };
+                let (lines, per_line) = matrix_lines(*columns, *rows, *row_major);
                 let last = stride.unwrap_or(0).checked_mul(u64::from(lines) - 1)?;
                 last.checked_add(component.size()?.checked_mul(u64::from(per_line))?)
                     .filter(|_| stride.is_some() || lines == 1)
@@ -276,6 +272,16 @@ impl TypeLayout {
             }
             _ => None,
         }
+    }
+}
+
+/// How a matrix of `columns` × `rows` is stored: as lines (its columns, or its rows when
+/// row-major) MatrixStride apart, and the packed components of each line.
+pub fn matrix_lines(columns: u32, rows: u32, row_major: bool) -> (u32, u32) {
+    if row_major {
+        (rows, columns)
+    } else {
+        (columns, rows)
     }
 }
 

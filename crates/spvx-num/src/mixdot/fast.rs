@@ -166,6 +166,33 @@ fn check(a: &[u32], b: &[u32], acc: &[u32], out: &[u32]) -> Result<(), BatchLeng
     }
 }
 
+/// `out[i] = fast(i)`, or `exact(i)` where the fast path does not apply to `cfg` or cannot
+/// decide; how many cases took the exact path.
+fn run_batch(
+    cfg: &ModelConfig,
+    out: &mut [u32],
+    fast: impl Fn(usize) -> Option<u32>,
+    exact: impl Fn(usize) -> u32,
+) -> usize {
+    if !applies(cfg) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = exact(i);
+        }
+        return out.len();
+    }
+    let mut slow = 0;
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = match fast(i) {
+            Some(r) => r,
+            None => {
+                slow += 1;
+                exact(i)
+            }
+        };
+    }
+    slow
+}
+
 /// `out[i] = OpFDot2MixAcc32VALVE(a[i], b[i], acc[i])` under `cfg` (vectors packed as in
 /// [`dot2_acc32`]); the native path where it applies and decides, the exact path otherwise.
 /// Returns how many cases took the exact path.
@@ -179,25 +206,12 @@ pub fn dot2_acc32_batch(
 ) -> Result<usize, BatchLengths> {
     check(a, b, acc, out)?;
     let halves = |w: u32| [w as u16, (w >> 16) as u16];
-    let exact =
-        |i: usize| super::api::exact_dot2_acc32(enc, halves(a[i]), halves(b[i]), acc[i], cfg);
-    let mut slow = 0;
-    if !applies(cfg) {
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = exact(i);
-        }
-        return Ok(out.len());
-    }
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = match dot2_acc32(enc, a[i], b[i], acc[i]) {
-            Some(r) => r,
-            None => {
-                slow += 1;
-                exact(i)
-            }
-        };
-    }
-    Ok(slow)
+    Ok(run_batch(
+        cfg,
+        out,
+        |i| dot2_acc32(enc, a[i], b[i], acc[i]),
+        |i| super::api::exact_dot2_acc32(enc, halves(a[i]), halves(b[i]), acc[i], cfg),
+    ))
 }
 
 /// `out[i] = OpFDot4MixAcc32VALVE(a[i], b[i], acc[i])` under `cfg`, as [`dot2_acc32_batch`].
@@ -211,27 +225,15 @@ pub fn dot4_acc32_batch(
     out: &mut [u32],
 ) -> Result<usize, BatchLengths> {
     check(a, b, acc, out)?;
-    let exact = |i: usize| {
-        let (x, y) = (a[i].to_le_bytes(), b[i].to_le_bytes());
-        super::api::exact_dot4_acc32(ea, eb, x, y, acc[i], cfg)
-    };
-    let mut slow = 0;
-    if !applies(cfg) {
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = exact(i);
-        }
-        return Ok(out.len());
-    }
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = match dot4_acc32(ea, eb, a[i], b[i], acc[i]) {
-            Some(r) => r,
-            None => {
-                slow += 1;
-                exact(i)
-            }
-        };
-    }
-    Ok(slow)
+    Ok(run_batch(
+        cfg,
+        out,
+        |i| dot4_acc32(ea, eb, a[i], b[i], acc[i]),
+        |i| {
+            let (x, y) = (a[i].to_le_bytes(), b[i].to_le_bytes());
+            super::api::exact_dot4_acc32(ea, eb, x, y, acc[i], cfg)
+        },
+    ))
 }
 
 /// One of the batch functions over all cores (rayon): the slices cut into chunks of 64 Ki

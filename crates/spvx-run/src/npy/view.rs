@@ -21,7 +21,7 @@
 use super::NpyError;
 use crate::ElemType;
 use crate::element::numpy_dtype;
-use crate::layout::{LayoutKind, TypeLayout};
+use crate::layout::{LayoutKind, TypeLayout, matrix_lines};
 use npyz::{DType, Field, TypeStr, WriterBuilder};
 
 /// The base of a view: one element of its last dimension.
@@ -243,11 +243,7 @@ fn piece(layout: &TypeLayout, runtime: Option<u64>, what: &str) -> Result<Piece,
             stride,
             row_major,
         } => {
-            let (lines, per_line) = if *row_major {
-                (*rows, *columns)
-            } else {
-                (*columns, *rows)
-            };
+            let (lines, per_line) = matrix_lines(*columns, *rows, *row_major);
             let mut line = piece(component, None, what)?;
             line.dims.insert(0, u64::from(per_line));
             let stride = stride.ok_or_else(|| ViewError::Undecorated {
