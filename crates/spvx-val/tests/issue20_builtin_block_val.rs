@@ -6,25 +6,7 @@
 
 mod support;
 
-/// As in issue20_pointers_val.rs: spvx's verdict (`None`: valid, else an error containing the
-/// text), then spirv-val's must match.
-fn judge(text: &str, env: &str, expect: Option<&str>) {
-    let errors = support::validate_text(text, env);
-    let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    match expect {
-        None => assert!(shown.is_empty(), "expected valid, got {shown:#?}\n{text}"),
-        Some(m) => assert!(
-            shown.iter().any(|e| e.contains(m)),
-            "expected an error containing {m:?}, got {shown:#?}\n{text}"
-        ),
-    }
-    let Some(dir) = support::tools_dir() else {
-        return;
-    };
-    let (ok, msg) = support::spirv_val(&dir, text, env)
-        .unwrap_or_else(|| panic!("spirv-as 2025.5 cannot assemble the module\n{text}"));
-    assert_eq!(ok, expect.is_none(), "spirv-val disagrees: {msg}\n{text}");
-}
+use support::judge;
 
 /// The block the engine's test runs (crates/spvx-exec/tests/builtin_block.spvasm).
 const BLOCK: &str = include_str!("../../spvx-exec/tests/builtin_block.spvasm");

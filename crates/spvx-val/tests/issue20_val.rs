@@ -17,20 +17,10 @@ enum Oracle {
 /// Validates `text` for `env` with spvx: valid when `expect` is `None`, otherwise an error
 /// whose message contains `expect`; then compares with spirv-val as `oracle` says.
 fn judge(text: &str, env: &str, expect: Option<&str>, oracle: Oracle) {
-    let errors = support::validate_text(text, env);
-    let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    match expect {
-        None => assert!(shown.is_empty(), "expected valid, got {shown:#?}\n{text}"),
-        Some(m) => assert!(
-            shown.iter().any(|e| e.contains(m)),
-            "expected an error containing {m:?}, got {shown:#?}\n{text}"
-        ),
-    }
-    let Some(dir) = support::tools_dir() else {
+    support::assert_spvx(text, env, expect);
+    let Some((ok, msg)) = support::spirv_val_verdict(text, env) else {
         return;
     };
-    let (ok, msg) = support::spirv_val(&dir, text, env)
-        .unwrap_or_else(|| panic!("spirv-as 2025.5 cannot assemble the module\n{text}"));
     match oracle {
         Oracle::Agree => assert_eq!(ok, expect.is_none(), "spirv-val disagrees: {msg}\n{text}"),
         Oracle::Stricter => assert!(ok, "marked stricter, but spirv-val rejects: {msg}"),

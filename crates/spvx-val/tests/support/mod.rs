@@ -67,3 +67,35 @@ pub fn spirv_val(dir: &std::path::Path, text: &str, env: &str) -> Option<(bool, 
         String::from_utf8_lossy(&val.stderr).to_string() + &String::from_utf8_lossy(&val.stdout);
     Some((val.status.success(), msg))
 }
+
+/// Asserts spvx-val's verdict on `text` for `env`: valid when `expect` is `None`, otherwise an
+/// error whose message contains `expect`.
+pub fn assert_spvx(text: &str, env: &str, expect: Option<&str>) {
+    let errors = validate_text(text, env);
+    let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    match expect {
+        None => assert!(shown.is_empty(), "expected valid, got {shown:#?}\n{text}"),
+        Some(m) => assert!(
+            shown.iter().any(|e| e.contains(m)),
+            "expected an error containing {m:?}, got {shown:#?}\n{text}"
+        ),
+    }
+}
+
+/// spirv-val's verdict on `text` for `env` (`(valid, message)`), or `None` when SPIRV-Tools is
+/// not installed; a module spirv-as cannot assemble fails the test.
+pub fn spirv_val_verdict(text: &str, env: &str) -> Option<(bool, String)> {
+    let dir = tools_dir()?;
+    Some(
+        spirv_val(&dir, text, env)
+            .unwrap_or_else(|| panic!("spirv-as 2025.5 cannot assemble the module\n{text}")),
+    )
+}
+
+/// [`assert_spvx`], then spirv-val must give the same verdict.
+pub fn judge(text: &str, env: &str, expect: Option<&str>) {
+    assert_spvx(text, env, expect);
+    if let Some((ok, msg)) = spirv_val_verdict(text, env) {
+        assert_eq!(ok, expect.is_none(), "spirv-val disagrees: {msg}\n{text}");
+    }
+}
