@@ -213,6 +213,16 @@ impl ModuleIndex {
             {
                 self.types.insert(id, t);
             }
+            // OpTypeVectorIdEXT (SPV_EXT_long_vector; the opcode of OpTypeCooperativeVectorNV):
+            // a vector whose component count is a constant's value, defined before it.
+            if inst.opcode == Op::TypeVectorIdEXT
+                && let Some(id) = inst.result
+                && let Some(component) = inst.operands.first().and_then(|o| o.id())
+                && let Some(count) = inst.operands.get(1).and_then(|o| o.id())
+                && let Some(count) = self.const_u64(count).and_then(|n| u32::try_from(n).ok())
+            {
+                self.types.insert(id, Type::Vector { component, count });
+            }
         }
         for (fi, f) in self.functions.iter().enumerate() {
             for slot in &mut self.function_of[f.def..=f.end] {

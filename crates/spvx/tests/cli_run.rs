@@ -962,6 +962,38 @@ fn format_npy_follows_the_block_type() {
     );
 }
 
+/// SPV_EXT_long_vector: an OpTypeVectorIdEXT of 5 components runs (hand-computed result in
+/// tests/run/long_vector.spvasm); a component count from a specialization constant is refused
+/// by name.
+#[test]
+fn long_vectors_run_and_spec_constant_lengths_are_refused() {
+    let dir = tmp("long-vector");
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/run/long_vector.spvasm");
+    let args = ["--groups", "1", "--buffer", "0.0=zeros:4", "--print"];
+    let mut a = vec!["run", module.to_str().unwrap_or_default()];
+    a.extend(args);
+    let o = run_in(&dir, &a);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("0.0 u32[1] = [8]"),
+        "{}",
+        text(&o.stdout)
+    );
+    let spec = std::fs::read_to_string(&module)
+        .unwrap()
+        .replace("%c5 = OpConstant %uint 5", "%c5 = OpSpecConstant %uint 5");
+    std::fs::write(dir.join("spec.spvasm"), spec).unwrap();
+    let mut a = vec!["run", "spec.spvasm"];
+    a.extend(args);
+    fails_with(
+        &dir,
+        &a,
+        &[
+            "not supported yet by spvx-exec: %14: OpTypeVectorIdEXT whose component count is a specialization constant",
+        ],
+    );
+}
+
 /// A bad `format` in a run file names its place; Kernel arguments refuse npy.
 #[test]
 fn format_errors() {

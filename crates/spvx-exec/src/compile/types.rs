@@ -84,9 +84,19 @@ impl Compiler<'_> {
 
     /// The type declared by `ty`.
     pub fn ty(&self, index: usize, ty: Id) -> Result<&Type, ExecError> {
-        self.ix
-            .ty(ty)
-            .ok_or_else(|| self.err(index, format!("{} is not a type", self.ix.name(ty))))
+        match self.ix.ty(ty) {
+            // The index resolves OpTypeVectorIdEXT with a constant count to a vector; a
+            // specialization-constant count is left unresolved.
+            Some(Type::Other(Op::TypeVectorIdEXT)) => Err(self.unsupported(
+                index,
+                format!(
+                    "{}: OpTypeVectorIdEXT whose component count is a specialization constant",
+                    self.ix.name(ty)
+                ),
+            )),
+            Some(t) => Ok(t),
+            None => Err(self.err(index, format!("{} is not a type", self.ix.name(ty)))),
+        }
     }
 
     /// The scalar kind of a scalar or pointer type.
