@@ -994,6 +994,37 @@ fn long_vectors_run_and_spec_constant_lengths_are_refused() {
     );
 }
 
+/// `--timings` names every step of the engine run on standard error (durations are not
+/// asserted: speed is measured by benchmarks); with a device it is refused.
+#[test]
+fn timings_name_each_step() {
+    let dir = tmp("timings");
+    let gemm = example("gemm_int8.toml");
+    let o = run_in(&dir, &["run", &gemm, "--timings", "--out", "o"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("timings: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    for step in [
+        "module (read, validate, compile) ",
+        ", inputs ",
+        ", dispatch ",
+        ", outputs ",
+        ", expectations ",
+        "; total ",
+    ] {
+        assert!(line.contains(step), "{step}: {line}");
+    }
+    assert!(line.ends_with(" ms (after argument parsing)"), "{line}");
+    fails_with(
+        &dir,
+        &["run", &gemm, "--timings", "--device", "vulkan"],
+        &["--timings measures the engine's steps"],
+    );
+}
+
 /// A bad `format` in a run file names its place; Kernel arguments refuse npy.
 #[test]
 fn format_errors() {

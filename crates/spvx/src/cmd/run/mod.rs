@@ -188,6 +188,11 @@ pub struct RunArgs {
     /// last three around `...`, as NumPy prints them). Shader entry points.
     #[arg(long)]
     pub print: bool,
+    /// Print on standard error how long each step took on the engine: reading, validating
+    /// and compiling the module (JIT included), loading the inputs, the dispatch, writing the
+    /// outputs, checking expectations, and the whole command.
+    #[arg(long)]
+    pub timings: bool,
     /// Undefined behaviour is an error naming the instruction, invocation and workgroup.
     #[arg(long)]
     pub strict: bool,
@@ -285,11 +290,14 @@ impl RunArgs {
 pub fn run(args: RunArgs) -> CmdResult {
     let plan = plan_of(&args)?;
     match &args.device_choice()? {
+        Some(_) if args.timings => Err(
+            "error: --timings measures the engine's steps; a device's are measured by `spvx bench --device vulkan`".to_string(),
+        ),
         Some(_) if args.print => Err(
             "error: --print shows the engine's outputs; with --device, compare them with `spvx diff`".to_string(),
         ),
         Some(device) => device::execute(&plan, device),
-        None => execute::execute(&plan, args.print),
+        None => execute::execute(&plan, args.print, args.timings),
     }
 }
 
