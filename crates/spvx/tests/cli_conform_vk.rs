@@ -334,3 +334,72 @@ fn tensor_forms_on_the_device_with_and_without_the_emulation_layer() {
         );
     }
 }
+
+/// `--isolate`: each form in a process of its own. On Arm's emulation layer a write with
+/// MakeElementAvailableARM aborts the process (layer finding 4 in docs/semantics/conform.md):
+/// under --isolate those forms are ERROR naming the crash, the other forms of the sweep still
+/// PASS, the report is written, and the exit status is 1. Without --device it is refused.
+#[test]
+fn isolate_survives_a_crashing_layer() {
+    let o = spvx_env(&["conform", "intdot", "--isolate"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("--isolate runs a device's forms"),
+        "{}",
+        text(&o)
+    );
+    if !have_device() {
+        return;
+    }
+    let Ok(layer) = std::env::var("SPVX_EMULATION_LAYER") else {
+        if std::env::var("SPVX_REQUIRE_VULKAN").is_ok_and(|v| v == "1") {
+            panic!("SPVX_REQUIRE_VULKAN=1 but SPVX_EMULATION_LAYER is not set");
+        }
+        eprintln!("skipped: SPVX_EMULATION_LAYER not set");
+        return;
+    };
+    let dir = temp("isolate");
+    let out = dir.join("out");
+    let o = spvx_env(
+        &[
+            "conform",
+            "tensors",
+            "--device",
+            "vulkan",
+            "--isolate",
+            "--only",
+            "tensors/write/single/i32/r1/cu32/x1/",
+            "--cases",
+            "64",
+            "--out",
+            &out.display().to_string(),
+        ],
+        Some(&PathBuf::from(layer)),
+    );
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("4 forms: 2 PASS, 0 FAIL, 0 UNSUPPORTED, 0 ALLOWED DIFFERENCE, 2 ERROR"),
+        "{t}"
+    );
+    for id in ["x1/np+avail/packed", "x1/nt+np+avail/packed"] {
+        assert!(
+            t.lines().any(|l| l.starts_with("ERROR")
+                && l.contains(id)
+                && l.contains("the device run's process died")),
+            "{id}: {t}"
+        );
+    }
+    // The report: the four forms, the target as the children named the device.
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report["forms"].as_array().map(Vec::len), Some(4));
+    assert!(
+        report["target"]
+            .as_str()
+            .is_some_and(|t| t.contains("driver")),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -24,7 +24,7 @@
 //! - [`form`], [`inputs`], [`edges`]: forms, chunks of inputs, edge values.
 //! - [`run`], [`verdict`], [`sweep`]: running a unit, judging it, running a whole sweep.
 //! - [`report`]: the per-form results, JSON and Markdown, merging shards; [`shard`]: `K/N`.
-//! - [`export`]: Amber scripts and run files.
+//! - [`export`]: Amber scripts and run files; [`isolate`]: device sweeps one process per form.
 //!
 //! Decisions are recorded in docs/semantics/conform.md.
 
@@ -35,6 +35,7 @@ pub mod fixed;
 pub mod form;
 pub mod inputs;
 pub mod intdot;
+pub mod isolate;
 pub mod mixdot;
 pub mod report;
 pub mod run;

@@ -6,7 +6,7 @@
 use crate::cmd::{CmdResult, error};
 use spvx_run::conform::report::Report;
 use spvx_run::conform::sweep::{DEFAULT_CASES, Options, Target, sweep};
-use spvx_run::conform::{Ext, Shard};
+use spvx_run::conform::{Ext, Shard, isolate};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,6 +67,11 @@ OUTPUT
   Reports are the same bytes for the same seed, cases, shard and target.
   Exit status 1 on any FAIL or ERROR.
 
+ISOLATION
+  --isolate (with --device) runs each form in a process of its own: a driver or layer that
+  crashes the process ends only that form, reported ERROR with the crash and its last stderr
+  lines, and the sweep goes on.
+
 SHARDS (Slurm, Ray, GNU parallel: each shard a plain spvx conform process)
   #SBATCH --array=1-64
   spvx conform all --seed 7 --cases 1000000 --shard $SLURM_ARRAY_TASK_ID/64 \\
@@ -119,6 +124,10 @@ pub struct ConformArgs {
     /// Print the report as JSON instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// With --device: run each form in a process of its own, so that a driver or layer that
+    /// crashes the process ends only that form (an ERROR naming the crash) and the sweep goes on.
+    #[arg(long)]
+    pub isolate: bool,
 }
 
 /// `spvx conform merge`.
@@ -177,17 +186,93 @@ pub fn run(args: ConformArgs) -> CmdResult {
         args.device_name.as_deref(),
     )?;
     let report = match &device {
+        Some(dev) if args.isolate => isolated(&opts, dev, &progress)?,
         Some(dev) => {
             let runner = spvx_run::device::open(dev).map_err(error)?;
-            sweep(&opts, &Target::Device(&runner), &progress)
+            sweep(&opts, &Target::Device(&runner), &progress).map_err(error)?
         }
-        None => sweep(&opts, &Target::Engine, &progress),
-    }
-    .map_err(error)?;
+        None if args.isolate => {
+            return Err(error(
+                "--isolate runs a device's forms in processes of their own; give --device",
+            ));
+        }
+        None => sweep(&opts, &Target::Engine, &progress).map_err(error)?,
+    };
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
     finish(&report, args.out.as_ref(), args.json)
+}
+
+/// `--isolate`: every form as a child `spvx conform EXT --device DEV --only ID --json` (the
+/// same seed, cases, profile and export), its outcome joined by spvx-run's `isolate`.
+fn isolated(
+    opts: &Options,
+    device: &str,
+    progress: &(dyn Fn(usize, usize, &str) + Sync),
+) -> Result<Report, String> {
+    if opts.shard != Shard::ALL {
+        return Err(error(
+            "--isolate runs whole forms: choose forms with --only rather than --shard",
+        ));
+    }
+    let forms = spvx_run::conform::sweep::forms(&opts.exts, opts.only.as_deref());
+    if forms.is_empty() {
+        return Err(error(format!(
+            "--only '{}': no form's id contains it",
+            opts.only.as_deref().unwrap_or_default()
+        )));
+    }
+    let exe = std::env::current_exe().map_err(|e| error(format!("--isolate: {e}")))?;
+    let mut results = Vec::new();
+    let mut target = None;
+    for (i, form) in forms.iter().enumerate() {
+        let mut cmd = std::process::Command::new(&exe);
+        cmd.args([
+            "conform",
+            form.ext.name(),
+            "--device",
+            device,
+            "--only",
+            &form.id,
+        ])
+        .args([
+            "--seed",
+            &opts.seed.to_string(),
+            "--cases",
+            &opts.cases.to_string(),
+        ])
+        .args(["--jobs", "1", "--json"]);
+        if let Some(p) = &opts.profile {
+            cmd.args(["--profile", p]);
+        }
+        if let Some(a) = &opts.amber {
+            cmd.arg("--amber").arg(a);
+        }
+        let out = cmd
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| error(format!("--isolate: cannot start {}: {e}", exe.display())))?;
+        let child = match out.status.code() {
+            Some(0 | 1) if !out.stdout.is_empty() => {
+                if target.is_none() {
+                    target = isolate::child_target(&out.stdout);
+                }
+                isolate::Child::Finished { stdout: out.stdout }
+            }
+            _ => isolate::Child::Died {
+                status: out.status.to_string(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            },
+        };
+        results.push(isolate::form_result(i, form, opts.cases, child));
+        progress(i + 1, forms.len(), &form.id);
+    }
+    Ok(isolate::report(
+        opts,
+        target.unwrap_or_else(|| device.to_string()),
+        results,
+    ))
 }
 
 fn merge(m: MergeArgs) -> CmdResult {

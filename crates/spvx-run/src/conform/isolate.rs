@@ -1,0 +1,88 @@
+//! Device sweeps with one process per form (`spvx conform --device … --isolate`): a driver or
+//! layer that crashes the process (a segfault, an uncaught C++ exception) ends only that form,
+//! which gets an ERROR naming the crash, and the sweep goes on to the next. The command line
+//! runs each form as a child `spvx conform … --only ID --json`; this module turns each child's
+//! outcome into the form's result and joins them into one report.
+
+use super::form::{CHUNK, Form};
+use super::report::{FORMAT, FormResult, Report};
+use super::sweep::{Options, rounded_cases};
+use super::verdict::Verdict;
+
+/// How a child process ended.
+pub enum Child {
+    /// It printed its report (exit status 0 or 1).
+    Finished { stdout: Vec<u8> },
+    /// It died or printed no report: its exit status (or signal) and the end of its stderr.
+    Died { status: String, stderr: String },
+}
+
+/// The result of form number `order` from its child.
+pub fn form_result(order: usize, form: &Form, cases: u64, child: Child) -> FormResult {
+    let chunks = rounded_cases(cases).div_ceil(u64::from(CHUNK)) as u32;
+    let error = |message: String| FormResult {
+        order: order as u64,
+        id: form.id.clone(),
+        ext: form.ext,
+        verdict: Verdict::Error { message },
+        compared: 0,
+        masked: 0,
+        chunks: (0..chunks).collect(),
+    };
+    match child {
+        Child::Died { status, stderr } => {
+            let tail: Vec<&str> = stderr.lines().rev().take(3).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            error(format!(
+                "{}: the device run's process died ({status}): the driver or a layer crashed; its last words: {}",
+                form.id,
+                if tail.is_empty() {
+                    "none".to_string()
+                } else {
+                    tail.join(" | ")
+                }
+            ))
+        }
+        Child::Finished { stdout } => match serde_json::from_slice::<Report>(&stdout) {
+            Ok(r) => match r.forms.into_iter().find(|f| f.id == form.id) {
+                Some(mut f) => {
+                    f.order = order as u64;
+                    f
+                }
+                None => error(format!("{}: the child's report has no such form", form.id)),
+            },
+            Err(e) => error(format!(
+                "{}: the child's report is not readable: {e}",
+                form.id
+            )),
+        },
+    }
+}
+
+/// The report of an isolated sweep of `forms` on `target` (the device as children named it).
+pub fn report(opts: &Options, target: String, forms: Vec<FormResult>) -> Report {
+    Report {
+        format: FORMAT,
+        target,
+        seed: opts.seed,
+        cases: rounded_cases(opts.cases),
+        extensions: opts.exts.clone(),
+        not_generated: opts
+            .exts
+            .iter()
+            .copied()
+            .filter(|e| !e.generated())
+            .collect(),
+        shards: vec![opts.shard],
+        only: opts.only.clone(),
+        profile: opts.profile.clone(),
+        forms,
+    }
+}
+
+/// The target a child's report names (the device, with its driver), if it printed one.
+pub fn child_target(stdout: &[u8]) -> Option<String> {
+    serde_json::from_slice::<Report>(stdout)
+        .ok()
+        .map(|r| r.target)
+}
