@@ -386,7 +386,8 @@ fn isolate_survives_a_crashing_layer() {
         assert!(
             t.lines().any(|l| l.starts_with("ERROR")
                 && l.contains(id)
-                && l.contains("the device run's process died")),
+                && l.contains("the device run's process was killed")
+                && l.contains("the driver or a layer crashed")),
             "{id}: {t}"
         );
     }

@@ -19,7 +19,6 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
 use spvx_num::float::RoundingMode;
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, Model, ModelConfig};
-use std::sync::LazyLock;
 
 /// Whether the inline path computes what `model` asks for.
 pub fn fast_path_applies(model: &ModelConfig) -> bool {
@@ -28,38 +27,6 @@ pub fn fast_path_applies(model: &ModelConfig) -> bool {
         && !model.flush_input_denormals
         && !model.flush_output_denormals
 }
-
-/// The value of every fp8 pattern as an f64 (NaN for the NaNs, ±inf for E5M2's infinities),
-/// from the formats' definitions (OCP OFP8: E4M3 bias 7 with S.1111.111 the only NaN; E5M2
-/// bias 15, IEEE-like).
-fn fp8_table(enc: Fp8Encoding) -> [f64; 256] {
-    let (mant_bits, bias) = match enc {
-        Fp8Encoding::E4m3 => (3u32, 7i32),
-        Fp8Encoding::E5m2 => (2, 15),
-    };
-    let mut t = [0f64; 256];
-    for (bits, v) in t.iter_mut().enumerate() {
-        let e = ((bits >> mant_bits) & ((0x80 >> mant_bits) - 1)) as i32;
-        let m = (bits & ((1 << mant_bits) - 1)) as i32;
-        let top = 0x7f >> mant_bits;
-        let magnitude = match enc {
-            Fp8Encoding::E4m3 if e == top && m == (1 << mant_bits) - 1 => f64::NAN,
-            Fp8Encoding::E5m2 if e == top && m == 0 => f64::INFINITY,
-            Fp8Encoding::E5m2 if e == top => f64::NAN,
-            _ if e == 0 => m as f64 * 2f64.powi(1 - bias - mant_bits as i32),
-            _ => (m + (1 << mant_bits)) as f64 * 2f64.powi(e - bias - mant_bits as i32),
-        };
-        *v = if bits & 0x80 != 0 {
-            -magnitude
-        } else {
-            magnitude
-        };
-    }
-    t
-}
-
-static E4M3: LazyLock<[f64; 256]> = LazyLock::new(|| fp8_table(Fp8Encoding::E4m3));
-static E5M2: LazyLock<[f64; 256]> = LazyLock::new(|| fp8_table(Fp8Encoding::E5m2));
 
 impl FnLower<'_, '_, '_> {
     /// OpFDot2MixAcc32VALVE / OpFDot4MixAcc32VALVE (`dst`, `a`, `b`, `acc`).
@@ -176,13 +143,10 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    /// An fp8 component (the low 8 bits of `x`) as an exact f64, from a table of the 256
-    /// values.
+    /// An fp8 component (the low 8 bits of `x`) as an exact f64, from spvx-num's table of the
+    /// 256 values.
     fn fp8_value(&mut self, enc: Fp8Encoding, x: Value) -> Value {
-        let table: &'static [f64; 256] = match enc {
-            Fp8Encoding::E4m3 => &E4M3,
-            Fp8Encoding::E5m2 => &E5M2,
-        };
+        let table: &'static [f64; 256] = spvx_num::mixdot::fast::fp8_table(enc);
         let base = self.b.ins().iconst(I64, table.as_ptr() as i64);
         let i = self.b.ins().band_imm_s(x, 0xff);
         let off = self.b.ins().ishl_imm_s(i, 3);
@@ -193,34 +157,5 @@ impl FnLower<'_, '_, '_> {
             at,
             0,
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fp8_tables_hold_the_formats_values() {
-        let e4 = fp8_table(Fp8Encoding::E4m3);
-        // Hand-computed: 0x01 = 2^-9 (smallest subnormal), 0x08 = 2^-6 (smallest normal),
-        // 0x7e = 448 (largest), 0x38 = 1, 0xb8 = -1, 0x7f and 0xff NaN, 0x80 = -0.
-        assert_eq!(e4[0x01], 2f64.powi(-9));
-        assert_eq!(e4[0x08], 2f64.powi(-6));
-        assert_eq!(e4[0x7e], 448.0);
-        assert_eq!(e4[0x38], 1.0);
-        assert_eq!(e4[0xb8], -1.0);
-        assert!(e4[0x7f].is_nan() && e4[0xff].is_nan());
-        assert_eq!(e4[0x80].to_bits(), (-0f64).to_bits());
-        assert_eq!(e4.iter().filter(|v| v.is_nan()).count(), 2);
-        let e5 = fp8_table(Fp8Encoding::E5m2);
-        // 0x01 = 2^-16, 0x04 = 2^-14, 0x7b = 57344, 0x3c = 1, 0x7c = inf, 0x7d..0x7f NaN.
-        assert_eq!(e5[0x01], 2f64.powi(-16));
-        assert_eq!(e5[0x04], 2f64.powi(-14));
-        assert_eq!(e5[0x7b], 57344.0);
-        assert_eq!(e5[0x3c], 1.0);
-        assert_eq!(e5[0x7c], f64::INFINITY);
-        assert_eq!(e5[0xfc], f64::NEG_INFINITY);
-        assert_eq!(e5.iter().filter(|v| v.is_nan()).count(), 6);
     }
 }

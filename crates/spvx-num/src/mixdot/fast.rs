@@ -65,7 +65,9 @@ fn half_value(enc: Half16Encoding, bits: u32) -> f64 {
     }
 }
 
-fn fp8_table(enc: Fp8Encoding) -> &'static [f64; 256] {
+/// The value of every pattern of an fp8 encoding as an f64 (NaN for the NaNs, ±inf for
+/// E5M2's infinities): the table the native path and the JIT's inline dots read.
+pub fn fp8_table(enc: Fp8Encoding) -> &'static [f64; 256] {
     match enc {
         Fp8Encoding::E4m3 => &E4M3,
         Fp8Encoding::E5m2 => &E5M2,
@@ -357,6 +359,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn fp8_tables_hold_the_formats_values() {
+        let e4 = fp8_table(Fp8Encoding::E4m3);
+        // Hand-computed (OCP OFP8): 0x01 = 2^-9 (smallest subnormal), 0x08 = 2^-6 (smallest
+        // normal), 0x7e = 448 (largest), 0x38 = 1, 0xb8 = -1, 0x7f and 0xff NaN, 0x80 = -0.
+        assert_eq!(e4[0x01], 2f64.powi(-9));
+        assert_eq!(e4[0x08], 2f64.powi(-6));
+        assert_eq!(e4[0x7e], 448.0);
+        assert_eq!(e4[0x38], 1.0);
+        assert_eq!(e4[0xb8], -1.0);
+        assert!(e4[0x7f].is_nan() && e4[0xff].is_nan());
+        assert_eq!(e4[0x80].to_bits(), (-0f64).to_bits());
+        assert_eq!(e4.iter().filter(|v| v.is_nan()).count(), 2);
+        let e5 = fp8_table(Fp8Encoding::E5m2);
+        // 0x01 = 2^-16, 0x04 = 2^-14, 0x7b = 57344, 0x3c = 1, 0x7c = inf, 0x7d..0x7f NaN.
+        assert_eq!(e5[0x01], 2f64.powi(-16));
+        assert_eq!(e5[0x04], 2f64.powi(-14));
+        assert_eq!(e5[0x7b], 57344.0);
+        assert_eq!(e5[0x3c], 1.0);
+        assert_eq!(e5[0x7c], f64::INFINITY);
+        assert_eq!(e5[0xfc], f64::NEG_INFINITY);
+        assert_eq!(e5.iter().filter(|v| v.is_nan()).count(), 6);
     }
 
     #[test]

@@ -51,7 +51,8 @@ pub struct Outcome {
     /// Engine runs that met undefined behaviour (the documented result was used): one note
     /// per such `RUN`, with the first event.
     pub notes: Vec<String>,
-    /// Every buffer after the last command, by name, with its layout (PASS and FAIL only).
+    /// Every buffer after the last command, by name, with its layout (PASS and FAIL, when
+    /// [`ScriptOptions::keep_buffers`] asks for them).
     pub buffers: Vec<OutBuffer>,
 }
 
@@ -72,6 +73,8 @@ pub struct ScriptOptions {
     /// vulkan1.x. None: spv1.0 for SPIR-V assembly (spv1.4 when the script requires
     /// VK_KHR_spirv_1_4), vulkan1.0 for GLSL.
     pub target_env: Option<String>,
+    /// Keep every buffer's final bytes in [`Outcome::buffers`] (`spvx amber --out`).
+    pub keep_buffers: bool,
 }
 
 /// Reads, parses and runs the script at `path`.
@@ -144,6 +147,7 @@ pub fn run_script_with(path: &Path, target: &Target, opts: &ScriptOptions) -> Ou
         buffers: st
             .buffers
             .into_iter()
+            .filter(|_| opts.keep_buffers)
             .map(|(name, bytes)| {
                 let b = &script.buffers[&name];
                 OutBuffer {

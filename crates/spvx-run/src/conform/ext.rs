@@ -51,14 +51,6 @@ impl Ext {
         }
     }
 
-    /// Whether spvx generates this extension's forms yet.
-    pub const fn generated(self) -> bool {
-        matches!(
-            self,
-            Ext::Intdot | Ext::Mixdot | Ext::Tensors | Ext::Fixed | Ext::Smma
-        )
-    }
-
     /// The extensions `names` ask for (`all` is every one), in sweep order, each once.
     pub fn parse_list(names: &[String]) -> Result<Vec<Ext>, String> {
         let mut out = Vec::new();

@@ -13,8 +13,13 @@ use super::verdict::Verdict;
 pub enum Child {
     /// It printed its report (exit status 0 or 1).
     Finished { stdout: Vec<u8> },
-    /// It died or printed no report: its exit status (or signal) and the end of its stderr.
-    Died { status: String, stderr: String },
+    /// It printed no report: killed by a signal (`killed`: a crash of the driver or a layer),
+    /// or it exited without one; its status as text and its stderr.
+    Died {
+        killed: bool,
+        status: String,
+        stderr: String,
+    },
 }
 
 /// The result of form number `order` from its child.
@@ -30,11 +35,21 @@ pub fn form_result(order: usize, form: &Form, cases: u64, child: Child) -> FormR
         chunks: (0..chunks).collect(),
     };
     match child {
-        Child::Died { status, stderr } => {
+        Child::Died {
+            killed,
+            status,
+            stderr,
+        } => {
             let tail: Vec<&str> = stderr.lines().rev().take(3).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
+            let how = if killed {
+                "was killed (STATUS): the driver or a layer crashed"
+            } else {
+                "ended without a report (STATUS)"
+            }
+            .replace("STATUS", &status);
             error(format!(
-                "{}: the device run's process died ({status}): the driver or a layer crashed; its last words: {}",
+                "{}: the device run's process {how}; its last words: {}",
                 form.id,
                 if tail.is_empty() {
                     "none".to_string()
@@ -67,12 +82,6 @@ pub fn report(opts: &Options, target: String, forms: Vec<FormResult>) -> Report 
         seed: opts.seed,
         cases: rounded_cases(opts.cases),
         extensions: opts.exts.clone(),
-        not_generated: opts
-            .exts
-            .iter()
-            .copied()
-            .filter(|e| !e.generated())
-            .collect(),
         shards: vec![opts.shard],
         only: opts.only.clone(),
         profile: opts.profile.clone(),

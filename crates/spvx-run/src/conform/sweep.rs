@@ -61,10 +61,6 @@ pub const DEFAULT_CASES: u64 = 1024;
 pub enum SweepError {
     #[error("--cases {0}: at least 1")]
     NoCases(u64),
-    #[error(
-        "{0}: this spvx does not generate these extensions' forms yet (intdot, mixdot, tensors, fixed and smma are generated)"
-    )]
-    NotGenerated(String),
     #[error(transparent)]
     Profile(#[from] crate::profile::UnknownProfile),
     #[error("--only '{0}': no form's id contains it")]
@@ -77,7 +73,7 @@ pub enum SweepError {
     },
 }
 
-/// Every form of `exts` (the generated ones), filtered by `only`.
+/// Every form of `exts`, filtered by `only`.
 pub fn forms(exts: &[Ext], only: Option<&str>) -> Vec<Form> {
     let mut out = Vec::new();
     for e in exts {
@@ -141,10 +137,6 @@ pub fn sweep(
 ) -> Result<Report, SweepError> {
     if opts.cases == 0 {
         return Err(SweepError::NoCases(opts.cases));
-    }
-    if !opts.exts.iter().any(|e| e.generated()) {
-        let names: Vec<&str> = opts.exts.iter().map(|e| e.name()).collect();
-        return Err(SweepError::NotGenerated(names.join(", ")));
     }
     let mut base = RunConfig::default();
     if let Some(p) = &opts.profile {
@@ -226,12 +218,6 @@ pub fn sweep(
         seed: opts.seed,
         cases: rounded_cases(opts.cases),
         extensions: opts.exts.clone(),
-        not_generated: opts
-            .exts
-            .iter()
-            .copied()
-            .filter(|e| !e.generated())
-            .collect(),
         shards: vec![opts.shard],
         only: opts.only.clone(),
         profile: opts.profile.clone(),

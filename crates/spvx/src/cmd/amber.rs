@@ -113,6 +113,7 @@ pub fn run(args: AmberArgs) -> CmdResult {
     }
     let script_opts = ScriptOptions {
         target_env: args.target_env.clone(),
+        keep_buffers: args.out.is_some(),
     };
     let format = OutFormat::from_name(&args.format)
         .ok_or_else(|| error(format!("--format {}: one of bin, npy", args.format)))?;
