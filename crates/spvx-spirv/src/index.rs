@@ -224,6 +224,7 @@ impl ModuleIndex {
                 self.types.insert(id, Type::Vector { component, count });
             }
         }
+        types::remove_cyclic(&mut self.types);
         for (fi, f) in self.functions.iter().enumerate() {
             for slot in &mut self.function_of[f.def..=f.end] {
                 *slot = Some(fi);

@@ -3,6 +3,7 @@
 use super::ModuleIndex;
 use crate::instruction::{Id, Instruction, OperandValue};
 use crate::op::Op;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A declared type. Ids refer to other types (or, for lengths and tensor rank/shape, to
 /// constants).
@@ -111,6 +112,71 @@ impl ModuleIndex {
             }
         }
         found
+    }
+}
+
+impl Type {
+    /// The types this one is made of by value: components, columns, elements, members, a
+    /// function's return and parameter types, a tensor's or cooperative matrix's element. Not a
+    /// pointer's pointee (pointers may legally refer to types declared later, and a struct may
+    /// hold a pointer to itself), nor constants (lengths, ranks, shapes).
+    fn constituents(&self) -> Vec<Id> {
+        match self {
+            Type::Vector { component, .. } | Type::CooperativeMatrix { component, .. } => {
+                vec![*component]
+            }
+            Type::Matrix { column, .. } => vec![*column],
+            Type::Array { element, .. }
+            | Type::RuntimeArray { element }
+            | Type::Tensor { element, .. } => vec![*element],
+            Type::Struct { members } => members.clone(),
+            Type::Function { ret, params } => std::iter::once(*ret)
+                .chain(params.iter().copied())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Removes every type that contains itself by value, directly or through others (an array of
+/// itself, a struct holding an array of it): only an invalid module declares one (SPIR-V
+/// defines a type only from types declared before it, pointers aside), the validator reports
+/// its use before definition, and no walk over the types (sizes, layouts, element types) then
+/// needs a guard against endless recursion. Types made of such a type are removed too. The
+/// types that remain form a graph without cycles except through pointers.
+pub(super) fn remove_cyclic(types: &mut HashMap<Id, Type>) {
+    // Kahn's algorithm from the leaves: a type is finite once all its constituents that are
+    // types are; what is never reached is on or above a cycle.
+    let mut pending: HashMap<Id, usize> = HashMap::default();
+    let mut users: HashMap<Id, Vec<Id>> = HashMap::default();
+    let mut ready = Vec::new();
+    for (&id, t) in types.iter() {
+        let parts: Vec<Id> = t
+            .constituents()
+            .into_iter()
+            .filter(|p| types.contains_key(p))
+            .collect();
+        for &p in &parts {
+            users.entry(p).or_default().push(id);
+        }
+        if parts.is_empty() {
+            ready.push(id);
+        }
+        pending.insert(id, parts.len());
+    }
+    while let Some(id) = ready.pop() {
+        pending.remove(&id);
+        for user in users.remove(&id).unwrap_or_default() {
+            if let Some(n) = pending.get_mut(&user) {
+                *n -= 1;
+                if *n == 0 {
+                    ready.push(user);
+                }
+            }
+        }
+    }
+    for id in pending.keys() {
+        types.remove(id);
     }
 }
 
@@ -224,5 +290,30 @@ mod tests {
         assert_eq!(ix.uniform_scalar(id("s2")), None);
         assert_eq!(ix.uniform_scalar(id("s3")), None);
         assert_eq!(ix.uniform_scalar(id("s4")), None);
+    }
+
+    /// Types that contain themselves by value (only an invalid module declares them) are not
+    /// types of the index, nor is what is made of them; a struct holding a pointer to itself
+    /// is (Physical Storage Buffer lists), and so is everything else.
+    #[test]
+    fn types_containing_themselves_are_removed() {
+        let ix = index(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+             %u = OpTypeInt 32 0\n%n = OpConstant %u 2\n\
+             %a = OpTypeArray %a %n\n%s = OpTypeStruct %u %t\n%t = OpTypeRuntimeArray %s\n\
+             %v = OpTypeVector %u 2\n%w = OpTypeStruct %a %v\n\
+             %p = OpTypePointer StorageBuffer %l\n%l = OpTypeStruct %u %p\n",
+        );
+        let names = ["u", "n", "a", "s", "t", "v", "w", "p", "l"];
+        let id = |name: &str| names.iter().position(|&n| n == name).unwrap() as u32 + 1;
+        for gone in ["a", "s", "t", "w"] {
+            assert_eq!(ix.ty(id(gone)), None, "%{gone}");
+        }
+        assert!(matches!(
+            ix.ty(id("v")),
+            Some(Type::Vector { count: 2, .. })
+        ));
+        assert!(matches!(ix.ty(id("l")), Some(Type::Struct { members }) if members.len() == 2));
+        assert!(matches!(ix.ty(id("p")), Some(Type::Pointer { .. })));
     }
 }
