@@ -1,7 +1,9 @@
 //! Options of compilation (specialisation constants, validation) and of a run (subgroup size,
-//! strict mode, limits, threads, the mixed-float-dot model).
+//! strict mode, limits, threads, the mixed-float-dot model, the DPAS platform).
 
 use crate::ExecError;
+use spvx_dpas::Platform;
+use spvx_dpas::isa::ExecOptions;
 use spvx_num::mixdot::{Model, ModelConfig};
 use std::collections::BTreeMap;
 
@@ -42,6 +44,19 @@ impl Default for CompileOptions {
     }
 }
 
+/// How OpSubgroupMatrixMultiplyAccumulateINTEL runs on `spvx-dpas` (a vendor profile sets it;
+/// docs/semantics/dpas.md, "OpSubgroupMatrixMultiplyAccumulateINTEL in the engine").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DpasConfig {
+    /// The platform whose DPAS rules apply. `None` (the default): the one the subgroup size
+    /// selects, 8 → DG2, 16 → PVC. A platform whose exec size is not the run's subgroup size
+    /// is refused before the run starts.
+    pub platform: Option<Platform>,
+    /// The float behaviours the specifications leave open (default: Intel's reference
+    /// emulators, denormals kept).
+    pub options: ExecOptions,
+}
+
 /// Options of [`crate::CompiledModule::run`].
 #[derive(Clone, Debug)]
 pub struct RunConfig {
@@ -64,6 +79,8 @@ pub struct RunConfig {
     pub max_events: usize,
     /// The accumulation model of the VALVE mixed float dot products.
     pub mixdot: ModelConfig,
+    /// How OpSubgroupMatrixMultiplyAccumulateINTEL runs: the DPAS platform and float model.
+    pub dpas: DpasConfig,
     /// Record, for every byte of every storage buffer, which invocation stored it last
     /// ([`crate::RunReport::writers`]; used by `spvx diff`). Off by default: it costs a word
     /// per buffer byte and a store per written byte.
@@ -86,6 +103,7 @@ impl Default for RunConfig {
             threads: None,
             max_events: 100,
             mixdot: ModelConfig::new(Model::Exact),
+            dpas: DpasConfig::default(),
             track_writers: false,
             jit: true,
         }

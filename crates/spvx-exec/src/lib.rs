@@ -45,7 +45,7 @@ pub mod report;
 pub mod resources;
 pub mod run;
 
-pub use config::{CompileOptions, RunConfig};
+pub use config::{CompileOptions, DpasConfig, RunConfig};
 pub use error::ExecError;
 pub use report::{BufferWriters, InvocationId, JitUse, PrintRecord, RunReport, UbEvent, UbKind};
 pub use resources::{
@@ -186,6 +186,13 @@ impl CompiledModule {
         {
             let _ = code.lanes(&self.program);
         }
+    }
+
+    /// Whether every OpSubgroupMatrixMultiplyAccumulateINTEL of the module is one DPAS of the
+    /// platform `cfg.dpas` and `cfg.subgroup_size` select: what a run checks before it starts
+    /// (the error names the instruction), asked alone.
+    pub fn check_dpas(&self, cfg: &RunConfig) -> Result<(), ExecError> {
+        program::mma::check_program(&self.program, cfg.subgroup_size, &cfg.dpas)
     }
 
     /// A Kernel entry point's SubgroupSize execution mode: runs must use this subgroup size.

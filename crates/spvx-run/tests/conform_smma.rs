@@ -327,3 +327,60 @@ fn only_nan_payloads_may_differ_on_a_device() {
     let int = &forms(&[Ext::Smma], Some("smma/sg8/m1/u8-u8/"))[0];
     assert!(allowance(int, &ins).is_none());
 }
+
+/// An Intel profile names the DPAS platform: the forms its hardware cannot run (another
+/// subgroup size than the platform's exec size; Xe3P: integer A and B of different widths) are
+/// UNSUPPORTED naming the profile and the rule, the others PASS; every form is still reported.
+#[test]
+fn an_intel_profile_runs_only_its_platforms_forms() {
+    use spvx_run::conform::{Options, Shard, Target, Verdict, sweep::sweep};
+    let opts = |profile: &str| Options {
+        exts: vec![Ext::Smma],
+        seed: 5,
+        cases: 32,
+        shard: Shard::ALL,
+        jobs: 2,
+        only: None,
+        amber: None,
+        profile: Some(profile.to_string()),
+    };
+    let quiet = |_: usize, _: usize, _: &str| {};
+    let all = forms(&[Ext::Smma], None).len();
+    for (profile, size, platform) in [("intel-pvc", 16, "pvc"), ("intel-dg2", 8, "dg2")] {
+        let r = sweep(&opts(profile), &Target::Engine, &quiet).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.forms.len(), all, "{profile}");
+        for f in &r.forms {
+            let own = f.id.starts_with(&format!("smma/sg{size}/"));
+            match &f.verdict {
+                Verdict::Pass => assert!(own, "{profile}: {} passed", f.id),
+                Verdict::Unsupported { missing } => {
+                    assert!(!own, "{profile}: {} unsupported: {missing}", f.id);
+                    assert!(
+                        missing.contains(&format!("profile {profile}"))
+                            && missing.contains(&format!("DPAS platform {platform}")),
+                        "{missing}"
+                    );
+                }
+                other => panic!("{profile}: {}: {other:?}", f.id),
+            }
+        }
+    }
+    let r = sweep(&opts("intel-xe3p"), &Target::Engine, &quiet).unwrap_or_else(|e| panic!("{e}"));
+    let mixed = r
+        .forms
+        .iter()
+        .find(|f| f.id.starts_with("smma/sg16/") && f.id.contains("/u8-u4/"))
+        .unwrap_or_else(|| panic!("no sg16 u8 × u4 form"));
+    match &mixed.verdict {
+        Verdict::Unsupported { missing } => {
+            assert!(missing.contains("platform-precision"), "{missing}")
+        }
+        other => panic!("{}: {other:?}", mixed.id),
+    }
+    let same = r
+        .forms
+        .iter()
+        .find(|f| f.id.starts_with("smma/sg16/") && f.id.contains("/u8-u8/"))
+        .unwrap_or_else(|| panic!("no sg16 u8 × u8 form"));
+    assert_eq!(same.verdict, Verdict::Pass, "{}", same.id);
+}

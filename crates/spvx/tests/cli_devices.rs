@@ -95,10 +95,23 @@ fn devices_json_agrees_with_vulkaninfo() {
 fn profiles_are_listed_with_their_sources() {
     let (ok, out) = spvx(&["devices", "--profiles"]);
     assert!(ok, "{out}");
-    for name in ["amd-cdna2", "amd-rdna3", "amd-rdna4"] {
+    for name in [
+        "amd-cdna2",
+        "amd-rdna3",
+        "amd-rdna4",
+        "intel-dg2",
+        "intel-pvc",
+        "intel-xe2",
+        "intel-xe3",
+        "intel-xe3p",
+    ] {
         assert!(out.contains(&format!("{name}: ")), "{out}");
     }
     assert!(out.contains("llvm/llvm-project PR #205101"), "{out}");
+    assert!(
+        out.contains("sets: OpSubgroupMatrixMultiplyAccumulateINTEL as DPAS of pvc"),
+        "{out}"
+    );
     let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/mixdot.toml");
     let (ok, out) = spvx(&["run", example, "--profile", "nvidia"]);
     assert!(!ok);

@@ -6,6 +6,7 @@
 
 use super::Compiler;
 use super::func::Code;
+use crate::config::DpasConfig;
 use crate::error::ExecError;
 use crate::program::mma::MmaSpec;
 use crate::program::*;
@@ -92,7 +93,10 @@ impl Compiler<'_> {
             dst: dst_ty,
         };
         // Shape checks that do not depend on the subgroup size fail here already.
-        if let (Err(e8), Err(e16)) = (spec.check(8), spec.check(16)) {
+        if let (Err(e8), Err(e16)) = (
+            spec.check(8, &DpasConfig::default()),
+            spec.check(16, &DpasConfig::default()),
+        ) {
             return Err(self.err(
                 index,
                 format!("no subgroup size runs this as one DPAS: size 8: {e8}; size 16: {e16}"),

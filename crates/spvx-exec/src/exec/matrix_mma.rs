@@ -4,8 +4,9 @@
 //! per subgroup (one DPAS instruction: M ≤ 8 rows, N = the subgroup size = the exec size,
 //! K = 8·OPS_PER_CHAN), and the result is handed back column by column.
 //!
-//! Subgroup size 8 runs under DG2's DPAS rules, 16 under PVC's (reference/dpas.md §4, §5);
-//! `program::mma::check_program` refuses any other size, and every shape or type the chosen
+//! Subgroup size 8 runs under DG2's DPAS rules, 16 under PVC's (reference/dpas.md §4, §5), unless
+//! the run's `DpasConfig` (a vendor profile) names the platform; `program::mma::check_program`
+//! refuses any other size, and every shape or type the chosen
 //! platform's DPAS does not accept, before the run starts. Inactive lanes contribute zeros and receive
 //! nothing (the extension leaves that case undefined). Sources: docs/semantics/dpas.md,
 //! "OpSubgroupMatrixMultiplyAccumulateINTEL in the engine".
@@ -26,7 +27,7 @@ fn low(v: u64, bits: u32) -> u32 {
 /// for this subgroup size, so the matmul cannot fail; if it did, nothing is written.
 pub fn subgroup_mma(cx: &mut Ctx, spec: &MmaSpec, dst: Slot, a: Slot, b: Slot, c: Slot) {
     let n = cx.width as u32;
-    let (Ok(mm), Ok(lay)) = (spec.matmul_spec(n), spec.a_layout(n)) else {
+    let (Ok(mm), Ok(lay)) = (spec.matmul_spec(n, &cx.cfg.dpas), spec.a_layout(n)) else {
         return;
     };
     let (m, k, nu) = (spec.m as usize, spec.k as usize, n as usize);

@@ -1,14 +1,15 @@
 //! The operand of [`Inst::SubgroupMma`](super::Inst::SubgroupMma): how one
 //! OpSubgroupMatrixMultiplyAccumulateINTEL reads and writes its lanes ([`MmaSpec`], fixed at
 //! compile time), and the checks that need the subgroup size, which only the run knows
-//! ([`check_program`]): the DPAS platform it selects (8 → DG2, 16 → PVC), the shapes and types
+//! ([`check_program`]): the DPAS platform (the run's `DpasConfig`, or by subgroup size: 8 → DG2,
+//! 16 → PVC), the shapes and types
 //! that platform's DPAS accepts, and where A's elements sit in the lanes ([`ALayout`]).
 //! `exec::matrix_mma` runs the instruction. Sources: docs/semantics/dpas.md,
 //! "OpSubgroupMatrixMultiplyAccumulateINTEL in the engine".
 
 use super::{Inst, Program};
+use crate::config::DpasConfig;
 use crate::error::ExecError;
-use spvx_dpas::isa::ExecOptions;
 use spvx_dpas::matrix::{AccMatrix, ElementMatrix, MatmulSpec, Tiling, matmul_instructions};
 use spvx_dpas::{DataType, Platform, Precision};
 use spvx_spirv::op::Op;
@@ -103,25 +104,37 @@ impl MmaSpec {
         })
     }
 
-    /// The matmul this instruction is for subgroup size `n`.
-    pub fn matmul_spec(&self, n: u32) -> Result<MatmulSpec, String> {
-        let platform = platform_for(n).ok_or_else(|| {
-            format!(
-                "needs a subgroup size of 8 (DPAS exec size of XeHP/DG2) or 16 (PVC and later); the run's subgroup size is {n} (`--subgroup-size 8` or `16`; run files and Python: `subgroup_size`)"
-            )
-        })?;
+    /// The matmul this instruction is for subgroup size `n` under `dpas`.
+    pub fn matmul_spec(&self, n: u32, dpas: &DpasConfig) -> Result<MatmulSpec, String> {
+        let platform = match dpas.platform {
+            Some(p) if p.exec_size() == n => p,
+            Some(p) => {
+                return Err(format!(
+                    "the DPAS platform {p} (set by the run's profile) has exec size {}, so it needs a subgroup size of {}; the run's subgroup size is {n} (`--subgroup-size {}`; run files and Python: `subgroup_size`)",
+                    p.exec_size(),
+                    p.exec_size(),
+                    p.exec_size()
+                ));
+            }
+            None => platform_for(n).ok_or_else(|| {
+                format!(
+                    "needs a subgroup size of 8 (DPAS exec size of XeHP/DG2) or 16 (PVC and later); the run's subgroup size is {n} (`--subgroup-size 8` or `16`; run files and Python: `subgroup_size`)"
+                )
+            })?,
+        };
         Ok(MatmulSpec {
             platform,
             a: self.a,
             b: self.b,
             dst: self.dst,
-            options: ExecOptions::default(),
+            options: dpas.options,
         })
     }
 
-    /// Checks that the instruction is one DPAS of the platform of subgroup size `n`.
-    pub fn check(&self, n: u32) -> Result<(), String> {
-        let spec = self.matmul_spec(n)?;
+    /// Checks that the instruction is one DPAS of the platform of subgroup size `n` under
+    /// `dpas`.
+    pub fn check(&self, n: u32, dpas: &DpasConfig) -> Result<(), String> {
+        let spec = self.matmul_spec(n, dpas)?;
         let tiling = Tiling::of(&spec, self.k as usize).map_err(|e| e.to_string())?;
         if tiling.kd != self.k as usize {
             return Err(format!(
@@ -168,12 +181,12 @@ impl MmaSpec {
 }
 
 /// Checks every OpSubgroupMatrixMultiplyAccumulateINTEL of `prog` against subgroup size `n`
-/// (a run configuration error names the instruction).
-pub fn check_program(prog: &Program, n: u32) -> Result<(), ExecError> {
+/// and `dpas` (a run configuration error names the instruction).
+pub fn check_program(prog: &Program, n: u32, dpas: &DpasConfig) -> Result<(), ExecError> {
     for f in &prog.functions {
         for (inst, &source) in f.code.iter().zip(&f.source) {
             if let Inst::SubgroupMma { spec, .. } = inst {
-                spec.check(n).map_err(|message| {
+                spec.check(n, dpas).map_err(|message| {
                     let opcode = prog
                         .opcodes
                         .get(source as usize)

@@ -43,7 +43,7 @@ pub fn run(
             cfg.subgroup_size
         )));
     }
-    crate::program::mma::check_program(prog, cfg.subgroup_size)?;
+    crate::program::mma::check_program(prog, cfg.subgroup_size, &cfg.dpas)?;
     let total: u64 = groups.iter().map(|&g| g as u64).product();
     let width = cfg.subgroup_size as usize;
     let ks = kernel::setup(prog, res)?;

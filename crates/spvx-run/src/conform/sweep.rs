@@ -225,6 +225,24 @@ pub fn sweep(
     })
 }
 
+/// Why the hardware of the run's profile cannot run `form` at all, if it cannot: a profile that
+/// names a DPAS platform (`intel-pvc`, …) runs OpSubgroupMatrixMultiplyAccumulateINTEL only at
+/// that platform's exec size and with the types its DPAS accepts, so the other forms are
+/// UNSUPPORTED for that hardware, on the engine and on a device alike.
+fn beyond_profile(opts: &Options, base: &RunConfig, form: &Form, c: &Compiled) -> Option<String> {
+    let profile = opts.profile.as_deref()?;
+    base.dpas.platform?;
+    let mut cfg = base.clone();
+    cfg.subgroup_size = form.subgroup_size()?;
+    c.engine.check_dpas(&cfg).err().map(|e| {
+        let reason = match e {
+            spvx_exec::ExecError::Config(m) => m,
+            other => other.to_string(),
+        };
+        format!("the hardware of profile {profile}: {reason}")
+    })
+}
+
 /// Runs, judges and (when asked) exports one unit.
 fn run_unit(
     opts: &Options,
@@ -242,6 +260,9 @@ fn run_unit(
         }
     };
     let error = |message: String| Ok((Verdict::Error { message }, Counts::default()));
+    if let Some(missing) = beyond_profile(opts, base, form, c) {
+        return Ok((Verdict::Unsupported { missing }, Counts::default()));
+    }
     let inputs = inputs::inputs(form, opts.seed, u.chunk, u.count);
     let expected = match run_engine_with(c, form, &inputs, u.count, true, base) {
         Ok(e) => e,

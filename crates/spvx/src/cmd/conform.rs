@@ -116,8 +116,8 @@ pub struct ConformArgs {
     /// Units run at once on the engine (default: the number of CPUs).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// A vendor profile (amd-cdna2, amd-rdna3, amd-rdna4; `spvx run --help` lists their
-    /// sources): the engine's expected values follow what that hardware does where the
+    /// A vendor profile (amd-cdna2, amd-rdna3, amd-rdna4, intel-dg2, intel-pvc, intel-xe2,
+    /// intel-xe3, intel-xe3p; `spvx devices --profiles` lists what each sets and its sources): the engine's expected values follow what that hardware does where the
     /// specification leaves freedom, so a device of that family PASSes where it matches.
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,

@@ -136,6 +136,17 @@ fn print_text(r: &DeviceReport) {
     }
 }
 
+/// A profile's DPAS setting in words.
+fn dpas_setting(d: &spvx_exec::DpasConfig) -> String {
+    let platform = d
+        .platform
+        .map_or("by subgroup size".to_string(), |p| p.to_string());
+    format!(
+        "OpSubgroupMatrixMultiplyAccumulateINTEL as DPAS of {platform}, float model {:?}",
+        d.options.model
+    )
+}
+
 pub fn run(args: DevicesArgs) -> CmdResult {
     if args.profiles {
         for p in spvx_run::profile::PROFILES {
@@ -143,7 +154,12 @@ pub fn run(args: DevicesArgs) -> CmdResult {
                 continue;
             }
             println!("{}: {}", p.name, p.hardware);
-            println!("  sets: VALVE mixed dot model {:?}", p.mixdot);
+            if let Some(m) = &p.mixdot {
+                println!("  sets: VALVE mixed dot model {m:?}");
+            }
+            if let Some(d) = &p.dpas {
+                println!("  sets: {}", dpas_setting(d));
+            }
             println!("  confirmed: {}", p.confirmed);
             if !p.unconfirmed.is_empty() {
                 println!("  unconfirmed: {}", p.unconfirmed);
@@ -156,7 +172,8 @@ pub fn run(args: DevicesArgs) -> CmdResult {
                 .map(|p| {
                     json!({"name": p.name, "hardware": p.hardware, "confirmed": p.confirmed,
                            "unconfirmed": p.unconfirmed, "sources": p.sources,
-                           "mixdot": format!("{:?}", p.mixdot)})
+                           "mixdot": p.mixdot.map(|m| format!("{m:?}")),
+                           "dpas": p.dpas.as_ref().map(dpas_setting)})
                 })
                 .collect();
             println!("{}", serde_json::to_string_pretty(&v).map_err(error)?);
