@@ -76,3 +76,55 @@ fn failing_scripts_fail_at_the_same_expects_on_the_device() {
         "{out}"
     );
 }
+
+/// The specification's freedoms on a device: lavapipe's exp is 1–3 ULP from the correctly
+/// rounded values the script expects (computed apart with Python), within Vulkan's bound for
+/// GLSL.std.450 Exp: the EXPECT is listed as allowed, naming the instruction and the bound,
+/// and the script passes; `--literal` fails it as Amber does; a value beyond any freedom fails
+/// either way. On the engine the script passes with nothing allowed.
+#[test]
+fn an_expect_held_by_the_precision_table_is_allowed_on_the_device() {
+    if vk_common::device().is_none() {
+        return;
+    }
+    let ok = dir()
+        .join("device_freedom/exp_precision.amber")
+        .display()
+        .to_string();
+    let beyond = dir()
+        .join("device_freedom/exp_beyond_bound.amber")
+        .display()
+        .to_string();
+    let (o, out) = amber_on_device(&[ok.clone(), beyond.clone()]);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains(&format!("PASS  {ok} (1 EXPECT)")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "  allowed: {ok}:24:1: EXPECT out: value 0 at byte 4"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("from the correctly rounded %")
+            && out.contains("OpExtInst GLSL.std.450 Exp, within Vulkan's bound (3 + 2·|x| ULP)"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("FAIL  {beyond}")), "{out}");
+    let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .args(["amber", "--device", "vulkan", "--literal", &ok])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run spvx: {e}"));
+    let lit = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{lit}");
+    assert!(
+        lit.contains(&format!("FAIL  {ok}")) && !lit.contains("allowed:"),
+        "{lit}"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .args(["amber", &ok])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run spvx: {e}"));
+    let eng = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{eng}");
+    assert!(!eng.contains("allowed:"), "{eng}");
+}

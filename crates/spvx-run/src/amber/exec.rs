@@ -4,12 +4,16 @@
 //! dispatches, and copies the buffers back; `COPY` copies bytes; `EXPECT` is checked by
 //! [`super::check`]. A failed `EXPECT` does not stop the script: every one is reported. When
 //! an engine run fails an `EXPECT`, the script runs again tracking writers (interpreter) to
-//! name the invocation that wrote the first failing value.
+//! name the invocation that wrote the first failing value. On a device, an `EXPECT` that holds
+//! only where the specification lets the device differ from the engine is an allowed
+//! difference ([`super::allowance`]), unless [`ScriptOptions::literal`].
 
+use super::allowance::{Allowances, Window, engine_run};
 use super::check::{Miss, check};
 use super::error::{AmberError, Place};
 use super::model::{Command, Script};
 use super::{parse, shader, vkscript};
+use crate::compare::{JudgedRun, judge_of};
 use crate::diagnostic::Diagnostic;
 use crate::module::LoadedModule;
 use spvx_exec::{CompileOptions, InvocationId, Resources, RunConfig};
@@ -48,6 +52,10 @@ pub struct Outcome {
     pub failures: Vec<Failure>,
     /// `EXPECT`s checked (each repetition counted).
     pub expects: usize,
+    /// `EXPECT`s that failed on the device's values and hold with the engine's where the
+    /// specification allows the device's (device runs without [`ScriptOptions::literal`]):
+    /// not failures; each message names the freedoms.
+    pub allowed: Vec<Failure>,
     /// Engine runs that met undefined behaviour (the documented result was used): one note
     /// per such `RUN`, with the first event.
     pub notes: Vec<String>,
@@ -75,6 +83,9 @@ pub struct ScriptOptions {
     pub target_env: Option<String>,
     /// Keep every buffer's final bytes in [`Outcome::buffers`] (`spvx amber --out`).
     pub keep_buffers: bool,
+    /// On a device, judge `EXPECT`s literally as Amber does (`spvx amber --literal`): a value
+    /// the specification allows but the script does not expect fails.
+    pub literal: bool,
 }
 
 /// Reads, parses and runs the script at `path`.
@@ -89,6 +100,7 @@ pub fn run_script_with(path: &Path, target: &Target, opts: &ScriptOptions) -> Ou
         status,
         failures: Vec::new(),
         expects: 0,
+        allowed: Vec::new(),
         notes: Vec::new(),
         buffers: Vec::new(),
     };
@@ -144,6 +156,7 @@ pub fn run_script_with(path: &Path, target: &Target, opts: &ScriptOptions) -> Ou
         },
         failures,
         expects: st.expects,
+        allowed: st.allowed,
         buffers: st
             .buffers
             .into_iter()
@@ -177,6 +190,9 @@ struct State<'s> {
     failures: Vec<Failure>,
     expects: usize,
     notes: Vec<String>,
+    /// Device runs: the elements the specification lets differ from the engine's.
+    allowances: Allowances,
+    allowed: Vec<Failure>,
 }
 
 impl<'s> State<'s> {
@@ -200,6 +216,8 @@ impl<'s> State<'s> {
             failures: Vec::new(),
             expects: 0,
             notes: Vec::new(),
+            allowances: Allowances::default(),
+            allowed: Vec::new(),
         }
     }
 
@@ -231,6 +249,32 @@ impl<'s> State<'s> {
                 Command::Expect(e) => {
                     self.expects += 1;
                     if let Some(m) = check(self.script, &e.buffer, &e.kind, &self.buffers) {
+                        if !self.allowances.is_empty() {
+                            let reference = self.allowances.reference(&self.buffers);
+                            if check(self.script, &e.buffer, &e.kind, &reference).is_none() {
+                                let (freedom, held) =
+                                    self.allowances.at(&m.buffer, m.byte.unwrap_or(0));
+                                let why = match freedom {
+                                    Some(f) => format!(
+                                        "there: {f}; {held} element(s) of '{}' held in all",
+                                        m.buffer
+                                    ),
+                                    None => format!(
+                                        "elsewhere: {held} element(s) of '{}' held",
+                                        m.buffer
+                                    ),
+                                };
+                                self.allowed.push(Failure {
+                                    at: e.at.clone(),
+                                    message: format!(
+                                        "EXPECT {}: {} on the device; it holds with the engine's values where the specification allows the device's ({why})",
+                                        e.buffer, m.message
+                                    ),
+                                    writer: None,
+                                });
+                                continue;
+                            }
+                        }
                         let writer = self.writer(&m);
                         self.failures.push(Failure {
                             at: e.at.clone(),
@@ -359,17 +403,7 @@ impl<'s> State<'s> {
                     .compile(&entry, &opts)
                     .map_err(|e| fail(e.to_string()))?;
                 unbound(compiled.bindings(), &bound, push.is_some()).map_err(fail)?;
-                let mut res = Resources::new();
-                for ((set, binding, index, _, _, _), given) in bound.iter().zip(&inputs) {
-                    let bytes = given.clone();
-                    match index {
-                        Some(i) => res.set_buffer_element(*set, *binding, *i, bytes),
-                        None => res.set_buffer(*set, *binding, bytes),
-                    }
-                }
-                if let Some(p) = push {
-                    res.push_constants = p;
-                }
+                let mut res = resources(&bound, &inputs, push);
                 let report = compiled
                     .run(&mut res, groups, &cfg)
                     .map_err(|e| fail(module.placed(e).to_string()))?;
@@ -428,9 +462,10 @@ impl<'s> State<'s> {
                         .is_none_or(|d| d.contains(&(set, binding)))
                 };
                 let words = module.words();
+                let push_given = push.clone();
                 let mut run = VkRun {
                     words,
-                    entry: Some(entry),
+                    entry: Some(entry.clone()),
                     groups,
                     push,
                     spec,
@@ -465,8 +500,9 @@ impl<'s> State<'s> {
                     },
                     other => fail(other.to_string()),
                 })?;
-                for (k, (set, binding, index, buf, s, _)) in bound.iter().enumerate() {
-                    let bytes = match index {
+                let device_bytes = |k: usize| -> Option<&Vec<u8>> {
+                    let (set, binding, index, ..) = &bound[k];
+                    match index {
                         Some(i) if *i > 0 => out
                             .elements
                             .iter()
@@ -477,15 +513,70 @@ impl<'s> State<'s> {
                             .iter()
                             .find(|x| (x.set, x.binding) == (*set, *binding))
                             .map(|x| &x.bytes),
-                    };
-                    if let Some(bytes) = bytes {
+                    }
+                };
+                for (k, (_, _, _, buf, s, _)) in bound.iter().enumerate() {
+                    if let Some(bytes) = device_bytes(k) {
                         write_back(self.buffers.get_mut(buf), *s, &inputs[k], bytes);
                     }
                 }
+                if self.opts.literal {
+                    return Ok(());
+                }
+                // The engine on the same bytes, and the specification's say on every element
+                // where the device differs from it.
+                let module = &self.modules[&shader_name];
+                let types = module.buffer_elements();
+                let source = JudgedRun {
+                    module,
+                    entry: &entry,
+                    compile: opts,
+                    groups,
+                    element_types: &types,
+                };
+                let given = resources(&bound, &inputs, push_given);
+                let cfg = RunConfig::default();
+                let engine = engine_run(&source, &given, &cfg);
+                let windows: Vec<Window> = bound
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, (set, binding, index, buf, s, _))| {
+                        let engine = engine.as_ref().and_then(|r| match index {
+                            Some(i) => r.buffer_element(*set, *binding, *i),
+                            None => r.buffer(*set, *binding),
+                        });
+                        Some(Window {
+                            key: (*set, *binding, index.unwrap_or(0)),
+                            buffer: buf,
+                            start: *s,
+                            given: &inputs[k],
+                            device: device_bytes(k)?,
+                            engine,
+                        })
+                    })
+                    .collect();
+                self.allowances
+                    .record_run(&windows, &types, &mut || judge_of(&source, &given, &cfg));
                 Ok(())
             }
         }
     }
+}
+
+/// Engine resources holding the bytes each binding is given, and the push constants.
+fn resources(bound: &[Slot], inputs: &[Vec<u8>], push: Option<Vec<u8>>) -> Resources {
+    let mut res = Resources::new();
+    for ((set, binding, index, _, _, _), given) in bound.iter().zip(inputs) {
+        let bytes = given.clone();
+        match index {
+            Some(i) => res.set_buffer_element(*set, *binding, *i, bytes),
+            None => res.set_buffer(*set, *binding, bytes),
+        }
+    }
+    if let Some(p) = push {
+        res.push_constants = p;
+    }
+    res
 }
 
 /// Copies the bytes of `out` that differ from `given` into `dst` from byte `start`.

@@ -8,11 +8,13 @@
 //! - [`layout`]: data types and Amber's std140/std430/packed layouts; [`values`]: values.
 //! - [`parse`] (with `parse_pipeline`, `parse_command`): AmberScript; [`vkscript`]: VkScript; [`model`]: the script they both give.
 //! - [`shader`]: shaders to SPIR-V (spvx's assembler, hex, binary files, glslangValidator).
-//! - [`exec`]: running the commands; [`check`]: the EXPECTs; [`outputs`]: the buffers after
-//!   a script (`--out`).
+//! - [`exec`]: running the commands; [`check`]: the EXPECTs; [`allowance`]: the
+//!   specification's freedoms in EXPECTs on a device; [`outputs`]: the buffers after a script
+//!   (`--out`).
 //!
 //! Decisions the Amber documents leave open are in docs/semantics/amber.md.
 
+pub mod allowance;
 pub mod args;
 pub mod check;
 pub mod error;

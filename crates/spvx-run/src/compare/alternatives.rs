@@ -15,10 +15,12 @@ use crate::ElemType;
 use crate::device::Loaded;
 use crate::module::LoadedModule;
 use crate::plan::RunPlan;
+use spvx_exec::CompileOptions;
 use spvx_exec::{Resources, RunConfig};
 use spvx_num::mixdot::{Model, ModelConfig};
 use spvx_spirv::asm::AsmOptions;
 use spvx_spirv::binary::to_bytes;
+use std::collections::BTreeMap;
 
 /// Up to this many sites, every combination is evaluated (2^3 − 1 = 7 runs).
 pub const MAX_COMBINED_SITES: usize = 3;
@@ -31,16 +33,39 @@ pub fn judge_for(
     inputs: &Resources,
     config: &RunConfig,
 ) -> SpecJudge {
-    let facts = ModuleFacts::of(loaded.module.index(), &loaded.entry);
+    let source = JudgedRun {
+        module: &loaded.module,
+        entry: &loaded.entry,
+        compile: plan.compile_options(),
+        groups: plan.groups,
+        element_types: &loaded.element_types,
+    };
+    judge_of(&source, inputs, config)
+}
+
+/// What a judge needs of one dispatch: the module and entry point, how it is compiled, the
+/// workgroups, and each buffer binding's element type (`LoadedModule::buffer_elements`).
+pub struct JudgedRun<'a> {
+    pub module: &'a LoadedModule,
+    pub entry: &'a str,
+    pub compile: CompileOptions,
+    pub groups: [u32; 3],
+    pub element_types: &'a BTreeMap<(u32, u32), ElemType>,
+}
+
+/// The judge of one dispatch (a run plan's, an Amber `RUN`'s): the module's facts for the
+/// entry point, and every alternative the engine can compute from `inputs` under `config`.
+pub fn judge_of(source: &JudgedRun, inputs: &Resources, config: &RunConfig) -> SpecJudge {
+    let facts = ModuleFacts::of(source.module.index(), source.entry);
     let mut judge = SpecJudge::new(facts);
     let run =
         |module: &LoadedModule, res: &Resources, cfg: &RunConfig| -> Result<Resources, String> {
             let compiled = module
-                .compile(&loaded.entry, &plan.compile_options())
+                .compile(source.entry, &source.compile)
                 .map_err(|e| e.to_string())?;
             let mut res = res.clone();
             compiled
-                .run(&mut res, plan.groups, cfg)
+                .run(&mut res, source.groups, cfg)
                 .map_err(|e| e.to_string())?;
             Ok(res)
         };
@@ -69,7 +94,7 @@ pub fn judge_for(
     for subset in combinations(contractions.len(), &mut judge.unevaluated, "contraction") {
         let pairs: Vec<(Site, Site)> = subset.iter().map(|&i| contractions[i].clone()).collect();
         let ids: Vec<(u32, u32)> = pairs.iter().map(|(m, a)| (m.id, a.id)).collect();
-        match variant(loaded, &ids, &[]).and_then(|m| run(&m, inputs, &cfg)) {
+        match variant(source.module, &ids, &[]).and_then(|m| run(&m, inputs, &cfg)) {
             Ok(outputs) => judge.alternatives.push(Alternative {
                 freedom: Freedom::Contraction(pairs),
                 outputs,
@@ -82,7 +107,7 @@ pub fn judge_for(
     for subset in combinations(fmas.len(), &mut judge.unevaluated, "Fma") {
         let sites: Vec<Site> = subset.iter().map(|&i| fmas[i].clone()).collect();
         let ids: Vec<u32> = sites.iter().map(|s| s.id).collect();
-        match variant(loaded, &[], &ids).and_then(|m| run(&m, inputs, &cfg)) {
+        match variant(source.module, &[], &ids).and_then(|m| run(&m, inputs, &cfg)) {
             Ok(outputs) => judge.alternatives.push(Alternative {
                 freedom: Freedom::UnfusedFma(sites),
                 outputs,
@@ -115,7 +140,7 @@ pub fn judge_for(
                 if fout {
                     name.push_str(", subnormal results flushed");
                 }
-                match run(&loaded.module, inputs, &c) {
+                match run(source.module, inputs, &c) {
                     Ok(outputs) => judge.alternatives.push(Alternative {
                         freedom: Freedom::MixdotModel(name),
                         outputs,
@@ -130,7 +155,7 @@ pub fn judge_for(
     // Subnormal float inputs flushed to zero (where the width may be flushed).
     let mut flushed = inputs.clone();
     let mut widths = Vec::new();
-    for (&(set, binding), &elem) in &loaded.element_types {
+    for (&(set, binding), &elem) in source.element_types {
         let Some(f) = elem.float_format() else {
             continue;
         };
@@ -145,7 +170,7 @@ pub fn judge_for(
         }
     }
     if let Some(&width) = widths.first()
-        && let Ok(outputs) = run(&loaded.module, &flushed, &cfg)
+        && let Ok(outputs) = run(source.module, &flushed, &cfg)
     {
         judge.alternatives.push(Alternative {
             freedom: Freedom::DenormalFlush {
@@ -160,15 +185,15 @@ pub fn judge_for(
 
 /// The module with the contraction sites `contract` fused and the Fma sites `unfuse` split.
 fn variant(
-    loaded: &Loaded,
+    module: &LoadedModule,
     contract: &[(u32, u32)],
     unfuse: &[u32],
 ) -> Result<LoadedModule, String> {
-    let (header, insts) = rewrite(loaded.module.index(), contract, unfuse)
+    let (header, insts) = rewrite(module.index(), contract, unfuse)
         .ok_or_else(|| "a site is not the instruction it was found as".to_string())?;
     let bytes = to_bytes(&header, &insts);
     LoadedModule::from_bytes(
-        format!("{} (variant)", loaded.module.name),
+        format!("{} (variant)", module.name),
         &bytes,
         &AsmOptions::default(),
     )

@@ -36,7 +36,7 @@ pub mod rewrite;
 pub mod spec;
 pub mod verdict;
 
-pub use alternatives::judge_for;
+pub use alternatives::{JudgedRun, judge_for, judge_of};
 pub use provenance::{ModuleFacts, OutputFacts};
 pub use spec::{Alternative, SpecComparison, SpecDifference, SpecJudge};
 pub use verdict::{ElementVerdict, Freedom, Open, Site, Violation};

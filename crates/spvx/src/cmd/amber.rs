@@ -60,7 +60,15 @@ OUTPUT
   --out DIR [--format bin|npy]: every buffer of each script that ran (PASS or FAIL) after
   its last command, as DIR/STEM/NAME.bin or .npy (an array of its data type; std140/std430
   padding as NumPy padding fields, e.g. a 'value' field in 16-byte records).
-  Exit status: 0 when nothing failed or errored, 1 otherwise.";
+  Exit status: 0 when nothing failed or errored, 1 otherwise.
+
+ON A DEVICE: THE SPECIFICATION'S FREEDOMS
+  After each RUN on a device, the engine runs the same dispatch on the same bytes, and every
+  element where the device differs is judged as `spvx diff` judges it (a legal fused
+  multiply-add, Fma's precision, the Vulkan precision table, flushed subnormals, NaN payloads,
+  the VALVE models). An EXPECT that fails on the device's values but holds with the engine's
+  values where the specification allows the device's does not fail the script: it is listed
+  as 'allowed:' with the freedom under a PASS. --literal judges every EXPECT as Amber does.";
 
 /// Arguments of `spvx amber`.
 #[derive(clap::Args)]
@@ -100,6 +108,10 @@ pub struct AmberArgs {
     /// std140/std430 padding as NumPy padding fields).
     #[arg(long, value_name = "bin|npy", default_value = "bin", requires = "out")]
     pub format: String,
+    /// On a device, judge every EXPECT literally as Amber does: a value the specification
+    /// allows (e.g. a legal fused multiply-add) but the script does not expect fails.
+    #[arg(long)]
+    pub literal: bool,
 }
 
 /// Runs every script and prints the verdicts.
@@ -114,6 +126,7 @@ pub fn run(args: AmberArgs) -> CmdResult {
     let script_opts = ScriptOptions {
         target_env: args.target_env.clone(),
         keep_buffers: args.out.is_some(),
+        literal: args.literal,
     };
     let format = OutFormat::from_name(&args.format)
         .ok_or_else(|| error(format!("--format {}: one of bin, npy", args.format)))?;
@@ -194,6 +207,7 @@ pub fn run(args: AmberArgs) -> CmdResult {
                         status: Status::Error("the script's run panicked".to_string()),
                         failures: Vec::new(),
                         expects: 0,
+                        allowed: Vec::new(),
                         notes: Vec::new(),
                         buffers: Vec::new(),
                     })
@@ -267,6 +281,9 @@ fn print_outcome(file: &str, o: &Outcome) {
         Status::Skip(why) => say!("SKIP  {file}: {why}"),
         Status::Error(why) => say!("ERROR {file}: {why}"),
     }
+    for a in &o.allowed {
+        say!("  allowed: {}: {}", a.at, a.message);
+    }
     for n in &o.notes {
         say!("  note: {n}");
     }
@@ -305,6 +322,12 @@ fn print_json(
                     "column": f.at.col,
                     "message": f.message,
                     "writer": f.writer,
+                })).collect::<Vec<_>>(),
+                "allowed": o.allowed.iter().map(|a| serde_json::json!({
+                    "file": a.at.file,
+                    "line": a.at.line,
+                    "column": a.at.col,
+                    "message": a.message,
                 })).collect::<Vec<_>>(),
             })
         })
