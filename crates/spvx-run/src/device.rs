@@ -25,7 +25,7 @@ pub enum DeviceError {
     )]
     KernelEntry { module: String, entry: String },
     #[error(
-        "{origin}: arrays of tensors are not run on a device (spvx-vk binds one tensor per binding)"
+        "{origin}: arrays of tensors are not run on a device from a run plan (`spvx conform tensors --device` runs them; `spvx run`/`spvx diff` bind one tensor per binding)"
     )]
     TensorArray { origin: String },
     #[error("--device: {0}")]
@@ -159,6 +159,7 @@ impl Loaded {
             .map(|(set, binding, t, _)| TensorData {
                 set: *set,
                 binding: *binding,
+                index: 0,
                 shape: t.shape.clone(),
                 strides: t.strides.clone(),
                 bytes: t.data.clone(),

@@ -417,6 +417,10 @@ fn query(instance: &ash::Instance, p: vk::PhysicalDevice, index: u32) -> VkResul
             runtime_descriptor_array: b(v12.runtime_descriptor_array),
             robust_buffer_access2: robustness2 && b(rob2.robust_buffer_access2),
             tensors: has_tensors && b(tensor.tensors) && b(tensor.shader_tensor_access),
+            shader_storage_tensor_array_dynamic_indexing: has_tensors
+                && b(tensor.shader_storage_tensor_array_dynamic_indexing),
+            shader_storage_tensor_array_non_uniform_indexing: has_tensors
+                && b(tensor.shader_storage_tensor_array_non_uniform_indexing),
             shader_bfloat16_type: has_bf16 && b(bf16.shader_bfloat16_type),
             shader_bfloat16_dot_product: has_bf16 && b(bf16.shader_bfloat16_dot_product),
             shader_float8: has_fp8 && b(fp8.shader_float8),
@@ -592,6 +596,12 @@ fn create_device(
     let mut tensor = tensor_ffi::PhysicalDeviceTensorFeatures {
         tensors: vk::TRUE,
         shader_tensor_access: vk::TRUE,
+        shader_storage_tensor_array_dynamic_indexing: f
+            .shader_storage_tensor_array_dynamic_indexing
+            .into(),
+        shader_storage_tensor_array_non_uniform_indexing: f
+            .shader_storage_tensor_array_non_uniform_indexing
+            .into(),
         ..Default::default()
     };
     if f.tensors {

@@ -43,6 +43,10 @@ pub struct DeviceFeatures {
     pub robust_buffer_access2: bool,
     /// VK_ARM_tensors `tensors` (extension present; through the emulation layer on lavapipe).
     pub tensors: bool,
+    /// VK_ARM_tensors `shaderStorageTensorArrayDynamicIndexing` and
+    /// `shaderStorageTensorArrayNonUniformIndexing`.
+    pub shader_storage_tensor_array_dynamic_indexing: bool,
+    pub shader_storage_tensor_array_non_uniform_indexing: bool,
     /// VK_KHR_shader_bfloat16 `shaderBFloat16Type` and `shaderBFloat16DotProduct`.
     pub shader_bfloat16_type: bool,
     pub shader_bfloat16_dot_product: bool,
@@ -194,6 +198,14 @@ fn need(cap: u32) -> VkResult<Vec<Need>> {
             vec![F("runtimeDescriptorArray", |f| f.runtime_descriptor_array)]
         }
         C::TensorsARM => vec![F("tensors (VK_ARM_tensors)", |f| f.tensors)],
+        C::StorageTensorArrayDynamicIndexingARM => vec![F(
+            "shaderStorageTensorArrayDynamicIndexing (VK_ARM_tensors)",
+            |f| f.shader_storage_tensor_array_dynamic_indexing,
+        )],
+        C::StorageTensorArrayNonUniformIndexingARM => vec![F(
+            "shaderStorageTensorArrayNonUniformIndexing (VK_ARM_tensors)",
+            |f| f.shader_storage_tensor_array_non_uniform_indexing,
+        )],
         C::Float8EXT => vec![F("shaderFloat8 (VK_EXT_shader_float8)", |f| {
             f.shader_float8
         })],

@@ -41,7 +41,7 @@ struct HostTensor {
 pub(crate) struct RunObjects<'d> {
     device: &'d ash::Device,
     tensor_fns: Option<tensor_ffi::TensorFns>,
-    tensors: BTreeMap<(u32, u32), HostTensor>,
+    tensors: BTreeMap<(u32, u32, u32), HostTensor>,
     buffers: BTreeMap<BufferKey, HostBuffer>,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     pool: vk::DescriptorPool,
@@ -197,19 +197,20 @@ impl<'d> RunObjects<'d> {
         }
     }
 
-    /// Creates a linear tensor for (set, binding) of `shape` (outermost first) and byte
-    /// `strides` (None: packed), holding `bytes`, and its view.
+    /// Creates a linear tensor for `key` (set, binding, element of an array of tensors) of
+    /// `shape` (outermost first) and byte `strides` (None: packed), holding `bytes`, and its
+    /// view.
     #[allow(clippy::too_many_arguments)]
     pub fn create_tensor(
         &mut self,
         memory: &vk::PhysicalDeviceMemoryProperties,
-        set: u32,
-        binding: u32,
+        key: (u32, u32, u32),
         format: i32,
         shape: &[i64],
         strides: Option<&[i64]>,
         data_len: usize,
     ) -> VkResult<()> {
+        let (set, binding, _) = key;
         let fns = self.tensor_fns.ok_or(VkError::Binding {
             set,
             binding,
@@ -289,7 +290,7 @@ impl<'d> RunObjects<'d> {
         match result {
             Ok(m) => ht.memory = m,
             Err(e) => {
-                self.tensors.insert((set, binding), ht);
+                self.tensors.insert(key, ht);
                 return Err(e);
             }
         }
@@ -315,7 +316,7 @@ impl<'d> RunObjects<'d> {
         match mapped {
             Ok(p) => ht.ptr = p.cast(),
             Err(e) => {
-                self.tensors.insert((set, binding), ht);
+                self.tensors.insert(key, ht);
                 return Err(e);
             }
         }
@@ -331,7 +332,7 @@ impl<'d> RunObjects<'d> {
         // SAFETY: valid tensor bound to memory.
         let r =
             unsafe { (fns.create_tensor_view)(dev, &view_info, std::ptr::null(), &mut ht.view) };
-        self.tensors.insert((set, binding), ht);
+        self.tensors.insert(key, ht);
         if r != vk::Result::SUCCESS {
             return Err(VkError::call("vkCreateTensorViewARM")(r));
         }
@@ -339,8 +340,9 @@ impl<'d> RunObjects<'d> {
     }
 
     /// Writes a dispatch's input into a tensor: exactly the byte length it was created for.
-    pub fn write_tensor(&mut self, set: u32, binding: u32, bytes: &[u8]) -> VkResult<()> {
-        let ht = self.tensors.get(&(set, binding)).ok_or(VkError::Binding {
+    pub fn write_tensor(&mut self, key: (u32, u32, u32), bytes: &[u8]) -> VkResult<()> {
+        let (set, binding, _) = key;
+        let ht = self.tensors.get(&key).ok_or(VkError::Binding {
             set,
             binding,
             message: "no tensor was created for it".into(),
@@ -362,8 +364,9 @@ impl<'d> RunObjects<'d> {
     }
 
     /// Reads a tensor's bytes back.
-    pub fn read_tensor(&self, set: u32, binding: u32) -> VkResult<Vec<u8>> {
-        let ht = self.tensors.get(&(set, binding)).ok_or(VkError::Binding {
+    pub fn read_tensor(&self, key: (u32, u32, u32)) -> VkResult<Vec<u8>> {
+        let (set, binding, _) = key;
+        let ht = self.tensors.get(&key).ok_or(VkError::Binding {
             set,
             binding,
             message: "no tensor was created for it".into(),
@@ -479,17 +482,20 @@ impl<'d> RunObjects<'d> {
                 elements,
             ));
         }
-        let views: Vec<(u32, u32, [tensor_ffi::Handle; 1])> = self
-            .tensors
-            .iter()
-            .map(|(&(set, binding), t)| (set, binding, [t.view]))
-            .collect();
+        // One write per tensor binding, its views in element order (the map's key order).
+        let mut views: Vec<(u32, u32, Vec<tensor_ffi::Handle>)> = Vec::new();
+        for (&(set, binding, _), t) in &self.tensors {
+            match views.last_mut() {
+                Some((s, b, v)) if (*s, *b) == (set, binding) => v.push(t.view),
+                _ => views.push((set, binding, vec![t.view])),
+            }
+        }
         let tensor_writes: Vec<tensor_ffi::WriteDescriptorSetTensor> = views
             .iter()
             .map(|(_, _, v)| tensor_ffi::WriteDescriptorSetTensor {
                 s_type: tensor_ffi::STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_TENSOR,
                 p_next: std::ptr::null(),
-                tensor_view_count: 1,
+                tensor_view_count: v.len() as u32,
                 p_tensor_views: v.as_ptr(),
             })
             .collect();
@@ -508,14 +514,14 @@ impl<'d> RunObjects<'d> {
                     .buffer_info(info)
             })
             .collect();
-        for ((set, binding, _), tw) in views.iter().zip(&tensor_writes) {
+        for ((set, binding, v), tw) in views.iter().zip(&tensor_writes) {
             let mut w = vk::WriteDescriptorSet::default()
                 .dst_set(self.sets[*set as usize])
                 .dst_binding(*binding)
                 .descriptor_type(vk::DescriptorType::from_raw(
                     tensor_ffi::DESCRIPTOR_TYPE_TENSOR,
                 ));
-            w.descriptor_count = 1;
+            w.descriptor_count = v.len() as u32;
             w.p_next = (tw as *const tensor_ffi::WriteDescriptorSetTensor).cast();
             writes.push(w);
         }

@@ -36,7 +36,8 @@ pub struct BufferInput<'a> {
 pub struct VkInputs<'a> {
     /// Every buffer (and array element) the prepared run gave data for, once each.
     pub buffers: Vec<BufferInput<'a>>,
-    /// Every tensor's bytes (index 0), when the run binds tensors.
+    /// Every tensor's bytes (index: the element of an array of tensors, 0 for a single one),
+    /// when the run binds tensors.
     pub tensors: Vec<BufferInput<'a>>,
     /// Push-constant bytes (zero-padded to the prepared range).
     pub push: Option<&'a [u8]>,
@@ -64,7 +65,7 @@ impl<'a> VkInputs<'a> {
                 .map(|t| BufferInput {
                     set: t.set,
                     binding: t.binding,
-                    index: 0,
+                    index: t.index,
                     bytes: &t.bytes,
                 })
                 .collect(),
@@ -115,25 +116,44 @@ impl<'r> Prepared<'r> {
         let mut objs = RunObjects::new(&d.device, d.tensor_fns);
         let mut tensor_keys = BTreeSet::new();
         for t in tensors {
-            if !tensor_keys.insert((t.set, t.binding)) {
+            if !tensor_keys.insert((t.set, t.binding, t.index)) {
                 return Err(VkError::Binding {
                     set: t.set,
                     binding: t.binding,
-                    message: "tensor given twice".into(),
+                    message: format!("tensor (element {}) given twice", t.index),
                 });
             }
             create_tensor(&mut objs, runner, &info, t)?;
         }
         for decl in info.bindings.iter() {
             if decl.kind == DescriptorKind::Tensor {
-                if !tensors
-                    .iter()
-                    .any(|t| (t.set, t.binding) == (decl.set, decl.binding))
+                // Every element of an array of tensors is given (VK_ARM_tensors binds all of
+                // a binding's descriptors), and no element past its length.
+                let count = decl.count.max(1);
+                if let Some(index) =
+                    (0..count).find(|&i| !tensor_keys.contains(&(decl.set, decl.binding, i)))
                 {
                     return Err(VkError::Binding {
                         set: decl.set,
                         binding: decl.binding,
-                        message: "a tensor binding without data".into(),
+                        message: if count == 1 {
+                            "a tensor binding without data".into()
+                        } else {
+                            format!("element {index} of an array of {count} tensors without data")
+                        },
+                    });
+                }
+                if let Some(t) = tensors
+                    .iter()
+                    .find(|t| (t.set, t.binding) == (decl.set, decl.binding) && t.index >= count)
+                {
+                    return Err(VkError::Binding {
+                        set: t.set,
+                        binding: t.binding,
+                        message: format!(
+                            "tensor element {}, but the binding holds {count} tensor(s)",
+                            t.index
+                        ),
                     });
                 }
                 continue;
@@ -224,7 +244,7 @@ impl<'r> Prepared<'r> {
             .iter()
             .map(|t| {
                 Ok(TensorData {
-                    bytes: self.objs.read_tensor(t.set, t.binding)?,
+                    bytes: self.objs.read_tensor((t.set, t.binding, t.index))?,
                     ..t.clone()
                 })
             })
@@ -276,11 +296,11 @@ impl<'r> Prepared<'r> {
         }
         let mut seen = BTreeSet::new();
         for t in &inputs.tensors {
+            let key = (t.set, t.binding, t.index);
             if !self
                 .tensors
                 .iter()
-                .any(|p| (p.set, p.binding) == (t.set, t.binding))
-                || t.index != 0
+                .any(|p| (p.set, p.binding, p.index) == key)
             {
                 return Err(VkError::Binding {
                     set: t.set,
@@ -288,19 +308,19 @@ impl<'r> Prepared<'r> {
                     message: "tensor data, but the prepared run binds no tensor there".into(),
                 });
             }
-            if !seen.insert((t.set, t.binding)) {
+            if !seen.insert(key) {
                 return Err(VkError::Binding {
                     set: t.set,
                     binding: t.binding,
                     message: "tensor data given twice".into(),
                 });
             }
-            self.objs.write_tensor(t.set, t.binding, t.bytes)?;
+            self.objs.write_tensor(key, t.bytes)?;
         }
         if let Some(t) = self
             .tensors
             .iter()
-            .find(|t| !seen.contains(&(t.set, t.binding)))
+            .find(|t| !seen.contains(&(t.set, t.binding, t.index)))
         {
             return Err(VkError::Binding {
                 set: t.set,
@@ -335,12 +355,13 @@ impl<'r> Prepared<'r> {
 }
 
 /// Refuses descriptor arrays spvx-vk cannot bind (runtime-sized, arrays of arrays, specialised
-/// lengths) and arrays of tensors.
+/// lengths).
 fn check_arrays(info: &ModuleInfo) -> VkResult<()> {
     for b in &info.bindings {
         let message = match (b.kind, b.count) {
-            (DescriptorKind::Tensor, 1) => continue,
-            (DescriptorKind::Tensor, _) => "an array of tensors; spvx-vk binds single tensors",
+            (DescriptorKind::Tensor, 0) => {
+                "an array of tensors spvx-vk cannot bind (runtime-sized, an array of arrays, or a length that is not an OpConstant)"
+            }
             (_, 0) => {
                 "an array of buffers spvx-vk cannot bind (runtime-sized, an array of arrays, or a length that is not an OpConstant)"
             }
@@ -465,8 +486,7 @@ fn create_tensor(
     let strides = t.strides.as_deref().map(to_i64).transpose()?;
     objs.create_tensor(
         &runner.device.memory,
-        t.set,
-        t.binding,
+        (t.set, t.binding, t.index),
         ty.format,
         &shape,
         strides.as_deref(),

@@ -40,6 +40,9 @@ pub struct BufferElement {
 pub struct TensorData {
     pub set: u32,
     pub binding: u32,
+    /// The element of an array of tensors (0 for a single tensor): every element of a
+    /// binding's array is its own tensor, given apart.
+    pub index: u32,
     /// Dimensions, outermost first.
     pub shape: Vec<u64>,
     /// Byte strides, outermost first (None: packed).

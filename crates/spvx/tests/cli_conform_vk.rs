@@ -237,8 +237,9 @@ fn tally(t: &str) -> (u64, u64, u64) {
 /// UNSUPPORTED naming it. Through Arm's emulation layer (SPVX_EMULATION_LAYER, as vk_cli.rs):
 /// reads with and without OutOfBoundsValueARM and Nontemporal, writes read back, strided and
 /// packed tensors, every element type, unsigned coordinates at ranks 1, 3 and 5 — all PASS;
-/// arrays of tensors, shaped types and ranks above the device's maxTensorDimensionCount are
-/// UNSUPPORTED with spvx-vk's, Vulkan's and the limit's reasons.
+/// arrays of tensors (indexed non-uniformly), shaped types and ranks above the device's
+/// maxTensorDimensionCount are UNSUPPORTED with the feature the layer lacks, Vulkan's and the
+/// limit's reasons.
 /// (Forms the layer 0.11.0 gets wrong or crashes on are listed in docs/semantics/conform.md.)
 #[test]
 fn tensor_forms_on_the_device_with_and_without_the_emulation_layer() {
@@ -303,7 +304,10 @@ fn tensor_forms_on_the_device_with_and_without_the_emulation_layer() {
         assert!(n >= forms && pass == n && unsupported == 0, "{only}: {t}");
     }
     for (only, reason) in [
-        ("tensors/read/array/i32/r2/", "spvx-vk"),
+        (
+            "tensors/read/array/i32/r2/",
+            "shaderStorageTensorArrayNonUniformIndexing (VK_ARM_tensors)",
+        ),
         (
             "tensors/size/shaped/",
             "VUID-RuntimeSpirv-OpTypeTensorARM-09902",

@@ -198,6 +198,7 @@ pub fn run_device_with_tensors(
         .map(|(b, data)| TensorData {
             set: 0,
             binding: b.binding,
+            index: b.index,
             shape: b.shape,
             strides: b.strides,
             bytes: data.to_vec(),

@@ -278,8 +278,9 @@ impl TensorForm {
     }
 
     /// Why a Vulkan device cannot run this form, when that is known before the run: Vulkan
-    /// forbids shaped tensor types in shader stages (VUID-RuntimeSpirv-OpTypeTensorARM-09902),
-    /// and spvx-vk binds single tensors, not arrays of them.
+    /// forbids shaped tensor types in shader stages (VUID-RuntimeSpirv-OpTypeTensorARM-09902).
+    /// (Arrays of tensors are bound; a device without the indexing feature their modules
+    /// declare is named by spvx-vk's capability check.)
     pub fn device_refusal(&self) -> Option<String> {
         match self.binding {
             Binding::Single => None,
@@ -287,10 +288,7 @@ impl TensorForm {
                 "a shaped OpTypeTensorARM in a shader stage (Vulkan forbids it: VUID-RuntimeSpirv-OpTypeTensorARM-09902; the form checks the engine only)"
                     .to_string(),
             ),
-            Binding::Array => Some(
-                "binding an array of tensors (VK_ARM_tensors allows it; spvx-vk binds single tensors)"
-                    .to_string(),
-            ),
+            Binding::Array => None,
         }
     }
 }
