@@ -1,0 +1,305 @@
+//! The second fast step, for the inputs the double step leaves undecided (chiefly results with
+//! 53 or more fraction bits, the 48- and 64-bit formats): exp, log, sin, cos, sinpi, cospi and
+//! the pairs in 116-bit fixed point ([`super::q116`]) with a proven bound of a few ulps
+//! (2^−116 each), rounded directly when the bound decides the result; None when it does not
+//! (or the argument is outside the reduced ranges below), and the caller takes the exact path.
+//!
+//! Each function gives V and a bound B (in ulps) with |V − f(x)·2^116·2^−k| ≤ B, k the scaling
+//! exponent (only exp has k ≠ 0). With fb = rW − rI, t = f(x)·2^fb lies in
+//! [V − B, V + B] · 2^(k + fb − 116), and every quantization mode is monotone, so when both ends
+//! quantize and overflow to one raw result it is the correctly rounded one.
+//!
+//! Bounds (ulps; each derivation in the function's comment, summed conservatively and rounded
+//! up): exp 12, log 12, sin/cos kernel 16. The argument reductions:
+//! - exp: |x| < 2^9, x = k·ln2 + r, |r| ≤ 0.36, e^r by its Taylor polynomial of degree 27.
+//! - log: x = y·2^e2 with y in [3/4, 3/2] (exact in integers), |e2| < 2^10,
+//!   ln x = e2·ln2 + 2·atanh(z), z = (y−1)/(y+1), |z| ≤ 1/5, atanh by 26 terms.
+//! - sinpi, cospi: x reduced modulo 2 exactly in integers (as the exact path does) to
+//!   j/2 + F/2^d, |F/2^d| ≤ ¼, θ = π·F/2^d from one 256-bit product.
+//! - sin, cos: |x| < 2^9 (larger arguments take the exact path, whose reduction stays exact),
+//!   x = k·π/2 + r with π/2 to 2^−125, |r| ≤ 0.79.
+
+use super::native::{FAR, NativeTarget, round_native};
+use super::q116::{
+    LN2_Q124, ONE, P, PI_Q124, PIO2_Q124, from_scaled, horner, inv, mul, mul_int, mul_wide,
+    shr_wide,
+};
+use super::super::quantize::Frac;
+use super::transcendental::Trans;
+
+/// 1/j!, j = 0…27, in Q116 (each < 1 ulp below the true value).
+const EXP_COEFFS: [i128; 28] = {
+    let mut c = [0i128; 28];
+    let mut f: i128 = 1;
+    let mut j = 0;
+    while j < 28 {
+        if j > 0 {
+            f *= j as i128;
+        }
+        c[j] = inv(f, false);
+        j += 1;
+    }
+    c
+};
+
+/// 1/(2j+1), j = 0…25: atanh z = z · Σ (z²)^j/(2j+1).
+const ATANH_COEFFS: [i128; 26] = {
+    let mut c = [0i128; 26];
+    let mut j = 0;
+    while j < 26 {
+        c[j] = inv(2 * j as i128 + 1, false);
+        j += 1;
+    }
+    c
+};
+
+/// (−1)^j/(2j+1)! (sin θ = θ · Σ c_j θ^(2j)) and (−1)^j/(2j)! (cos θ = Σ c_j θ^(2j)), j = 0…15.
+const SIN_COS_COEFFS: ([i128; 16], [i128; 16]) = {
+    let (mut s, mut c) = ([0i128; 16], [0i128; 16]);
+    let mut f: i128 = 1; // (2j)!
+    let mut j = 0;
+    while j < 16 {
+        if j > 0 {
+            f *= (2 * j as i128 - 1) * (2 * j as i128);
+        }
+        c[j] = inv(f, j % 2 == 1);
+        s[j] = inv(f * (2 * j as i128 + 1), j % 2 == 1);
+        j += 1;
+    }
+    (s, c)
+};
+
+/// Error bounds in ulps.
+const EXP_ERR: i128 = 12;
+const LOG_ERR: i128 = 12;
+const SIN_COS_ERR: i128 = 16;
+
+/// Values of magnitude at or above this are not decided (keeps every end and shift in range).
+const LIMIT: i128 = 1 << 125;
+
+/// The quantized integer of t = v · 2^e under `q`, clamped to ±FAR (|v| < 2^125).
+fn quantize_scaled(v: i128, e: i64, q: crate::fixed::Quantization) -> i128 {
+    if v == 0 {
+        return 0;
+    }
+    if e >= 0 {
+        let bits = 128 - v.unsigned_abs().leading_zeros() as i64;
+        if bits + e >= 100 {
+            return if v < 0 { -FAR } else { FAR };
+        }
+        return v << e;
+    }
+    let sh = e.unsigned_abs();
+    if sh >= 126 {
+        // 0 < |v| < 2^125 ≤ 2^(sh−1): t in (−½, ½) but not 0.
+        return if v > 0 {
+            round_native(0, Frac::BelowHalf, q)
+        } else {
+            round_native(-1, Frac::AboveHalf, q)
+        };
+    }
+    let floor = v >> sh;
+    let rem = v - (floor << sh); // in [0, 2^sh)
+    let half = 1i128 << (sh - 1);
+    let frac = if rem == 0 {
+        Frac::Zero
+    } else if rem < half {
+        Frac::BelowHalf
+    } else if rem == half {
+        Frac::Half
+    } else {
+        Frac::AboveHalf
+    };
+    round_native(floor, frac, q)
+}
+
+/// The raw result when t ∈ [v − b, v + b] · 2^e decides it; `positive` when f(x) > 0 is known
+/// (every mode quantizes 0 like values just above it, so the lower end is raised to 0).
+fn settle(v: i128, b: i128, e: i64, positive: bool, t: &NativeTarget) -> Option<i128> {
+    let (lo, hi) = (v.checked_sub(b)?, v.checked_add(b)?);
+    if lo <= -LIMIT || hi >= LIMIT {
+        return None;
+    }
+    let lo = if positive { lo.max(0) } else { lo };
+    t.settle(quantize_scaled(lo, e, t.q), quantize_scaled(hi, e, t.q))
+}
+
+/// x = n·2^a in Q116 when |x| < 2^9 (error < 1 ulp; none when a ≥ −116).
+fn argument(n: i128, a: i64) -> Option<i128> {
+    from_scaled(n, a).filter(|x| x.unsigned_abs() < 1 << 125)
+}
+
+/// The nearest integer to v/c for v in Q116 and c > 0 a double (any near integer will do: the
+/// reduced argument is checked afterwards).
+fn nearest_multiple(v: i128, c: f64) -> i64 {
+    let x = v as f64 * (1.0 / ONE as f64);
+    (x / c).round() as i64
+}
+
+/// e^x as (V, k) with |V − e^x·2^(116−k)| ≤ 12 ulps.
+///
+/// x̃ = X has error < 1 ulp; k·ln2 from [`mul_int`] < 1 + 740·2^−9 < 2.5 (|k| ≤ 2^9/ln2), so
+/// |r̃ − r| < 3.5. Horner on r̃ (|r̃| ≤ 0.36): 2/0.64 < 3.2; the tail Σ_{j≥28} 0.36^j/j! < 1;
+/// the error of r̃ moves e^r by at most e^0.36·3.5 < 5.1: in all < 9.3.
+fn exp(n: i128, a: i64) -> Option<(i128, i64)> {
+    if n == 0 {
+        return None; // e^0 = 1: an exact point
+    }
+    let x = argument(n, a)?;
+    let k = nearest_multiple(x, std::f64::consts::LN_2);
+    let r = x.checked_sub(mul_int(k, LN2_Q124)?)?;
+    if r.unsigned_abs() > (ONE as u128 / 100) * 36 {
+        return None;
+    }
+    Some((horner(r, &EXP_COEFFS)?, k))
+}
+
+/// ln x in Q116 (|V − ln x · 2^116| ≤ 12 ulps) for x = n·2^a > 0, and whether x > 1.
+///
+/// z̃ = ⌊|n − c|·2^116/(n + c)⌋ (< 1 ulp); w̃ = mul(z̃, z̃) is within 1 + 2·0.2 = 1.4 of z²;
+/// Horner on w̃ (≤ 0.05): 2/0.95 < 2.2, the tail Σ_{j≥26} w^j/(2j+1) < 1, and d/dw of the sum
+/// ≤ 0.36 turns w's error into < 0.6: the sum S̃ (≤ 1.02) is within 3.8. mul(z̃, S̃) adds
+/// 1 + 0.2·3.8 + 1.02·1 < 2.8; doubled, 5.6; e2·ln2 from [`mul_int`] < 1 + 2^10·2^−9 = 3:
+/// in all < 8.6.
+fn log(n: i128, a: i64) -> Option<(i128, bool)> {
+    let n = u128::try_from(n).ok().filter(|n| *n > 0 && *n < 1 << 64)?;
+    let lb = 128 - n.leading_zeros();
+    // c = 2^(lb−1), or 2^lb when n > 1.5·2^(lb−1): y = n/c in [3/4, 3/2].
+    let c_exp = if 2 * n > 3u128 << (lb - 1) {
+        lb
+    } else {
+        lb - 1
+    };
+    let c = 1u128 << c_exp;
+    let e2 = a.checked_add(c_exp as i64)?;
+    if (n == c && e2 == 0) || e2.unsigned_abs() >= 1 << 10 {
+        return None; // ln 1 = 0 is an exact point
+    }
+    let (num, den) = (n.abs_diff(c), n + c); // num ≤ c/2 < 2^64, den < 2^66
+    // ⌊num·2^116/den⌋ in two 58-bit steps (num·2^58 < 2^122, rem·2^58 < 2^124).
+    let q1 = (num << 58) / den;
+    let q2 = (((num << 58) % den) << 58) / den;
+    let z = ((q1 << 58) | q2) as i128;
+    let z = if n < c { -z } else { z };
+    let s = horner(mul(z, z)?, &ATANH_COEFFS)?;
+    let v = mul(z, s)?
+        .checked_mul(2)?
+        .checked_add(mul_int(e2, LN2_Q124)?)?;
+    Some((v, e2 > 0 || (e2 == 0 && n > c)))
+}
+
+/// (sin θ, cos θ) in Q116 for |θ̃| ≤ 0.79 with |θ̃ − θ| ≤ 3 ulps: both within 16 ulps.
+///
+/// w̃ = mul(θ̃, θ̃) is within 1 + 2·0.79·3 < 5.8 of θ²; Horner on w̃ (≤ 0.625): 2/0.375 < 5.4;
+/// the tails (alternating, decreasing) are below the first omitted term w^16/32! < 1; d/dw of
+/// the sums ≤ 0.56 (cos) and 0.19 (sin) add < 3.3 and < 1.1. cos: < 9.7. The sine sum S̃ (≤ 1)
+/// is within 7.5, and mul(θ̃, S̃) adds 1 + 0.79·7.5 + 1·3 < 10: both below 16.
+fn sin_cos_kernel(theta: i128) -> Option<(i128, i128)> {
+    if theta.unsigned_abs() > (ONE as u128 / 100) * 79 {
+        return None;
+    }
+    let w = mul(theta, theta)?;
+    let s = mul(theta, horner(w, &SIN_COS_COEFFS.0)?)?;
+    Some((s, horner(w, &SIN_COS_COEFFS.1)?))
+}
+
+/// The value at quadrant j (x = j·π/2 + θ) from (sin θ, cos θ): (sin x, cos x).
+fn quadrant(j: u64, s: i128, c: i128) -> (i128, i128) {
+    match j % 4 {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
+    }
+}
+
+/// x = n·2^a reduced exactly modulo 2 as |x| ≡ j/2 + F/2^d with |F/2^d| ≤ ¼, F ≠ 0, and
+/// θ = π·F/2^d in Q116 (one truncated 256-bit product: error < 1.01 ulps); None at the exact
+/// points (multiples of ½).
+fn reduce_half_turns(n: i128, a: i64) -> Option<(u64, i128)> {
+    if a >= 0 {
+        return None;
+    }
+    let m = n.unsigned_abs();
+    let d = a.unsigned_abs();
+    if d < 2 || m >> 64 != 0 {
+        return None;
+    }
+    let (j, f) = if d >= 66 {
+        // |x| < 2^64·2^−d ≤ ¼
+        (0u64, m as i128)
+    } else {
+        let x = m & ((1u128 << (d + 1)) - 1); // |x| mod 2 = x/2^d
+        let j = x >> (d - 1);
+        let f = (x - (j << (d - 1))) as i128;
+        if f > 1i128 << (d - 2) {
+            (j as u64 + 1, f - (1i128 << (d - 1)))
+        } else {
+            (j as u64, f)
+        }
+    };
+    if f == 0 {
+        return None;
+    }
+    // θ·2^116 = |F|·(π·2^124) / 2^(d+8)
+    let (hi, lo) = mul_wide(f.unsigned_abs(), PI_Q124);
+    let s = u32::try_from(d + 8).unwrap_or(u32::MAX);
+    let theta = shr_wide(hi, lo, s)? as i128;
+    Some((j % 4, if f < 0 { -theta } else { theta }))
+}
+
+/// (sin πx, cos πx) in Q116, each within 16 ulps.
+fn sin_cos_pi(n: i128, a: i64) -> Option<(i128, i128)> {
+    let (j, theta) = reduce_half_turns(n, a)?;
+    let (s, c) = sin_cos_kernel(theta)?;
+    let (s, c) = quadrant(j, s, c);
+    // sin is odd, cos even: the reduction was of |x|.
+    Some((if n < 0 { -s } else { s }, c))
+}
+
+/// (sin x, cos x) in Q116, each within 16 ulps, for |x| < 2^9: r̃ = x̃ − k·π/2 is within
+/// 1 + (1 + 326·2^−9) < 2.7 ulps of r (|k| ≤ 2^9·2/π).
+fn sin_cos(n: i128, a: i64) -> Option<(i128, i128)> {
+    if n == 0 {
+        return None; // sin 0 = 0, cos 0 = 1: exact points
+    }
+    let x = argument(n, a)?;
+    let k = nearest_multiple(x, std::f64::consts::FRAC_PI_2);
+    let r = x.checked_sub(mul_int(k, PIO2_Q124)?)?;
+    let (s, c) = sin_cos_kernel(r)?;
+    Some(quadrant(k.rem_euclid(4) as u64, s, c))
+}
+
+/// f(x) quantized into `t` for x = n · 2^a, when the 116-bit evaluation decides it.
+pub(crate) fn eval(f: Trans, n: i128, a: i64, t: &NativeTarget) -> Option<i128> {
+    let e = t.frac_bits.checked_sub(P as i64)?;
+    match f {
+        Trans::Exp => {
+            let (v, k) = exp(n, a)?;
+            settle(v, EXP_ERR, e.checked_add(k)?, true, t)
+        }
+        Trans::Log => {
+            let (v, positive) = log(n, a)?;
+            settle(v, LOG_ERR, e, positive, t)
+        }
+        Trans::Sin => settle(sin_cos(n, a)?.0, SIN_COS_ERR, e, false, t),
+        Trans::Cos => settle(sin_cos(n, a)?.1, SIN_COS_ERR, e, false, t),
+        Trans::SinPi => settle(sin_cos_pi(n, a)?.0, SIN_COS_ERR, e, false, t),
+        Trans::CosPi => settle(sin_cos_pi(n, a)?.1, SIN_COS_ERR, e, false, t),
+        Trans::Rsqrt => None,
+    }
+}
+
+/// (sin, cos) of x, or of πx when `pi`, quantized into `t`, when both are decided.
+pub(crate) fn eval_pair(pi: bool, n: i128, a: i64, t: &NativeTarget) -> Option<(i128, i128)> {
+    let e = t.frac_bits.checked_sub(P as i64)?;
+    let (s, c) = if pi {
+        sin_cos_pi(n, a)?
+    } else {
+        sin_cos(n, a)?
+    };
+    Some((
+        settle(s, SIN_COS_ERR, e, false, t)?,
+        settle(c, SIN_COS_ERR, e, false, t)?,
+    ))
+}
