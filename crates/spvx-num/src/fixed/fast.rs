@@ -74,8 +74,9 @@ impl FastPlan {
             FixedFunction::Sqrt if n > 0 => one(algebraic::sqrt(n as u128, a, t)),
             FixedFunction::Sqrt if n == 0 => Some((0, 0, None)),
             FixedFunction::Sqrt => special(0, Exception::SqrtOfNegative),
-            FixedFunction::Rsqrt if n > 0 => one(algebraic::rsqrt(n as u128, a, t)
-                .or_else(|| transcendental::eval(Trans::Rsqrt, n, a, t))),
+            FixedFunction::Rsqrt if n > 0 => {
+                one(algebraic::rsqrt(n as u128, a, t).or_else(|| trans(Trans::Rsqrt, n, a, t)))
+            }
             FixedFunction::Rsqrt if n == 0 => special(t.infinity(false), Exception::RsqrtOfZero),
             FixedFunction::Rsqrt => special(0, Exception::RsqrtOfNegative),
             FixedFunction::Recip if n != 0 => one(algebraic::recip(n, a, t)),

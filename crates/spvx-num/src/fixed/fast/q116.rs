@@ -151,7 +151,11 @@ mod tests {
         for &a in &vals {
             for &b in &vals[..6] {
                 let exact = BigInt::from(a) * BigInt::from(b);
-                let mag = (if exact < BigInt::from(0) { -&exact } else { exact.clone() }) >> P;
+                let mag = (if exact < BigInt::from(0) {
+                    -&exact
+                } else {
+                    exact.clone()
+                }) >> P;
                 let want = if exact < BigInt::from(0) { -mag } else { mag };
                 assert_eq!(mul(a, b).map(BigInt::from), Some(want), "{a} {b}");
             }

@@ -1,6 +1,6 @@
 //! The second fast step, for the inputs the double step leaves undecided (chiefly results with
-//! 53 or more fraction bits, the 48- and 64-bit formats): exp, log, sin, cos, sinpi, cospi and
-//! the pairs in 116-bit fixed point ([`super::q116`]) with a proven bound of a few ulps
+//! 53 or more fraction bits, the 48- and 64-bit formats): exp, log, rsqrt, sin, cos, sinpi, cospi
+//! and the pairs in 116-bit fixed point ([`super::q116`]) with a proven bound of a few ulps
 //! (2^−116 each), rounded directly when the bound decides the result; None when it does not
 //! (or the argument is outside the reduced ranges below), and the caller takes the exact path.
 //!
@@ -10,7 +10,7 @@
 //! quantize and overflow to one raw result it is the correctly rounded one.
 //!
 //! Bounds (ulps; each derivation in the function's comment, summed conservatively and rounded
-//! up): exp 12, log 12, sin/cos kernel 16. The argument reductions:
+//! up): exp 12, log 12, rsqrt 24, sin/cos kernel 16. The argument reductions:
 //! - exp: |x| < 2^9, x = k·ln2 + r, |r| ≤ 0.36, e^r by its Taylor polynomial of degree 27.
 //! - log: x = y·2^e2 with y in [3/4, 3/2] (exact in integers), |e2| < 2^10,
 //!   ln x = e2·ln2 + 2·atanh(z), z = (y−1)/(y+1), |z| ≤ 1/5, atanh by 26 terms.
@@ -18,13 +18,15 @@
 //!   j/2 + F/2^d, |F/2^d| ≤ ¼, θ = π·F/2^d from one 256-bit product.
 //! - sin, cos: |x| < 2^9 (larger arguments take the exact path, whose reduction stays exact),
 //!   x = k·π/2 + r with π/2 to 2^−125, |r| ≤ 0.79.
+//! - rsqrt (for the formats whose exact integers do not fit in 128 bits): e^(−½·ln x), the two
+//!   steps above chained.
 
+use super::super::quantize::Frac;
 use super::native::{FAR, NativeTarget, round_native};
 use super::q116::{
     LN2_Q124, ONE, P, PI_Q124, PIO2_Q124, from_scaled, horner, inv, mul, mul_int, mul_wide,
     shr_wide,
 };
-use super::super::quantize::Frac;
 use super::transcendental::Trans;
 
 /// 1/j!, j = 0…27, in Q116 (each < 1 ulp below the true value).
@@ -72,6 +74,7 @@ const SIN_COS_COEFFS: ([i128; 16], [i128; 16]) = {
 /// Error bounds in ulps.
 const EXP_ERR: i128 = 12;
 const LOG_ERR: i128 = 12;
+const RSQRT_ERR: i128 = 24;
 const SIN_COS_ERR: i128 = 16;
 
 /// Values of magnitude at or above this are not decided (keeps every end and shift in range).
@@ -137,21 +140,33 @@ fn nearest_multiple(v: i128, c: f64) -> i64 {
 }
 
 /// e^x as (V, k) with |V − e^x·2^(116−k)| ≤ 12 ulps.
-///
-/// x̃ = X has error < 1 ulp; k·ln2 from [`mul_int`] < 1 + 740·2^−9 < 2.5 (|k| ≤ 2^9/ln2), so
-/// |r̃ − r| < 3.5. Horner on r̃ (|r̃| ≤ 0.36): 2/0.64 < 3.2; the tail Σ_{j≥28} 0.36^j/j! < 1;
-/// the error of r̃ moves e^r by at most e^0.36·3.5 < 5.1: in all < 9.3.
 fn exp(n: i128, a: i64) -> Option<(i128, i64)> {
     if n == 0 {
         return None; // e^0 = 1: an exact point
     }
-    let x = argument(n, a)?;
+    exp_q116(argument(n, a)?)
+}
+
+/// e^x̃ for x̃ in Q116 with |x̃| < 2^9, as (V, k): |V − e^x·2^(116−k)| ≤ 4.2 + 1.44·(ex + 2.5)
+/// ulps when |x̃ − x| ≤ ex ulps (12 for ex = 1, 24 for ex = 6.5).
+///
+/// k·ln2 from [`mul_int`] is within 1 + 740·2^−9 < 2.5 (|k| ≤ 2^9/ln2), so r̃ = x̃ − k·ln2 is
+/// within ex + 2.5 of r = x − k·ln 2. Horner on r̃ (|r̃| ≤ 0.36): 2/0.64 < 3.2; the tail
+/// Σ_{j≥28} 0.36^j/j! < 1; the error of r̃ moves e^r by at most e^0.36 < 1.44 times itself.
+fn exp_q116(x: i128) -> Option<(i128, i64)> {
     let k = nearest_multiple(x, std::f64::consts::LN_2);
     let r = x.checked_sub(mul_int(k, LN2_Q124)?)?;
     if r.unsigned_abs() > (ONE as u128 / 100) * 36 {
         return None;
     }
     Some((horner(r, &EXP_COEFFS)?, k))
+}
+
+/// 1/√x = e^(−½·ln x) as (V, k) with |V − x^(−½)·2^(116−k)| ≤ 24 ulps, for x = n·2^a > 0:
+/// ũ = ⌊−L̃/2⌋ is within 12/2 + ½ = 6.5 ulps of −½·ln x, and |ũ| ≤ 2^10·ln2/2 + 1 < 2^9.
+fn rsqrt(n: i128, a: i64) -> Option<(i128, i64)> {
+    let (l, _) = log(n, a)?;
+    exp_q116((-l) >> 1)
 }
 
 /// ln x in Q116 (|V − ln x · 2^116| ≤ 12 ulps) for x = n·2^a > 0, and whether x > 1.
@@ -286,7 +301,10 @@ pub(crate) fn eval(f: Trans, n: i128, a: i64, t: &NativeTarget) -> Option<i128> 
         Trans::Cos => settle(sin_cos(n, a)?.1, SIN_COS_ERR, e, false, t),
         Trans::SinPi => settle(sin_cos_pi(n, a)?.0, SIN_COS_ERR, e, false, t),
         Trans::CosPi => settle(sin_cos_pi(n, a)?.1, SIN_COS_ERR, e, false, t),
-        Trans::Rsqrt => None,
+        Trans::Rsqrt => {
+            let (v, k) = rsqrt(n, a)?;
+            settle(v, RSQRT_ERR, e.checked_add(k)?, true, t)
+        }
     }
 }
 
