@@ -71,7 +71,9 @@ impl FastPlan {
         let one = |m: Option<i128>| m.map(|m| (t.bits(m), 0, None));
         let special = |m: i128, e: Exception| Some((t.bits(m), 0, Some(e)));
         match self.function {
-            FixedFunction::Sqrt if n > 0 => one(algebraic::sqrt(n as u128, a, t)),
+            FixedFunction::Sqrt if n > 0 => {
+                one(algebraic::sqrt(n as u128, a, t).or_else(|| wide::eval_sqrt(n, a, t)))
+            }
             FixedFunction::Sqrt if n == 0 => Some((0, 0, None)),
             FixedFunction::Sqrt => special(0, Exception::SqrtOfNegative),
             FixedFunction::Rsqrt if n > 0 => {
@@ -79,7 +81,9 @@ impl FastPlan {
             }
             FixedFunction::Rsqrt if n == 0 => special(t.infinity(false), Exception::RsqrtOfZero),
             FixedFunction::Rsqrt => special(0, Exception::RsqrtOfNegative),
-            FixedFunction::Recip if n != 0 => one(algebraic::recip(n, a, t)),
+            FixedFunction::Recip if n != 0 => {
+                one(algebraic::recip(n, a, t).or_else(|| wide::eval_recip(n, a, t)))
+            }
             FixedFunction::Recip => special(t.infinity(false), Exception::RecipOfZero),
             FixedFunction::Log if n > 0 => one(trans(Trans::Log, n, a, t)),
             FixedFunction::Log if n == 0 => special(t.infinity(true), Exception::LogOfZero),

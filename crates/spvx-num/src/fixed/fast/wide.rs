@@ -10,7 +10,8 @@
 //! quantize and overflow to one raw result it is the correctly rounded one.
 //!
 //! Bounds (ulps; each derivation in the function's comment, summed conservatively and rounded
-//! up): exp 12, log 12, rsqrt 24, sin/cos kernel 16. The argument reductions:
+//! up): exp 12, log 12, rsqrt 24, sqrt 24, recip 32, sin/cos kernel 16. The argument
+//! reductions:
 //! - exp: |x| < 2^9, x = k·ln2 + r, |r| ≤ 0.36, e^r by its Taylor polynomial of degree 27.
 //! - log: x = y·2^e2 with y in [3/4, 3/2] (exact in integers), |e2| < 2^10,
 //!   ln x = e2·ln2 + 2·atanh(z), z = (y−1)/(y+1), |z| ≤ 1/5, atanh by 26 terms.
@@ -18,8 +19,9 @@
 //!   j/2 + F/2^d, |F/2^d| ≤ ¼, θ = π·F/2^d from one 256-bit product.
 //! - sin, cos: |x| < 2^9 (larger arguments take the exact path, whose reduction stays exact),
 //!   x = k·π/2 + r with π/2 to 2^−125, |r| ≤ 0.79.
-//! - rsqrt (for the formats whose exact integers do not fit in 128 bits): e^(−½·ln x), the two
-//!   steps above chained.
+//! - rsqrt, sqrt, recip (for the formats whose exact integers do not fit in 128 bits):
+//!   e^(−½·ln x), e^(½·ln x), ±e^(−ln |x|), the two steps above chained.
+//! - exp of |x| ≥ 2^9: beyond every range or below every lsb, as the exact path decides it.
 
 use super::super::quantize::Frac;
 use super::native::{FAR, NativeTarget, round_native};
@@ -75,6 +77,8 @@ const SIN_COS_COEFFS: ([i128; 16], [i128; 16]) = {
 const EXP_ERR: i128 = 12;
 const LOG_ERR: i128 = 12;
 const RSQRT_ERR: i128 = 24;
+const SQRT_ERR: i128 = 24;
+const RECIP_ERR: i128 = 32;
 const SIN_COS_ERR: i128 = 16;
 
 /// Values of magnitude at or above this are not decided (keeps every end and shift in range).
@@ -147,6 +151,24 @@ fn exp(n: i128, a: i64) -> Option<(i128, i64)> {
     exp_q116(argument(n, a)?)
 }
 
+/// e^x quantized into `t` for |x| ≥ 2^9, where e^x is beyond 2^738 or below 2^−738: t is
+/// beyond 2^100 (decided under every mode but WRAP) when fb ≥ −600, and in (0, 2^−138) when
+/// fb ≤ 600 (quantized like any tiny positive value); None otherwise.
+fn exp_far(n: i128, a: i64, t: &NativeTarget) -> Option<i128> {
+    let l = (128 - n.unsigned_abs().leading_zeros() as i64).checked_add(a)?; // |x| ≥ 2^(l−1)
+    if n == 0 || l < 10 {
+        return None;
+    }
+    if n > 0 && t.frac_bits >= -600 {
+        t.settle(FAR, FAR)
+    } else if n < 0 && t.frac_bits <= 600 {
+        let m = round_native(0, Frac::BelowHalf, t.q);
+        t.settle(m, m)
+    } else {
+        None
+    }
+}
+
 /// e^x̃ for x̃ in Q116 with |x̃| < 2^9, as (V, k): |V − e^x·2^(116−k)| ≤ 4.2 + 1.44·(ex + 2.5)
 /// ulps when |x̃ − x| ≤ ex ulps (12 for ex = 1, 24 for ex = 6.5).
 ///
@@ -154,6 +176,9 @@ fn exp(n: i128, a: i64) -> Option<(i128, i64)> {
 /// within ex + 2.5 of r = x − k·ln 2. Horner on r̃ (|r̃| ≤ 0.36): 2/0.64 < 3.2; the tail
 /// Σ_{j≥28} 0.36^j/j! < 1; the error of r̃ moves e^r by at most e^0.36 < 1.44 times itself.
 fn exp_q116(x: i128) -> Option<(i128, i64)> {
+    if x.unsigned_abs() >= 1 << 125 {
+        return None;
+    }
     let k = nearest_multiple(x, std::f64::consts::LN_2);
     let r = x.checked_sub(mul_int(k, LN2_Q124)?)?;
     if r.unsigned_abs() > (ONE as u128 / 100) * 36 {
@@ -216,6 +241,41 @@ fn sin_cos_kernel(theta: i128) -> Option<(i128, i128)> {
     let w = mul(theta, theta)?;
     let s = mul(theta, horner(w, &SIN_COS_COEFFS.0)?)?;
     Some((s, horner(w, &SIN_COS_COEFFS.1)?))
+}
+
+/// √x = e^(½·ln x) as (V, k), |V − √x·2^(116−k)| ≤ 24 ulps, for x = n·2^a > 0: ũ = ⌊L̃/2⌋
+/// is within 6.5 ulps of ½·ln x, as for [`rsqrt`].
+fn sqrt(n: i128, a: i64) -> Option<(i128, i64)> {
+    let (l, _) = log(n, a)?;
+    exp_q116(l >> 1)
+}
+
+/// 1/x = ±e^(−ln |x|) as (V, k), |V − 2^(116−k)/x| ≤ 32 ulps, for x = n·2^a ≠ 0: −L̃ is within
+/// 12 ulps of −ln |x|, so the bound of [`exp_q116`] is 4.2 + 1.44·14.5 < 25.1.
+fn recip(n: i128, a: i64) -> Option<(i128, i64)> {
+    let (l, _) = log(n.checked_abs()?, a)?;
+    let (v, k) = exp_q116(l.checked_neg()?)?;
+    Some((if n < 0 { -v } else { v }, k))
+}
+
+/// √x quantized into `t` for x = n·2^a > 0, when the 116-bit evaluation decides it (for the
+/// formats whose exact integers do not fit in 128 bits).
+pub(crate) fn eval_sqrt(n: i128, a: i64, t: &NativeTarget) -> Option<i128> {
+    let (v, k) = sqrt(n, a)?;
+    settle(
+        v,
+        SQRT_ERR,
+        t.frac_bits.checked_sub(P as i64)?.checked_add(k)?,
+        true,
+        t,
+    )
+}
+
+/// 1/x quantized into `t` for x = n·2^a ≠ 0, when the 116-bit evaluation decides it.
+pub(crate) fn eval_recip(n: i128, a: i64, t: &NativeTarget) -> Option<i128> {
+    let (v, k) = recip(n, a)?;
+    let e = t.frac_bits.checked_sub(P as i64)?.checked_add(k)?;
+    settle(v, RECIP_ERR, e, n > 0, t)
 }
 
 /// The value at quadrant j (x = j·π/2 + θ) from (sin θ, cos θ): (sin x, cos x).
@@ -289,10 +349,10 @@ fn sin_cos(n: i128, a: i64) -> Option<(i128, i128)> {
 pub(crate) fn eval(f: Trans, n: i128, a: i64, t: &NativeTarget) -> Option<i128> {
     let e = t.frac_bits.checked_sub(P as i64)?;
     match f {
-        Trans::Exp => {
-            let (v, k) = exp(n, a)?;
-            settle(v, EXP_ERR, e.checked_add(k)?, true, t)
-        }
+        Trans::Exp => match exp(n, a) {
+            Some((v, k)) => settle(v, EXP_ERR, e.checked_add(k)?, true, t),
+            None => exp_far(n, a, t),
+        },
         Trans::Log => {
             let (v, positive) = log(n, a)?;
             settle(v, LOG_ERR, e, positive, t)
