@@ -381,3 +381,6 @@ pub(crate) fn eval_pair(pi: bool, n: i128, a: i64, t: &NativeTarget) -> Option<(
         settle(c, SIN_COS_ERR, e, false, t)?,
     ))
 }
+
+#[cfg(test)]
+mod tests;
