@@ -228,19 +228,22 @@ fn log(n: i128, a: i64) -> Option<(i128, bool)> {
     Some((v, e2 > 0 || (e2 == 0 && n > c)))
 }
 
-/// (sin θ, cos θ) in Q116 for |θ̃| ≤ 0.79 with |θ̃ − θ| ≤ 3 ulps: both within 16 ulps.
+/// sin θ (`sine`) or cos θ in Q116 for |θ̃| ≤ 0.79 with |θ̃ − θ| ≤ 3 ulps: within 16 ulps.
 ///
 /// w̃ = mul(θ̃, θ̃) is within 1 + 2·0.79·3 < 5.8 of θ²; Horner on w̃ (≤ 0.625): 2/0.375 < 5.4;
 /// the tails (alternating, decreasing) are below the first omitted term w^16/32! < 1; d/dw of
 /// the sums ≤ 0.56 (cos) and 0.19 (sin) add < 3.3 and < 1.1. cos: < 9.7. The sine sum S̃ (≤ 1)
 /// is within 7.5, and mul(θ̃, S̃) adds 1 + 0.79·7.5 + 1·3 < 10: both below 16.
-fn sin_cos_kernel(theta: i128) -> Option<(i128, i128)> {
+fn kernel(theta: i128, sine: bool) -> Option<i128> {
     if theta.unsigned_abs() > (ONE as u128 / 100) * 79 {
         return None;
     }
     let w = mul(theta, theta)?;
-    let s = mul(theta, horner(w, &SIN_COS_COEFFS.0)?)?;
-    Some((s, horner(w, &SIN_COS_COEFFS.1)?))
+    if sine {
+        mul(theta, horner(w, &SIN_COS_COEFFS.0)?)
+    } else {
+        horner(w, &SIN_COS_COEFFS.1)
+    }
 }
 
 /// √x = e^(½·ln x) as (V, k), |V − √x·2^(116−k)| ≤ 24 ulps, for x = n·2^a > 0: ũ = ⌊L̃/2⌋
@@ -278,14 +281,12 @@ pub(crate) fn eval_recip(n: i128, a: i64, t: &NativeTarget) -> Option<i128> {
     settle(v, RECIP_ERR, e, n > 0, t)
 }
 
-/// The value at quadrant j (x = j·π/2 + θ) from (sin θ, cos θ): (sin x, cos x).
-fn quadrant(j: u64, s: i128, c: i128) -> (i128, i128) {
-    match j % 4 {
-        0 => (s, c),
-        1 => (c, -s),
-        2 => (-s, -c),
-        _ => (-c, s),
-    }
+/// sin x (`sine`) or cos x for x = j·π/2 + θ, from the kernel: sin x is sin θ, cos θ, −sin θ,
+/// −cos θ for j = 0, 1, 2, 3 (mod 4), and cos x = sin(x + π/2).
+fn at_quadrant(j: u64, theta: i128, sine: bool) -> Option<i128> {
+    let j = if sine { j % 4 } else { (j + 1) % 4 };
+    let v = kernel(theta, j % 2 == 0)?;
+    Some(if j >= 2 { -v } else { v })
 }
 
 /// x = n·2^a reduced exactly modulo 2 as |x| ≡ j/2 + F/2^d with |F/2^d| ≤ ¼, F ≠ 0, and
@@ -323,26 +324,28 @@ fn reduce_half_turns(n: i128, a: i64) -> Option<(u64, i128)> {
     Some((j % 4, if f < 0 { -theta } else { theta }))
 }
 
-/// (sin πx, cos πx) in Q116, each within 16 ulps.
-fn sin_cos_pi(n: i128, a: i64) -> Option<(i128, i128)> {
-    let (j, theta) = reduce_half_turns(n, a)?;
-    let (s, c) = sin_cos_kernel(theta)?;
-    let (s, c) = quadrant(j, s, c);
-    // sin is odd, cos even: the reduction was of |x|.
-    Some((if n < 0 { -s } else { s }, c))
-}
-
-/// (sin x, cos x) in Q116, each within 16 ulps, for |x| < 2^9: r̃ = x̃ − k·π/2 is within
-/// 1 + (1 + 326·2^−9) < 2.7 ulps of r (|k| ≤ 2^9·2/π).
-fn sin_cos(n: i128, a: i64) -> Option<(i128, i128)> {
+/// x = k·π/2 + r̃ for |x| < 2^9, as (k mod 4, r̃): r̃ = x̃ − k·π/2 is within 1 + (1 + 326·2^−9)
+/// < 2.7 ulps of r (|k| ≤ 2^9·2/π); None at x = 0 (an exact point).
+fn reduce_radians(n: i128, a: i64) -> Option<(u64, i128)> {
     if n == 0 {
-        return None; // sin 0 = 0, cos 0 = 1: exact points
+        return None;
     }
     let x = argument(n, a)?;
     let k = nearest_multiple(x, std::f64::consts::FRAC_PI_2);
     let r = x.checked_sub(mul_int(k, PIO2_Q124)?)?;
-    let (s, c) = sin_cos_kernel(r)?;
-    Some(quadrant(k.rem_euclid(4) as u64, s, c))
+    Some((k.rem_euclid(4) as u64, r))
+}
+
+/// sin (`sine`) or cos of x, or of πx when `pi`, in Q116 within 16 ulps.
+fn trig(n: i128, a: i64, pi: bool, sine: bool) -> Option<i128> {
+    let (j, theta) = if pi {
+        reduce_half_turns(n, a)?
+    } else {
+        reduce_radians(n, a)?
+    };
+    let v = at_quadrant(j, theta, sine)?;
+    // sinpi was reduced on |x|: sin is odd, cos even.
+    Some(if pi && sine && n < 0 { -v } else { v })
 }
 
 /// f(x) quantized into `t` for x = n · 2^a, when the 116-bit evaluation decides it.
@@ -357,10 +360,10 @@ pub(crate) fn eval(f: Trans, n: i128, a: i64, t: &NativeTarget) -> Option<i128> 
             let (v, positive) = log(n, a)?;
             settle(v, LOG_ERR, e, positive, t)
         }
-        Trans::Sin => settle(sin_cos(n, a)?.0, SIN_COS_ERR, e, false, t),
-        Trans::Cos => settle(sin_cos(n, a)?.1, SIN_COS_ERR, e, false, t),
-        Trans::SinPi => settle(sin_cos_pi(n, a)?.0, SIN_COS_ERR, e, false, t),
-        Trans::CosPi => settle(sin_cos_pi(n, a)?.1, SIN_COS_ERR, e, false, t),
+        Trans::Sin => settle(trig(n, a, false, true)?, SIN_COS_ERR, e, false, t),
+        Trans::Cos => settle(trig(n, a, false, false)?, SIN_COS_ERR, e, false, t),
+        Trans::SinPi => settle(trig(n, a, true, true)?, SIN_COS_ERR, e, false, t),
+        Trans::CosPi => settle(trig(n, a, true, false)?, SIN_COS_ERR, e, false, t),
         Trans::Rsqrt => {
             let (v, k) = rsqrt(n, a)?;
             settle(v, RSQRT_ERR, e.checked_add(k)?, true, t)
@@ -371,11 +374,8 @@ pub(crate) fn eval(f: Trans, n: i128, a: i64, t: &NativeTarget) -> Option<i128> 
 /// (sin, cos) of x, or of πx when `pi`, quantized into `t`, when both are decided.
 pub(crate) fn eval_pair(pi: bool, n: i128, a: i64, t: &NativeTarget) -> Option<(i128, i128)> {
     let e = t.frac_bits.checked_sub(P as i64)?;
-    let (s, c) = if pi {
-        sin_cos_pi(n, a)?
-    } else {
-        sin_cos(n, a)?
-    };
+    let s = trig(n, a, pi, true)?;
+    let c = trig(n, a, pi, false)?;
     Some((
         settle(s, SIN_COS_ERR, e, false, t)?,
         settle(c, SIN_COS_ERR, e, false, t)?,

@@ -92,11 +92,8 @@ fn exp_log_and_roots_stay_within_their_bounds() {
 
 #[test]
 fn sines_and_cosines_stay_within_their_bounds() {
-    let sc =
-        |which: usize| move |n, a| sin_cos(n, a).map(|p| (if which == 0 { p.0 } else { p.1 }, 0));
-    let scp = |which: usize| {
-        move |n, a| sin_cos_pi(n, a).map(|p| (if which == 0 { p.0 } else { p.1 }, 0))
-    };
+    let sc = |which: usize| move |n, a| trig(n, a, false, which == 0).map(|v| (v, 0));
+    let scp = |which: usize| move |n, a| trig(n, a, true, which == 0).map(|v| (v, 0));
     let r_args = args(COUNT, -200..=-55, 4);
     check("sin", SIN_COS_ERR, &r_args, sc(0), |x| x.clone().sin());
     check("cos", SIN_COS_ERR, &r_args, sc(1), |x| x.clone().cos());
