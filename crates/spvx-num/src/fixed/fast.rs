@@ -77,7 +77,10 @@ impl FastPlan {
             FixedFunction::Sqrt if n == 0 => Some((0, 0, None)),
             FixedFunction::Sqrt => special(0, Exception::SqrtOfNegative),
             FixedFunction::Rsqrt if n > 0 => {
-                one(algebraic::rsqrt(n as u128, a, t).or_else(|| trans(Trans::Rsqrt, n, a, t)))
+                let m = n as u128;
+                one(algebraic::rsqrt(m, a, t)
+                    .or_else(|| algebraic::rsqrt_wide(m, a, t))
+                    .or_else(|| trans(Trans::Rsqrt, n, a, t)))
             }
             FixedFunction::Rsqrt if n == 0 => special(t.infinity(false), Exception::RsqrtOfZero),
             FixedFunction::Rsqrt => special(0, Exception::RsqrtOfNegative),
