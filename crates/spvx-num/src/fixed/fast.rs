@@ -6,6 +6,7 @@
 //! caller then takes the exact path, which stays the reference.
 
 mod algebraic;
+mod exp2_table;
 pub(crate) mod native;
 mod q116;
 mod transcendental;

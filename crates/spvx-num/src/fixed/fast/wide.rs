@@ -10,9 +10,10 @@
 //! quantize and overflow to one raw result it is the correctly rounded one.
 //!
 //! Bounds (ulps; each derivation in the function's comment, summed conservatively and rounded
-//! up): exp 12, log 12, rsqrt 24, sqrt 24, recip 32, sin/cos kernel 16. The argument
+//! up): exp 16, log 12, rsqrt 32, sqrt 32, recip 48, sin/cos kernel 16. The argument
 //! reductions:
-//! - exp: |x| < 2^9, x = k·ln2 + r, |r| ≤ 0.36, e^r by its Taylor polynomial of degree 27.
+//! - exp: |x| < 2^9, x = (64q + j)·ln2/64 + r, |r| ≤ ln2/128, e^x = 2^q · 2^(j/64) · e^r with
+//!   the table of 2^(j/64) (`exp2_table`) and e^r by its Taylor polynomial of degree 12.
 //! - log: x = y·2^e2 with y in [3/4, 3/2] (exact in integers), |e2| < 2^10,
 //!   ln x = e2·ln2 + 2·atanh(z), z = (y−1)/(y+1), |z| ≤ 1/5, atanh by 26 terms.
 //! - sinpi, cospi: x reduced modulo 2 exactly in integers (as the exact path does) to
@@ -24,19 +25,20 @@
 //! - exp of |x| ≥ 2^9: beyond every range or below every lsb, as the exact path decides it.
 
 use super::super::quantize::Frac;
+use super::exp2_table::EXP2_64THS;
 use super::native::{FAR, NativeTarget, round_native};
 use super::q116::{
-    LN2_Q124, ONE, P, PI_Q124, PIO2_Q124, from_scaled, horner, inv, mul, mul_int, mul_wide,
-    shr_wide,
+    LN2_Q124, ONE, P, PI_Q124, PIO2_Q124, from_scaled, horner, inv, mul, mul_int, mul_shift,
+    mul_wide, shr_wide,
 };
 use super::transcendental::Trans;
 
-/// 1/j!, j = 0…27, in Q116 (each < 1 ulp below the true value).
-const EXP_COEFFS: [i128; 28] = {
-    let mut c = [0i128; 28];
+/// 1/j!, j = 0…12, in Q116 (each < 1 ulp below the true value).
+const EXP_COEFFS: [i128; 13] = {
+    let mut c = [0i128; 13];
     let mut f: i128 = 1;
     let mut j = 0;
-    while j < 28 {
+    while j < 13 {
         if j > 0 {
             f *= j as i128;
         }
@@ -74,11 +76,11 @@ const SIN_COS_COEFFS: ([i128; 16], [i128; 16]) = {
 };
 
 /// Error bounds in ulps.
-const EXP_ERR: i128 = 12;
+const EXP_ERR: i128 = 16;
 const LOG_ERR: i128 = 12;
-const RSQRT_ERR: i128 = 24;
-const SQRT_ERR: i128 = 24;
-const RECIP_ERR: i128 = 32;
+const RSQRT_ERR: i128 = 32;
+const SQRT_ERR: i128 = 32;
+const RECIP_ERR: i128 = 48;
 const SIN_COS_ERR: i128 = 16;
 
 /// Values of magnitude at or above this are not decided (keeps every end and shift in range).
@@ -143,7 +145,7 @@ fn nearest_multiple(v: i128, c: f64) -> i64 {
     (x / c).round() as i64
 }
 
-/// e^x as (V, k) with |V − e^x·2^(116−k)| ≤ 12 ulps.
+/// e^x as (V, k) with |V − e^x·2^(116−k)| ≤ 16 ulps.
 fn exp(n: i128, a: i64) -> Option<(i128, i64)> {
     if n == 0 {
         return None; // e^0 = 1: an exact point
@@ -169,25 +171,31 @@ fn exp_far(n: i128, a: i64, t: &NativeTarget) -> Option<i128> {
     }
 }
 
-/// e^x̃ for x̃ in Q116 with |x̃| < 2^9, as (V, k): |V − e^x·2^(116−k)| ≤ 4.2 + 1.44·(ex + 2.5)
-/// ulps when |x̃ − x| ≤ ex ulps (12 for ex = 1, 24 for ex = 6.5).
+/// e^x̃ for x̃ in Q116 with |x̃| < 2^9, as (V, q): |V − e^x·2^(116−q)| ≤ 5.1 + 2.02·(ex + 2.5)
+/// ulps when |x̃ − x| ≤ ex ulps (16 for ex = 1, 32 for ex = 6.5, 48 for ex = 12).
 ///
-/// k·ln2 from [`mul_int`] is within 1 + 740·2^−9 < 2.5 (|k| ≤ 2^9/ln2), so r̃ = x̃ − k·ln2 is
-/// within ex + 2.5 of r = x − k·ln 2. Horner on r̃ (|r̃| ≤ 0.36): 2/0.64 < 3.2; the tail
-/// Σ_{j≥28} 0.36^j/j! < 1; the error of r̃ moves e^r by at most e^0.36 < 1.44 times itself.
+/// x = k·ln2/64 + r, k = 64q + j: e^x = 2^q · 2^(j/64) · e^r. k·ln2/64 = k·(ln2·2^124)/2^14 is
+/// within 1 + |k|·2^−15 < 2.5 ulps (|k| ≤ 2^9·64/ln2 < 47,300), so r̃ is within ex + 2.5 of r.
+/// Horner on r̃ (|r̃| ≤ 0.0055 ≥ ln2/128): 2/(1 − 0.0055) < 2.02; the tail Σ_{j≥13} is below
+/// 2^−127; e^r moves by at most e^0.0056 < 1.006 times the error of r̃: P̃ is within
+/// 2.03 + 1.006·(ex + 2.5) of e^r·2^116 (P̃ ≤ 1.006·2^116). The product with the table entry
+/// T_j ≤ 2^125 (`exp2_table`, within ½ of 2^(j/64)·2^124) truncated: 1 + 2·|P̃ − P| + 2^−9.
 fn exp_q116(x: i128) -> Option<(i128, i64)> {
     if x.unsigned_abs() >= 1 << 125 {
         return None;
     }
-    let k = nearest_multiple(x, std::f64::consts::LN_2);
-    let r = x.checked_sub(mul_int(k, LN2_Q124)?)?;
-    if r.unsigned_abs() > (ONE as u128 / 100) * 36 {
+    let k = nearest_multiple(x, std::f64::consts::LN_2 / 64.0);
+    let r = x.checked_sub(mul_shift(k as i128, LN2_Q124 as i128, 14)?)?;
+    if r.unsigned_abs() > (ONE as u128 / 10_000) * 55 {
         return None;
     }
-    Some((horner(r, &EXP_COEFFS)?, k))
+    let p = horner(r, &EXP_COEFFS)?;
+    let j = k.rem_euclid(64) as usize;
+    let v = mul_shift(EXP2_64THS[j] as i128, p, 124)?;
+    Some((v, k.div_euclid(64)))
 }
 
-/// 1/√x = e^(−½·ln x) as (V, k) with |V − x^(−½)·2^(116−k)| ≤ 24 ulps, for x = n·2^a > 0:
+/// 1/√x = e^(−½·ln x) as (V, k) with |V − x^(−½)·2^(116−k)| ≤ 32 ulps, for x = n·2^a > 0:
 /// ũ = ⌊−L̃/2⌋ is within 12/2 + ½ = 6.5 ulps of −½·ln x, and |ũ| ≤ 2^10·ln2/2 + 1 < 2^9.
 fn rsqrt(n: i128, a: i64) -> Option<(i128, i64)> {
     let (l, _) = log(n, a)?;
@@ -246,15 +254,15 @@ fn kernel(theta: i128, sine: bool) -> Option<i128> {
     }
 }
 
-/// √x = e^(½·ln x) as (V, k), |V − √x·2^(116−k)| ≤ 24 ulps, for x = n·2^a > 0: ũ = ⌊L̃/2⌋
+/// √x = e^(½·ln x) as (V, k), |V − √x·2^(116−k)| ≤ 32 ulps, for x = n·2^a > 0: ũ = ⌊L̃/2⌋
 /// is within 6.5 ulps of ½·ln x, as for [`rsqrt`].
 fn sqrt(n: i128, a: i64) -> Option<(i128, i64)> {
     let (l, _) = log(n, a)?;
     exp_q116(l >> 1)
 }
 
-/// 1/x = ±e^(−ln |x|) as (V, k), |V − 2^(116−k)/x| ≤ 32 ulps, for x = n·2^a ≠ 0: −L̃ is within
-/// 12 ulps of −ln |x|, so the bound of [`exp_q116`] is 4.2 + 1.44·14.5 < 25.1.
+/// 1/x = ±e^(−ln |x|) as (V, k), |V − 2^(116−k)/x| ≤ 48 ulps, for x = n·2^a ≠ 0: −L̃ is within
+/// 12 ulps of −ln |x|, so the bound of [`exp_q116`] is 5.1 + 2.02·14.5 < 34.5.
 fn recip(n: i128, a: i64) -> Option<(i128, i64)> {
     let (l, _) = log(n.checked_abs()?, a)?;
     let (v, k) = exp_q116(l.checked_neg()?)?;
