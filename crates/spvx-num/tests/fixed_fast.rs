@@ -265,6 +265,62 @@ fn formats_of_48_and_64_bits_agree_with_the_exact_path_and_rarely_take_it() {
     assert!(slow * 200 < total, "{slow} of {total} on the slow path");
 }
 
+/// Random formats as well as random inputs: W, rW in 33…64, I and rI anywhere from −20 to
+/// W + 20, every Q, O and S, against the exact path. Ignored (minutes); set
+/// `SPVX_FIXED_RANDOM_FORMATS=N` for N formats (100 inputs each per function).
+#[test]
+#[ignore = "random formats and inputs (minutes); set SPVX_FIXED_RANDOM_FORMATS=N"]
+fn random_formats_agree_with_the_exact_path() {
+    let Some(formats) = std::env::var("SPVX_FIXED_RANDOM_FORMATS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    else {
+        eprintln!("set SPVX_FIXED_RANDOM_FORMATS=N to run");
+        return;
+    };
+    let mut state = 0xf0f0_u64;
+    let (mut total, mut slow, mut skipped, mut refused) = (0usize, 0usize, 0usize, 0usize);
+    for _ in 0..formats {
+        let w = 33 + (rng(&mut state) % 32) as u32;
+        let rw = 33 + (rng(&mut state) % 32) as u32;
+        let i = (rng(&mut state) % (w as u64 + 41)) as i32 - 20;
+        let ri = (rng(&mut state) % (rw as u64 + 41)) as i32 - 20;
+        let s = rng(&mut state) % 2 == 0;
+        let q = Quantization::ALL[(rng(&mut state) % 8) as usize];
+        let o = Overflow::ALL[(rng(&mut state) % 4) as usize];
+        let mask = if w == 64 { u64::MAX } else { (1 << w) - 1 };
+        for f in FUNCS {
+            let xs: Vec<u64> = (0..100).map(|_| rng(&mut state) & mask).collect();
+            let o = op(f, s, (w, i), (rw, ri), (q, o));
+            let per = f.components();
+            let mut out = vec![0u64; xs.len() * per];
+            // Batches the exact path refuses (precision limits of huge arguments) are skipped.
+            let Ok(stats) = evaluate_batch(&o, &xs, &mut out) else {
+                skipped += 1;
+                continue;
+            };
+            for (&x, got) in xs.iter().zip(out.chunks(per)) {
+                let Ok(e) = evaluate_exact(&o, &BigUint::from(x)) else {
+                    refused += 1;
+                    continue;
+                };
+                let low = |b: &BigUint| b.iter_u64_digits().next().unwrap_or(0);
+                let want = match &e.value {
+                    FixedValue::Single(b) => vec![low(b)],
+                    FixedValue::Pair { sin, cos } => vec![low(sin), low(cos)],
+                };
+                assert_eq!(got, &want[..], "{o:?} x={x:#x}");
+            }
+            slow += stats.slow_path;
+            total += xs.len();
+        }
+    }
+    eprintln!(
+        "random formats: {slow} of {total} inputs on the slow path; {skipped} batches refused; \
+         {refused} inputs answered by the fast path where the exact path refuses"
+    );
+}
+
 /// The parallel batch gives the same values, statistics and exceptions as the sequential one,
 /// across chunk boundaries.
 #[test]
