@@ -1,11 +1,11 @@
 //! The second fast step, for the inputs the double step leaves undecided (chiefly results with
 //! 53 or more fraction bits, the 48- and 64-bit formats): exp, log, rsqrt, sin, cos, sinpi, cospi
-//! and the pairs in 116-bit fixed point ([`super::q116`]) with a proven bound of a few ulps
+//! and the pairs (and sqrt, recip) in 116-bit fixed point ([`super::q116`]) with a proven bound of a few ulps
 //! (2^−116 each), rounded directly when the bound decides the result; None when it does not
 //! (or the argument is outside the reduced ranges below), and the caller takes the exact path.
 //!
 //! Each function gives V and a bound B (in ulps) with |V − f(x)·2^116·2^−k| ≤ B, k the scaling
-//! exponent (only exp has k ≠ 0). With fb = rW − rI, t = f(x)·2^fb lies in
+//! exponent (non-zero only for exp and the functions computed through it). With fb = rW − rI, t = f(x)·2^fb lies in
 //! [V − B, V + B] · 2^(k + fb − 116), and every quantization mode is monotone, so when both ends
 //! quantize and overflow to one raw result it is the correctly rounded one.
 //!
