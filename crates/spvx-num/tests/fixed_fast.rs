@@ -285,7 +285,7 @@ fn random_formats_agree_with_the_exact_path() {
         let rw = 33 + (rng(&mut state) % 32) as u32;
         let i = (rng(&mut state) % (w as u64 + 41)) as i32 - 20;
         let ri = (rng(&mut state) % (rw as u64 + 41)) as i32 - 20;
-        let s = rng(&mut state) % 2 == 0;
+        let s = rng(&mut state).is_multiple_of(2);
         let q = Quantization::ALL[(rng(&mut state) % 8) as usize];
         let o = Overflow::ALL[(rng(&mut state) % 4) as usize];
         let mask = if w == 64 { u64::MAX } else { (1 << w) - 1 };
