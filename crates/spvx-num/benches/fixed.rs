@@ -1,5 +1,5 @@
-//! Criterion benchmarks of the fixed-point functions: sqrt, recip, sin, exp and log at input and
-//! result widths W = 16, 32, 64 and 128 (I = 4, signed, RND_CONV / SAT), on a spread of inputs,
+//! Criterion benchmarks of the fixed-point functions: sqrt, recip, rsqrt, sin, sinpi, exp and log
+//! at input and result widths W = 16, 32, 48, 64 and 128 (I = 4, signed, RND_CONV / SAT), on a spread of inputs,
 //! through `evaluate` (fast path first for W ≤ 64) and, at W = 32, through the exact
 //! path alone (`evaluate_exact`, as `fixed/<f>/exact/32`), to show what the fast path gains.
 
@@ -30,12 +30,14 @@ fn bench_fixed(c: &mut Criterion) {
     for f in [
         FixedFunction::Sqrt,
         FixedFunction::Recip,
+        FixedFunction::Rsqrt,
         FixedFunction::Sin,
+        FixedFunction::SinPi,
         FixedFunction::Exp,
         FixedFunction::Log,
     ] {
         let mut group = c.benchmark_group(format!("fixed/{f}"));
-        for w in [16u32, 32, 64, 128] {
+        for w in [16u32, 32, 48, 64, 128] {
             let op = FixedOp {
                 function: f,
                 signed: true,

@@ -1,6 +1,6 @@
 //! sin, cos, sinpi, cospi, exp and log in double precision with a proven error bound, rounded
 //! directly when the bound decides the result (Ziv's first step, as CORE-MATH does); None when
-//! it does not, and the caller takes the exact path.
+//! it does not, and the caller tries the 116-bit step (`wide`), then the exact path.
 //!
 //! Error bound of ỹ for f(x), x = n · 2^a (n of at most 64 bits):
 //! - the input: x̃ = fl(n) · 2^a is x rounded to double, and |x − x̃| = |n − fl(n)| · 2^a = ex is
