@@ -268,3 +268,21 @@ fn many_row_blocks_and_panels_against_exact_product() {
         }
     }
 }
+
+#[test]
+fn large_output_against_exact_product() {
+    // D of 1500 × 1400 words (8.4 MB): the fast path asks for huge pages for such outputs.
+    use spvx_dpas::Precision::*;
+    let mut rng = Rng(0x0009_a9e5);
+    let (m, k, n) = (1500, 9, 1400);
+    let av: Vec<i64> = (0..m * k).map(|_| rng.range(-128, 127)).collect();
+    let bv: Vec<i64> = (0..k * n).map(|_| rng.range(-8, 7)).collect();
+    let want = exact(&av, &bv, &vec![0; m * n], m, k, n);
+    let a = int_matrix("A", m, k, S8, &av);
+    let b = int_matrix("B", k, n, S4, &bv);
+    let s = spec(Platform::Pvc, S8, S4, DataType::D);
+    for kernel in IntKernel::ALL.into_iter().filter(|k| k.is_available()) {
+        let got = matmul_fast_with(&s, &a, &b, None, kernel).unwrap();
+        assert!(got.bits() == &want[..], "{kernel}");
+    }
+}

@@ -54,8 +54,11 @@ pub(super) fn matmul(
     };
     let kg = k.div_ceil(4);
     Some(with_scratch(|a_buf, b_buf| {
-        let ap = pack_a(a, a_bytes, alpha, kg, kernel, a_buf);
-        let bp = pack_b(b, b_bytes, beta, kg, kernel, b_buf);
+        // Both packings in one parallel phase (one wake-up of the pool instead of two).
+        let (ap, bp) = rayon::join(
+            || pack_a(a, a_bytes, alpha, kg, kernel, a_buf),
+            || pack_b(b, b_bytes, beta, kg, kernel, b_buf),
+        );
         multiply(&ap, &bp, (m, kg, n), (alpha, beta), c, kernel)
     }))
 }
@@ -108,6 +111,7 @@ fn multiply(
     // Every element of D is written exactly once by `row_block` (each row block covers all
     // of its rows and every column panel up to n), so D need not be zeroed first.
     let mut out: Vec<u32> = Vec::with_capacity(m * n);
+    advise_huge_pages(&mut out);
     let mut rest = &mut out.spare_capacity_mut()[..m * n];
     let mut row0 = 0;
     for t in 0..tasks {
@@ -130,6 +134,37 @@ fn multiply(
     // tile rows 0..m).
     unsafe { out.set_len(m * n) };
     out
+}
+
+/// Outputs from this size (bytes) are asked to be backed by transparent huge pages.
+const HUGE_OUTPUT: usize = 8 << 20;
+
+/// Asks Linux to back the (fresh, untouched) capacity of a large output with transparent huge
+/// pages: the kernel then faults in 2 MiB at a time instead of 4 KiB. At 4096³ the 64 MiB D
+/// took about 16 000 page faults per call, measured at ≈ 10% of the GEMM's time. Only a
+/// hint: the bits written are the same either way, and failure is ignored.
+fn advise_huge_pages(out: &mut Vec<u32>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let spare = out.spare_capacity_mut();
+        let bytes = std::mem::size_of_val(spare);
+        if bytes < HUGE_OUTPUT {
+            return;
+        }
+        let start = spare.as_mut_ptr() as usize;
+        let first = start.next_multiple_of(HUGE);
+        let end = (start + bytes) / HUGE * HUGE;
+        if end > first {
+            // SAFETY: [first, end) lies inside this Vec's own allocation, which nothing else
+            // uses; MADV_HUGEPAGE changes only how its pages are backed, not their contents.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (out, HUGE_OUTPUT);
 }
 
 #[cfg(target_arch = "x86_64")]
