@@ -191,7 +191,7 @@ fn chain(acc: &mut [[f32; NR]; MR], a: &[&[f32]; MR], b: &[f32], stride: usize, 
 fn chain_avx512(acc: &mut [[f32; NR]; MR], a: &[&[f32]; MR], b: &[f32], stride: usize, kp: usize) {
     use std::arch::x86_64::*;
     const Q: usize = NR / 16;
-    const { assert!(NR % 16 == 0) };
+    const { assert!(NR.is_multiple_of(16)) };
     // Steps whose B row and A elements are all in bounds (the generic code stops at the
     // first that is not, too).
     let steps = (0..kp)
