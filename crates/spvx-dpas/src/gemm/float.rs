@@ -6,7 +6,7 @@
 //!   elements are widened to fp32 once, K is zero-padded to whole instructions, and the chain
 //!   `acc = acc + a·b` (fp32 product, then fp32 sum, both rounded to nearest even; never fused)
 //!   runs in increasing k, vectorised across 16-column groups of MR rows (AVX-512: the
-//!   accumulators of an 8 × 32 block in registers). NaN results become
+//!   accumulators of a 16 × 16 block in registers, a[r][k] as an embedded broadcast). NaN results become
 //!   the canonical NaN, as `float_dot` makes them.
 //! - any other model: per element, one `spvx_num::dpas::float_dot` call per K step over the
 //!   same zero-padded elements, rows in parallel.
