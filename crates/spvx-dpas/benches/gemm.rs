@@ -1,8 +1,8 @@
 //! GEMM benchmarks (throughput in MACs, so criterion's "elem/s" reads as MAC/s):
 //!
-//! - `vnni_peak`: the machine's int8 peak, measured with a register-only `vpdpbusd` loop
-//!   (20 independent zmm accumulators, 64 MACs per instruction), on one thread and on every
-//!   rayon thread at once.
+//! - `vnni_peak`: the machine's int8 peak, measured with the register-only `vpdpbusd` loop of
+//!   `spvx_dpas::gemm::peak` (20 independent zmm accumulators, 64 MACs per instruction), on one
+//!   thread and on every rayon thread at once.
 //! - `gemm_s8_1024`: the fast GEMM path, s8 × s8 → D, 1024 × 1024 × 1024.
 //! - `s8_128`: fast path vs the instruction-by-instruction path at 128 × 128 × 128.
 //! - `bf16_256`: fast float path (bf16 × bf16 → F, default model) at 256³.
@@ -14,11 +14,12 @@
 //!   threads (`clock_gettime`) against the loop's on one thread, and that ratio, which depends
 //!   less on how much of the machine other processes leave free. The peak loops keep 20
 //!   independent zmm accumulators per thread (throughput-bound: `vpdpbusd` and `vfmadd` have
-//!   latencies of a few cycles) with every operand in registers, and run at least ≈ 22 ms per
+//!   latencies of a few cycles) with every operand in registers, and run at least ≈ 0.36 ms per
 //!   call (about as long as the GEMM they are compared with).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvx_dpas::gemm::matmul_fast;
+use spvx_dpas::gemm::peak::{self as gemm_peak, Peak, PeakLoop};
 use spvx_dpas::isa::ExecOptions;
 use spvx_dpas::matrix::{ElementMatrix, MatmulSpec, matmul_instructions};
 use spvx_dpas::{DataType, Platform, Precision};
@@ -55,36 +56,9 @@ fn spec(a: Precision, b: Precision, dst: DataType) -> MatmulSpec {
 
 /// Iterations of the peak loop per call.
 const PEAK_ITERS: u64 = 1 << 20;
-/// Independent accumulators in the peak loop.
-const CHAINS: u64 = 20;
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vnni")]
-fn vpdpbusd_loop(iters: u64) -> i32 {
-    use std::arch::x86_64::*;
-    let a = black_box(_mm512_set1_epi32(0x0102_0304));
-    let b = black_box(_mm512_set1_epi32(0x0101_0101));
-    let mut acc = [_mm512_setzero_si512(); CHAINS as usize];
-    for _ in 0..iters {
-        for v in acc.iter_mut() {
-            *v = _mm512_dpbusd_epi32(*v, a, b);
-        }
-    }
-    let mut s = _mm512_setzero_si512();
-    for v in acc {
-        s = _mm512_add_epi32(s, v);
-    }
-    _mm512_reduce_add_epi32(s)
-}
 
 fn vnni_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512vnni")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    PeakLoop::Vnni.is_available()
 }
 
 fn peak(c: &mut Criterion) {
@@ -92,23 +66,17 @@ fn peak(c: &mut Criterion) {
         eprintln!("vnni_peak: AVX-512 VNNI not available; skipped");
         return;
     }
-    let macs = PEAK_ITERS * CHAINS * 64;
+    let macs = PeakLoop::Vnni.run(1, false) as u64 * PEAK_ITERS;
     let threads = rayon::current_num_threads() as u64;
     let mut g = c.benchmark_group("vnni_peak");
     g.sample_size(20);
     g.throughput(Throughput::Elements(macs));
     g.bench_function("one_thread", |bench| {
-        // SAFETY: AVX-512F and VNNI were detected above.
-        bench.iter(|| unsafe { vpdpbusd_loop(black_box(PEAK_ITERS)) })
+        bench.iter(|| PeakLoop::Vnni.run(black_box(PEAK_ITERS), false))
     });
     g.throughput(Throughput::Elements(macs * threads));
     g.bench_function(format!("all_{threads}_threads"), |bench| {
-        bench.iter(|| {
-            rayon::broadcast(|_| {
-                // SAFETY: AVX-512F and VNNI were detected above.
-                unsafe { vpdpbusd_loop(black_box(PEAK_ITERS)) }
-            })
-        })
+        bench.iter(|| PeakLoop::Vnni.run(black_box(PEAK_ITERS), true))
     });
     g.finish();
 }
@@ -162,108 +130,8 @@ fn bf16_256(c: &mut Criterion) {
     g.finish();
 }
 
-/// Iterations of a peak loop per timed call in `side_by_side` at least (≈ 22 ms of
-/// `vpdpbusd` on one thread): short calls on pool threads measured up to 40% slow on the shared
-/// VM, from waking the threads, not from the loop.
-const SIDE_ITERS: u64 = 1 << 16;
-
-/// fp32 FMA peak loop: CHAINS independent zmm accumulators, 16 multiply-adds per instruction.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn fma_loop(iters: u64) -> f32 {
-    use std::arch::x86_64::*;
-    let a = black_box(_mm512_set1_ps(0.999));
-    let b = black_box(_mm512_set1_ps(1e-3));
-    let mut acc = [_mm512_setzero_ps(); CHAINS as usize];
-    for _ in 0..iters {
-        for v in acc.iter_mut() {
-            *v = _mm512_fmadd_ps(*v, a, b);
-        }
-    }
-    let mut s = _mm512_setzero_ps();
-    for v in acc {
-        s = _mm512_add_ps(s, v);
-    }
-    _mm512_reduce_add_ps(s)
-}
-
-/// Which peak loop a GEMM is compared with.
-#[derive(Clone, Copy)]
-enum PeakLoop {
-    /// `vpdpbusd` (64 u8 × s8 MACs per instruction).
-    Vnni,
-    /// `vfmadd` on fp32 (16 MACs per instruction).
-    Fma,
-}
-
-impl PeakLoop {
-    fn name(self) -> &'static str {
-        match self {
-            PeakLoop::Vnni => "vpdpbusd",
-            PeakLoop::Fma => "fp32 FMA",
-        }
-    }
-
-    /// Runs `iters` iterations on every rayon thread at once (`all`) or on the calling thread;
-    /// returns the MACs done.
-    fn run(self, iters: u64, all: bool) -> f64 {
-        let one = move || {
-            // SAFETY: `side_by_side` runs only when AVX-512F and VNNI were detected.
-            match self {
-                PeakLoop::Vnni => {
-                    black_box(unsafe { vpdpbusd_loop(black_box(iters)) });
-                }
-                PeakLoop::Fma => {
-                    black_box(unsafe { fma_loop(black_box(iters)) });
-                }
-            }
-        };
-        let per_thread = (iters * CHAINS) as f64
-            * match self {
-                PeakLoop::Vnni => 64.0,
-                PeakLoop::Fma => 16.0,
-            };
-        if all {
-            rayon::broadcast(|_| one());
-            per_thread * rayon::current_num_threads() as f64
-        } else {
-            one();
-            per_thread
-        }
-    }
-}
-
-/// Best wall-clock rate (GMAC/s) of `f` (returning the MACs it did) over `reps` runs, and the
-/// rate per CPU-second of all of them (CPU time of every thread of the process; `None` where
-/// that is not readable).
-fn rates(reps: usize, f: &mut dyn FnMut() -> f64) -> (f64, Option<f64>) {
-    let cpu0 = process_cpu_ns();
-    let (mut best, mut macs) = (0f64, 0f64);
-    for _ in 0..reps {
-        let t = std::time::Instant::now();
-        let done = f();
-        best = best.max(done / t.elapsed().as_secs_f64() / 1e9);
-        macs += done;
-    }
-    let cpu = match (cpu0, process_cpu_ns()) {
-        (Some(a), Some(b)) if b > a => Some(macs / (b - a) as f64),
-        _ => None,
-    };
-    (best, cpu)
-}
-
-/// The peak of one loop: wall-clock on all rayon threads, and per CPU-second on one thread.
-#[derive(Clone, Copy)]
-struct Peak {
-    kind: PeakLoop,
-    /// GMAC per CPU-second of the loop on one thread (`None`: no CPU clock).
-    per_cpu: Option<f64>,
-}
-
-/// The GEMM `a × b` (`spec`) against the peak loop on the same (all rayon) threads, alternating
-/// `rounds` times with the loop run about as long as one GEMM; prints the best wall-clock rate
-/// of each and their ratio, and the GEMM's rate per CPU-second of all its threads against the
-/// loop's per CPU-second on one thread, and that ratio.
+/// Prints one GEMM side by side with its peak loop (see `spvx_dpas::gemm::peak::compare`):
+/// wall-clock rates and ratio, and the GEMM per CPU-second against the loop's on one thread.
 fn compare(
     label: &str,
     spec: &MatmulSpec,
@@ -272,31 +140,15 @@ fn compare(
     peak: Peak,
     rounds: usize,
 ) {
-    let macs = (a.rows() * a.cols() * b.cols()) as f64;
-    let run = || {
-        black_box(matmul_fast(spec, a, b, None).unwrap());
-        macs
-    };
-    // Warm-up, and the loop length: as long as one GEMM, at least SIDE_ITERS.
-    let (first, _) = rates(1, &mut || run());
-    let (probe, _) = rates(1, &mut || peak.kind.run(SIDE_ITERS, true));
-    let gemm_secs = macs / first / 1e9;
-    let iter_secs = peak.kind.run(1, true) / probe / 1e9;
-    let iters = ((gemm_secs / iter_secs) as u64).max(SIDE_ITERS);
-    let (mut gemm, mut loop_best, mut gemm_cpu) = (0f64, 0f64, (0f64, 0usize));
-    for _ in 0..rounds {
-        let (w, c) = rates(1, &mut || run());
-        gemm = gemm.max(w);
-        if let Some(c) = c {
-            gemm_cpu = (gemm_cpu.0 + c, gemm_cpu.1 + 1);
+    let c = match gemm_peak::compare(spec, a, b, peak.kind, rounds) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("side_by_side: {label}: {e}");
+            return;
         }
-        let (w, _) = rates(1, &mut || peak.kind.run(iters, true));
-        loop_best = loop_best.max(w);
-    }
-    let threads = rayon::current_num_threads();
-    let per_cpu = match (peak.per_cpu, gemm_cpu.1) {
-        (Some(p), n) if n > 0 => {
-            let g = gemm_cpu.0 / n as f64;
+    };
+    let per_cpu = match (c.gemm_per_cpu, peak.per_cpu) {
+        (Some(g), Some(p)) => {
             format!(
                 "per CPU-second {g:.1} / {p:.1} (1 thread), ratio {:.2}",
                 g / p
@@ -305,9 +157,12 @@ fn compare(
         _ => "per CPU-second: no CPU clock".into(),
     };
     eprintln!(
-        "side_by_side: {label}: GEMM {gemm:.1} GMAC/s, {} peak ({threads} threads) {loop_best:.1} GMAC/s, ratio {:.2}; {per_cpu}",
+        "side_by_side: {label}: GEMM {:.1} GMAC/s, {} peak ({} threads) {:.1} GMAC/s, ratio {:.2}; {per_cpu}",
+        c.gemm,
         peak.kind.name(),
-        gemm / loop_best,
+        c.threads,
+        c.peak,
+        c.ratio(),
     );
 }
 
@@ -365,15 +220,16 @@ fn side_by_side(_c: &mut Criterion) {
     let threads = rayon::current_num_threads();
     let mut peaks = Vec::new();
     for kind in [PeakLoop::Vnni, PeakLoop::Fma] {
-        let (one, per_cpu) = rates(10, &mut || kind.run(SIDE_ITERS, false));
-        let (all, _) = rates(10, &mut || kind.run(SIDE_ITERS, true));
+        let p = gemm_peak::measure_peak(kind, 10);
         eprintln!(
-            "side_by_side: {} peak: 1 thread {one:.1} GMAC/s, {threads} threads {all:.1} GMAC/s ({:.2}×); per CPU-second on 1 thread {:.1}",
+            "side_by_side: {} peak: 1 thread {:.1} GMAC/s, {threads} threads {:.1} GMAC/s ({:.2}×); per CPU-second on 1 thread {:.1}",
             kind.name(),
-            all / one,
-            per_cpu.unwrap_or(f64::NAN),
+            p.one_thread,
+            p.all_threads,
+            p.all_threads / p.one_thread,
+            p.per_cpu.unwrap_or(f64::NAN),
         );
-        peaks.push(Peak { kind, per_cpu });
+        peaks.push(p);
     }
     let (vnni, fma) = (peaks[0], peaks[1]);
     let int = |pa, pb| spec(pa, pb, DataType::D);
@@ -415,23 +271,6 @@ fn side_by_side(_c: &mut Criterion) {
         best_slow * 1e3,
         best_slow / best_fast
     );
-}
-
-/// CPU time of every thread of this process in ns (`clock_gettime`).
-#[cfg(target_os = "linux")]
-fn process_cpu_ns() -> Option<u64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec for the call to fill.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn process_cpu_ns() -> Option<u64> {
-    None
 }
 
 criterion_group!(benches, side_by_side, peak, gemm_s8_1024, s8_128, bf16_256);
