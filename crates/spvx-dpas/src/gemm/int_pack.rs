@@ -167,7 +167,7 @@ fn pack_row(src: &[u8], map: ByteMap, kg: usize, simd: bool, dst: &mut [u32]) ->
             if let Some(&x) = src.get(4 * g + t) {
                 *v = map.byte(x);
             }
-            sum += i32::from(*v);
+            sum = sum.wrapping_add(i32::from(*v));
         }
         *w = u32::from_le_bytes(q);
     }
@@ -288,7 +288,9 @@ fn pack_panels(
             let out = &mut dst[(p * kg + g) * NR..(p * kg + g + 1) * NR];
             for (c, (o, s)) in out.iter_mut().zip(panel_sum.iter_mut()).enumerate() {
                 let q = rows.map(|r| r.get(p * NR + c).map_or(pad, |&x| map.byte(x)));
-                *s += q.iter().map(|&v| i32::from(v as i8)).sum::<i32>();
+                *s = q
+                    .iter()
+                    .fold(*s, |s, &v| s.wrapping_add(i32::from(v as i8)));
                 *o = u32::from_le_bytes(q);
             }
         }
