@@ -13,12 +13,14 @@
 //!   columns (16 lanes; no fused multiply-add). Other models run per element through
 //!   `spvx_num::dpas::float_dot` once per simulated instruction, in parallel.
 //!
-//! The same legality checks as the instruction path run first.
+//! The same legality checks as the instruction path run first. [`peak`] measures the machine's
+//! peak and compares a GEMM with it.
 
 mod float;
 mod int;
 mod int_kernel;
 mod int_pack;
+pub mod peak;
 
 pub use int_kernel::IntKernel;
 

@@ -59,7 +59,7 @@ proptest! {
     #[test]
     fn float_fast_equals_instructions(
         p in prop::sample::select(vec![Precision::Bf16, Precision::Fp16, Precision::Tf32]),
-        m in 1usize..12,
+        m in 1usize..40,
         k in 1usize..70,
         n in 1usize..40,
         dst_half in any::<bool>(),

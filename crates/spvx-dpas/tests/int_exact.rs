@@ -179,11 +179,12 @@ fn wide_aligned_rows_against_exact_product() {
 
 #[test]
 fn several_k_blocks_with_full_and_edge_blocks() {
-    // K = 2100: three K blocks of the fast path (1024, 1024, 52 → 13 k-groups), so full 6 × 64
-    // blocks start from C and the terms, then twice from D; M = 13 and N = 130 add edge blocks.
+    // K = 8300: three K blocks of the fast path (4096, 4096, 108 → 27 k-groups), so full
+    // 6 × 64 blocks start from C and the terms, then twice from D; M = 13 and N = 130 add edge
+    // blocks.
     use spvx_dpas::Precision::*;
     let mut rng = Rng(0x6b_b10c);
-    let (m, k, n) = (13, 2100, 130);
+    let (m, k, n) = (13, 8300, 130);
     for (pa, pb) in [(S8, U8), (U4, S8), (S8, S8)] {
         let (alo, ahi) = range_of(pa);
         let (blo, bhi) = range_of(pb);
@@ -209,5 +210,79 @@ fn several_k_blocks_with_full_and_edge_blocks() {
             let got = matmul_fast_with(&s, &a, &b, None, kernel).unwrap();
             assert_eq!(got.bits(), &want_null[..], "{kernel} {pa} {pb} null C");
         }
+    }
+}
+
+#[test]
+fn many_row_blocks_and_panels_against_exact_product() {
+    // Larger random shapes: M splits into several unequal row-block tasks (on 1, 2 and 3 rayon
+    // threads), N into several 64-column panels with a ragged last one, K into whole and
+    // partial 64-byte packing pieces and k-groups; random precision pairs and extreme values.
+    let mut rng = Rng(0xb10c_ca5e);
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for case in 0..4 {
+            let pa = INT_PRECISIONS[rng.below(8) as usize];
+            let pb = INT_PRECISIONS[rng.below(8) as usize];
+            let m = rng.range(40, 160) as usize;
+            let k = rng.range(1, 600) as usize;
+            let n = rng.range(60, 280) as usize;
+            let (alo, ahi) = range_of(pa);
+            let (blo, bhi) = range_of(pb);
+            let extreme = case % 2 == 1;
+            let pick = |rng: &mut Rng, lo: i64, hi: i64| {
+                if extreme && rng.below(4) != 0 {
+                    if rng.below(2) == 0 { lo } else { hi }
+                } else {
+                    rng.range(lo, hi)
+                }
+            };
+            let av: Vec<i64> = (0..m * k).map(|_| pick(&mut rng, alo, ahi)).collect();
+            let bv: Vec<i64> = (0..k * n).map(|_| pick(&mut rng, blo, bhi)).collect();
+            let cv: Vec<i64> = (0..m * n)
+                .map(|_| rng.range(-1 << 31, (1 << 31) - 1))
+                .collect();
+            let a = int_matrix("A", m, k, pa, &av);
+            let b = int_matrix("B", k, n, pb, &bv);
+            let c = acc(
+                m,
+                n,
+                DataType::Ud,
+                cv.iter().map(|&x| x as i32 as u32).collect(),
+            );
+            let s = spec(Platform::Pvc, pa, pb, DataType::D);
+            let want_c = exact(&av, &bv, &cv, m, k, n);
+            let want_null = exact(&av, &bv, &vec![0; m * n], m, k, n);
+            let what = format!("{threads} threads, A={pa} B={pb} {m}x{k}x{n}");
+            pool.install(|| {
+                for kernel in IntKernel::ALL.into_iter().filter(|k| k.is_available()) {
+                    let got = matmul_fast_with(&s, &a, &b, Some(&c), kernel).unwrap();
+                    assert_eq!(got.bits(), &want_c[..], "{kernel} with C: {what}");
+                    let got = matmul_fast_with(&s, &a, &b, None, kernel).unwrap();
+                    assert_eq!(got.bits(), &want_null[..], "{kernel} null C: {what}");
+                }
+            });
+        }
+    }
+}
+
+#[test]
+fn large_output_against_exact_product() {
+    // D of 1500 × 1400 words (8.4 MB): the fast path asks for huge pages for such outputs.
+    use spvx_dpas::Precision::*;
+    let mut rng = Rng(0x0009_a9e5);
+    let (m, k, n) = (1500, 9, 1400);
+    let av: Vec<i64> = (0..m * k).map(|_| rng.range(-128, 127)).collect();
+    let bv: Vec<i64> = (0..k * n).map(|_| rng.range(-8, 7)).collect();
+    let want = exact(&av, &bv, &vec![0; m * n], m, k, n);
+    let a = int_matrix("A", m, k, S8, &av);
+    let b = int_matrix("B", k, n, S4, &bv);
+    let s = spec(Platform::Pvc, S8, S4, DataType::D);
+    for kernel in IntKernel::ALL.into_iter().filter(|k| k.is_available()) {
+        let got = matmul_fast_with(&s, &a, &b, None, kernel).unwrap();
+        assert!(got.bits() == &want[..], "{kernel}");
     }
 }

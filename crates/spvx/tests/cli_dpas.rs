@@ -785,3 +785,79 @@ fn matmul_shape_errors() {
         "{e}"
     );
 }
+
+#[test]
+fn matmul_bench_prints_rates_and_ratios() {
+    // The form of the output, not the speed: four lines, rates in GMAC/s, two ratios.
+    let out = matmul(&[
+        "--bench",
+        "--size",
+        "48",
+        "--rounds",
+        "1",
+        "--a-type",
+        "s8",
+        "--b-type",
+        "u4",
+        "--dst-type",
+        "d",
+    ]);
+    let (o, e) = (text(&out.stdout), text(&out.stderr));
+    if !out.status.success() {
+        // Only a CPU without the peak loop may refuse.
+        assert!(e.contains("needs x86-64 AVX-512"), "{e}");
+        return;
+    }
+    let lines: Vec<&str> = o.lines().collect();
+    assert_eq!(lines.len(), 4, "{o}");
+    assert!(
+        lines[0].starts_with("fast GEMM (s8 × u4 → d, 48 × 48 × 48, pvc), ")
+            && lines[0].contains(" threads: ")
+            && lines[0].ends_with(" GMAC/s (best of 1)"),
+        "{o}"
+    );
+    assert!(
+        lines[1].starts_with("peak: vpdpbusd loop (20 independent accumulators per thread), "),
+        "{o}"
+    );
+    let ratio: f64 = lines[2]
+        .strip_prefix("ratio: ")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("{o}"));
+    assert!(ratio.is_finite() && ratio > 0.0, "{o}");
+    assert!(lines[3].starts_with("per CPU-second: "), "{o}");
+    // Floats compare with the FMA loop; --bench excludes the file arguments.
+    let out = matmul(&[
+        "--bench",
+        "--size",
+        "16",
+        "--rounds",
+        "1",
+        "--a-type",
+        "bf",
+        "--b-type",
+        "bf",
+        "--dst-type",
+        "f",
+    ]);
+    if out.status.success() {
+        assert!(text(&out.stdout).contains("peak: fp32 FMA loop"));
+    }
+    let out = matmul(&[
+        "--bench",
+        "--a",
+        "A.npy",
+        "--a-type",
+        "s8",
+        "--b-type",
+        "s8",
+        "--dst-type",
+        "d",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("cannot be used with"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,6 +1,6 @@
 //! Integer GEMM micro-kernels: an MR × NR block of 32-bit sums of u8 × s8 products over packed
-//! panels (A: per k-group of 4, MR dwords each holding 4 bytes of one row; B: per k-group, NR
-//! dwords each holding 4 bytes (rows) of one column). Sums wrap modulo 2^32, as `vpdpbusd`
+//! operands (A: MR rows `lda` dwords apart, one dword per k-group of 4 holding 4 bytes of the
+//! row; B: a panel with, per k-group, NR dwords each holding 4 bytes (rows) of one column). Sums wrap modulo 2^32, as `vpdpbusd`
 //! does. Two forms: [`IntKernel::run`] on a tile in memory (any block, any kernel) and
 //! [`IntKernel::run_direct`], which starts from the epilogue terms or from D and stores the
 //! sums straight into D (full blocks, AVX-512 VNNI).
@@ -48,19 +48,28 @@ impl IntKernel {
             .unwrap_or(IntKernel::Portable)
     }
 
-    /// Runs the kernel: `out[r][c] += Σ_g Σ_t a[g·MR + r].byte(t) · (b[g·NR + c].byte(t) as i8)`
+    /// Runs the kernel: `out[r][c] += Σ_g Σ_t a[r·lda + g].byte(t) · (b[g·NR + c].byte(t) as i8)`
     /// (wrapping), over `kg` k-groups. Slices shorter than `kg` groups are an internal error
     /// and only cut the sum short in release builds.
-    pub(super) fn run(self, a: &[u32], b: &[u32], kg: usize, out: &mut [[i32; NR]; MR]) {
-        let kg = kg.min(a.len() / MR).min(b.len() / NR);
+    pub(super) fn run(
+        self,
+        (a, lda): (&[u32], usize),
+        b: &[u32],
+        kg: usize,
+        out: &mut [[i32; NR]; MR],
+    ) {
+        let kg = kg
+            .min(lda)
+            .min(a.len().saturating_sub((MR - 1) * lda))
+            .min(b.len() / NR);
         match self {
             #[cfg(target_arch = "x86_64")]
             IntKernel::Avx512Vnni if self.is_available() => {
                 // SAFETY: AVX-512F and AVX-512 VNNI were detected at run time; `kg` groups fit
                 // in both slices (clamped above).
-                unsafe { avx512::kernel(a, b, kg, out) }
+                unsafe { avx512::kernel((a, lda), b, kg, out) }
             }
-            _ => portable(a, b, kg, out),
+            _ => portable((a, lda), b, kg, out),
         }
     }
 }
@@ -85,7 +94,7 @@ impl IntKernel {
     /// this CPU or a slice is too short for the block.
     pub(super) fn run_direct(
         self,
-        a: &[u32],
+        (a, lda): (&[u32], usize),
         b: &[u32],
         kg: usize,
         start: Start,
@@ -93,7 +102,8 @@ impl IntKernel {
         ldd: usize,
     ) -> bool {
         let block = (MR - 1) * ldd + NR;
-        let fits = a.len() >= kg * MR
+        let fits = kg <= lda
+            && a.len() >= (MR - 1) * lda + kg
             && b.len() >= kg * NR
             && d.len() >= block
             && ldd >= NR
@@ -113,7 +123,7 @@ impl IntKernel {
                 // SAFETY: AVX-512F and VNNI were detected at run time; every slice holds the
                 // block (checked above). With `Start::FromD` the caller has written the block
                 // of D in an earlier K block (see `gemm::int::row_block`).
-                unsafe { avx512::kernel_direct(a, b, kg, start, d, ldd) };
+                unsafe { avx512::kernel_direct((a, lda), b, kg, start, d, ldd) };
                 true
             }
             _ => false,
@@ -130,11 +140,11 @@ impl std::fmt::Display for IntKernel {
     }
 }
 
-fn portable(a: &[u32], b: &[u32], kg: usize, out: &mut [[i32; NR]; MR]) {
+fn portable((a, lda): (&[u32], usize), b: &[u32], kg: usize, out: &mut [[i32; NR]; MR]) {
     for g in 0..kg {
         let bg = &b[g * NR..(g + 1) * NR];
         for (r, row) in out.iter_mut().enumerate() {
-            let av = a[g * MR + r].to_le_bytes();
+            let av = a[r * lda + g].to_le_bytes();
             for (c, o) in row.iter_mut().enumerate() {
                 let bc = bg[c].to_le_bytes();
                 let mut s = 0i32;
@@ -159,25 +169,25 @@ mod avx512 {
     /// `acc += Σ_g A'·B'` over `kg` k-groups.
     ///
     /// # Safety
-    /// The CPU must support AVX-512F and AVX-512 VNNI; `a` must hold `kg·MR` dwords and `b`
-    /// `kg·NR` dwords.
+    /// The CPU must support AVX-512F and AVX-512 VNNI; `a` must hold `(MR − 1)·lda + kg`
+    /// dwords with kg ≤ lda, and `b` `kg·NR` dwords.
     #[inline(always)]
-    unsafe fn accumulate(a: &[u32], b: &[u32], kg: usize, acc: &mut Acc) {
-        debug_assert!(a.len() >= kg * MR && b.len() >= kg * NR);
+    unsafe fn accumulate((a, lda): (&[u32], usize), b: &[u32], kg: usize, acc: &mut Acc) {
+        debug_assert!(kg <= lda && a.len() >= (MR - 1) * lda + kg && b.len() >= kg * NR);
         let ap = a.as_ptr();
         let bp = b.as_ptr();
         for g in 0..kg {
-            // SAFETY: g < kg, so dwords g·NR .. (g + 1)·NR of `b` and g·MR .. g·MR + MR of `a`
-            // are in bounds (caller's contract); the target features are the caller's.
+            // SAFETY: g < kg ≤ lda, so dwords g·NR .. (g + 1)·NR of `b` and r·lda + g (r < MR)
+            // of `a` are in bounds (caller's contract); the target features are the caller's.
             unsafe {
                 let bg = bp.add(g * NR);
                 let mut bv = [_mm512_setzero_si512(); Q];
                 for (q, v) in bv.iter_mut().enumerate() {
                     *v = _mm512_loadu_si512(bg.add(q * 16).cast());
                 }
-                let ag = ap.add(g * MR);
+                let ag = ap.add(g);
                 for (r, row) in acc.iter_mut().enumerate() {
-                    let av = _mm512_set1_epi32(*ag.add(r) as i32);
+                    let av = _mm512_set1_epi32(*ag.add(r * lda) as i32);
                     for (v, &bq) in row.iter_mut().zip(bv.iter()) {
                         *v = _mm512_dpbusd_epi32(*v, av, bq);
                     }
@@ -193,7 +203,7 @@ mod avx512 {
     /// `ldc`; `col` holds NR; with `Start::FromD` the block of `d` is initialised.
     #[target_feature(enable = "avx512f,avx512vnni")]
     pub(super) unsafe fn kernel_direct(
-        a: &[u32],
+        a: (&[u32], usize),
         b: &[u32],
         kg: usize,
         start: Start,
@@ -250,7 +260,12 @@ mod avx512 {
     /// # Safety
     /// As [`accumulate`].
     #[target_feature(enable = "avx512f,avx512vnni")]
-    pub(super) unsafe fn kernel(a: &[u32], b: &[u32], kg: usize, out: &mut [[i32; NR]; MR]) {
+    pub(super) unsafe fn kernel(
+        a: (&[u32], usize),
+        b: &[u32],
+        kg: usize,
+        out: &mut [[i32; NR]; MR],
+    ) {
         let mut acc: Acc = [[_mm512_setzero_si512(); Q]; MR];
         for (row, src) in acc.iter_mut().zip(out.iter()) {
             for (q, v) in row.iter_mut().enumerate() {

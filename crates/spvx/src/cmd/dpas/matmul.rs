@@ -36,10 +36,24 @@ pub(super) fn matmul(args: MatmulArgs) -> CmdResult {
                 .into(),
         );
     }
-    let a = element_matrix_from_npy_raw("A", &read_input(&args.a)?, a_type, args.raw)
-        .map_err(|e| format!("error: {}: {e}", args.a.display()))?;
-    let b = element_matrix_from_npy_raw("B", &read_input(&args.b)?, b_type, args.raw)
-        .map_err(|e| format!("error: {}: {e}", args.b.display()))?;
+    let spec = MatmulSpec {
+        platform,
+        a: a_type,
+        b: b_type,
+        dst,
+        options,
+    };
+    if args.bench {
+        return super::bench::bench(&spec, args.size, args.rounds);
+    }
+    // clap requires --a, --b and -o without --bench.
+    let (Some(a_path), Some(b_path), Some(output)) = (&args.a, &args.b, &args.output) else {
+        return Err("error: --a, --b and -o are required (or --bench)".into());
+    };
+    let a = element_matrix_from_npy_raw("A", &read_input(a_path)?, a_type, args.raw)
+        .map_err(|e| format!("error: {}: {e}", a_path.display()))?;
+    let b = element_matrix_from_npy_raw("B", &read_input(b_path)?, b_type, args.raw)
+        .map_err(|e| format!("error: {}: {e}", b_path.display()))?;
     let half = if a_type == Precision::Fp16 {
         DataType::Hf
     } else {
@@ -52,13 +66,6 @@ pub(super) fn matmul(args: MatmulArgs) -> CmdResult {
         ),
         None => None,
     };
-    let spec = MatmulSpec {
-        platform,
-        a: a_type,
-        b: b_type,
-        dst,
-        options,
-    };
     let d = if args.instructions {
         matmul_instructions(&spec, &a, &b, c.as_ref())
     } else {
@@ -66,6 +73,6 @@ pub(super) fn matmul(args: MatmulArgs) -> CmdResult {
     }
     .map_err(|e| format!("error: {e}"))?;
     let bytes = acc_matrix_to_npy(&d).map_err(|e| format!("error: cannot encode D: {e}"))?;
-    write_output(&args.output, &bytes)?;
+    write_output(output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,9 @@
 //! `spvx dpas`: run DPAS programs over a register file ([`program`]), multiply `.npy` matrices
 //! through the DPAS simulator ([`matmul`]; the `.npy` files are read and written by spvx-run),
-//! or draw an instruction's register regions ([`layout`]). Argument handling and printing only.
+//! or time the fast GEMM against the machine's peak ([`bench`]), or draw an instruction's
+//! register regions ([`layout`]). Argument handling and printing only.
 
+mod bench;
 mod layout;
 mod matmul;
 mod program;
@@ -35,7 +37,8 @@ D/UD as int32/uint32, F as float32, BF/HF as uint16 bits (C may also be float16 
 bfloat16 for BF). df is not supported here (use `spvx dpas run`).
 
 Example:
-  spvx dpas matmul --a A.npy --b B.npy --a-type s8 --b-type s8 --dst-type d -o D.npy")]
+  spvx dpas matmul --a A.npy --b B.npy --a-type s8 --b-type s8 --dst-type d -o D.npy
+  spvx dpas matmul --bench --size 1024 --a-type s8 --b-type s8 --dst-type d")]
     Matmul(MatmulArgs),
     /// Draw a DPAS instruction's register regions (Dst, Src0, Src1 with its VNNI packing,
     /// Src2) as a text grid, or as an SVG with --svg.
@@ -85,11 +88,11 @@ pub struct RunArgs {
 #[derive(clap::Args)]
 pub struct MatmulArgs {
     /// A (M x K).
-    #[arg(long, value_name = "A.npy")]
-    a: PathBuf,
+    #[arg(long, value_name = "A.npy", required_unless_present = "bench")]
+    a: Option<PathBuf>,
     /// B (K x N).
-    #[arg(long, value_name = "B.npy")]
-    b: PathBuf,
+    #[arg(long, value_name = "B.npy", required_unless_present = "bench")]
+    b: Option<PathBuf>,
     /// C (M x N); absent means a null Src0 (zero).
     #[arg(long, value_name = "C.npy")]
     c: Option<PathBuf>,
@@ -103,14 +106,25 @@ pub struct MatmulArgs {
     #[arg(long)]
     dst_type: String,
     /// Output .npy file.
-    #[arg(short = 'o', value_name = "D.npy")]
-    output: PathBuf,
+    #[arg(short = 'o', value_name = "D.npy", required_unless_present = "bench")]
+    output: Option<PathBuf>,
     /// Compute by simulating each DPAS instruction instead of the fast GEMM (same bits).
     #[arg(long)]
     instructions: bool,
     /// Also read hf and bf A/B elements from uint16/int16 arrays, as bit patterns.
     #[arg(long)]
     raw: bool,
+    /// Instead of reading A and B: time the fast GEMM on generated SIZE³ matrices of the
+    /// given types, alternating with the machine's peak loop (`vpdpbusd` for integer types,
+    /// fp32 FMA for float types) on the same threads, and print both rates and their ratio.
+    #[arg(long, conflicts_with_all = ["a", "b", "c", "output", "instructions", "raw"])]
+    bench: bool,
+    /// M = K = N of --bench.
+    #[arg(long, default_value_t = 1024, requires = "bench")]
+    size: usize,
+    /// Rounds of --bench (one GEMM and one peak-loop run each; the best of each counts).
+    #[arg(long, default_value_t = 10, requires = "bench")]
+    rounds: usize,
     #[command(flatten)]
     common: CommonArgs,
 }
