@@ -11,7 +11,8 @@
 //! - [`op`]: the three operations and the input encodings.
 //! - [`model`]: the accumulation models and their configuration.
 //! - [`eval`]: the evaluation of a model on decoded operands.
-//! - [`fast`]: the exact model with an f32 result in native arithmetic, and batches over slices.
+//! - [`fast`]: the exact model with an f32 result in native arithmetic, and batches over slices;
+//!   `sum3`: its one rounding of an exact three-term sum.
 //! - [`api`]: typed entry points (`dot2_acc32`, `dot2_acc16`, `dot4_acc32`) and the word-level
 //!   [`MixdotCase`] used by the CLI and the engine.
 
@@ -21,9 +22,11 @@ pub mod eval;
 pub mod fast;
 pub mod model;
 pub mod op;
+mod sum3;
 
 pub use api::{
-    Explanation, MixdotCase, dot2_acc16, dot2_acc32, dot4_acc32, exact_dot2_acc32, exact_dot4_acc32,
+    Explanation, MixdotCase, dot2_acc16, dot2_acc32, dot4_acc32, exact_dot2_acc16,
+    exact_dot2_acc32, exact_dot4_acc32,
 };
 pub use error::MixdotError;
 pub use model::{Model, ModelConfig};
