@@ -12,11 +12,14 @@
 //! - [`model`]: the accumulation models and their configuration.
 //! - [`eval`]: the evaluation of a model on decoded operands.
 //! - [`fast`]: the exact model with an f32 result in native arithmetic, and batches over slices;
-//!   `sum3`: its one rounding of an exact three-term sum.
+//!   `decode` (inputs to f64), `sum3` (the one rounding of an exact three-term sum) and
+//!   `drive` (chunked, vectorised loops over slices) are its parts.
 //! - [`api`]: typed entry points (`dot2_acc32`, `dot2_acc16`, `dot4_acc32`) and the word-level
 //!   [`MixdotCase`] used by the CLI and the engine.
 
 pub mod api;
+mod decode;
+mod drive;
 pub mod error;
 pub mod eval;
 pub mod fast;

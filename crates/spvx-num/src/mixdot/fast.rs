@@ -24,6 +24,8 @@
 
 use super::model::{Model, ModelConfig};
 use super::op::{Fp8Encoding, Half16Encoding};
+use super::decode;
+use super::drive;
 use super::sum3::{BF16, F16, sum3_to_f32, sum3_to_half};
 use crate::float::{Format, RoundingMode};
 use rayon::prelude::*;
@@ -49,37 +51,6 @@ fn table<const N: usize>(format: Format) -> Box<[f64; N]> {
 static E4M3: LazyLock<Box<[f64; 256]>> = LazyLock::new(|| table(Format::E4M3));
 static E5M2: LazyLock<Box<[f64; 256]>> = LazyLock::new(|| table(Format::E5M2));
 
-/// The value of a 16-bit pattern as an f64, without a table (a 512 KiB table of every f16
-/// would not stay in cache): bf16 is the top half of an f32; f16's exponent and mantissa
-/// placed in an f32's and scaled by 2^112 (15 − 127 + 112 = 0) give every finite value,
-/// subnormals included (the scaling is exact); its infinities and NaNs get the f32 exponent
-/// field of all ones (±∞ and NaN, which the scaling keeps).
-#[inline(always)]
-fn half_value(enc: Half16Encoding, bits: u32) -> f64 {
-    let bits = bits & 0xffff;
-    match enc {
-        Half16Encoding::Bf16 => f64::from(f32::from_bits(bits << 16)),
-        Half16Encoding::F16 => {
-            let magnitude = bits & 0x7fff;
-            let special = if magnitude >= 0x7c00 { 0x7f80_0000 } else { 0 };
-            let v = f64::from(f32::from_bits((magnitude << 13) | special)) * 2f64.powi(112);
-            if bits & 0x8000 != 0 { -v } else { v }
-        }
-    }
-}
-
-/// Every E5M2 value times 2¹⁶ as an integer (0 for the infinities and NaNs, which the f64
-/// sum decides): products of two are the exact products in units of 2⁻³².
-static E5M2_UNITS: LazyLock<Box<[i64; 256]>> = LazyLock::new(|| {
-    let mut t = Box::new([0i64; 256]);
-    for (v, u) in E5M2.iter().zip(t.iter_mut()) {
-        if v.is_finite() {
-            *u = (v * 65536.0) as i64;
-        }
-    }
-    t
-});
-
 /// The value of every pattern of an fp8 encoding as an f64 (NaN for the NaNs, ±inf for
 /// E5M2's infinities): the table the native path and the JIT's inline dots read.
 pub fn fp8_table(enc: Fp8Encoding) -> &'static [f64; 256] {
@@ -91,48 +62,70 @@ pub fn fp8_table(enc: Fp8Encoding) -> &'static [f64; 256] {
 
 /// `OpFDot2MixAcc32VALVE` under the exact model (no flushing, nearest even): vectors packed
 /// component 0 in the low 16 bits; `None` sends the case to the exact path.
-#[inline(always)]
 pub fn dot2_acc32(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
-    let p0 = half_value(enc, a) * half_value(enc, b);
-    let p1 = half_value(enc, a >> 16) * half_value(enc, b >> 16);
-    sum3_to_f32(f64::from(f32::from_bits(acc)), p0, p1)
+    let (v, undecided) = dot2_acc32_kernel(enc, a, b, acc);
+    (!undecided).then_some(v)
 }
 
 /// `OpFDot2MixAcc16VALVE` under the exact model (no flushing, nearest even), the accumulator
 /// and result in the vectors' encoding; `None` sends the case to the exact path.
-#[inline(always)]
 pub fn dot2_acc16(enc: Half16Encoding, a: u32, b: u32, acc: u16) -> Option<u16> {
-    let p0 = half_value(enc, a) * half_value(enc, b);
-    let p1 = half_value(enc, a >> 16) * half_value(enc, b >> 16);
+    let (v, undecided) = dot2_acc16_kernel(enc, a, b, acc);
+    (!undecided).then_some(v)
+}
+
+/// `OpFDot4MixAcc32VALVE` under the exact model: each vector's components packed byte 0 first.
+pub fn dot4_acc32(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
+    let (v, undecided) = dot4_acc32_kernel(ea, eb, a, b, acc);
+    (!undecided).then_some(v)
+}
+
+/// The branch-free kernels: the result bits and whether the case is undecided.
+#[inline(always)]
+fn dot2_acc32_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> (u32, bool) {
+    let p0 = decode::half(enc, a) * decode::half(enc, b);
+    let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
+    sum3_to_f32(f64::from(f32::from_bits(acc)), p0, p1)
+}
+
+#[inline(always)]
+fn dot2_acc16_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u16) -> (u16, bool) {
+    let p0 = decode::half(enc, a) * decode::half(enc, b);
+    let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
     let fmt = match enc {
         Half16Encoding::F16 => F16,
         Half16Encoding::Bf16 => BF16,
     };
-    sum3_to_half(fmt, half_value(enc, u32::from(acc)), p0, p1)
+    sum3_to_half(fmt, decode::half(enc, u32::from(acc)), p0, p1)
 }
 
-/// `OpFDot4MixAcc32VALVE` under the exact model: each vector's components packed byte 0 first.
 #[inline(always)]
-pub fn dot4_acc32(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
-    let (ta, tb) = (fp8_table(ea), fp8_table(eb));
-    let lane = |w: u32, k: u32| ((w >> (8 * k)) & 0xff) as usize;
-    let p = |k: u32| ta[lane(a, k)] * tb[lane(b, k)];
+fn dot4_acc32_kernel(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> (u32, bool) {
+    let p: [f64; 4] =
+        std::array::from_fn(|k| decode::fp8(ea, a >> (8 * k)) * decode::fp8(eb, b >> (8 * k)));
     // Exact unless both vectors are E5M2 (see the module text); NaN/±∞ when the result is.
-    let s = (p(0) + p(1)) + (p(2) + p(3));
+    let s = (p[0] + p[1]) + (p[2] + p[3]);
     let accf = f64::from(f32::from_bits(acc));
-    if ea == Fp8Encoding::E5m2 && eb == Fp8Encoding::E5m2 && s.is_finite() {
-        let t: &[i64; 256] = &E5M2_UNITS;
-        let q = |k: u32| i128::from(t[lane(a, k)]) * i128::from(t[lane(b, k)]);
-        let units = (q(0) + q(1)) + (q(2) + q(3));
-        if units == 0 {
-            // Zero products, or products cancelling: s keeps the sign rule's −0 (all −0).
-            return sum3_to_f32(accf, if s == 0.0 { s } else { 0.0 }, -0.0);
-        }
-        let whole = (units >> 32) as i64 as f64;
-        let fraction = (units as u64 & 0xffff_ffff) as f64 * 2f64.powi(-32);
-        return sum3_to_f32(accf, whole, fraction);
+    if ea != Fp8Encoding::E5m2 || eb != Fp8Encoding::E5m2 {
+        return sum3_to_f32(accf, s, -0.0);
     }
-    sum3_to_f32(accf, s, -0.0)
+    // E5M2 × E5M2: each product (a multiple of 2^-32 below 2^32) split into the nearest
+    // integer and the rest (a multiple of 2^-32 within ±1/2), both exact; the sums of the
+    // four integers (below 2^34) and of the four rests (below 2 in magnitude) are exact too.
+    let magic = 1.5 * 2f64.powi(52);
+    let whole = p.map(|x| (x + magic) - magic);
+    let rest: [f64; 4] = std::array::from_fn(|k| p[k] - whole[k]);
+    let whole_sum = (whole[0] + whole[1]) + (whole[2] + whole[3]);
+    let rest_sum = (rest[0] + rest[1]) + (rest[2] + rest[3]);
+    // The plain sum s where it is special (NaN, ±∞) or the exact sum is zero (s then has the
+    // sign rule's zero, −0 only when every product is −0; when the products cancel, s may be
+    // a rounding residue: +0 instead).
+    let zero = whole_sum == 0.0 && rest_sum == 0.0;
+    let plain = !s.is_finite() || zero;
+    let s_zero = if s == 0.0 || !s.is_finite() { s } else { 0.0 };
+    let b_term = if plain { s_zero } else { whole_sum };
+    let c_term = if plain { -0.0 } else { rest_sum };
+    sum3_to_f32(accf, b_term, c_term)
 }
 
 /// Why a batch cannot be evaluated.
@@ -158,31 +151,26 @@ fn check<T, U>(a: &[u32], b: &[u32], acc: &[T], out: &[U]) -> Result<(), BatchLe
     }
 }
 
-/// `out[i] = fast(i)`, or `exact(i)` where the fast path does not apply to `cfg` or cannot
-/// decide; how many cases took the exact path.
-fn run_batch<T>(
+/// `out[i] = kernel(a[i], b[i], acc[i])`, or `exact(...)` where the fast path does not
+/// apply to `cfg` or cannot decide; how many cases took the exact path.
+fn run_batch<A: Copy, T: Copy>(
     cfg: &ModelConfig,
+    (a, b, acc): (&[u32], &[u32], &[A]),
     out: &mut [T],
-    fast: impl Fn(usize) -> Option<T>,
-    exact: impl Fn(usize) -> T,
+    kernel: impl Fn(u32, u32, A) -> (T, bool),
+    exact: impl Fn(u32, u32, A) -> T,
 ) -> usize {
     if !applies(cfg) {
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = exact(i);
+        for (((o, &x), &y), &z) in out.iter_mut().zip(a).zip(b).zip(acc) {
+            *o = exact(x, y, z);
         }
         return out.len();
     }
-    let mut slow = 0;
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = match fast(i) {
-            Some(r) => r,
-            None => {
-                slow += 1;
-                exact(i)
-            }
-        };
-    }
-    slow
+    drive::run(a, b, acc, out, kernel, exact)
+}
+
+fn halves(w: u32) -> [u16; 2] {
+    [w as u16, (w >> 16) as u16]
 }
 
 /// `out[i] = OpFDot2MixAcc32VALVE(a[i], b[i], acc[i])` under `cfg` (vectors packed as in
@@ -197,13 +185,23 @@ pub fn dot2_acc32_batch(
     out: &mut [u32],
 ) -> Result<usize, BatchLengths> {
     check(a, b, acc, out)?;
-    let halves = |w: u32| [w as u16, (w >> 16) as u16];
-    Ok(run_batch(
-        cfg,
-        out,
-        |i| dot2_acc32(enc, a[i], b[i], acc[i]),
-        |i| super::api::exact_dot2_acc32(enc, halves(a[i]), halves(b[i]), acc[i], cfg),
-    ))
+    let exact = |x, y, z| super::api::exact_dot2_acc32(enc, halves(x), halves(y), z, cfg);
+    Ok(match enc {
+        Half16Encoding::F16 => run_batch(
+            cfg,
+            (a, b, acc),
+            out,
+            |x, y, z| dot2_acc32_kernel(Half16Encoding::F16, x, y, z),
+            exact,
+        ),
+        Half16Encoding::Bf16 => run_batch(
+            cfg,
+            (a, b, acc),
+            out,
+            |x, y, z| dot2_acc32_kernel(Half16Encoding::Bf16, x, y, z),
+            exact,
+        ),
+    })
 }
 
 /// `out[i] = OpFDot2MixAcc16VALVE(a[i], b[i], acc[i])` under `cfg` (accumulators and results
@@ -217,13 +215,23 @@ pub fn dot2_acc16_batch(
     out: &mut [u16],
 ) -> Result<usize, BatchLengths> {
     check(a, b, acc, out)?;
-    let halves = |w: u32| [w as u16, (w >> 16) as u16];
-    Ok(run_batch(
-        cfg,
-        out,
-        |i| dot2_acc16(enc, a[i], b[i], acc[i]),
-        |i| super::api::exact_dot2_acc16(enc, halves(a[i]), halves(b[i]), acc[i], cfg),
-    ))
+    let exact = |x, y, z| super::api::exact_dot2_acc16(enc, halves(x), halves(y), z, cfg);
+    Ok(match enc {
+        Half16Encoding::F16 => run_batch(
+            cfg,
+            (a, b, acc),
+            out,
+            |x, y, z| dot2_acc16_kernel(Half16Encoding::F16, x, y, z),
+            exact,
+        ),
+        Half16Encoding::Bf16 => run_batch(
+            cfg,
+            (a, b, acc),
+            out,
+            |x, y, z| dot2_acc16_kernel(Half16Encoding::Bf16, x, y, z),
+            exact,
+        ),
+    })
 }
 
 /// `out[i] = OpFDot4MixAcc32VALVE(a[i], b[i], acc[i])` under `cfg`, as [`dot2_acc32_batch`].
@@ -237,15 +245,28 @@ pub fn dot4_acc32_batch(
     out: &mut [u32],
 ) -> Result<usize, BatchLengths> {
     check(a, b, acc, out)?;
-    Ok(run_batch(
-        cfg,
-        out,
-        |i| dot4_acc32(ea, eb, a[i], b[i], acc[i]),
-        |i| {
-            let (x, y) = (a[i].to_le_bytes(), b[i].to_le_bytes());
-            super::api::exact_dot4_acc32(ea, eb, x, y, acc[i], cfg)
-        },
-    ))
+    let exact = |x: u32, y: u32, z| {
+        super::api::exact_dot4_acc32(ea, eb, x.to_le_bytes(), y.to_le_bytes(), z, cfg)
+    };
+    use Fp8Encoding::{E4m3, E5m2};
+    // One instance of the kernel per encoding pair, the encodings constants in each.
+    macro_rules! pair {
+        ($x:expr, $y:expr) => {
+            run_batch(
+                cfg,
+                (a, b, acc),
+                out,
+                |p, q, r| dot4_acc32_kernel($x, $y, p, q, r),
+                exact,
+            )
+        };
+    }
+    Ok(match (ea, eb) {
+        (E4m3, E4m3) => pair!(E4m3, E4m3),
+        (E4m3, E5m2) => pair!(E4m3, E5m2),
+        (E5m2, E4m3) => pair!(E5m2, E4m3),
+        (E5m2, E5m2) => pair!(E5m2, E5m2),
+    })
 }
 
 /// One of the batch functions over all cores (rayon): the slices cut into chunks of 64 Ki
@@ -322,7 +343,7 @@ mod tests {
                     half(&mut r) | (half(&mut r) << 16),
                     half(&mut r) | (half(&mut r) << 16),
                 );
-                let near = half_value(enc, a) * half_value(enc, b);
+                let near = decode::half(enc, a) * decode::half(enc, b);
                 let acc = acc32(&mut r, near);
                 let halves = |w: u32| [w as u16, (w >> 16) as u16];
                 let want = exact_dot2_acc32(enc, halves(a), halves(b), acc, &cfg);
@@ -332,7 +353,7 @@ mod tests {
                     assert_eq!(got, want, "{enc:?} a {a:#x} b {b:#x} acc {acc:#x}");
                     // Where the plain f64 sum rounded to f32 is wrong, the double-double
                     // and the midpoint rule decided.
-                    let p1 = half_value(enc, a >> 16) * half_value(enc, b >> 16);
+                    let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
                     let naive = ((f64::from(f32::from_bits(acc)) + near) + p1) as f32;
                     decided_by_low_part += u32::from(naive.to_bits() != got);
                 }
@@ -357,7 +378,7 @@ mod tests {
                 (Half16Encoding::Bf16, Format::BF16),
             ] {
                 let want = format.decode(u64::from(bits)).to_f64();
-                let got = half_value(enc, bits);
+                let got = decode::half(enc, bits);
                 if want.is_nan() {
                     assert!(got.is_nan(), "{enc:?} {bits:#06x}");
                 } else {

@@ -14,7 +14,10 @@
 //! `T` is before it: `hi`'s rounding). The bound on `r` holds when `e3 = 0` (`r = lo`), when
 //! `|e3| < |lo|` (`|r| < 2|lo|`), or when `lo = 0` and `|e3| < 2⁻⁵³|hi|`; otherwise (only
 //! when the three terms and their errors span far more than 106 bits, never seen in the tests)
-//! the caller takes the exact path (`None`). With `hi = 0`, `T = e3` exactly.
+//! the caller takes the exact path (the `undecided` flag). With `hi = 0`, `T = e3` exactly.
+//!
+//! Everything is computed for every case and chosen by selects, without branches, so that a
+//! loop over slices vectorises (`super::drive`).
 //!
 //! Special values and zeros come from IEEE f64 arithmetic itself, whose rules are the model's
 //! (docs/semantics/mixed-dot.md, "Special values of sums", "Signed zero"): the terms are exact
@@ -34,95 +37,92 @@ pub(super) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, e)
 }
 
-/// The exact sum of three terms, in the form its rounding needs.
+/// The exact sum of three terms in the form its rounding needs.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Exact3 {
-    /// The plain f64 sum is NaN or ±∞: the model's result is NaN or that infinity.
-    Special(f64),
-    /// The sum is exactly this f64 (a zero with the model's sign included).
-    Is(f64),
-    /// The sum lies strictly between `hi` and its neighbouring double towards the sign of
-    /// `r` (nonzero; `r` is `lo` or `e3` of the module text).
-    Between { hi: f64, r: f64 },
+struct Parts {
+    /// The plain f64 sum: NaN or ±∞ when the model's result is.
+    s2: f64,
+    /// The exact sum when `hi` is 0: `e3`, or a zero with the model's sign.
+    zero: f64,
+    hi: f64,
+    /// The sign of `T − hi` (0 when `T = hi`).
+    r: f64,
+    undecided: bool,
 }
 
-/// `a + b + c` as an [`Exact3`], or `None` in the rare case where the error terms leave it
-/// undecided (see the module text). `a`, `b`, `c` must hold the exact terms; finite ones
-/// below 2²⁶⁰ in magnitude. A term that is absent must be passed as −0 (the identity of IEEE
-/// addition for the sign of zero).
+/// `a + b + c` decomposed (see the module text). `a`, `b`, `c` must hold the exact terms;
+/// finite ones below 2²⁶⁰ in magnitude. A term that is absent must be passed as −0 (the
+/// identity of IEEE addition for the sign of zero).
 #[inline(always)]
-pub(super) fn exact3(a: f64, b: f64, c: f64) -> Option<Exact3> {
+fn parts(a: f64, b: f64, c: f64) -> Parts {
     let (s1, e1) = two_sum(b, c);
     let (s2, e2) = two_sum(a, s1);
-    if !s2.is_finite() {
-        return Some(Exact3::Special(s2));
-    }
     let (t, e3) = two_sum(e2, e1);
     let (hi, lo) = two_sum(s2, t);
-    if hi == 0.0 {
-        // s2 + t is exactly zero, so the exact sum is e3; when that is zero too, it is −0
-        // only when every term is −0, as s2 is then.
-        return Some(Exact3::Is(if e3 != 0.0 {
-            e3
-        } else if s2 == 0.0 {
-            s2
-        } else {
-            0.0
-        }));
-    }
-    let r = if e3 == 0.0 || (lo != 0.0 && e3.abs() < lo.abs()) {
-        lo
-    } else if lo == 0.0 && e3.abs() * 2f64.powi(53) < hi.abs() {
+    // hi = 0: s2 + t is exactly zero, so the exact sum is e3; when that is zero too, it is
+    // −0 only when every term is −0, as s2 is then.
+    let zero = if e3 != 0.0 {
         e3
+    } else if s2 == 0.0 {
+        s2
     } else {
-        return None;
+        0.0
     };
-    Some(if r == 0.0 {
-        Exact3::Is(hi)
-    } else {
-        Exact3::Between { hi, r }
-    })
+    let take_lo = e3 == 0.0 || (lo != 0.0 && e3.abs() < lo.abs());
+    let take_e3 = lo == 0.0 && e3.abs() * 2f64.powi(53) < hi.abs();
+    let finite = s2.is_finite();
+    Parts {
+        s2,
+        zero,
+        hi,
+        r: if take_lo { lo } else { e3 },
+        undecided: finite && hi != 0.0 && !take_lo && !take_e3,
+    }
 }
 
-/// The rounding of a sum strictly between `hi` and its neighbouring double towards `r`,
-/// given the rounding `round` of a double to the target format and `top`, the power of two
-/// just above the target's largest finite value (standing for ∞ in the midpoint test).
+/// The rounding of a sum strictly between `hi` and its neighbouring double towards `r`
+/// (or equal to `hi` when `r` is 0), given `round`, the rounding of a double to the target
+/// format, and `top`, the power of two just above the target's largest finite value
+/// (standing for ∞ in the midpoint test).
 #[inline(always)]
 fn decide(hi: f64, r: f64, round: impl Fn(f64) -> f64, top: f64) -> f64 {
     let r1 = round(hi);
     // The neighbour of `hi` towards `r` (away from zero when they share a sign).
     let away = (r > 0.0) == (hi > 0.0);
-    let next = f64::from_bits(if away {
-        hi.to_bits() + 1
-    } else {
-        hi.to_bits() - 1
-    });
+    let step = if away { 1 } else { u64::MAX };
+    let next = f64::from_bits(hi.to_bits().wrapping_add(step));
     let r2 = round(next);
-    if r1 == r2 {
-        return r1;
-    }
-    // r1 and r2 are neighbours in the target format (or its largest finite value and ∞): one
-    // of hi, next is their midpoint; hi when it is as far from r1 as from r2.
+    // When r1 ≠ r2 they are neighbours in the target format (or its largest finite value
+    // and ∞): one of hi, next is their midpoint; hi when it is as far from r1 as from r2.
     let widen = |x: f64| if x.is_infinite() { top.copysign(x) } else { x };
     let midpoint = (widen(r1) - hi).abs() == (widen(r2) - hi).abs();
-    if midpoint { r2 } else { r1 }
+    if r != 0.0 && r1 != r2 && midpoint {
+        r2
+    } else {
+        r1
+    }
 }
 
 /// The canonical f32 NaN of arithmetic results.
 const NAN32: u32 = 0x7fc0_0000;
 
-/// `round_f32(a + b + c)` (bits) under the exact model with RNE and no flushing, or `None`
-/// where [`exact3`] is undecided.
+/// `round_f32(a + b + c)` (bits) under the exact model with RNE and no flushing, and whether
+/// the case is undecided (then the bits are meaningless and the exact path must be taken).
+/// The terms as for [`parts`].
 #[inline(always)]
-pub(super) fn sum3_to_f32(a: f64, b: f64, c: f64) -> Option<u32> {
-    Some(match exact3(a, b, c)? {
-        Exact3::Special(s) if s.is_nan() => NAN32,
-        Exact3::Special(s) | Exact3::Is(s) => (s as f32).to_bits(),
-        Exact3::Between { hi, r } => {
-            let round = |x: f64| f64::from(x as f32);
-            (decide(hi, r, round, 2f64.powi(128)) as f32).to_bits()
-        }
-    })
+pub(super) fn sum3_to_f32(a: f64, b: f64, c: f64) -> (u32, bool) {
+    let p = parts(a, b, c);
+    let round = |x: f64| f64::from(x as f32);
+    let near = decide(p.hi, p.r, round, 2f64.powi(128));
+    let v = if !p.s2.is_finite() {
+        p.s2
+    } else if p.hi == 0.0 {
+        p.zero
+    } else {
+        near
+    };
+    let bits = (v as f32).to_bits();
+    (if v.is_nan() { NAN32 } else { bits }, p.undecided)
 }
 
 /// A 16-bit result format of `OpFDot2MixAcc16VALVE`: precision, smallest normal exponent,
@@ -149,21 +149,21 @@ pub(super) const BF16: Half = Half {
 };
 
 impl Half {
-    /// `x` rounded to nearest even in this format (±∞ on overflow), as an f64. `x` must be 0,
-    /// infinite or at least 2⁻¹⁰⁰⁰ in magnitude (every sum of these operands is).
+    /// `x` rounded to nearest even in this format (±∞ on overflow), as an f64; zeros,
+    /// infinities and NaNs unchanged. A finite `x` must be 0 or at least 2⁻¹⁰⁰⁰ in magnitude
+    /// (every sum of these operands is).
     #[inline(always)]
     fn round(self, x: f64) -> f64 {
-        if x == 0.0 || !x.is_finite() {
-            return x;
-        }
         let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-        let k = e.max(self.emin) - (self.precision - 1);
+        let k = e.clamp(self.emin, 1000) - (self.precision - 1);
         // x·2^-k is below 2^precision; adding and removing 1.5·2^52 rounds it to an integer,
         // ties to even (scalings by powers of two are exact); a zero keeps x's sign.
         let magic = 1.5 * 2f64.powi(52);
         let y = x * pow2(-k);
         let r = (((y + magic) - magic) * pow2(k)).copysign(x);
-        if r.abs() >= pow2(self.emax + 1) {
+        if !x.is_finite() {
+            x
+        } else if r.abs() >= pow2(self.emax + 1) {
             f64::INFINITY.copysign(x)
         } else {
             r
@@ -173,23 +173,24 @@ impl Half {
     /// The bits of `x`, a value of this format (or NaN: the canonical NaN).
     #[inline(always)]
     fn encode(self, x: f64) -> u16 {
-        if x.is_nan() {
-            return if self.bf16 { 0x7fc0 } else { 0x7e00 };
-        }
         let f = (x as f32).to_bits();
         if self.bf16 {
-            return (f >> 16) as u16;
+            return if x.is_nan() { 0x7fc0 } else { (f >> 16) as u16 };
         }
         let sign = ((f >> 16) & 0x8000) as u16;
         let magnitude = f & 0x7fff_ffff;
-        sign | if magnitude >= 0x7f80_0000 {
-            0x7c00
+        // Normal: rebias the exponent (127 − 15 = 112) and drop 13 fraction bits.
+        let normal = (magnitude >> 13).wrapping_sub(112 << 10) as u16;
+        // Subnormal (or zero): the value in units of 2^-24.
+        let subnormal = (x.abs() * 2f64.powi(24)) as u16;
+        if x.is_nan() {
+            0x7e00
+        } else if magnitude >= 0x7f80_0000 {
+            sign | 0x7c00
         } else if magnitude >= 0x3880_0000 {
-            // Normal: rebias the exponent (127 − 15 = 112) and drop 13 fraction bits.
-            ((magnitude >> 13) - (112 << 10)) as u16
+            sign | normal
         } else {
-            // Subnormal (or zero): the value in units of 2^-24.
-            (x.abs() * 2f64.powi(24)) as u16
+            sign | subnormal
         }
     }
 }
@@ -201,13 +202,17 @@ fn pow2(k: i32) -> f64 {
 }
 
 /// `round(a + b + c)` in a 16-bit format (bits) under the exact model with RNE and no
-/// flushing, or `None` where [`exact3`] is undecided.
+/// flushing, and whether the case is undecided, as [`sum3_to_f32`].
 #[inline(always)]
-pub(super) fn sum3_to_half(fmt: Half, a: f64, b: f64, c: f64) -> Option<u16> {
-    let v = match exact3(a, b, c)? {
-        Exact3::Special(s) => s,
-        Exact3::Is(s) => fmt.round(s),
-        Exact3::Between { hi, r } => decide(hi, r, |x| fmt.round(x), pow2(fmt.emax + 1)),
+pub(super) fn sum3_to_half(fmt: Half, a: f64, b: f64, c: f64) -> (u16, bool) {
+    let p = parts(a, b, c);
+    let near = decide(p.hi, p.r, |x| fmt.round(x), pow2(fmt.emax + 1));
+    let v = if !p.s2.is_finite() {
+        p.s2
+    } else if p.hi == 0.0 {
+        fmt.round(p.zero)
+    } else {
+        near
     };
-    Some(fmt.encode(v))
+    (fmt.encode(v), p.undecided)
 }
