@@ -9,7 +9,7 @@ use super::op::{Fp8Encoding, Half16Encoding};
 /// `bits` (the f32 pattern of a value `2^-scale` times too small) times 2^scale, with `sign`.
 #[inline(always)]
 fn scaled(bits: u32, scale: i32, negative: bool) -> f64 {
-    let v = f64::from(f32::from_bits(bits)) * 2f64.powi(scale);
+    let v = f64::from(f32::from_bits(bits)) * f64::from_bits(((scale + 1023) as u64) << 52);
     f64::from_bits(v.to_bits() | (u64::from(negative) << 63))
 }
 

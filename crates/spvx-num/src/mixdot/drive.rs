@@ -5,6 +5,12 @@
 //! chosen at run time; IEEE arithmetic gives the same bits in each (Rust never contracts
 //! `a * b + c` into an fma).
 
+/// A kernel: the result bits of one case and whether it is undecided. A trait rather than a
+/// closure so that its `#[inline(always)]` evaluation is inlined into the vectorised loops.
+pub(super) trait Kernel<A, T> {
+    fn eval(&self, a: u32, b: u32, acc: A) -> (T, bool);
+}
+
 /// Cases per chunk: the undecided flags of one chunk are scanned after its loop.
 const CHUNK: usize = 64;
 
@@ -16,7 +22,7 @@ fn chunks<A: Copy, T: Copy>(
     b: &[u32],
     acc: &[A],
     out: &mut [T],
-    kernel: &impl Fn(u32, u32, A) -> (T, bool),
+    kernel: &impl Kernel<A, T>,
     exact: &impl Fn(u32, u32, A) -> T,
 ) -> usize {
     let mut slow = 0;
@@ -29,7 +35,7 @@ fn chunks<A: Copy, T: Copy>(
     {
         let mut any = false;
         for ((((o, &x), &y), &z), u) in o.iter_mut().zip(a).zip(b).zip(acc).zip(&mut undecided) {
-            let (v, flag) = kernel(x, y, z);
+            let (v, flag) = kernel.eval(x, y, z);
             *o = v;
             *u = flag;
             any |= flag;
@@ -53,7 +59,7 @@ fn chunks_avx512<A: Copy, T: Copy>(
     b: &[u32],
     acc: &[A],
     out: &mut [T],
-    kernel: &impl Fn(u32, u32, A) -> (T, bool),
+    kernel: &impl Kernel<A, T>,
     exact: &impl Fn(u32, u32, A) -> T,
 ) -> usize {
     chunks(a, b, acc, out, kernel, exact)
@@ -66,7 +72,7 @@ fn chunks_avx2<A: Copy, T: Copy>(
     b: &[u32],
     acc: &[A],
     out: &mut [T],
-    kernel: &impl Fn(u32, u32, A) -> (T, bool),
+    kernel: &impl Kernel<A, T>,
     exact: &impl Fn(u32, u32, A) -> T,
 ) -> usize {
     chunks(a, b, acc, out, kernel, exact)
@@ -78,7 +84,7 @@ pub(super) fn run<A: Copy, T: Copy>(
     b: &[u32],
     acc: &[A],
     out: &mut [T],
-    kernel: impl Fn(u32, u32, A) -> (T, bool),
+    kernel: impl Kernel<A, T>,
     exact: impl Fn(u32, u32, A) -> T,
 ) -> usize {
     #[cfg(target_arch = "x86_64")]

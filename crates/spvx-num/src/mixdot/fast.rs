@@ -22,11 +22,12 @@
 //! Checked against the exact path (spvx-num's rational sum rounded once) on random and edge
 //! inputs in this module's tests and in `tests/mixdot_fast.rs`.
 
-use super::model::{Model, ModelConfig};
-use super::op::{Fp8Encoding, Half16Encoding};
 use super::decode;
 use super::drive;
-use super::sum3::{BF16, F16, sum3_to_f32, sum3_to_half};
+use super::drive::Kernel;
+use super::model::{Model, ModelConfig};
+use super::op::{Fp8Encoding, Half16Encoding};
+use super::sum3::{sum3_to_f32, sum3_to_half};
 use crate::float::{Format, RoundingMode};
 use rayon::prelude::*;
 use std::sync::LazyLock;
@@ -80,52 +81,113 @@ pub fn dot4_acc32(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) ->
     (!undecided).then_some(v)
 }
 
-/// The branch-free kernels: the result bits and whether the case is undecided.
+/// The branch-free kernels, one type per operation and encodings (constants in the loops):
+/// the result bits and whether the case is undecided.
+struct Dot2Acc32<const BF16: bool>;
+struct Dot2Acc16<const BF16: bool>;
+/// Dot4 with vector 1 / vector 2 in E5M2 (`true`) or E4M3.
+struct Dot4Acc32<const A_E5M2: bool, const B_E5M2: bool>;
+
+const fn half_enc(bf16: bool) -> Half16Encoding {
+    if bf16 {
+        Half16Encoding::Bf16
+    } else {
+        Half16Encoding::F16
+    }
+}
+
+const fn fp8_enc(e5m2: bool) -> Fp8Encoding {
+    if e5m2 {
+        Fp8Encoding::E5m2
+    } else {
+        Fp8Encoding::E4m3
+    }
+}
+
+impl<const BF16: bool> Kernel<u32, u32> for Dot2Acc32<BF16> {
+    #[inline(always)]
+    fn eval(&self, a: u32, b: u32, acc: u32) -> (u32, bool) {
+        let enc = half_enc(BF16);
+        let p0 = decode::half(enc, a) * decode::half(enc, b);
+        let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
+        sum3_to_f32(f64::from(f32::from_bits(acc)), p0, p1)
+    }
+}
+
+impl<const BF16: bool> Kernel<u16, u16> for Dot2Acc16<BF16> {
+    #[inline(always)]
+    fn eval(&self, a: u32, b: u32, acc: u16) -> (u16, bool) {
+        let enc = half_enc(BF16);
+        let p0 = decode::half(enc, a) * decode::half(enc, b);
+        let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
+        let fmt = if BF16 {
+            super::sum3::BF16
+        } else {
+            super::sum3::F16
+        };
+        sum3_to_half(fmt, decode::half(enc, u32::from(acc)), p0, p1)
+    }
+}
+
+impl<const A_E5M2: bool, const B_E5M2: bool> Kernel<u32, u32> for Dot4Acc32<A_E5M2, B_E5M2> {
+    #[inline(always)]
+    fn eval(&self, a: u32, b: u32, acc: u32) -> (u32, bool) {
+        let (ea, eb) = (fp8_enc(A_E5M2), fp8_enc(B_E5M2));
+        let p = |k: u32| decode::fp8(ea, a >> (8 * k)) * decode::fp8(eb, b >> (8 * k));
+        let p = [p(0), p(1), p(2), p(3)];
+        // Exact unless both vectors are E5M2 (see the module text); NaN/±∞ when the result is.
+        let s = (p[0] + p[1]) + (p[2] + p[3]);
+        let accf = f64::from(f32::from_bits(acc));
+        if !(A_E5M2 && B_E5M2) {
+            return sum3_to_f32(accf, s, -0.0);
+        }
+        // E5M2 × E5M2: each product (a multiple of 2^-32 below 2^32) split into the nearest
+        // integer and the rest (a multiple of 2^-32 within ±1/2), both exact; the sums of the
+        // four integers (below 2^34) and of the four rests (at most 2) are exact too.
+        let magic = 1.5 * 2f64.powi(52);
+        let w = |x: f64| (x + magic) - magic;
+        let whole = [w(p[0]), w(p[1]), w(p[2]), w(p[3])];
+        let whole_sum = (whole[0] + whole[1]) + (whole[2] + whole[3]);
+        let rest_sum =
+            ((p[0] - whole[0]) + (p[1] - whole[1])) + ((p[2] - whole[2]) + (p[3] - whole[3]));
+        // The plain sum s where it is special (NaN, ±∞) or the exact sum is zero (s then has
+        // the sign rule's zero, −0 only when every product is −0; when nonzero products
+        // cancel, s may be a rounding residue: +0 instead).
+        let zero = whole_sum == 0.0 && rest_sum == 0.0;
+        let plain = !s.is_finite() || zero;
+        let s_zero = if s == 0.0 || !s.is_finite() { s } else { 0.0 };
+        let b_term = if plain { s_zero } else { whole_sum };
+        let c_term = if plain { -0.0 } else { rest_sum };
+        sum3_to_f32(accf, b_term, c_term)
+    }
+}
+
+/// The kernel of `OpFDot2MixAcc32VALVE` in `enc`.
 #[inline(always)]
 fn dot2_acc32_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> (u32, bool) {
-    let p0 = decode::half(enc, a) * decode::half(enc, b);
-    let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
-    sum3_to_f32(f64::from(f32::from_bits(acc)), p0, p1)
+    match enc {
+        Half16Encoding::F16 => Dot2Acc32::<false>.eval(a, b, acc),
+        Half16Encoding::Bf16 => Dot2Acc32::<true>.eval(a, b, acc),
+    }
 }
 
 #[inline(always)]
 fn dot2_acc16_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u16) -> (u16, bool) {
-    let p0 = decode::half(enc, a) * decode::half(enc, b);
-    let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
-    let fmt = match enc {
-        Half16Encoding::F16 => F16,
-        Half16Encoding::Bf16 => BF16,
-    };
-    sum3_to_half(fmt, decode::half(enc, u32::from(acc)), p0, p1)
+    match enc {
+        Half16Encoding::F16 => Dot2Acc16::<false>.eval(a, b, acc),
+        Half16Encoding::Bf16 => Dot2Acc16::<true>.eval(a, b, acc),
+    }
 }
 
 #[inline(always)]
 fn dot4_acc32_kernel(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> (u32, bool) {
-    let p: [f64; 4] =
-        std::array::from_fn(|k| decode::fp8(ea, a >> (8 * k)) * decode::fp8(eb, b >> (8 * k)));
-    // Exact unless both vectors are E5M2 (see the module text); NaN/±∞ when the result is.
-    let s = (p[0] + p[1]) + (p[2] + p[3]);
-    let accf = f64::from(f32::from_bits(acc));
-    if ea != Fp8Encoding::E5m2 || eb != Fp8Encoding::E5m2 {
-        return sum3_to_f32(accf, s, -0.0);
+    use Fp8Encoding::{E4m3, E5m2};
+    match (ea, eb) {
+        (E4m3, E4m3) => Dot4Acc32::<false, false>.eval(a, b, acc),
+        (E4m3, E5m2) => Dot4Acc32::<false, true>.eval(a, b, acc),
+        (E5m2, E4m3) => Dot4Acc32::<true, false>.eval(a, b, acc),
+        (E5m2, E5m2) => Dot4Acc32::<true, true>.eval(a, b, acc),
     }
-    // E5M2 × E5M2: each product (a multiple of 2^-32 below 2^32) split into the nearest
-    // integer and the rest (a multiple of 2^-32 within ±1/2), both exact; the sums of the
-    // four integers (below 2^34) and of the four rests (below 2 in magnitude) are exact too.
-    let magic = 1.5 * 2f64.powi(52);
-    let whole = p.map(|x| (x + magic) - magic);
-    let rest: [f64; 4] = std::array::from_fn(|k| p[k] - whole[k]);
-    let whole_sum = (whole[0] + whole[1]) + (whole[2] + whole[3]);
-    let rest_sum = (rest[0] + rest[1]) + (rest[2] + rest[3]);
-    // The plain sum s where it is special (NaN, ±∞) or the exact sum is zero (s then has the
-    // sign rule's zero, −0 only when every product is −0; when the products cancel, s may be
-    // a rounding residue: +0 instead).
-    let zero = whole_sum == 0.0 && rest_sum == 0.0;
-    let plain = !s.is_finite() || zero;
-    let s_zero = if s == 0.0 || !s.is_finite() { s } else { 0.0 };
-    let b_term = if plain { s_zero } else { whole_sum };
-    let c_term = if plain { -0.0 } else { rest_sum };
-    sum3_to_f32(accf, b_term, c_term)
 }
 
 /// Why a batch cannot be evaluated.
@@ -157,7 +219,7 @@ fn run_batch<A: Copy, T: Copy>(
     cfg: &ModelConfig,
     (a, b, acc): (&[u32], &[u32], &[A]),
     out: &mut [T],
-    kernel: impl Fn(u32, u32, A) -> (T, bool),
+    kernel: impl Kernel<A, T>,
     exact: impl Fn(u32, u32, A) -> T,
 ) -> usize {
     if !applies(cfg) {
@@ -187,20 +249,8 @@ pub fn dot2_acc32_batch(
     check(a, b, acc, out)?;
     let exact = |x, y, z| super::api::exact_dot2_acc32(enc, halves(x), halves(y), z, cfg);
     Ok(match enc {
-        Half16Encoding::F16 => run_batch(
-            cfg,
-            (a, b, acc),
-            out,
-            |x, y, z| dot2_acc32_kernel(Half16Encoding::F16, x, y, z),
-            exact,
-        ),
-        Half16Encoding::Bf16 => run_batch(
-            cfg,
-            (a, b, acc),
-            out,
-            |x, y, z| dot2_acc32_kernel(Half16Encoding::Bf16, x, y, z),
-            exact,
-        ),
+        Half16Encoding::F16 => run_batch(cfg, (a, b, acc), out, Dot2Acc32::<false>, exact),
+        Half16Encoding::Bf16 => run_batch(cfg, (a, b, acc), out, Dot2Acc32::<true>, exact),
     })
 }
 
@@ -217,20 +267,8 @@ pub fn dot2_acc16_batch(
     check(a, b, acc, out)?;
     let exact = |x, y, z| super::api::exact_dot2_acc16(enc, halves(x), halves(y), z, cfg);
     Ok(match enc {
-        Half16Encoding::F16 => run_batch(
-            cfg,
-            (a, b, acc),
-            out,
-            |x, y, z| dot2_acc16_kernel(Half16Encoding::F16, x, y, z),
-            exact,
-        ),
-        Half16Encoding::Bf16 => run_batch(
-            cfg,
-            (a, b, acc),
-            out,
-            |x, y, z| dot2_acc16_kernel(Half16Encoding::Bf16, x, y, z),
-            exact,
-        ),
+        Half16Encoding::F16 => run_batch(cfg, (a, b, acc), out, Dot2Acc16::<false>, exact),
+        Half16Encoding::Bf16 => run_batch(cfg, (a, b, acc), out, Dot2Acc16::<true>, exact),
     })
 }
 
@@ -249,23 +287,12 @@ pub fn dot4_acc32_batch(
         super::api::exact_dot4_acc32(ea, eb, x.to_le_bytes(), y.to_le_bytes(), z, cfg)
     };
     use Fp8Encoding::{E4m3, E5m2};
-    // One instance of the kernel per encoding pair, the encodings constants in each.
-    macro_rules! pair {
-        ($x:expr, $y:expr) => {
-            run_batch(
-                cfg,
-                (a, b, acc),
-                out,
-                |p, q, r| dot4_acc32_kernel($x, $y, p, q, r),
-                exact,
-            )
-        };
-    }
+    let args = (a, b, acc);
     Ok(match (ea, eb) {
-        (E4m3, E4m3) => pair!(E4m3, E4m3),
-        (E4m3, E5m2) => pair!(E4m3, E5m2),
-        (E5m2, E4m3) => pair!(E5m2, E4m3),
-        (E5m2, E5m2) => pair!(E5m2, E5m2),
+        (E4m3, E4m3) => run_batch(cfg, args, out, Dot4Acc32::<false, false>, exact),
+        (E4m3, E5m2) => run_batch(cfg, args, out, Dot4Acc32::<false, true>, exact),
+        (E5m2, E4m3) => run_batch(cfg, args, out, Dot4Acc32::<true, false>, exact),
+        (E5m2, E5m2) => run_batch(cfg, args, out, Dot4Acc32::<true, true>, exact),
     })
 }
 
