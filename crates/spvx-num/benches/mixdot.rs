@@ -163,6 +163,13 @@ fn bench_batches(c: &mut Criterion) {
                         acc16.iter().map(|&w| w as u16).collect(),
                     )
                 };
+                if model == Model::Exact {
+                    let slow = fast::dot2_acc32_batch(enc, &a, &b, &acc, &cfg, &mut out);
+                    let slow16 = fast::dot2_acc16_batch(enc, &a, &b, &acc16, &cfg, &mut out16);
+                    eprintln!(
+                        "exact-path cases of {N}, {enc:?} {d}: {slow:?} (acc32), {slow16:?} (acc16)"
+                    );
+                }
                 g.bench_function(format!("batch_dot2acc32_{enc:?}_{d}_{model}"), |bench| {
                     bench.iter(|| {
                         let slow = fast::dot2_acc32_batch(enc, &a, &b, &acc, &cfg, &mut out);
@@ -191,6 +198,10 @@ fn bench_batches(c: &mut Criterion) {
                     (lanes(&a, ea), lanes(&b, eb), ord_acc.clone())
                 };
                 let name = format!("batch_dot4acc32_{ea:?}x{eb:?}_{d}_{model}");
+                if model == Model::Exact {
+                    let slow = fast::dot4_acc32_batch(ea, eb, &a, &b, &acc, &cfg, &mut out);
+                    eprintln!("exact-path cases of {N}, {ea:?}x{eb:?} {d}: {slow:?}");
+                }
                 g.bench_function(name, |bench| {
                     bench.iter(|| {
                         let slow = fast::dot4_acc32_batch(ea, eb, &a, &b, &acc, &cfg, &mut out);

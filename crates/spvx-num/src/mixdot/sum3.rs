@@ -149,24 +149,36 @@ pub(super) const BF16: Half = Half {
 };
 
 impl Half {
-    /// `x` rounded to nearest even in this format (±∞ on overflow), as an f64; zeros,
-    /// infinities and NaNs unchanged. A finite `x` must be 0 or at least 2⁻¹⁰⁰⁰ in magnitude
-    /// (every sum of these operands is).
+    /// The rounding to nearest even in this format (±∞ on overflow), as an f64, of a value
+    /// strictly between `x` and its neighbouring double towards the sign of `r`, or of `x`
+    /// itself when `r` is 0; zeros, infinities and NaNs unchanged. A finite `x` must be 0 or
+    /// at least 2⁻¹⁰⁰⁰ in magnitude (every sum of these operands is).
+    ///
+    /// `x` is scaled so that the format's last significand place is 1 (exact: `|y|` below
+    /// 2^precision) and rounded to an integer by adding and removing 1.5·2⁵² (ties to even).
+    /// The value lies within less than one f64 step of `x`, so it rounds as `x` does unless
+    /// `x` is a midpoint: then it lies past it, on `r`'s side.
     #[inline(always)]
-    fn round(self, x: f64) -> f64 {
+    fn round_beside(self, x: f64, r: f64) -> f64 {
         let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
         let k = e.clamp(self.emin, 1000) - (self.precision - 1);
-        // x·2^-k is below 2^precision; adding and removing 1.5·2^52 rounds it to an integer,
-        // ties to even (scalings by powers of two are exact); a zero keeps x's sign.
         let magic = 1.5 * 2f64.powi(52);
         let y = x * pow2(-k);
-        let r = (((y + magic) - magic) * pow2(k)).copysign(x);
+        let nearest = (y + magic) - magic;
+        let tie = (y - nearest).abs() == 0.5;
+        let y = if tie && r != 0.0 {
+            y + 0.5f64.copysign(r)
+        } else {
+            nearest
+        };
+        // A zero keeps x's sign.
+        let v = (y * pow2(k)).copysign(x);
         if !x.is_finite() {
             x
-        } else if r.abs() >= pow2(self.emax + 1) {
+        } else if v.abs() >= pow2(self.emax + 1) {
             f64::INFINITY.copysign(x)
         } else {
-            r
+            v
         }
     }
 
@@ -206,13 +218,12 @@ fn pow2(k: i32) -> f64 {
 #[inline(always)]
 pub(super) fn sum3_to_half(fmt: Half, a: f64, b: f64, c: f64) -> (u16, bool) {
     let p = parts(a, b, c);
-    let near = decide(p.hi, p.r, |x| fmt.round(x), pow2(fmt.emax + 1));
-    let v = if !p.s2.is_finite() {
-        p.s2
-    } else if p.hi == 0.0 {
-        fmt.round(p.zero)
+    let (x, r) = if p.hi == 0.0 {
+        (p.zero, 0.0)
     } else {
-        near
+        (p.hi, p.r)
     };
+    let near = fmt.round_beside(x, r);
+    let v = if p.s2.is_finite() { near } else { p.s2 };
     (fmt.encode(v), p.undecided)
 }
