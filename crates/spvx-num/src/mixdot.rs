@@ -23,6 +23,7 @@ mod drive;
 pub mod error;
 pub mod eval;
 pub mod fast;
+mod kernels;
 pub mod model;
 pub mod op;
 mod sum3;

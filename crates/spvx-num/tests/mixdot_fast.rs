@@ -3,8 +3,9 @@
 //! f32 and with 16-bit accumulators, the four fp8 encoding pairs of Dot4), half of them uniformly random words (every exponent,
 //! NaNs and infinities included) and half built at the edges: ±0, subnormals, the largest
 //! values, infinities and NaNs, accumulators cancelling the products exactly or to a few
-//! ulps, and sums landing on f32 midpoints (ties) or just beside them. Also: every other model
-//! and the flush switches through the batch API give the per-case API's results.
+//! ulps, and sums landing on f32 midpoints (ties) or just beside them. Every other model
+//! (native with nearest even and no flushing) against the exact path on 100,000 cases per
+//! form, and the flush switches through the batch API against the per-case API.
 
 use spvx_num::float::{Format, RoundingMode, convert};
 use spvx_num::mixdot::{
@@ -98,10 +99,11 @@ fn half_f64(enc: Half16Encoding, bits: u32) -> f64 {
 
 const CASES: usize = 1_000_000;
 
-fn dot2_form(enc: Half16Encoding, seed: u64) {
+/// `n` Dot2 cases: even ones uniformly random words, odd ones built at the edges.
+fn dot2_data(enc: Half16Encoding, seed: u64, n: usize) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let (frac, mut r) = (if enc == Half16Encoding::F16 { 10 } else { 7 }, Rng(seed));
-    let (mut a, mut b, mut acc) = (vec![0u32; CASES], vec![0u32; CASES], vec![0u32; CASES]);
-    for i in 0..CASES {
+    let (mut a, mut b, mut acc) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+    for i in 0..n {
         if i % 2 == 0 {
             (a[i], b[i], acc[i]) = (r.next() as u32, r.next() as u32, r.next() as u32);
         } else {
@@ -111,21 +113,37 @@ fn dot2_form(enc: Half16Encoding, seed: u64) {
             acc[i] = acc_for(&mut r, if p.is_finite() { p } else { 1.0 });
         }
     }
-    let cfg = ModelConfig::new(Model::Exact);
-    let mut out = vec![0u32; CASES];
-    let slow = fast::dot2_acc32_batch(enc, &a, &b, &acc, &cfg, &mut out).expect("lengths");
+    (a, b, acc)
+}
+
+/// The batch against the exact path case by case under `cfg`; how many cases took the
+/// exact path.
+fn dot2_check(
+    enc: Half16Encoding,
+    data: &(Vec<u32>, Vec<u32>, Vec<u32>),
+    cfg: &ModelConfig,
+) -> usize {
+    let (a, b, acc) = data;
+    let mut out = vec![0u32; a.len()];
+    let slow = fast::dot2_acc32_batch(enc, a, b, acc, cfg, &mut out).expect("lengths");
     let halves = |w: u32| [w as u16, (w >> 16) as u16];
     let mut failures = Vec::new();
-    for i in 0..CASES {
-        let want = exact_dot2_acc32(enc, halves(a[i]), halves(b[i]), acc[i], &cfg);
+    for i in 0..a.len() {
+        let want = exact_dot2_acc32(enc, halves(a[i]), halves(b[i]), acc[i], cfg);
         if out[i] != want && failures.len() < 10 {
             failures.push(format!(
-                "{enc:?} a {:#010x} b {:#010x} acc {:#010x}: got {:#010x} want {want:#010x}",
-                a[i], b[i], acc[i], out[i]
+                "{enc:?} {} a {:#010x} b {:#010x} acc {:#010x}: got {:#010x} want {want:#010x}",
+                cfg.model, a[i], b[i], acc[i], out[i]
             ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    slow
+}
+
+fn dot2_form(enc: Half16Encoding, seed: u64) {
+    let data = dot2_data(enc, seed, CASES);
+    let slow = dot2_check(enc, &data, &ModelConfig::new(Model::Exact));
     // The exact path is kept for error terms spanning too much; these inputs never need it.
     assert_eq!(slow, 0, "{enc:?}: {slow} cases took the exact path");
 }
@@ -160,10 +178,10 @@ fn acc16_for(r: &mut Rng, enc: Half16Encoding, products: f64) -> u16 {
     ) as u16
 }
 
-fn dot2_acc16_form(enc: Half16Encoding, seed: u64) {
+fn dot2_acc16_data(enc: Half16Encoding, seed: u64, n: usize) -> (Vec<u32>, Vec<u32>, Vec<u16>) {
     let (frac, mut r) = (if enc == Half16Encoding::F16 { 10 } else { 7 }, Rng(seed));
-    let (mut a, mut b, mut acc) = (vec![0u32; CASES], vec![0u32; CASES], vec![0u16; CASES]);
-    for i in 0..CASES {
+    let (mut a, mut b, mut acc) = (vec![0u32; n], vec![0u32; n], vec![0u16; n]);
+    for i in 0..n {
         if i % 2 == 0 {
             (a[i], b[i], acc[i]) = (r.next() as u32, r.next() as u32, r.next() as u16);
         } else {
@@ -173,21 +191,35 @@ fn dot2_acc16_form(enc: Half16Encoding, seed: u64) {
             acc[i] = acc16_for(&mut r, enc, if p.is_finite() { p } else { 1.0 });
         }
     }
-    let cfg = ModelConfig::new(Model::Exact);
-    let mut out = vec![0u16; CASES];
-    let slow = fast::dot2_acc16_batch(enc, &a, &b, &acc, &cfg, &mut out).expect("lengths");
+    (a, b, acc)
+}
+
+fn dot2_acc16_check(
+    enc: Half16Encoding,
+    data: &(Vec<u32>, Vec<u32>, Vec<u16>),
+    cfg: &ModelConfig,
+) -> usize {
+    let (a, b, acc) = data;
+    let mut out = vec![0u16; a.len()];
+    let slow = fast::dot2_acc16_batch(enc, a, b, acc, cfg, &mut out).expect("lengths");
     let halves = |w: u32| [w as u16, (w >> 16) as u16];
     let mut failures = Vec::new();
-    for i in 0..CASES {
-        let want = exact_dot2_acc16(enc, halves(a[i]), halves(b[i]), acc[i], &cfg);
+    for i in 0..a.len() {
+        let want = exact_dot2_acc16(enc, halves(a[i]), halves(b[i]), acc[i], cfg);
         if out[i] != want && failures.len() < 10 {
             failures.push(format!(
-                "{enc:?} a {:#010x} b {:#010x} acc {:#06x}: got {:#06x} want {want:#06x}",
-                a[i], b[i], acc[i], out[i]
+                "{enc:?} {} a {:#010x} b {:#010x} acc {:#06x}: got {:#06x} want {want:#06x}",
+                cfg.model, a[i], b[i], acc[i], out[i]
             ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    slow
+}
+
+fn dot2_acc16_form(enc: Half16Encoding, seed: u64) {
+    let data = dot2_acc16_data(enc, seed, CASES);
+    let slow = dot2_acc16_check(enc, &data, &ModelConfig::new(Model::Exact));
     assert_eq!(slow, 0, "{enc:?}: {slow} cases took the exact path");
 }
 
@@ -205,11 +237,16 @@ fn fp8_f64(enc: Fp8Encoding, bits: u32) -> f64 {
     fast::fp8_table(enc)[(bits & 0xff) as usize]
 }
 
-fn dot4_form(ea: Fp8Encoding, eb: Fp8Encoding, seed: u64) {
+fn dot4_data(
+    ea: Fp8Encoding,
+    eb: Fp8Encoding,
+    seed: u64,
+    n: usize,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let frac = |e: Fp8Encoding| if e == Fp8Encoding::E4m3 { 3 } else { 2 };
     let mut r = Rng(seed);
-    let (mut a, mut b, mut acc) = (vec![0u32; CASES], vec![0u32; CASES], vec![0u32; CASES]);
-    for i in 0..CASES {
+    let (mut a, mut b, mut acc) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+    for i in 0..n {
         if i % 2 == 0 {
             (a[i], b[i], acc[i]) = (r.next() as u32, r.next() as u32, r.next() as u32);
         } else {
@@ -220,21 +257,36 @@ fn dot4_form(ea: Fp8Encoding, eb: Fp8Encoding, seed: u64) {
             acc[i] = acc_for(&mut r, if p.is_finite() { p } else { 1.0 });
         }
     }
-    let cfg = ModelConfig::new(Model::Exact);
-    let mut out = vec![0u32; CASES];
-    let slow = fast::dot4_acc32_batch(ea, eb, &a, &b, &acc, &cfg, &mut out).expect("lengths");
+    (a, b, acc)
+}
+
+fn dot4_check(
+    ea: Fp8Encoding,
+    eb: Fp8Encoding,
+    data: &(Vec<u32>, Vec<u32>, Vec<u32>),
+    cfg: &ModelConfig,
+) -> usize {
+    let (a, b, acc) = data;
+    let mut out = vec![0u32; a.len()];
+    let slow = fast::dot4_acc32_batch(ea, eb, a, b, acc, cfg, &mut out).expect("lengths");
     let mut failures = Vec::new();
-    for i in 0..CASES {
+    for i in 0..a.len() {
         let (x, y) = (a[i].to_le_bytes(), b[i].to_le_bytes());
-        let want = exact_dot4_acc32(ea, eb, x, y, acc[i], &cfg);
+        let want = exact_dot4_acc32(ea, eb, x, y, acc[i], cfg);
         if out[i] != want && failures.len() < 10 {
             failures.push(format!(
-                "{ea:?}x{eb:?} a {:#010x} b {:#010x} acc {:#010x}: got {:#010x} want {want:#010x}",
-                a[i], b[i], acc[i], out[i]
+                "{ea:?}x{eb:?} {} a {:#010x} b {:#010x} acc {:#010x}: got {:#010x} want {want:#010x}",
+                cfg.model, a[i], b[i], acc[i], out[i]
             ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    slow
+}
+
+fn dot4_form(ea: Fp8Encoding, eb: Fp8Encoding, seed: u64) {
+    let data = dot4_data(ea, eb, seed, CASES);
+    let slow = dot4_check(ea, eb, &data, &ModelConfig::new(Model::Exact));
     assert_eq!(slow, 0, "{ea:?}x{eb:?}: {slow} cases took the exact path");
 }
 
@@ -337,5 +389,47 @@ fn other_models_through_the_batch_api() {
                 assert_eq!(out[i], dot4_acc32(ea, eb, x, y, acc[i], &cfg));
             }
         }
+    }
+}
+
+/// Every other model, natively with nearest even and no flushing, against the exact path
+/// (each model's steps rounded exactly) on 100,000 cases per form; with another rounding
+/// direction or a flush switch every case takes the exact path.
+#[test]
+fn every_model_matches_the_exact_path() {
+    const N: usize = 100_000;
+    use Fp8Encoding::{E4m3, E5m2};
+    for model in Model::ALL {
+        let cfg = ModelConfig::new(model);
+        for (k, enc) in [Half16Encoding::F16, Half16Encoding::Bf16]
+            .into_iter()
+            .enumerate()
+        {
+            let seed = 100 + k as u64;
+            assert_eq!(dot2_check(enc, &dot2_data(enc, seed, N), &cfg), 0);
+            assert_eq!(
+                dot2_acc16_check(enc, &dot2_acc16_data(enc, seed, N), &cfg),
+                0
+            );
+        }
+        for (k, (ea, eb)) in [(E4m3, E4m3), (E4m3, E5m2), (E5m2, E4m3), (E5m2, E5m2)]
+            .into_iter()
+            .enumerate()
+        {
+            assert_eq!(
+                dot4_check(ea, eb, &dot4_data(ea, eb, 200 + k as u64, N), &cfg),
+                0
+            );
+        }
+    }
+    let mut rtz = ModelConfig::new(Model::Sequential);
+    rtz.rounding = RoundingMode::TowardZero;
+    let mut flush = ModelConfig::new(Model::FmaChain);
+    flush.flush_output_denormals = true;
+    for cfg in [rtz, flush] {
+        let data = dot2_data(Half16Encoding::Bf16, 300, 5000);
+        assert_eq!(dot2_check(Half16Encoding::Bf16, &data, &cfg), 5000);
+        let data = dot4_data(E4m3, E5m2, 301, 5000);
+        assert_eq!(dot4_check(E4m3, E5m2, &data, &cfg), 5000);
     }
 }

@@ -22,12 +22,13 @@
 //! Checked against the exact path (spvx-num's rational sum rounded once) on random and edge
 //! inputs in this module's tests and in `tests/mixdot_fast.rs`.
 
-use super::decode;
 use super::drive;
 use super::drive::Kernel;
+use super::kernels::{
+    ACC_FIRST, Dot2Acc16, Dot2Acc32, Dot4Acc32, EXACT, FMA, FUSED, SEQUENTIAL, model_id,
+};
 use super::model::{Model, ModelConfig};
 use super::op::{Fp8Encoding, Half16Encoding};
-use super::sum3::{sum3_to_f32, sum3_to_half};
 use crate::float::{Format, RoundingMode};
 use rayon::prelude::*;
 use std::sync::LazyLock;
@@ -81,101 +82,20 @@ pub fn dot4_acc32(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) ->
     (!undecided).then_some(v)
 }
 
-/// The branch-free kernels, one type per operation and encodings (constants in the loops):
-/// the result bits and whether the case is undecided.
-struct Dot2Acc32<const BF16: bool>;
-struct Dot2Acc16<const BF16: bool>;
-/// Dot4 with vector 1 / vector 2 in E5M2 (`true`) or E4M3.
-struct Dot4Acc32<const A_E5M2: bool, const B_E5M2: bool>;
-
-const fn half_enc(bf16: bool) -> Half16Encoding {
-    if bf16 {
-        Half16Encoding::Bf16
-    } else {
-        Half16Encoding::F16
-    }
-}
-
-const fn fp8_enc(e5m2: bool) -> Fp8Encoding {
-    if e5m2 {
-        Fp8Encoding::E5m2
-    } else {
-        Fp8Encoding::E4m3
-    }
-}
-
-impl<const BF16: bool> Kernel<u32, u32> for Dot2Acc32<BF16> {
-    #[inline(always)]
-    fn eval(&self, a: u32, b: u32, acc: u32) -> (u32, bool) {
-        let enc = half_enc(BF16);
-        let p0 = decode::half(enc, a) * decode::half(enc, b);
-        let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
-        sum3_to_f32(f64::from(f32::from_bits(acc)), p0, p1)
-    }
-}
-
-impl<const BF16: bool> Kernel<u16, u16> for Dot2Acc16<BF16> {
-    #[inline(always)]
-    fn eval(&self, a: u32, b: u32, acc: u16) -> (u16, bool) {
-        let enc = half_enc(BF16);
-        let p0 = decode::half(enc, a) * decode::half(enc, b);
-        let p1 = decode::half(enc, a >> 16) * decode::half(enc, b >> 16);
-        let fmt = if BF16 {
-            super::sum3::BF16
-        } else {
-            super::sum3::F16
-        };
-        sum3_to_half(fmt, decode::half(enc, u32::from(acc)), p0, p1)
-    }
-}
-
-impl<const A_E5M2: bool, const B_E5M2: bool> Kernel<u32, u32> for Dot4Acc32<A_E5M2, B_E5M2> {
-    #[inline(always)]
-    fn eval(&self, a: u32, b: u32, acc: u32) -> (u32, bool) {
-        let (ea, eb) = (fp8_enc(A_E5M2), fp8_enc(B_E5M2));
-        let p = |k: u32| decode::fp8(ea, a >> (8 * k)) * decode::fp8(eb, b >> (8 * k));
-        let p = [p(0), p(1), p(2), p(3)];
-        // Exact unless both vectors are E5M2 (see the module text); NaN/±∞ when the result is.
-        let s = (p[0] + p[1]) + (p[2] + p[3]);
-        let accf = f64::from(f32::from_bits(acc));
-        if !(A_E5M2 && B_E5M2) {
-            return sum3_to_f32(accf, s, -0.0);
-        }
-        // E5M2 × E5M2: each product (a multiple of 2^-32 below 2^32) split into the nearest
-        // integer and the rest (a multiple of 2^-32 within ±1/2), both exact; the sums of the
-        // four integers (below 2^34) and of the four rests (at most 2) are exact too.
-        let magic = 1.5 * 2f64.powi(52);
-        let w = |x: f64| (x + magic) - magic;
-        let whole = [w(p[0]), w(p[1]), w(p[2]), w(p[3])];
-        let whole_sum = (whole[0] + whole[1]) + (whole[2] + whole[3]);
-        let rest_sum =
-            ((p[0] - whole[0]) + (p[1] - whole[1])) + ((p[2] - whole[2]) + (p[3] - whole[3]));
-        // The plain sum s where it is special (NaN, ±∞) or the exact sum is zero (s then has
-        // the sign rule's zero, −0 only when every product is −0; when nonzero products
-        // cancel, s may be a rounding residue: +0 instead).
-        let zero = whole_sum == 0.0 && rest_sum == 0.0;
-        let plain = !s.is_finite() || zero;
-        let s_zero = if s == 0.0 || !s.is_finite() { s } else { 0.0 };
-        let b_term = if plain { s_zero } else { whole_sum };
-        let c_term = if plain { -0.0 } else { rest_sum };
-        sum3_to_f32(accf, b_term, c_term)
-    }
-}
-
-/// The kernel of `OpFDot2MixAcc32VALVE` in `enc`.
+/// The exact model's kernels for one case.
 #[inline(always)]
 fn dot2_acc32_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> (u32, bool) {
     match enc {
-        Half16Encoding::F16 => Dot2Acc32::<false>.eval(a, b, acc),
-        Half16Encoding::Bf16 => Dot2Acc32::<true>.eval(a, b, acc),
+        Half16Encoding::F16 => Dot2Acc32::<false, EXACT>.eval(a, b, acc),
+        Half16Encoding::Bf16 => Dot2Acc32::<true, EXACT>.eval(a, b, acc),
     }
 }
 
 #[inline(always)]
 fn dot2_acc16_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u16) -> (u16, bool) {
     match enc {
-        Half16Encoding::F16 => Dot2Acc16::<false>.eval(a, b, acc),
-        Half16Encoding::Bf16 => Dot2Acc16::<true>.eval(a, b, acc),
+        Half16Encoding::F16 => Dot2Acc16::<false, EXACT>.eval(a, b, acc),
+        Half16Encoding::Bf16 => Dot2Acc16::<true, EXACT>.eval(a, b, acc),
     }
 }
 
@@ -183,10 +103,10 @@ fn dot2_acc16_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u16) -> (u16, boo
 fn dot4_acc32_kernel(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> (u32, bool) {
     use Fp8Encoding::{E4m3, E5m2};
     match (ea, eb) {
-        (E4m3, E4m3) => Dot4Acc32::<false, false>.eval(a, b, acc),
-        (E4m3, E5m2) => Dot4Acc32::<false, true>.eval(a, b, acc),
-        (E5m2, E4m3) => Dot4Acc32::<true, false>.eval(a, b, acc),
-        (E5m2, E5m2) => Dot4Acc32::<true, true>.eval(a, b, acc),
+        (E4m3, E4m3) => Dot4Acc32::<false, false, EXACT>.eval(a, b, acc),
+        (E4m3, E5m2) => Dot4Acc32::<false, true, EXACT>.eval(a, b, acc),
+        (E5m2, E4m3) => Dot4Acc32::<true, false, EXACT>.eval(a, b, acc),
+        (E5m2, E5m2) => Dot4Acc32::<true, true, EXACT>.eval(a, b, acc),
     }
 }
 
@@ -213,22 +133,43 @@ fn check<T, U>(a: &[u32], b: &[u32], acc: &[T], out: &[U]) -> Result<(), BatchLe
     }
 }
 
-/// `out[i] = kernel(a[i], b[i], acc[i])`, or `exact(...)` where the fast path does not
-/// apply to `cfg` or cannot decide; how many cases took the exact path.
-fn run_batch<A: Copy, T: Copy>(
-    cfg: &ModelConfig,
+/// Whether the batch functions compute `cfg` natively: any model, round to nearest even, no
+/// flushing (the per-case functions of this module compute only the exact model).
+pub fn batch_native(cfg: &ModelConfig) -> bool {
+    cfg.rounding == RoundingMode::NearestEven
+        && !cfg.flush_input_denormals
+        && !cfg.flush_output_denormals
+}
+
+/// `out[i]` for every case by the exact path; how many cases (all).
+fn all_exact<A: Copy, T>(
     (a, b, acc): (&[u32], &[u32], &[A]),
     out: &mut [T],
-    kernel: impl Kernel<A, T>,
     exact: impl Fn(u32, u32, A) -> T,
 ) -> usize {
-    if !applies(cfg) {
-        for (((o, &x), &y), &z) in out.iter_mut().zip(a).zip(b).zip(acc) {
-            *o = exact(x, y, z);
-        }
-        return out.len();
+    for (((o, &x), &y), &z) in out.iter_mut().zip(a).zip(b).zip(acc) {
+        *o = exact(x, y, z);
     }
-    drive::run(a, b, acc, out, kernel, exact)
+    out.len()
+}
+
+/// The batch loop of the kernel type `$k` with the model of `$cfg` as its last constant, or
+/// the exact path for every case where [`batch_native`] is false.
+macro_rules! by_model {
+    ($cfg:expr, $args:expr, $out:expr, $exact:expr, $k:ident < $($c:literal),* >) => {{
+        let (a, b, acc) = $args;
+        if !batch_native($cfg) {
+            all_exact($args, $out, $exact)
+        } else {
+            match model_id($cfg.model) {
+                EXACT => drive::run(a, b, acc, $out, $k::<$($c,)* { EXACT }>, $exact),
+                SEQUENTIAL => drive::run(a, b, acc, $out, $k::<$($c,)* { SEQUENTIAL }>, $exact),
+                ACC_FIRST => drive::run(a, b, acc, $out, $k::<$($c,)* { ACC_FIRST }>, $exact),
+                FUSED => drive::run(a, b, acc, $out, $k::<$($c,)* { FUSED }>, $exact),
+                _ => drive::run(a, b, acc, $out, $k::<$($c,)* { FMA }>, $exact),
+            }
+        }
+    }};
 }
 
 fn halves(w: u32) -> [u16; 2] {
@@ -249,8 +190,8 @@ pub fn dot2_acc32_batch(
     check(a, b, acc, out)?;
     let exact = |x, y, z| super::api::exact_dot2_acc32(enc, halves(x), halves(y), z, cfg);
     Ok(match enc {
-        Half16Encoding::F16 => run_batch(cfg, (a, b, acc), out, Dot2Acc32::<false>, exact),
-        Half16Encoding::Bf16 => run_batch(cfg, (a, b, acc), out, Dot2Acc32::<true>, exact),
+        Half16Encoding::F16 => by_model!(cfg, (a, b, acc), out, exact, Dot2Acc32<false>),
+        Half16Encoding::Bf16 => by_model!(cfg, (a, b, acc), out, exact, Dot2Acc32<true>),
     })
 }
 
@@ -267,8 +208,8 @@ pub fn dot2_acc16_batch(
     check(a, b, acc, out)?;
     let exact = |x, y, z| super::api::exact_dot2_acc16(enc, halves(x), halves(y), z, cfg);
     Ok(match enc {
-        Half16Encoding::F16 => run_batch(cfg, (a, b, acc), out, Dot2Acc16::<false>, exact),
-        Half16Encoding::Bf16 => run_batch(cfg, (a, b, acc), out, Dot2Acc16::<true>, exact),
+        Half16Encoding::F16 => by_model!(cfg, (a, b, acc), out, exact, Dot2Acc16<false>),
+        Half16Encoding::Bf16 => by_model!(cfg, (a, b, acc), out, exact, Dot2Acc16<true>),
     })
 }
 
@@ -289,10 +230,10 @@ pub fn dot4_acc32_batch(
     use Fp8Encoding::{E4m3, E5m2};
     let args = (a, b, acc);
     Ok(match (ea, eb) {
-        (E4m3, E4m3) => run_batch(cfg, args, out, Dot4Acc32::<false, false>, exact),
-        (E4m3, E5m2) => run_batch(cfg, args, out, Dot4Acc32::<false, true>, exact),
-        (E5m2, E4m3) => run_batch(cfg, args, out, Dot4Acc32::<true, false>, exact),
-        (E5m2, E5m2) => run_batch(cfg, args, out, Dot4Acc32::<true, true>, exact),
+        (E4m3, E4m3) => by_model!(cfg, args, out, exact, Dot4Acc32<false, false>),
+        (E4m3, E5m2) => by_model!(cfg, args, out, exact, Dot4Acc32<false, true>),
+        (E5m2, E4m3) => by_model!(cfg, args, out, exact, Dot4Acc32<true, false>),
+        (E5m2, E5m2) => by_model!(cfg, args, out, exact, Dot4Acc32<true, true>),
     })
 }
 
@@ -476,7 +417,7 @@ mod tests {
     }
 
     #[test]
-    fn batches_take_the_exact_path_for_other_models_and_check_lengths() {
+    fn batches_take_the_exact_path_for_other_roundings_and_check_lengths() {
         let a = [0x3c00_3c00u32, 0x7c00_0000, 0x0001_0001];
         let b = [0x3c00_3c00u32, 0x0000_3c00, 0x0001_0001];
         let acc = [1f32.to_bits(), 0, 0];
@@ -489,8 +430,15 @@ mod tests {
         assert_eq!(out[1], 0x7fc0_0000);
         let exact_out = out;
         assert_eq!(out[2], (2f32.powi(-47)).to_bits());
+        // Other models with nearest even and no flushing: native too.
         let seq = ModelConfig::new(Model::Sequential);
         let slow = dot2_acc32_batch(Half16Encoding::F16, &a, &b, &acc, &seq, &mut out).unwrap();
+        assert_eq!(slow, 0);
+        assert_eq!(out, exact_out);
+        // Another rounding direction, or flushing: the exact path for every case.
+        let mut rtz = ModelConfig::new(Model::Exact);
+        rtz.rounding = RoundingMode::TowardZero;
+        let slow = dot2_acc32_batch(Half16Encoding::F16, &a, &b, &acc, &rtz, &mut out).unwrap();
         assert_eq!(slow, 3);
         let e = dot2_acc32_batch(Half16Encoding::F16, &a, &b[..2], &acc, &exact, &mut out);
         assert_eq!(

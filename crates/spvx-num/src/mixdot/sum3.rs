@@ -159,7 +159,7 @@ impl Half {
     /// The value lies within less than one f64 step of `x`, so it rounds as `x` does unless
     /// `x` is a midpoint: then it lies past it, on `r`'s side.
     #[inline(always)]
-    fn round_beside(self, x: f64, r: f64) -> f64 {
+    pub(super) fn round_beside(self, x: f64, r: f64) -> f64 {
         let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
         let k = e.clamp(self.emin, 1000) - (self.precision - 1);
         let magic = 1.5 * 2f64.powi(52);
