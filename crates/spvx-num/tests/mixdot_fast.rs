@@ -162,7 +162,7 @@ fn bf16_dot2_batch_is_bit_exact() {
 /// encoding (cancelling and near-tie values carry over), or random bits.
 fn acc16_for(r: &mut Rng, enc: Half16Encoding, products: f64) -> u16 {
     let acc = acc_for(r, products);
-    if r.next() % 4 == 0 {
+    if r.next().is_multiple_of(4) {
         return acc as u16;
     }
     let f = match enc {

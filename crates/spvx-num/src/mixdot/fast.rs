@@ -261,6 +261,7 @@ pub fn par_batch<T: Sync, U: Send>(
 mod tests {
     use super::*;
     use crate::mixdot::api::{exact_dot2_acc32, exact_dot4_acc32};
+    use crate::mixdot::decode;
 
     /// SplitMix64.
     struct Rng(u64);
