@@ -78,6 +78,29 @@ fn chunks_avx2<A: Copy, T: Copy>(
     chunks(a, b, acc, out, kernel, exact)
 }
 
+/// A compilation of the chunk loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Level {
+    Avx512,
+    Avx2,
+    Baseline,
+}
+
+/// The best level the processor runs.
+pub(super) fn best_level() -> Level {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx512f") && has!("avx512vl") && has!("avx512dq") && has!("avx512bw") {
+            return Level::Avx512;
+        }
+        if has!("avx2") {
+            return Level::Avx2;
+        }
+    }
+    Level::Baseline
+}
+
 /// [`chunks`] compiled for the best vector extension the processor has.
 pub(super) fn run<A: Copy, T: Copy>(
     a: &[u32],
@@ -87,17 +110,116 @@ pub(super) fn run<A: Copy, T: Copy>(
     kernel: impl Kernel<A, T>,
     exact: impl Fn(u32, u32, A) -> T,
 ) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        if has!("avx512f") && has!("avx512vl") && has!("avx512dq") && has!("avx512bw") {
-            // SAFETY: the features the function is compiled with are present.
-            return unsafe { chunks_avx512(a, b, acc, out, &kernel, &exact) };
+    run_at(best_level(), a, b, acc, out, kernel, exact)
+}
+
+/// [`chunks`] at `level`, which must be [`best_level`] or below.
+pub(super) fn run_at<A: Copy, T: Copy>(
+    level: Level,
+    a: &[u32],
+    b: &[u32],
+    acc: &[A],
+    out: &mut [T],
+    kernel: impl Kernel<A, T>,
+    exact: impl Fn(u32, u32, A) -> T,
+) -> usize {
+    assert!(
+        level == Level::Baseline || level == best_level() || best_level() == Level::Avx512,
+        "{level:?} is not available"
+    );
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the features the function is compiled with are present (checked above).
+        Level::Avx512 => unsafe { chunks_avx512(a, b, acc, out, &kernel, &exact) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above (AVX-512 processors have AVX2).
+        Level::Avx2 => unsafe { chunks_avx2(a, b, acc, out, &kernel, &exact) },
+        _ => chunks(a, b, acc, out, &kernel, &exact),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mixdot::kernels::{Dot2Acc16, Dot2Acc32, Dot4Acc32, EXACT, FMA, SEQUENTIAL};
+
+    /// Every compilation the processor runs gives the baseline's bits on random words (the
+    /// baseline itself is checked against the exact path in `tests/mixdot_fast.rs` only when
+    /// the processor has no vector extension; this closes the gap).
+    #[test]
+    fn every_level_gives_the_same_bits() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        let n = 50_000;
+        let (a, b, acc): (Vec<u32>, Vec<u32>, Vec<u32>) =
+            (0..n).map(|_| (next(), next(), next())).collect();
+        let acc16: Vec<u16> = acc.iter().map(|&w| w as u16).collect();
+        let never = |_: u32, _: u32, _| -> u32 { unreachable!("undecided") };
+        let never16 = |_: u32, _: u32, _| -> u16 { unreachable!("undecided") };
+        let levels: &[Level] = match best_level() {
+            Level::Avx512 => &[Level::Avx512, Level::Avx2, Level::Baseline],
+            Level::Avx2 => &[Level::Avx2, Level::Baseline],
+            Level::Baseline => &[Level::Baseline],
+        };
+        let mut outs = Vec::new();
+        for &level in levels {
+            let mut o = vec![vec![0u32; n]; 5];
+            let mut o16 = vec![0u16; n];
+            run_at(
+                level,
+                &a,
+                &b,
+                &acc,
+                &mut o[0],
+                Dot2Acc32::<false, EXACT>,
+                never,
+            );
+            run_at(
+                level,
+                &a,
+                &b,
+                &acc,
+                &mut o[1],
+                Dot2Acc32::<true, SEQUENTIAL>,
+                never,
+            );
+            run_at(
+                level,
+                &a,
+                &b,
+                &acc,
+                &mut o[2],
+                Dot4Acc32::<true, true, EXACT>,
+                never,
+            );
+            run_at(
+                level,
+                &a,
+                &b,
+                &acc,
+                &mut o[3],
+                Dot4Acc32::<false, true, FMA>,
+                never,
+            );
+            run_at(
+                level,
+                &a,
+                &b,
+                &acc16,
+                &mut o16,
+                Dot2Acc16::<false, EXACT>,
+                never16,
+            );
+            o[4] = o16.iter().map(|&h| u32::from(h)).collect();
+            outs.push(o);
         }
-        if has!("avx2") {
-            // SAFETY: as above.
-            return unsafe { chunks_avx2(a, b, acc, out, &kernel, &exact) };
+        for o in &outs[1..] {
+            assert!(o == &outs[0], "a compilation differs");
         }
     }
-    chunks(a, b, acc, out, &kernel, &exact)
 }

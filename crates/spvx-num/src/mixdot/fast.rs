@@ -1,26 +1,22 @@
-//! The `exact` model with an f32 result in native arithmetic (round to nearest even, no
-//! flushing): `OpFDot2MixAcc32VALVE`, `OpFDot2MixAcc16VALVE` and `OpFDot4MixAcc32VALVE`, one
-//! case at a time or over slices ([`dot2_acc32_batch`], [`dot2_acc16_batch`],
-//! [`dot4_acc32_batch`], [`par_batch`]).
+//! Native arithmetic for the mixed dot products, round to nearest even and no flushing:
+//! `OpFDot2MixAcc32VALVE`, `OpFDot2MixAcc16VALVE` and `OpFDot4MixAcc32VALVE` one case at a
+//! time under the `exact` model ([`dot2_acc32`], [`dot2_acc16`], [`dot4_acc32`], which the
+//! typed API and the CLI use), and over slices under every model ([`dot2_acc32_batch`],
+//! [`dot2_acc16_batch`], [`dot4_acc32_batch`], [`par_batch`]).
 //!
 //! Every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
-//! exact in f64 (at most 11 × 11 significant bits, exponents far inside f64's range), as is the
-//! f32 accumulator; infinities and NaNs decode to f64 infinities and NaNs, whose IEEE
-//! arithmetic follows the model's rules. The exact sum is then rounded once by
-//! [`super::sum3`] (error-free transformations) from three f64 terms:
-//! - Dot2: the accumulator (f32, or for Acc16 the vectors' encoding) and the two products.
-//! - Dot4 with an E4M3 vector: the accumulator and the plain f64 sum of the four products,
-//!   which is exact — the products are multiples of 2⁻²⁵ (2⁻¹⁸ for E4M3 × E4M3) below 2²⁵,
-//!   so every partial sum is an integer multiple of 2⁻²⁵ below 2⁵³ · 2⁻²⁵.
-//! - Dot4 E5M2 × E5M2 (products multiples of 2⁻³² up to 2³¹·⁶: a sum can need 66 bits): the
-//!   products summed exactly as integers in units of 2⁻³² (i128), split into the integer part
-//!   and the fraction (each exact in f64).
+//! exact in f64, as is the accumulator; infinities and NaNs decode to f64 infinities and NaNs,
+//! whose IEEE arithmetic follows the models' rules (`super::decode`). Each rounding is the
+//! correct rounding of an exact sum of at most three f64 terms (`super::sum3`, error-free
+//! transformations); the kernels of each operation, encoding and model are in
+//! `super::kernels`, run over slices in vectorised chunks by `super::drive`.
 //!
-//! `None` (the exact path) is left only for sums whose error terms span too much (see
-//! [`super::sum3`]); the tests count it.
+//! `None` (and in batches the exact path) is left only for sums whose error terms span too
+//! much (see `super::sum3`); no test or benchmark input reaches it, and the batch functions
+//! return how many cases did.
 //!
-//! Checked against the exact path (spvx-num's rational sum rounded once) on random and edge
-//! inputs in this module's tests and in `tests/mixdot_fast.rs`.
+//! Checked against the exact path (spvx-num's rational arithmetic, each rounding step exact) on
+//! random and edge inputs in this module's tests and in `tests/mixdot_fast.rs`.
 
 use super::drive;
 use super::drive::Kernel;

@@ -20,7 +20,7 @@ use super::decode;
 use super::drive::Kernel;
 use super::model::Model;
 use super::op::{Fp8Encoding, Half16Encoding};
-use super::sum3::{BF16, F16, Half, sum3_to_f32, sum3_to_half};
+use super::sum3::{BF16, F16, Half, sum2_to_f32, sum2_to_half_value, sum3_to_f32, sum3_to_half};
 
 /// The models as constants of the kernel types.
 pub(super) const EXACT: u8 = 0;
@@ -39,13 +39,15 @@ pub(super) const fn model_id(model: Model) -> u8 {
     }
 }
 
-/// A result format: the rounding of an exact sum of three terms to its bits, a rounding of one
-/// exact value, and the value of its bits.
+/// A result format: the rounding of an exact sum of three terms to its bits, of two terms,
+/// and of one exact value.
 trait Target: Copy {
     type Bits: Copy;
     fn sum(self, a: f64, b: f64, c: f64) -> (Self::Bits, bool);
+    /// The rounding of an exact sum of two terms, as a value and as bits.
+    fn add(self, a: f64, b: f64) -> f64;
+    fn add_bits(self, a: f64, b: f64) -> Self::Bits;
     fn round(self, x: f64) -> f64;
-    fn value(self, bits: Self::Bits) -> f64;
 }
 
 #[derive(Clone, Copy)]
@@ -58,12 +60,16 @@ impl Target for F32 {
         sum3_to_f32(a, b, c)
     }
     #[inline(always)]
-    fn round(self, x: f64) -> f64 {
-        f64::from(x as f32)
+    fn add(self, a: f64, b: f64) -> f64 {
+        f64::from(f32::from_bits(sum2_to_f32(a, b)))
     }
     #[inline(always)]
-    fn value(self, bits: u32) -> f64 {
-        f64::from(f32::from_bits(bits))
+    fn add_bits(self, a: f64, b: f64) -> u32 {
+        sum2_to_f32(a, b)
+    }
+    #[inline(always)]
+    fn round(self, x: f64) -> f64 {
+        f64::from(x as f32)
     }
 }
 
@@ -87,12 +93,16 @@ impl Target for Half16 {
         sum3_to_half(self.format(), a, b, c)
     }
     #[inline(always)]
-    fn round(self, x: f64) -> f64 {
-        self.format().round_beside(x, 0.0)
+    fn add(self, a: f64, b: f64) -> f64 {
+        sum2_to_half_value(self.format(), a, b)
     }
     #[inline(always)]
-    fn value(self, bits: u16) -> f64 {
-        decode::half(self.0, u32::from(bits))
+    fn add_bits(self, a: f64, b: f64) -> u16 {
+        self.format().encode(self.add(a, b))
+    }
+    #[inline(always)]
+    fn round(self, x: f64) -> f64 {
+        self.format().round_beside(x, 0.0)
     }
 }
 
@@ -105,8 +115,8 @@ fn evaluate<const M: u8, T: Target, const N: usize>(
     p: [f64; N],
     psum: (f64, f64),
 ) -> (T::Bits, bool) {
-    // One rounded addition of two exact values (never undecided: e3 is 0).
-    let add = |x: f64, y: f64| t.value(t.sum(x, y, -0.0).0);
+    // One rounded addition of two exact values (never undecided).
+    let add = |x: f64, y: f64| t.add(x, y);
     let mut q = p;
     if M == SEQUENTIAL || M == ACC_FIRST {
         for x in q.iter_mut() {
@@ -119,16 +129,16 @@ fn evaluate<const M: u8, T: Target, const N: usize>(
             for &x in &q[1..] {
                 s = add(s, x);
             }
-            t.sum(s, acc, -0.0)
+            (t.add_bits(s, acc), false)
         }
         ACC_FIRST | FMA => {
             let mut s = acc;
             for &x in &q[..N - 1] {
                 s = add(s, x);
             }
-            t.sum(s, q[N - 1], -0.0)
+            (t.add_bits(s, q[N - 1]), false)
         }
-        FUSED => t.sum(add(psum.0, psum.1), acc, -0.0),
+        FUSED => (t.add_bits(add(psum.0, psum.1), acc), false),
         _ => t.sum(acc, psum.0, psum.1),
     }
 }

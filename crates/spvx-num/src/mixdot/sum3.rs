@@ -1,6 +1,7 @@
-//! The one rounding of the exact model with an f32 result: `round_f32(a + b + c)` for three
-//! f64 terms holding exact values, round to nearest even, with the model's rules for special
-//! values and zeros, in native f64 arithmetic (error-free transformations, no exact path).
+//! The correct rounding of an exact sum of three f64 terms to f32 or to a 16-bit format (f16,
+//! bf16), round to nearest even, with the models' rules for special values and zeros, in
+//! native f64 arithmetic (error-free transformations, no exact path): the exact model's one
+//! rounding, and each rounding step of the other models.
 //!
 //! Three Knuth TwoSums give `a + b + c = hi + lo + e3` exactly (`(s1, e1) = b ⊕ c`,
 //! `(s2, e2) = a ⊕ s1`, `(t, e3) = e2 ⊕ e1`, `(hi, lo) = s2 ⊕ t`), where `hi + lo` is an exact
@@ -27,6 +28,11 @@
 //! every term is −0, the only case where the f64 sum `s2` is −0 (x + (−x) is +0 in RNE).
 //! F32 overflow is `hi as f32`'s (IEEE conversion, RNE: ±∞ from the midpoint above the largest
 //! finite value, which ties to the even ∞); the midpoint test counts that threshold as one.
+//!
+//! The 16-bit formats ([`Half`]) round `hi` in one step instead: scaled so that the format's
+//! last significand place is 1, rounded to an integer by adding and removing 1.5·2⁵² (ties to
+//! even), a tie broken towards `σ` (`T` lies past the midpoint `hi`), scaled back; overflow
+//! from 2^(emax+1).
 
 /// Knuth's TwoSum: `s + e == a + b` exactly, `s` the rounded sum.
 #[inline(always)]
@@ -125,6 +131,31 @@ pub(super) fn sum3_to_f32(a: f64, b: f64, c: f64) -> (u32, bool) {
     (if v.is_nan() { NAN32 } else { bits }, p.undecided)
 }
 
+/// `round_f32(a + b)` (bits) for two exact terms (as for [`parts`]): one TwoSum gives the
+/// exact double-double `hi + lo`, never undecided; `hi` is ±∞/NaN exactly when the result is,
+/// and a zero `hi` is exact with IEEE's sign, the model's. The rounding steps of the models
+/// other than `exact`.
+#[inline(always)]
+pub(super) fn sum2_to_f32(a: f64, b: f64) -> u32 {
+    let (hi, lo) = two_sum(a, b);
+    let near = decide(hi, lo, |x| f64::from(x as f32), 2f64.powi(128));
+    let v = if hi.is_finite() && hi != 0.0 {
+        near
+    } else {
+        hi
+    };
+    let bits = (v as f32).to_bits();
+    if v.is_nan() { NAN32 } else { bits }
+}
+
+/// `round(a + b)` in a 16-bit format as an f64 value (NaN, ±∞ included), as
+/// [`sum2_to_f32`].
+#[inline(always)]
+pub(super) fn sum2_to_half_value(fmt: Half, a: f64, b: f64) -> f64 {
+    let (hi, lo) = two_sum(a, b);
+    fmt.round_beside(hi, lo)
+}
+
 /// A 16-bit result format of `OpFDot2MixAcc16VALVE`: precision, smallest normal exponent,
 /// largest exponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +215,7 @@ impl Half {
 
     /// The bits of `x`, a value of this format (or NaN: the canonical NaN).
     #[inline(always)]
-    fn encode(self, x: f64) -> u16 {
+    pub(super) fn encode(self, x: f64) -> u16 {
         let f = (x as f32).to_bits();
         if self.bf16 {
             return if x.is_nan() { 0x7fc0 } else { (f >> 16) as u16 };
