@@ -206,8 +206,41 @@ fn bench_batches(c: &mut Criterion) {
             }
         }
     }
-    // The exact path alone, for comparison.
+    // The data and names of the batch benchmarks before issue 23 item 3 was finished
+    // (finite-biased words: each lane's top exponent bit clear), for side-by-side ratios with
+    // a build of that version.
     let exact = ModelConfig::new(Model::Exact);
+    let (fa, fb, facc) = (words(N, 1), words(N, 2), words(N, 3));
+    let facc_ord = ordinary(&facc, 127, 23, 32);
+    for (enc, bias, frac) in [
+        (Half16Encoding::F16, 15, 10),
+        (Half16Encoding::Bf16, 127, 7),
+    ] {
+        let acc: Vec<u32> = facc.iter().map(|w| w & 0x3fff_ffff).collect();
+        g.bench_function(format!("batch_dot2acc32_{enc:?}_exact"), |bench| {
+            bench.iter(|| {
+                let slow = fast::dot2_acc32_batch(enc, &fa, &fb, &acc, &exact, &mut out);
+                black_box((slow, out[N - 1]))
+            })
+        });
+        let (a, b) = (ordinary(&fa, bias, frac, 16), ordinary(&fb, bias, frac, 16));
+        g.bench_function(format!("batch_dot2acc32_{enc:?}_exact_moderate"), |bench| {
+            bench.iter(|| {
+                let slow = fast::dot2_acc32_batch(enc, &a, &b, &facc_ord, &exact, &mut out);
+                black_box((slow, out[N - 1]))
+            })
+        });
+    }
+    let (e4, e5) = (Fp8Encoding::E4m3, Fp8Encoding::E5m2);
+    for (name, acc) in [("_moderate_acc", &facc_ord), ("", &facc)] {
+        g.bench_function(format!("batch_dot4acc32_e4m3xe5m2_exact{name}"), |bench| {
+            bench.iter(|| {
+                let slow = fast::dot4_acc32_batch(e4, e5, &fa, &fb, acc, &exact, &mut out);
+                black_box((slow, out[N - 1]))
+            })
+        });
+    }
+    // The exact path alone, for comparison.
     g.bench_function("exact_path_dot2acc32_F16_random", |bench| {
         bench.iter(|| {
             let mut s = 0u32;
