@@ -143,6 +143,35 @@ mod tests {
     use super::*;
     use crate::mixdot::kernels::{Dot2Acc16, Dot2Acc32, Dot4Acc32, EXACT, FMA, SEQUENTIAL};
 
+    /// A kernel that leaves every case whose `a` is a multiple of 7 undecided.
+    struct Sevens;
+    impl Kernel<u32, u32> for Sevens {
+        #[inline(always)]
+        fn eval(&self, a: u32, b: u32, acc: u32) -> (u32, bool) {
+            (a ^ b ^ acc, a % 7 == 0)
+        }
+    }
+
+    /// Undecided cases get the exact function's result and are counted, at every level, in
+    /// chunks full and partial.
+    #[test]
+    fn undecided_cases_take_the_exact_function() {
+        let n = 1000;
+        let a: Vec<u32> = (0..n).collect();
+        let b: Vec<u32> = (0..n).map(|i| i * 3).collect();
+        let acc: Vec<u32> = (0..n).map(|i| i << 8).collect();
+        for level in [Level::Baseline, best_level()] {
+            let mut out = vec![0u32; n as usize];
+            let slow = run_at(level, &a, &b, &acc, &mut out, Sevens, |x, y, z| x + y + z);
+            assert_eq!(slow, (0..n).filter(|i| i % 7 == 0).count());
+            for i in 0..n as usize {
+                let (x, y, z) = (a[i], b[i], acc[i]);
+                let want = if x % 7 == 0 { x + y + z } else { x ^ y ^ z };
+                assert_eq!(out[i], want, "{level:?} case {i}");
+            }
+        }
+    }
+
     /// Every compilation the processor runs gives the baseline's bits on random words (the
     /// baseline itself is checked against the exact path in `tests/mixdot_fast.rs` only when
     /// the processor has no vector extension; this closes the gap).
