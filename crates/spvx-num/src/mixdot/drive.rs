@@ -148,7 +148,7 @@ mod tests {
     impl Kernel<u32, u32> for Sevens {
         #[inline(always)]
         fn eval(&self, a: u32, b: u32, acc: u32) -> (u32, bool) {
-            (a ^ b ^ acc, a % 7 == 0)
+            (a ^ b ^ acc, a.is_multiple_of(7))
         }
     }
 
@@ -163,10 +163,10 @@ mod tests {
         for level in [Level::Baseline, best_level()] {
             let mut out = vec![0u32; n as usize];
             let slow = run_at(level, &a, &b, &acc, &mut out, Sevens, |x, y, z| x + y + z);
-            assert_eq!(slow, (0..n).filter(|i| i % 7 == 0).count());
+            assert_eq!(slow, (0..n).filter(|i| i.is_multiple_of(7)).count());
             for i in 0..n as usize {
                 let (x, y, z) = (a[i], b[i], acc[i]);
-                let want = if x % 7 == 0 { x + y + z } else { x ^ y ^ z };
+                let want = if x.is_multiple_of(7) { x + y + z } else { x ^ y ^ z };
                 assert_eq!(out[i], want, "{level:?} case {i}");
             }
         }
