@@ -166,7 +166,11 @@ mod tests {
             assert_eq!(slow, (0..n).filter(|i| i.is_multiple_of(7)).count());
             for i in 0..n as usize {
                 let (x, y, z) = (a[i], b[i], acc[i]);
-                let want = if x.is_multiple_of(7) { x + y + z } else { x ^ y ^ z };
+                let want = if x.is_multiple_of(7) {
+                    x + y + z
+                } else {
+                    x ^ y ^ z
+                };
                 assert_eq!(out[i], want, "{level:?} case {i}");
             }
         }
