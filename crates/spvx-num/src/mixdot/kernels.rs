@@ -162,10 +162,17 @@ const fn fp8_enc(e5m2: bool) -> Fp8Encoding {
 /// The two products of a Dot2 case.
 #[inline(always)]
 fn products2(enc: Half16Encoding, a: u32, b: u32) -> [f64; 2] {
-    [
-        decode::half(enc, a) * decode::half(enc, b),
-        decode::half(enc, a >> 16) * decode::half(enc, b >> 16),
-    ]
+    match enc {
+        // Exact in f32 (see `decode`).
+        Half16Encoding::F16 => [
+            f64::from(decode::f16(a) * decode::f16(b)),
+            f64::from(decode::f16(a >> 16) * decode::f16(b >> 16)),
+        ],
+        Half16Encoding::Bf16 => [
+            decode::half(enc, a) * decode::half(enc, b),
+            decode::half(enc, a >> 16) * decode::half(enc, b >> 16),
+        ],
+    }
 }
 
 /// `OpFDot2MixAcc32VALVE` in bf16 (`BF16`) or f16, model `M`.
@@ -206,7 +213,8 @@ impl<const A_E5M2: bool, const B_E5M2: bool, const M: u8> Kernel<u32, u32>
     #[inline(always)]
     fn eval(&self, a: u32, b: u32, acc: u32) -> (u32, bool) {
         let (ea, eb) = (fp8_enc(A_E5M2), fp8_enc(B_E5M2));
-        let p = |k: u32| decode::fp8(ea, a >> (8 * k)) * decode::fp8(eb, b >> (8 * k));
+        // Exact in f32 (see `decode`).
+        let p = |k: u32| f64::from(decode::fp8(ea, a >> (8 * k)) * decode::fp8(eb, b >> (8 * k)));
         let p = [p(0), p(1), p(2), p(3)];
         // NaN/±∞ when the product sum is.
         let s = (p[0] + p[1]) + (p[2] + p[3]);
