@@ -11,19 +11,27 @@
 //! - [`op`]: the three operations and the input encodings.
 //! - [`model`]: the accumulation models and their configuration.
 //! - [`eval`]: the evaluation of a model on decoded operands.
-//! - [`fast`]: the exact model with an f32 result in native arithmetic, and batches over slices.
+//! - [`fast`]: native arithmetic (nearest even, no flushing): the exact model case by case, and
+//!   batches over slices under every model; `decode` (inputs to f64), `sum3` (the correct
+//!   rounding of an exact three-term sum), `kernels` (one case per operation, encodings and
+//!   model) and `drive` (chunked, vectorised loops over slices) are its parts.
 //! - [`api`]: typed entry points (`dot2_acc32`, `dot2_acc16`, `dot4_acc32`) and the word-level
 //!   [`MixdotCase`] used by the CLI and the engine.
 
 pub mod api;
+mod decode;
+mod drive;
 pub mod error;
 pub mod eval;
 pub mod fast;
+mod kernels;
 pub mod model;
 pub mod op;
+mod sum3;
 
 pub use api::{
-    Explanation, MixdotCase, dot2_acc16, dot2_acc32, dot4_acc32, exact_dot2_acc32, exact_dot4_acc32,
+    Explanation, MixdotCase, dot2_acc16, dot2_acc32, dot4_acc32, exact_dot2_acc16,
+    exact_dot2_acc32, exact_dot4_acc32,
 };
 pub use error::MixdotError;
 pub use model::{Model, ModelConfig};

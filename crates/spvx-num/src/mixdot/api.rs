@@ -55,8 +55,25 @@ pub fn exact_dot2_acc32(
 }
 
 /// `OpFDot2MixAcc16VALVE`: `acc + a·b` for 2-component f16 or bf16 vectors, with accumulator and
-/// result in the same 16-bit encoding.
+/// result in the same 16-bit encoding; native arithmetic where it decides, as [`dot2_acc32`].
 pub fn dot2_acc16(
+    enc: Half16Encoding,
+    a: [u16; 2],
+    b: [u16; 2],
+    acc: u16,
+    cfg: &ModelConfig,
+) -> u16 {
+    let pack = |v: [u16; 2]| u32::from(v[0]) | (u32::from(v[1]) << 16);
+    if super::fast::applies(cfg)
+        && let Some(r) = super::fast::dot2_acc16(enc, pack(a), pack(b), acc)
+    {
+        return r;
+    }
+    exact_dot2_acc16(enc, a, b, acc, cfg)
+}
+
+/// [`dot2_acc16`] on the exact path only.
+pub fn exact_dot2_acc16(
     enc: Half16Encoding,
     a: [u16; 2],
     b: [u16; 2],
