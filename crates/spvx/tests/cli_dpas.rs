@@ -824,7 +824,8 @@ fn matmul_bench_prints_rates_and_ratios() {
         .strip_prefix("ratio: ")
         .and_then(|r| r.parse().ok())
         .unwrap_or_else(|| panic!("{o}"));
-    assert!(ratio.is_finite() && ratio > 0.0, "{o}");
+    // The form only: a 48³ GEMM timed once on a loaded machine may print a ratio of 0.00.
+    assert!(ratio.is_finite() && ratio >= 0.0, "{o}");
     assert!(lines[3].starts_with("per CPU-second: "), "{o}");
     // Floats compare with the FMA loop; --bench excludes the file arguments.
     let out = matmul(&[
