@@ -43,6 +43,7 @@ fn vk_run(case: &BenchCase) -> VkRun {
         push: (!case.resources.push_constants.is_empty())
             .then(|| case.resources.push_constants.clone()),
         spec: case.spec.clone(),
+        subgroup_size: None,
     };
     for ((set, binding, index), bytes) in case.resources.buffer_elements() {
         if index == 0 {

@@ -194,13 +194,29 @@ impl Loaded {
                 .collect(),
             push: self.push.clone(),
             spec: plan.spec.clone(),
+            subgroup_size: None,
         }
     }
 
-    /// Runs the plan on `runner`.
+    /// Runs the plan on `runner`, with the device's subgroup size.
     pub fn run_on(&self, runner: &VkRunner, plan: &RunPlan) -> Result<VkOutputs, DeviceError> {
+        self.run_on_with(runner, plan, None)
+    }
+
+    /// Runs the plan on `runner`, requiring subgroup size `subgroup_size` when given
+    /// (`--subgroup-size` with `--device`; VK_EXT_subgroup_size_control).
+    pub fn run_on_with(
+        &self,
+        runner: &VkRunner,
+        plan: &RunPlan,
+        subgroup_size: Option<u32>,
+    ) -> Result<VkOutputs, DeviceError> {
+        let run = VkRun {
+            subgroup_size,
+            ..self.vk_run(plan)
+        };
         runner
-            .run_with_tensors(&self.vk_run(plan), &self.vk_tensors())
+            .run_with_tensors(&run, &self.vk_tensors())
             .map_err(|source| DeviceError::Run {
                 module: self.module.name.clone(),
                 source,

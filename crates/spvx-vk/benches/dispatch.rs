@@ -49,6 +49,7 @@ fn dispatch(c: &mut Criterion) {
         elements: Vec::new(),
         push: None,
         spec: BTreeMap::new(),
+        subgroup_size: None,
     };
     let mut g = c.benchmark_group("vadd_u32_4096");
     g.sample_size(20);

@@ -537,6 +537,7 @@ impl<'d> RunObjects<'d> {
         entry: &str,
         push_bytes: u32,
         spec: &SpecData,
+        subgroup_size: Option<u32>,
     ) -> VkResult<()> {
         let dev = self.device;
         let ranges = [vk::PushConstantRange {
@@ -560,11 +561,16 @@ impl<'d> RunObjects<'d> {
         let spec_info = vk::SpecializationInfo::default()
             .map_entries(&spec.entries)
             .data(&spec.data);
-        let stage = vk::PipelineShaderStageCreateInfo::default()
+        let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+            .required_subgroup_size(subgroup_size.unwrap_or(0));
+        let mut stage = vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(self.shader)
             .name(&name)
             .specialization_info(&spec_info);
+        if subgroup_size.is_some() {
+            stage = stage.push_next(&mut required);
+        }
         let info = [vk::ComputePipelineCreateInfo::default()
             .stage(stage)
             .layout(self.pipeline_layout)];

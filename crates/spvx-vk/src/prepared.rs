@@ -181,7 +181,13 @@ impl<'r> Prepared<'r> {
         let push_range = runner.push_range(&info, run.push.as_deref())?;
         let spec = spec_data(&info, &run.spec)?;
         objs.create_descriptors(&info.bindings)?;
-        objs.create_pipeline(&run.words, &info.entry, push_range as u32, &spec)?;
+        objs.create_pipeline(
+            &run.words,
+            &info.entry,
+            push_range as u32,
+            &spec,
+            run.subgroup_size,
+        )?;
         objs.create_commands(d.queue_family)?;
         // An empty dispatch (0×0×0 workgroups: valid, runs nothing) makes drivers that compile
         // the pipeline lazily at its first dispatch — lavapipe runs its LLVM JIT there — do it

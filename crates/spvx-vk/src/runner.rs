@@ -70,6 +70,10 @@ pub struct VkRun {
     /// Specialisation constants: SpecId → bits (booleans: nonzero is true; the low bytes of the
     /// constant's width are used).
     pub spec: BTreeMap<u32, u64>,
+    /// The subgroup size the pipeline must run with (VK_EXT_subgroup_size_control's
+    /// `requiredSubgroupSize`; a device that cannot give it is refused with
+    /// [`VkError::MissingFeature`] naming its sizes). None: the device's choice.
+    pub subgroup_size: Option<u32>,
 }
 
 /// The outcome of a run: every buffer's (and tensor's) bytes after the dispatch, in the order
@@ -154,6 +158,30 @@ impl VkRunner {
     }
 
     pub(crate) fn check_limits(&self, info: &ModuleInfo, run: &VkRun) -> VkResult<()> {
+        if let Some(n) = run.subgroup_size {
+            let r = &self.device.report;
+            let p = &r.properties;
+            let can = r.features.subgroup_size_control
+                && p.compute_required_subgroup_size
+                && n.is_power_of_two()
+                && (p.min_subgroup_size..=p.max_subgroup_size).contains(&n);
+            if !can {
+                return Err(VkError::MissingFeature {
+                    device: r.name.clone(),
+                    missing: format!(
+                        "subgroup size {n} (VK_EXT_subgroup_size_control: the device's compute subgroups are {}..={}{})",
+                        p.min_subgroup_size,
+                        p.max_subgroup_size,
+                        if r.features.subgroup_size_control && p.compute_required_subgroup_size {
+                            ""
+                        } else {
+                            ", and it cannot require a size in compute"
+                        }
+                    ),
+                    reason: format!("the run requires subgroup size {n}"),
+                });
+            }
+        }
         let l = &self.device.limits;
         for (i, (&g, &max)) in run
             .groups

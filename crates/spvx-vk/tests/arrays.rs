@@ -30,6 +30,7 @@ fn run(elements: &[Vec<u32>; 3], n: usize, sel: u32, plain0: bool) -> VkRun {
         }],
         elements: Vec::new(),
         push: Some(le32(&[sel])),
+        subgroup_size: None,
         spec: BTreeMap::new(),
     };
     for (k, v) in elements.iter().enumerate() {
@@ -191,6 +192,7 @@ fn a_runtime_array_of_buffers_is_refused_by_name() {
         }],
         push: None,
         spec: BTreeMap::new(),
+        subgroup_size: None,
     };
     let msg = r.run(&run).expect_err("runtime array").to_string();
     assert!(

@@ -106,6 +106,7 @@ fn run_of(a: &[u32], b: &[u32], acc: &[u32], k: u32) -> VkRun {
         elements: Vec::new(),
         push: Some(le32(&[k])),
         spec: BTreeMap::new(),
+        subgroup_size: None,
     }
 }
 

@@ -78,6 +78,7 @@ fn scale_run(n: u32, push: Option<Vec<u8>>, spec: BTreeMap<u32, u64>) -> VkRun {
         elements: Vec::new(),
         push,
         spec,
+        subgroup_size: None,
     }
 }
 

@@ -163,6 +163,7 @@ fn engine_corpus_arrays_of_buffers_agree_with_the_device() {
             elements,
             push: None,
             spec: Default::default(),
+            subgroup_size: None,
         };
         let cfg = RunConfig {
             subgroup_size: dev.report().subgroup_size,

@@ -366,3 +366,79 @@ data = {{ zeros = 16 }}
     assert!(out.contains("SAME 0.1 (U): 16 i32 elements"), "{out}");
     assert!(out.contains("SAME: 5 of 5 bindings match"), "{out}");
 }
+
+/// `--subgroup-size N` with a device: the pipeline requires N (VK_EXT_subgroup_size_control's
+/// requiredSubgroupSize) and the engine runs with N, so `spvx diff` compares like with like; a
+/// size the device cannot give is refused naming its sizes. Lavapipe's compute subgroups are
+/// 8 lanes by default and 16 with LP_NATIVE_VECTOR_WIDTH=512 (min = max both times).
+#[test]
+fn a_subgroup_size_given_with_a_device_is_required_of_it() {
+    if !have_device() {
+        return;
+    }
+    let module = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../spvx-vk/tests/shaders/subgroup_ops.comp.spv");
+    let input = format!(
+        "0.0=u32:{}",
+        (0..512u32)
+            .map(|i| (i * 7919 % 1000).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let diff = |size: &str, width: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+            .arg("diff")
+            .arg(&module)
+            .args([
+                "--groups",
+                "8",
+                "--buffer",
+                &input,
+                "--buffer",
+                "0.1=zeros:16384",
+                "--subgroup-size",
+                size,
+            ])
+            .env("LP_NATIVE_VECTOR_WIDTH", width)
+            .output()
+            .expect("spawn spvx");
+        let (out, err) = text(&o);
+        (o.status.code(), out + &err)
+    };
+    let (code, t) = diff("8", "256");
+    assert_eq!(code, Some(0), "{t}");
+    assert!(t.contains("SAME: 2 of 2 bindings match"), "{t}");
+    let (code, t) = diff("16", "512");
+    assert_eq!(code, Some(0), "{t}");
+    assert!(t.contains("SAME: 2 of 2 bindings match"), "{t}");
+    let (code, t) = diff("16", "256");
+    assert_ne!(code, Some(0), "{t}");
+    assert!(
+        t.contains("subgroup size 16 (VK_EXT_subgroup_size_control: the device's compute subgroups are 8..=8)"),
+        "{t}"
+    );
+    // `spvx run --device` requires it too.
+    let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .arg("run")
+        .arg(&module)
+        .args([
+            "--groups",
+            "8",
+            "--buffer",
+            &input,
+            "--buffer",
+            "0.1=zeros:16384",
+            "--subgroup-size",
+            "4",
+            "--device",
+            "vulkan",
+        ])
+        .output()
+        .expect("spawn spvx");
+    let (out, err) = text(&o);
+    assert!(!o.status.success(), "{out}{err}");
+    assert!(
+        err.contains("subgroup size 4 (VK_EXT_subgroup_size_control"),
+        "{err}"
+    );
+}

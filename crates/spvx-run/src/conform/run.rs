@@ -204,7 +204,7 @@ pub fn run_device_with_tensors(
             bytes: data.to_vec(),
         })
         .collect();
-    let run = VkRun {
+    let mut run = VkRun {
         words: c.words.clone(),
         entry: Some("main".to_string()),
         groups: groups(count),
@@ -222,15 +222,10 @@ pub fn run_device_with_tensors(
     };
     if let Some(n) = form.subgroup_size() {
         // The capabilities first (what the device lacks is named as for any form), then
-        // the subgroup size: spvx-vk cannot require one, so the device's must be it.
+        // the subgroup size, which the run requires (VK_EXT_subgroup_size_control).
         let info = ModuleInfo::read(&c.words, Some("main")).map_err(map)?;
         runner.check(&info).map_err(map)?;
-        let size = runner.report().subgroup_size;
-        if size != n {
-            return Err(DeviceFailure::Unsupported(format!(
-                "subgroup size {n} (the module's OpSubgroupMatrixMultiplyAccumulateINTEL needs it; the device's is {size} and spvx-vk cannot require another)"
-            )));
-        }
+        run.subgroup_size = Some(n);
     }
     // A form spvx-vk cannot bind: what the device lacks first (so that a device without
     // VK_ARM_tensors is named as such), then the reason.

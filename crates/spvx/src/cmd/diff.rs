@@ -168,7 +168,9 @@ pub fn run(args: DiffArgs) -> CmdResult {
         buf[byte] ^= 1 << bit;
     }
     // The device.
-    let mut out = loaded.run_on(&runner, &plan).map_err(error)?;
+    let mut out = loaded
+        .run_on_with(&runner, &plan, args.run.subgroup_size)
+        .map_err(error)?;
     for ((set, binding), element, bits) in set_words {
         let word = out
             .buffers

@@ -100,6 +100,7 @@ pub fn try_run_both(
             elements: Vec::new(),
             push,
             spec,
+            subgroup_size: None,
         })
         .map_err(|e| format!("device run: {e}"))?;
     Ok(BothOutputs {

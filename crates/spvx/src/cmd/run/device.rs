@@ -7,11 +7,14 @@ use spvx_run::RunPlan;
 use spvx_run::device::{Loaded, open, output_resources};
 use spvx_run::outputs::write_outputs;
 
-/// Runs the plan on the device, prints a summary, writes outputs and checks expectations.
-pub fn execute(plan: &RunPlan, device: &str) -> CmdResult {
+/// Runs the plan on the device (requiring `subgroup_size`, `--subgroup-size`, when given),
+/// prints a summary, writes outputs and checks expectations.
+pub fn execute(plan: &RunPlan, device: &str, subgroup_size: Option<u32>) -> CmdResult {
     let loaded = Loaded::load(plan, &mut |w| eprintln!("warning: {w}")).map_err(report)?;
     let runner = open(device).map_err(error)?;
-    let out = loaded.run_on(&runner, plan).map_err(error)?;
+    let out = loaded
+        .run_on_with(&runner, plan, subgroup_size)
+        .map_err(error)?;
     let [x, y, z] = plan.groups;
     println!(
         "ran '{}' of {} on {}: {x}x{y}x{z} workgroups",

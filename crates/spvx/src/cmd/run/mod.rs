@@ -212,7 +212,8 @@ pub struct RunArgs {
     /// Worker threads (1 runs on the calling thread; default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Invocations per subgroup, 1..=64 (default 32).
+    /// Invocations per subgroup, 1..=64 (default 32; with --device, the size the device must
+    /// run the pipeline with: VK_EXT_subgroup_size_control).
     #[arg(long, value_name = "N")]
     pub subgroup_size: Option<u32>,
     /// Accumulation model of the VALVE mixed float dot products: exact (default), sequential,
@@ -296,7 +297,7 @@ pub fn run(args: RunArgs) -> CmdResult {
         Some(_) if args.print => Err(
             "error: --print shows the engine's outputs; with --device, compare them with `spvx diff`".to_string(),
         ),
-        Some(device) => device::execute(&plan, device),
+        Some(device) => device::execute(&plan, device, args.subgroup_size),
         None => execute::execute(&plan, args.print, args.timings),
     }
 }
