@@ -264,6 +264,35 @@ fn tensor_example_agrees_through_the_emulation_layer() {
     assert!(out.contains("SAME: 5 of 5 bindings match"), "{out}");
 }
 
+/// `spvx COMMAND` on the subgroup shader (spvx-vk's tests/shaders/subgroup_ops.comp.spv) over
+/// 512 words, 8 workgroups, with lavapipe's LP_NATIVE_VECTOR_WIDTH `width` and `extra`
+/// arguments: the exit code and stdout + stderr.
+fn subgroup_shader(command: &str, width: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let module = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../spvx-vk/tests/shaders/subgroup_ops.comp.spv");
+    let values: Vec<String> = (0..512u32)
+        .map(|i| (if i % 5 == 0 { 7 } else { i * 7919 % 1000 }).to_string())
+        .collect();
+    let input = format!("0.0=u32:{}", values.join(","));
+    let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
+        .arg(command)
+        .arg(&module)
+        .args([
+            "--groups",
+            "8",
+            "--buffer",
+            &input,
+            "--buffer",
+            "0.1=zeros:16384",
+        ])
+        .args(extra)
+        .env("LP_NATIVE_VECTOR_WIDTH", width)
+        .output()
+        .expect("spawn spvx");
+    let (out, err) = text(&o);
+    (o.status.code(), out + &err)
+}
+
 /// The subgroup shader at lavapipe's other subgroup sizes (LP_NATIVE_VECTOR_WIDTH 128 and 512
 /// give 4 and 16 lanes): `spvx diff` runs the engine with the device's size, and every output
 /// matches.
@@ -272,29 +301,9 @@ fn subgroup_operations_agree_at_subgroup_sizes_4_and_16() {
     if !have_device() {
         return;
     }
-    let module = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../spvx-vk/tests/shaders/subgroup_ops.comp.spv");
-    let values: Vec<String> = (0..512u32)
-        .map(|i| (if i % 5 == 0 { 7 } else { i * 7919 % 1000 }).to_string())
-        .collect();
-    let input = format!("0.0=u32:{}", values.join(","));
     for (width, lanes) in [("128", 4), ("512", 16)] {
-        let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
-            .arg("diff")
-            .arg(&module)
-            .args([
-                "--groups",
-                "8",
-                "--buffer",
-                &input,
-                "--buffer",
-                "0.1=zeros:16384",
-            ])
-            .env("LP_NATIVE_VECTOR_WIDTH", width)
-            .output()
-            .expect("spawn spvx");
-        let (out, err) = text(&o);
-        assert_eq!(o.status.code(), Some(0), "width {width}: {out}{err}");
+        let (code, out) = subgroup_shader("diff", width, &[]);
+        assert_eq!(code, Some(0), "width {width}: {out}");
         assert!(
             out.contains(&format!("engine subgroup size {lanes})")),
             "width {width}: {out}"
@@ -376,35 +385,7 @@ fn a_subgroup_size_given_with_a_device_is_required_of_it() {
     if !have_device() {
         return;
     }
-    let module = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../spvx-vk/tests/shaders/subgroup_ops.comp.spv");
-    let input = format!(
-        "0.0=u32:{}",
-        (0..512u32)
-            .map(|i| (i * 7919 % 1000).to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    );
-    let diff = |size: &str, width: &str| {
-        let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
-            .arg("diff")
-            .arg(&module)
-            .args([
-                "--groups",
-                "8",
-                "--buffer",
-                &input,
-                "--buffer",
-                "0.1=zeros:16384",
-                "--subgroup-size",
-                size,
-            ])
-            .env("LP_NATIVE_VECTOR_WIDTH", width)
-            .output()
-            .expect("spawn spvx");
-        let (out, err) = text(&o);
-        (o.status.code(), out + &err)
-    };
+    let diff = |size: &str, width: &str| subgroup_shader("diff", width, &["--subgroup-size", size]);
     let (code, t) = diff("8", "256");
     assert_eq!(code, Some(0), "{t}");
     assert!(t.contains("SAME: 2 of 2 bindings match"), "{t}");
@@ -418,27 +399,14 @@ fn a_subgroup_size_given_with_a_device_is_required_of_it() {
         "{t}"
     );
     // `spvx run --device` requires it too.
-    let o = Command::new(env!("CARGO_BIN_EXE_spvx"))
-        .arg("run")
-        .arg(&module)
-        .args([
-            "--groups",
-            "8",
-            "--buffer",
-            &input,
-            "--buffer",
-            "0.1=zeros:16384",
-            "--subgroup-size",
-            "4",
-            "--device",
-            "vulkan",
-        ])
-        .output()
-        .expect("spawn spvx");
-    let (out, err) = text(&o);
-    assert!(!o.status.success(), "{out}{err}");
+    let (code, t) = subgroup_shader(
+        "run",
+        "256",
+        &["--subgroup-size", "4", "--device", "vulkan"],
+    );
+    assert_ne!(code, Some(0), "{t}");
     assert!(
-        err.contains("subgroup size 4 (VK_EXT_subgroup_size_control"),
-        "{err}"
+        t.contains("subgroup size 4 (VK_EXT_subgroup_size_control"),
+        "{t}"
     );
 }
