@@ -31,10 +31,7 @@ use std::sync::LazyLock;
 
 /// Whether the fast path computes what `cfg` asks for.
 pub fn applies(cfg: &ModelConfig) -> bool {
-    cfg.model == Model::Exact
-        && cfg.rounding == RoundingMode::NearestEven
-        && !cfg.flush_input_denormals
-        && !cfg.flush_output_denormals
+    cfg.model == Model::Exact && batch_native(cfg)
 }
 
 /// Every bit pattern of `format` (`N` patterns) as an f64, from spvx-num's own decoding.

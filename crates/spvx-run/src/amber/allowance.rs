@@ -9,8 +9,7 @@
 //! Decisions: docs/semantics/amber.md ("Devices: the specification's freedoms").
 
 use crate::ElemType;
-use crate::compare::{ElementVerdict, JudgedRun, SpecJudge};
-use spvx_exec::{Resources, RunConfig};
+use crate::compare::{ElementVerdict, SpecJudge};
 use std::collections::BTreeMap;
 
 /// One element the device wrote differently and the specification allows.
@@ -121,13 +120,4 @@ impl Allowances {
             .map(|(_, h)| h.freedom.as_str());
         (here, held.len())
     }
-}
-
-/// The engine's run of one device dispatch: `inputs` are the bytes the device was given.
-/// `None` when the engine cannot run it (nothing is then held).
-pub fn engine_run(source: &JudgedRun, inputs: &Resources, config: &RunConfig) -> Option<Resources> {
-    let compiled = source.module.compile(source.entry, &source.compile).ok()?;
-    let mut res = inputs.clone();
-    compiled.run(&mut res, source.groups, config).ok()?;
-    Some(res)
 }

@@ -53,22 +53,34 @@ pub struct JudgedRun<'a> {
     pub element_types: &'a BTreeMap<(u32, u32), ElemType>,
 }
 
+impl JudgedRun<'_> {
+    /// The dispatch of `module` (the run's module or a variant of it) on `inputs` under `cfg`:
+    /// the resources after it.
+    pub fn run_module(
+        &self,
+        module: &LoadedModule,
+        inputs: &Resources,
+        cfg: &RunConfig,
+    ) -> Result<Resources, String> {
+        let compiled = module
+            .compile(self.entry, &self.compile)
+            .map_err(|e| e.to_string())?;
+        let mut res = inputs.clone();
+        compiled
+            .run(&mut res, self.groups, cfg)
+            .map_err(|e| e.to_string())?;
+        Ok(res)
+    }
+}
+
 /// The judge of one dispatch (a run plan's, an Amber `RUN`'s): the module's facts for the
 /// entry point, and every alternative the engine can compute from `inputs` under `config`.
 pub fn judge_of(source: &JudgedRun, inputs: &Resources, config: &RunConfig) -> SpecJudge {
     let facts = ModuleFacts::of(source.module.index(), source.entry);
     let mut judge = SpecJudge::new(facts);
-    let run =
-        |module: &LoadedModule, res: &Resources, cfg: &RunConfig| -> Result<Resources, String> {
-            let compiled = module
-                .compile(source.entry, &source.compile)
-                .map_err(|e| e.to_string())?;
-            let mut res = res.clone();
-            compiled
-                .run(&mut res, source.groups, cfg)
-                .map_err(|e| e.to_string())?;
-            Ok(res)
-        };
+    let run = |module: &LoadedModule, res: &Resources, cfg: &RunConfig| {
+        source.run_module(module, res, cfg)
+    };
     let cfg = RunConfig {
         track_writers: false,
         strict: false,
