@@ -116,16 +116,8 @@ fn member_decoration(
     member: u32,
     decoration: u32,
 ) -> Option<Vec<u32>> {
-    ix.decorations
-        .get(&strukt)?
-        .iter()
-        .map(|&i| &ix.insts[i])
-        .find(|i| {
-            i.opcode == Op::MemberDecorate
-                && i.operands.get(1).and_then(|o| o.word()) == Some(member)
-                && i.operands.get(2).and_then(|o| o.word()) == Some(decoration)
-        })
-        .map(|i| i.operands[3..].iter().filter_map(|o| o.word()).collect())
+    ix.member_decoration(strukt, member, decoration)
+        .map(|i| i.operands.iter().skip(3).filter_map(|o| o.word()).collect())
 }
 
 /// The OpMemberName of member `member` of `strukt`.

@@ -13,7 +13,6 @@ use crate::error::ExecError;
 use crate::program::Inst;
 use spvx_num::intdot::{DotKind, DotSpec};
 use spvx_spirv::instruction::{Id, Instruction};
-use spvx_spirv::op::Op;
 
 /// An imported function the engine implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,19 +57,10 @@ fn by_name(name: &str) -> Option<IntDotBuiltin> {
 
 /// The import name of a function (its LinkageAttributes Import name, else its OpName).
 fn import_name(c: &Compiler, f: Id) -> Option<String> {
-    let linkage = c.ix.decorations.get(&f).and_then(|list| {
-        list.iter().find_map(|&i| {
-            let inst = &c.insts[i];
-            (inst.opcode == Op::Decorate && inst.operands.get(1).and_then(|o| o.word()) == Some(41))
-                .then(|| {
-                    inst.operands
-                        .get(2)
-                        .and_then(|o| o.string())
-                        .map(str::to_string)
-                })
-                .flatten()
-        })
-    });
+    const LINKAGE_ATTRIBUTES: u32 = 41;
+    let linkage =
+        c.ix.decorations_of(f, LINKAGE_ATTRIBUTES)
+            .find_map(|inst| inst.operands.get(2)?.string().map(str::to_string));
     linkage.or_else(|| c.debug_name(f))
 }
 

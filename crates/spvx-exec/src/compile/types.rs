@@ -61,25 +61,17 @@ fn words(inst: &Instruction, from: usize) -> Vec<u32> {
 impl Compiler<'_> {
     /// The extra operands of decoration `d` on `id` (OpDecorate), if present.
     pub fn deco(&self, id: Id, d: u32) -> Option<Vec<u32>> {
-        let list = self.ix.decorations.get(&id)?;
-        list.iter().find_map(|&i| {
-            let inst = &self.insts[i];
-            let is_decorate = matches!(inst.opcode, Op::Decorate | Op::DecorateId);
-            (is_decorate && inst.operands.get(1).and_then(|o| o.word()) == Some(d))
-                .then(|| words(inst, 2))
-        })
+        self.ix
+            .decorations_of(id, d)
+            .next()
+            .map(|inst| words(inst, 2))
     }
 
     /// The extra operands of member decoration `d` on member `m` of struct `id`.
     pub fn member_deco(&self, id: Id, m: u32, d: u32) -> Option<Vec<u32>> {
-        let list = self.ix.decorations.get(&id)?;
-        list.iter().find_map(|&i| {
-            let inst = &self.insts[i];
-            (inst.opcode == Op::MemberDecorate
-                && inst.operands.get(1).and_then(|o| o.word()) == Some(m)
-                && inst.operands.get(2).and_then(|o| o.word()) == Some(d))
-            .then(|| words(inst, 3))
-        })
+        self.ix
+            .member_decoration(id, m, d)
+            .map(|inst| words(inst, 3))
     }
 
     /// The type declared by `ty`.

@@ -102,7 +102,8 @@ impl ModuleIndex {
             .and_then(|i| i.operands.get(1)?.string())
     }
 
-    /// The `OpDecorate` instructions on `id` with this decoration number.
+    /// The `OpDecorate` (`OpDecorateId`, `OpDecorateString`) instructions on `id` with this
+    /// decoration number; the decoration's own operands start at operand 2.
     pub fn decorations_of(&self, id: Id, decoration: u32) -> impl Iterator<Item = &Instruction> {
         self.decorations
             .get(&id)
@@ -110,9 +111,41 @@ impl ModuleIndex {
             .flatten()
             .map(|&i| &self.insts[i])
             .filter(move |i| {
-                i.opcode == Op::Decorate
+                matches!(i.opcode, Op::Decorate | Op::DecorateId | Op::DecorateString)
                     && i.operands.get(1).and_then(|o| o.word()) == Some(decoration)
             })
+    }
+
+    /// The `OpMemberDecorate` (`OpMemberDecorateString`) instructions on struct `strukt` with
+    /// this decoration number, with the member each decorates; the decoration's own operands
+    /// start at operand 3.
+    pub fn member_decorations_of(
+        &self,
+        strukt: Id,
+        decoration: u32,
+    ) -> impl Iterator<Item = (u32, &Instruction)> {
+        self.decorations
+            .get(&strukt)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.insts[i])
+            .filter(|i| matches!(i.opcode, Op::MemberDecorate | Op::MemberDecorateString))
+            .filter_map(move |i| {
+                let member = i.operands.get(1)?.word()?;
+                (i.operands.get(2)?.word()? == decoration).then_some((member, i))
+            })
+    }
+
+    /// The `OpMemberDecorate` of member `member` of struct `strukt` with this decoration.
+    pub fn member_decoration(
+        &self,
+        strukt: Id,
+        member: u32,
+        decoration: u32,
+    ) -> Option<&Instruction> {
+        self.member_decorations_of(strukt, decoration)
+            .find(|&(m, _)| m == member)
+            .map(|(_, i)| i)
     }
 
     /// True when `id` has an `OpDecorate` with this decoration.

@@ -5,7 +5,6 @@
 use super::{DecorationError, dec, decoration_name};
 use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
-use spvx_spirv::op::Op;
 
 /// The storage class of the pointer type of `def`'s result (Uniform when it has none, as
 /// spirv-val assumes).
@@ -34,13 +33,7 @@ pub(super) fn check(
     {
         return Err(fail(rule));
     }
-    let built_in_target = ix.decorations.get(&target).is_some_and(|ds| {
-        ds.iter().any(|&i| {
-            let x = &ix.insts[i];
-            x.opcode == Op::Decorate
-                && x.operands.get(1).and_then(|o| o.word()) == Some(dec::BUILT_IN)
-        })
-    });
+    let built_in_target = ix.has_decoration(target, dec::BUILT_IN);
     if matches!(d, dec::LOCATION | dec::COMPONENT) && built_in_target {
         return Err(fail(
             "a BuiltIn variable cannot have any Location or Component decorations (VUID-StandaloneSpirv-Location-04915)",
@@ -86,13 +79,7 @@ fn value_type(ix: &ModuleIndex, def: &Instruction) -> Option<Id> {
 
 /// The BuiltIn of the first `OpDecorate ... BuiltIn` of `target`.
 pub(super) fn inst_built_in(ix: &ModuleIndex, target: Id) -> Option<u32> {
-    ix.decorations.get(&target)?.iter().find_map(|&i| {
-        let x = &ix.insts[i];
-        let w = |k: usize| x.operands.get(k).and_then(|o| o.word());
-        (x.opcode == Op::Decorate && w(1) == Some(dec::BUILT_IN))
-            .then(|| w(2))
-            .flatten()
-    })
+    ix.decoration_literal(target, dec::BUILT_IN)
 }
 
 /// Vulkan's type rules of the compute built-ins (VUID-GlobalInvocationId-GlobalInvocationId-04238

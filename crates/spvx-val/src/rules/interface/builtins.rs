@@ -28,30 +28,15 @@ const COMPONENT: u32 = 31;
 /// The BuiltIn values of `target`'s decorations (`member`: of its OpMemberDecorate ones, else of
 /// its OpDecorate ones).
 fn built_ins(ix: &ModuleIndex, target: Id, member: bool) -> Vec<u32> {
-    let Some(list) = ix.decorations.get(&target) else {
-        return Vec::new();
-    };
-    list.iter()
-        .filter_map(|&i| {
-            let x = &ix.insts[i];
-            let w = |k: usize| x.operands.get(k).and_then(|o| o.word());
-            match x.opcode {
-                Op::MemberDecorate if member && w(2) == Some(BUILT_IN) => w(3),
-                Op::Decorate if !member && w(1) == Some(BUILT_IN) => w(2),
-                _ => None,
-            }
-        })
-        .collect()
-}
-
-/// True when `target` carries OpDecorate `d`.
-fn decorated(ix: &ModuleIndex, target: Id, d: u32) -> bool {
-    ix.decorations.get(&target).is_some_and(|list| {
-        list.iter().any(|&i| {
-            let x = &ix.insts[i];
-            x.opcode == Op::Decorate && x.operands.get(1).and_then(|o| o.word()) == Some(d)
-        })
-    })
+    if member {
+        ix.member_decorations_of(target, BUILT_IN)
+            .filter_map(|(_, x)| x.operands.get(3)?.word())
+            .collect()
+    } else {
+        ix.decorations_of(target, BUILT_IN)
+            .filter_map(|x| x.operands.get(2)?.word())
+            .collect()
+    }
 }
 
 /// True when struct `ty` has a member decorated BuiltIn.
@@ -117,10 +102,10 @@ pub(super) fn check(
         if !is_struct {
             continue;
         }
-        if vulkan && (decorated(ix, id, LOCATION) || decorated(ix, id, COMPONENT)) {
+        if vulkan && (ix.has_decoration(id, LOCATION) || ix.has_decoration(id, COMPONENT)) {
             err(InterfaceError::BuiltInLocation { var: ix.name(id) });
         }
-        if !decorated(ix, *pointee, BLOCK) {
+        if !ix.has_decoration(*pointee, BLOCK) {
             err(InterfaceError::BuiltInStructNotBlock {
                 ty: ix.name(*pointee),
             });
