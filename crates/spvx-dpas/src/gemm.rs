@@ -17,6 +17,10 @@
 //! peak and compares a GEMM with it.
 
 mod float;
+mod float_blocked;
+mod float_exact;
+mod float_kernel;
+mod float_pack;
 mod int;
 mod int_kernel;
 mod int_pack;
