@@ -40,6 +40,13 @@ pub(super) fn matmul(
         DataType::Hf => u32::from(acc_to_fp16(v)),
         _ => v,
     };
+    let finish_rows = move |rows: &mut [f32]| {
+        if matches!(dst, DataType::Bf | DataType::Hf) {
+            for v in rows.iter_mut() {
+                *v = f32::from_bits(finish(v.to_bits()));
+            }
+        }
+    };
     if vectorisable(&model) {
         let ops = Operands {
             a,
@@ -53,7 +60,7 @@ pub(super) fn matmul(
             Some(_) => Some(&from_c),
             None => None,
         };
-        return Ok(float_blocked::matmul(&ops, from_c, &finish));
+        return Ok(float_blocked::matmul(&ops, from_c, &finish_rows));
     }
     let acc = per_element(t, a, b, c, &model)?;
     Ok(acc.into_par_iter().map(finish).collect())

@@ -4,7 +4,7 @@
 //! with a B value exact in fp32), starts its rows of D from C (or lets the first K block start
 //! from +0), and walks K in blocks of KC steps: for each NR-column panel, for each MR-row
 //! micro-panel, one micro-kernel call on a kc × NR slice of the B panel (kept in L2 across the
-//! micro-panels) and a kc × MR slice of A. D holds the fp32 accumulators between K blocks (the
+//! micro-panels) and MR row pieces of kc floats of A. D holds the fp32 accumulators between K blocks (the
 //! same values the registers held, so the order of every element's chain is unchanged).
 //! Blocks at the right and bottom edges run on a small tile. Last, each task turns its rows
 //! into result patterns (NaN made canonical, then the Dst conversion).
@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::float_exact::{Span, products_exact};
 use super::float_kernel::{self, Block, MR, NR};
-use super::float_pack::{Buffer, Widening, pack_a, pack_b, with_scratch};
+use super::float_pack::{Buffer, Widening, a_stride, pack_a, pack_b, with_scratch};
 use crate::matrix::ElementMatrix;
 
 /// K steps per K block: a kc × NR B slice of 64 KiB, re-read from L2 by each micro-panel.
@@ -37,12 +37,12 @@ pub(super) struct Operands<'a> {
 }
 
 /// D = start + A × B as result patterns: `start(r, j)` gives element [r][j]'s fp32 start
-/// (`None`: +0 everywhere), `finish` turns a (canonical) fp32 result pattern into the Dst
-/// pattern.
+/// (`None`: +0 everywhere); `finish` turns the fp32 results of a row block into Dst patterns
+/// (stored as `f32::from_bits`), NaN made canonical first.
 pub(super) fn matmul(
     ops: &Operands<'_>,
     start: Option<&(dyn Fn(usize, usize) -> u32 + Sync)>,
-    finish: &(dyn Fn(u32) -> u32 + Sync),
+    finish: &(dyn Fn(&mut [f32]) + Sync),
 ) -> Vec<u32> {
     let (m, n, kp) = (ops.a.rows(), ops.b.cols(), ops.kp);
     let panels = n.div_ceil(NR);
@@ -69,9 +69,11 @@ pub(super) fn matmul(
         blocks.into_par_iter().for_each(|(row0, rows_out)| {
             row_block(ops, bp, b_span, start, row0, rows_out);
             for v in rows_out.iter_mut() {
-                let bits = if v.is_nan() { NAN32 } else { v.to_bits() };
-                *v = f32::from_bits(finish(bits));
+                if v.is_nan() {
+                    *v = f32::from_bits(NAN32);
+                }
             }
+            finish(rows_out);
         });
     });
     out.into_iter().map(f32::to_bits).collect()
@@ -99,9 +101,9 @@ fn row_block(
             }
         }
     }
-    let mut row = Vec::new();
-    with_scratch(Buffer::A, micro * kp * MR, |ap| {
-        let a_span = pack_a(ops.a, ops.wa, row0, kp, ap, &mut row);
+    let lda = a_stride(kp);
+    with_scratch(Buffer::A, micro * MR * lda, |ap| {
+        let a_span = pack_a(ops.a, ops.wa, row0, lda, ap);
         let fused = products_exact(a_span, b_span);
         let mut tile = [0f32; MR * NR];
         for k0 in (0..kp).step_by(KC) {
@@ -111,8 +113,8 @@ fn row_block(
                 let col0 = panel * NR;
                 let width = NR.min(n - col0);
                 let b_slice = &b_panel[k0 * NR..(k0 + kc) * NR];
-                for (i, a_panel) in ap.chunks_exact(kp * MR).enumerate() {
-                    let a_slice = &a_panel[k0 * MR..(k0 + kc) * MR];
+                for (i, a_panel) in ap.chunks_exact(MR * lda).enumerate() {
+                    let a_slice = (&a_panel[k0..], lda);
                     let here = MR.min(rows - i * MR);
                     let at = i * MR * n + col0;
                     if here == MR && width == NR {

@@ -3,8 +3,9 @@
 //!
 //! - B in NR-column panels, each kp × NR, k-major (float (panel·kp + k)·NR + c holds
 //!   B[k][panel·NR + c]); columns past N are zero;
-//! - A in MR-row micro-panels, each kp × MR, k-major (float (i·kp + k)·MR + r holds
-//!   A[row0 + i·MR + r][k]); rows past M are zero.
+//! - A in MR-row micro-panels, rows [`a_stride`] floats apart (float (i·MR + r)·lda + k
+//!   holds A[row0 + i·MR + r][k]): the rows as they are, widened, so the kernel broadcasts
+//!   each row's element from its own row; rows past M are zero.
 //!
 //! Each packer also returns the [`Span`] of what it wrote, for the exactness test of the fused
 //! kernel.
@@ -92,62 +93,85 @@ impl Widening {
 pub(super) fn fp16_to_f32(h: u32) -> u32 {
     let sign = (h & 0x8000) << 16;
     let mag = h & 0x7fff;
-    if mag >= 0x7c00 {
-        return sign | 0x7f80_0000 | ((mag & 0x3ff) << 13);
-    }
-    sign | (f32::from_bits(mag << 13) * f32::from_bits(0x7780_0000)).to_bits()
+    // Both candidates, then a select (no branch, so that loops over elements vectorise).
+    let special = 0x7f80_0000 | ((mag & 0x3ff) << 13);
+    let finite = (f32::from_bits(mag << 13) * f32::from_bits(0x7780_0000)).to_bits();
+    sign | if mag >= 0x7c00 { special } else { finite }
 }
 
+/// Rows of B per packing task.
+const B_ROWS: usize = 64;
+
 /// Packs B (k × n) into `dst` (panels of kp × NR, see the module documentation), in
-/// parallel; returns the span of all packed values.
+/// parallel over blocks of rows (each row widened whole, as it lies in memory, then cut into
+/// the panels); returns the span of all packed values.
 pub(super) fn pack_b(b: &ElementMatrix, w: Widening, kp: usize, dst: &mut [f32]) -> Span {
     let (k, n) = (b.rows(), b.cols());
-    dst.par_chunks_mut(kp * NR)
+    let panels = n.div_ceil(NR);
+    // pieces[block][panel]: rows B_ROWS·block .. of one panel.
+    let mut pieces: Vec<Vec<&mut [f32]>> = (0..kp.div_ceil(B_ROWS))
+        .map(|_| Vec::with_capacity(panels))
+        .collect();
+    for panel in dst.chunks_exact_mut(kp * NR) {
+        for (block, piece) in panel.chunks_mut(B_ROWS * NR).enumerate() {
+            pieces[block].push(piece);
+        }
+    }
+    pieces
+        .into_par_iter()
         .enumerate()
-        .map(|(panel, dst)| {
-            let col0 = panel * NR;
-            let width = NR.min(n - col0);
-            for (kk, row) in dst.chunks_exact_mut(NR).enumerate() {
+        .map(|(block, mut pieces)| {
+            let mut row = vec![0f32; panels * NR];
+            for i in 0..B_ROWS {
+                let kk = block * B_ROWS + i;
+                if kk >= kp {
+                    break;
+                }
                 if kk < k {
-                    w.run(b.row_patterns(kk, col0..col0 + width), &mut row[..width]);
-                    row[width..].fill(0.0);
+                    w.run(b.row_patterns(kk, 0..n), &mut row[..n]);
                 } else {
-                    row.fill(0.0);
+                    row[..n].fill(0.0);
+                }
+                for (piece, src) in pieces.iter_mut().zip(row.chunks_exact(NR)) {
+                    piece[i * NR..(i + 1) * NR].copy_from_slice(src);
                 }
             }
-            Span::of(dst)
+            pieces
+                .iter()
+                .fold(Span::EMPTY, |s, piece| s.join(Span::of(piece)))
         })
         .reduce(|| Span::EMPTY, Span::join)
 }
 
-/// Packs rows `row0 ..` of A (as many micro-panels as `dst` holds, kp × MR floats each) and
-/// returns their span; `row` is scratch for one widened row.
+/// Floats from one packed row of A to the next for K padded to `kp`: at least kp, a multiple
+/// of 16 (rows start on cache lines) and not of 256 (the MR rows a kernel reads then do not
+/// all fall in one L1 cache set).
+pub(super) fn a_stride(kp: usize) -> usize {
+    let lda = kp.next_multiple_of(16);
+    if lda.is_multiple_of(256) {
+        lda + 16
+    } else {
+        lda
+    }
+}
+
+/// Packs rows `row0 ..` of A (as many rows of `lda` floats as `dst` holds) and returns their
+/// span.
 pub(super) fn pack_a(
     a: &ElementMatrix,
     w: Widening,
     row0: usize,
-    kp: usize,
+    lda: usize,
     dst: &mut [f32],
-    row: &mut Vec<f32>,
 ) -> Span {
     let (m, k) = (a.rows(), a.cols());
-    row.resize(k, 0.0);
-    for (i, panel) in dst.chunks_exact_mut(kp * MR).enumerate() {
-        for r in 0..MR {
-            let gr = row0 + i * MR + r;
-            if gr < m {
-                w.run(a.row_patterns(gr, 0..k), row);
-                for (x, &v) in panel.iter_mut().skip(r).step_by(MR).zip(row.iter()) {
-                    *x = v;
-                }
-                for x in panel.iter_mut().skip(k * MR + r).step_by(MR) {
-                    *x = 0.0;
-                }
-            } else {
-                for x in panel.iter_mut().skip(r).step_by(MR) {
-                    *x = 0.0;
-                }
-            }
+    for (r, row) in dst.chunks_exact_mut(lda).enumerate() {
+        let gr = row0 + r;
+        if gr < m {
+            w.run(a.row_patterns(gr, 0..k), &mut row[..k]);
+            row[k..].fill(0.0);
+        } else {
+            row.fill(0.0);
         }
     }
     Span::of(dst)
