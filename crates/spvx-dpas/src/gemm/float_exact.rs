@@ -43,6 +43,7 @@ impl Span {
     };
 
     /// The span of `values` (branch-free, so that it vectorises).
+    #[inline(always)]
     pub(super) fn of(values: &[f32]) -> Span {
         let (mut max_exp, mut min_exp, mut fractions) = (0u32, 255u32, 0u32);
         for &x in values {

@@ -53,6 +53,7 @@ impl Widening {
     }
 
     /// Widens a run of patterns into `out` (as many as both hold).
+    #[inline(always)]
     fn run(self, src: Patterns<'_>, out: &mut [f32]) {
         match src {
             Patterns::Bytes(s) => self.each(s, out),
@@ -106,8 +107,7 @@ const B_ROWS: usize = 64;
 /// parallel over blocks of rows (each row widened whole, as it lies in memory, then cut into
 /// the panels); returns the span of all packed values.
 pub(super) fn pack_b(b: &ElementMatrix, w: Widening, kp: usize, dst: &mut [f32]) -> Span {
-    let (k, n) = (b.rows(), b.cols());
-    let panels = n.div_ceil(NR);
+    let panels = b.cols().div_ceil(NR);
     // pieces[block][panel]: rows B_ROWS·block .. of one panel.
     let mut pieces: Vec<Vec<&mut [f32]>> = (0..kp.div_ceil(B_ROWS))
         .map(|_| Vec::with_capacity(panels))
@@ -121,26 +121,56 @@ pub(super) fn pack_b(b: &ElementMatrix, w: Widening, kp: usize, dst: &mut [f32])
         .into_par_iter()
         .enumerate()
         .map(|(block, mut pieces)| {
-            let mut row = vec![0f32; panels * NR];
-            for i in 0..B_ROWS {
-                let kk = block * B_ROWS + i;
-                if kk >= kp {
-                    break;
-                }
-                if kk < k {
-                    w.run(b.row_patterns(kk, 0..n), &mut row[..n]);
-                } else {
-                    row[..n].fill(0.0);
-                }
-                for (piece, src) in pieces.iter_mut().zip(row.chunks_exact(NR)) {
-                    piece[i * NR..(i + 1) * NR].copy_from_slice(src);
-                }
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 was detected at run time.
+                return unsafe { pack_b_rows_avx2(b, w, kp, block * B_ROWS, &mut pieces) };
             }
-            pieces
-                .iter()
-                .fold(Span::EMPTY, |s, piece| s.join(Span::of(piece)))
+            pack_b_rows(b, w, kp, block * B_ROWS, &mut pieces)
         })
         .reduce(|| Span::EMPTY, Span::join)
+}
+
+/// [`pack_b_rows`] compiled for AVX2 (the widening and span loops then run on 8-lane vectors;
+/// the baseline x86-64 target even lacks 32-bit min/max).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn pack_b_rows_avx2(
+    b: &ElementMatrix,
+    w: Widening,
+    kp: usize,
+    k0: usize,
+    pieces: &mut [&mut [f32]],
+) -> Span {
+    pack_b_rows(b, w, kp, k0, pieces)
+}
+
+/// Rows k0 .. k0 + B_ROWS of B (zeros from K on, up to kp) into the `pieces` of the panels;
+/// returns their span.
+#[inline(always)]
+fn pack_b_rows(
+    b: &ElementMatrix,
+    w: Widening,
+    kp: usize,
+    k0: usize,
+    pieces: &mut [&mut [f32]],
+) -> Span {
+    let (k, n) = (b.rows(), b.cols());
+    let mut row = vec![0f32; pieces.len() * NR];
+    for i in 0..B_ROWS.min(kp.saturating_sub(k0)) {
+        let kk = k0 + i;
+        if kk < k {
+            w.run(b.row_patterns(kk, 0..n), &mut row[..n]);
+        } else {
+            row[..n].fill(0.0);
+        }
+        for (piece, src) in pieces.iter_mut().zip(row.chunks_exact(NR)) {
+            piece[i * NR..(i + 1) * NR].copy_from_slice(src);
+        }
+    }
+    pieces
+        .iter()
+        .fold(Span::EMPTY, |s, piece| s.join(Span::of(piece)))
 }
 
 /// Floats from one packed row of A to the next for K padded to `kp`: at least kp, a multiple
@@ -164,6 +194,23 @@ pub(super) fn pack_a(
     lda: usize,
     dst: &mut [f32],
 ) -> Span {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 was detected at run time.
+        return unsafe { pack_a_avx2(a, w, row0, lda, dst) };
+    }
+    pack_a_rows(a, w, row0, lda, dst)
+}
+
+/// [`pack_a_rows`] compiled for AVX2 (see [`pack_b_rows_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn pack_a_avx2(a: &ElementMatrix, w: Widening, row0: usize, lda: usize, dst: &mut [f32]) -> Span {
+    pack_a_rows(a, w, row0, lda, dst)
+}
+
+#[inline(always)]
+fn pack_a_rows(a: &ElementMatrix, w: Widening, row0: usize, lda: usize, dst: &mut [f32]) -> Span {
     let (m, k) = (a.rows(), a.cols());
     for (r, row) in dst.chunks_exact_mut(lda).enumerate() {
         let gr = row0 + r;
