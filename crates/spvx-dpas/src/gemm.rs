@@ -25,6 +25,7 @@ mod int;
 mod int_kernel;
 mod int_pack;
 pub mod peak;
+mod schedule;
 
 pub use int_kernel::IntKernel;
 

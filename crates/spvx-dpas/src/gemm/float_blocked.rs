@@ -1,5 +1,5 @@
 //! The blocked, parallel float GEMM of the default model: B packed once (in parallel), then
-//! row-block tasks on the rayon pool. Each task packs its own rows of A, decides whether the
+//! row blocks handed out to the rayon pool's threads (`schedule`). Each task packs its own rows of A, decides whether the
 //! fused kernel is exact for its rows (`float_exact`: every product of one of its A values
 //! with a B value exact in fp32), starts its rows of D from C (or lets the first K block start
 //! from +0), and walks K in blocks of KC steps: for each NR-column panel, for each MR-row
@@ -9,11 +9,10 @@
 //! Blocks at the right and bottom edges run on a small tile. Last, each task turns its rows
 //! into result patterns (NaN made canonical, then the Dst conversion).
 
-use rayon::prelude::*;
-
 use super::float_exact::{Span, products_exact};
 use super::float_kernel::{self, Block, MR, NR};
 use super::float_pack::{Buffer, Widening, a_stride, pack_a, pack_b, with_scratch};
+use super::schedule::guided;
 use crate::matrix::ElementMatrix;
 
 /// K steps per K block: a kc × NR B slice of 128 KiB, re-read from L2 by each micro-panel
@@ -21,7 +20,7 @@ use crate::matrix::ElementMatrix;
 /// 128, as fast as 1024).
 const KC: usize = 512;
 
-/// Micro-panels per row-block task at most (96 rows: the task's A block, 96 × KC floats, and
+/// Micro-panels per row block at most (96 rows: the task's A block, 96 × KC floats, and
 /// the B slice stay in L2).
 const TASK_PANELS: usize = 16;
 
@@ -55,23 +54,7 @@ pub(super) fn matmul(
     with_scratch(Buffer::B, panels * kp * NR, |bp| {
         let b_span = pack_b(ops.b, ops.wb, kp, bp);
         let bp = &*bp;
-        let micro = m.div_ceil(MR);
-        let threads = rayon::current_num_threads().max(1);
-        let tasks = micro
-            .div_ceil(TASK_PANELS)
-            .next_multiple_of(threads)
-            .clamp(1, micro.max(1));
-        let mut blocks: Vec<(usize, &mut [f32])> = Vec::with_capacity(tasks);
-        let mut rest = acc;
-        let mut row0 = 0;
-        for t in 0..tasks {
-            let row1 = ((t + 1) * micro / tasks * MR).min(m);
-            let (block, tail) = rest.split_at_mut((row1 - row0) * n);
-            blocks.push((row0, block));
-            rest = tail;
-            row0 = row1;
-        }
-        blocks.into_par_iter().for_each(|(row0, rows_out)| {
+        guided(acc, n, MR, TASK_PANELS, |row0, rows_out| {
             row_block(ops, bp, b_span, start, row0, rows_out);
             for v in rows_out.iter_mut() {
                 if v.is_nan() {

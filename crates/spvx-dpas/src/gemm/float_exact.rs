@@ -112,7 +112,7 @@ mod tests {
     /// Whether x·y is exact in fp32, by f64 (exact for two 24-bit significands) and back.
     fn exact(x: f32, y: f32) -> bool {
         let p = f64::from(x) * f64::from(y);
-        f64::from((x * y) as f32) == p && (x * y).is_finite()
+        f64::from(x * y) == p && (x * y).is_finite()
     }
 
     fn lcg(s: &mut u64) -> u32 {
@@ -129,7 +129,7 @@ mod tests {
         let mut s = 7u64;
         let mut accepted = 0;
         for _ in 0..20_000 {
-            let mut set = |s: &mut u64| -> Vec<f32> {
+            let set = |s: &mut u64| -> Vec<f32> {
                 let keep = 32 - (lcg(s) % 24);
                 let mid = lcg(s) % 254;
                 (0..3)

@@ -15,7 +15,7 @@ use spvx_num::dpas::Tf32Inputs;
 use spvx_num::float::{Format, RoundingMode, convert};
 
 use super::float_exact::Span;
-use super::float_kernel::{MR, NR};
+use super::float_kernel::NR;
 use crate::Precision;
 use crate::matrix::{ElementMatrix, Patterns};
 
