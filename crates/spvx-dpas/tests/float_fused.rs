@@ -8,7 +8,7 @@
 //! - inputs whose products overflow or fall below the normal fp32 range, built so that a
 //!   fused multiply-add would give other bits than the model (checked here with
 //!   `f32::mul_add`), in a whole matrix and in one row of a large one (the fallback is decided
-//!   per row block).
+//!   per row block), also on pools of 1, 2 and 3 threads (row blocks handed out differently).
 
 mod common;
 
@@ -202,5 +202,35 @@ fn overflowing_and_underflowing_products_fall_back() {
             Some(&c),
             &format!("row of {special:#x}"),
         );
+    }
+}
+
+#[test]
+fn row_blocks_on_one_two_and_three_threads() {
+    // 347 rows: 58 micro-panels, handed out in chunks of different sizes on each pool; the
+    // row of 2^100 (times B's values up to 2^31: products that may overflow) makes its chunk
+    // take the separate kernel.
+    let p = Precision::Bf16;
+    let mut rng = Rng(31);
+    let (m, k, n) = (347, 530, 67);
+    let mut i = 0;
+    let a = matrix("A", m, k, p, &mut || {
+        i += 1;
+        if (i - 1) / k == 200 {
+            0x7180
+        } else {
+            moderate(&mut rng, p)
+        }
+    });
+    let b = matrix("B", k, n, p, &mut || moderate(&mut rng, p));
+    let s = spec(Platform::Pvc, p, p, DataType::F);
+    let want = matmul_instructions(&s, &a, &b, None).unwrap();
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let got = pool.install(|| matmul_fast(&s, &a, &b, None).unwrap());
+        assert_eq!(got.bits(), want.bits(), "{threads} threads");
     }
 }
