@@ -37,7 +37,7 @@ pub(super) struct Operands<'a> {
     pub(super) kp: usize,
 }
 
-/// D = start + A × B as result patterns: `start(r, j)` gives element [r][j]'s fp32 start
+/// D = start + A × B as result patterns: `start(r, j)` gives element (r, j)'s fp32 start
 /// (`None`: +0 everywhere); `finish` turns the fp32 results of a row block into Dst patterns
 /// (stored as `f32::from_bits`), NaN made canonical first.
 pub(super) fn matmul(
