@@ -9,10 +9,10 @@
 //! - `side_by_side` (printed, not a criterion measurement): the `vpdpbusd` and fp32 FMA peak
 //!   loops on one thread and on every rayon thread; then each GEMM (s8×s8 at 1024³ and 4096³,
 //!   u8×s8, the int4 forms, s4×s8 against the `vpdpbusd` loop; bf16 and fp16 → f under the
-//!   default model against the FMA loop) alternating with its peak loop on the same threads:
-//!   best wall-clock rates and their ratio; and the GEMM's MACs per CPU-second of all its
-//!   threads (`clock_gettime`) against the loop's on one thread, and that ratio, which depends
-//!   less on how much of the machine other processes leave free. The peak loops keep 20
+//!   default model at 512³ and 1024³ against the FMA loop) alternating with its peak loop on
+//!   the same threads: best wall-clock rates and their ratio; and the GEMM's MACs per
+//!   CPU-second of all its threads (`clock_gettime`) against the loop's on one thread, and that
+//!   ratio, which depends less on how much of the machine other processes leave free. The peak loops keep 20
 //!   independent zmm accumulators per thread (throughput-bound: `vpdpbusd` and `vfmadd` have
 //!   latencies of a few cycles) with every operand in registers, and run at least ≈ 0.36 ms per
 //!   call (about as long as the GEMM they are compared with).
@@ -247,11 +247,15 @@ fn side_by_side(_c: &mut Criterion) {
         let label = format!("{pa}×{pb} {n}^3");
         compare(&label, &int(pa, pb), &a, &b, vnni, rounds);
     }
-    for p in [Bf16, Fp16] {
-        let n = 512;
+    for (p, n, rounds) in [
+        (Bf16, 512, 10),
+        (Fp16, 512, 10),
+        (Bf16, 1024, 6),
+        (Fp16, 1024, 6),
+    ] {
         let (a, b) = float_operands(n, p);
         let label = format!("{p}×{p}→f (default model) {n}^3");
-        compare(&label, &spec(p, p, DataType::F), &a, &b, fma, 5);
+        compare(&label, &spec(p, p, DataType::F), &a, &b, fma, rounds);
     }
     let s = spec(S8, S8, DataType::D);
     let m = 128;

@@ -9,18 +9,26 @@
 //!   a portable (auto-vectorised) kernel otherwise ([`IntKernel`]).
 //! - Float precisions under the default model (and `cm`): the per-element order of the
 //!   instruction path is kept — start from C (or +0), add each fp32 product in increasing k
-//!   with one fp32 rounding, K zero-padded to whole instructions — and vectorised across
-//!   columns (16 lanes; no fused multiply-add). Other models run per element through
-//!   `spvx_num::dpas::float_dot` once per simulated instruction, in parallel.
+//!   with one fp32 rounding, K zero-padded to whole instructions — in a blocked GEMM on
+//!   6 × 64 register blocks, with fused multiply-adds for the row blocks whose products are
+//!   all exact in fp32 (the same bits, see `float_exact`), separate multiply and add
+//!   otherwise. Other models run per element through `spvx_num::dpas::float_dot` once per
+//!   simulated instruction, in parallel.
 //!
-//! The same legality checks as the instruction path run first. [`peak`] measures the machine's
-//! peak and compares a GEMM with it.
+//! Row blocks of both are handed out to the rayon threads by guided self-scheduling
+//! (`schedule`). The same legality checks as the instruction path run first. [`peak`]
+//! measures the machine's peak and compares a GEMM with it.
 
 mod float;
+mod float_blocked;
+mod float_exact;
+mod float_kernel;
+mod float_pack;
 mod int;
 mod int_kernel;
 mod int_pack;
 pub mod peak;
+mod schedule;
 
 pub use int_kernel::IntKernel;
 

@@ -12,6 +12,7 @@ pub mod layout;
 mod matrices;
 mod tiled;
 
+pub(crate) use matrices::Patterns;
 pub(crate) use matrices::check_operands as check_operands_pub;
 pub use matrices::{AccMatrix, ElementMatrix, MAX_DIM, MAX_OUTPUT_ELEMENTS, MatmulSpec, int_range};
 pub use tiled::{Tiling, matmul_instructions};

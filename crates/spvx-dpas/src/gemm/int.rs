@@ -8,8 +8,8 @@
 //! holds as well). Σ A'·B' is what `vpdpbusd` computes.
 //!
 //! Blocking: B is packed in NR-column panels, A row-major, both in k-groups of 4 (one dword per
-//! row or column and group; see `int_pack`). Each parallel task owns a block of whole MR-row
-//! micro-panels (the blocks as equal as whole panels allow); for each column panel it walks K
+//! row or column and group; see `int_pack`). Row blocks of whole MR-row micro-panels are handed
+//! out to the pool's threads by `schedule::guided`; for each column panel a block walks K
 //! in blocks of KCG k-groups (a slice of up to 256 KiB of the B panel, re-read from L2
 //! by each micro-panel). D itself holds the sums between K blocks: the first K block starts each
 //! MR × NR block from C + row term + column term, later ones from D, and every block's sums are
@@ -17,10 +17,9 @@
 
 use std::mem::MaybeUninit;
 
-use rayon::prelude::*;
-
 use super::int_kernel::{IntKernel, MR, NR, Start};
 use super::int_pack::{APack, BPack, pack_a, pack_b, with_scratch};
+use super::schedule::guided;
 use crate::matrix::{AccMatrix, ElementMatrix};
 
 /// k-groups (of 4) per K block (K = 4096 per block): one kernel call per block, so longer
@@ -29,9 +28,9 @@ use crate::matrix::{AccMatrix, ElementMatrix};
 /// blocks of 4096 beat both 1024 and 16384).
 const KCG: usize = 1024;
 
-/// Row-block tasks per rayon thread (balanced to within one micro-panel; several per thread
-/// so that a thread slowed by other load hands its rest to the others).
-const TASKS_PER_THREAD: usize = 8;
+/// Micro-panels per row block at most (row blocks are handed out by `schedule::guided`:
+/// big ones first, single micro-panels at the end).
+const BLOCK_PANELS: usize = 32;
 
 /// D = C + A × B for integer precisions (bit patterns of D/UD).
 pub(super) fn matmul(
@@ -103,35 +102,27 @@ fn multiply(
         c,
         kernel,
     };
-    // Row blocks of whole micro-panels, as equal as whole panels allow.
-    let panels = m.div_ceil(MR);
-    let tasks = (rayon::current_num_threads() * TASKS_PER_THREAD).clamp(1, panels.max(1));
-    let mut blocks: Vec<(usize, &mut [MaybeUninit<u32>])> = Vec::with_capacity(tasks);
-
     // Every element of D is written exactly once by `row_block` (each row block covers all
     // of its rows and every column panel up to n), so D need not be zeroed first.
     let mut out: Vec<u32> = Vec::with_capacity(m * n);
     advise_huge_pages(&mut out);
-    let mut rest = &mut out.spare_capacity_mut()[..m * n];
-    let mut row0 = 0;
-    for t in 0..tasks {
-        let row1 = ((t + 1) * panels / tasks * MR).min(m);
-        let (block, tail) = rest.split_at_mut((row1 - row0) * n);
-        blocks.push((row0, block));
-        rest = tail;
-        row0 = row1;
-    }
-    blocks.into_par_iter().for_each(|(row0, out_rows)| {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 was detected at run time.
-            unsafe { row_block_avx2(&packed, row0, out_rows) };
-            return;
-        }
-        row_block(&packed, row0, out_rows)
-    });
-    // SAFETY: the capacity is m·n and all m·n elements were initialised above (the blocks
-    // tile rows 0..m).
+    guided(
+        &mut out.spare_capacity_mut()[..m * n],
+        n,
+        MR,
+        BLOCK_PANELS,
+        |row0, out_rows| {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 was detected at run time.
+                unsafe { row_block_avx2(&packed, row0, out_rows) };
+                return;
+            }
+            row_block(&packed, row0, out_rows)
+        },
+    );
+    // SAFETY: the capacity is m·n and all m·n elements were initialised above (`guided`
+    // hands out every row once).
     unsafe { out.set_len(m * n) };
     out
 }

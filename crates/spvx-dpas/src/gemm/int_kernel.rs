@@ -201,6 +201,9 @@ mod avx512 {
     /// # Safety
     /// As [`accumulate`]; `d` holds `(MR − 1)·ldd + NR` elements, and so does C's slice for its
     /// `ldc`; `col` holds NR; with `Start::FromD` the block of `d` is initialised.
+    /// k-groups before the end of a direct block at which D's lines are prefetched.
+    const TAIL: usize = 32;
+
     #[target_feature(enable = "avx512f,avx512vnni")]
     pub(super) unsafe fn kernel_direct(
         a: (&[u32], usize),
@@ -238,9 +241,15 @@ mod avx512 {
                 }
             }
         }
-        // Ask for the block's lines of D in writable state now, so that the stores at the end
-        // do not wait for them (D is written once per K block and is not in L2; waiting for
-        // those lines at the stores measured as a quarter of the GEMM's time).
+        // The block's lines of D are asked for in writable state TAIL k-groups before the
+        // end, so that the stores at the end do not wait for them (D is written once per K
+        // block and is not in L2; waiting for those lines at the stores measured as a quarter
+        // of the GEMM's time), and late enough that the streaming B panel has not pushed them
+        // out of L1 again (asked for at the start, they measured slower).
+        let tail = kg.min(TAIL);
+        // SAFETY: the caller's contract covers `a` and `b` for kg groups, so for the first
+        // kg − tail and, from there on, for the last tail.
+        unsafe { accumulate(a, b, kg - tail, &mut acc) };
         for r in 0..MR {
             for q in 0..=Q {
                 // A prefetch does not fault; the address is at most one line past the block's
@@ -248,8 +257,8 @@ mod avx512 {
                 _mm_prefetch::<_MM_HINT_ET0>(dp.wrapping_add(r * ldd + q * 16).cast::<i8>());
             }
         }
-        // SAFETY: the caller's contract covers `a` and `b`.
-        unsafe { accumulate(a, b, kg, &mut acc) };
+        let (a_rest, b_rest) = ((&a.0[kg - tail..], a.1), &b[(kg - tail) * NR..]);
+        unsafe { accumulate(a_rest, b_rest, tail, &mut acc) };
         for (r, row) in acc.iter().enumerate() {
             for (q, v) in row.iter().enumerate() {
                 unsafe { _mm512_storeu_si512(dp.add(r * ldd + q * 16).cast(), *v) };

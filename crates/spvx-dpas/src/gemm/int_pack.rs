@@ -302,6 +302,9 @@ mod avx512 {
     use super::{ByteMap, ColumnsSrc, NR, PANEL_GROUP};
     use std::arch::x86_64::*;
 
+    /// k-groups ahead whose rows of B the panel packer prefetches.
+    const PREFETCH: usize = 8;
+
     /// The mapped bytes of up to 64 patterns (`src`; the rest of the 64 bytes map zero).
     #[inline(always)]
     unsafe fn load_map(src: &[u8], map: ByteMap) -> __m512i {
@@ -357,6 +360,21 @@ mod avx512 {
         let ones = _mm512_set1_epi8(1);
         let mut sums = [[_mm512_setzero_si512(); 4]; PANEL_GROUP];
         for g in 0..kg {
+            // The rows PREFETCH k-groups ahead: each k-group's rows start a new 4 KiB page
+            // once N ≥ 1024, where the hardware prefetchers stop, so without this every load
+            // waited for L3 or memory. A prefetch does not fault, so the addresses past the
+            // rows are harmless.
+            let ahead = src
+                .bytes
+                .as_ptr()
+                .wrapping_add(4 * (g + PREFETCH) * src.n + src.col0);
+            for t in 0..4 {
+                for p in 0..panels {
+                    _mm_prefetch::<_MM_HINT_T0>(
+                        ahead.wrapping_add(t * src.n + p * NR).cast::<i8>(),
+                    );
+                }
+            }
             let rows: [&[u8]; 4] = std::array::from_fn(|t| src.row(4 * g + t));
             for (p, panel_sums) in sums.iter_mut().enumerate().take(panels) {
                 // SAFETY (loads): see `load_map`.

@@ -23,6 +23,14 @@ pub struct ElementMatrix {
     storage: Storage,
 }
 
+/// A run of element patterns in their storage container.
+#[derive(Clone, Copy)]
+pub(crate) enum Patterns<'a> {
+    Bytes(&'a [u8]),
+    Halves(&'a [u16]),
+    Words(&'a [u32]),
+}
+
 /// Element storage by width.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Storage {
@@ -190,6 +198,17 @@ impl ElementMatrix {
         match &self.storage {
             Storage::Bytes(v) => Some(v),
             _ => None,
+        }
+    }
+
+    /// The patterns of row `r`, columns `cols`, in their storage container (for loops that
+    /// convert whole runs of elements).
+    pub(crate) fn row_patterns(&self, r: usize, cols: std::ops::Range<usize>) -> Patterns<'_> {
+        let (i, j) = (r * self.cols + cols.start, r * self.cols + cols.end);
+        match &self.storage {
+            Storage::Bytes(v) => Patterns::Bytes(&v[i..j]),
+            Storage::Halves(v) => Patterns::Halves(&v[i..j]),
+            Storage::Words(v) => Patterns::Words(&v[i..j]),
         }
     }
 
