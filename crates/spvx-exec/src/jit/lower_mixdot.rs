@@ -1,44 +1,59 @@
-//! The VALVE mixed float dot products with an f32 result, inline, under the `exact` model
-//! (one rounding of the exact acc + Σ aᵢbᵢ, round to nearest even, no flushing).
+//! The VALVE mixed float dot products, all three, under every model: spvx-num's arithmetic,
+//! inline for the common case and called for the rest.
 //!
-//! Every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
+//! Inline (the f32-result dots under the `exact` model, round to nearest even, no flushing):
+//! every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
 //! exact in f64 (at most 24 × 24 significant bits, exponents far inside f64's range). The sum
 //! is formed in f64 with Knuth's TwoSum, which also yields each addition's rounding error:
 //! when every error is zero, the f64 sum *is* the exact sum, and its conversion to f32 is the
 //! one correct rounding the model asks for (gradual underflow and overflow to ±inf as IEEE 754
-//! rounds, which is the model's rule). Otherwise — an addition that rounded, an infinity or a
-//! NaN anywhere (their errors are NaN), or a run under another model — the instruction goes to
-//! the interpreter's implementation (`ext::call_host`), which calls spvx-num. Zero signs: f64
-//! addition under round to nearest gives −0 only when both addends are −0 and +0 for an exact
-//! cancellation, which over the chain is the model's rule (−0 only when every term is −0).
+//! rounds, which is the model's rule). Zero signs: f64 addition under round to nearest gives
+//! −0 only when both addends are −0 and +0 for an exact cancellation, which over the chain is
+//! the model's rule (−0 only when every term is −0).
+//!
+//! Called: an addition that rounded, an infinity or a NaN anywhere (their errors are NaN), a
+//! run under another configuration, and `OpFDot2MixAcc16VALVE` always call spvx-num's C-ABI
+//! function of the operation and encodings (`spvx_num::mixdot::abi::entry`) with the packed
+//! vectors, the accumulator and the run's configuration word (`JitCtx::mixdot_config`): the
+//! native kernels of every model there, the exact path where they do not decide. No call
+//! into the interpreter; the results are the interpreter's bits, which calls the same
+//! functions. docs/semantics/mixed-dot.md says why the exact model stays inline (measured).
 
 use super::lower::{FnLower, I64};
-use super::runtime::CTX_EXACT_MIXDOT;
+use super::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::Slot;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
-use spvx_num::float::RoundingMode;
-use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, Model, ModelConfig};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value, types};
+use spvx_num::mixdot::abi::{config_word, entry};
+use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, ModelConfig};
 
-/// Whether the inline path computes what `model` asks for.
-pub fn fast_path_applies(model: &ModelConfig) -> bool {
-    model.model == Model::Exact
-        && model.rounding == RoundingMode::NearestEven
-        && !model.flush_input_denormals
-        && !model.flush_output_denormals
+/// The configuration word of `model` for [`super::runtime::JitCtx::mixdot_config`]; the inline
+/// path applies where it is 0 (the exact model, nearest even, no flushing).
+pub fn config(model: &ModelConfig) -> u64 {
+    config_word(model)
 }
 
 impl FnLower<'_, '_, '_> {
-    /// OpFDot2MixAcc32VALVE / OpFDot4MixAcc32VALVE (`dst`, `a`, `b`, `acc`).
+    /// OpFDot2MixAcc32VALVE / OpFDot2MixAcc16VALVE / OpFDot4MixAcc32VALVE (`dst`, `a`, `b`,
+    /// `acc`).
     pub fn mix_dot(
         &mut self,
         op: MixOp,
         half: Half16Encoding,
         fp8: [Fp8Encoding; 2],
         (dst, a, b, acc): (Slot, Slot, Slot, Slot),
-        reads: &[Slot],
-        writes: &[Slot],
     ) {
+        let word = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted().with_readonly().with_can_move(),
+            self.ctx,
+            CTX_MIXDOT_CONFIG,
+        );
+        if op == MixOp::Dot2Acc16 {
+            let r = self.mix_dot_call(op, half, fp8, (a, b, acc), word);
+            self.set(dst, r);
+            return;
+        }
         let n = if op == MixOp::Dot4Acc32 { 4 } else { 2 };
         let mut products = Vec::with_capacity(n as usize);
         for i in 0..n {
@@ -66,14 +81,8 @@ impl FnLower<'_, '_, '_> {
         for e in &inexact[1..] {
             slow = self.b.ins().bor(slow, *e);
         }
-        let model = self.b.ins().load(
-            I64,
-            MemFlagsData::trusted().with_readonly().with_can_move(),
-            self.ctx,
-            CTX_EXACT_MIXDOT,
-        );
-        let other_model = self.b.ins().icmp_imm_s(IntCC::Equal, model, 0);
-        let slow = self.b.ins().bor(slow, other_model);
+        let other_config = self.b.ins().icmp_imm_s(IntCC::NotEqual, word, 0);
+        let slow = self.b.ins().bor(slow, other_config);
         let r = self.b.ins().fdemote(types::F32, sum);
         let r = self.b.ins().bitcast(types::I32, MemFlagsData::new(), r);
         let r = self.b.ins().uextend(I64, r);
@@ -88,9 +97,47 @@ impl FnLower<'_, '_, '_> {
         self.set(dst, r);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_blk);
-        self.call_host(reads, writes);
+        let r = self.mix_dot_call(op, half, fp8, (a, b, acc), word);
+        self.set(dst, r);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+    }
+
+    /// The result bits of spvx-num's entry point for `op` on the operands, under the
+    /// configuration `word`.
+    fn mix_dot_call(
+        &mut self,
+        op: MixOp,
+        half: Half16Encoding,
+        fp8: [Fp8Encoding; 2],
+        (a, b, acc): (Slot, Slot, Slot),
+        word: Value,
+    ) -> Value {
+        let (n, width) = if op == MixOp::Dot4Acc32 {
+            (4, 8)
+        } else {
+            (2, 16)
+        };
+        let pack = |this: &mut Self, first: Slot| {
+            let mut w = this.b.ins().iconst(I64, 0);
+            for i in 0..n {
+                let v = this.val(first + i);
+                let v = this.b.ins().band_imm_s(v, (1i64 << width) - 1);
+                let v = this.b.ins().ishl_imm_s(v, i64::from(width * i));
+                w = this.b.ins().bor(w, v);
+            }
+            w
+        };
+        let (xa, xb) = (pack(self, a), pack(self, b));
+        let c = self.val(acc);
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        sig.params.extend([AbiParam::new(I64); 4]);
+        sig.returns.push(AbiParam::new(I64));
+        let sig = self.b.import_signature(sig);
+        let f = entry(op, half, fp8);
+        let callee = self.b.ins().iconst(I64, f as usize as i64);
+        let call = self.b.ins().call_indirect(sig, callee, &[xa, xb, c, word]);
+        self.b.inst_results(call)[0]
     }
 
     /// `x + y` in f64, pushing onto `inexact` a flag that is set when the addition rounded or
