@@ -164,6 +164,39 @@ pub(super) fn run(
     flush(&mut st.group, cfg, out)
 }
 
+/// Splits `text` at whitespace as `str::split_whitespace` does, the first fields into
+/// `fields`; returns how many there are. ASCII text (the usual) is split byte by byte: its
+/// whitespace characters are exactly the six below.
+fn split_fields<'t>(text: &'t str, fields: &mut [&'t str; 6]) -> usize {
+    let mut count = 0;
+    let mut put = |f: &'t str| {
+        if count < fields.len() {
+            fields[count] = f;
+        }
+        count += 1;
+    };
+    if !text.is_ascii() {
+        text.split_whitespace().for_each(put);
+        return count;
+    }
+    let bytes = text.as_bytes();
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && space(bytes[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && !space(bytes[i]) {
+            i += 1;
+        }
+        if i > start {
+            put(&text[start..i]);
+        }
+    }
+    count
+}
+
 /// The state carried from line to line.
 struct Lines<'c> {
     cfg: &'c ModelConfig,
@@ -180,11 +213,17 @@ impl Lines<'_> {
         let lineno = self.lineno;
         let case = match std::str::from_utf8(bytes) {
             Ok(text) => {
-                let content = text.split('#').next().unwrap_or("").trim();
-                if content.is_empty() {
+                // Text after '#' is a comment; a line without fields is skipped.
+                let content = match bytes.iter().position(|&b| b == b'#') {
+                    Some(k) => &text[..k],
+                    None => text,
+                };
+                let mut fields = [""; 6];
+                let count = split_fields(content, &mut fields);
+                if count == 0 {
                     return Ok(());
                 }
-                self.parse(content)
+                self.parse(content, &fields, count)
             }
             Err(_) => Err("cannot read standard input: stream did not contain valid UTF-8".into()),
         };
@@ -216,15 +255,12 @@ impl Lines<'_> {
 
     /// One case's form and words, validated as a `MixdotCase` (the messages of
     /// `mixdot::parse_case`, field by field in the same order).
-    fn parse(&mut self, content: &str) -> Result<(Form, u32, u32, u32), String> {
-        let mut fields = [""; 6];
-        let mut count = 0;
-        for f in content.split_whitespace() {
-            if count < fields.len() {
-                fields[count] = f;
-            }
-            count += 1;
-        }
+    fn parse(
+        &mut self,
+        content: &str,
+        fields: &[&str; 6],
+        count: usize,
+    ) -> Result<(Form, u32, u32, u32), String> {
         if count != 6 {
             return Err(format!(
                 "expected 6 fields `OP ENC1 ENC2 A B ACC`, found {count}"
@@ -281,6 +317,38 @@ mod tests {
             "123456789",
         ] {
             assert_eq!(hex_field(s), parse_hex32(s), "`{s}`");
+        }
+    }
+
+    /// The byte splitter gives `split_whitespace`'s fields on ASCII text (every ASCII
+    /// character that is whitespace included) and the field count beyond six.
+    #[test]
+    fn fields_split_as_split_whitespace_does() {
+        for t in [
+            "",
+            "   ",
+            "a",
+            " a  b\tc\x0bd\x0ce\rf\n",
+            "1 2 3 4 5 6 7 8",
+            "\u{a0}x y\u{2003}z",
+            "dot2acc32 f16 f16 0 0 0",
+        ] {
+            let mut got = [""; 6];
+            let n = split_fields(t, &mut got);
+            let want: Vec<&str> = t.split_whitespace().collect();
+            assert_eq!(n, want.len(), "`{t}`");
+            let k = n.min(6);
+            assert_eq!(&got[..k], &want[..k], "`{t}`");
+        }
+        // Every ASCII character: whitespace to the splitter exactly when to `char`.
+        for b in 0u8..128 {
+            let t = format!("a{}b", b as char);
+            let mut got = [""; 6];
+            assert_eq!(
+                split_fields(&t, &mut got),
+                t.split_whitespace().count(),
+                "{b:#x}"
+            );
         }
     }
 
