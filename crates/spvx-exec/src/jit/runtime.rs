@@ -58,8 +58,8 @@ pub struct JitCtx {
     pub tensors: *const u64,
     pub tensor_spaces: u64,
     /// The run's mixed-dot configuration as spvx-num's word (`mixdot::abi::config_word`),
-    /// passed to its functions; 0 (exact, nearest even, no flushing) lets the inline path of
-    /// the VALVE dot products apply (`lower_mixdot`).
+    /// passed to its functions; below 5 (a model, nearest even, no flushing) the inline paths
+    /// of the VALVE dot products apply (`lower_mixdot`).
     pub mixdot_config: u64,
 }
 
