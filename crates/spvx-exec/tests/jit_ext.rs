@@ -1,5 +1,5 @@
 //! The extension instructions the JIT compiles (`jit::ext`: VALVE mixed dots inline under the
-//! exact model, tensor reads, writes and size queries inline, integer dot products of every
+//! exact model and through spvx-num under every other, tensor reads, writes and size queries inline, integer dot products of every
 //! form, fixed-point functions and order-free atomics) against the interpreter on edge inputs:
 //! special values, subnormals, signed zeros, sums that round, overflow; coordinates outside
 //! the tensor, negative ones, strided and differently ranked tensors; saturating dots at the
@@ -221,19 +221,22 @@ fn mixed_dots_give_the_interpreters_bits_on_edge_inputs_under_every_model() {
     let n = 4 * groups;
     for round in 0..4 {
         let res = mixdot_inputs(n, &mut rng);
-        for model in [
-            ModelConfig::new(Model::Exact),
-            ModelConfig::new(Model::Sequential),
-            ModelConfig::new(Model::FmaChain),
+        let mut models: Vec<ModelConfig> = Model::ALL.map(ModelConfig::new).to_vec();
+        models.extend([
             ModelConfig {
                 flush_input_denormals: true,
                 ..ModelConfig::new(Model::Exact)
             },
             ModelConfig {
+                flush_output_denormals: true,
+                ..ModelConfig::new(Model::SequentialAccFirst)
+            },
+            ModelConfig {
                 rounding: spvx_num::float::RoundingMode::TowardZero,
                 ..ModelConfig::new(Model::Exact)
             },
-        ] {
+        ]);
+        for model in models {
             let cfg = RunConfig {
                 mixdot: model,
                 ..RunConfig::default()
@@ -247,6 +250,118 @@ fn mixed_dots_give_the_interpreters_bits_on_edge_inputs_under_every_model() {
             );
             assert_eq!(used, JitUse::Ran, "{model:?}");
             assert!(interp.is_ok());
+        }
+    }
+}
+
+/// The JIT under every model (inline where the sums decide, else calling spvx-num) and under
+/// flushing and another rounding (calling spvx-num; no call into the interpreter): every result
+/// word equals spvx-num's exact path (rational arithmetic, one case at a time), computed here
+/// from the input words, on edge inputs and on ordinary values.
+#[test]
+fn mixed_dots_under_every_model_equal_spvx_nums_exact_path() {
+    let m = module(
+        "../../examples/mixdot.spvasm",
+        "main",
+        &CompileOptions::default(),
+    );
+    let mut rng = Rng(0x51ed);
+    let groups = 64;
+    let n = 4 * groups;
+    for res in [
+        mixdot_inputs(n, &mut rng),
+        ordinary_mixdot_inputs(n, &mut rng),
+    ] {
+        dots_equal_the_exact_path(&m, &res, groups);
+    }
+}
+
+/// examples/mixdot.spvasm's bindings for `n` invocations of ordinary values: every component
+/// and accumulator normal with an exponent near 0, either sign (the sums the inline paths
+/// decide).
+fn ordinary_mixdot_inputs(n: usize, rng: &mut Rng) -> Resources {
+    let mut res = Resources::new();
+    // (exponent bits, mantissa bits) → a random normal pattern with exponent in −4..=4.
+    let mut value = |e: u32, m: u32| -> u32 {
+        let r = rng.next_u32();
+        let bias = (1u32 << (e - 1)) - 1;
+        let spread = 4.min(bias - 1);
+        let exp = bias - spread + (r >> 8) % (2 * spread + 1);
+        ((r >> 31) << (e + m)) | (exp << m) | (r & ((1 << m) - 1))
+    };
+    let mut buffers: Vec<Vec<u32>> = vec![Vec::new(); 8];
+    for _ in 0..n {
+        buffers[0].push(value(5, 10) | (value(5, 10) << 16));
+        buffers[1].push(value(5, 10) | (value(5, 10) << 16));
+        buffers[2].push(value(8, 7) | (value(8, 7) << 16));
+        buffers[3].push(value(8, 7) | (value(8, 7) << 16));
+        buffers[4].push((0..4).fold(0, |w, k| w | (value(4, 3) << (8 * k))));
+        buffers[5].push((0..4).fold(0, |w, k| w | (value(5, 2) << (8 * k))));
+        buffers[6].push(value(8, 23));
+        buffers[7].push(value(5, 10));
+    }
+    for (b, v) in buffers.iter().enumerate() {
+        res.set_buffer(0, b as u32, words(v));
+    }
+    for b in 8..12 {
+        res.set_buffer(0, b, vec![0; 4 * n]);
+    }
+    res
+}
+
+/// Runs the mixdot example on `res` on the JIT under every model (and flushing with another
+/// rounding) and compares every result word with spvx-num's exact path.
+fn dots_equal_the_exact_path(m: &CompiledModule, res: &Resources, groups: usize) {
+    use spvx_num::mixdot::{
+        Fp8Encoding, Half16Encoding, exact_dot2_acc16, exact_dot2_acc32, exact_dot4_acc32,
+    };
+    let n = 4 * groups;
+    let input = |b: u32| read_words(res, b);
+    let (f16a, f16b, bfa, bfb) = (input(0), input(1), input(2), input(3));
+    let (a8, b8, acc, acc16) = (input(4), input(5), input(6), input(7));
+    let halves = |w: u32| [w as u16, (w >> 16) as u16];
+    let mut configs: Vec<ModelConfig> = Model::ALL.map(ModelConfig::new).to_vec();
+    configs.extend(Model::ALL.map(|model| ModelConfig {
+        flush_input_denormals: true,
+        flush_output_denormals: true,
+        rounding: spvx_num::float::RoundingMode::TowardPositive,
+        ..ModelConfig::new(model)
+    }));
+    for model in configs {
+        let cfg = RunConfig {
+            mixdot: model,
+            jit: true,
+            threads: Some(1),
+            ..RunConfig::default()
+        };
+        let (out, report) =
+            run(m, res, [groups as u32, 1, 1], &cfg).unwrap_or_else(|e| panic!("{model:?}: {e}"));
+        assert_eq!(report.jit, JitUse::Ran, "{model:?}");
+        let (d16, dbf, d8, h16) = (
+            read_words(&out, 8),
+            read_words(&out, 9),
+            read_words(&out, 10),
+            read_words(&out, 11),
+        );
+        for i in 0..n {
+            let f16 = Half16Encoding::F16;
+            let want = exact_dot2_acc32(f16, halves(f16a[i]), halves(f16b[i]), acc[i], &model);
+            assert_eq!(d16[i], want, "D16[{i}] {model:?}");
+            let bf = Half16Encoding::Bf16;
+            let want = exact_dot2_acc32(bf, halves(bfa[i]), halves(bfb[i]), acc[i], &model);
+            assert_eq!(dbf[i], want, "Dbf[{i}] {model:?}");
+            let (e4, e5) = (Fp8Encoding::E4m3, Fp8Encoding::E5m2);
+            let (x, y) = (a8[i].to_le_bytes(), b8[i].to_le_bytes());
+            let want = exact_dot4_acc32(e4, e5, x, y, acc[i], &model);
+            assert_eq!(d8[i], want, "D8[{i}] {model:?}");
+            let want = exact_dot2_acc16(
+                f16,
+                halves(f16a[i]),
+                halves(f16b[i]),
+                acc16[i] as u16,
+                &model,
+            );
+            assert_eq!(h16[i] & 0xffff, u32::from(want), "H16[{i}] {model:?}");
         }
     }
 }

@@ -15,9 +15,12 @@
 //!   batches over slices under every model; `decode` (inputs to f64), `sum3` (the correct
 //!   rounding of an exact three-term sum), `kernels` (one case per operation, encodings and
 //!   model) and `drive` (chunked, vectorised loops over slices) are its parts.
+//! - [`abi`]: the configuration as one word and C-ABI functions of one case, for generated
+//!   code (the engine's JIT).
 //! - [`api`]: typed entry points (`dot2_acc32`, `dot2_acc16`, `dot4_acc32`) and the word-level
 //!   [`MixdotCase`] used by the CLI and the engine.
 
+pub mod abi;
 pub mod api;
 mod decode;
 mod drive;

@@ -193,7 +193,7 @@ impl Worker {
             local: [0; 3],
             tensors: self.tensors.as_ptr(),
             tensor_spaces: (self.tensors.len() / super::runtime::TENSOR_WORDS) as u64,
-            exact_mixdot: super::lower_mixdot::fast_path_applies(&d.cfg.mixdot) as u64,
+            mixdot_config: super::lower_mixdot::config(&d.cfg.mixdot),
         };
         let starts = Starts::new(d, wg);
         let mut steps = None;

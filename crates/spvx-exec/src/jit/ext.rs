@@ -5,8 +5,9 @@
 //!
 //! Each is compiled into the native code (`analysis::native` accepts it, so its operands live
 //! in Cranelift variables like any native instruction's). The common cases are computed inline
-//! (`lower_mixdot`, `lower_tensor`, the vector dot and the bit cast below); every other case —
-//! a model other than the exact one, a special value, a tensor the table does not describe, a
+//! (`lower_mixdot`, `lower_tensor`, the vector dot and the bit cast below); the VALVE dots'
+//! other cases call spvx-num directly (`lower_mixdot`); every other case —
+//! a special value, a tensor the table does not describe, a
 //! fixed-point function, an AccSat dot that could hit its undefined case — calls the
 //! interpreter's own implementation of that one instruction for the one invocation, with
 //! exactly its operands written to the register file before and its results read back after
@@ -205,9 +206,7 @@ impl FnLower<'_, '_, '_> {
                 a,
                 b,
                 acc,
-            } if *op != MixOp::Dot2Acc16 => {
-                self.mix_dot(*op, *half, *fp8, (*dst, *a, *b, *acc), &reads, &writes)
-            }
+            } => self.mix_dot(*op, *half, *fp8, (*dst, *a, *b, *acc)),
             Inst::TensorRead {
                 dst,
                 tensor,

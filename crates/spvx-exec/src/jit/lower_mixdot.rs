@@ -1,44 +1,59 @@
-//! The VALVE mixed float dot products with an f32 result, inline, under the `exact` model
-//! (one rounding of the exact acc + Σ aᵢbᵢ, round to nearest even, no flushing).
+//! The VALVE mixed float dot products, all three, under every model: spvx-num's arithmetic,
+//! inline for the common cases and called for the rest.
 //!
-//! Every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
-//! exact in f64 (at most 24 × 24 significant bits, exponents far inside f64's range). The sum
-//! is formed in f64 with Knuth's TwoSum, which also yields each addition's rounding error:
-//! when every error is zero, the f64 sum *is* the exact sum, and its conversion to f32 is the
-//! one correct rounding the model asks for (gradual underflow and overflow to ±inf as IEEE 754
-//! rounds, which is the model's rule). Otherwise — an addition that rounded, an infinity or a
-//! NaN anywhere (their errors are NaN), or a run under another model — the instruction goes to
-//! the interpreter's implementation (`ext::call_host`), which calls spvx-num. Zero signs: f64
-//! addition under round to nearest gives −0 only when both addends are −0 and +0 for an exact
-//! cancellation, which over the chain is the model's rule (−0 only when every term is −0).
+//! Inline (the f32-result dots under any model with round to nearest even and no flushing):
+//! every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
+//! exact in f64 (at most 24 × 24 significant bits, exponents far inside f64's range). Sums are
+//! formed in f64 with Knuth's TwoSum, which also yields each addition's rounding error: when
+//! every error is zero, each f64 sum *is* the exact sum, and its conversion to f32 is the
+//! correct rounding the model's step asks for (gradual underflow and overflow to ±inf as IEEE
+//! 754 rounds, which is the models' rule); [`FnLower::model_sum`] has each model's steps.
+//! Zero signs: f64 addition under round to nearest gives −0 only when both addends are −0 and
+//! +0 for an exact cancellation, which is the models' rule at every step.
+//!
+//! Called: an addition that rounded, an infinity or a NaN anywhere (their errors are NaN), a
+//! run with flushing or another rounding, and `OpFDot2MixAcc16VALVE` always call spvx-num's
+//! C-ABI function of the operation and encodings (`spvx_num::mixdot::abi::entry`) with the
+//! packed vectors, the accumulator and the run's configuration word (`JitCtx::mixdot_config`):
+//! the native kernels there, the exact path where they do not decide. No call into the
+//! interpreter; the results are the interpreter's bits, which calls the same functions.
+//! docs/semantics/mixed-dot.md gives the measurements behind this split.
 
 use super::lower::{FnLower, I64};
-use super::runtime::CTX_EXACT_MIXDOT;
+use super::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::Slot;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
-use spvx_num::float::RoundingMode;
-use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, Model, ModelConfig};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value, types};
+use spvx_num::mixdot::abi::{config_word, entry};
+use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, ModelConfig};
 
-/// Whether the inline path computes what `model` asks for.
-pub fn fast_path_applies(model: &ModelConfig) -> bool {
-    model.model == Model::Exact
-        && model.rounding == RoundingMode::NearestEven
-        && !model.flush_input_denormals
-        && !model.flush_output_denormals
+/// The configuration word of `model` for [`super::runtime::JitCtx::mixdot_config`]; the inline
+/// paths apply where it is below 5 (a model, nearest even, no flushing).
+pub fn config(model: &ModelConfig) -> u64 {
+    config_word(model)
 }
 
 impl FnLower<'_, '_, '_> {
-    /// OpFDot2MixAcc32VALVE / OpFDot4MixAcc32VALVE (`dst`, `a`, `b`, `acc`).
+    /// OpFDot2MixAcc32VALVE / OpFDot2MixAcc16VALVE / OpFDot4MixAcc32VALVE (`dst`, `a`, `b`,
+    /// `acc`).
     pub fn mix_dot(
         &mut self,
         op: MixOp,
         half: Half16Encoding,
         fp8: [Fp8Encoding; 2],
         (dst, a, b, acc): (Slot, Slot, Slot, Slot),
-        reads: &[Slot],
-        writes: &[Slot],
     ) {
+        let word = self.b.ins().load(
+            I64,
+            MemFlagsData::trusted().with_readonly().with_can_move(),
+            self.ctx,
+            CTX_MIXDOT_CONFIG,
+        );
+        if op == MixOp::Dot2Acc16 {
+            let r = self.mix_dot_call(op, half, fp8, (a, b, acc), word);
+            self.set(dst, r);
+            return;
+        }
         let n = if op == MixOp::Dot4Acc32 { 4 } else { 2 };
         let mut products = Vec::with_capacity(n as usize);
         for i in 0..n {
@@ -54,43 +69,144 @@ impl FnLower<'_, '_, '_> {
         let c = self.b.ins().ireduce(types::I32, c);
         let c = self.b.ins().bitcast(types::F32, MemFlagsData::new(), c);
         let c = self.b.ins().fpromote(types::F64, c);
-        // ((p0 + p1) [+ (p2 + p3)]) + acc, each addition checked for exactness.
-        let mut inexact = Vec::new();
-        let mut sum = self.two_sum(products[0], products[1], &mut inexact);
-        if n == 4 {
-            let hi = self.two_sum(products[2], products[3], &mut inexact);
-            sum = self.two_sum(sum, hi, &mut inexact);
+        // One block per model under round to nearest even without flushing (configuration
+        // words 0–4, the model's index in `Model::ALL`); any other word, and a case a block
+        // leaves undecided, calls spvx-num.
+        let (call_blk, join) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(call_blk);
+        for model in 0..5u8 {
+            let (this, next) = (self.b.create_block(), self.b.create_block());
+            let is = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, word, i64::from(model));
+            self.b.ins().brif(is, this, &[], next, &[]);
+            self.b.switch_to_block(this);
+            let (sum, slow) = self.model_sum(model, &products, c);
+            let r = self.b.ins().fdemote(types::F32, sum);
+            let r = self.b.ins().bitcast(types::I32, MemFlagsData::new(), r);
+            let r = self.b.ins().uextend(I64, r);
+            let fast = self.b.create_block();
+            self.b.ins().brif(slow, call_blk, &[], fast, &[]);
+            self.b.switch_to_block(fast);
+            self.set(dst, r);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(next);
         }
-        let sum = self.two_sum(sum, c, &mut inexact);
+        self.b.ins().jump(call_blk, &[]);
+        self.b.switch_to_block(call_blk);
+        let r = self.mix_dot_call(op, half, fp8, (a, b, acc), word);
+        self.set(dst, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
+    /// Model `model` (index in `Model::ALL`) of `acc + Σ products` (exact f64 values) for an
+    /// f32 result, as an f64 whose demotion to f32 is the result, and a flag set when an
+    /// addition rounded or met a NaN or infinity (the case is then spvx-num's). Every rounding
+    /// step of the model is f32's rounding of an exact f64 value (a product, or a sum whose
+    /// TwoSum error is zero): a demotion and a promotion.
+    /// - 0 `exact`: ((p₀ + p₁) [+ (p₂ + p₃)]) + acc, rounded once (by the final demotion).
+    /// - 1 `sequential`: each product rounded, ((q₀ + q₁) + q₂) + q₃ each add rounded, + acc.
+    /// - 2 `sequential-acc-first`: s = acc, then s = round(s + round(pᵢ)) in lane order.
+    /// - 3 `fused-products`: round(round(Σ pᵢ) + acc).
+    /// - 4 `fma-chain`: s = acc, then s = round(s + pᵢ) in lane order.
+    fn model_sum(&mut self, model: u8, products: &[Value], c: Value) -> (Value, Value) {
+        let mut inexact = Vec::new();
+        let exact_sum = |this: &mut Self, inexact: &mut Vec<Value>| {
+            let mut sum = this.two_sum(products[0], products[1], inexact);
+            if products.len() == 4 {
+                let hi = this.two_sum(products[2], products[3], inexact);
+                sum = this.two_sum(sum, hi, inexact);
+            }
+            sum
+        };
+        let sum = match model {
+            0 => {
+                let s = exact_sum(self, &mut inexact);
+                self.two_sum(s, c, &mut inexact)
+            }
+            1 => {
+                let q: Vec<Value> = products.iter().map(|&p| self.round32(p)).collect();
+                let mut s = q[0];
+                for &x in &q[1..] {
+                    let t = self.two_sum(s, x, &mut inexact);
+                    s = self.round32(t);
+                }
+                self.two_sum(s, c, &mut inexact)
+            }
+            2 => {
+                let mut s = c;
+                for &p in products {
+                    let q = self.round32(p);
+                    let t = self.two_sum(s, q, &mut inexact);
+                    s = self.round32(t);
+                }
+                s
+            }
+            3 => {
+                let s = exact_sum(self, &mut inexact);
+                let s = self.round32(s);
+                self.two_sum(s, c, &mut inexact)
+            }
+            _ => {
+                let mut s = c;
+                for &p in products {
+                    let t = self.two_sum(s, p, &mut inexact);
+                    s = self.round32(t);
+                }
+                s
+            }
+        };
         let mut slow = inexact[0];
         for e in &inexact[1..] {
             slow = self.b.ins().bor(slow, *e);
         }
-        let model = self.b.ins().load(
-            I64,
-            MemFlagsData::trusted().with_readonly().with_can_move(),
-            self.ctx,
-            CTX_EXACT_MIXDOT,
-        );
-        let other_model = self.b.ins().icmp_imm_s(IntCC::Equal, model, 0);
-        let slow = self.b.ins().bor(slow, other_model);
-        let r = self.b.ins().fdemote(types::F32, sum);
-        let r = self.b.ins().bitcast(types::I32, MemFlagsData::new(), r);
-        let r = self.b.ins().uextend(I64, r);
-        let (fast_blk, slow_blk, join) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.set_cold_block(slow_blk);
-        self.b.ins().brif(slow, slow_blk, &[], fast_blk, &[]);
-        self.b.switch_to_block(fast_blk);
-        self.set(dst, r);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(slow_blk);
-        self.call_host(reads, writes);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
+        (sum, slow)
+    }
+
+    /// An f64 rounded to f32 (nearest even, gradual underflow, overflow to ±inf) and widened
+    /// back, exactly.
+    fn round32(&mut self, x: Value) -> Value {
+        let f = self.b.ins().fdemote(types::F32, x);
+        self.b.ins().fpromote(types::F64, f)
+    }
+
+    /// The result bits of spvx-num's entry point for `op` on the operands, under the
+    /// configuration `word`.
+    fn mix_dot_call(
+        &mut self,
+        op: MixOp,
+        half: Half16Encoding,
+        fp8: [Fp8Encoding; 2],
+        (a, b, acc): (Slot, Slot, Slot),
+        word: Value,
+    ) -> Value {
+        let (n, width) = if op == MixOp::Dot4Acc32 {
+            (4, 8)
+        } else {
+            (2, 16)
+        };
+        let pack = |this: &mut Self, first: Slot| {
+            let mut w = this.b.ins().iconst(I64, 0);
+            for i in 0..n {
+                let v = this.val(first + i);
+                let v = this.b.ins().band_imm_s(v, (1i64 << width) - 1);
+                let v = this.b.ins().ishl_imm_s(v, i64::from(width * i));
+                w = this.b.ins().bor(w, v);
+            }
+            w
+        };
+        let (xa, xb) = (pack(self, a), pack(self, b));
+        let c = self.val(acc);
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        sig.params.extend([AbiParam::new(I64); 4]);
+        sig.returns.push(AbiParam::new(I64));
+        let sig = self.b.import_signature(sig);
+        let f = entry(op, half, fp8);
+        let callee = self.b.ins().iconst(I64, f as usize as i64);
+        let call = self.b.ins().call_indirect(sig, callee, &[xa, xb, c, word]);
+        self.b.inst_results(call)[0]
     }
 
     /// `x + y` in f64, pushing onto `inexact` a flag that is set when the addition rounded or

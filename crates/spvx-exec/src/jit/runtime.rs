@@ -57,9 +57,10 @@ pub struct JitCtx {
     /// per memory space (`tensor_table`), `tensor_spaces` spaces.
     pub tensors: *const u64,
     pub tensor_spaces: u64,
-    /// 1 when the run's mixed-dot model is `exact` under round to nearest even without
-    /// flushing: the native fast path of the VALVE dot products applies (`lower_mixdot`).
-    pub exact_mixdot: u64,
+    /// The run's mixed-dot configuration as spvx-num's word (`mixdot::abi::config_word`),
+    /// passed to its functions; below 5 (a model, nearest even, no flushing) the inline paths
+    /// of the VALVE dot products apply (`lower_mixdot`).
+    pub mixdot_config: u64,
 }
 
 pub const CTX_SPACES: i32 = 0;
@@ -78,7 +79,7 @@ pub const CTX_GROUPED: i32 = 128;
 pub const CTX_LOCAL: i32 = 144;
 pub const CTX_TENSORS: i32 = 168;
 pub const CTX_TENSOR_SPACES: i32 = 176;
-pub const CTX_EXACT_MIXDOT: i32 = 184;
+pub const CTX_MIXDOT_CONFIG: i32 = 184;
 
 // The offsets above are the fields' (checked when compiling).
 const _: () = {
@@ -100,7 +101,7 @@ const _: () = {
         (offset_of!(JitCtx, local), CTX_LOCAL),
         (offset_of!(JitCtx, tensors), CTX_TENSORS),
         (offset_of!(JitCtx, tensor_spaces), CTX_TENSOR_SPACES),
-        (offset_of!(JitCtx, exact_mixdot), CTX_EXACT_MIXDOT),
+        (offset_of!(JitCtx, mixdot_config), CTX_MIXDOT_CONFIG),
         (offset_of!(Space, base), SPACE_BASE),
         (offset_of!(Space, len), SPACE_LEN),
         (offset_of!(Space, read_only), SPACE_READ_ONLY),

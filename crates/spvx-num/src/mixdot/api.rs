@@ -19,8 +19,8 @@ fn decode_slice(format: Format, lanes: &[u64], flush: bool) -> Vec<Decoded> {
 }
 
 /// `OpFDot2MixAcc32VALVE`: `acc + a·b` for 2-component f16 or bf16 vectors, f32 accumulator and
-/// result (bit patterns). The exact model without flushing runs in native arithmetic where that
-/// decides the rounding ([`super::fast`]), else on the exact path.
+/// result (bit patterns). Every model with round to nearest even and no flushing runs in native
+/// arithmetic where that decides the rounding ([`super::fast`]), else on the exact path.
 pub fn dot2_acc32(
     enc: Half16Encoding,
     a: [u16; 2],
@@ -29,8 +29,8 @@ pub fn dot2_acc32(
     cfg: &ModelConfig,
 ) -> u32 {
     let pack = |v: [u16; 2]| u32::from(v[0]) | (u32::from(v[1]) << 16);
-    if super::fast::applies(cfg)
-        && let Some(r) = super::fast::dot2_acc32(enc, pack(a), pack(b), acc)
+    if super::fast::batch_native(cfg)
+        && let Some(r) = super::fast::dot2_acc32_model(enc, cfg.model, pack(a), pack(b), acc)
     {
         return r;
     }
@@ -64,8 +64,8 @@ pub fn dot2_acc16(
     cfg: &ModelConfig,
 ) -> u16 {
     let pack = |v: [u16; 2]| u32::from(v[0]) | (u32::from(v[1]) << 16);
-    if super::fast::applies(cfg)
-        && let Some(r) = super::fast::dot2_acc16(enc, pack(a), pack(b), acc)
+    if super::fast::batch_native(cfg)
+        && let Some(r) = super::fast::dot2_acc16_model(enc, cfg.model, pack(a), pack(b), acc)
     {
         return r;
     }
@@ -99,10 +99,11 @@ pub fn dot4_acc32(
     acc: u32,
     cfg: &ModelConfig,
 ) -> u32 {
-    if super::fast::applies(cfg)
-        && let Some(r) = super::fast::dot4_acc32(
+    if super::fast::batch_native(cfg)
+        && let Some(r) = super::fast::dot4_acc32_model(
             enc_a,
             enc_b,
+            cfg.model,
             u32::from_le_bytes(a),
             u32::from_le_bytes(b),
             acc,

@@ -1,8 +1,9 @@
 //! Native arithmetic for the mixed dot products, round to nearest even and no flushing:
 //! `OpFDot2MixAcc32VALVE`, `OpFDot2MixAcc16VALVE` and `OpFDot4MixAcc32VALVE` one case at a
-//! time under the `exact` model ([`dot2_acc32`], [`dot2_acc16`], [`dot4_acc32`], which the
-//! typed API and the CLI use), and over slices under every model ([`dot2_acc32_batch`],
-//! [`dot2_acc16_batch`], [`dot4_acc32_batch`], [`par_batch`]).
+//! time under every model ([`dot2_acc32_model`], [`dot2_acc16_model`], [`dot4_acc32_model`],
+//! which the typed API, the interpreter and the JIT's entry points (`super::abi`) use; the
+//! exact model's [`dot2_acc32`], ...), and over slices under every model
+//! ([`dot2_acc32_batch`], [`dot2_acc16_batch`], [`dot4_acc32_batch`], [`par_batch`]).
 //!
 //! Every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
 //! exact in f64, as is the accumulator; infinities and NaNs decode to f64 infinities and NaNs,
@@ -29,7 +30,8 @@ use crate::float::{Format, RoundingMode};
 use rayon::prelude::*;
 use std::sync::LazyLock;
 
-/// Whether the fast path computes what `cfg` asks for.
+/// Whether the exact model's per-case functions ([`dot2_acc32`], ...) compute what `cfg` asks
+/// for (the `_model` ones and the batches compute every model where [`batch_native`] holds).
 pub fn applies(cfg: &ModelConfig) -> bool {
     cfg.model == Model::Exact && batch_native(cfg)
 }
@@ -58,49 +60,69 @@ pub fn fp8_table(enc: Fp8Encoding) -> &'static [f64; 256] {
 /// `OpFDot2MixAcc32VALVE` under the exact model (no flushing, nearest even): vectors packed
 /// component 0 in the low 16 bits; `None` sends the case to the exact path.
 pub fn dot2_acc32(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
-    let (v, undecided) = dot2_acc32_kernel(enc, a, b, acc);
-    (!undecided).then_some(v)
+    dot2_acc32_model(enc, Model::Exact, a, b, acc)
 }
 
 /// `OpFDot2MixAcc16VALVE` under the exact model (no flushing, nearest even), the accumulator
 /// and result in the vectors' encoding; `None` sends the case to the exact path.
 pub fn dot2_acc16(enc: Half16Encoding, a: u32, b: u32, acc: u16) -> Option<u16> {
-    let (v, undecided) = dot2_acc16_kernel(enc, a, b, acc);
-    (!undecided).then_some(v)
+    dot2_acc16_model(enc, Model::Exact, a, b, acc)
 }
 
 /// `OpFDot4MixAcc32VALVE` under the exact model: each vector's components packed byte 0 first.
 pub fn dot4_acc32(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> Option<u32> {
-    let (v, undecided) = dot4_acc32_kernel(ea, eb, a, b, acc);
+    dot4_acc32_model(ea, eb, Model::Exact, a, b, acc)
+}
+
+/// The kernel of `$k` for one case with the model `$m` as its last constant.
+macro_rules! one_case {
+    ($m:expr, ($a:expr, $b:expr, $acc:expr), $k:ident < $($c:literal),* >) => {
+        match model_id($m) {
+            EXACT => $k::<$($c,)* { EXACT }>.eval($a, $b, $acc),
+            SEQUENTIAL => $k::<$($c,)* { SEQUENTIAL }>.eval($a, $b, $acc),
+            ACC_FIRST => $k::<$($c,)* { ACC_FIRST }>.eval($a, $b, $acc),
+            FUSED => $k::<$($c,)* { FUSED }>.eval($a, $b, $acc),
+            _ => $k::<$($c,)* { FMA }>.eval($a, $b, $acc),
+        }
+    };
+}
+
+/// [`dot2_acc32`] under any model (nearest even, no flushing): one case through the batch
+/// kernels' arithmetic; `None` sends the case to the exact path.
+pub fn dot2_acc32_model(enc: Half16Encoding, m: Model, a: u32, b: u32, acc: u32) -> Option<u32> {
+    let (v, undecided) = match enc {
+        Half16Encoding::F16 => one_case!(m, (a, b, acc), Dot2Acc32<false>),
+        Half16Encoding::Bf16 => one_case!(m, (a, b, acc), Dot2Acc32<true>),
+    };
     (!undecided).then_some(v)
 }
 
-/// The exact model's kernels for one case.
-#[inline(always)]
-fn dot2_acc32_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u32) -> (u32, bool) {
-    match enc {
-        Half16Encoding::F16 => Dot2Acc32::<false, EXACT>.eval(a, b, acc),
-        Half16Encoding::Bf16 => Dot2Acc32::<true, EXACT>.eval(a, b, acc),
-    }
+/// [`dot2_acc16`] under any model (nearest even, no flushing), as [`dot2_acc32_model`].
+pub fn dot2_acc16_model(enc: Half16Encoding, m: Model, a: u32, b: u32, acc: u16) -> Option<u16> {
+    let (v, undecided) = match enc {
+        Half16Encoding::F16 => one_case!(m, (a, b, acc), Dot2Acc16<false>),
+        Half16Encoding::Bf16 => one_case!(m, (a, b, acc), Dot2Acc16<true>),
+    };
+    (!undecided).then_some(v)
 }
 
-#[inline(always)]
-fn dot2_acc16_kernel(enc: Half16Encoding, a: u32, b: u32, acc: u16) -> (u16, bool) {
-    match enc {
-        Half16Encoding::F16 => Dot2Acc16::<false, EXACT>.eval(a, b, acc),
-        Half16Encoding::Bf16 => Dot2Acc16::<true, EXACT>.eval(a, b, acc),
-    }
-}
-
-#[inline(always)]
-fn dot4_acc32_kernel(ea: Fp8Encoding, eb: Fp8Encoding, a: u32, b: u32, acc: u32) -> (u32, bool) {
+/// [`dot4_acc32`] under any model (nearest even, no flushing), as [`dot2_acc32_model`].
+pub fn dot4_acc32_model(
+    ea: Fp8Encoding,
+    eb: Fp8Encoding,
+    m: Model,
+    a: u32,
+    b: u32,
+    acc: u32,
+) -> Option<u32> {
     use Fp8Encoding::{E4m3, E5m2};
-    match (ea, eb) {
-        (E4m3, E4m3) => Dot4Acc32::<false, false, EXACT>.eval(a, b, acc),
-        (E4m3, E5m2) => Dot4Acc32::<false, true, EXACT>.eval(a, b, acc),
-        (E5m2, E4m3) => Dot4Acc32::<true, false, EXACT>.eval(a, b, acc),
-        (E5m2, E5m2) => Dot4Acc32::<true, true, EXACT>.eval(a, b, acc),
-    }
+    let (v, undecided) = match (ea, eb) {
+        (E4m3, E4m3) => one_case!(m, (a, b, acc), Dot4Acc32<false, false>),
+        (E4m3, E5m2) => one_case!(m, (a, b, acc), Dot4Acc32<false, true>),
+        (E5m2, E4m3) => one_case!(m, (a, b, acc), Dot4Acc32<true, false>),
+        (E5m2, E5m2) => one_case!(m, (a, b, acc), Dot4Acc32<true, true>),
+    };
+    (!undecided).then_some(v)
 }
 
 /// Why a batch cannot be evaluated.

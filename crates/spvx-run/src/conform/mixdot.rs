@@ -12,18 +12,29 @@
 //! and rounding ties (a power-of-two product equal to half a unit in the last place of the
 //! accumulator, on an even and on an odd accumulator).
 //!
+//! Expected values: spvx-num's batch functions over the unit's words ([`expected`]), under the
+//! run's model (the default `exact`, or a profile's), not a run of the module: the engine's
+//! compiled module and the device are both checked against spvx-num directly.
+//!
 //! Allowed differences: the extension leaves the "exact order and precision" of the
 //! accumulation to the implementation, so a device result equal to the result of one of the
 //! accumulation models spvx-num implements (`spvx_num::mixdot::Model`, with or without
 //! flushing input or output denormals) is ALLOWED DIFFERENCE naming the model; a NaN where a
-//! NaN is expected is allowed (no NaN payloads are defined).
+//! NaN is expected is allowed (no NaN payloads are defined). [`Allowance`] evaluates each
+//! model without flushing over the whole unit by the batch functions the first time a
+//! difference asks for it; the flushing variants (the exact path, case by case) only for the
+//! differing cases.
 
 use super::ext::Ext;
 use super::form::{Form, Kind, LOCAL, Port};
 use crate::ElemType;
 use crate::prng::SplitMix64;
+use spvx_num::mixdot::fast::{
+    BatchLengths, batch_native, dot2_acc16_batch, dot2_acc32_batch, dot4_acc32_batch,
+};
 use spvx_num::mixdot::{Encoding, MixOp, MixdotCase, Model, ModelConfig};
 use spvx_spirv::op::Op;
+use std::cell::OnceCell;
 
 /// One mixed dot product form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -368,6 +379,152 @@ pub fn inputs(f: &MixDotForm, rng: &mut SplitMix64, count: u32) -> Vec<Vec<u8>> 
     vec![ab, bb_, accb]
 }
 
+/// The results of `f` under `cfg` for the cases `(a[i], b[i], acc[i])` by spvx-num's batch
+/// functions (16-bit results zero-extended).
+pub fn results(
+    f: &MixDotForm,
+    (a, b, acc): (&[u32], &[u32], &[u32]),
+    cfg: &ModelConfig,
+) -> Result<Vec<u32>, BatchLengths> {
+    let mut out = vec![0u32; a.len()];
+    match (f.op, f.enc_a.half16(), f.enc_a.fp8(), f.enc_b.fp8()) {
+        (MixOp::Dot2Acc32, Some(h), _, _) => {
+            dot2_acc32_batch(h, a, b, acc, cfg, &mut out)?;
+        }
+        (MixOp::Dot2Acc16, Some(h), _, _) => {
+            let acc16: Vec<u16> = acc.iter().map(|&w| w as u16).collect();
+            let mut out16 = vec![0u16; a.len()];
+            dot2_acc16_batch(h, a, b, &acc16, cfg, &mut out16)?;
+            out = out16.into_iter().map(u32::from).collect();
+        }
+        (MixOp::Dot4Acc32, _, Some(ea), Some(eb)) => {
+            dot4_acc32_batch(ea, eb, a, b, acc, cfg, &mut out)?;
+        }
+        // Not one of the forms of [`forms`]: case by case (an invalid case gives 0).
+        _ => {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = f.case(a[i], b[i], acc[i]).map_or(0, |c| c.evaluate(cfg));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The words of input binding `k` (a, b or acc) of a unit.
+fn words(inputs: &[Vec<u8>], k: usize) -> Vec<u32> {
+    inputs.get(k).map_or_else(Vec::new, |b| {
+        b.chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect()
+    })
+}
+
+/// The expected output bytes of a unit of `count` invocations under `cfg`: each invocation's
+/// result word, little-endian.
+pub fn expected(
+    f: &MixDotForm,
+    inputs: &[Vec<u8>],
+    count: u32,
+    cfg: &ModelConfig,
+) -> Result<Vec<u8>, String> {
+    let (mut a, mut b, mut acc) = (words(inputs, 0), words(inputs, 1), words(inputs, 2));
+    for w in [&mut a, &mut b, &mut acc] {
+        w.resize(count as usize, 0);
+    }
+    let out = results(f, (&a, &b, &acc), cfg).map_err(|e| format!("{}: {e}", f.id()))?;
+    Ok(out.iter().flat_map(|w| w.to_le_bytes()).collect())
+}
+
+/// The configurations a device may use, in the order they are tried and named: each model,
+/// without flushing, with input, with output, and with both denormals flushed.
+fn configurations() -> Vec<ModelConfig> {
+    let mut v = Vec::new();
+    for model in Model::ALL {
+        for (fi, fo) in [(false, false), (true, false), (false, true), (true, true)] {
+            v.push(ModelConfig {
+                flush_input_denormals: fi,
+                flush_output_denormals: fo,
+                ..ModelConfig::new(model)
+            });
+        }
+    }
+    v
+}
+
+/// Why a configuration's result is allowed.
+fn reason(cfg: &ModelConfig) -> String {
+    let (fi, fo) = (cfg.flush_input_denormals, cfg.flush_output_denormals);
+    let mut why = format!("equals the accumulation model '{}'", cfg.model.name());
+    if fi {
+        why += " with input denormals flushed";
+    }
+    if fo {
+        why += if fi {
+            " and output denormals flushed"
+        } else {
+            " with output denormals flushed"
+        };
+    }
+    why + " (the extension leaves order and precision to the implementation)"
+}
+
+/// The allowed differences of one unit: [`allowed`] for its invocations, each configuration
+/// that spvx-num's batch functions compute natively evaluated over the whole unit at its first
+/// use.
+pub struct Allowance {
+    form: MixDotForm,
+    a: Vec<u32>,
+    b: Vec<u32>,
+    acc: Vec<u32>,
+    configs: Vec<(ModelConfig, OnceCell<Vec<u32>>)>,
+}
+
+impl Allowance {
+    /// The allowance of a unit's input bytes (a, b and acc).
+    pub fn new(form: &MixDotForm, inputs: &[Vec<u8>]) -> Allowance {
+        Allowance {
+            form: *form,
+            a: words(inputs, 0),
+            b: words(inputs, 1),
+            acc: words(inputs, 2),
+            configs: configurations()
+                .into_iter()
+                .map(|c| (c, OnceCell::new()))
+                .collect(),
+        }
+    }
+
+    /// [`allowed`] for invocation `inv` of the unit.
+    pub fn reason(&self, inv: u32, expected: u32, got: u32) -> Option<String> {
+        let i = inv as usize;
+        let word = |v: &[u32]| v.get(i).copied().unwrap_or(0);
+        let (a, b, acc) = (word(&self.a), word(&self.b), word(&self.acc));
+        let case = self.form.case(a, b, acc)?;
+        let fmt = case.result_format();
+        if fmt.is_nan(u64::from(expected)) && fmt.is_nan(u64::from(got)) {
+            return Some(NAN_REASON.to_string());
+        }
+        let n = self.a.len().min(self.b.len()).min(self.acc.len());
+        for (cfg, table) in &self.configs {
+            let r = if batch_native(cfg) && i < n {
+                let all = table.get_or_init(|| {
+                    let args = (&self.a[..n], &self.b[..n], &self.acc[..n]);
+                    results(&self.form, args, cfg).unwrap_or_default()
+                });
+                all.get(i).copied()
+            } else {
+                None
+            };
+            if r.unwrap_or_else(|| case.evaluate(cfg)) == got {
+                return Some(reason(cfg));
+            }
+        }
+        None
+    }
+}
+
+const NAN_REASON: &str = "a NaN with another payload (SPIR-V defines no NaN payloads)";
+
 /// Whether `got` is a result the extension allows for the invocation's words: the result of
 /// an accumulation model spvx-num implements (with or without flushing denormals), or a NaN
 /// where a NaN is expected. The reason, naming the model.
@@ -382,32 +539,10 @@ pub fn allowed(
     let case = f.case(a, b, acc)?;
     let fmt = case.result_format();
     if fmt.is_nan(u64::from(expected)) && fmt.is_nan(u64::from(got)) {
-        return Some("a NaN with another payload (SPIR-V defines no NaN payloads)".to_string());
+        return Some(NAN_REASON.to_string());
     }
-    for model in Model::ALL {
-        for (fi, fo) in [(false, false), (true, false), (false, true), (true, true)] {
-            let cfg = ModelConfig {
-                flush_input_denormals: fi,
-                flush_output_denormals: fo,
-                ..ModelConfig::new(model)
-            };
-            if case.evaluate(&cfg) == got {
-                let mut why = format!("equals the accumulation model '{}'", model.name());
-                if fi {
-                    why += " with input denormals flushed";
-                }
-                if fo {
-                    why += if fi {
-                        " and output denormals flushed"
-                    } else {
-                        " with output denormals flushed"
-                    };
-                }
-                return Some(
-                    why + " (the extension leaves order and precision to the implementation)",
-                );
-            }
-        }
-    }
-    None
+    configurations()
+        .iter()
+        .find(|cfg| case.evaluate(cfg) == got)
+        .map(reason)
 }

@@ -140,14 +140,12 @@ pub fn allowance<'a>(form: &'a Form, inputs: &'a [Vec<u8>]) -> Option<Box<Allow<
         Kind::Smma(f) => f
             .is_float()
             .then(|| -> Box<Allow<'a>> { Box::new(move |_, e, g| smma::allowed(f, e, g)) }),
-        Kind::MixDot(f) => Some(Box::new(move |inv, expected, got| {
-            let word = |k: usize| {
-                inputs
-                    .get(k)
-                    .map_or(0, |b| crate::ElemType::U32.bits_at(b, inv as usize) as u32)
-            };
-            mixdot::allowed(f, word(0), word(1), word(2), expected as u32, got as u32)
-        })),
+        Kind::MixDot(f) => {
+            let allowance = mixdot::Allowance::new(f, inputs);
+            Some(Box::new(move |inv, expected, got| {
+                allowance.reason(inv, expected as u32, got as u32)
+            }))
+        }
     }
 }
 

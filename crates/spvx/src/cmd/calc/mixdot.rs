@@ -1,11 +1,12 @@
 //! `spvx calc mixdot`: the mixed float dot products of SPV_VALVE_mixed_float_dot_product on the
 //! command line — a batch form for scripts (one case per line on stdin) and a single-case form
-//! for people. Parsing and printing only; the arithmetic is `spvx_num::mixdot`.
+//! for people. Parsing and printing only; the arithmetic is `spvx_num::mixdot` (the batch form,
+//! in batches: `super::mixdot_batch`).
 
 use crate::cmd::CmdResult;
 use spvx_num::float::{Format, RoundingMode};
 use spvx_num::mixdot::{Encoding, MixOp, MixdotCase, Model, ModelConfig};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 const HELP_TEXT: &str = "\
@@ -113,7 +114,7 @@ pub fn run(args: MixdotArgs) -> CmdResult {
 }
 
 /// Parses a hex number with an optional 0x prefix into at most 32 bits.
-fn parse_hex32(text: &str) -> Result<u32, String> {
+pub(super) fn parse_hex32(text: &str) -> Result<u32, String> {
     let digits = text
         .strip_prefix("0x")
         .or_else(|| text.strip_prefix("0X"))
@@ -135,48 +136,16 @@ fn format_bits(f: Format, bits: u64) -> String {
     format!("0x{:0width$x}", bits, width = f.hex_digits())
 }
 
-fn parse_case(line: &str) -> Result<MixdotCase, String> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() != 6 {
-        return Err(format!(
-            "expected 6 fields `OP ENC1 ENC2 A B ACC`, found {}",
-            fields.len()
-        ));
-    }
-    let op: MixOp = fields[0].parse().map_err(|e| format!("{e}"))?;
-    let enc1: Encoding = fields[1].parse().map_err(|e| format!("{e}"))?;
-    let enc2: Encoding = fields[2].parse().map_err(|e| format!("{e}"))?;
-    let a = parse_hex32(fields[3]).map_err(|e| format!("A: {e}"))?;
-    let b = parse_hex32(fields[4]).map_err(|e| format!("B: {e}"))?;
-    let acc = parse_hex32(fields[5]).map_err(|e| format!("ACC: {e}"))?;
-    MixdotCase::new(op, enc1, enc2, a, b, acc).map_err(|e| format!("{e}"))
-}
-
 fn run_batch(cfg: &ModelConfig) -> CmdResult {
     let stdin = std::io::stdin();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let write_err = |e: std::io::Error| format!("error: cannot write standard output: {e}");
-    for (index, line) in stdin.lock().lines().enumerate() {
-        let number = index + 1;
-        let line =
-            line.map_err(|e| format!("error: line {number}: cannot read standard input: {e}"))?;
-        let content = line.split('#').next().unwrap_or("").trim();
-        if content.is_empty() {
-            continue;
-        }
-        match parse_case(content) {
-            Ok(case) => {
-                let bits = case.evaluate(cfg);
-                writeln!(out, "{}", format_bits(case.result_format(), bits as u64))
-                    .map_err(write_err)?;
-            }
-            Err(e) => {
-                out.flush().map_err(write_err)?;
-                return Err(format!("error: line {number}: {e}"));
-            }
-        }
-    }
-    out.flush().map_err(write_err)?;
+    let mut input = stdin.lock();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let result = super::mixdot_batch::run(&mut input, &mut out, cfg);
+    let flushed = out
+        .flush()
+        .map_err(|e| format!("error: cannot write standard output: {e}"));
+    result?;
+    flushed?;
     Ok(ExitCode::SUCCESS)
 }
 

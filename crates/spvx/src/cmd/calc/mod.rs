@@ -3,6 +3,7 @@
 pub mod fixed;
 mod fixed_batch;
 pub mod mixdot;
+mod mixdot_batch;
 
 use super::CmdResult;
 use clap::Subcommand;
