@@ -88,6 +88,8 @@ fn khronos_script_constructs_pass() {
         "engine_only/workgroup_blocks.amber",
         // ...and long vectors (SPV_EXT_long_vector; spvx-vk knows no such feature).
         "engine_only/long_vector.amber",
+        // ...of a specialization-constant length too, specialised by SPECIALIZE.
+        "engine_only/long_vector_spec.amber",
     ];
     for name in cases {
         let f = dir().join(name).display().to_string();
