@@ -296,6 +296,18 @@ impl ModuleIndex {
         Some((inst.operands.first()?.id()?, inst.operands.get(1)?.id()?))
     }
 
+    /// The storage class of a pointer type, typed (`OpTypePointer`) or untyped
+    /// (`OpTypeUntypedPointerKHR`, SPV_KHR_untyped_pointers); `None` for other types.
+    pub fn pointer_class(&self, type_id: Id) -> Option<u32> {
+        match self.ty(type_id)? {
+            Type::Pointer { storage_class, .. } => Some(*storage_class),
+            Type::Other(Op::TypeUntypedPointerKHR) => {
+                self.def_inst(type_id)?.operands.first()?.word()
+            }
+            _ => None,
+        }
+    }
+
     /// For a scalar type: itself; for a vector: its component type. Other types: `None`.
     pub fn scalar_or_component(&self, type_id: Id) -> Option<Id> {
         match self.ty(type_id)? {
