@@ -83,7 +83,7 @@ impl Compiler<'_> {
                     self.slot_count(index, dst.ty)?,
                     self.slot_count(index, v.ty)?,
                 );
-                if m == 0 || n % m != 0 {
+                if m == 0 || !n.is_multiple_of(m) {
                     return Err(self.err(index, "a value that does not divide the type"));
                 }
                 for at in (0..n).step_by(m as usize) {

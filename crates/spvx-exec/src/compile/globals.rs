@@ -195,7 +195,7 @@ impl Compiler<'_> {
                     let part = self.value(index, part)?;
                     let n = self.slot_count(index, v.ty)? as usize;
                     let m = self.slot_count(index, part.ty)? as usize;
-                    if m == 0 || n % m != 0 {
+                    if m == 0 || !n.is_multiple_of(m) {
                         return Err(self.err(index, "a value that does not divide the type"));
                     }
                     for k in 0..n {
