@@ -207,7 +207,7 @@ fn untyped_array_length_of_a_variable_pointer_is_rejected() {
     judge(
         &body(VPSB, sel),
         ENV,
-        Some("must not be a variable pointer"),
+        Some("OpUntypedArrayLengthKHR: Pointer operand must not be a variable pointer"),
     );
     let chain = "%s = OpUntypedPtrAccessChainKHR %up_sb %Buf %a %u0\n\
                  %n = OpUntypedArrayLengthKHR %uint %Buf %s 1";

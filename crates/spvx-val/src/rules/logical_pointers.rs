@@ -90,8 +90,8 @@ pub enum LogicalPointerError {
     #[error("OpArrayLength {id}: {rule}")]
     ArrayLength { id: String, rule: String },
     /// Message as spirv-val 2025.5 (`variable`).
-    #[error("OpArrayLength: Pointer operand must not be a variable pointer ({pointer})")]
-    ArrayLengthOfVariablePointer { pointer: String },
+    #[error("{opcode}: Pointer operand must not be a variable pointer ({pointer})")]
+    ArrayLengthOfVariablePointer { opcode: String, pointer: String },
     /// Message as spirv-val 2025.5 (`variable`).
     #[error("Variable pointers must point into the same structure (or OpConstantNull)")]
     DifferentStructures,

@@ -392,6 +392,7 @@ pub(super) fn check(ix: &ModuleIndex, out: &mut Vec<ValError>) {
                 && p.is_variable(s)
             {
                 out.push(err(LogicalPointerError::ArrayLengthOfVariablePointer {
+                    opcode: inst.opcode.name().to_string(),
                     pointer: ix.name(s),
                 }));
             }
