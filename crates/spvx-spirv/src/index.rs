@@ -283,6 +283,31 @@ impl ModuleIndex {
         self.type_of(id).and_then(|t| self.ty(t))
     }
 
+    /// For an `OpTypeVectorIdEXT` (SPV_EXT_long_vector) whose component count is not a
+    /// constant the index could evaluate (a specialization constant): its component type and
+    /// the count's id. The count is known once specialization constants are applied (the
+    /// engine resolves it when it builds a program); until then the type is a vector of
+    /// unknown length (`Type::Other(Op::TypeVectorIdEXT)`).
+    pub fn spec_vector(&self, type_id: Id) -> Option<(Id, Id)> {
+        if self.ty(type_id)? != &Type::Other(Op::TypeVectorIdEXT) {
+            return None;
+        }
+        let inst = self.def_inst(type_id)?;
+        Some((inst.operands.first()?.id()?, inst.operands.get(1)?.id()?))
+    }
+
+    /// The storage class of a pointer type, typed (`OpTypePointer`) or untyped
+    /// (`OpTypeUntypedPointerKHR`, SPV_KHR_untyped_pointers); `None` for other types.
+    pub fn pointer_class(&self, type_id: Id) -> Option<u32> {
+        match self.ty(type_id)? {
+            Type::Pointer { storage_class, .. } => Some(*storage_class),
+            Type::Other(Op::TypeUntypedPointerKHR) => {
+                self.def_inst(type_id)?.operands.first()?.word()
+            }
+            _ => None,
+        }
+    }
+
     /// For a scalar type: itself; for a vector: its component type. Other types: `None`.
     pub fn scalar_or_component(&self, type_id: Id) -> Option<Id> {
         match self.ty(type_id)? {

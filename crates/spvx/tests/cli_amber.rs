@@ -88,6 +88,11 @@ fn khronos_script_constructs_pass() {
         "engine_only/workgroup_blocks.amber",
         // ...and long vectors (SPV_EXT_long_vector; spvx-vk knows no such feature).
         "engine_only/long_vector.amber",
+        // ...of a specialization-constant length too, specialised by SPECIALIZE.
+        "engine_only/long_vector_spec.amber",
+        // VK_KHR_workgroup_memory_explicit_layout: SPIR-V 1.4 assembly, and the capability
+        // without Workgroup blocks leaves a Workgroup pointer's ArrayStride ignored.
+        "engine_only/wmel_spirv14_by_requirement.vkscript",
     ];
     for name in cases {
         let f = dir().join(name).display().to_string();

@@ -1,6 +1,6 @@
 //! Translation of the instructions that move register leaves: OpSelect, OpCopyObject,
-//! OpCopyLogical, the composite instructions (construct, extract, insert: register copies at
-//! constant leaf offsets), OpVectorShuffle and the dynamic vector extract and insert.
+//! OpCopyLogical, the composite instructions (construct, replicated construct, extract, insert:
+//! register copies at constant leaf offsets), OpVectorShuffle and the dynamic vector extract and insert.
 
 use super::Compiler;
 use super::func::Code;
@@ -66,6 +66,28 @@ impl Compiler<'_> {
                     let n = self.slot_count(index, v.ty)?;
                     self.copy(index, code, at, v.slot, n);
                     at += n;
+                }
+                Ok(())
+            }
+            Op::CompositeConstructReplicateEXT => {
+                // SPV_EXT_replicated_composites: every constituent is the one operand.
+                let dst = self.result(index, inst)?;
+                if matches!(
+                    self.ty(index, dst.ty)?,
+                    spvx_spirv::index::Type::Tensor { .. }
+                ) {
+                    return Err(self.unsupported(index, "replicated composites of a tensor type"));
+                }
+                let v = self.operand(index, inst, 0)?;
+                let (n, m) = (
+                    self.slot_count(index, dst.ty)?,
+                    self.slot_count(index, v.ty)?,
+                );
+                if m == 0 || !n.is_multiple_of(m) {
+                    return Err(self.err(index, "a value that does not divide the type"));
+                }
+                for at in (0..n).step_by(m as usize) {
+                    self.copy(index, code, dst.slot + at, v.slot, m);
                 }
                 Ok(())
             }

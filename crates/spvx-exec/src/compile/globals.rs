@@ -187,6 +187,28 @@ impl Compiler<'_> {
                         at += n;
                     }
                 }
+                Op::ConstantCompositeReplicateEXT | Op::SpecConstantCompositeReplicateEXT => {
+                    let v = self.fixed_value(index, inst)?;
+                    let Some(part) = inst.operands.first().and_then(|o| o.id()) else {
+                        return Err(self.err(index, "a replicated composite without a value"));
+                    };
+                    let part = self.value(index, part)?;
+                    let n = self.slot_count(index, v.ty)? as usize;
+                    let m = self.slot_count(index, part.ty)? as usize;
+                    if m == 0 || !n.is_multiple_of(m) {
+                        return Err(self.err(index, "a value that does not divide the type"));
+                    }
+                    for k in 0..n {
+                        self.eval[v.slot as usize + k] = self.eval[part.slot as usize + k % m];
+                    }
+                }
+                Op::TypeVectorIdEXT
+                    if inst
+                        .result
+                        .is_some_and(|t| self.ix.ty(t) == Some(&Type::Other(opcode))) =>
+                {
+                    self.spec_vector(index, inst)?;
+                }
                 Op::SpecConstantOp => {
                     self.fixed_value(index, inst)?;
                     let Some(op) = inst.operands.first().and_then(|o| o.word()) else {
@@ -218,6 +240,35 @@ impl Compiler<'_> {
                 self.globals.workgroup_size = Some(id);
             }
         }
+        Ok(())
+    }
+
+    /// Resolves an `OpTypeVectorIdEXT` whose component count is a specialization constant
+    /// (SPV_EXT_long_vector) to a vector of the count's value, specialised: from here on the
+    /// type is an ordinary vector.
+    fn spec_vector(&mut self, index: usize, inst: &Instruction) -> Result<(), ExecError> {
+        let id = |i: usize| inst.operands.get(i).and_then(|o| o.id());
+        let (Some(ty), Some(component), Some(count)) = (inst.result, id(0), id(1)) else {
+            return Err(self.err(index, "OpTypeVectorIdEXT without its operands"));
+        };
+        let n = self.eval[self.value(index, count)?.slot as usize];
+        // SPV_EXT_long_vector: "treated as an unsigned value and must be greater than zero".
+        if n == 0 {
+            return Err(self.err(
+                index,
+                format!(
+                    "OpTypeVectorIdEXT {}: the component count {} is 0 once specialised",
+                    self.ix.name(ty),
+                    self.ix.name(count)
+                ),
+            ));
+        }
+        let count = u32::try_from(n)
+            .ok()
+            .filter(|&n| n <= super::MAX_VALUE_SLOTS)
+            .ok_or_else(|| self.unsupported(index, format!("vectors of {n} components")))?;
+        self.spec_vectors
+            .insert(ty, Type::Vector { component, count });
         Ok(())
     }
 

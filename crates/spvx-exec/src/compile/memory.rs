@@ -363,7 +363,8 @@ impl Compiler<'_> {
     /// addressing) for a pointer of type `ptr_ty` to `pointee`. SPIR-V 1.6 OpPtrAccessChain:
     /// the pointer type's ArrayStride gives the step for the Uniform, StorageBuffer and
     /// PushConstant storage classes; for others "the implementation calculates" it. In
-    /// Workgroup memory without explicit layout (no WorkgroupMemoryExplicitLayoutKHR) spvx
+    /// Workgroup memory without explicit layout (no WorkgroupMemoryExplicitLayoutKHR, or no
+    /// Workgroup Block: [`Self::workgroup_explicitly_laid_out`]) spvx
     /// ignores the decoration and steps by the pointee's size in its workgroup layout, as the
     /// Vulkan CTS expects (docs/semantics/memory-and-resources.md, "OpPtrAccessChain strides
     /// in Workgroup memory").
@@ -380,10 +381,7 @@ impl Compiler<'_> {
                 storage_class: STORAGE_WORKGROUP,
                 ..
             }
-        ) || self
-            .ix
-            .enabled_capabilities
-            .contains(&CAP_WORKGROUP_MEMORY_EXPLICIT_LAYOUT);
+        ) || self.workgroup_explicitly_laid_out();
         let declared = self
             .deco(ptr_ty, super::types::deco::ARRAY_STRIDE)
             .and_then(|w| w.first().copied())
@@ -397,6 +395,33 @@ impl Compiler<'_> {
         };
         u32::try_from(stride)
             .map_err(|_| self.err(index, "pointee too large for pointer arithmetic"))
+    }
+
+    /// True when the module's Workgroup memory is explicitly laid out: it declares
+    /// WorkgroupMemoryExplicitLayoutKHR and its Workgroup variables are Block structs
+    /// (SPV_KHR_workgroup_memory_explicit_layout: all of an entry point's or none). The
+    /// capability alone does not lay out plain Workgroup variables: the CTS's
+    /// ptr_access_chain/workgroup_bad_stride declares it, has no Block, and expects a wrong
+    /// ArrayStride on the Workgroup pointer type ignored.
+    fn workgroup_explicitly_laid_out(&self) -> bool {
+        if !self
+            .ix
+            .enabled_capabilities
+            .contains(&CAP_WORKGROUP_MEMORY_EXPLICIT_LAYOUT)
+        {
+            return false;
+        }
+        self.ix.insts.iter().any(|inst| {
+            inst.opcode == Op::Variable
+                && inst.operands.first().and_then(|o| o.word()) == Some(STORAGE_WORKGROUP)
+                && inst
+                    .result_type
+                    .and_then(|t| match self.ix.ty(t) {
+                        Some(Type::Pointer { pointee, .. }) => Some(*pointee),
+                        _ => None,
+                    })
+                    .is_some_and(|p| self.deco(p, super::types::deco::BLOCK).is_some())
+        })
     }
 
     /// For an array of buffers (an array whose element is a `Block` or `BufferBlock`

@@ -105,6 +105,9 @@ pub(crate) struct Compiler<'a> {
     /// Result ids of shaped tensor values (composites and constants: `tensor`), which
     /// OpTensorWriteARM cannot write.
     pub tensor_values: std::collections::HashSet<Id>,
+    /// `OpTypeVectorIdEXT` types whose component count is a specialization constant, resolved
+    /// to vectors once the constants are evaluated (`globals`, with the run's overrides).
+    pub spec_vectors: HashMap<Id, spvx_spirv::index::Type>,
 }
 
 impl<'a> Compiler<'a> {
@@ -223,6 +226,7 @@ fn compile_index(
         promote: promote::Promotion::default(),
         other_barriers: 0,
         tensor_values: Default::default(),
+        spec_vectors: HashMap::new(),
     };
     let order = func::reachable_functions(&c, entry_fn, ep_index)?;
     for (i, f) in order.iter().enumerate() {

@@ -144,6 +144,7 @@ impl Compiler<'_> {
             | Op::CopyObject
             | Op::CopyLogical
             | Op::CompositeConstruct
+            | Op::CompositeConstructReplicateEXT
             | Op::CompositeExtract
             | Op::CompositeInsert
             | Op::VectorShuffle

@@ -74,19 +74,28 @@ impl Compiler<'_> {
             .map(|inst| words(inst, 3))
     }
 
+    /// The type declared by `ty`, with the component count of an `OpTypeVectorIdEXT` whose
+    /// count is a specialization constant resolved (`None` before its count is evaluated).
+    pub fn resolved_ty(&self, ty: Id) -> Option<&Type> {
+        match self.ix.ty(ty) {
+            Some(Type::Other(Op::TypeVectorIdEXT)) => self.spec_vectors.get(&ty),
+            t => t,
+        }
+    }
+
     /// The type declared by `ty`.
     pub fn ty(&self, index: usize, ty: Id) -> Result<&Type, ExecError> {
-        match self.ix.ty(ty) {
-            // The index resolves OpTypeVectorIdEXT with a constant count to a vector; a
-            // specialization-constant count is left unresolved.
-            Some(Type::Other(Op::TypeVectorIdEXT)) => Err(self.unsupported(
+        match self.resolved_ty(ty) {
+            Some(t) => Ok(t),
+            // The index resolves OpTypeVectorIdEXT with a constant count to a vector, and
+            // `globals` one with a specialization-constant count when it reaches it.
+            None if self.ix.ty(ty).is_some() => Err(self.err(
                 index,
                 format!(
-                    "{}: OpTypeVectorIdEXT whose component count is a specialization constant",
+                    "{}: OpTypeVectorIdEXT used before its component count is known",
                     self.ix.name(ty)
                 ),
             )),
-            Some(t) => Ok(t),
             None => Err(self.err(index, format!("{} is not a type", self.ix.name(ty)))),
         }
     }

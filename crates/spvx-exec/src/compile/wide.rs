@@ -133,7 +133,7 @@ impl Compiler<'_> {
     /// The component width and count of an integer scalar or vector type of any width;
     /// `None` for other types.
     pub(crate) fn int_shape(&self, ty: Id) -> Option<(u32, u32)> {
-        let (c, n) = match self.ix.ty(ty)? {
+        let (c, n) = match self.resolved_ty(ty)? {
             Type::Vector { component, count } => (*component, *count),
             _ => (ty, 1),
         };

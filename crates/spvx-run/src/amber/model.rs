@@ -181,13 +181,16 @@ pub struct Script {
 impl Script {
     /// The target environment of a SPIRV-ASM shader without `TARGET_ENV`: `chosen` (the
     /// command line's `--target-env`, as Amber's `-t`) when given, else spv1.4 when the script
-    /// requires `VK_KHR_spirv_1_4` (as the CTS harness assembles those scripts), else spv1.0
-    /// (Amber's default).
+    /// requires `VK_KHR_spirv_1_4` (as the CTS harness assembles those scripts) or
+    /// `VK_KHR_workgroup_memory_explicit_layout` (its SPIR-V extension requires SPIR-V 1.4: the
+    /// CTS's ptr_access_chain/workgroup_bad_stride lists its Workgroup and StorageBuffer
+    /// variables in the entry point's interface, as only 1.4 allows), else spv1.0 (Amber's
+    /// default).
     pub fn default_asm_env<'a>(&self, chosen: Option<&'a str>) -> &'a str {
-        let wants_1_4 = self
-            .requires
-            .iter()
-            .any(|r| matches!(r, Require::Extension(e, _) if e == "VK_KHR_spirv_1_4"));
+        let wants_1_4 = self.requires.iter().any(|r| {
+            matches!(r, Require::Extension(e, _)
+                if e == "VK_KHR_spirv_1_4" || e == "VK_KHR_workgroup_memory_explicit_layout")
+        });
         match chosen {
             Some(env) => env,
             None if wants_1_4 => "spv1.4",

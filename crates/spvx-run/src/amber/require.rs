@@ -95,8 +95,9 @@ pub const FEATURES: &[(&str, bool, Has)] = &[
     ("shaderSubgroupUniformControlFlow", true, |f| {
         f.shader_subgroup_uniform_control_flow
     }),
-    // SPV_EXT_long_vector (OpTypeVectorIdEXT: vectors of any constant length): the engine
-    // runs them; spvx-vk knows no such feature, so a device run is skipped.
+    // SPV_EXT_long_vector (OpTypeVectorIdEXT: vectors of any length, a constant or a
+    // specialization constant): the engine runs them; spvx-vk knows no such feature, so a
+    // device run is skipped.
     ("longVector", true, |_| false),
     // bfloat16, float8 and the VALVE mixed float dot products (the engine has every form).
     ("shaderBFloat16Type", true, |f| f.shader_bfloat16_type),

@@ -108,6 +108,10 @@ impl ModuleIndex {
                 | Type::Tensor { element, .. } => stack.push((*element, depth + 1)),
                 Type::Vector { component, .. } => stack.push((*component, depth + 1)),
                 Type::Matrix { column, .. } => stack.push((*column, depth + 1)),
+                // A long vector whose count is a specialization constant: its components.
+                Type::Other(Op::TypeVectorIdEXT) => {
+                    stack.push((self.spec_vector(t)?.0, depth + 1));
+                }
                 _ => return None,
             }
         }

@@ -10,7 +10,8 @@
 //! in instructions whose operands name such ids by design — type declarations, debug and
 //! annotation instructions, `OpFunction` (its function type), branches and merges (labels),
 //! `OpPhi` (parent labels), `OpExtInst` (the set), `OpSizeOf`, the cooperative-matrix length
-//! instructions, and non-semantic / debug-info extended instructions. spvx-val applies the same
+//! instructions, the type operands of the untyped-pointer instructions, and non-semantic /
+//! debug-info extended instructions. spvx-val applies the same
 //! rule with the same exceptions. Like spirv-val, it judges only operands defined earlier in
 //! the module (a forward reference is allowed only in the positions [`super::ids`] lists, none
 //! of which can legally name a type or a typeless id where a value is wanted).
@@ -74,6 +75,22 @@ fn may_name_typeless(inst: &Instruction) -> bool {
     )
 }
 
+/// The operand of an SPV_KHR_untyped_pointers instruction that names a type by design (the
+/// Data Type of `OpUntypedVariableKHR`, the Base Type of the untyped access chains, the
+/// Structure of `OpUntypedArrayLengthKHR`, the Pointer Type of `OpUntypedPrefetchKHR`).
+fn untyped_type_operand(opcode: Op) -> Option<usize> {
+    match opcode {
+        Op::UntypedVariableKHR => Some(1),
+        Op::UntypedAccessChainKHR
+        | Op::UntypedInBoundsAccessChainKHR
+        | Op::UntypedPtrAccessChainKHR
+        | Op::UntypedInBoundsPtrAccessChainKHR
+        | Op::UntypedArrayLengthKHR
+        | Op::UntypedPrefetchKHR => Some(0),
+        _ => None,
+    }
+}
+
 /// Appends an error for every operand naming a type or a typeless id where a value is wanted.
 pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
     let result_type_kind = ix.grammar.common.id_result_type;
@@ -81,9 +98,10 @@ pub fn check(ix: &ModuleIndex, _opts: &Options, out: &mut Vec<ValError>) {
         if exempt_from_both(ix, inst) {
             continue;
         }
-        for operand in &inst.operands {
+        let type_operand = untyped_type_operand(inst.opcode);
+        for (k, operand) in inst.operands.iter().enumerate() {
             let Some(id) = operand.id() else { continue };
-            if operand.kind == result_type_kind {
+            if operand.kind == result_type_kind || type_operand == Some(k) {
                 continue;
             }
             let Some(def) = ix.def(id) else { continue };

@@ -18,7 +18,7 @@ use crate::error::ValError;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use spvx_spirv::grammar::Version;
 use spvx_spirv::index::{ModuleIndex, Type};
-use spvx_spirv::instruction::Id;
+use spvx_spirv::instruction::{Id, Instruction};
 use spvx_spirv::op::Op;
 use thiserror::Error;
 
@@ -147,7 +147,9 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
         for id in inst.operands.iter().skip(3).filter_map(|o| o.id()) {
             let name = || ix.name(id);
             let entry = entry.to_string();
-            let Some(var) = ix.def_inst(id).filter(|d| d.opcode == Op::Variable) else {
+            let is_variable =
+                |d: &&Instruction| matches!(d.opcode, Op::Variable | Op::UntypedVariableKHR);
+            let Some(var) = ix.def_inst(id).filter(is_variable) else {
                 err(InterfaceError::NotAVariable { id: name(), entry });
                 continue;
             };
@@ -298,7 +300,7 @@ impl<'i> StaticUses<'i> {
                 }
                 for id in inst.referenced_ids() {
                     if let Some(d) = ix.def(id)
-                        && d.opcode == Op::Variable
+                        && matches!(d.opcode, Op::Variable | Op::UntypedVariableKHR)
                         && ix.function_of(d.index).is_none()
                         && seen.insert(id)
                     {

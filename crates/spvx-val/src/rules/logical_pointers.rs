@@ -17,6 +17,10 @@
 //! group instruction is an error here even where that instruction's own type rule would also
 //! reject it.
 //!
+//! Untyped pointers (SPV_KHR_untyped_pointers) are logical pointers too, as in spirv-val:
+//! OpUntypedAccessChainKHR, OpUntypedInBoundsAccessChainKHR and OpUntypedArrayLengthKHR take
+//! them without conditions, OpUntypedPtrAccessChainKHR with a variable-pointers capability.
+//!
 //! [`array_length`]: OpArrayLength's own rules. [`variable`]: the variable-pointer rules proper.
 //! [`workgroup_blocks`]: the entry-point rules of SPV_KHR_workgroup_memory_explicit_layout,
 //! which decide which Workgroup variables alias.
@@ -28,7 +32,7 @@ mod workgroup_blocks;
 
 use crate::Options;
 use crate::error::ValError;
-use spvx_spirv::index::{ModuleIndex, Type};
+use spvx_spirv::index::ModuleIndex;
 use spvx_spirv::op::Op;
 use thiserror::Error;
 
@@ -86,8 +90,8 @@ pub enum LogicalPointerError {
     #[error("OpArrayLength {id}: {rule}")]
     ArrayLength { id: String, rule: String },
     /// Message as spirv-val 2025.5 (`variable`).
-    #[error("OpArrayLength: Pointer operand must not be a variable pointer ({pointer})")]
-    ArrayLengthOfVariablePointer { pointer: String },
+    #[error("{opcode}: Pointer operand must not be a variable pointer ({pointer})")]
+    ArrayLengthOfVariablePointer { opcode: String, pointer: String },
     /// Message as spirv-val 2025.5 (`variable`).
     #[error("Variable pointers must point into the same structure (or OpConstantNull)")]
     DifferentStructures,
@@ -147,6 +151,10 @@ const ALLOWED: &[Op] = &[
     Op::AtomicFMinEXT,
     Op::AtomicFMaxEXT,
     Op::AtomicFAddEXT,
+    // SPV_KHR_untyped_pointers.
+    Op::UntypedArrayLengthKHR,
+    Op::UntypedAccessChainKHR,
+    Op::UntypedInBoundsAccessChainKHR,
 ];
 
 /// Instructions that take them with a variable-pointers capability.
@@ -158,6 +166,7 @@ const VARIABLE_POINTER_OPS: &[Op] = &[
     Op::PtrDiff,
     Op::Select,
     Op::Phi,
+    Op::UntypedPtrAccessChainKHR,
 ];
 
 /// `OpAtomicLoad` … `OpAtomicXor`.
@@ -180,14 +189,10 @@ const ATOMICS: &[Op] = &[
     Op::AtomicXor,
 ];
 
-/// The storage class of `id`'s type when it is a logical pointer.
+/// The storage class of `id`'s type when it is a logical pointer (typed or untyped).
 fn logical_pointer_class(ix: &ModuleIndex, id: u32) -> Option<u32> {
-    match ix.value_type(id)? {
-        Type::Pointer { storage_class, .. } if *storage_class != SC_PHYSICAL_STORAGE_BUFFER => {
-            Some(*storage_class)
-        }
-        _ => None,
-    }
+    ix.pointer_class(ix.type_of(id)?)
+        .filter(|&c| c != SC_PHYSICAL_STORAGE_BUFFER)
 }
 
 /// Appends an error for every instruction with a logical pointer operand it may not have.

@@ -129,10 +129,43 @@ fn operands(ix: &ModuleIndex, inst: &Instruction) -> Result<(), String> {
                     ix.name(c)
                 ));
             }
-            if word(1).is_some_and(|n| n < 2) {
+            // SPV_EXT_long_vector: "Modify OpTypeVector to allow a Component Count of 1".
+            let least = if ix.has_capability("LongVectorEXT") {
+                1
+            } else {
+                2
+            };
+            if word(1).is_some_and(|n| n < least) {
                 return Err(format!(
-                    "illegal number of components ({}): a vector has at least 2",
+                    "illegal number of components ({}): a vector has at least {least}",
                     word(1).unwrap_or(0)
+                ));
+            }
+        }
+        // SPV_EXT_long_vector (the opcode of OpTypeCooperativeVectorNV, whose operands follow
+        // the same rules): "'Component Type' … must be a 'scalar type'. 'Component Count' must
+        // be a 'constant instruction' with scalar 32-bit 'integer type'. It is treated as an
+        // unsigned value and must be greater than zero."
+        Op::TypeVectorIdEXT => {
+            let c = id(0).unwrap_or(0);
+            if !ix.ty(c).is_some_and(Type::is_scalar) {
+                return Err(format!(
+                    "Component Type {} is not a scalar type",
+                    ix.name(c)
+                ));
+            }
+            let n = id(1).unwrap_or(0);
+            let int32 = matches!(ix.value_type(n), Some(Type::Int { width: 32, .. }));
+            if !(ix.is_constant(n) && int32) {
+                return Err(format!(
+                    "Component Count {} is not a constant of 32-bit integer type",
+                    ix.name(n)
+                ));
+            }
+            if ix.const_u64(n) == Some(0) {
+                return Err(format!(
+                    "Component Count {} must be greater than zero",
+                    ix.name(n)
                 ));
             }
         }

@@ -38,6 +38,8 @@ pub(super) fn target_violation(
 ) -> Option<&'static str> {
     let is_constant = def.result.is_some_and(|t| ix.is_constant(t));
     let opcode = def.opcode;
+    // OpUntypedVariableKHR (SPV_KHR_untyped_pointers) declares a variable too.
+    let variable = matches!(opcode, Op::Variable | Op::UntypedVariableKHR);
     match d {
         dec::SPEC_ID => (!matches!(
             opcode,
@@ -53,7 +55,7 @@ pub(super) fn target_violation(
         ))
         .then_some("must be an array or pointer type"),
         dec::BUILT_IN => {
-            if opcode != Op::Variable && !is_constant {
+            if !variable && !is_constant {
                 return Some(
                     "must be a variable, a structure member or a constant (BuiltIns can only target variables, structure members or constants)",
                 );
@@ -63,7 +65,7 @@ pub(super) fn target_violation(
                 (!is_constant && ix.has_capability("Shader"))
                     .then_some("must be a constant for WorkgroupSize")
             } else {
-                (opcode != Op::Variable).then_some("must be a variable")
+                (!variable).then_some("must be a variable")
             }
         }
         dec::RELAXED_PRECISION => ix
@@ -74,7 +76,7 @@ pub(super) fn target_violation(
                 "cannot be applied to a type (RelaxedPrecision applies to results and variables)",
             ),
         d if MEMORY_OBJECT.contains(&d) => {
-            if opcode != Op::Variable && opcode != Op::FunctionParameter {
+            if !variable && opcode != Op::FunctionParameter {
                 return Some("must be a memory object declaration");
             }
             let pointer = def
@@ -96,7 +98,7 @@ pub(super) fn target_violation(
                 _ => None,
             }
         }
-        d if VARIABLE_ONLY.contains(&d) => (opcode != Op::Variable).then_some("must be a variable"),
+        d if VARIABLE_ONLY.contains(&d) => (!variable).then_some("must be a variable"),
         _ => None,
     }
 }

@@ -9,10 +9,9 @@ use spvx_spirv::instruction::{Id, Instruction};
 /// The storage class of the pointer type of `def`'s result (Uniform when it has none, as
 /// spirv-val assumes).
 pub(super) fn storage_class(ix: &ModuleIndex, def: &Instruction) -> u32 {
-    match def.result_type.and_then(|t| ix.ty(t)) {
-        Some(Type::Pointer { storage_class, .. }) => *storage_class,
-        _ => 2,
-    }
+    def.result_type
+        .and_then(|t| ix.pointer_class(t))
+        .unwrap_or(2)
 }
 
 pub(super) fn check(

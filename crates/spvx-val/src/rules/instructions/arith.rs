@@ -47,7 +47,7 @@ pub(super) fn check(cx: &Cx) -> Check {
             }
             let r = int_result(cx)?;
             let b = int_operand(cx, 0, "Base")?;
-            ensure(b.count == r.count, || {
+            ensure(b.same_count(&r), || {
                 cx.rule("expected Base to have the same component count as Result Type")
             })
         }
@@ -61,7 +61,7 @@ pub(super) fn check(cx: &Cx) -> Check {
             }
             let r = bool_result(cx)?;
             let x = float_operand(cx, 0, "x")?;
-            ensure(x.count == r.count, || {
+            ensure(x.same_count(&r), || {
                 cx.rule("expected the operand to have the same component count as Result Type")
             })
         }
@@ -159,7 +159,7 @@ fn int_like_result(cx: &Cx, what: &str) -> Check {
     let r = int_result(cx)?;
     for i in 0..cx.inst.operands.len() {
         let s = int_operand(cx, i, &format!("{what} {}", i + 1))?;
-        ensure(s.count == r.count, || {
+        ensure(s.same_count(&r), || {
             cx.rule(format!(
                 "expected {what} {} to have the same dimension as Result Type",
                 i + 1
@@ -181,14 +181,14 @@ fn shift(cx: &Cx) -> Check {
     }
     let r = int_result(cx)?;
     let base = int_operand(cx, 0, "Base")?;
-    ensure(base.count == r.count, || {
+    ensure(base.same_count(&r), || {
         cx.rule("expected Base to have the same dimension as Result Type")
     })?;
     ensure(base.width == r.width, || {
         cx.rule("expected Base to have the same bit width as Result Type")
     })?;
     let shift = int_operand(cx, 1, "Shift")?;
-    ensure(shift.count == r.count, || {
+    ensure(shift.same_count(&r), || {
         cx.rule("expected Shift to have the same dimension as Result Type")
     })
 }
@@ -258,7 +258,7 @@ fn select(cx: &Cx) -> Check {
     };
     let allowed = match cx.ix.ty(rt) {
         Some(t) if t.is_scalar() => true,
-        Some(Type::Vector { .. } | Type::Pointer { .. }) => true,
+        Some(Type::Vector { .. } | Type::Pointer { .. } | Type::Other(Op::TypeVectorIdEXT)) => true,
         Some(Type::Struct { .. } | Type::Array { .. } | Type::Matrix { .. }) => {
             cx.ix.header.version() >= Version::new(1, 4)
         }
@@ -276,7 +276,7 @@ fn select(cx: &Cx) -> Check {
         .ok_or_else(|| cx.operand_err(0, "Condition", "a bool scalar or vector type"))?;
     if cond.vector {
         let r = cx.shape(rt);
-        ensure(r.is_some_and(|r| r.vector && r.count == cond.count), || {
+        ensure(r.is_some_and(|r| r.vector && r.same_count(&cond)), || {
             cx.rule("a vector Condition requires a vector Result Type with as many components")
         })?;
     }
@@ -295,7 +295,7 @@ fn int_compare(cx: &Cx) -> Check {
     let r = bool_result(cx)?;
     let a = int_operand(cx, 0, "Operand 1")?;
     let b = int_operand(cx, 1, "Operand 2")?;
-    ensure(a.count == r.count && b.count == r.count, || {
+    ensure(a.same_count(&r) && b.same_count(&r), || {
         cx.rule("expected the operands to have as many components as Result Type")
     })?;
     ensure(a.width == b.width, || {
@@ -309,7 +309,7 @@ fn float_compare(cx: &Cx) -> Check {
     }
     let r = bool_result(cx)?;
     let a = float_operand(cx, 0, "Operand 1")?;
-    ensure(a.count == r.count, || {
+    ensure(a.same_count(&r), || {
         cx.rule("expected the operands to have as many components as Result Type")
     })?;
     ensure(cx.type_of(1) == cx.type_of(0), || {

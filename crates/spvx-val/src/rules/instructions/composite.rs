@@ -82,6 +82,13 @@ pub(super) fn step(cx: &Cx, t: Id, index: Option<u64>) -> Result<Id, String> {
             }),
         },
         Some(Type::CooperativeMatrix { component, .. }) => Ok(*component),
+        // A long vector of specialization-constant length: its bound is known only once
+        // specialised.
+        Some(Type::Other(Op::TypeVectorIdEXT)) => cx
+            .ix
+            .spec_vector(t)
+            .map(|(component, _)| component)
+            .ok_or_else(|| format!("{} is not a vector type", cx.ix.name(t))),
         _ => Err(format!(
             "reached non-composite type {} while indexes still remain to be traversed",
             cx.ix.name(t)
@@ -190,10 +197,15 @@ fn shuffle(cx: &Cx) -> Check {
         ensure(v.component == r.component, || {
             cx.operand_err(i, what, "a vector of the Result Type's component type")
         })?;
-        total += v.count as u64;
+        // A long vector of specialization-constant length (count 0) has no known bound.
+        total = if v.count == 0 || total == u64::MAX {
+            u64::MAX
+        } else {
+            total + v.count as u64
+        };
     }
     let comps = cx.inst.operands.get(2..).unwrap_or(&[]);
-    ensure(comps.len() as u64 == r.count as u64, || {
+    ensure(r.count == 0 || comps.len() as u64 == r.count as u64, || {
         cx.rule(format!(
             "the number of components ({}) does not match the Result Type's component count ({})",
             comps.len(),
@@ -244,6 +256,26 @@ fn construct(cx: &Cx) -> Check {
                     "the constituents have {total} components in total, but the Result Type has {count}"
                 ))
             })
+        }
+        Some(Type::Other(Op::TypeVectorIdEXT)) => {
+            // A long vector of specialization-constant length: its constituents are scalars or
+            // vectors of its component type; their count is known only once specialised.
+            let Some((component, _)) = cx.ix.spec_vector(rt) else {
+                return Ok(());
+            };
+            for i in 0..n {
+                cx.type_of(i)
+                    .and_then(|t| cx.shape(t))
+                    .filter(|s| s.component == component)
+                    .ok_or_else(|| {
+                        cx.operand_err(
+                            i,
+                            &format!("Constituent {}", i + 1),
+                            &format!("a scalar or vector of {}", cx.ix.name(component)),
+                        )
+                    })?;
+            }
+            Ok(())
         }
         Some(Type::Matrix { column, count }) => {
             same_constituents(cx, n, *count as u64, |_| Some(*column))

@@ -118,7 +118,7 @@ impl Glsl<'_, '_, '_> {
                         ))
                     })?;
                     ensure(
-                        s.is_some_and(|s| s.count == r.count && s.width == r.width),
+                        s.is_some_and(|s| s.same_count(&r) && s.width == r.width),
                         || {
                             self.err(format!(
                             "expected operand {} to have the component count and bit width of Result Type",

@@ -25,6 +25,7 @@ use crate::Options;
 use crate::error::ValError;
 use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
+use spvx_spirv::op::Op;
 use thiserror::Error;
 
 /// A broken rule of an instruction's result or operand types.
@@ -110,6 +111,15 @@ pub(crate) struct Shape {
     pub vector: bool,
 }
 
+impl Shape {
+    /// True when the two have the same number of components, or when either is a long vector
+    /// whose count is a specialization constant (`count` 0: unknown until specialised, so
+    /// nothing to compare).
+    pub fn same_count(&self, other: &Shape) -> bool {
+        self.count == other.count || self.count == 0 || other.count == 0
+    }
+}
+
 impl<'a> Cx<'_, 'a> {
     pub fn opcode(&self) -> String {
         self.inst.opcode.name().to_string()
@@ -130,10 +140,12 @@ impl<'a> Cx<'_, 'a> {
         self.id(i).and_then(|v| self.ix.type_of(v))
     }
 
-    /// The scalar-or-vector shape of type `t`.
+    /// The scalar-or-vector shape of type `t`; a long vector whose component count is a
+    /// specialization constant (SPV_EXT_long_vector) has `count` 0.
     pub fn shape(&self, t: Id) -> Option<Shape> {
         let (component, count, vector) = match self.ix.ty(t)? {
             Type::Vector { component, count } => (*component, *count, true),
+            Type::Other(Op::TypeVectorIdEXT) => (self.ix.spec_vector(t)?.0, 0, true),
             _ => (t, 1, false),
         };
         let (kind, width, signed, encoding) = match self.ix.ty(component)? {
@@ -163,6 +175,8 @@ impl<'a> Cx<'_, 'a> {
     pub fn opaque(&self, t: Option<Id>) -> bool {
         match t.and_then(|t| self.ix.ty(t)) {
             None => true,
+            // A long vector of specialization-constant length is a vector to these rules.
+            Some(Type::Other(Op::TypeVectorIdEXT)) => false,
             Some(Type::CooperativeMatrix { .. } | Type::Tensor { .. } | Type::Other(_)) => true,
             Some(_) => false,
         }

@@ -6,7 +6,9 @@
 //! addressing a variable holding a pointer must itself be in the Function or Private storage
 //! class ("In Logical addressing with variable pointers, variables that allocate pointers must
 //! be in Function or Private storage classes", validate_memory.cpp `ValidateVariable`).
-//! `--relax-logical-pointer` and `--before-hlsl-legalization` lift both rules.
+//! Untyped pointers (SPV_KHR_untyped_pointers) follow the same rules: an
+//! `OpUntypedVariableKHR` whose Data Type is a pointer holds one, and a variable may hold an
+//! untyped pointer. `--relax-logical-pointer` and `--before-hlsl-legalization` lift both rules.
 
 use super::{
     LOGICAL, LogicalPointerError, SC_PHYSICAL_STORAGE_BUFFER, SC_STORAGE_BUFFER, SC_WORKGROUP,
@@ -34,14 +36,24 @@ pub(super) fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
     let vpsb = vp || ix.has_capability("VariablePointersStorageBuffer");
     for (index, inst) in ix.insts.iter().enumerate() {
         let err = match inst.opcode {
-            Op::Variable => {
-                let Some(Type::Pointer { pointee, .. }) = inst.result_type.and_then(|t| ix.ty(t))
-                else {
+            Op::Variable | Op::UntypedVariableKHR => {
+                // What the variable holds: a typed variable's pointee, an untyped one's Data
+                // Type (SPV_KHR_untyped_pointers).
+                let held = match inst.result_type.and_then(|t| ix.ty(t)) {
+                    Some(Type::Pointer { pointee, .. }) if inst.opcode == Op::Variable => {
+                        Some(*pointee)
+                    }
+                    _ if inst.opcode == Op::UntypedVariableKHR => {
+                        inst.operands.get(1).and_then(|o| o.id())
+                    }
+                    _ => None,
+                };
+                let Some(held) = held else {
                     continue;
                 };
                 let own = inst.operands.first().and_then(|o| o.word());
-                match ix.ty(*pointee) {
-                    Some(Type::Pointer { storage_class, .. }) => match *storage_class {
+                match ix.pointer_class(held) {
+                    Some(storage_class) => match storage_class {
                         SC_PHYSICAL_STORAGE_BUFFER => None,
                         SC_STORAGE_BUFFER if !vpsb => Some(LogicalPointerError::HeldStorageBuffer),
                         SC_WORKGROUP if !vp => Some(LogicalPointerError::HeldWorkgroup),
@@ -57,12 +69,13 @@ pub(super) fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
             }
             Op::ReturnValue => {
                 let value = inst.operands.first().and_then(|o| o.id());
-                match value.and_then(|v| ix.value_type(v)) {
-                    Some(Type::Pointer { storage_class, .. })
-                        if *storage_class != SC_PHYSICAL_STORAGE_BUFFER =>
-                    {
-                        let ok = (*storage_class == SC_STORAGE_BUFFER && vpsb)
-                            || (*storage_class == SC_WORKGROUP && vp);
+                match value
+                    .and_then(|v| ix.type_of(v))
+                    .and_then(|t| ix.pointer_class(t))
+                {
+                    Some(storage_class) if storage_class != SC_PHYSICAL_STORAGE_BUFFER => {
+                        let ok = (storage_class == SC_STORAGE_BUFFER && vpsb)
+                            || (storage_class == SC_WORKGROUP && vp);
                         match (vpsb, ok) {
                             (_, true) => None,
                             (false, _) => Some(LogicalPointerError::ReturnsPointer {
