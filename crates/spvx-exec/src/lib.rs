@@ -200,9 +200,9 @@ impl CompiledModule {
         self.program.required_subgroup_size
     }
 
-    /// The same module with its JIT compiled even where the interpreter would run it faster
-    /// (`jit::prefers_interpreter`: programs that are mostly call-outs), for testing the JIT
-    /// on such programs.
+    /// The same module with its JIT compiled even where the interpreter would run it instead
+    /// (`jit::prefers_interpreter`: programs that are mostly call-outs, Workgroup memory
+    /// without barriers), for testing the JIT on such programs.
     pub fn with_jit_always(&self) -> CompiledModule {
         self.with_jit(jit::compile(&self.program, true))
     }

@@ -126,6 +126,9 @@ fn interacts(inst: &Inst) -> Option<&'static str> {
 /// call-outs) 1.0; conversions.comp (14.6 %) and dot.comp (15.6 %) 2; tensor transpose (18 %)
 /// 1.75; VALVE dot reduction (27 %) 1.2; fixed-point sqrt + sin (36 %) 1.0.
 pub fn prefers_interpreter(prog: &Program) -> Option<String> {
+    if let Some(why) = shares_workgroup_memory_without_barriers(prog) {
+        return Some(why);
+    }
     let code = prog.functions.iter().flat_map(|f| f.code.iter());
     let total = code.clone().count();
     // (Subgroup instructions are no call-outs: they run once per subgroup, at a rendezvous.)
@@ -138,6 +141,29 @@ pub fn prefers_interpreter(prog: &Program) -> Option<String> {
              ({}% or more): the interpreter runs it faster",
             super::MAX_CALLOUT_PERCENT
         )
+    })
+}
+
+/// Why the order in which invocations run shows in `prog`'s results: it has Workgroup
+/// memory and no workgroup barrier. Such a program can pass values between invocations through
+/// Workgroup memory only by data races (a CTS test, `ptr_access_chain/workgroup_no_stride`,
+/// has each invocation read the word its neighbour stored just before). The interpreter runs a
+/// subgroup's invocations in lockstep, instruction by instruction, as SIMT hardware does and
+/// as such tests expect; the JIT runs each invocation to its end before the next, so its reads
+/// would see other values. The Vulkan memory model allows both for a racy program, but the
+/// engine gives one answer whether or not the JIT runs, so these programs run on the
+/// interpreter. A race-free program of this kind (each invocation reading only what it
+/// stored) gives the same bytes either way and only runs slower.
+fn shares_workgroup_memory_without_barriers(prog: &Program) -> Option<String> {
+    let barrier = prog
+        .functions
+        .iter()
+        .flat_map(|f| f.segments.iter())
+        .any(|s| matches!(s.term, Term::Barrier { .. }));
+    (prog.workgroup_bytes > 0 && !barrier).then(|| {
+        "Workgroup memory without a workgroup barrier: invocations could see one another's \
+         stores only in the interpreter's lockstep order"
+            .to_string()
     })
 }
 

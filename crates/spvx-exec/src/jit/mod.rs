@@ -234,8 +234,9 @@ pub fn unsupported(prog: &Program) -> Option<String> {
 /// runs a program instead of the JIT (`analysis::prefers_interpreter`).
 pub const MAX_CALLOUT_PERCENT: usize = 10;
 
-/// Why the interpreter runs `prog` faster than the JIT would (`None`: the JIT is preferred):
-/// too many of its instructions would be call-outs.
+/// Why the interpreter runs `prog` instead of the JIT (`None`: the JIT is preferred): too many
+/// of its instructions would be call-outs, or it has Workgroup memory without a workgroup
+/// barrier (only the interpreter's lockstep order is the engine's answer for such programs).
 pub fn prefers_interpreter(prog: &Program) -> Option<String> {
     analysis::prefers_interpreter(prog)
 }
