@@ -4,13 +4,20 @@
 //! differential run itself ([`differential`]): the same dispatch on the interpreter
 //! (`jit: false`) twice, on the JIT (`jit: true` on `CompiledModule::with_jit_always`, twice:
 //! the second run uses the code the first compiled) and on the JIT whose every instruction is
-//! a call-out (`with_jit_callouts_only`). Repeated runs must agree (no hidden state); where the
-//! result cannot depend on how the invocations of a subgroup interleave, both JITs must give
-//! the interpreter's outcome and take the dispatch as [`jit_uses_agree`] says.
+//! a call-out (`with_jit_callouts_only`). When the JIT runs the module in vector lanes
+//! (`JitCode::vector_lanes`), it runs once more on the scalar JIT (`with_jit_scalar_only`), so
+//! that the vector lanes are compared with the scalar paths too. Repeated runs must agree (no
+//! hidden state); where the result cannot depend on how the invocations of a subgroup
+//! interleave, every JIT must give the interpreter's outcome and take the dispatch as
+//! [`jit_uses_agree`] says.
 
 use crate::gen_core::Bytes;
 use spvx_exec::{CompiledModule, ExecError, JitUse, RunConfig, RunReport};
 use std::fmt::{self, Debug};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Differential runs whose JIT ran in vector lanes (`jit::simd`), for statistics.
+pub static VECTOR_LANE_RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// An engine check's input: its first 8 bytes (the run settings) to read, and the rest (the
 /// generator's bytes); `None` when it is shorter.
@@ -129,6 +136,15 @@ pub fn differential<M: PartialEq + Debug>(
     );
     let (call, call_use) = run(&callouts, &jit_cfg);
     check(&call, Engine::CallOutJit);
+    let vector = native
+        .jit_code()
+        .is_ok_and(|c| c.vector_lanes().is_ok());
+    let scalar = vector.then(|| {
+        VECTOR_LANE_RUNS.fetch_add(1, Ordering::Relaxed);
+        let (o, u) = run(&compiled.with_jit_scalar_only(), &jit_cfg);
+        check(&o, Engine::Jit);
+        (o, u)
+    });
     if !comparable {
         // Invocations of a subgroup may race: the JIT's interleaving may legitimately differ.
         return;
@@ -147,6 +163,18 @@ pub fn differential<M: PartialEq + Debug>(
         &jit_use,
         &call_use,
     );
+    if let Some((scalar, scalar_use)) = scalar {
+        assert_eq!(
+            scalar, interp,
+            "the scalar JIT (vector lanes off) and the interpreter differ ({scalar_use:?})"
+        );
+        jit_uses_agree(
+            interp.result == "ok",
+            interp.total_events,
+            &jit_use,
+            &scalar_use,
+        );
+    }
 }
 
 /// What the engine checks require of how the JITs took a dispatch whose outcome must equal the

@@ -196,11 +196,18 @@ pub fn compile_dumping(
             module
                 .define_function(id, &mut ctx)
                 .map_err(|e| fail("starts", &e))?;
-            append_code(dump, "starts", &ctx);
+            append_code(dump.as_deref_mut(), "starts", &ctx);
             module.clear_context(&mut ctx);
             Some(id)
         }
         _ => None,
+    };
+    // The vector-lanes function (`simd`), for programs without barriers or subgroup
+    // instructions that it fully supports.
+    let simd = if native_code && !barriers {
+        super::simd::compile(prog, state_words, dump)
+    } else {
+        Err("compiled for call-outs only, or barriers or subgroup instructions".into())
     };
     let (natively_lowered, called_out) = (shared.native, shared.callouts.len());
     module
@@ -225,6 +232,7 @@ pub fn compile_dumping(
         workgroup_barriers,
         lanes_eligible: super::lanes::eligible(prog),
         lanes: std::sync::OnceLock::new(),
+        simd,
         resume_word,
         status_word,
         callouts: shared.callouts,
@@ -236,14 +244,14 @@ pub fn compile_dumping(
 
 /// A fresh JIT module for this host with the call-outs into the interpreter as imports, and
 /// the one signature of native functions.
-struct NewModule {
-    module: JITModule,
-    sig: cranelift_codegen::ir::Signature,
+pub(super) struct NewModule {
+    pub module: JITModule,
+    pub sig: cranelift_codegen::ir::Signature,
     callout_id: FuncId,
     group_id: FuncId,
 }
 
-fn new_module() -> Result<NewModule, String> {
+pub(super) fn new_module() -> Result<NewModule, String> {
     let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
     let mut flags = settings::builder();
     for (k, v) in [
@@ -383,7 +391,7 @@ fn declare_far(module: &mut JITModule, id: FuncId, func: &mut Function) -> FuncR
 }
 
 /// Appends a compiled function's IR and machine code to `dump`, when dumping.
-fn append_code(dump: Option<&mut String>, name: &str, ctx: &cranelift_codegen::Context) {
+pub(super) fn append_code(dump: Option<&mut String>, name: &str, ctx: &cranelift_codegen::Context) {
     if let Some(d) = dump {
         d.push_str(&format!("; {name}\n{}\n", ctx.func.display()));
         if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {

@@ -51,12 +51,14 @@ mod lower_ops;
 mod lower_select;
 mod lower_tensor;
 mod runtime;
+mod simd;
 
 use crate::program::Program;
 use cranelift_jit::JITModule;
 
 pub(crate) use driver::dispatch;
 pub use lanes::LANES;
+pub use simd::LANES as VECTOR_LANES;
 
 /// The largest program (instructions over all functions) the JIT compiles; larger ones run on
 /// the interpreter (compilation time grows with size, and such programs are rare).
@@ -123,6 +125,8 @@ pub struct JitCode {
     /// (`lanes`), compiled at the first dispatch that can use it (at most 8 invocations per
     /// subgroup: the default 32 never does, and it costs ten times the rest's compile time).
     lanes: std::sync::OnceLock<Result<LanesCode, String>>,
+    /// The vector-lanes function (`simd`), or why the program has none.
+    pub(crate) simd: Result<simd::SimdCode, String>,
     /// Words of an invocation's state: where its resume point and its status are.
     pub(crate) resume_word: usize,
     pub(crate) status_word: usize,
@@ -203,6 +207,18 @@ impl JitCode {
     /// Instructions compiled to native code, and instructions run through the interpreter.
     pub fn instruction_counts(&self) -> (usize, usize) {
         (self.natively_lowered, self.called_out)
+    }
+
+    /// Whether the program's workgroups run in SIMD vector lanes (`simd`), or why not.
+    pub fn vector_lanes(&self) -> Result<(), &str> {
+        self.simd.as_ref().map(|_| ()).map_err(|e| e.as_str())
+    }
+
+    /// The same code without its vector-lanes function: every workgroup then runs on the
+    /// scalar paths (for comparing the two).
+    pub fn without_vector_lanes(mut self) -> JitCode {
+        self.simd = Err("turned off".into());
+        self
     }
 }
 
