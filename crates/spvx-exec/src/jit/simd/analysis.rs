@@ -212,6 +212,14 @@ fn vectorised(inst: &Inst) -> bool {
         | Inst::Load { .. }
         | Inst::Store { .. } => true,
         Inst::IBin { bits, .. } | Inst::ICmp { bits, .. } => *bits <= 32,
+        // One value reinterpreted at the same width: a copy.
+        Inst::Bitcast {
+            dst_bits,
+            dst_count,
+            src_bits,
+            src_count,
+            ..
+        } => *dst_count == 1 && *src_count == 1 && dst_bits == src_bits && *dst_bits <= 32,
         Inst::IUn { op, bits, .. } => *bits <= 32 && matches!(op, IUnOp::Negate | IUnOp::Not),
         Inst::Convert { op, .. } => match *op {
             ConvOp::UConvert { from, to } | ConvOp::SConvert { from, to } => from <= 32 && to <= 32,

@@ -282,9 +282,9 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.switch_to_block(run);
         self.check_steps();
         let all = self.activate(min);
+        let min = self.b.ins().uextend(I64, min);
         let (full, masked) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(all, full, &[], masked, &[]);
-        let min = self.b.ins().uextend(I64, min);
         for (from, blocks) in [
             (full, self.full_blocks.clone()),
             (masked, self.masked_blocks.clone()),

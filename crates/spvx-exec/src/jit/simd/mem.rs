@@ -67,7 +67,8 @@ impl VLower<'_, '_, '_> {
     /// its array in an active lane bails.
     pub fn access_chain(&mut self, dst: Slot, base: Slot, offset: u32, steps: &[ChainStep]) {
         let (_, p) = self.pointer(base);
-        let mut off = p.map(|x| self.b.ins().iadd_imm_s(x, offset as i64));
+        let o = self.splat_i64(offset as i64);
+        let mut off = p.map(|x| self.b.ins().iadd(x, o));
         for s in steps {
             let raw = self.get(s.index);
             let i = self.vsext(raw, s.index_bits as u32);
@@ -113,8 +114,9 @@ impl VLower<'_, '_, '_> {
             p
         } else {
             let m = self.splat_i64(OFFSET_MASK);
+            let o = self.splat_i64(leaf.offset as i64);
             p.map(|x| {
-                let a = self.b.ins().iadd_imm_s(x, leaf.offset as i64);
+                let a = self.b.ins().iadd(x, o);
                 self.b.ins().band(a, m)
             })
         };

@@ -110,7 +110,7 @@ pub fn compile(
     ctx.set_disasm(dump.is_some());
     module
         .define_function(id, &mut ctx)
-        .map_err(|e| fail("vector lanes", &e))?;
+        .map_err(|e| format!("JIT: vector lanes: {e:?}\n{}", ctx.func.display()))?;
     super::build::append_code(dump, "vector lanes", &ctx);
     module.clear_context(&mut ctx);
     module

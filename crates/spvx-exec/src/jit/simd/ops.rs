@@ -16,7 +16,7 @@ impl VLower<'_, '_, '_> {
     /// Lowers an instruction `analysis::plan` admits.
     pub fn lower_inst(&mut self, inst: &Inst) {
         match inst {
-            Inst::Copy { dst, src } => {
+            Inst::Copy { dst, src } | Inst::Bitcast { dst, src, .. } => {
                 let v = self.get(*src);
                 self.put(*dst, v);
             }
