@@ -4,9 +4,9 @@
 //! differential run itself ([`differential`]): the same dispatch on the interpreter
 //! (`jit: false`) twice, on the JIT (`jit: true` on `CompiledModule::with_jit_always`, twice:
 //! the second run uses the code the first compiled) and on the JIT whose every instruction is
-//! a call-out (`with_jit_callouts_only`). When the JIT runs the module in vector lanes
-//! (`JitCode::vector_lanes`), it runs once more on the scalar JIT (`with_jit_scalar_only`), so
-//! that the vector lanes are compared with the scalar paths too. Repeated runs must agree (no
+//! a call-out (`with_jit_callouts_only`). When the JIT can run the module in SIMD vector lanes
+//! (`with_jit_vector_lanes`, `JitCode::vector_lanes`; not the default), it runs once more
+//! there, so that the vector lanes are compared too. Repeated runs must agree (no
 //! hidden state); where the result cannot depend on how the invocations of a subgroup
 //! interleave, every JIT must give the interpreter's outcome and take the dispatch as
 //! [`jit_uses_agree`] says.
@@ -136,12 +136,11 @@ pub fn differential<M: PartialEq + Debug>(
     );
     let (call, call_use) = run(&callouts, &jit_cfg);
     check(&call, Engine::CallOutJit);
-    let vector = native
-        .jit_code()
-        .is_ok_and(|c| c.vector_lanes().is_ok());
-    let scalar = vector.then(|| {
+    let lanes = compiled.with_jit_vector_lanes();
+    let vector = lanes.jit_code().is_ok_and(|c| c.vector_lanes().is_ok());
+    let in_lanes = vector.then(|| {
         VECTOR_LANE_RUNS.fetch_add(1, Ordering::Relaxed);
-        let (o, u) = run(&compiled.with_jit_scalar_only(), &jit_cfg);
+        let (o, u) = run(&lanes, &jit_cfg);
         check(&o, Engine::Jit);
         (o, u)
     });
@@ -163,16 +162,16 @@ pub fn differential<M: PartialEq + Debug>(
         &jit_use,
         &call_use,
     );
-    if let Some((scalar, scalar_use)) = scalar {
+    if let Some((lanes_out, lanes_use)) = in_lanes {
         assert_eq!(
-            scalar, interp,
-            "the scalar JIT (vector lanes off) and the interpreter differ ({scalar_use:?})"
+            lanes_out, interp,
+            "the JIT in vector lanes and the interpreter differ ({lanes_use:?})"
         );
         jit_uses_agree(
             interp.result == "ok",
             interp.total_events,
             &jit_use,
-            &scalar_use,
+            &lanes_use,
         );
     }
 }

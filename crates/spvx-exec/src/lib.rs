@@ -214,11 +214,12 @@ impl CompiledModule {
         self.with_jit(jit::compile(&self.program, false))
     }
 
-    /// The same module with its JIT compiled always (as [`Self::with_jit_always`]) but without
-    /// the vector-lanes function (`jit::simd`): every workgroup runs on the scalar paths, for
-    /// comparing them with the vector lanes.
-    pub fn with_jit_scalar_only(&self) -> CompiledModule {
-        self.with_jit(jit::compile(&self.program, true).map(jit::JitCode::without_vector_lanes))
+    /// The same module with its JIT compiled always (as [`Self::with_jit_always`]) and, where
+    /// the program allows it, running its workgroups in SIMD vector lanes (`jit::simd`, not
+    /// the default: `JitCode::with_vector_lanes`).
+    pub fn with_jit_vector_lanes(&self) -> CompiledModule {
+        let code = jit::compile(&self.program, true).map(|c| c.with_vector_lanes(&self.program));
+        self.with_jit(code)
     }
 
     /// The same module with `code` as its JIT (instead of compiling at the first run).

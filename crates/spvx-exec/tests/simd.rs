@@ -5,7 +5,8 @@
 //! go to the interpreter; inactive: it must not), partial chunks (workgroup sizes not a
 //! multiple of eight), the benchmark kernels. Every run must give the interpreter's bytes,
 //! events and errors; the JIT must have run exactly when the interpreter reports nothing; and
-//! each module must actually take the vector path (`JitCode::vector_lanes`).
+//! each module must actually take the vector path (`CompiledModule::with_jit_vector_lanes`,
+//! `JitCode::vector_lanes`).
 
 use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig, RunReport};
 use std::path::PathBuf;
@@ -38,12 +39,12 @@ fn run(m: &CompiledModule, res: &Resources, groups: [u32; 3], jit: bool, threads
 /// Runs `m` on the interpreter, on the vector lanes (one and two threads) and on the scalar
 /// JIT; all must agree. Returns the interpreter's outcome and the vector lanes' JIT use.
 fn agree(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3]) -> (Outcome, JitUse) {
-    let vector = m.with_jit_always();
+    let vector = m.with_jit_vector_lanes();
     let code = vector.jit_code().expect("the JIT compiles it");
     if let Err(why) = code.vector_lanes() {
         panic!("{name}: not run in vector lanes: {why}");
     }
-    let scalar = m.with_jit_scalar_only();
+    let scalar = m.with_jit_always();
     assert!(scalar.jit_code().expect("compiles").vector_lanes().is_err());
     let interp = run(m, res, groups, false, 1);
     let mut used = JitUse::Off;
@@ -195,8 +196,8 @@ fn the_step_limit_is_decided_as_the_scalar_jit_decides_it() {
         let mut outcomes = Vec::new();
         for (m, jit) in [
             (m.clone(), false),
+            (m.with_jit_vector_lanes(), true),
             (m.with_jit_always(), true),
-            (m.with_jit_scalar_only(), true),
         ] {
             let mut r = res.clone();
             let cfg = RunConfig {
@@ -236,4 +237,56 @@ fn benchmark_kernels_take_the_vector_lanes_and_match() {
         assert_eq!(interp.expect("runs").1.total_events, 0, "{name}");
         assert_eq!(used, JitUse::Ran, "{name}");
     }
+}
+
+/// `SPVX_DUMP=bench/branchy.spv cargo test --release --test simd dump -- --ignored --nocapture`:
+/// the Cranelift IR and machine code of a module (the vector-lanes function last).
+#[test]
+#[ignore]
+fn dump() {
+    let Ok(rel) = std::env::var("SPVX_DUMP") else {
+        return;
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let bytes = std::fs::read(root.join(rel)).expect("module");
+    let m = CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("ok");
+    println!("{:#?}", m.program().functions[m.program().entry as usize].segments);
+    println!("{}", spvx_exec::jit::dump(m.program()).expect("dump"));
+}
+
+/// `SPVX_TIME=bench/branchy.spv cargo test --release --test simd time -- --ignored --nocapture`:
+/// one-thread times of the vector lanes and the scalar JIT, alternating (a development aid;
+/// the measured figures come from `spvx bench`).
+#[test]
+#[ignore]
+fn time() {
+    let Ok(rel) = std::env::var("SPVX_TIME") else {
+        return;
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let bytes = std::fs::read(root.join(rel)).expect("module");
+    let m = CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("ok");
+    let mut rng = Rng(7);
+    let mut res = Resources::new();
+    for b in 0..3 {
+        res.set_buffer(0, b, (0..1 << 20).map(|_| rng.next() as u8 & 0x7f).collect());
+    }
+    let (v, s) = (m.with_jit_vector_lanes(), m.with_jit_always());
+    let cfg = RunConfig {
+        threads: Some(1),
+        ..RunConfig::default()
+    };
+    let mut times = [Vec::new(), Vec::new()];
+    for _ in 0..7 {
+        for (k, m) in [&v, &s].into_iter().enumerate() {
+            let mut r = res.clone();
+            let t = std::time::Instant::now();
+            m.run(&mut r, [256, 1, 1], &cfg).expect("runs");
+            times[k].push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    for t in &mut times {
+        t.sort_by(f64::total_cmp);
+    }
+    println!("vector {:.2} ms, scalar {:.2} ms", times[0][3], times[1][3]);
 }

@@ -202,13 +202,6 @@ pub fn compile_dumping(
         }
         _ => None,
     };
-    // The vector-lanes function (`simd`), for programs without barriers or subgroup
-    // instructions that it fully supports.
-    let simd = if native_code && !barriers {
-        super::simd::compile(prog, state_words, dump)
-    } else {
-        Err("compiled for call-outs only, or barriers or subgroup instructions".into())
-    };
     let (natively_lowered, called_out) = (shared.native, shared.callouts.len());
     module
         .finalize_definitions()
@@ -232,7 +225,7 @@ pub fn compile_dumping(
         workgroup_barriers,
         lanes_eligible: super::lanes::eligible(prog),
         lanes: std::sync::OnceLock::new(),
-        simd,
+        simd: Err("not asked for (`JitCode::with_vector_lanes`)".into()),
         resume_word,
         status_word,
         callouts: shared.callouts,

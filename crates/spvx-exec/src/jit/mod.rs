@@ -214,10 +214,16 @@ impl JitCode {
         self.simd.as_ref().map(|_| ()).map_err(|e| e.as_str())
     }
 
-    /// The same code without its vector-lanes function: every workgroup then runs on the
-    /// scalar paths (for comparing the two).
-    pub fn without_vector_lanes(mut self) -> JitCode {
-        self.simd = Err("turned off".into());
+    /// The same code with the vector-lanes function of `prog` (the program it was compiled
+    /// from) when `simd` supports the program: its workgroups then run four invocations at a
+    /// time in SIMD vectors. Not the default: measured no faster than the scalar paths
+    /// (docs/semantics/engine-and-jit.md, "Vector lanes").
+    pub fn with_vector_lanes(mut self, prog: &Program) -> JitCode {
+        self.simd = if self.native_code && self.rounds.is_none() && !self.lanes_eligible {
+            simd::compile(prog, self.state_words, None)
+        } else {
+            Err("compiled for call-outs only, or with barriers or subgroup instructions".into())
+        };
         self
     }
 }
@@ -234,6 +240,9 @@ pub fn dump(prog: &Program) -> Result<String, String> {
         && let Err(why) = build::compile_lanes(prog, true, code.state_words, Some(&mut text))
     {
         text.push_str(&format!("; lanes: not compiled: {why}\n"));
+    }
+    if let Err(why) = simd::compile(prog, code.state_words, Some(&mut text)) {
+        text.push_str(&format!("; vector lanes: not compiled: {why}\n"));
     }
     let (native, called) = code.instruction_counts();
     Ok(format!(

@@ -26,24 +26,43 @@ pub(super) const I64X2: types::Type = types::I64X2;
 /// minimum picks it last).
 const FINISHED: i64 = u32::MAX as i64;
 
-/// A 32-bit value of the eight lanes: lanes 0–3 and 4–7.
-pub(super) type V = [Value; 2];
-/// A pointer's byte offsets of the eight lanes, two per vector.
-pub(super) type P = [Value; 4];
+/// Vectors of four 32-bit lanes per value.
+pub(super) const H: usize = LANES / 4;
+/// Vectors of two 64-bit lanes per pointer.
+pub(super) const Q: usize = 2 * H;
+pub(super) const HALVES: [usize; H] = indices();
+pub(super) const QUARTERS: [usize; Q] = indices();
+
+const fn indices<const N: usize>() -> [usize; N] {
+    let mut a = [0; N];
+    let mut i = 0;
+    while i < N {
+        a[i] = i;
+        i += 1;
+    }
+    a
+}
+
+/// A 32-bit value of the lanes: lanes 0–3 in the first vector, 4–7 in the next.
+pub(super) type V = [Value; H];
+/// A pointer's byte offsets of the lanes, two per vector.
+pub(super) type P = [Value; Q];
 
 /// The lowering of the vector-lanes function.
 pub(super) struct VLower<'a, 'b, 'p> {
     pub b: &'a mut FunctionBuilder<'b>,
     pub f: &'p Function,
     pub plan: &'a Plan,
-    pub narrow: HashMap<Slot, [Variable; 2]>,
-    pub ptrs: HashMap<Slot, [Variable; 4]>,
-    next: [Variable; 2],
-    active: [Variable; 2],
+    pub narrow: HashMap<Slot, [Variable; H]>,
+    pub ptrs: HashMap<Slot, [Variable; Q]>,
+    next: [Variable; H],
+    active: [Variable; H],
     /// The smallest next segment of the inactive lanes (`FINISHED`: none), while a masked
     /// version runs: a segment before it can be entered straight, keeping the active lanes
     /// (the dispatcher would choose the same).
     rest: Variable,
+    /// How many lanes are active (the step cost of a segment is per active lane).
+    count: Variable,
     steps: Variable,
     /// Lowering the all-lanes version of a segment (no masks).
     pub full: bool,
@@ -61,6 +80,9 @@ pub(super) struct VLower<'a, 'b, 'p> {
     pub dummy: Value,
     /// Instructions lowered.
     pub lowered: usize,
+    /// While an arm of a converted branch is lowered (`select`): the values it gives
+    /// registers, instead of writing them.
+    pub overlay: Option<HashMap<Slot, V>>,
 }
 
 impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
@@ -77,20 +99,21 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         for (s, k) in slots {
             match k {
                 Kind::Narrow => {
-                    narrow.insert(*s, [b.declare_var(I32X4), b.declare_var(I32X4)]);
+                    narrow.insert(*s, [0; H].map(|_| b.declare_var(I32X4)));
                 }
                 Kind::Ptr(_) => {
-                    ptrs.insert(*s, [0; 4].map(|_| b.declare_var(I64X2)));
+                    ptrs.insert(*s, [0; Q].map(|_| b.declare_var(I64X2)));
                 }
                 Kind::Const(_) => {}
             }
         }
         for s in &plan.inputs {
-            narrow.insert(*s, [b.declare_var(I32X4), b.declare_var(I32X4)]);
+            narrow.insert(*s, [0; H].map(|_| b.declare_var(I32X4)));
         }
-        let next = [b.declare_var(I32X4), b.declare_var(I32X4)];
-        let active = [b.declare_var(I32X4), b.declare_var(I32X4)];
+        let next = [0; H].map(|_| b.declare_var(I32X4));
+        let active = [0; H].map(|_| b.declare_var(I32X4));
         let rest = b.declare_var(I32);
+        let count = b.declare_var(I64);
         let steps = b.declare_var(I64);
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
@@ -113,6 +136,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             next,
             active,
             rest,
+            count,
             steps,
             full: false,
             ctx: p[0],
@@ -126,6 +150,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             full_blocks,
             dummy,
             lowered: 0,
+            overlay: None,
         }
     }
 
@@ -174,15 +199,42 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             self.b.def_var(*v, x);
         }
         for s in self.plan.inputs.clone() {
-            let mut halves = [self.b.ins().iconst(I32, 0); 2].map(|z| self.b.ins().splat(I32X4, z));
+            let z = self.splat_i32(0);
+            let mut halves = [z; H];
             for l in 0..LANES {
                 let off = ((l * state_words + s as usize) * 8) as i32;
                 let w = self.b.ins().load(I32, t, self.regs, off);
                 halves[l / 4] = self.b.ins().insertlane(halves[l / 4], w, (l % 4) as u8);
             }
             let vars = self.narrow[&s];
-            self.b.def_var(vars[0], halves[0]);
-            self.b.def_var(vars[1], halves[1]);
+            for h in HALVES {
+                self.b.def_var(vars[h], halves[h]);
+            }
+        }
+        // Every other register starts afresh in each chunk (so that none is live from one
+        // chunk into the next: a masked write reads the register's old value).
+        let z32 = self.splat_i32(0);
+        let z64 = {
+            let z = self.b.ins().iconst(I64, 0);
+            self.b.ins().splat(I64X2, z)
+        };
+        let mut fresh: Vec<(&Slot, &[Variable; H])> = self
+            .narrow
+            .iter()
+            .filter(|(s, _)| !self.plan.inputs.contains(s))
+            .collect();
+        fresh.sort_unstable_by_key(|(s, _)| **s);
+        for (_, vars) in fresh.into_iter() {
+            for v in vars {
+                self.b.def_var(*v, z32);
+            }
+        }
+        let mut fresh: Vec<(&Slot, &[Variable; Q])> = self.ptrs.iter().collect();
+        fresh.sort_unstable_by_key(|(s, _)| **s);
+        for (_, vars) in fresh.into_iter() {
+            for v in vars {
+                self.b.def_var(*v, z64);
+            }
         }
         // Lanes past the workgroup's end start finished.
         let left = self.b.ins().isub(n, c);
@@ -190,7 +242,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let left = self.b.ins().splat(I32X4, left);
         let start = self.splat_i32(self.f.entry as i64);
         let done = self.splat_i32(FINISHED);
-        for h in 0..2 {
+        for h in HALVES {
             let iota = self.iota(4 * h as i64);
             let present = self.b.ins().icmp(IntCC::UnsignedLessThan, iota, left);
             let v = self.b.ins().bitselect(present, start, done);
@@ -304,19 +356,31 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let n = self.next.map(|v| self.b.use_var(v));
         let at = self.b.ins().splat(I32X4, min);
         let a = n.map(|x| self.b.ins().icmp(IntCC::Equal, x, at));
-        self.b.def_var(self.active[0], a[0]);
-        self.b.def_var(self.active[1], a[1]);
+        self.set_active(a);
         let done = self.splat_i32(FINISHED);
-        let others = [0, 1].map(|h| self.b.ins().bitselect(a[h], done, n[h]));
+        let others = HALVES.map(|h| self.b.ins().bitselect(a[h], done, n[h]));
         let rest = self.umin_lanes(others);
         self.b.def_var(self.rest, rest);
-        let both = self.b.ins().band(a[0], a[1]);
+        let both = self.fold(&a, Fold::And);
         self.b.ins().vall_true(both)
+    }
+
+    /// The vectors of `v` combined lane by lane.
+    pub fn fold(&mut self, v: &[Value], op: Fold) -> Value {
+        let mut r = v[0];
+        for x in &v[1..] {
+            r = match op {
+                Fold::And => self.b.ins().band(r, *x),
+                Fold::Or => self.b.ins().bor(r, *x),
+                Fold::UMin => self.b.ins().umin(r, *x),
+            };
+        }
+        r
     }
 
     /// The unsigned minimum of the eight lanes.
     fn umin_lanes(&mut self, v: V) -> Value {
-        let m = self.b.ins().umin(v[0], v[1]);
+        let m = self.fold(&v, Fold::UMin);
         let mut min = self.b.ins().extractlane(m, 0);
         for i in 1..4 {
             let x = self.b.ins().extractlane(m, i);
@@ -327,21 +391,31 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
 
     /// Spends `n` steps for every active lane (the scalar JIT's count: each invocation pays
     /// for each segment it runs).
-    fn spend(&mut self, n: u32) {
+    pub fn spend(&mut self, n: u32) {
         let lanes = if self.full {
             self.b.ins().iconst(I64, LANES as i64)
         } else {
-            let a = self.act().expect("masked");
-            let lo = self.b.ins().vhigh_bits(I64, a[0]);
-            let hi = self.b.ins().vhigh_bits(I64, a[1]);
-            let hi = self.b.ins().ishl_imm_s(hi, 4);
-            let bits = self.b.ins().bor(lo, hi);
-            self.b.ins().popcnt(bits)
+            self.b.use_var(self.count)
         };
         let cost = self.b.ins().imul_imm_s(lanes, n as i64);
         let s = self.b.use_var(self.steps);
         let s = self.b.ins().iadd(s, cost);
         self.b.def_var(self.steps, s);
+    }
+
+    /// Sets the active lanes (and their count) to the masks `a`.
+    fn set_active(&mut self, a: V) {
+        for h in HALVES {
+            self.b.def_var(self.active[h], a[h]);
+        }
+        let mut bits = self.b.ins().vhigh_bits(I64, a[0]);
+        for h in 1..H {
+            let more = self.b.ins().vhigh_bits(I64, a[h]);
+            let more = self.b.ins().ishl_imm_s(more, 4 * h as i64);
+            bits = self.b.ins().bor(bits, more);
+        }
+        let n = self.b.ins().popcnt(bits);
+        self.b.def_var(self.count, n);
     }
 
     /// Past the budget the function returns `STEPS`.
@@ -391,10 +465,13 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
 
     /// The value of a 32-bit register (a constant splatted).
     pub fn get(&mut self, s: Slot) -> V {
+        if let Some(v) = self.overlay.as_ref().and_then(|o| o.get(&s)) {
+            return *v;
+        }
         match self.plan.kind(s) {
             Kind::Const(c) => {
                 let v = self.splat_i32(c as u32 as i64);
-                [v, v]
+                [v; H]
             }
             _ => {
                 let vars = self.narrow[&s];
@@ -406,17 +483,22 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// Sets a 32-bit register; where `guard` is given (or some lanes are inactive), only its
     /// lanes change a register some segment reads at its start.
     pub fn put_guarded(&mut self, s: Slot, v: V, guard: Option<V>) {
+        if let Some(o) = self.overlay.as_mut() {
+            o.insert(s, v);
+            return;
+        }
         let vars = self.narrow[&s];
         let g = guard.or_else(|| self.act());
         let v = match g {
             Some(g) if self.plan.masked.contains(&s) => {
                 let old = vars.map(|x| self.b.use_var(x));
-                [0, 1].map(|h| self.b.ins().bitselect(g[h], v[h], old[h]))
+                HALVES.map(|h| self.b.ins().bitselect(g[h], v[h], old[h]))
             }
             _ => v,
         };
-        self.b.def_var(vars[0], v[0]);
-        self.b.def_var(vars[1], v[1]);
+        for h in HALVES {
+            self.b.def_var(vars[h], v[h]);
+        }
     }
 
     pub fn put(&mut self, s: Slot, v: V) {
@@ -426,10 +508,10 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// Branches to the bail block when any active lane has `cond` (masks) set.
     pub fn bail_any(&mut self, cond: V) {
         let c = match self.act() {
-            Some(a) => [0, 1].map(|h| self.b.ins().band(cond[h], a[h])),
+            Some(a) => HALVES.map(|h| self.b.ins().band(cond[h], a[h])),
             None => cond,
         };
-        let c = self.b.ins().bor(c[0], c[1]);
+        let c = self.fold(&c, Fold::Or);
         let any = self.b.ins().vany_true(c);
         let cont = self.b.create_block();
         self.b.ins().brif(any, self.bail, &[], cont, &[]);
@@ -467,17 +549,20 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                 on_false,
             } => {
                 let c = self.mask_of(*cond);
+                if self.if_convert(c, on_true, on_false) {
+                    return;
+                }
                 let a = self.act();
                 let (t, f) = match a {
                     Some(a) => (
-                        [0, 1].map(|h| self.b.ins().band(a[h], c[h])),
-                        [0, 1].map(|h| self.b.ins().band_not(a[h], c[h])),
+                        HALVES.map(|h| self.b.ins().band(a[h], c[h])),
+                        HALVES.map(|h| self.b.ins().band_not(a[h], c[h])),
                     ),
                     None => (c, c.map(|x| self.b.ins().bnot(x))),
                 };
                 // Every active lane one way: straight on (the all-lanes version stays in it).
                 let any = |l: &mut Self, m: V| {
-                    let x = l.b.ins().bor(m[0], m[1]);
+                    let x = l.fold(&m, Fold::Or);
                     l.b.ins().vany_true(x)
                 };
                 let (any_t, any_f) = (any(self, t), any(self, f));
@@ -530,7 +615,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             ((f, on_false.target), (t, on_true.target))
         };
         if lo.1 == hi.1 {
-            let both = [0, 1].map(|h| self.b.ins().bor(t[h], f[h]));
+            let both = HALVES.map(|h| self.b.ins().bor(t[h], f[h]));
             let was_full = self.full;
             self.full = false;
             self.goto(both, lo.1);
@@ -547,12 +632,21 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             self.b.ins().umin(r, h)
         };
         self.b.def_var(self.rest, rest);
-        self.b.def_var(self.active[0], lo.0[0]);
-        self.b.def_var(self.active[1], lo.0[1]);
+        self.set_active(lo.0);
         let was_full = self.full;
         self.full = false;
         self.goto(lo.0, lo.1);
         self.full = was_full;
+    }
+
+    /// Every active lane goes on to segment `target` (no phi copies left).
+    pub fn go_on(&mut self, target: SegId) {
+        match self.act() {
+            None => {
+                self.b.ins().jump(self.full_blocks[target as usize], &[]);
+            }
+            Some(a) => self.goto(a, target),
+        }
     }
 
     /// The active lanes `a` go to segment `target`: straight into its masked version when it
@@ -605,12 +699,19 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// The lanes of `g` go to segment `seg` next.
     fn send(&mut self, g: V, seg: i64) {
         let t = self.splat_i32(seg);
-        for h in 0..2 {
+        for h in HALVES {
             let old = self.b.use_var(self.next[h]);
             let v = self.b.ins().bitselect(g[h], t, old);
             self.b.def_var(self.next[h], v);
         }
     }
+}
+
+/// How [`VLower::fold`] combines vectors.
+pub(super) enum Fold {
+    And,
+    Or,
+    UMin,
 }
 
 /// The segments some edge enters from a segment not before it: every cycle passes one.

@@ -6,7 +6,7 @@
 //! on the native stack (a gather and a scatter).
 
 use super::analysis::Kind;
-use super::lower::{I32, I32X4, I64, I64X2, P, V, VLower};
+use super::lower::{Fold, H, I32, I32X4, I64, I64X2, P, Q, QUARTERS, V, VLower};
 use crate::program::{ChainStep, Leaf, Scalar, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
@@ -24,7 +24,7 @@ impl VLower<'_, '_, '_> {
         match self.plan.kind(s) {
             Kind::Const(p) => {
                 let v = self.splat_i64((p & OFFSET_MASK as u64) as i64);
-                ((p >> 48) as u32, [v; 4])
+                ((p >> 48) as u32, [v; Q])
             }
             Kind::Ptr(space) => {
                 let vars = self.ptrs[&s];
@@ -36,7 +36,7 @@ impl VLower<'_, '_, '_> {
 
     /// A 32-bit mask pair as four 64-bit masks.
     fn wide_masks(&mut self, m: V) -> P {
-        [0, 1, 2, 3].map(|q| {
+        QUARTERS.map(|q| {
             if q % 2 == 0 {
                 self.b.ins().swiden_low(m[q / 2])
             } else {
@@ -50,13 +50,11 @@ impl VLower<'_, '_, '_> {
         let c = match self.act() {
             Some(a) => {
                 let w = self.wide_masks(a);
-                [0, 1, 2, 3].map(|q| self.b.ins().band(cond[q], w[q]))
+                QUARTERS.map(|q| self.b.ins().band(cond[q], w[q]))
             }
             None => cond,
         };
-        let x = self.b.ins().bor(c[0], c[1]);
-        let y = self.b.ins().bor(c[2], c[3]);
-        let z = self.b.ins().bor(x, y);
+        let z = self.fold(&c, Fold::Or);
         let any = self.b.ins().vany_true(z);
         let cont = self.b.create_block();
         self.b.ins().brif(any, self.bail, &[], cont, &[]);
@@ -80,7 +78,7 @@ impl VLower<'_, '_, '_> {
                 self.bail_any_wide(out);
             }
             let stride = self.splat_i64(s.stride as i64);
-            for q in 0..4 {
+            for q in QUARTERS {
                 let step = self.b.ins().imul(wide[q], stride);
                 off[q] = self.b.ins().iadd(off[q], step);
             }
@@ -96,11 +94,11 @@ impl VLower<'_, '_, '_> {
             Some(a) if self.plan.masked.contains(&s) => {
                 let w = self.wide_masks(a);
                 let old = vars.map(|x| self.b.use_var(x));
-                [0, 1, 2, 3].map(|q| self.b.ins().bitselect(w[q], v[q], old[q]))
+                QUARTERS.map(|q| self.b.ins().bitselect(w[q], v[q], old[q]))
             }
             _ => v,
         };
-        for q in 0..4 {
+        for q in QUARTERS {
             self.b.def_var(vars[q], v[q]);
         }
     }
@@ -108,7 +106,7 @@ impl VLower<'_, '_, '_> {
     /// Each lane's host address of `leaf` through a pointer of `space` with offsets `p`,
     /// after checking the active lanes' bytes lie inside the object (an inactive lane's: the
     /// scratch slot).
-    fn leaf_addresses(&mut self, space: u32, p: P, leaf: &Leaf) -> [Value; 8] {
+    fn leaf_addresses(&mut self, space: u32, p: P, leaf: &Leaf) -> [Value; super::LANES] {
         let (base, len, _) = self.spaces[&space];
         let at = if leaf.offset == 0 {
             p
@@ -150,7 +148,7 @@ impl VLower<'_, '_, '_> {
         for leaf in leaves {
             let addrs = self.leaf_addresses(space, p, leaf);
             let zero = self.splat_i32(0);
-            let mut v = [zero, zero];
+            let mut v = [zero; H];
             for (l, addr) in addrs.into_iter().enumerate() {
                 let x = match leaf.scalar.mem_bytes() {
                     1 => self.b.ins().uload8(I32, flags, addr, 0),

@@ -35,6 +35,7 @@ mod analysis;
 mod lower;
 mod mem;
 mod ops;
+mod select;
 
 use super::NativeFn;
 use crate::program::Program;
@@ -44,7 +45,7 @@ use cranelift_jit::JITModule;
 use cranelift_module::{Linkage, Module};
 
 /// The invocations one chunk runs in vector lanes.
-pub const LANES: usize = 8;
+pub const LANES: usize = 4;
 
 /// The largest entry function (instructions) the vector-lanes function is built for.
 pub const MAX_SIMD_INSTRUCTIONS: usize = 2_000;

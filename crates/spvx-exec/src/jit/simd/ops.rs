@@ -5,7 +5,7 @@
 //! vector instruction), with the divisor of an inactive lane replaced by 1 so that it cannot
 //! trap; a case the interpreter reports in an active lane bails.
 
-use super::lower::{I32, I32X4, V, VLower};
+use super::lower::{H, HALVES, I32, I32X4, V, VLower};
 use crate::program::{ConvOp, FBinOp, FCmpOp, IBinOp, ICmpOp, IUnOp, Inst, LogicOp, Slot};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
@@ -22,7 +22,7 @@ impl VLower<'_, '_, '_> {
             }
             Inst::Const { dst, value } => {
                 let v = self.splat_i32(*value as u32 as i64);
-                self.put(*dst, [v, v]);
+                self.put(*dst, [v; H]);
             }
             Inst::IBin {
                 op,
@@ -50,8 +50,8 @@ impl VLower<'_, '_, '_> {
             Inst::Logic { op, dst, a, b } => {
                 let (x, y) = (self.get(*a), self.get(*b));
                 let r = match op {
-                    LogicOp::And => [0, 1].map(|h| self.b.ins().band(x[h], y[h])),
-                    LogicOp::Or => [0, 1].map(|h| self.b.ins().bor(x[h], y[h])),
+                    LogicOp::And => HALVES.map(|h| self.b.ins().band(x[h], y[h])),
+                    LogicOp::Or => HALVES.map(|h| self.b.ins().bor(x[h], y[h])),
                     LogicOp::Equal => self.flags(IntCC::Equal, x, y),
                     LogicOp::NotEqual => self.flags(IntCC::NotEqual, x, y),
                 };
@@ -60,13 +60,13 @@ impl VLower<'_, '_, '_> {
             Inst::LNot { dst, a } => {
                 let x = self.get(*a);
                 let zero = self.splat_i32(0);
-                let r = self.flags(IntCC::Equal, x, [zero, zero]);
+                let r = self.flags(IntCC::Equal, x, [zero; H]);
                 self.put(*dst, r);
             }
             Inst::Select { dst, cond, a, b } => {
                 let c = self.mask_of(*cond);
                 let (x, y) = (self.get(*a), self.get(*b));
-                let r = [0, 1].map(|h| self.b.ins().bitselect(c[h], x[h], y[h]));
+                let r = HALVES.map(|h| self.b.ins().bitselect(c[h], x[h], y[h]));
                 self.put(*dst, r);
             }
             Inst::Convert { op, dst, a } => {
@@ -83,7 +83,7 @@ impl VLower<'_, '_, '_> {
             }
             Inst::FBin { op, dst, a, b, .. } => {
                 let (x, y) = (self.get(*a), self.get(*b));
-                let r = [0, 1].map(|h| {
+                let r = HALVES.map(|h| {
                     let (fx, fy) = (self.as_f32(x[h]), self.as_f32(y[h]));
                     let r = match op {
                         FBinOp::Add => self.b.ins().fadd(fx, fy),
@@ -110,7 +110,7 @@ impl VLower<'_, '_, '_> {
                 ..
             } => {
                 let (x, y) = (self.get(*a), self.get(*b));
-                let r = [0, 1].map(|h| {
+                let r = HALVES.map(|h| {
                     let (fx, fy) = (self.as_f32(x[h]), self.as_f32(y[h]));
                     self.fcmp(*op, *ordered, fx, fy)
                 });
@@ -152,7 +152,7 @@ impl VLower<'_, '_, '_> {
 
     /// `x cc y` per lane as 0 or 1.
     fn flags(&mut self, cc: IntCC, x: V, y: V) -> V {
-        let m = [0, 1].map(|h| self.b.ins().icmp(cc, x[h], y[h]));
+        let m = HALVES.map(|h| self.b.ins().icmp(cc, x[h], y[h]));
         self.bools(m)
     }
 
@@ -183,16 +183,16 @@ impl VLower<'_, '_, '_> {
         let (x, y) = (self.get(a), self.get(b));
         let r = match op {
             IBinOp::Add | IBinOp::Sub | IBinOp::Mul => {
-                let r = [0, 1].map(|h| match op {
+                let r = HALVES.map(|h| match op {
                     IBinOp::Add => self.b.ins().iadd(x[h], y[h]),
                     IBinOp::Sub => self.b.ins().isub(x[h], y[h]),
                     _ => self.b.ins().imul(x[h], y[h]),
                 });
                 self.vmask(r, bits)
             }
-            IBinOp::And => [0, 1].map(|h| self.b.ins().band(x[h], y[h])),
-            IBinOp::Or => [0, 1].map(|h| self.b.ins().bor(x[h], y[h])),
-            IBinOp::Xor => [0, 1].map(|h| self.b.ins().bxor(x[h], y[h])),
+            IBinOp::And => HALVES.map(|h| self.b.ins().band(x[h], y[h])),
+            IBinOp::Or => HALVES.map(|h| self.b.ins().bor(x[h], y[h])),
+            IBinOp::Xor => HALVES.map(|h| self.b.ins().bxor(x[h], y[h])),
             IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => self.shift(op, bits, x, b),
             _ => self.divide(op, bits, x, y),
         };
@@ -216,7 +216,7 @@ impl VLower<'_, '_, '_> {
             super::analysis::Kind::Const(c) => {
                 if c >= bits as u64 {
                     let all = self.splat_i32(-1);
-                    self.bail_any([all, all]);
+                    self.bail_any([all; H]);
                 }
                 let n = self.b.ins().iconst(I32, (c as u32 % 32) as i64);
                 x.map(|x| by(self, x, n))
@@ -234,7 +234,7 @@ impl VLower<'_, '_, '_> {
 
     /// `f(x, y)` computed lane by lane on the scalar lanes of `x` and `y`.
     fn per_lane(&mut self, x: V, y: V, f: impl Fn(&mut Self, Value, Value) -> Value) -> V {
-        [0, 1].map(|h| {
+        HALVES.map(|h| {
             let mut r = x[h];
             for i in 0..4u8 {
                 let a = self.b.ins().extractlane(x[h], i);
@@ -263,7 +263,7 @@ impl VLower<'_, '_, '_> {
         if op == IBinOp::SDiv {
             // MIN / −1 is reported by the interpreter.
             let min = self.splat_i32((1i64 << (bits - 1)).wrapping_neg());
-            let over = [0, 1].map(|h| {
+            let over = HALVES.map(|h| {
                 let is_min = self.b.ins().icmp(IntCC::Equal, x[h], min);
                 self.b.ins().band(is_min, m1[h])
             });
@@ -273,10 +273,10 @@ impl VLower<'_, '_, '_> {
         // is 0, so divide by 1 there too (MIN rem −1 would trap).
         let mut safe = y;
         if let Some(a) = self.act() {
-            safe = [0, 1].map(|h| self.b.ins().bitselect(a[h], safe[h], one));
+            safe = HALVES.map(|h| self.b.ins().bitselect(a[h], safe[h], one));
         }
         if matches!(op, IBinOp::SRem | IBinOp::SMod) {
-            safe = [0, 1].map(|h| self.b.ins().bitselect(m1[h], one, safe[h]));
+            safe = HALVES.map(|h| self.b.ins().bitselect(m1[h], one, safe[h]));
         }
         let r = self.per_lane(x, safe, |l, a, b| match op {
             IBinOp::UDiv => l.b.ins().udiv(a, b),
@@ -286,7 +286,7 @@ impl VLower<'_, '_, '_> {
         });
         let r = if op == IBinOp::SMod {
             // The sign of the divisor: r + y where r ≠ 0 and the signs differ.
-            [0, 1].map(|h| {
+            HALVES.map(|h| {
                 let nonzero = self.b.ins().icmp(IntCC::NotEqual, r[h], zero);
                 let rx = self.b.ins().bxor(r[h], y[h]);
                 let differ = self.b.ins().icmp(IntCC::SignedLessThan, rx, zero);
