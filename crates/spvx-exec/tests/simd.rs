@@ -11,6 +11,18 @@
 use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig, RunReport};
 use std::path::PathBuf;
 
+#[path = "../../../fuzz/checks/exec.rs"]
+mod exec;
+#[path = "../../../fuzz/checks/exec_common.rs"]
+#[allow(dead_code)]
+mod exec_common;
+#[path = "../../../fuzz/checks/gen_core.rs"]
+#[allow(dead_code)]
+mod gen_core;
+#[path = "../../../fuzz/checks/gen.rs"]
+#[allow(dead_code)]
+mod generator;
+
 mod glsl_corpus;
 
 use glsl_corpus::Rng;
@@ -237,6 +249,26 @@ fn benchmark_kernels_take_the_vector_lanes_and_match() {
         assert_eq!(interp.expect("runs").1.total_events, 0, "{name}");
         assert_eq!(used, JitUse::Ran, "{name}");
     }
+}
+
+/// The `exec` fuzz check (`fuzz/checks/exec.rs`: generated modules, the interpreter against
+/// the JIT, the all-call-out JIT and, where they run the module, the vector lanes) on seeded
+/// pseudo-random inputs: 1,500, or `SPVX_SIMD_SWEEP` of them. Some must take the vector lanes.
+#[test]
+fn generated_modules_agree_in_vector_lanes() {
+    let count = std::env::var("SPVX_SIMD_SWEEP")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1500);
+    let mut rng = Rng(0x51d0_5eed);
+    for _ in 0..count {
+        let n = 64 + (rng.next() % 1024) as usize;
+        let data: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+        exec::exec(&data);
+    }
+    let runs = exec_common::VECTOR_LANE_RUNS.load(std::sync::atomic::Ordering::Relaxed);
+    println!("{count} inputs, {runs} differential runs in vector lanes");
+    assert!(runs > 0, "no generated module took the vector lanes");
 }
 
 /// `SPVX_DUMP=bench/branchy.spv cargo test --release --test simd dump -- --ignored --nocapture`:
