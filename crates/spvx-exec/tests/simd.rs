@@ -36,7 +36,13 @@ fn module(rel: &str) -> CompiledModule {
 
 type Outcome = Result<(Resources, RunReport), String>;
 
-fn run(m: &CompiledModule, res: &Resources, groups: [u32; 3], jit: bool, threads: usize) -> Outcome {
+fn run(
+    m: &CompiledModule,
+    res: &Resources,
+    groups: [u32; 3],
+    jit: bool,
+    threads: usize,
+) -> Outcome {
     let mut res = res.clone();
     let cfg = RunConfig {
         jit,
@@ -73,9 +79,15 @@ fn agree(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3]) -> (
                 assert_eq!(j.total_events, i.total_events, "{name} ({what})");
                 assert_eq!(j.prints, i.prints, "{name} ({what}): prints");
                 match &j.jit {
-                    JitUse::Ran => assert_eq!(i.total_events, 0, "{name} ({what}): ran with events"),
+                    JitUse::Ran => {
+                        assert_eq!(i.total_events, 0, "{name} ({what}): ran with events")
+                    }
                     JitUse::FellBack(_) => {
-                        assert!(i.total_events > 0, "{name} ({what}): fell back: {:?}", j.jit)
+                        assert!(
+                            i.total_events > 0,
+                            "{name} ({what}): fell back: {:?}",
+                            j.jit
+                        )
                     }
                     other => panic!("{name} ({what}): the JIT did not take it: {other:?}"),
                 }
@@ -219,10 +231,18 @@ fn the_step_limit_is_decided_as_the_scalar_jit_decides_it() {
                 ..RunConfig::default()
             };
             let out = m.run(&mut r, [4, 1, 1], &cfg).map_err(|e| e.to_string());
-            outcomes.push((out.as_ref().map(|o| o.jit.clone()).ok(), out.map(|_| r).map_err(|e| e)));
+            outcomes.push((out.as_ref().map(|o| o.jit.clone()).ok(), out.map(|_| r)));
         }
-        assert_eq!(outcomes[0].1.as_ref().ok(), outcomes[1].1.as_ref().ok(), "limit {limit}");
-        assert_eq!(outcomes[0].1.as_ref().err(), outcomes[1].1.as_ref().err(), "limit {limit}");
+        assert_eq!(
+            outcomes[0].1.as_ref().ok(),
+            outcomes[1].1.as_ref().ok(),
+            "limit {limit}"
+        );
+        assert_eq!(
+            outcomes[0].1.as_ref().err(),
+            outcomes[1].1.as_ref().err(),
+            "limit {limit}"
+        );
         // The vector lanes spend what the scalar JIT spends: the same decision.
         assert_eq!(outcomes[1].0, outcomes[2].0, "limit {limit}");
     }
@@ -282,7 +302,10 @@ fn dump() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let bytes = std::fs::read(root.join(rel)).expect("module");
     let m = CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("ok");
-    println!("{:#?}", m.program().functions[m.program().entry as usize].segments);
+    println!(
+        "{:#?}",
+        m.program().functions[m.program().entry as usize].segments
+    );
     println!("{}", spvx_exec::jit::dump(m.program()).expect("dump"));
 }
 
@@ -301,7 +324,11 @@ fn time() {
     let mut rng = Rng(7);
     let mut res = Resources::new();
     for b in 0..3 {
-        res.set_buffer(0, b, (0..1 << 20).map(|_| rng.next() as u8 & 0x7f).collect());
+        res.set_buffer(
+            0,
+            b,
+            (0..1 << 20).map(|_| rng.next() as u8 & 0x7f).collect(),
+        );
     }
     let (v, s) = (m.with_jit_vector_lanes(), m.with_jit_always());
     let cfg = RunConfig {

@@ -196,7 +196,7 @@ pub fn compile_dumping(
             module
                 .define_function(id, &mut ctx)
                 .map_err(|e| fail("starts", &e))?;
-            append_code(dump.as_deref_mut(), "starts", &ctx);
+            append_code(dump, "starts", &ctx);
             module.clear_context(&mut ctx);
             Some(id)
         }

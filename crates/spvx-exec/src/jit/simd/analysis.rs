@@ -221,10 +221,10 @@ fn vectorised(inst: &Inst) -> bool {
             ..
         } => *dst_count == 1 && *src_count == 1 && dst_bits == src_bits && *dst_bits <= 32,
         Inst::IUn { op, bits, .. } => *bits <= 32 && matches!(op, IUnOp::Negate | IUnOp::Not),
-        Inst::Convert { op, .. } => match *op {
-            ConvOp::UConvert { from, to } | ConvOp::SConvert { from, to } => from <= 32 && to <= 32,
-            _ => false,
-        },
+        Inst::Convert {
+            op: ConvOp::UConvert { from, to } | ConvOp::SConvert { from, to },
+            ..
+        } => *from <= 32 && *to <= 32,
         Inst::FBin { op, fmt, .. } => {
             *fmt == FloatFmt::F32
                 && matches!(op, FBinOp::Add | FBinOp::Sub | FBinOp::Mul | FBinOp::Div)

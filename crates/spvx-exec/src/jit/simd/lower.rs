@@ -5,9 +5,7 @@
 use super::LANES;
 use super::analysis::{Kind, Plan};
 use crate::jit::lower_loop::{Workgroup, next_local, store_builtins};
-use crate::jit::runtime::{
-    self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE,
-};
+use crate::jit::runtime::{self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE};
 use crate::jit::status;
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -190,7 +188,10 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.switch_to_block(chunk);
         let mut at = local.map(|v| self.b.use_var(v));
         for l in 0..LANES {
-            let regs = self.b.ins().iadd_imm_s(self.regs, (l * state_words * 8) as i64);
+            let regs = self
+                .b
+                .ins()
+                .iadd_imm_s(self.regs, (l * state_words * 8) as i64);
             let index = self.b.ins().iadd_imm_s(c, l as i64);
             store_builtins(self.b, &self.plan.builtins, regs, &group, index, at);
             at = next_local(self.b, at, group.size);
@@ -409,8 +410,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             self.b.def_var(self.active[h], a[h]);
         }
         let mut bits = self.b.ins().vhigh_bits(I64, a[0]);
-        for h in 1..H {
-            let more = self.b.ins().vhigh_bits(I64, a[h]);
+        for (h, x) in a.iter().enumerate().skip(1) {
+            let more = self.b.ins().vhigh_bits(I64, *x);
             let more = self.b.ins().ishl_imm_s(more, 4 * h as i64);
             bits = self.b.ins().bor(bits, more);
         }
