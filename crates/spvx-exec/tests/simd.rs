@@ -340,8 +340,9 @@ fn time() {
         for (k, m) in [&v, &s].into_iter().enumerate() {
             let mut r = res.clone();
             let t = std::time::Instant::now();
-            m.run(&mut r, [256, 1, 1], &cfg).expect("runs");
+            let report = m.run(&mut r, [256, 1, 1], &cfg).expect("runs");
             times[k].push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(report.jit, JitUse::Ran, "the JIT must have run it");
         }
     }
     for t in &mut times {
