@@ -137,6 +137,13 @@ pub fn differential<M: PartialEq + Debug>(
     let (call, call_use) = run(&callouts, &jit_cfg);
     check(&call, Engine::CallOutJit);
     let lanes = compiled.with_jit_vector_lanes();
+    if let Ok(Err(why)) = lanes.jit_code().map(|c| c.vector_lanes()) {
+        // A program the vector lanes accept must compile (a refusal says why in words).
+        assert!(
+            !why.starts_with("JIT:"),
+            "the vector lanes failed to compile: {why}"
+        );
+    }
     let vector = lanes.jit_code().is_ok_and(|c| c.vector_lanes().is_ok());
     let in_lanes = vector.then(|| {
         VECTOR_LANE_RUNS.fetch_add(1, Ordering::Relaxed);
