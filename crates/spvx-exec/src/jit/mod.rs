@@ -25,6 +25,11 @@
 //! subgroup sizes up to `lanes::LANES`, a whole subgroup per native call instead (`lanes`: the
 //! entry function lowered once per lane with the interpreter's scheduler compiled in).
 //!
+//! On request (`JitCode::with_vector_lanes`, `CompiledModule::with_jit_vector_lanes`; not the
+//! default, as it measured no faster), programs without barriers, subgroup instructions, calls
+//! or private memory whose every instruction has a vector lowering run four invocations at a
+//! time in SIMD vectors instead (`simd`).
+//!
 //! A workgroup's invocations run in LocalInvocationIndex order, each until it finishes or
 //! reaches a workgroup barrier; when every invocation waits at the same dynamic instance of a
 //! barrier (per subgroup: the same instruction in the same iteration of every enclosing loop,

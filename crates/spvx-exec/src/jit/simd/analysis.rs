@@ -1,8 +1,9 @@
 //! Which programs the vector-lanes function runs, and how it holds each register: a 32-bit
-//! (or narrower) value as two `i32x4` vectors, a pointer as four `i64x2` vectors of byte
-//! offsets into a memory space known at compile time, a constant as a scalar splatted where
-//! it is used. Anything else (64-bit values, calls, barriers, subgroup instructions, private
-//! memory, instructions without a vector lowering) leaves the program to the scalar JIT.
+//! (or narrower) value as `LANES / 4` `i32x4` vectors, a pointer as `LANES / 2` `i64x2`
+//! vectors of byte offsets into a memory space known at compile time, a constant as a scalar
+//! splatted where it is used. Anything else (64-bit values, calls, barriers, subgroup
+//! instructions, private memory, instructions without a vector lowering) leaves the program to
+//! the scalar JIT.
 
 use crate::jit::analysis::{edges, known_spaces, native_dsts, native_reads};
 use crate::jit::lower_loop::loop_builtins;
@@ -16,9 +17,9 @@ use std::collections::{HashMap, HashSet};
 pub enum Kind {
     /// The same value for every lane and the whole run (`Program::init`, never written).
     Const(u64),
-    /// A value of at most 32 bits per lane: two `i32x4`.
+    /// A value of at most 32 bits per lane: `i32x4` vectors.
     Narrow,
-    /// A pointer into memory space `space` (known at compile time): four `i64x2` offsets.
+    /// A pointer into memory space `space` (known at compile time): `i64x2` offsets.
     Ptr(u32),
 }
 

@@ -379,7 +379,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         r
     }
 
-    /// The unsigned minimum of the eight lanes.
+    /// The unsigned minimum of the lanes.
     fn umin_lanes(&mut self, v: V) -> Value {
         let m = self.fold(&v, Fold::UMin);
         let mut min = self.b.ins().extractlane(m, 0);
@@ -652,7 +652,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
 
     /// The active lanes `a` go to segment `target`: straight into its masked version when it
     /// comes before every other lane's next segment; when other lanes wait there, they join
-    /// (into the all-lanes version when that makes all eight); else through the dispatcher.
+    /// (into the all-lanes version when that makes all of them); else through the dispatcher.
     fn goto(&mut self, a: V, target: SegId) {
         let rest = self.b.use_var(self.rest);
         let tc = self.b.ins().iconst(I32, target as i64);

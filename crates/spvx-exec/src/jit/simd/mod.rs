@@ -3,16 +3,18 @@
 //! subgroup instructions, barriers, calls or private memory whose every instruction has a
 //! vector lowering (`analysis`); the others keep the scalar JIT.
 //!
-//! A 32-bit value of the eight lanes is two `i32x4` vectors, a pointer four `i64x2` vectors of
-//! offsets, a constant a scalar splatted where used. Control flow is the interpreter's min-PC
-//! rule, vectorised: a vector of each lane's next segment; the dispatcher takes its unsigned
-//! minimum (finished lanes hold the largest value), makes the lanes waiting there active (a
-//! mask) and runs that segment on whole vectors, each register some segment reads at its
+//! A 32-bit value of the lanes is one `i32x4` vector per four lanes, a pointer one `i64x2`
+//! vector of offsets per two, a constant a scalar splatted where used. Control flow is the
+//! interpreter's min-PC rule, vectorised: a vector of each lane's next segment; the
+//! dispatcher takes its unsigned minimum (finished lanes hold the largest value), makes the
+//! lanes waiting there active (a mask) and runs that segment on whole vectors, each register some segment reads at its
 //! start written only in the active lanes (a `bitselect`); the terminator sends each active
 //! lane along its edge with vector selects on the branch condition. Loops run while any lane
 //! is active. Every segment also has an all-lanes version, run when every lane is active, in
 //! which a branch every lane takes the same way jumps straight to the target's all-lanes
-//! version (uniform control flow runs without the dispatcher).
+//! version (uniform control flow runs without the dispatcher); a segment that comes before
+//! every inactive lane's next one is entered straight with the same lanes (the dispatcher
+//! would choose them), and small diamonds are if-converted (`select`).
 //!
 //! Undefined cases are checked on whole vectors for the active lanes (out-of-bounds accesses,
 //! indices outside their array, division by zero, shifts past the width) and bail, as the
@@ -44,7 +46,10 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
 use cranelift_module::{Linkage, Module};
 
-/// The invocations one chunk runs in vector lanes.
+/// The invocations one chunk runs in vector lanes (a multiple of 4). Four: with eight (two
+/// `i32x4` per value) the branch-heavy benchmark kernel's loop spilled vectors to the stack in
+/// every segment (x86-64 has 16 XMM registers for Cranelift, which has no 256-bit vectors)
+/// and ran 1.35–1.8 times slower than the scalar JIT (docs/benchmarks.md).
 pub const LANES: usize = 4;
 
 /// The largest entry function (instructions) the vector-lanes function is built for.
