@@ -7,9 +7,10 @@
 //! vector of offsets per two, a constant a scalar splatted where used. Control flow is the
 //! interpreter's min-PC rule, vectorised: a vector of each lane's next segment; the
 //! dispatcher takes its unsigned minimum (finished lanes hold the largest value), makes the
-//! lanes waiting there active (a mask) and runs that segment on whole vectors, each register some segment reads at its
-//! start written only in the active lanes (a `bitselect`); the terminator sends each active
-//! lane along its edge with vector selects on the branch condition. Loops run while any lane
+//! lanes waiting there active (a mask) and runs that segment on whole vectors, each register
+//! some segment reads at its start written only in the active lanes (a `bitselect`); the
+//! terminator sends each active lane along its edge with vector selects on the branch
+//! condition. Loops run while any lane
 //! is active. Every segment also has an all-lanes version, run when every lane is active, in
 //! which a branch every lane takes the same way jumps straight to the target's all-lanes
 //! version (uniform control flow runs without the dispatcher); a segment that comes before
