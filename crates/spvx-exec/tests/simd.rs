@@ -383,5 +383,8 @@ fn time() {
     for t in &mut times {
         t.sort_by(f64::total_cmp);
     }
-    println!("vector {:.2} ms, scalar {:.2} ms", times[0][3], times[1][3]);
+    println!(
+        "vector {:.2} ms, scalar {:.2} ms ({times:.2?})",
+        times[0][3], times[1][3]
+    );
 }
