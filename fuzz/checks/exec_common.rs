@@ -4,13 +4,20 @@
 //! differential run itself ([`differential`]): the same dispatch on the interpreter
 //! (`jit: false`) twice, on the JIT (`jit: true` on `CompiledModule::with_jit_always`, twice:
 //! the second run uses the code the first compiled) and on the JIT whose every instruction is
-//! a call-out (`with_jit_callouts_only`). Repeated runs must agree (no hidden state); where the
-//! result cannot depend on how the invocations of a subgroup interleave, both JITs must give
-//! the interpreter's outcome and take the dispatch as [`jit_uses_agree`] says.
+//! a call-out (`with_jit_callouts_only`). When the JIT can run the module in SIMD vector lanes
+//! (`with_jit_vector_lanes`, `JitCode::vector_lanes`; not the default), it runs once more
+//! there, so that the vector lanes are compared too. Repeated runs must agree (no
+//! hidden state); where the result cannot depend on how the invocations of a subgroup
+//! interleave, every JIT must give the interpreter's outcome and take the dispatch as
+//! [`jit_uses_agree`] says.
 
 use crate::gen_core::Bytes;
 use spvx_exec::{CompiledModule, ExecError, JitUse, RunConfig, RunReport};
 use std::fmt::{self, Debug};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Differential runs whose JIT ran in vector lanes (`jit::simd`), for statistics.
+pub static VECTOR_LANE_RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// An engine check's input: its first 8 bytes (the run settings) to read, and the rest (the
 /// generator's bytes); `None` when it is shorter.
@@ -129,6 +136,21 @@ pub fn differential<M: PartialEq + Debug>(
     );
     let (call, call_use) = run(&callouts, &jit_cfg);
     check(&call, Engine::CallOutJit);
+    let lanes = compiled.with_jit_vector_lanes();
+    if let Ok(Err(why)) = lanes.jit_code().map(|c| c.vector_lanes()) {
+        // A program the vector lanes accept must compile (a refusal says why in words).
+        assert!(
+            !why.starts_with("JIT:"),
+            "the vector lanes failed to compile: {why}"
+        );
+    }
+    let vector = lanes.jit_code().is_ok_and(|c| c.vector_lanes().is_ok());
+    let in_lanes = vector.then(|| {
+        VECTOR_LANE_RUNS.fetch_add(1, Ordering::Relaxed);
+        let (o, u) = run(&lanes, &jit_cfg);
+        check(&o, Engine::Jit);
+        (o, u)
+    });
     if !comparable {
         // Invocations of a subgroup may race: the JIT's interleaving may legitimately differ.
         return;
@@ -147,6 +169,18 @@ pub fn differential<M: PartialEq + Debug>(
         &jit_use,
         &call_use,
     );
+    if let Some((lanes_out, lanes_use)) = in_lanes {
+        assert_eq!(
+            lanes_out, interp,
+            "the JIT in vector lanes and the interpreter differ ({lanes_use:?})"
+        );
+        jit_uses_agree(
+            interp.result == "ok",
+            interp.total_events,
+            &jit_use,
+            &lanes_use,
+        );
+    }
 }
 
 /// What the engine checks require of how the JITs took a dispatch whose outcome must equal the

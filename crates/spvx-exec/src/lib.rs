@@ -214,6 +214,14 @@ impl CompiledModule {
         self.with_jit(jit::compile(&self.program, false))
     }
 
+    /// The same module with its JIT compiled always (as [`Self::with_jit_always`]) and, where
+    /// the program allows it, running its workgroups in SIMD vector lanes (`jit::simd`, not
+    /// the default: `JitCode::with_vector_lanes`).
+    pub fn with_jit_vector_lanes(&self) -> CompiledModule {
+        let code = jit::compile(&self.program, true).map(|c| c.with_vector_lanes(&self.program));
+        self.with_jit(code)
+    }
+
     /// The same module with `code` as its JIT (instead of compiling at the first run).
     fn with_jit(&self, code: Result<jit::JitCode, String>) -> CompiledModule {
         CompiledModule {

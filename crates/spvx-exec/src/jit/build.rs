@@ -225,6 +225,7 @@ pub fn compile_dumping(
         workgroup_barriers,
         lanes_eligible: super::lanes::eligible(prog),
         lanes: std::sync::OnceLock::new(),
+        simd: Err("not asked for (`JitCode::with_vector_lanes`)".into()),
         resume_word,
         status_word,
         callouts: shared.callouts,
@@ -236,14 +237,14 @@ pub fn compile_dumping(
 
 /// A fresh JIT module for this host with the call-outs into the interpreter as imports, and
 /// the one signature of native functions.
-struct NewModule {
-    module: JITModule,
-    sig: cranelift_codegen::ir::Signature,
+pub(super) struct NewModule {
+    pub module: JITModule,
+    pub sig: cranelift_codegen::ir::Signature,
     callout_id: FuncId,
     group_id: FuncId,
 }
 
-fn new_module() -> Result<NewModule, String> {
+pub(super) fn new_module() -> Result<NewModule, String> {
     let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
     let mut flags = settings::builder();
     for (k, v) in [
@@ -383,7 +384,7 @@ fn declare_far(module: &mut JITModule, id: FuncId, func: &mut Function) -> FuncR
 }
 
 /// Appends a compiled function's IR and machine code to `dump`, when dumping.
-fn append_code(dump: Option<&mut String>, name: &str, ctx: &cranelift_codegen::Context) {
+pub(super) fn append_code(dump: Option<&mut String>, name: &str, ctx: &cranelift_codegen::Context) {
     if let Some(d) = dump {
         d.push_str(&format!("; {name}\n{}\n", ctx.func.display()));
         if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {

@@ -93,7 +93,9 @@ impl Worker {
             *t = d.template[slot * d.width];
         }
         // (The lanes function touches the register files of all its lanes, present or not.)
-        let copies = if lanes(d, code).is_some() {
+        let copies = if code.simd.is_ok() {
+            super::simd::LANES
+        } else if lanes(d, code).is_some() {
             let lanes = super::lanes::LANES as usize;
             if code.workgroup_barriers {
                 lanes * d.subgroups
@@ -201,6 +203,14 @@ impl Worker {
             self.run_lanes(d, code, l, &starts, &mut ctx, abort)?;
             // Spent per subgroup as the interpreter spends them.
             steps = Some(ctx.steps);
+        } else if let Ok(simd) = &code.simd {
+            // SAFETY: `simd.func` was compiled for this program (`simd`); `ctx` and the
+            // register files of `simd::LANES` lanes (`state_words` words each) stay valid and
+            // unaliased for the call.
+            let r = unsafe { (simd.func)(&mut ctx, self.state.as_mut_ptr(), d.invocations as u64) };
+            if r != status::DONE {
+                return Err(fail_reason(r));
+            }
         } else if let Some(run_all) = code.workgroup_loop {
             // SAFETY: as below; `resume` is the invocation count.
             let r = unsafe { run_all(&mut ctx, self.state.as_mut_ptr(), d.invocations as u64) };

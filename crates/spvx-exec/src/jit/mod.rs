@@ -25,6 +25,11 @@
 //! subgroup sizes up to `lanes::LANES`, a whole subgroup per native call instead (`lanes`: the
 //! entry function lowered once per lane with the interpreter's scheduler compiled in).
 //!
+//! On request (`JitCode::with_vector_lanes`, `CompiledModule::with_jit_vector_lanes`; not the
+//! default, as it measured no faster), programs without barriers, subgroup instructions, calls
+//! or private memory whose every instruction has a vector lowering run four invocations at a
+//! time in SIMD vectors instead (`simd`).
+//!
 //! A workgroup's invocations run in LocalInvocationIndex order, each until it finishes or
 //! reaches a workgroup barrier; when every invocation waits at the same dynamic instance of a
 //! barrier (per subgroup: the same instruction in the same iteration of every enclosing loop,
@@ -51,12 +56,14 @@ mod lower_ops;
 mod lower_select;
 mod lower_tensor;
 mod runtime;
+mod simd;
 
 use crate::program::Program;
 use cranelift_jit::JITModule;
 
 pub(crate) use driver::dispatch;
 pub use lanes::LANES;
+pub use simd::LANES as VECTOR_LANES;
 
 /// The largest program (instructions over all functions) the JIT compiles; larger ones run on
 /// the interpreter (compilation time grows with size, and such programs are rare).
@@ -123,6 +130,8 @@ pub struct JitCode {
     /// (`lanes`), compiled at the first dispatch that can use it (at most 8 invocations per
     /// subgroup: the default 32 never does, and it costs ten times the rest's compile time).
     lanes: std::sync::OnceLock<Result<LanesCode, String>>,
+    /// The vector-lanes function (`simd`), or why the program has none.
+    pub(crate) simd: Result<simd::SimdCode, String>,
     /// Words of an invocation's state: where its resume point and its status are.
     pub(crate) resume_word: usize,
     pub(crate) status_word: usize,
@@ -204,6 +213,24 @@ impl JitCode {
     pub fn instruction_counts(&self) -> (usize, usize) {
         (self.natively_lowered, self.called_out)
     }
+
+    /// Whether the program's workgroups run in SIMD vector lanes (`simd`), or why not.
+    pub fn vector_lanes(&self) -> Result<(), &str> {
+        self.simd.as_ref().map(|_| ()).map_err(|e| e.as_str())
+    }
+
+    /// The same code with the vector-lanes function of `prog` (the program it was compiled
+    /// from) when `simd` supports the program: its workgroups then run four invocations at a
+    /// time in SIMD vectors. Not the default: measured no faster than the scalar paths
+    /// (docs/semantics/engine-and-jit.md, "Vector lanes").
+    pub fn with_vector_lanes(mut self, prog: &Program) -> JitCode {
+        self.simd = if self.native_code && self.rounds.is_none() && !self.lanes_eligible {
+            simd::compile(prog, self.state_words, None)
+        } else {
+            Err("compiled for call-outs only, or with barriers or subgroup instructions".into())
+        };
+        self
+    }
 }
 
 /// The Cranelift IR and machine code the JIT makes of `prog` (for inspection), or why it
@@ -218,6 +245,9 @@ pub fn dump(prog: &Program) -> Result<String, String> {
         && let Err(why) = build::compile_lanes(prog, true, code.state_words, Some(&mut text))
     {
         text.push_str(&format!("; lanes: not compiled: {why}\n"));
+    }
+    if let Err(why) = simd::compile(prog, code.state_words, Some(&mut text)) {
+        text.push_str(&format!("; vector lanes: not compiled: {why}\n"));
     }
     let (native, called) = code.instruction_counts();
     Ok(format!(

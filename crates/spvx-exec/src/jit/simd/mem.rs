@@ -1,0 +1,192 @@
+//! The vector-lanes lowering of access chains, loads and stores. A pointer register holds each
+//! lane's byte offset (modulo 2^48) into the memory space `analysis::plan` found for it.
+//! Bounds are checked on whole vectors as `lower_mem` checks them per invocation (an active
+//! lane out of bounds, or a store into read-only memory, bails); then each lane's access runs
+//! as a scalar load or store, in lane order, an inactive lane's redirected to a scratch slot
+//! on the native stack (a gather and a scatter).
+
+use super::analysis::Kind;
+use super::lower::{Fold, H, I32, I32X4, I64, I64X2, P, Q, QUARTERS, V, VLower};
+use crate::program::{ChainStep, Leaf, Scalar, Slot};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+
+const OFFSET_MASK: i64 = (1 << 48) - 1;
+
+impl VLower<'_, '_, '_> {
+    fn splat_i64(&mut self, x: i64) -> Value {
+        let c = self.b.ins().iconst(I64, x);
+        self.b.ins().splat(I64X2, c)
+    }
+
+    /// A pointer register's space and offsets (a constant pointer's splatted).
+    fn pointer(&mut self, s: Slot) -> (u32, P) {
+        match self.plan.kind(s) {
+            Kind::Const(p) => {
+                let v = self.splat_i64((p & OFFSET_MASK as u64) as i64);
+                ((p >> 48) as u32, [v; Q])
+            }
+            Kind::Ptr(space) => {
+                let vars = self.ptrs[&s];
+                (space, vars.map(|v| self.b.use_var(v)))
+            }
+            Kind::Narrow => unreachable!("analysis::plan: a pointer operand is a pointer"),
+        }
+    }
+
+    /// A 32-bit mask pair as four 64-bit masks.
+    fn wide_masks(&mut self, m: V) -> P {
+        QUARTERS.map(|q| {
+            if q % 2 == 0 {
+                self.b.ins().swiden_low(m[q / 2])
+            } else {
+                self.b.ins().swiden_high(m[q / 2])
+            }
+        })
+    }
+
+    /// Bails when an active lane has `cond` (64-bit masks) set.
+    fn bail_any_wide(&mut self, cond: P) {
+        let c = match self.act() {
+            Some(a) => {
+                let w = self.wide_masks(a);
+                QUARTERS.map(|q| self.b.ins().band(cond[q], w[q]))
+            }
+            None => cond,
+        };
+        let z = self.fold(&c, Fold::Or);
+        let any = self.b.ins().vany_true(z);
+        let cont = self.b.create_block();
+        self.b.ins().brif(any, self.bail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// `dst = base + offset + Σ index × stride` per lane (offset modulo 2^48); an index outside
+    /// its array in an active lane bails.
+    pub fn access_chain(&mut self, dst: Slot, base: Slot, offset: u32, steps: &[ChainStep]) {
+        let (_, p) = self.pointer(base);
+        let o = self.splat_i64(offset as i64);
+        let mut off = p.map(|x| self.b.ins().iadd(x, o));
+        for s in steps {
+            let raw = self.get(s.index);
+            let i = self.vsext(raw, s.index_bits as u32);
+            let wide = self.wide_masks(i);
+            if let Some(len) = s.length {
+                // Negative indices compare as huge unsigned values.
+                let l = self.splat_i64(len as i64);
+                let out = wide.map(|x| self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x, l));
+                self.bail_any_wide(out);
+            }
+            let stride = self.splat_i64(s.stride as i64);
+            for q in QUARTERS {
+                let step = self.b.ins().imul(wide[q], stride);
+                off[q] = self.b.ins().iadd(off[q], step);
+            }
+        }
+        let m = self.splat_i64(OFFSET_MASK);
+        let off = off.map(|x| self.b.ins().band(x, m));
+        self.put_ptr(dst, off);
+    }
+
+    fn put_ptr(&mut self, s: Slot, v: P) {
+        let vars = self.ptrs[&s];
+        let v = match self.act() {
+            Some(a) if self.plan.masked.contains(&s) => {
+                let w = self.wide_masks(a);
+                let old = vars.map(|x| self.b.use_var(x));
+                QUARTERS.map(|q| self.b.ins().bitselect(w[q], v[q], old[q]))
+            }
+            _ => v,
+        };
+        for q in QUARTERS {
+            self.b.def_var(vars[q], v[q]);
+        }
+    }
+
+    /// Each lane's host address of `leaf` through a pointer of `space` with offsets `p`,
+    /// after checking the active lanes' bytes lie inside the object (an inactive lane's: the
+    /// scratch slot).
+    fn leaf_addresses(&mut self, space: u32, p: P, leaf: &Leaf) -> [Value; super::LANES] {
+        let (base, len, _) = self.spaces[&space];
+        let at = if leaf.offset == 0 {
+            p
+        } else {
+            let m = self.splat_i64(OFFSET_MASK);
+            let o = self.splat_i64(leaf.offset as i64);
+            p.map(|x| {
+                let a = self.b.ins().iadd(x, o);
+                self.b.ins().band(a, m)
+            })
+        };
+        // (Offsets are below 2^48: `end` cannot wrap.)
+        let bytes = self.splat_i64(leaf.scalar.mem_bytes() as i64);
+        let lens = self.b.ins().splat(I64X2, len);
+        let out = at.map(|x| {
+            let end = self.b.ins().iadd(x, bytes);
+            self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, lens)
+        });
+        self.bail_any_wide(out);
+        let act = self.act();
+        std::array::from_fn(|l| {
+            let off = self.b.ins().extractlane(at[l / 2], (l % 2) as u8);
+            let addr = self.b.ins().iadd(base, off);
+            match act {
+                Some(a) => {
+                    let on = self.b.ins().extractlane(a[l / 4], (l % 4) as u8);
+                    self.b.ins().select(on, addr, self.dummy)
+                }
+                None => addr,
+            }
+        })
+    }
+
+    /// Loads the leaves of a value: each `mem_bytes` little-endian bytes, zero-extended;
+    /// booleans are `≠ 0`.
+    pub fn load(&mut self, dst: Slot, ptr: Slot, leaves: &[Leaf]) {
+        let (space, p) = self.pointer(ptr);
+        let flags = MemFlagsData::new().with_notrap();
+        for leaf in leaves {
+            let addrs = self.leaf_addresses(space, p, leaf);
+            let zero = self.splat_i32(0);
+            let mut v = [zero; H];
+            for (l, addr) in addrs.into_iter().enumerate() {
+                let x = match leaf.scalar.mem_bytes() {
+                    1 => self.b.ins().uload8(I32, flags, addr, 0),
+                    2 => self.b.ins().uload16(I32, flags, addr, 0),
+                    _ => self.b.ins().load(I32, flags, addr, 0),
+                };
+                v[l / 4] = self.b.ins().insertlane(v[l / 4], x, (l % 4) as u8);
+            }
+            if leaf.scalar == Scalar::Bool {
+                let m = v.map(|x| self.b.ins().icmp(IntCC::NotEqual, x, zero));
+                v = self.bools(m);
+            }
+            self.put(dst + leaf.slot, v);
+        }
+    }
+
+    /// Stores the leaves of a value: the low `mem_bytes` bytes of each lane's register, lane
+    /// by lane in lane order.
+    pub fn store(&mut self, ptr: Slot, src: Slot, leaves: &[Leaf]) {
+        let (space, p) = self.pointer(ptr);
+        // A store into a uniform buffer or push constants is reported by the interpreter.
+        let (_, _, ro) = self.spaces[&space];
+        let cont = self.b.create_block();
+        self.b.ins().brif(ro, self.bail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+        let flags = MemFlagsData::new().with_notrap();
+        for leaf in leaves {
+            let addrs = self.leaf_addresses(space, p, leaf);
+            let v = self.get(src + leaf.slot);
+            for (l, addr) in addrs.into_iter().enumerate() {
+                let x = self.b.ins().extractlane(v[l / 4], (l % 4) as u8);
+                match leaf.scalar.mem_bytes() {
+                    1 => self.b.ins().istore8(flags, x, addr, 0),
+                    2 => self.b.ins().istore16(flags, x, addr, 0),
+                    _ => self.b.ins().store(flags, x, addr, 0),
+                };
+            }
+        }
+        let _ = I32X4;
+    }
+}

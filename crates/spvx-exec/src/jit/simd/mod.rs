@@ -1,0 +1,133 @@
+//! The vector-lanes function: a workgroup's invocations run [`LANES`] at a time (consecutive
+//! LocalInvocationIndex) in SIMD vectors, as lavapipe runs a shader, for programs without
+//! subgroup instructions, barriers, calls or private memory whose every instruction has a
+//! vector lowering (`analysis`); the others keep the scalar JIT.
+//!
+//! A 32-bit value of the lanes is one `i32x4` vector per four lanes, a pointer one `i64x2`
+//! vector of offsets per two, a constant a scalar splatted where used. Control flow is the
+//! interpreter's min-PC rule, vectorised: a vector of each lane's next segment; the
+//! dispatcher takes its unsigned minimum (finished lanes hold the largest value), makes the
+//! lanes waiting there active (a mask) and runs that segment on whole vectors, each register
+//! some segment reads at its start written only in the active lanes (a `bitselect`); the
+//! terminator sends each active lane along its edge with vector selects on the branch
+//! condition. Loops run while any lane
+//! is active. Every segment also has an all-lanes version, run when every lane is active, in
+//! which a branch every lane takes the same way jumps straight to the target's all-lanes
+//! version (uniform control flow runs without the dispatcher); a segment that comes before
+//! every inactive lane's next one is entered straight with the same lanes (the dispatcher
+//! would choose them), and small diamonds are if-converted (`select`).
+//!
+//! Undefined cases are checked on whole vectors for the active lanes (out-of-bounds accesses,
+//! indices outside their array, division by zero, shifts past the width) and bail, as the
+//! scalar JIT bails: the dispatch then reruns on the interpreter. Loads and stores run lane by
+//! lane in lane order (gathers and scatters), an inactive lane's redirected to scratch memory;
+//! divisions run lane by lane, an inactive lane dividing by 1. Float arithmetic is the
+//! scalar JIT's (SSE, no fusing, NaN canonical), lane for lane.
+//!
+//! Steps: a segment costs its length + 1 for every active lane, the scalar JIT's count (each
+//! invocation pays for every segment it runs), which the interpreter's count never exceeds;
+//! checked by the dispatcher and at loop headers of the all-lanes versions, and by the driver
+//! when the workgroup ends.
+//!
+//! Native signature as the others: `fn(ctx, regs, invocations) -> status`, `regs` the register
+//! files of [`LANES`] lanes side by side (`state_words` words each: the built-ins are computed
+//! into them, and the template's uniform values read from them), run for every invocation of
+//! the workgroup.
+
+mod analysis;
+mod lower;
+mod mem;
+mod ops;
+mod select;
+
+use super::NativeFn;
+use crate::program::Program;
+use cranelift_codegen::ir::UserFuncName;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::JITModule;
+use cranelift_module::{Linkage, Module};
+
+/// The invocations one chunk runs in vector lanes (a multiple of 4). Four: with eight (two
+/// `i32x4` per value) the branch-heavy benchmark kernel's loop spilled vectors to the stack in
+/// every segment (x86-64 has 16 XMM registers for Cranelift, which has no 256-bit vectors)
+/// and ran 1.35–1.8 times slower than the scalar JIT (docs/benchmarks.md).
+pub const LANES: usize = 4;
+
+/// The largest entry function (instructions) the vector-lanes function is built for.
+pub const MAX_SIMD_INSTRUCTIONS: usize = 2_000;
+
+/// A program's vector-lanes function, in its own module.
+pub(crate) struct SimdCode {
+    /// Owns the executable memory; freed on drop.
+    module: Option<JITModule>,
+    pub(crate) func: NativeFn,
+}
+
+// SAFETY: as for `JitCode`: the code is immutable after `finalize_definitions`.
+unsafe impl Send for SimdCode {}
+unsafe impl Sync for SimdCode {}
+
+impl Drop for SimdCode {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: its function pointer does not outlive a dispatch (which borrows it).
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+/// Why the vector-lanes function does not run `prog` (`None`: it does).
+pub fn unsupported(prog: &Program) -> Option<String> {
+    let size = prog.functions[prog.entry as usize].code.len();
+    if size > MAX_SIMD_INSTRUCTIONS {
+        return Some(format!("{size} instructions"));
+    }
+    analysis::plan(prog).err()
+}
+
+/// Compiles the vector-lanes function of `prog` for register files of `state_words` words,
+/// appending its IR and machine code to `dump` when given.
+pub fn compile(
+    prog: &Program,
+    state_words: usize,
+    dump: Option<&mut String>,
+) -> Result<SimdCode, String> {
+    if let Some(why) = unsupported(prog) {
+        return Err(why);
+    }
+    let plan = analysis::plan(prog)?;
+    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
+    let super::build::NewModule {
+        mut module, sig, ..
+    } = super::build::new_module()?;
+    let id = module
+        .declare_function("simd", Linkage::Local, &sig)
+        .map_err(|e| fail("declare", &e))?;
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    ctx.func.signature = sig.clone();
+    ctx.func.name = UserFuncName::user(0, id.as_u32());
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let mut l = lower::VLower::new(&mut b, prog, &plan);
+        l.lower(state_words);
+        b.seal_all_blocks();
+        b.finalize(module.target_config());
+    }
+    ctx.set_disasm(dump.is_some());
+    module
+        .define_function(id, &mut ctx)
+        .map_err(|e| format!("JIT: vector lanes: {e:?}\n{}", ctx.func.display()))?;
+    super::build::append_code(dump, "vector lanes", &ctx);
+    module.clear_context(&mut ctx);
+    module
+        .finalize_definitions()
+        .map_err(|e| fail("finalize", &e))?;
+    // SAFETY: defined with the signature `NativeFn` describes.
+    let func =
+        unsafe { std::mem::transmute::<*const u8, NativeFn>(module.get_finalized_function(id)) };
+    Ok(SimdCode {
+        module: Some(module),
+        func,
+    })
+}

@@ -1,0 +1,341 @@
+//! The vector-lanes lowering of the arithmetic, comparison, logic, select and conversion
+//! instructions on 32-bit (or narrower) values: the results of `jit::lower_ops` lane by lane,
+//! bit for bit. Registers hold zero-extended bit patterns of their width (booleans 0 or 1);
+//! every result is normalised the same way. Divisions run lane by lane in scalar code (no
+//! vector instruction), with the divisor of an inactive lane replaced by 1 so that it cannot
+//! trap; a case the interpreter reports in an active lane bails.
+
+use super::lower::{H, HALVES, I32, I32X4, V, VLower};
+use crate::program::{ConvOp, FBinOp, FCmpOp, IBinOp, ICmpOp, IUnOp, Inst, LogicOp, Slot};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
+
+const F32X4: types::Type = types::F32X4;
+
+impl VLower<'_, '_, '_> {
+    /// Lowers an instruction `analysis::plan` admits.
+    pub fn lower_inst(&mut self, inst: &Inst) {
+        match inst {
+            Inst::Copy { dst, src } | Inst::Bitcast { dst, src, .. } => {
+                let v = self.get(*src);
+                self.put(*dst, v);
+            }
+            Inst::Const { dst, value } => {
+                let v = self.splat_i32(*value as u32 as i64);
+                self.put(*dst, [v; H]);
+            }
+            Inst::IBin {
+                op,
+                bits,
+                dst,
+                a,
+                b,
+            } => self.ibin(*op, *bits as u32, *dst, *a, *b),
+            Inst::IUn { op, bits, dst, a } => {
+                let x = self.get(*a);
+                let r = x.map(|x| match op {
+                    IUnOp::Negate => self.b.ins().ineg(x),
+                    _ => self.b.ins().bnot(x),
+                });
+                let r = self.vmask(r, *bits as u32);
+                self.put(*dst, r);
+            }
+            Inst::ICmp {
+                op,
+                bits,
+                dst,
+                a,
+                b,
+            } => self.icmp(*op, *bits as u32, *dst, *a, *b),
+            Inst::Logic { op, dst, a, b } => {
+                let (x, y) = (self.get(*a), self.get(*b));
+                let r = match op {
+                    LogicOp::And => HALVES.map(|h| self.b.ins().band(x[h], y[h])),
+                    LogicOp::Or => HALVES.map(|h| self.b.ins().bor(x[h], y[h])),
+                    LogicOp::Equal => self.flags(IntCC::Equal, x, y),
+                    LogicOp::NotEqual => self.flags(IntCC::NotEqual, x, y),
+                };
+                self.put(*dst, r);
+            }
+            Inst::LNot { dst, a } => {
+                let x = self.get(*a);
+                let zero = self.splat_i32(0);
+                let r = self.flags(IntCC::Equal, x, [zero; H]);
+                self.put(*dst, r);
+            }
+            Inst::Select { dst, cond, a, b } => {
+                let c = self.mask_of(*cond);
+                let (x, y) = (self.get(*a), self.get(*b));
+                let r = HALVES.map(|h| self.b.ins().bitselect(c[h], x[h], y[h]));
+                self.put(*dst, r);
+            }
+            Inst::Convert { op, dst, a } => {
+                let x = self.get(*a);
+                let r = match *op {
+                    ConvOp::UConvert { to, .. } => self.vmask(x, to as u32),
+                    ConvOp::SConvert { from, to } => {
+                        let s = self.vsext(x, from as u32);
+                        self.vmask(s, to as u32)
+                    }
+                    _ => unreachable!("analysis::plan admits no other conversion"),
+                };
+                self.put(*dst, r);
+            }
+            Inst::FBin { op, dst, a, b, .. } => {
+                let (x, y) = (self.get(*a), self.get(*b));
+                let r = HALVES.map(|h| {
+                    let (fx, fy) = (self.as_f32(x[h]), self.as_f32(y[h]));
+                    let r = match op {
+                        FBinOp::Add => self.b.ins().fadd(fx, fy),
+                        FBinOp::Sub => self.b.ins().fsub(fx, fy),
+                        FBinOp::Mul => self.b.ins().fmul(fx, fy),
+                        _ => self.b.ins().fdiv(fx, fy),
+                    };
+                    self.f32_bits(r)
+                });
+                self.put(*dst, r);
+            }
+            Inst::FNeg { dst, a, .. } => {
+                let x = self.get(*a);
+                let sign = self.splat_i32(i32::MIN as i64);
+                let r = x.map(|x| self.b.ins().bxor(x, sign));
+                self.put(*dst, r);
+            }
+            Inst::FCmp {
+                op,
+                ordered,
+                dst,
+                a,
+                b,
+                ..
+            } => {
+                let (x, y) = (self.get(*a), self.get(*b));
+                let r = HALVES.map(|h| {
+                    let (fx, fy) = (self.as_f32(x[h]), self.as_f32(y[h]));
+                    self.fcmp(*op, *ordered, fx, fy)
+                });
+                let r = self.bools(r);
+                self.put(*dst, r);
+            }
+            Inst::AccessChain {
+                dst,
+                base,
+                offset,
+                steps,
+            } => self.access_chain(*dst, *base, *offset, steps),
+            Inst::Load { dst, ptr, leaves } => self.load(*dst, *ptr, leaves),
+            Inst::Store { ptr, src, leaves } => self.store(*ptr, *src, leaves),
+            other => unreachable!("analysis::plan admits no {other:?}"),
+        }
+    }
+
+    /// The low `bits` bits of each lane.
+    pub fn vmask(&mut self, x: V, bits: u32) -> V {
+        if bits >= 32 {
+            return x;
+        }
+        let m = self.splat_i32(crate::bits::low_bits(bits) as i64);
+        x.map(|x| self.b.ins().band(x, m))
+    }
+
+    /// Each lane's `bits`-bit pattern sign-extended to 32 bits.
+    pub fn vsext(&mut self, x: V, bits: u32) -> V {
+        if bits >= 32 {
+            return x;
+        }
+        let s = self.b.ins().iconst(I32, 32 - bits as i64);
+        x.map(|x| {
+            let up = self.b.ins().ishl(x, s);
+            self.b.ins().sshr(up, s)
+        })
+    }
+
+    /// `x cc y` per lane as 0 or 1.
+    fn flags(&mut self, cc: IntCC, x: V, y: V) -> V {
+        let m = HALVES.map(|h| self.b.ins().icmp(cc, x[h], y[h]));
+        self.bools(m)
+    }
+
+    fn icmp(&mut self, op: ICmpOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
+        let (x, y) = (self.get(a), self.get(b));
+        let (cc, signed) = match op {
+            ICmpOp::Eq => (IntCC::Equal, false),
+            ICmpOp::Ne => (IntCC::NotEqual, false),
+            ICmpOp::UGt => (IntCC::UnsignedGreaterThan, false),
+            ICmpOp::UGe => (IntCC::UnsignedGreaterThanOrEqual, false),
+            ICmpOp::ULt => (IntCC::UnsignedLessThan, false),
+            ICmpOp::ULe => (IntCC::UnsignedLessThanOrEqual, false),
+            ICmpOp::SGt => (IntCC::SignedGreaterThan, true),
+            ICmpOp::SGe => (IntCC::SignedGreaterThanOrEqual, true),
+            ICmpOp::SLt => (IntCC::SignedLessThan, true),
+            ICmpOp::SLe => (IntCC::SignedLessThanOrEqual, true),
+        };
+        let (x, y) = if signed {
+            (self.vsext(x, bits), self.vsext(y, bits))
+        } else {
+            (x, y)
+        };
+        let r = self.flags(cc, x, y);
+        self.put(dst, r);
+    }
+
+    fn ibin(&mut self, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
+        let (x, y) = (self.get(a), self.get(b));
+        let r = match op {
+            IBinOp::Add | IBinOp::Sub | IBinOp::Mul => {
+                let r = HALVES.map(|h| match op {
+                    IBinOp::Add => self.b.ins().iadd(x[h], y[h]),
+                    IBinOp::Sub => self.b.ins().isub(x[h], y[h]),
+                    _ => self.b.ins().imul(x[h], y[h]),
+                });
+                self.vmask(r, bits)
+            }
+            IBinOp::And => HALVES.map(|h| self.b.ins().band(x[h], y[h])),
+            IBinOp::Or => HALVES.map(|h| self.b.ins().bor(x[h], y[h])),
+            IBinOp::Xor => HALVES.map(|h| self.b.ins().bxor(x[h], y[h])),
+            IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => self.shift(op, bits, x, b),
+            _ => self.divide(op, bits, x, y),
+        };
+        self.put(dst, r);
+    }
+
+    /// A shift: by a constant amount on whole vectors, else lane by lane; an amount of the
+    /// width or more in an active lane bails (the interpreter reports it).
+    fn shift(&mut self, op: IBinOp, bits: u32, x: V, amount: Slot) -> V {
+        let x = if op == IBinOp::ShrArith {
+            self.vsext(x, bits)
+        } else {
+            x
+        };
+        let by = |l: &mut Self, x: Value, n: Value| match op {
+            IBinOp::Shl => l.b.ins().ishl(x, n),
+            IBinOp::ShrLogical => l.b.ins().ushr(x, n),
+            _ => l.b.ins().sshr(x, n),
+        };
+        let r = match self.plan.kind(amount) {
+            super::analysis::Kind::Const(c) => {
+                if c >= bits as u64 {
+                    let all = self.splat_i32(-1);
+                    self.bail_any([all; H]);
+                }
+                let n = self.b.ins().iconst(I32, (c as u32 % 32) as i64);
+                x.map(|x| by(self, x, n))
+            }
+            _ => {
+                let y = self.get(amount);
+                let w = self.splat_i32(bits as i64);
+                let far = y.map(|y| self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, y, w));
+                self.bail_any(far);
+                self.per_lane(x, y, |l, a, n| by(l, a, n))
+            }
+        };
+        self.vmask(r, bits)
+    }
+
+    /// `f(x, y)` computed lane by lane on the scalar lanes of `x` and `y`.
+    fn per_lane(&mut self, x: V, y: V, f: impl Fn(&mut Self, Value, Value) -> Value) -> V {
+        HALVES.map(|h| {
+            let mut r = x[h];
+            for i in 0..4u8 {
+                let a = self.b.ins().extractlane(x[h], i);
+                let b = self.b.ins().extractlane(y[h], i);
+                let v = f(self, a, b);
+                r = self.b.ins().insertlane(r, v, i);
+            }
+            r
+        })
+    }
+
+    /// Integer division and remainders, lane by lane (`lower_ops::ibin`'s cases).
+    fn divide(&mut self, op: IBinOp, bits: u32, x: V, y: V) -> V {
+        let zero = self.splat_i32(0);
+        let one = self.splat_i32(1);
+        let signed = !matches!(op, IBinOp::UDiv | IBinOp::UMod);
+        let (x, y) = if signed {
+            (self.vsext(x, bits), self.vsext(y, bits))
+        } else {
+            (x, y)
+        };
+        let z = y.map(|y| self.b.ins().icmp(IntCC::Equal, y, zero));
+        self.bail_any(z);
+        let minus_one = self.splat_i32(-1);
+        let m1 = y.map(|y| self.b.ins().icmp(IntCC::Equal, y, minus_one));
+        if op == IBinOp::SDiv {
+            // MIN / −1 is reported by the interpreter.
+            let min = self.splat_i32((1i64 << (bits - 1)).wrapping_neg());
+            let over = HALVES.map(|h| {
+                let is_min = self.b.ins().icmp(IntCC::Equal, x[h], min);
+                self.b.ins().band(is_min, m1[h])
+            });
+            self.bail_any(over);
+        }
+        // Inactive lanes divide by 1 (their values are not used and must not trap); x rem −1
+        // is 0, so divide by 1 there too (MIN rem −1 would trap).
+        let mut safe = y;
+        if let Some(a) = self.act() {
+            safe = HALVES.map(|h| self.b.ins().bitselect(a[h], safe[h], one));
+        }
+        if matches!(op, IBinOp::SRem | IBinOp::SMod) {
+            safe = HALVES.map(|h| self.b.ins().bitselect(m1[h], one, safe[h]));
+        }
+        let r = self.per_lane(x, safe, |l, a, b| match op {
+            IBinOp::UDiv => l.b.ins().udiv(a, b),
+            IBinOp::UMod => l.b.ins().urem(a, b),
+            IBinOp::SDiv => l.b.ins().sdiv(a, b),
+            _ => l.b.ins().srem(a, b),
+        });
+        let r = if op == IBinOp::SMod {
+            // The sign of the divisor: r + y where r ≠ 0 and the signs differ.
+            HALVES.map(|h| {
+                let nonzero = self.b.ins().icmp(IntCC::NotEqual, r[h], zero);
+                let rx = self.b.ins().bxor(r[h], y[h]);
+                let differ = self.b.ins().icmp(IntCC::SignedLessThan, rx, zero);
+                let fix = self.b.ins().band(nonzero, differ);
+                let adjusted = self.b.ins().iadd(r[h], y[h]);
+                self.b.ins().bitselect(fix, adjusted, r[h])
+            })
+        } else {
+            r
+        };
+        self.vmask(r, bits)
+    }
+
+    fn as_f32(&mut self, x: Value) -> Value {
+        let flags = MemFlagsData::new().with_endianness(Endianness::Little);
+        self.b.ins().bitcast(F32X4, flags, x)
+    }
+
+    /// Float results as register patterns, NaN canonical (as `exec::float_bits` gives it).
+    fn f32_bits(&mut self, r: Value) -> Value {
+        let flags = MemFlagsData::new().with_endianness(Endianness::Little);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let w = self.b.ins().bitcast(I32X4, flags, r);
+        let q = self.splat_i32(0x7fc0_0000);
+        self.b.ins().bitselect(nan, q, w)
+    }
+
+    /// A float comparison as masks: ordered (false when either is NaN) or unordered (true).
+    fn fcmp(&mut self, op: FCmpOp, ordered: bool, x: Value, y: Value) -> Value {
+        let base = match op {
+            FCmpOp::Ord => return self.b.ins().fcmp(FloatCC::Ordered, x, y),
+            FCmpOp::Uno => return self.b.ins().fcmp(FloatCC::Unordered, x, y),
+            FCmpOp::Eq => self.b.ins().fcmp(FloatCC::Equal, x, y),
+            FCmpOp::Ne => {
+                // Ordered and not equal.
+                let ne = self.b.ins().fcmp(FloatCC::NotEqual, x, y);
+                let ord = self.b.ins().fcmp(FloatCC::Ordered, x, y);
+                self.b.ins().band(ne, ord)
+            }
+            FCmpOp::Lt => self.b.ins().fcmp(FloatCC::LessThan, x, y),
+            FCmpOp::Gt => self.b.ins().fcmp(FloatCC::LessThan, y, x),
+            FCmpOp::Le => self.b.ins().fcmp(FloatCC::LessThanOrEqual, x, y),
+            _ => self.b.ins().fcmp(FloatCC::LessThanOrEqual, y, x),
+        };
+        if ordered {
+            base
+        } else {
+            let uno = self.b.ins().fcmp(FloatCC::Unordered, x, y);
+            self.b.ins().bor(base, uno)
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! The JIT's vector lanes (`jit::simd`: eight invocations per chunk in SIMD vectors, masks for
+//! divergent control flow) against the interpreter, its reference, and against the scalar JIT:
+//! divergent loops and branches, early returns, per-lane shifts and divisions, floats with
+//! NaNs, out-of-bounds accesses and divisions by zero in one lane (active: the dispatch must
+//! go to the interpreter; inactive: it must not), partial chunks (workgroup sizes not a
+//! multiple of eight), the benchmark kernels. Every run must give the interpreter's bytes,
+//! events and errors; the JIT must have run exactly when the interpreter reports nothing; and
+//! each module must actually take the vector path (`CompiledModule::with_jit_vector_lanes`,
+//! `JitCode::vector_lanes`).
+
+use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig, RunReport};
+use std::path::PathBuf;
+
+#[path = "../../../fuzz/checks/exec.rs"]
+mod exec;
+#[path = "../../../fuzz/checks/exec_common.rs"]
+#[allow(dead_code)]
+mod exec_common;
+#[path = "../../../fuzz/checks/gen_core.rs"]
+#[allow(dead_code)]
+mod gen_core;
+#[path = "../../../fuzz/checks/gen.rs"]
+#[allow(dead_code)]
+mod generator;
+
+mod glsl_corpus;
+
+use glsl_corpus::Rng;
+
+fn module(rel: &str) -> CompiledModule {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+type Outcome = Result<(Resources, RunReport), String>;
+
+fn run(
+    m: &CompiledModule,
+    res: &Resources,
+    groups: [u32; 3],
+    jit: bool,
+    threads: usize,
+) -> Outcome {
+    let mut res = res.clone();
+    let cfg = RunConfig {
+        jit,
+        threads: Some(threads),
+        ..RunConfig::default()
+    };
+    m.run(&mut res, groups, &cfg)
+        .map(|r| (res, r))
+        .map_err(|e| e.to_string())
+}
+
+/// Runs `m` on the interpreter, on the vector lanes (one and two threads) and on the scalar
+/// JIT; all must agree. Returns the interpreter's outcome and the vector lanes' JIT use.
+fn agree(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3]) -> (Outcome, JitUse) {
+    let vector = m.with_jit_vector_lanes();
+    let code = vector.jit_code().expect("the JIT compiles it");
+    if let Err(why) = code.vector_lanes() {
+        panic!("{name}: not run in vector lanes: {why}");
+    }
+    let scalar = m.with_jit_always();
+    assert!(scalar.jit_code().expect("compiles").vector_lanes().is_err());
+    let interp = run(m, res, groups, false, 1);
+    let mut used = JitUse::Off;
+    for (what, m, threads) in [
+        ("vector lanes", &vector, 1),
+        ("vector lanes, two threads", &vector, 2),
+        ("scalar JIT", &scalar, 1),
+    ] {
+        let jit = run(m, res, groups, true, threads);
+        match (&jit, &interp) {
+            (Ok((rj, j)), Ok((ri, i))) => {
+                assert!(rj == ri, "{name} ({what}): the resources differ");
+                assert_eq!(j.events, i.events, "{name} ({what}): events");
+                assert_eq!(j.total_events, i.total_events, "{name} ({what})");
+                assert_eq!(j.prints, i.prints, "{name} ({what}): prints");
+                match &j.jit {
+                    JitUse::Ran => {
+                        assert_eq!(i.total_events, 0, "{name} ({what}): ran with events")
+                    }
+                    JitUse::FellBack(_) => {
+                        assert!(
+                            i.total_events > 0,
+                            "{name} ({what}): fell back: {:?}",
+                            j.jit
+                        )
+                    }
+                    other => panic!("{name} ({what}): the JIT did not take it: {other:?}"),
+                }
+                if threads == 1 && what.starts_with("vector") {
+                    used = j.jit.clone();
+                }
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b, "{name} ({what}): errors"),
+            (a, b) => panic!(
+                "{name} ({what}): {:?} against {:?}",
+                a.as_ref().err(),
+                b.as_ref().err()
+            ),
+        }
+    }
+    (interp, used)
+}
+
+fn words(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Float patterns with NaNs, infinities, zeros, subnormals.
+const F32_EDGES: [u32; 10] = [
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x7f7f_ffff,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0xffc0_0001,
+];
+
+#[test]
+fn divergent_loops_and_branches_match_the_interpreter() {
+    let m = module("tests/corpus/simd/divergent.comp.spv");
+    let mut rng = Rng(0x51d0);
+    for round in 0..12 {
+        let n = 64 + 13;
+        let inp: Vec<u32> = (0..n)
+            .map(|i| match (round + i) % 4 {
+                0 => rng.next_u32(),
+                1 => rng.next_u32() % 40,
+                2 => (i as u32).wrapping_mul(0x9e37_79b9) | 0x8000_0000,
+                _ => rng.next_u32() & 0xfff,
+            })
+            .collect();
+        let fl: Vec<u32> = (0..128)
+            .map(|i| {
+                if (i + round) % 3 == 0 {
+                    F32_EDGES[rng.next() as usize % F32_EDGES.len()]
+                } else {
+                    rng.next_u32()
+                }
+            })
+            .collect();
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, words(&inp));
+        res.set_buffer(0, 1, words(&vec![round as u32; 256 + 13]));
+        res.set_buffer(0, 2, words(&fl));
+        // 13 invocations per workgroup: a full chunk and a partial one of 5 lanes.
+        let (interp, used) = agree(&format!("divergent round {round}"), &m, &res, [4, 1, 1]);
+        let (_, report) = interp.expect("the interpreter runs it");
+        if report.total_events == 0 {
+            assert_eq!(used, JitUse::Ran, "round {round}");
+        }
+    }
+}
+
+/// guarded.comp with lane `oob` reading out of bounds and lane `div` dividing by `divisor`.
+fn guarded(oob: u32, div: u32, divisor: u32) -> (Outcome, JitUse) {
+    let m = module("tests/corpus/simd/guarded.comp.spv");
+    let mut inp = vec![oob, div];
+    inp.extend((0..32u32).map(|i| if i == div { divisor } else { i + 1 }));
+    // Divisors of 0 in lanes that do not divide (the branch skips them).
+    inp[2 + 11] = 0;
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, words(&inp));
+    res.set_buffer(0, 1, words(&[0; 16]));
+    agree(
+        &format!("guarded oob {oob} div {div} by {divisor}"),
+        &m,
+        &res,
+        [1, 1, 1],
+    )
+}
+
+#[test]
+fn undefined_cases_in_inactive_lanes_do_not_bail() {
+    for div in [0, 5, 7, 15, 1000] {
+        let (interp, used) = guarded(1000, div, 3);
+        let (res, report) = interp.expect("runs");
+        assert_eq!(report.total_events, 0, "div {div}");
+        assert_eq!(used, JitUse::Ran, "div {div}");
+        // Independent answer for the lanes that do not loop into the division (i & 3 == 0).
+        let out = res.words(0, 1).expect("out");
+        for i in (0..16u32).filter(|i| i & 3 == 0) {
+            let extra = if i == div { 1000 / 3 } else { 0 };
+            assert_eq!(out[i as usize], i * 7 + extra, "lane {i}");
+        }
+    }
+}
+
+#[test]
+fn undefined_cases_in_active_lanes_go_to_the_interpreter() {
+    for lane in [0, 3, 8, 15] {
+        let (interp, used) = guarded(lane, 1000, 1);
+        let (_, report) = interp.expect("runs");
+        assert!(report.total_events > 0, "out of bounds in lane {lane}");
+        assert!(matches!(used, JitUse::FellBack(_)), "lane {lane}: {used:?}");
+        let (interp, used) = guarded(1000, lane, 0);
+        let (_, report) = interp.expect("runs");
+        assert!(report.total_events > 0, "division by zero in lane {lane}");
+        assert!(matches!(used, JitUse::FellBack(_)), "lane {lane}: {used:?}");
+    }
+}
+
+/// arrays.comp with `limit` and the lane `pick` whose index is not reduced below 16.
+fn arrays(limit: u32, pick: u32) -> (Outcome, JitUse) {
+    let m = module("tests/corpus/simd/arrays.comp.spv");
+    let mut rng = Rng(0xa77a ^ (limit as u64) << 8 ^ pick as u64);
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, (0..128 + 4 * 24).map(|_| rng.next() as u8).collect());
+    res.set_buffer(0, 1, words(&[limit, pick, 0, 0]));
+    agree(
+        &format!("arrays limit {limit} pick {pick}"),
+        &m,
+        &res,
+        [4, 1, 1],
+    )
+}
+
+#[test]
+fn array_indices_are_checked_in_the_active_lanes_only() {
+    for (limit, pick) in [(16, 100), (1000, 100), (1000, 3), (7, 0)] {
+        let (interp, used) = arrays(limit, pick);
+        assert_eq!(interp.expect("runs").1.total_events, 0);
+        assert_eq!(used, JitUse::Ran, "limit {limit} pick {pick}");
+    }
+    // Lane 4 indexes table[20]: the dispatch goes to the interpreter.
+    for pick in [4, 5, 13] {
+        let (interp, used) = arrays(1000, pick);
+        assert!(interp.expect("runs").1.total_events > 0, "pick {pick}");
+        assert!(matches!(used, JitUse::FellBack(_)), "pick {pick}: {used:?}");
+    }
+}
+
+#[test]
+fn the_step_limit_is_decided_as_the_scalar_jit_decides_it() {
+    let m = module("tests/corpus/simd/divergent.comp.spv");
+    let inp: Vec<u32> = (0..77u32).map(|i| i * 977 + 27).collect();
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, words(&inp));
+    res.set_buffer(0, 1, words(&[0; 269]));
+    res.set_buffer(0, 2, words(&[0x3f80_0000; 128]));
+    for limit in [50, 500, 5_000, 50_000, 5_000_000] {
+        let mut outcomes = Vec::new();
+        for (m, jit) in [
+            (m.clone(), false),
+            (m.with_jit_vector_lanes(), true),
+            (m.with_jit_always(), true),
+        ] {
+            let mut r = res.clone();
+            let cfg = RunConfig {
+                jit,
+                threads: Some(1),
+                step_limit: limit,
+                ..RunConfig::default()
+            };
+            let out = m.run(&mut r, [4, 1, 1], &cfg).map_err(|e| e.to_string());
+            outcomes.push((out.as_ref().map(|o| o.jit.clone()).ok(), out.map(|_| r)));
+        }
+        assert_eq!(
+            outcomes[0].1.as_ref().ok(),
+            outcomes[1].1.as_ref().ok(),
+            "limit {limit}"
+        );
+        assert_eq!(
+            outcomes[0].1.as_ref().err(),
+            outcomes[1].1.as_ref().err(),
+            "limit {limit}"
+        );
+        // The vector lanes spend what the scalar JIT spends: the same decision.
+        assert_eq!(outcomes[1].0, outcomes[2].0, "limit {limit}");
+    }
+}
+
+#[test]
+fn benchmark_kernels_take_the_vector_lanes_and_match() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench");
+    let mut rng = Rng(0xbe4c);
+    for (name, buffers, groups) in [
+        ("branchy.spv", 2, 4u32),
+        ("branchy_opt.spv", 2, 4),
+        ("vadd.spv", 3, 2),
+    ] {
+        let bytes = std::fs::read(root.join(name)).expect("bench kernel");
+        let m = CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
+            .expect("compiles");
+        let mut res = Resources::new();
+        for b in 0..buffers {
+            let n = 4 * 256 * groups as usize;
+            res.set_buffer(0, b, (0..n).map(|_| rng.next() as u8).collect());
+        }
+        let (interp, used) = agree(name, &m, &res, [groups, 1, 1]);
+        assert_eq!(interp.expect("runs").1.total_events, 0, "{name}");
+        assert_eq!(used, JitUse::Ran, "{name}");
+    }
+}
+
+/// The `exec` fuzz check (`fuzz/checks/exec.rs`: generated modules, the interpreter against
+/// the JIT, the all-call-out JIT and, where they run the module, the vector lanes) on seeded
+/// pseudo-random inputs: 1,500, or `SPVX_SIMD_SWEEP` of them (from seed `SPVX_SIMD_SEED`, a
+/// number, for longer runs on other inputs). Some must take the vector lanes.
+#[test]
+fn generated_modules_agree_in_vector_lanes() {
+    let count = std::env::var("SPVX_SIMD_SWEEP")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1500);
+    let seed = std::env::var("SPVX_SIMD_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0x51d0_5eed);
+    let mut rng = Rng(seed);
+    for _ in 0..count {
+        let n = 64 + (rng.next() % 1024) as usize;
+        let data: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+        exec::exec(&data);
+    }
+    let runs = exec_common::VECTOR_LANE_RUNS.load(std::sync::atomic::Ordering::Relaxed);
+    println!("{count} inputs, {runs} differential runs in vector lanes");
+    assert!(runs > 0, "no generated module took the vector lanes");
+}
+
+/// `SPVX_DUMP=bench/branchy.spv cargo test --release --test simd dump -- --ignored --nocapture`:
+/// the Cranelift IR and machine code of a module (the vector-lanes function last).
+#[test]
+#[ignore]
+fn dump() {
+    let Ok(rel) = std::env::var("SPVX_DUMP") else {
+        return;
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let bytes = std::fs::read(root.join(rel)).expect("module");
+    let m = CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("ok");
+    println!(
+        "{:#?}",
+        m.program().functions[m.program().entry as usize].segments
+    );
+    println!("{}", spvx_exec::jit::dump(m.program()).expect("dump"));
+}
+
+/// `SPVX_TIME=bench/branchy.spv cargo test --release --test simd time -- --ignored --nocapture`:
+/// one-thread times of the vector lanes and the scalar JIT, alternating (a development aid;
+/// the measured figures come from `spvx bench`).
+#[test]
+#[ignore]
+fn time() {
+    let Ok(rel) = std::env::var("SPVX_TIME") else {
+        return;
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let bytes = std::fs::read(root.join(rel)).expect("module");
+    let m = CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default()).expect("ok");
+    let mut rng = Rng(7);
+    let mut res = Resources::new();
+    for b in 0..3 {
+        res.set_buffer(
+            0,
+            b,
+            (0..1 << 20).map(|_| rng.next() as u8 & 0x7f).collect(),
+        );
+    }
+    let (v, s) = (m.with_jit_vector_lanes(), m.with_jit_always());
+    let cfg = RunConfig {
+        threads: Some(1),
+        ..RunConfig::default()
+    };
+    let mut times = [Vec::new(), Vec::new()];
+    for _ in 0..7 {
+        for (k, m) in [&v, &s].into_iter().enumerate() {
+            let mut r = res.clone();
+            let t = std::time::Instant::now();
+            let report = m.run(&mut r, [256, 1, 1], &cfg).expect("runs");
+            times[k].push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(report.jit, JitUse::Ran, "the JIT must have run it");
+        }
+    }
+    for t in &mut times {
+        t.sort_by(f64::total_cmp);
+    }
+    println!(
+        "vector {:.2} ms, scalar {:.2} ms ({times:.2?})",
+        times[0][3], times[1][3]
+    );
+}
