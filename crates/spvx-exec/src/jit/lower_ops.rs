@@ -288,18 +288,7 @@ impl FnLower<'_, '_, '_> {
 
     fn icmp(&mut self, op: ICmpOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
         let (x, y) = (self.val(a), self.val(b));
-        let (cc, signed) = match op {
-            ICmpOp::Eq => (IntCC::Equal, false),
-            ICmpOp::Ne => (IntCC::NotEqual, false),
-            ICmpOp::UGt => (IntCC::UnsignedGreaterThan, false),
-            ICmpOp::UGe => (IntCC::UnsignedGreaterThanOrEqual, false),
-            ICmpOp::ULt => (IntCC::UnsignedLessThan, false),
-            ICmpOp::ULe => (IntCC::UnsignedLessThanOrEqual, false),
-            ICmpOp::SGt => (IntCC::SignedGreaterThan, true),
-            ICmpOp::SGe => (IntCC::SignedGreaterThanOrEqual, true),
-            ICmpOp::SLt => (IntCC::SignedLessThan, true),
-            ICmpOp::SLe => (IntCC::SignedLessThanOrEqual, true),
-        };
+        let (cc, signed) = int_cc(op);
         let (x, y) = if signed {
             (self.sext(x, bits), self.sext(y, bits))
         } else {
@@ -470,5 +459,22 @@ impl FnLower<'_, '_, '_> {
         } else {
             self.b.ins().uwiden_low(bytes)
         }
+    }
+}
+
+/// Cranelift's condition code of an integer comparison, and whether its operands compare as
+/// signed (sign-extended from their width first).
+pub(super) fn int_cc(op: ICmpOp) -> (IntCC, bool) {
+    match op {
+        ICmpOp::Eq => (IntCC::Equal, false),
+        ICmpOp::Ne => (IntCC::NotEqual, false),
+        ICmpOp::UGt => (IntCC::UnsignedGreaterThan, false),
+        ICmpOp::UGe => (IntCC::UnsignedGreaterThanOrEqual, false),
+        ICmpOp::ULt => (IntCC::UnsignedLessThan, false),
+        ICmpOp::ULe => (IntCC::UnsignedLessThanOrEqual, false),
+        ICmpOp::SGt => (IntCC::SignedGreaterThan, true),
+        ICmpOp::SGe => (IntCC::SignedGreaterThanOrEqual, true),
+        ICmpOp::SLt => (IntCC::SignedLessThan, true),
+        ICmpOp::SLe => (IntCC::SignedLessThanOrEqual, true),
     }
 }

@@ -158,18 +158,7 @@ impl VLower<'_, '_, '_> {
 
     fn icmp(&mut self, op: ICmpOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
         let (x, y) = (self.get(a), self.get(b));
-        let (cc, signed) = match op {
-            ICmpOp::Eq => (IntCC::Equal, false),
-            ICmpOp::Ne => (IntCC::NotEqual, false),
-            ICmpOp::UGt => (IntCC::UnsignedGreaterThan, false),
-            ICmpOp::UGe => (IntCC::UnsignedGreaterThanOrEqual, false),
-            ICmpOp::ULt => (IntCC::UnsignedLessThan, false),
-            ICmpOp::ULe => (IntCC::UnsignedLessThanOrEqual, false),
-            ICmpOp::SGt => (IntCC::SignedGreaterThan, true),
-            ICmpOp::SGe => (IntCC::SignedGreaterThanOrEqual, true),
-            ICmpOp::SLt => (IntCC::SignedLessThan, true),
-            ICmpOp::SLe => (IntCC::SignedLessThanOrEqual, true),
-        };
+        let (cc, signed) = crate::jit::lower_ops::int_cc(op);
         let (x, y) = if signed {
             (self.vsext(x, bits), self.vsext(y, bits))
         } else {

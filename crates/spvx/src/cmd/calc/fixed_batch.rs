@@ -7,6 +7,7 @@
 //! the cost of the arithmetic.
 
 use super::fixed::{FIELDS, hex, parse_hex, parse_op};
+use super::lines::{Stop, each_line};
 use crate::cmd::CmdResult;
 use spvx_num::fixed::{
     BatchError, FixedError, FixedOp, MAX_FAST_WIDTH, evaluate, evaluate_batch_parallel,
@@ -112,9 +113,6 @@ pub(super) fn run() -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads stdin in blocks of this many bytes.
-const BLOCK: usize = 1 << 20;
-
 /// Reads every line; stops at the first bad one (after printing the lines before it).
 fn read_all(input: &mut impl Read, out: &mut impl Write) -> Result<(), String> {
     let mut st = Lines {
@@ -122,32 +120,15 @@ fn read_all(input: &mut impl Read, out: &mut impl Write) -> Result<(), String> {
         cache: None,
         group: None,
     };
-    let mut pending: Vec<u8> = Vec::with_capacity(BLOCK);
-    let mut block = vec![0u8; BLOCK];
-    loop {
-        let n = match input.read(&mut block) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                flush(&mut st.group, out)?;
-                return Err(format!("error: line {}: cannot read: {e}", st.lineno + 1));
-            }
-        };
-        if n == 0 {
-            break;
-        }
-        pending.extend_from_slice(&block[..n]);
-        if let Some(last) = pending.iter().rposition(|&b| b == b'\n') {
-            for line in pending[..last].split(|&b| b == b'\n') {
-                st.line(line, out)?;
-            }
-            pending.drain(..=last);
+    let read = each_line(input, |line| st.line(line, out));
+    match read {
+        Ok(()) => flush(&mut st.group, out),
+        Err(Stop::Line(e)) => Err(e),
+        Err(Stop::Read(e)) => {
+            flush(&mut st.group, out)?;
+            Err(format!("error: line {}: cannot read: {e}", st.lineno + 1))
         }
     }
-    if !pending.is_empty() {
-        st.line(&pending, out)?;
-    }
-    flush(&mut st.group, out)
 }
 
 /// The state carried from line to line.

@@ -7,6 +7,7 @@
 //! printing stay near the cost of the arithmetic. Every line is still validated as one
 //! `MixdotCase`, so the errors (and the line numbers they name) are those of a case-by-case run.
 
+use super::lines::{Stop, each_line};
 use super::mixdot::parse_hex32;
 use spvx_num::mixdot::fast::{
     BatchLengths, dot2_acc16_batch, dot2_acc32_batch, dot4_acc32_batch, par_batch,
@@ -16,9 +17,6 @@ use std::io::{Read, Write};
 
 /// Lines gathered before a batch is evaluated and printed.
 const GROUP: usize = 1 << 16;
-
-/// Reads stdin in blocks of this many bytes.
-const BLOCK: usize = 1 << 20;
 
 /// An operation and its two encodings.
 type Form = (MixOp, Encoding, Encoding);
@@ -133,35 +131,18 @@ pub(super) fn run(
         cache: None,
         group: None,
     };
-    let mut pending: Vec<u8> = Vec::with_capacity(BLOCK);
-    let mut block = vec![0u8; BLOCK];
-    loop {
-        let n = match input.read(&mut block) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                flush(&mut st.group, cfg, out)?;
-                return Err(format!(
-                    "error: line {}: cannot read standard input: {e}",
-                    st.lineno + 1
-                ));
-            }
-        };
-        if n == 0 {
-            break;
-        }
-        pending.extend_from_slice(&block[..n]);
-        if let Some(last) = pending.iter().rposition(|&b| b == b'\n') {
-            for line in pending[..last].split(|&b| b == b'\n') {
-                st.line(line, out)?;
-            }
-            pending.drain(..=last);
+    let read = each_line(input, |line| st.line(line, out));
+    match read {
+        Ok(()) => flush(&mut st.group, cfg, out),
+        Err(Stop::Line(e)) => Err(e),
+        Err(Stop::Read(e)) => {
+            flush(&mut st.group, cfg, out)?;
+            Err(format!(
+                "error: line {}: cannot read standard input: {e}",
+                st.lineno + 1
+            ))
         }
     }
-    if !pending.is_empty() {
-        st.line(&pending, out)?;
-    }
-    flush(&mut st.group, cfg, out)
 }
 
 /// Splits `text` at whitespace as `str::split_whitespace` does, the first fields into

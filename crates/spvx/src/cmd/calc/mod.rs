@@ -2,6 +2,7 @@
 
 pub mod fixed;
 mod fixed_batch;
+mod lines;
 pub mod mixdot;
 mod mixdot_batch;
 
