@@ -29,6 +29,7 @@ mod int_kernel;
 mod int_pack;
 pub mod peak;
 mod schedule;
+mod scratch;
 
 pub use int_kernel::IntKernel;
 

@@ -11,8 +11,9 @@
 
 use super::float_exact::{Span, products_exact};
 use super::float_kernel::{self, Block, MR, NR};
-use super::float_pack::{Buffer, Widening, a_stride, pack_a, pack_b, with_scratch};
+use super::float_pack::{Widening, a_stride, pack_a, pack_b};
 use super::schedule::guided;
+use super::scratch::{Buffer, with_scratch};
 use crate::matrix::ElementMatrix;
 
 /// K steps per K block: a kc × NR B slice of 128 KiB, re-read from L2 by each micro-panel

@@ -224,47 +224,6 @@ fn pack_a_rows(a: &ElementMatrix, w: Widening, row0: usize, lda: usize, dst: &mu
     Span::of(dst)
 }
 
-thread_local! {
-    /// Packing buffers kept between calls on each thread (fresh pages are expensive): B's on
-    /// the calling thread, A's on the pool's threads (two, so that a calling thread that is
-    /// itself a pool thread and runs an A task while it waits does not need a fresh one).
-    static SCRATCH: [std::cell::RefCell<Vec<f32>>; 2] = const {
-        [std::cell::RefCell::new(Vec::new()), std::cell::RefCell::new(Vec::new())]
-    };
-}
-
-/// Which packing buffer.
-#[derive(Clone, Copy)]
-pub(super) enum Buffer {
-    A = 0,
-    B = 1,
-}
-
-/// Buffers above this many floats (64 MiB) are not kept between calls.
-const KEEP: usize = 16 << 20;
-
-/// Runs `f` with `len` floats of this thread's packing buffer `which`, 64-byte aligned where
-/// it is kept (contents stale: the packers rewrite every float); a re-entered buffer is
-/// replaced by a fresh one.
-pub(super) fn with_scratch<R>(which: Buffer, len: usize, f: impl FnOnce(&mut [f32]) -> R) -> R {
-    SCRATCH.with(|s| match s[which as usize].try_borrow_mut() {
-        Ok(mut buf) => {
-            // 16 floats of slack to start on a 64-byte boundary (B's panels then start on
-            // cache lines, and the kernels' B vectors never straddle two).
-            if buf.len() < len + 16 {
-                buf.resize(len + 16, 0.0);
-            }
-            let at = buf.as_ptr().align_offset(64).min(16);
-            let r = f(&mut buf[at..at + len]);
-            if buf.len() > KEEP {
-                *buf = Vec::new();
-            }
-            r
-        }
-        Err(_) => f(&mut vec![0.0; len]),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

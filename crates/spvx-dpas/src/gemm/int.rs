@@ -7,19 +7,22 @@
 //! where K' is K rounded up to a multiple of 4 (padding with A = B = 0, for which the identity
 //! holds as well). Σ A'·B' is what `vpdpbusd` computes.
 //!
-//! Blocking: B is packed in NR-column panels, A row-major, both in k-groups of 4 (one dword per
-//! row or column and group; see `int_pack`). Row blocks of whole MR-row micro-panels are handed
-//! out to the pool's threads by `schedule::guided`; for each column panel a block walks K
-//! in blocks of KCG k-groups (a slice of up to 256 KiB of the B panel, re-read from L2
-//! by each micro-panel). D itself holds the sums between K blocks: the first K block starts each
-//! MR × NR block from C + row term + column term, later ones from D, and every block's sums are
-//! stored straight from the registers into D (edge blocks go through a small tile).
+//! Blocking: B is packed in NR-column panels, in k-groups of 4 (one dword per column and
+//! group; see `int_pack`), before the parallel phase. Row blocks of whole MR-row micro-panels
+//! are handed out to the pool's threads by `schedule::guided`; each thread packs its block's
+//! rows of A (one dword per row and group) into its own scratch buffer, then for each column
+//! panel walks K in blocks of KCG k-groups (a slice of up to 256 KiB of the B panel, re-read
+//! from L2 by each micro-panel). D itself holds the sums between K blocks: the first K block
+//! starts each MR × NR block from C + row term + column term, later ones from D, and every
+//! block's sums are stored straight from the registers into D (edge blocks go through a small
+//! tile).
 
 use std::mem::MaybeUninit;
 
 use super::int_kernel::{IntKernel, MR, NR, Start};
-use super::int_pack::{APack, BPack, pack_a, pack_b, with_scratch};
+use super::int_pack::{BPack, ByteMap, lda_of, pack_a_rows, pack_b};
 use super::schedule::guided;
+use super::scratch::{Buffer, with_scratch};
 use crate::matrix::{AccMatrix, ElementMatrix};
 
 /// k-groups (of 4) per K block (K = 4096 per block): one kernel call per block, so longer
@@ -52,23 +55,37 @@ pub(super) fn matmul(
         128
     };
     let kg = k.div_ceil(4);
-    Some(with_scratch(|a_buf, b_buf| {
-        // Both packings in one parallel phase (one wake-up of the pool instead of two).
-        let (ap, bp) = rayon::join(
-            || pack_a(a, a_bytes, alpha, kg, kernel, a_buf),
-            || pack_b(b, b_bytes, beta, kg, kernel, b_buf),
-        );
-        multiply(&ap, &bp, (m, kg, n), (alpha, beta), c, kernel)
+    // B is packed here, in parallel; A one row block at a time by the thread that multiplies
+    // it (no second pass over A, and its rows are in that core's cache when the kernel reads
+    // them).
+    Some(with_scratch(Buffer::B, n.div_ceil(NR) * kg * NR, |b_buf| {
+        let bp = pack_b(b, b_bytes, beta, kg, kernel, b_buf);
+        let a_side = ASide {
+            matrix: a,
+            bytes: a_bytes,
+            map: ByteMap::new(a, alpha),
+            lda: lda_of(kg),
+        };
+        multiply(&a_side, &bp, (m, kg, n), (alpha, beta), c, kernel)
     }))
 }
 
-/// The packed operands and the terms that undo the shifts.
-struct Packed<'a> {
-    a_pack: &'a [u32],
+/// A, to be packed one row block at a time.
+struct ASide<'a> {
+    matrix: &'a ElementMatrix,
+    bytes: &'a [u8],
+    /// Element patterns to A' bytes (offset α).
+    map: ByteMap,
+    /// Packed row stride (dwords).
     lda: usize,
+}
+
+/// The operands and the terms that undo the shifts.
+struct Packed<'a> {
+    a: &'a ASide<'a>,
     b_pack: &'a [u32],
-    /// β·Σ A'[row].
-    row_term: Vec<i32>,
+    /// β, the factor of a row's term β·Σ A'[row].
+    beta: i32,
     /// α·Σ B'[col] + K'·α·β.
     col_term: Vec<i32>,
     kg: usize,
@@ -77,9 +94,9 @@ struct Packed<'a> {
     kernel: IntKernel,
 }
 
-/// The blocked, parallel product of the packed operands, with the shifts undone.
+/// The blocked, parallel product of the operands (B packed), with the shifts undone.
 fn multiply(
-    ap: &APack,
+    a: &ASide,
     bp: &BPack,
     (m, kg, n): (usize, usize, usize),
     (alpha, beta): (i32, i32),
@@ -88,10 +105,9 @@ fn multiply(
 ) -> Vec<u32> {
     let constant = ((kg * 4) as i32).wrapping_mul(alpha).wrapping_mul(beta);
     let packed = Packed {
-        a_pack: ap.words,
-        lda: ap.lda,
+        a,
         b_pack: bp.words,
-        row_term: ap.sums.iter().map(|&s| beta.wrapping_mul(s)).collect(),
+        beta,
         col_term: bp
             .sums
             .iter()
@@ -112,19 +128,45 @@ fn multiply(
         MR,
         BLOCK_PANELS,
         |row0, out_rows| {
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: AVX2 was detected at run time.
-                unsafe { row_block_avx2(&packed, row0, out_rows) };
-                return;
-            }
-            row_block(&packed, row0, out_rows)
+            let rows = out_rows.len() / n;
+            let lda = packed.a.lda;
+            with_scratch(
+                Buffer::A,
+                rows.div_ceil(MR) * MR * lda,
+                |a_pack: &mut [u32]| {
+                    let mut sums = [0i32; MR * BLOCK_PANELS];
+                    let sums = &mut sums[..rows.div_ceil(MR) * MR];
+                    let a = packed.a;
+                    pack_a_rows(
+                        a.matrix, a.bytes, a.map, kg, lda, row0, kernel, a_pack, sums,
+                    );
+                    let block = RowBlock {
+                        row0,
+                        a_pack,
+                        row_sums: sums,
+                    };
+                    #[cfg(target_arch = "x86_64")]
+                    if std::arch::is_x86_feature_detected!("avx2") {
+                        // SAFETY: AVX2 was detected at run time.
+                        unsafe { row_block_avx2(&packed, &block, out_rows) };
+                        return;
+                    }
+                    row_block(&packed, &block, out_rows)
+                },
+            )
         },
     );
     // SAFETY: the capacity is m·n and all m·n elements were initialised above (`guided`
     // hands out every row once).
     unsafe { out.set_len(m * n) };
     out
+}
+
+/// One row block's packed A rows (padded to whole micro-panels) and their sums Σ A'[row].
+struct RowBlock<'a> {
+    row0: usize,
+    a_pack: &'a [u32],
+    row_sums: &'a [i32],
 }
 
 /// Outputs from this size (bytes) are asked to be backed by transparent huge pages.
@@ -160,15 +202,16 @@ fn advise_huge_pages(out: &mut Vec<u32>) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn row_block_avx2(p: &Packed, row0: usize, out_rows: &mut [MaybeUninit<u32>]) {
-    row_block(p, row0, out_rows)
+fn row_block_avx2(p: &Packed, block: &RowBlock, out_rows: &mut [MaybeUninit<u32>]) {
+    row_block(p, block, out_rows)
 }
 
 /// Rows `row0 ..` of D (as many as `out_rows` holds): for every column panel and K block,
 /// the micro-kernel on each MR × NR block, D = C + Σ A'B' + row term + column term.
 #[inline(always)]
-fn row_block(p: &Packed, row0: usize, out_rows: &mut [MaybeUninit<u32>]) {
-    let (kg, n) = (p.kg, p.n);
+fn row_block(p: &Packed, block: &RowBlock, out_rows: &mut [MaybeUninit<u32>]) {
+    let (kg, n, lda) = (p.kg, p.n, p.a.lda);
+    let row_term = |lr: usize| p.beta.wrapping_mul(block.row_sums[lr]);
     let rows = out_rows.len() / n;
     let micro = rows.div_ceil(MR);
     let mut tile = [[0i32; NR]; MR];
@@ -182,15 +225,15 @@ fn row_block(p: &Packed, row0: usize, out_rows: &mut [MaybeUninit<u32>]) {
             let b_block = &b_panel[g0 * NR..(g0 + gn) * NR];
             for i in 0..micro {
                 let lr0 = i * MR;
-                let a_block = (&p.a_pack[(row0 + lr0) * p.lda + g0..], p.lda);
+                let a_block = (&block.a_pack[lr0 * lda + g0..], lda);
                 let here = MR.min(rows - lr0);
-                let gr0 = row0 + lr0;
+                let gr0 = block.row0 + lr0;
                 let d = &mut out_rows[lr0 * n + col0..];
                 if here == MR && width == NR {
                     let start = if g0 == 0 {
                         let mut row = [0i32; MR];
                         for (r, t) in row.iter_mut().enumerate() {
-                            *t = p.row_term[gr0 + r];
+                            *t = row_term(lr0 + r);
                         }
                         Start::Terms {
                             row,
@@ -208,7 +251,7 @@ fn row_block(p: &Packed, row0: usize, out_rows: &mut [MaybeUninit<u32>]) {
                 for (r, tile_row) in tile.iter_mut().enumerate().take(here) {
                     let gr = gr0 + r;
                     if g0 == 0 {
-                        let rt = p.row_term[gr];
+                        let rt = row_term(lr0 + r);
                         for (t, &ct) in tile_row.iter_mut().zip(terms) {
                             *t = rt.wrapping_add(ct);
                         }

@@ -2,8 +2,8 @@
 //! column sums that undo the shifts:
 //!
 //! - A' row-major, one dword per row and k-group of 4 (element 4g + t in byte t), rows
-//!   [`APack::lda`] dwords apart and padded to whole MR-row panels; the kernels broadcast one
-//!   dword per row and k-group straight from these rows.
+//!   [`lda_of`] dwords apart, one row block at a time and padded to whole MR-row panels; the
+//!   kernels broadcast one dword per row and k-group straight from these rows.
 //! - B' in NR-column panels: dword (panel·kg + g)·NR + c holds B'[4g..4g+4][panel·NR + c].
 //!
 //! K is padded to whole k-groups with the shifted zero, the columns of the last B panel past N
@@ -15,7 +15,7 @@
 
 use rayon::prelude::*;
 
-use super::int_kernel::{IntKernel, MR, NR};
+use super::int_kernel::{IntKernel, NR};
 use crate::matrix::ElementMatrix;
 
 /// Converts element bit patterns to bytes `value − offset` (u8 for A with offset α, the bits
@@ -52,32 +52,6 @@ impl ByteMap {
     }
 }
 
-thread_local! {
-    /// Packing buffers kept between calls on the calling thread (fresh pages are expensive).
-    static SCRATCH: std::cell::RefCell<(Vec<u32>, Vec<u32>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
-}
-
-/// Runs `f` with the calling thread's A and B packing buffers.
-pub(super) fn with_scratch<R>(f: impl FnOnce(&mut Vec<u32>, &mut Vec<u32>) -> R) -> R {
-    SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut guard) => {
-            let (a, b) = &mut *guard;
-            f(a, b)
-        }
-        // Re-entered (cannot happen in this crate): fresh buffers.
-        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
-    })
-}
-
-/// `len` dwords of `buf` starting on a 64-byte boundary (rows and panels then start on cache
-/// lines: the kernels load B in 64-byte vectors, and line-splitting loads measured up to
-/// twice slower). Contents are stale; the packers rewrite every dword that is read.
-fn aligned(buf: &mut Vec<u32>, len: usize) -> &mut [u32] {
-    buf.resize(len + 16, 0);
-    let at = buf.as_ptr().align_offset(64).min(16);
-    &mut buf[at..at + len]
-}
-
 /// Whether the AVX-512 packers serve `kernel` on this CPU.
 fn simd(kernel: IntKernel) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -93,18 +67,9 @@ fn simd(kernel: IntKernel) -> bool {
     }
 }
 
-/// A' as packed (see the module documentation).
-pub(super) struct APack<'a> {
-    pub(super) words: &'a [u32],
-    /// Dwords from one row to the next (at least kg; a multiple of 16, and not of 1024, so
-    /// that the MR rows a kernel reads do not fall in one cache set).
-    pub(super) lda: usize,
-    /// Σ_k A'[row] over the K' columns (padding included), per row of A.
-    pub(super) sums: Vec<i32>,
-}
-
-/// The row stride of packed A for `kg` k-groups.
-fn lda_of(kg: usize) -> usize {
+/// The row stride of packed A for `kg` k-groups: at least kg dwords, a multiple of 16, and not
+/// of 1024, so that the MR rows a kernel reads do not fall in one cache set.
+pub(super) fn lda_of(kg: usize) -> usize {
     let lda = kg.div_ceil(16) * 16;
     if lda.is_multiple_of(1024) {
         lda + 16
@@ -113,39 +78,27 @@ fn lda_of(kg: usize) -> usize {
     }
 }
 
-/// Packs A' (offset α) into `buf`.
-pub(super) fn pack_a<'a>(
+/// Packs rows `row0 ..` of A' (offset α; as many rows as `dst` holds, `lda` dwords each; rows
+/// past M are padding) into `dst`, and their sums Σ_k A'[row] over the K' columns (padding
+/// included) into `sums`. One row block's rows, packed by the thread that multiplies them.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pack_a_rows(
     a: &ElementMatrix,
     a_bytes: &[u8],
-    alpha: i32,
+    map: ByteMap,
     kg: usize,
+    lda: usize,
+    row0: usize,
     kernel: IntKernel,
-    buf: &'a mut Vec<u32>,
-) -> APack<'a> {
-    let (m, k) = (a.rows(), a.cols());
-    let map = ByteMap::new(a, alpha);
-    let lda = lda_of(kg);
-    let rows = m.div_ceil(MR) * MR;
-    let words = aligned(buf, rows * lda);
-    let mut sums = vec![0i32; rows];
+    dst: &mut [u32],
+    sums: &mut [i32],
+) {
+    let k = a.cols();
     let simd = simd(kernel);
-    // Rows in parallel, 16 to a task.
-    words
-        .par_chunks_mut(16 * lda)
-        .zip(sums.par_chunks_mut(16))
-        .enumerate()
-        .for_each(|(task, (dst, sum))| {
-            for (i, (row_dst, s)) in dst.chunks_exact_mut(lda).zip(sum).enumerate() {
-                let row = task * 16 + i;
-                let src = a_bytes.get(row * k..row * k + k).unwrap_or(&[]);
-                *s = pack_row(src, map, kg, simd, row_dst);
-            }
-        });
-    sums.truncate(m);
-    APack {
-        words: &*words,
-        lda,
-        sums,
+    for (r, (row_dst, s)) in dst.chunks_exact_mut(lda).zip(sums).enumerate() {
+        let row = row0 + r;
+        let src = a_bytes.get(row * k..row * k + k).unwrap_or(&[]);
+        *s = pack_row(src, map, kg, simd, row_dst);
     }
 }
 
@@ -176,6 +129,7 @@ fn pack_row(src: &[u8], map: ByteMap, kg: usize, simd: bool, dst: &mut [u32]) ->
 
 /// B' as packed (see the module documentation): panel p at dword p·kg·NR of `words`.
 pub(super) struct BPack<'a> {
+    /// The panels (see the module documentation).
     pub(super) words: &'a [u32],
     /// Σ_k B'[col] over the K' rows (padding included), per column of B.
     pub(super) sums: Vec<i32>,
@@ -191,12 +145,11 @@ pub(super) fn pack_b<'a>(
     beta: i32,
     kg: usize,
     kernel: IntKernel,
-    buf: &'a mut Vec<u32>,
+    words: &'a mut [u32],
 ) -> BPack<'a> {
     let n = b.cols();
     let map = ByteMap::new(b, beta);
     let panels = n.div_ceil(NR);
-    let words = aligned(buf, panels * kg * NR);
     let mut sums = vec![0i32; panels * NR];
     let simd = simd(kernel);
     words
