@@ -15,6 +15,9 @@
 //!   batches over slices under every model; `decode` (inputs to f64), `sum3` (the correct
 //!   rounding of an exact three-term sum), `kernels` (one case per operation, encodings and
 //!   model) and `drive` (chunked, vectorised loops over slices) are its parts.
+//! - [`bulk`]: one form (operation and encodings) over slices under any configuration, on all
+//!   cores: the dispatch to `fast`'s batch functions shared by `spvx calc mixdot` and the Python
+//!   package.
 //! - [`abi`]: the configuration as one word and C-ABI functions of one case, for generated
 //!   code (the engine's JIT).
 //! - [`api`]: typed entry points (`dot2_acc32`, `dot2_acc16`, `dot4_acc32`) and the word-level
@@ -22,6 +25,7 @@
 
 pub mod abi;
 pub mod api;
+pub mod bulk;
 mod decode;
 mod drive;
 pub mod error;

@@ -1,38 +1,55 @@
 //! The exact arithmetic of `spvx calc`, one case per array element: the fixed-point functions
 //! of SPV_INTEL_arbitrary_precision_fixed_point (`spvx calc fixed`) and the mixed float dot
-//! products of SPV_VALVE_mixed_float_dot_product (`spvx calc mixdot`), from spvx-num.
+//! products of SPV_VALVE_mixed_float_dot_product (`spvx calc mixdot`), from spvx-num's batch
+//! APIs over all cores (`fixed::evaluate_batch_parallel` for widths up to 64 bits,
+//! `mixdot::bulk::evaluate_form`), the GIL released while they run.
 
 use crate::errors::{Kind, raise};
 use num_bigint::BigUint;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use spvx_num::fixed::{FixedFunction, FixedOp, Overflow, Quantization, evaluate};
+use spvx_num::fixed::{
+    BatchError, FixedFunction, FixedOp, Overflow, Quantization, evaluate, evaluate_batch_parallel,
+};
 use spvx_num::float::RoundingMode;
+use spvx_num::mixdot::bulk::{FormError, evaluate_form};
 use spvx_num::mixdot::{Encoding, MixOp, MixdotCase, Model, ModelConfig};
 
-/// Each input's result components (one, or sine and cosine). The one place the elements are
-/// evaluated: this loop is what a batch API of spvx-num would replace.
-fn evaluate_all(op: &FixedOp, inputs: &[BigUint]) -> PyResult<Vec<Vec<BigUint>>> {
+/// The error of input `k`, as `spvx calc fixed` words it.
+fn input_error(k: usize, e: impl std::fmt::Display) -> PyErr {
+    raise(Kind::Calc, format!("error: bits[{k}]: {e}"))
+}
+
+/// Each input's result components, one input at a time on big integers: formats wider than
+/// 64 bits, and patterns beyond 64 bits (which fail as too wide for the input).
+fn evaluate_each(op: &FixedOp, inputs: &[BigUint]) -> PyResult<Vec<Vec<BigUint>>> {
     inputs
         .iter()
         .enumerate()
         .map(|(k, x)| {
             evaluate(op, x)
                 .map(|outcome| outcome.value.components().into_iter().cloned().collect())
-                .map_err(|e| raise(Kind::Calc, format!("error: bits[{k}]: {e}")))
+                .map_err(|e| input_error(k, e))
         })
         .collect()
 }
 
-/// `spvx calc fixed`: FUNCTION of every input bit pattern (W bits, I integer bits), result
-/// RW bits with RI integer bits, quantization Q and overflow O (SPIR-V numbers or names);
-/// with the number of result components (2 for sincos and sincospi).
-#[pyfunction]
-#[pyo3(signature = (function, bits, w, i, rw, ri, signed, q, o))]
+/// W, rW ≤ 64: the result patterns of every input in one batch over all cores, the
+/// components of each input consecutive (sine then cosine).
+fn evaluate_words(py: Python<'_>, op: &FixedOp, inputs: &[u64]) -> PyResult<Vec<u64>> {
+    let mut out = vec![0u64; inputs.len() * op.function.components()];
+    py.detach(|| evaluate_batch_parallel(op, inputs, &mut out))
+        .map_err(|e| match e {
+            BatchError::Input { index, source } => input_error(index, source),
+            e => raise(Kind::Calc, format!("error: {e}")),
+        })?;
+    Ok(out)
+}
+
+/// The operation of the arguments of [`fixed`] and [`fixed_words`], checked.
 #[allow(clippy::too_many_arguments)]
-pub fn fixed(
+fn fixed_op(
     function: &str,
-    bits: Vec<BigUint>,
     w: u32,
     i: i32,
     rw: u32,
@@ -40,7 +57,7 @@ pub fn fixed(
     signed: bool,
     q: &str,
     o: &str,
-) -> PyResult<(Vec<Vec<BigUint>>, usize)> {
+) -> PyResult<FixedOp> {
     let arg = |e: String| raise(Kind::Argument, format!("error: {e}"));
     let function: FixedFunction = function.parse().map_err(|e| arg(format!("{e}")))?;
     let op = FixedOp {
@@ -55,8 +72,81 @@ pub fn fixed(
     };
     op.input_format().map_err(|e| arg(format!("w: {e}")))?;
     op.result_format().map_err(|e| arg(format!("rw: {e}")))?;
-    let components = if function.is_pair() { 2 } else { 1 };
-    Ok((evaluate_all(&op, &bits)?, components))
+    Ok(op)
+}
+
+/// Whether both widths fit the batch API's u64 patterns.
+fn narrow(op: &FixedOp) -> bool {
+    op.input_width <= 64 && op.result_width <= 64
+}
+
+/// `spvx calc fixed`: FUNCTION of every input bit pattern (W bits, I integer bits), result
+/// RW bits with RI integer bits, quantization Q and overflow O (SPIR-V numbers or names);
+/// with the number of result components (2 for sincos and sincospi).
+#[pyfunction]
+#[pyo3(signature = (function, bits, w, i, rw, ri, signed, q, o))]
+#[allow(clippy::too_many_arguments)]
+pub fn fixed(
+    py: Python<'_>,
+    function: &str,
+    bits: Vec<BigUint>,
+    w: u32,
+    i: i32,
+    rw: u32,
+    ri: i32,
+    signed: bool,
+    q: &str,
+    o: &str,
+) -> PyResult<(Vec<Vec<BigUint>>, usize)> {
+    let op = fixed_op(function, w, i, rw, ri, signed, q, o)?;
+    let components = op.function.components();
+    let words: Option<Vec<u64>> = bits.iter().map(|x| u64::try_from(x).ok()).collect();
+    let results = match words {
+        Some(words) if narrow(&op) => evaluate_words(py, &op, &words)?
+            .chunks(components)
+            .map(|c| c.iter().map(|&v| BigUint::from(v)).collect())
+            .collect(),
+        _ => evaluate_each(&op, &bits)?,
+    };
+    Ok((results, components))
+}
+
+/// Little-endian 64-bit words of `bytes` (the Python side gives whole words).
+fn words64(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|w| u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))
+        .collect()
+}
+
+/// [`fixed`] for W, rW ≤ 64 on a NumPy array's bytes: the input patterns as little-endian
+/// u64 words; the result patterns likewise (the components of each input consecutive), and the
+/// number of components.
+#[pyfunction]
+#[pyo3(signature = (function, bits, w, i, rw, ri, signed, q, o))]
+#[allow(clippy::too_many_arguments)]
+pub fn fixed_words<'py>(
+    py: Python<'py>,
+    function: &str,
+    bits: &[u8],
+    w: u32,
+    i: i32,
+    rw: u32,
+    ri: i32,
+    signed: bool,
+    q: &str,
+    o: &str,
+) -> PyResult<(Bound<'py, PyBytes>, usize)> {
+    let op = fixed_op(function, w, i, rw, ri, signed, q, o)?;
+    if !narrow(&op) {
+        return Err(raise(
+            Kind::Argument,
+            format!("error: fixed_words takes widths up to 64 bits, not {w} and {rw}"),
+        ));
+    }
+    let out = evaluate_words(py, &op, &words64(bits))?;
+    let bytes: Vec<u8> = out.iter().flat_map(|v| v.to_le_bytes()).collect();
+    Ok((PyBytes::new(py, &bytes), op.function.components()))
 }
 
 /// Little-endian 32-bit words of `bytes` (the Python side gives whole words).
@@ -104,11 +194,16 @@ pub fn mixdot<'py>(
         .hex_digits()
         * 4;
     let (a, b, acc) = (words(a), words(b), words(acc));
-    let mut out = Vec::with_capacity(a.len() * 4);
-    for (k, ((&a, &b), &acc)) in a.iter().zip(&b).zip(&acc).enumerate() {
-        let case = MixdotCase::new(op, enc1, enc2, a, b, acc)
-            .map_err(|e| raise(Kind::Calc, format!("error: element {k}: {e}")))?;
-        out.extend_from_slice(&case.evaluate(&cfg).to_le_bytes());
-    }
-    Ok((PyBytes::new(py, &out), width))
+    // The three arrays are broadcast to one shape on the Python side.
+    let n = a.len().min(b.len()).min(acc.len());
+    let mut out = vec![0u32; n];
+    py.detach(|| evaluate_form(op, enc1, enc2, &a[..n], &b[..n], &acc[..n], &cfg, &mut out))
+        .map_err(|e| match e {
+            FormError::Element { index, source } => {
+                raise(Kind::Calc, format!("error: element {index}: {source}"))
+            }
+            e => raise(Kind::Calc, format!("error: {e}")),
+        })?;
+    let bytes: Vec<u8> = out.iter().flat_map(|v| v.to_le_bytes()).collect();
+    Ok((PyBytes::new(py, &bytes), width))
 }

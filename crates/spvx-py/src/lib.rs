@@ -33,6 +33,7 @@ fn _spvx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::diff, m)?)?;
     m.add_function(wrap_pyfunction!(dpas::dpas_matmul, m)?)?;
     m.add_function(wrap_pyfunction!(calc::fixed, m)?)?;
+    m.add_function(wrap_pyfunction!(calc::fixed_words, m)?)?;
     m.add_function(wrap_pyfunction!(calc::mixdot, m)?)?;
     Ok(())
 }

@@ -91,3 +91,93 @@ def test_mixdot_rounds_once_and_broadcasts():
         spvx.mixdot("dot2acc16", a, b, tiny)
     with pytest.raises(spvx.ArgumentError):
         spvx.mixdot("dot2acc16", a, b, tiny, enc="f16", model="nope")
+
+
+def _random_patterns(w, n, seed):
+    """n random w-bit patterns with the special ones first: 0, 1, the largest, the sign bit
+    (the most negative signed value), all ones (−1 unit when signed), 1.0-like powers of two."""
+    rng = np.random.default_rng(seed)
+    top = (1 << w) - 1
+    special = [0, 1, top, 1 << (w - 1), top - 1, 1 << (w // 2), (1 << (w - 1)) - 1]
+    rand = [int(x) & top for x in rng.integers(0, 1 << 63, size=n, dtype=np.uint64)]
+    rand = [x ^ (int(y) << 32 & top) for x, y in zip(rand, rng.integers(0, 1 << 32, size=n, dtype=np.uint64))]
+    return special + rand
+
+
+@pytest.mark.parametrize("w,i,rw,ri,signed,q,o", [
+    (8, 4, 8, 4, False, "TRN", "WRAP"),
+    (16, 5, 20, 3, True, "RND_CONV", "SAT"),
+    (32, 4, 32, 4, False, "TRN", "WRAP"),
+    (32, 8, 24, 2, True, "RND", "SAT_SYM"),
+    (48, 20, 64, 30, True, "RND_INF", "SAT_ZERO"),
+    (64, 2, 64, 2, True, "RND_CONV_ODD", "SAT"),
+    (64, 40, 40, 10, False, "RND_ZERO", "WRAP"),
+])
+def test_fixed_batch_path_equals_the_exact_path(w, i, rw, ri, signed, q, o):
+    # Widths up to 64 go through spvx-num's batch API. The exact path alone is what evaluate
+    # takes for an input wider than 64 bits: the same values as <w + 64, i> patterns shifted
+    # left by 64 (64 more fraction bits, all zero), evaluated one by one on Python ints.
+    xs = _random_patterns(w, 60, seed=w * 1000 + rw)
+    arr = np.array(xs, dtype=np.uint64)
+    wide = [x << 64 for x in xs]
+
+    def outcome(f, bits, w):
+        # The result components as lists, or the error (an input the exact path cannot
+        # evaluate within its limits, e.g. exp overflowing under WRAP) with its message.
+        try:
+            r = f(bits, w=w, i=i, rw=rw, ri=ri, signed=signed, q=q, o=o)
+        except spvx.CalcError as e:
+            return str(e)
+        r = r if isinstance(r, tuple) else (r,)
+        assert all(g.dtype == np.uint64 and g.shape == (len(xs),) for g in r)
+        return [g.tolist() for g in r]
+
+    for name in spvx.fixed.__all__:
+        f = getattr(spvx.fixed, name)
+        want = outcome(f, wide, w + 64)
+        assert outcome(f, arr, w) == want, name
+        # Python ints in an object array (the list-of-ints entry point) take the batch API too.
+        assert outcome(f, np.array(xs, dtype=object), w) == want, name
+
+
+def test_fixed_sqrt_and_recip_at_w32_against_integer_arithmetic():
+    # Unsigned <32, 4>, TRN: sqrt(X / 2^28) · 2^28 floored = isqrt(X · 2^28); recip
+    # 2^56 / X floored (WRAP: modulo 2^32; recip of 0 is documented as the saturated maximum).
+    xs = _random_patterns(32, 5000, seed=7)
+    arr = np.array(xs, dtype=np.uint32)
+    got = spvx.fixed.sqrt(arr, w=32, i=4)
+    assert got.tolist() == [math.isqrt(x << 28) for x in xs]
+    got = spvx.fixed.recip(arr, w=32, i=4)
+    assert [g for g, x in zip(got.tolist(), xs) if x] == [((1 << 56) // x) % (1 << 32) for x in xs if x]
+
+
+def test_fixed_batch_errors_name_the_element():
+    # The first bad element is named, whatever the array type; signed int arrays with a
+    # negative value are refused before any evaluation.
+    with pytest.raises(spvx.CalcError, match=r"^error: bits\[3\]: input bits need 9 bits but the input width is 8$"):
+        spvx.fixed.sqrt(np.array([1, 2, 3, 0x100, 0x200], dtype=np.uint64), w=8, i=4)
+    with pytest.raises(spvx.CalcError, match=r"^error: bits\[1\]: input bits need 65 bits but the input width is 64$"):
+        spvx.fixed.sqrt([1, 1 << 64], w=64, i=4)
+    with pytest.raises(spvx.ArgumentError, match="unsigned"):
+        spvx.fixed.sqrt(np.array([1, -1], dtype=np.int64), w=8, i=4)
+    s, c = spvx.fixed.sincos(np.zeros((2, 3), np.int32), w=16, i=2, signed=True)
+    assert s.shape == c.shape == (2, 3) and c.tolist() == [[0x4000] * 3] * 2
+
+
+def test_mixdot_element_errors_and_random_exact_sums():
+    with pytest.raises(spvx.CalcError, match=r"^error: element 2: accumulator 0x10000 does not fit"):
+        spvx.mixdot("dot2acc16", [0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 0x10000, 0x20000], enc="f16")
+    # Small integers in f16: products and sums exact in f32, so every model gives the exact sum.
+    rng = np.random.default_rng(5)
+    n = 20000
+    va = rng.integers(-64, 64, size=(n, 2))
+    vb = rng.integers(-64, 64, size=(n, 2))
+    vacc = rng.integers(-1000, 1000, size=n)
+    pa = f16_bits(va[:, 0]) | f16_bits(va[:, 1]) << 16
+    pb = f16_bits(vb[:, 0]) | f16_bits(vb[:, 1]) << 16
+    acc = vacc.astype(np.float32).view(np.uint32)
+    want = (va * vb).sum(axis=1) + vacc
+    for model in ["exact", "sequential", "sequential-acc-first", "fused-products", "fma-chain"]:
+        got = spvx.mixdot("dot2acc32", pa, pb, acc, enc="f16", model=model)
+        assert got.dtype == np.uint32
+        assert got.view(np.float32).astype(np.int64).tolist() == want.tolist(), model

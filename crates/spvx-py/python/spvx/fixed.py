@@ -30,12 +30,21 @@ def _evaluate(function: str, bits: Any, w: int, i: int, rw: Any, ri: Any, signed
     arr = np.asarray(bits)
     if arr.dtype.kind not in "uiO" and arr.size:
         raise ArgumentError(f"error: bits: give bit patterns as integers, not {arr.dtype}")
+    rw = w if rw is None else rw
+    ri = i if ri is None else ri
+    args = (int(w), int(i), int(rw), int(ri), bool(signed), str(q), str(o))
+    if arr.dtype.kind in "ui" and 0 < args[0] <= 64 and 0 < args[2] <= 64:
+        # Widths up to 64 bits: the array's bytes to spvx-num's batch API and back.
+        if arr.dtype.kind == "i" and arr.size and arr.min() < 0:
+            raise ArgumentError("error: bits: bit patterns are unsigned (a negative value is not one)")
+        blob, components = _spvx.fixed_words(function, arr.astype("<u8").reshape(-1).tobytes(), *args)
+        out = np.frombuffer(blob, dtype="<u8").astype(np.uint64).reshape(-1, components)
+        arrays = [out[:, k].reshape(arr.shape) for k in range(components)]
+        return (arrays[0], arrays[1]) if len(arrays) == 2 else arrays[0]
     flat = [int(x) for x in arr.reshape(-1).tolist()]
     if any(x < 0 for x in flat):
         raise ArgumentError("error: bits: bit patterns are unsigned (a negative value is not one)")
-    rw = w if rw is None else rw
-    ri = i if ri is None else ri
-    results, components = _spvx.fixed(function, flat, int(w), int(i), int(rw), int(ri), bool(signed), str(q), str(o))
+    results, components = _spvx.fixed(function, flat, *args)
     dtype = np.uint64 if rw <= 64 else object
     parts = [[r[k] for r in results] for k in range(components)]
     arrays = [np.array(list(p), dtype=dtype).reshape(arr.shape) for p in parts]

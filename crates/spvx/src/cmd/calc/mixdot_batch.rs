@@ -1,7 +1,7 @@
 //! The batch form of `spvx calc mixdot`: lines `OP ENC1 ENC2 A B ACC` from stdin, one result
 //! line each. Consecutive lines of one form (operation and encodings) are gathered, up to
-//! [`GROUP`] lines, and evaluated together by spvx-num's batch functions
-//! (`mixdot::fast::*_batch` over all cores with `par_batch`; RAYON_NUM_THREADS=1 for one core).
+//! [`GROUP`] lines, and evaluated together by `spvx_num::mixdot::bulk::evaluate_form` (the
+//! batch functions of `mixdot::fast` over all cores; RAYON_NUM_THREADS=1 for one core).
 //! Stdin is read in 1 MiB blocks, the form of a line is parsed only when its first three
 //! fields differ from the previous line's, and hex is read and written by hand: parsing and
 //! printing stay near the cost of the arithmetic. Every line is still validated as one
@@ -9,9 +9,7 @@
 
 use super::lines::{Stop, each_line};
 use super::mixdot::parse_hex32;
-use spvx_num::mixdot::fast::{
-    BatchLengths, dot2_acc16_batch, dot2_acc32_batch, dot4_acc32_batch, par_batch,
-};
+use spvx_num::mixdot::bulk::evaluate_form;
 use spvx_num::mixdot::{Encoding, MixOp, MixdotCase, ModelConfig};
 use std::io::{Read, Write};
 
@@ -69,47 +67,15 @@ fn hex_field(s: &str) -> Result<u32, String> {
     hex32(s).map_or_else(|| parse_hex32(s), Ok)
 }
 
-/// The results of a group's cases (16-bit results zero-extended), by the batch functions.
-fn evaluate(g: &Group, cfg: &ModelConfig) -> Result<Vec<u32>, BatchLengths> {
-    let (op, enc1, enc2) = g.form;
-    let mut out = vec![0u32; g.a.len()];
-    match (op, enc1.half16(), enc1.fp8(), enc2.fp8()) {
-        (MixOp::Dot2Acc32, Some(h), _, _) => {
-            par_batch(&g.a, &g.b, &g.acc, &mut out, |a, b, c, o| {
-                dot2_acc32_batch(h, a, b, c, cfg, o)
-            })?;
-        }
-        (MixOp::Dot2Acc16, Some(h), _, _) => {
-            let acc: Vec<u16> = g.acc.iter().map(|&w| w as u16).collect();
-            let mut out16 = vec![0u16; g.a.len()];
-            par_batch(&g.a, &g.b, &acc, &mut out16, |a, b, c, o| {
-                dot2_acc16_batch(h, a, b, c, cfg, o)
-            })?;
-            out = out16.into_iter().map(u32::from).collect();
-        }
-        (MixOp::Dot4Acc32, _, Some(ea), Some(eb)) => {
-            par_batch(&g.a, &g.b, &g.acc, &mut out, |a, b, c, o| {
-                dot4_acc32_batch(ea, eb, a, b, c, cfg, o)
-            })?;
-        }
-        // Not reached: every line is validated as a `MixdotCase` before it joins a group.
-        _ => {
-            for (k, o) in out.iter_mut().enumerate() {
-                if let Ok(case) = MixdotCase::new(op, enc1, enc2, g.a[k], g.b[k], g.acc[k]) {
-                    *o = case.evaluate(cfg);
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// Evaluates and prints the pending group, if any.
 fn flush(group: &mut Option<Group>, cfg: &ModelConfig, out: &mut impl Write) -> Result<(), String> {
     let Some(g) = group.take() else {
         return Ok(());
     };
-    let values = evaluate(&g, cfg).map_err(|e| format!("error: {e}"))?;
+    let (op, enc1, enc2) = g.form;
+    let mut values = vec![0u32; g.a.len()];
+    evaluate_form(op, enc1, enc2, &g.a, &g.b, &g.acc, cfg, &mut values)
+        .map_err(|e| format!("error: {e}"))?;
     let digits = if g.form.0 == MixOp::Dot2Acc16 { 4 } else { 8 };
     let mut text = Vec::with_capacity(values.len() * (digits as usize + 3));
     for v in values {
