@@ -73,6 +73,9 @@ pub fn compile_dumping(
     };
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
+    // The entry function's IR as built, for inlining into the workgroup loop (`inline`).
+    let mut entry_body: Option<Function> = None;
+    let inline_entry = native_code && !barriers && super::inline::worth_inlining(entry_fn);
     for (fi, f) in prog.functions.iter().enumerate() {
         ctx.func.signature = sig.clone();
         ctx.func.name = UserFuncName::user(0, ids[fi].as_u32());
@@ -105,6 +108,9 @@ pub fn compile_dumping(
             b.seal_all_blocks();
             b.finalize(module.target_config());
         }
+        if inline_entry && fi == prog.entry as usize {
+            entry_body = Some(ctx.func.clone());
+        }
         if dump.is_some() {
             ctx.set_disasm(true);
         }
@@ -121,12 +127,17 @@ pub fn compile_dumping(
                 .map_err(|e| fail("declare", &e))?;
             ctx.func.signature = sig.clone();
             ctx.func.name = UserFuncName::user(0, id.as_u32());
-            {
+            let entry = {
                 let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
                 let entry = declare_far(&mut module, ids[prog.entry as usize], b.func);
                 super::lower_loop::emit(&mut b, entry, &builtins);
                 b.seal_all_blocks();
                 b.finalize(module.target_config());
+                entry
+            };
+            if let Some(body) = &entry_body {
+                ctx.inline(super::inline::EntryInliner { entry, body })
+                    .map_err(|e| fail("inlining the entry function", &e))?;
             }
             ctx.set_disasm(dump.is_some());
             module

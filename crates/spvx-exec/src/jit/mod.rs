@@ -45,6 +45,7 @@ mod build;
 mod driver;
 mod ext;
 mod group;
+mod inline;
 mod lanes;
 mod liveness;
 mod loops;

@@ -172,10 +172,12 @@ pub fn run(
         }
     }
     let Bound {
-        buffers, runtime, ..
+        mut buffers,
+        runtime,
+        ..
     } = bound;
     runtime_arrays::write_back(&runtime, &buffers, res);
-    for (b, info) in buffers.iter().zip(&prog.bindings) {
+    for (b, info) in buffers.iter_mut().zip(&prog.bindings) {
         if info.count == 0 {
             continue;
         }
@@ -193,18 +195,18 @@ pub fn run(
             BindingKind::StorageBuffer | BindingKind::UniformBuffer
         ) && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
         {
-            b.copy_to(dst);
+            b.copy_out(dst);
         }
         if info.kind == BindingKind::Tensor
             && let Some(t) = res.tensor_element_mut(info.set, info.binding, info.element_index())
         {
-            b.copy_to(&mut t.data);
+            b.copy_out(&mut t.data);
         }
     }
-    let after_bindings = buffers.iter().skip(prog.bindings.len());
+    let after_bindings = buffers.iter_mut().skip(prog.bindings.len());
     for (b, &index) in after_bindings.zip(&arg_buffers) {
         if let Some(crate::resources::KernelArg::Buffer(dst)) = res.arg_mut(index) {
-            b.copy_to(dst);
+            b.copy_out(dst);
         }
     }
     if let Some(pool) = pool {

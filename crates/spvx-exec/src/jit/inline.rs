@@ -1,0 +1,100 @@
+//! The entry function inlined into the native workgroup loop (`lower_loop::emit`), for short
+//! straight-line kernels such as the tensor copies and stencils, where calling the entry
+//! function once per invocation costs as much as the invocation's own work: a call, a prologue
+//! saving five registers, the built-ins stored into the register file and read back, and every
+//! bound tensor's (or buffer's) descriptor loaded and checked again. Inlined (Cranelift's
+//! `Context::inline`), the descriptor loads — `readonly`, `can_move`: pure for Cranelift's
+//! e-graph — and the checks on them are hoisted out of the loop over invocations; the code of
+//! one invocation is otherwise the same instructions in the same order, so results, bounds
+//! rules, step counts and bails are those of the called function. The entry function itself is
+//! still compiled and called where the loop does not run (the driver's own loop).
+//!
+//! Only entry functions without loops and calls, of at most [`MAX_INLINED_INSTRUCTIONS`]
+//! instructions, are inlined: a loop inside the invocation amortises the call already, and the
+//! loop's code grows by the function's size.
+
+use crate::program::Function;
+use cranelift_codegen::inline::{Inline, InlineCommand};
+use cranelift_codegen::ir::{self, FuncRef};
+use std::borrow::Cow;
+
+/// The largest entry function (program instructions) inlined into the workgroup loop.
+pub const MAX_INLINED_INSTRUCTIONS: usize = 512;
+
+/// Whether the entry function `f` is inlined into the workgroup loop: no calls, no loops (its
+/// segments' graph is acyclic), at most `MAX_INLINED_INSTRUCTIONS` instructions.
+pub fn worth_inlining(f: &Function) -> bool {
+    use crate::program::Term;
+    if f.code.len() > MAX_INLINED_INSTRUCTIONS
+        || f.segments
+            .iter()
+            .any(|s| matches!(s.term, Term::Call { .. }))
+    {
+        return false;
+    }
+    acyclic(f)
+}
+
+/// Whether no segment of `f` can reach itself (depth-first search with three colours).
+fn acyclic(f: &Function) -> bool {
+    const WHITE: u8 = 0;
+    const GREY: u8 = 1;
+    const BLACK: u8 = 2;
+    let n = f.segments.len();
+    let mut colour = vec![WHITE; n];
+    for root in 0..n {
+        if colour[root] != WHITE {
+            continue;
+        }
+        // (segment, whether its successors were pushed)
+        let mut stack = vec![(root, false)];
+        while let Some((s, expanded)) = stack.pop() {
+            if expanded {
+                colour[s] = BLACK;
+                continue;
+            }
+            if colour[s] != WHITE {
+                continue;
+            }
+            colour[s] = GREY;
+            stack.push((s, true));
+            for t in super::analysis::successors(&f.segments[s].term) {
+                let t = t as usize;
+                match colour.get(t) {
+                    Some(&GREY) => return false,
+                    Some(&WHITE) => stack.push((t, false)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Inlines the calls of `entry` (the entry function's reference in the loop function) with
+/// `body`, the entry function's IR as built (before its own compilation); keeps every other
+/// call.
+pub struct EntryInliner<'a> {
+    pub entry: FuncRef,
+    pub body: &'a ir::Function,
+}
+
+impl Inline for EntryInliner<'_> {
+    fn inline(
+        &mut self,
+        _caller: &ir::Function,
+        _call_inst: ir::Inst,
+        _call_opcode: ir::Opcode,
+        callee: FuncRef,
+        _call_args: &[ir::Value],
+    ) -> InlineCommand<'_> {
+        if callee == self.entry {
+            InlineCommand::Inline {
+                callee: Cow::Borrowed(self.body),
+                visit_callee: false,
+            }
+        } else {
+            InlineCommand::KeepCall
+        }
+    }
+}
