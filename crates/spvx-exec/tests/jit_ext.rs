@@ -631,14 +631,22 @@ fn integer_dots_of_every_form_agree_on_range_ends() {
 }
 
 /// Fixed-point sqrt and sin (the benchmark kernel) on edge inputs: zero, the extremes, values
-/// whose sqrt argument is negative (reported: the JIT falls back), random ones.
+/// whose sqrt argument is negative (reported: the JIT falls back), random ones. The engine runs
+/// this kernel on the interpreter (its fixed-point instructions count as call-outs:
+/// `jit::prefers_interpreter`), so the JIT is tested here through `with_jit_always`.
 #[test]
 fn fixed_point_functions_agree_on_edge_inputs() {
-    let m = module(
+    let default = module(
         "../../bench/fixed_fn.spvasm",
         "main",
         &CompileOptions::default(),
     );
+    let why = default
+        .jit_code()
+        .err()
+        .expect("the engine prefers the interpreter for this kernel");
+    assert!(why.contains("fixed-point"), "{why}");
+    let m = default.with_jit_always();
     let mut rng = Rng(0xf1ed);
     let mut x: Vec<u32> = vec![
         0,
