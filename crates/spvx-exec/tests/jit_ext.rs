@@ -643,8 +643,7 @@ fn fixed_point_functions_agree_on_edge_inputs() {
     );
     let why = default
         .jit_code()
-        .err()
-        .expect("the engine prefers the interpreter for this kernel");
+        .expect_err("the engine prefers the interpreter for this kernel");
     assert!(why.contains("fixed-point"), "{why}");
     let m = default.with_jit_always();
     let mut rng = Rng(0xf1ed);
