@@ -59,7 +59,7 @@ fn file_to_default_out_spv() {
     let dir = scratch.path();
     std::fs::write(dir.join("m.spvasm"), "OpNop\n").expect("write input");
     let status = spvx()
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["as", "m.spvasm"])
         .status()
         .expect("run");

@@ -5,7 +5,7 @@
 //! computed here from the GLSL source with wrapping u32 arithmetic.
 
 use spvx_testtools::{TempDir, temp_dir};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 fn shader() -> String {

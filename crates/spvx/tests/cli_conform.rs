@@ -4,7 +4,7 @@
 //! Vulkan 1.3), the exported Amber scripts passing in `spvx amber`, and refused arguments.
 
 use spvx_testtools::temp_dir;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn spvx(args: &[&str]) -> Output {

@@ -4,7 +4,7 @@
 //! flag (`--offsets`, `--comment`, `--no-header`, `--no-indent`, `--nested-indent`, `--color`).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn spvx() -> Command {

@@ -5,7 +5,7 @@
 //! are computed here from the OpenCL C source.
 
 use spvx_testtools::{TempDir, temp_dir};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 fn corpus(name: &str) -> String {

@@ -6,7 +6,7 @@
 //! have no effect, an index past the array's end selects no tensor).
 
 use spvx_testtools::{TempDir, temp_dir};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 fn module() -> String {

@@ -9,7 +9,7 @@
 mod vk_common;
 
 use spvx_testtools::temp_dir;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// out[i] = GlobalInvocationId.x + 1, under the execution mode SubgroupUniformControlFlowKHR.
