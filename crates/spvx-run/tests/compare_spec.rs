@@ -11,7 +11,7 @@ use spvx_run::RunOptions;
 use spvx_run::compare::{ElementVerdict, Freedom, SpecJudge, judge_for};
 use spvx_run::device::Loaded;
 use spvx_run::{ElemType, RunPlan};
-use std::path::PathBuf;
+use spvx_testtools::{TempDir, temp_dir};
 
 const HEAD: &str = r#"
                OpCapability Shader
@@ -94,15 +94,23 @@ impl Default for Case<'_> {
     }
 }
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spvx-compare-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A plan with the directory its files are in, removed when this is dropped.
+struct Planned {
+    plan: RunPlan,
+    _dir: TempDir,
+}
+
+impl std::ops::Deref for Planned {
+    type Target = RunPlan;
+    fn deref(&self) -> &RunPlan {
+        &self.plan
+    }
 }
 
 /// Writes the module and a run file giving A, B, C four copies of a, b, c; returns the plan.
-fn plan(name: &str, case: &Case) -> RunPlan {
-    let d = dir(name);
+fn plan(name: &str, case: &Case) -> Planned {
+    let dir = temp_dir(&format!("compare-{name}"));
+    let d = dir.path();
     let text = HEAD
         .replace("${CAPS}", case.caps)
         .replace("${MODES}", case.modes)
@@ -122,7 +130,8 @@ fn plan(name: &str, case: &Case) -> RunPlan {
     );
     let path = d.join("run.toml");
     std::fs::write(&path, toml).unwrap();
-    spvx_run::runfile::plan(&path, &RunOptions::default()).unwrap()
+    let plan = spvx_run::runfile::plan(&path, &RunOptions::default()).unwrap();
+    Planned { plan, _dir: dir }
 }
 
 /// The engine's output 0.3 and the judge with its alternatives.

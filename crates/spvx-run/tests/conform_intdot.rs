@@ -15,7 +15,7 @@ use spvx_run::conform::run::{compile, run_engine};
 use spvx_run::conform::sweep::{Options, Target, forms, sweep, units};
 use spvx_run::conform::verdict::{Verdict, judge};
 use spvx_run::conform::{Ext, Form, Shard, inputs};
-use std::path::PathBuf;
+use spvx_testtools::temp_dir;
 
 fn intdot(f: &Form) -> IntDotForm {
     match &f.kind {
@@ -29,12 +29,6 @@ fn form(id: &str) -> Form {
         .into_iter()
         .find(|f| f.id == id)
         .unwrap_or_else(|| panic!("no form {id}"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spvx-conform-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
 }
 
 /// The value of `bits` as a `w`-bit integer.
@@ -359,7 +353,8 @@ fn shards_partition_the_units_and_merge_into_the_whole_sweep() {
 
 #[test]
 fn exported_amber_scripts_run_back_with_the_same_verdicts() {
-    let dir = temp("amber");
+    let tmp = temp_dir("conform-amber");
+    let dir = tmp.path().to_path_buf();
     let opts = Options {
         exts: vec![Ext::Intdot],
         seed: 4,
@@ -409,5 +404,4 @@ fn exported_amber_scripts_run_back_with_the_same_verdicts() {
     let bad = format!("{}{}{}", &text[..at], v ^ 1, &text[end..]);
     std::fs::write(&script, bad).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(run_script(&script, &target).status, Status::Fail);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -168,8 +168,8 @@ fn spirv_tools_reassemble_the_corpus_identically() {
     let Some(dir) = tools_dir() else {
         return;
     };
-    let tmp = std::env::temp_dir().join(format!("spvx-real-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let scratch = spvx_testtools::temp_dir("real");
+    let tmp = scratch.path();
     // SPIRV-Tools 2025.5 does not know SPV_VALVE_mixed_float_dot_product (capability 6912).
     let names: Vec<&str> = FILES
         .into_iter()
@@ -179,7 +179,7 @@ fn spirv_tools_reassemble_the_corpus_identically() {
     let (a, b) = names.split_at(names.len() / 2);
     std::thread::scope(|s| {
         for part in [a, b] {
-            let (dir, tmp) = (&dir, &tmp);
+            let dir = &dir;
             s.spawn(move || {
                 for name in part {
                     reassemble(dir, tmp, name);
@@ -187,7 +187,6 @@ fn spirv_tools_reassemble_the_corpus_identically() {
             });
         }
     });
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// Disassembles `name` with spirv-dis and assembles the text with spirv-as; the words must be

@@ -11,10 +11,15 @@
 //! When none is found, [`tools_dir`] prints a note and returns `None` (the caller skips its
 //! comparison), unless `SPVX_REQUIRE_TOOLS=1`, which turns a missing tool into a test failure.
 //! Nothing here belongs in a release build: it is a dev-dependency only.
+//!
+//! Scratch space: [`temp_dir`] gives every test a fresh directory that is removed, with what
+//! the test wrote in it, when the returned [`TempDir`] is dropped (also when the test panics).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+
+pub use tempfile::TempDir;
 
 /// The tools every comparison needs.
 const TOOLS: [&str; 3] = ["spirv-as", "spirv-dis", "spirv-val"];
@@ -72,19 +77,41 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     tools_dir().map(|d| d.join(name))
 }
 
+/// A fresh, uniquely named directory `spvx-{name}-XXXXXX` in the system temp directory,
+/// removed with its contents when the returned value is dropped: hold it for as long as any
+/// path into it is used (`dir.path()`). Panics when it cannot be created.
+pub fn temp_dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("spvx-{name}-"))
+        .tempdir()
+        .unwrap_or_else(|e| panic!("cannot create a temp dir spvx-{name}-*: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_directory_counts_only_with_all_three_tools() {
-        let dir = std::env::temp_dir().join(format!("spvx-testtools-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let tmp = temp_dir("testtools");
+        let dir = tmp.path();
         std::fs::write(dir.join("spirv-as"), b"").expect("write");
         std::fs::write(dir.join("spirv-dis"), b"").expect("write");
-        assert!(!has_tools(&dir));
+        assert!(!has_tools(dir));
         std::fs::write(dir.join("spirv-val"), b"").expect("write");
-        assert!(has_tools(&dir));
-        let _ = std::fs::remove_dir_all(&dir);
+        assert!(has_tools(dir));
+    }
+
+    #[test]
+    fn a_temp_dir_is_fresh_and_removed_when_dropped() {
+        let (a, b) = (temp_dir("testtools"), temp_dir("testtools"));
+        assert_ne!(a.path(), b.path());
+        let name = a.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
+        assert!(name.starts_with("spvx-testtools-"), "{name}");
+        std::fs::write(a.path().join("f"), b"x").expect("write");
+        let path = a.path().to_path_buf();
+        assert!(path.is_dir());
+        drop(a);
+        assert!(!path.exists());
     }
 }

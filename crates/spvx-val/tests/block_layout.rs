@@ -226,15 +226,8 @@ fn oracle(
     flags: &[&str],
     tag: &str,
 ) -> (bool, String) {
-    let thread = std::thread::current()
-        .name()
-        .unwrap_or("t")
-        .replace("::", "_");
-    let tmp = std::env::temp_dir().join(format!(
-        "spvx-block-layout-{}-{thread}-{tag}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&tmp).expect("tmp");
+    let scratch = spvx_testtools::temp_dir(&format!("block-layout-{tag}"));
+    let tmp = scratch.path();
     let (src, bin) = (tmp.join("m.spvasm"), tmp.join("m.spv"));
     std::fs::write(&src, text).expect("write");
     let asm = Command::new(dir.join("spirv-as"))

@@ -147,8 +147,8 @@ fn spvx(text: &str, limits: Limits) -> Vec<spvx_val::ValError> {
 
 /// spirv-val's verdict, with `--flag limit` when a flag is given.
 fn oracle(dir: &std::path::Path, text: &str, flag: Option<&str>, limit: u32, tag: &str) -> bool {
-    let tmp = std::env::temp_dir().join(format!("spvx-limits-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let scratch = spvx_testtools::temp_dir(&format!("limits-{tag}"));
+    let tmp = scratch.path();
     let (src, bin) = (tmp.join("m.spvasm"), tmp.join("m.spv"));
     std::fs::write(&src, text).expect("write");
     let asm = Command::new(dir.join("spirv-as"))

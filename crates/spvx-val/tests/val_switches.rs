@@ -31,14 +31,9 @@ fn spvx(text: &str, env: &str, relax: Relaxations) -> Vec<String> {
 
 fn spirv_val(text: &str, env: &str, flag: Option<&str>, tag: &str) -> Option<bool> {
     let dir = support::tools_dir()?;
-    // One directory per test thread: the tests of this file run in parallel.
-    let thread = std::thread::current()
-        .name()
-        .unwrap_or("t")
-        .replace("::", "_");
-    let tmp =
-        std::env::temp_dir().join(format!("spvx-switch-{}-{thread}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&tmp).expect("tmp");
+    // A fresh directory per call (removed on return): the tests of this file run in parallel.
+    let scratch = spvx_testtools::temp_dir(&format!("switch-{tag}"));
+    let tmp = scratch.path();
     let (src, bin) = (tmp.join("m.spvasm"), tmp.join("m.spv"));
     std::fs::write(&src, text).expect("write");
     let asm = Command::new(dir.join("spirv-as"))

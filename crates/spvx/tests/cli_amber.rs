@@ -5,6 +5,7 @@
 //! engine_only/ passes on the engine (a device cannot run it through spvx-vk); target_env/
 //! needs --target-env; the summary line, exit codes and --json.
 
+use spvx_testtools::temp_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -271,14 +272,13 @@ fn json_output_and_mixed_summary() {
 
 #[test]
 fn not_a_script_and_help() {
-    let d = std::env::temp_dir().join(format!("spvx-amber-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{e}"));
+    let scratch = temp_dir("amber");
+    let d = scratch.path();
     let f = d.join("x.amber");
     std::fs::write(&f, "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\n")
         .unwrap_or_else(|e| panic!("{e}"));
     let out = text(&amber(&[&f.display().to_string()]));
     assert!(out.contains(":1:1: not an Amber script"), "{out}");
-    let _ = std::fs::remove_dir_all(&d);
     let help = text(&amber(&["--help"]));
     for w in [
         "SPIRV-ASM",
@@ -355,8 +355,8 @@ fn npy_parts(file: &[u8]) -> (String, Vec<u8>) {
 /// refused before anything runs.
 #[test]
 fn out_writes_the_buffers_after_the_script() {
-    let out = std::env::temp_dir().join(format!("spvx-cli-amber-out-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let scratch = temp_dir("cli-amber-out");
+    let out = scratch.path().join("out");
     let script = dir().join("layouts.amber").display().to_string();
     let o = amber(&[
         &script,
@@ -404,5 +404,4 @@ fn out_writes_the_buffers_after_the_script() {
     let o = amber(&[&script, &script, "--out", &out.display().to_string()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("would both write into"), "{}", text(&o));
-    let _ = std::fs::remove_dir_all(&out);
 }

@@ -55,11 +55,11 @@ fn stdin_to_stdout_with_target_env() {
 
 #[test]
 fn file_to_default_out_spv() {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-as-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = spvx_testtools::temp_dir("cli-as");
+    let dir = scratch.path();
     std::fs::write(dir.join("m.spvasm"), "OpNop\n").expect("write input");
     let status = spvx()
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["as", "m.spvasm"])
         .status()
         .expect("run");
@@ -70,7 +70,6 @@ fn file_to_default_out_spv() {
         "default version is SPIR-V 1.6, as spirv-as"
     );
     assert_eq!(&w[5..], &[0x0001_0000]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

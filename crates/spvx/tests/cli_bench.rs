@@ -2,6 +2,7 @@
 //! outputs come from examples/make_examples.py, independent of spvx): the table is printed and
 //! saved, every run matches the reference and the expectations, and errors are reported.
 
+use spvx_testtools::{TempDir, temp_dir};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -13,15 +14,14 @@ fn set_file() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/set.toml")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-bench-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+fn scratch(name: &str) -> TempDir {
+    temp_dir(&format!("cli-bench-{name}"))
 }
 
 #[test]
 fn bench_examples_prints_and_saves_the_table() {
-    let out = scratch("table").join("table.md");
+    let dir = scratch("table");
+    let out = dir.path().join("table.md");
     let r = spvx()
         .arg("bench")
         .arg("--set")
@@ -66,7 +66,8 @@ fn bench_examples_prints_and_saves_the_table() {
 
 #[test]
 fn bench_reports_a_wrong_expectation_and_fails() {
-    let dir = scratch("wrong");
+    let tmp = scratch("wrong");
+    let dir = tmp.path().to_path_buf();
     let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     // The GEMM example with the first expected value changed.
     let text = std::fs::read_to_string(examples.join("gemm_int8.toml")).expect("example");

@@ -4,7 +4,8 @@
 //! bindings keep DIR/SET.BINDING.bin), and a missing element is named. Expected bytes are
 //! computed here from the GLSL source with wrapping u32 arithmetic.
 
-use std::path::{Path, PathBuf};
+use spvx_testtools::{TempDir, temp_dir};
+use std::path::Path;
 use std::process::Output;
 
 fn shader() -> String {
@@ -22,11 +23,8 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run spvx: {e}"))
 }
 
-fn tmp(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-bufarray-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    dir
+fn tmp(test: &str) -> TempDir {
+    temp_dir(&format!("cli-bufarray-{test}"))
 }
 
 fn le(words: &[u32]) -> Vec<u8> {
@@ -55,7 +53,8 @@ fn case() -> ([Vec<u32>; 3], Vec<u32>, Vec<u32>) {
 
 #[test]
 fn buffer_elements_on_the_command_line() {
-    let dir = tmp("cmdline");
+    let scratch = tmp("cmdline");
+    let dir = scratch.path().to_path_buf();
     let ([a, b, c], out, sums) = case();
     let (a, b, c) = (
         format!("0.0=u32:{}", list(&a)),
@@ -98,7 +97,8 @@ fn buffer_elements_on_the_command_line() {
 
 #[test]
 fn buffer_elements_in_a_run_file_with_expectations() {
-    let dir = tmp("runfile");
+    let scratch = tmp("runfile");
+    let dir = scratch.path().to_path_buf();
     let ([a, b, c], out, sums) = case();
     let toml = format!(
         "module = \"{}\"\ngroups = [1]\nout = \"o\"\n\
@@ -128,7 +128,8 @@ fn buffer_elements_in_a_run_file_with_expectations() {
 
 #[test]
 fn missing_element_is_named() {
-    let dir = tmp("missing");
+    let scratch = tmp("missing");
+    let dir = scratch.path().to_path_buf();
     let shader = shader();
     let o = run_in(
         &dir,

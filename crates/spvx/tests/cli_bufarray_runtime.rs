@@ -3,7 +3,8 @@
 //! `--buffer 0.0[INDEX]=` gives, each written to DIR/0.0.INDEX.bin; a gap is named. Expected
 //! bytes are computed here from the GLSL source with wrapping u32 arithmetic.
 
-use std::path::{Path, PathBuf};
+use spvx_testtools::{TempDir, temp_dir};
+use std::path::Path;
 use std::process::Output;
 
 fn shader() -> String {
@@ -21,14 +22,8 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run spvx: {e}"))
 }
 
-fn tmp(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "spvx-cli-bufarray-runtime-{}-{test}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    dir
+fn tmp(test: &str) -> TempDir {
+    temp_dir(&format!("cli-bufarray-runtime-{test}"))
 }
 
 fn list(v: &[u32]) -> String {
@@ -43,7 +38,8 @@ fn words(b: &[u8]) -> Vec<u32> {
 
 #[test]
 fn as_many_elements_as_given() {
-    let dir = tmp("elements");
+    let scratch = tmp("elements");
+    let dir = scratch.path().to_path_buf();
     // One workgroup of 8; three elements of 8, 9 and 10 words.
     let inputs: Vec<Vec<u32>> = (0..3u32)
         .map(|k| (0..8 + k).map(|j| 1000 * k + 7 * j + 1).collect())
@@ -92,7 +88,8 @@ fn as_many_elements_as_given() {
 
 #[test]
 fn a_gap_is_named() {
-    let dir = tmp("gap");
+    let scratch = tmp("gap");
+    let dir = scratch.path().to_path_buf();
     let shader = shader();
     let o = run_in(
         &dir,

@@ -3,7 +3,8 @@
 //! whole sweep's verdicts, the exported modules valid for spirv-val (SPIRV-Tools 2025.5,
 //! Vulkan 1.3), the exported Amber scripts passing in `spvx amber`, and refused arguments.
 
-use std::path::{Path, PathBuf};
+use spvx_testtools::temp_dir;
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn spvx(args: &[&str]) -> Output {
@@ -17,12 +18,6 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spvx-cli-conform-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
 fn s(p: &Path) -> String {
     p.display().to_string()
 }
@@ -34,7 +29,8 @@ fn json(p: &Path) -> serde_json::Value {
 
 #[test]
 fn a_sweep_prints_the_table_writes_reports_and_is_deterministic() {
-    let (a, b) = (temp("det-a"), temp("det-b"));
+    let scratch = temp_dir("cli-conform");
+    let (a, b) = (scratch.path().join("det-a"), scratch.path().join("det-b"));
     let only = "OpSUDotAccSat/s8x";
     let o = spvx(&[
         "conform",
@@ -98,13 +94,12 @@ fn a_sweep_prints_the_table_writes_reports_and_is_deterministic() {
     let printed: serde_json::Value =
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o)));
     assert_eq!(printed, r);
-    let _ = std::fs::remove_dir_all(&a);
-    let _ = std::fs::remove_dir_all(&b);
 }
 
 #[test]
 fn shards_merge_into_the_whole_sweep() {
-    let dir = temp("shards");
+    let scratch = temp_dir("cli-conform");
+    let dir = scratch.path().join("shards");
     let common = [
         "conform", "intdot", "--only", "/u16x4/", "--cases", "4200", "--seed", "3",
     ];
@@ -151,12 +146,12 @@ fn shards_merge_into_the_whole_sweep() {
     let o = spvx(&["conform", "merge", &reports[0], &s(&badp), &reports[2]]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("FAIL "), "{}", text(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn exported_cases_are_valid_modules_and_pass_in_spvx_amber_and_spvx_run() {
-    let dir = temp("export");
+    let scratch = temp_dir("cli-conform");
+    let dir = scratch.path().join("export");
     let am = dir.join("amber");
     let o = spvx(&[
         "conform",
@@ -218,14 +213,14 @@ fn exported_cases_are_valid_modules_and_pass_in_spvx_amber_and_spvx_run() {
             assert!(v.status.success(), "{}: {}", p.display(), text(&v));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The VALVE mixed dot forms' exported scripts run on the engine, which has the VALVE,
 /// bfloat16 and float8 extensions they name (DEVICE_EXTENSION), and pass there.
 #[test]
 fn exported_mixdot_scripts_pass_on_the_engine() {
-    let dir = temp("export_mixdot");
+    let scratch = temp_dir("cli-conform");
+    let dir = scratch.path().join("export_mixdot");
     let am = dir.join("amber");
     let o = spvx(&["conform", "mixdot", "--cases", "32", "--amber", &s(&am)]);
     assert!(o.status.success(), "{}", text(&o));
@@ -245,7 +240,6 @@ fn exported_mixdot_scripts_pass_on_the_engine() {
     let o = spvx(&args);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("8 scripts: 8 passed"), "{}", text(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -348,7 +342,8 @@ fn fixed_point_forms_pass_and_their_scripts_run_back() {
         "{}",
         text(&o)
     );
-    let dir = temp("fixed");
+    let scratch = temp_dir("cli-conform");
+    let dir = scratch.path().join("fixed");
     let am = dir.join("amber");
     let o = spvx(&[
         "conform",
@@ -379,7 +374,6 @@ fn fixed_point_forms_pass_and_their_scripts_run_back() {
     let o = spvx(&["run", &s(&toml)]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("PASS: 1 of 1"), "{}", text(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every subgroup matrix multiply-accumulate form passes on the engine at the default 1024
@@ -394,7 +388,8 @@ fn smma_forms_pass_and_their_exports_require_the_subgroup_size() {
         "{}",
         text(&o)
     );
-    let dir = temp("smma");
+    let scratch = temp_dir("cli-conform");
+    let dir = scratch.path().join("smma");
     let am = dir.join("amber");
     let o = spvx(&[
         "conform",
@@ -429,7 +424,6 @@ fn smma_forms_pass_and_their_exports_require_the_subgroup_size() {
         assert!(o.status.success(), "{sc}: {}", text(&o));
         assert!(text(&o).contains("PASS: 1 of 1"), "{}", text(&o));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every SPV_ARM_tensors form passes on the engine (the default engine against the
@@ -456,7 +450,8 @@ fn every_tensor_form_passes_on_the_engine_and_exports_run_files_only() {
         )),
         "{line}"
     );
-    let dir = temp("export_tensors");
+    let scratch = temp_dir("cli-conform");
+    let dir = scratch.path().join("export_tensors");
     let am = dir.join("amber");
     let o = spvx(&[
         "conform",
@@ -489,5 +484,4 @@ fn every_tensor_form_passes_on_the_engine_and_exports_run_files_only() {
         assert!(o.status.success(), "{}", text(&o));
         assert!(text(&o).contains("PASS: 1 of 1"), "{}", text(&o));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

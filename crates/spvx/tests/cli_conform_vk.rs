@@ -3,6 +3,7 @@
 //! the sweep's exported Amber scripts run back on the device through `spvx amber` with the
 //! same verdicts. Without a device the test is skipped (failed when SPVX_REQUIRE_VULKAN=1).
 
+use spvx_testtools::temp_dir;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -15,12 +16,6 @@ fn spvx(args: &[&str]) -> Output {
 
 fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spvx-cli-conform-vk-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
 }
 
 fn have_device() -> bool {
@@ -42,7 +37,8 @@ fn every_integer_dot_product_form_passes_on_the_device_and_its_amber_scripts_run
     if !have_device() {
         return;
     }
-    let dir = temp("intdot");
+    let scratch = temp_dir("cli-conform-vk");
+    let dir = scratch.path().join("intdot");
     let am = dir.join("amber");
     let out = dir.join("out");
     let o = spvx(&[
@@ -111,7 +107,6 @@ fn every_integer_dot_product_form_passes_on_the_device_and_its_amber_scripts_run
         "{}",
         text(&o)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -161,7 +156,8 @@ fn fixed_point_and_smma_forms_are_unsupported_on_the_device() {
     if !have_device() {
         return;
     }
-    let dir = temp("fixed");
+    let scratch = temp_dir("cli-conform-vk");
+    let dir = scratch.path().join("fixed");
     let am = dir.join("amber");
     let o = spvx(&[
         "conform",
@@ -201,7 +197,6 @@ fn fixed_point_and_smma_forms_are_unsupported_on_the_device() {
         t.contains("capability SubgroupMatrixMultiplyAccumulateINTEL"),
         "{t}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn spvx_env(args: &[&str], layer: Option<&std::path::Path>) -> Output {
@@ -362,7 +357,8 @@ fn isolate_survives_a_crashing_layer() {
         eprintln!("skipped: SPVX_EMULATION_LAYER not set");
         return;
     };
-    let dir = temp("isolate");
+    let scratch = temp_dir("cli-conform-vk");
+    let dir = scratch.path().join("isolate");
     let out = dir.join("out");
     let o = spvx_env(
         &[
@@ -406,5 +402,4 @@ fn isolate_survives_a_crashing_layer() {
             .is_some_and(|t| t.contains("driver")),
         "{report}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,6 +11,7 @@
 
 mod vk_common;
 
+use spvx_testtools::{TempDir, temp_dir};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -85,16 +86,17 @@ binding = 3
 data = { zeros = 16 }
 "#;
 
-fn setup(name: &str, decoration: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spvx-cli-diff-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+/// A scratch directory (removed when dropped) holding the module and its run file.
+fn setup(name: &str, decoration: &str) -> TempDir {
+    let dir = temp_dir(&format!("cli-diff-{name}"));
+    let d = dir.path();
     std::fs::write(
         d.join("m.spvasm"),
         MODULE.replace("${DECORATION}", decoration),
     )
     .unwrap();
     std::fs::write(d.join("run.toml"), RUN).unwrap();
-    d
+    dir
 }
 
 fn spvx(dir: &PathBuf, args: &[&str]) -> (Option<i32>, String) {
@@ -113,7 +115,8 @@ fn a_fused_device_result_is_allowed_not_a_mismatch() {
     if vk_common::device().is_none() {
         return;
     }
-    let d = setup("fused", "");
+    let scratch = setup("fused", "");
+    let d = scratch.path().to_path_buf();
     // lavapipe's own result is the unfused one: the same as the engine's.
     let (code, out) = spvx(&d, &["diff", "run.toml"]);
     assert_eq!(code, Some(0), "{out}");
@@ -185,7 +188,8 @@ fn with_no_contraction_the_fused_result_is_a_violation() {
     if vk_common::device().is_none() {
         return;
     }
-    let d = setup("nocontract", "OpDecorate %sum NoContraction");
+    let scratch = setup("nocontract", "OpDecorate %sum NoContraction");
+    let d = scratch.path().to_path_buf();
     let (code, out) = spvx(
         &d,
         &["diff", "run.toml", "--set-device-word", "0.3:0=0x3a000400"],
@@ -199,7 +203,8 @@ fn device_selection_by_index_and_name() {
     if vk_common::device().is_none() {
         return;
     }
-    let d = setup("select", "");
+    let scratch = setup("select", "");
+    let d = scratch.path().to_path_buf();
     let (code, out) = spvx(&d, &["diff", "run.toml", "--device-index", "0"]);
     assert_eq!(code, Some(0), "{out}");
     let (code, out) = spvx(&d, &["run", "run.toml", "--device-name", "LLVMPIPE"]);

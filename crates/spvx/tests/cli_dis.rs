@@ -4,7 +4,7 @@
 //! flag (`--offsets`, `--comment`, `--no-header`, `--no-indent`, `--nested-indent`, `--color`).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn spvx() -> Command {
@@ -68,16 +68,10 @@ const SMALL_TEXT: &str = "; SPIR-V
      %uint_7 = OpConstant %uint 7
 ";
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-dis-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)
-        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    dir
-}
-
 #[test]
 fn file_to_stdout() {
-    let dir = temp_dir();
+    let scratch = spvx_testtools::temp_dir("cli-dis");
+    let dir = scratch.path().to_path_buf();
     let input = dir.join("small.spv");
     std::fs::write(&input, small_module()).unwrap_or_else(|e| panic!("{e}"));
     let out = spvx()
@@ -95,7 +89,8 @@ fn file_to_stdout() {
 
 #[test]
 fn stdin_to_file_with_raw_ids() {
-    let dir = temp_dir();
+    let scratch = spvx_testtools::temp_dir("cli-dis");
+    let dir = scratch.path().to_path_buf();
     let output = dir.join("raw.spvasm");
     let mut cmd = spvx();
     cmd.args(["dis", "--raw-id", "--no-header", "-", "-o"])
@@ -174,7 +169,8 @@ fn same_bytes_as_spirv_dis_on_the_corpus() {
     };
     let (spirv_as, spirv_dis) = (tools.join("spirv-as"), tools.join("spirv-dis"));
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spvx-spirv/tests/dis_corpus");
-    let dir = temp_dir();
+    let scratch = spvx_testtools::temp_dir("cli-dis");
+    let dir = scratch.path().to_path_buf();
     let mut count = 0;
     for entry in std::fs::read_dir(&corpus).unwrap_or_else(|e| panic!("{e}")) {
         let src = entry.unwrap_or_else(|e| panic!("{e}")).path();

@@ -3,6 +3,7 @@
 //! `matmul` over .npy files written and read here byte by byte (independent of the crate's
 //! npy code), checked against products computed here.
 
+use spvx_testtools::{TempDir, temp_dir};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -17,10 +18,9 @@ fn run(args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run spvx: {e}"))
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-dpas-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// The path `name` in `dir` (the test's scratch directory, removed when the test drops it).
+fn tmp(dir: &TempDir, name: &str) -> PathBuf {
+    dir.path().join(name)
 }
 
 fn text(o: &[u8]) -> String {
@@ -88,7 +88,8 @@ fn write(path: &Path, bytes: &[u8]) {
 
 #[test]
 fn run_hex_register_file() {
-    let regs = tmp("run.hex");
+    let scratch = temp_dir("cli-dpas");
+    let regs = tmp(&scratch, "run.hex");
     // PVC: A rows = bytes 0..32 and 32..64 of r0, all ones; B = r8..r15 all ones.
     let ones = vec!["01010101"; 16].join(" ");
     let mut s = format!("r0: {ones}\n");
@@ -96,7 +97,7 @@ fn run_hex_register_file() {
         s.push_str(&format!("r{r}: {ones}\n"));
     }
     write(&regs, s.as_bytes());
-    let prog = tmp("p.dpas");
+    let prog = tmp(&scratch, "p.dpas");
     write(&prog, b"// two rows\ndpas.s8.s8.8.2 (16) r40:d null r8 r0\ndpas.u8.u8.8.2 (16) r42:ud r40:d r8 r0\n");
     let out = run(&[
         "dpas",
@@ -119,7 +120,8 @@ fn run_hex_register_file() {
 
 #[test]
 fn run_raw_register_file_to_raw_output() {
-    let regs = tmp("run.bin");
+    let scratch = temp_dir("cli-dpas");
+    let regs = tmp(&scratch, "run.bin");
     // DG2: 32-byte GRFs. r0 = A row (bytes 1..=32 as s8), r8..r15 = B with B[k][n] = 1 for
     // k = 0 only (byte 0 of r8's dwords).
     let mut image = vec![0u8; 16 * 32];
@@ -130,9 +132,9 @@ fn run_raw_register_file_to_raw_output() {
         image[8 * 32 + 4 * lane] = 1;
     }
     write(&regs, &image);
-    let prog = tmp("raw.dpas");
+    let prog = tmp(&scratch, "raw.dpas");
     write(&prog, b"dpas.s8.s8.8.1 (8) r12:d null r8 r0\n");
-    let out_path = tmp("out.bin");
+    let out_path = tmp(&scratch, "out.bin");
     let out = run(&[
         "dpas",
         "run",
@@ -159,7 +161,8 @@ fn run_raw_register_file_to_raw_output() {
 
 #[test]
 fn run_errors() {
-    let prog = tmp("bad.dpas");
+    let scratch = temp_dir("cli-dpas");
+    let prog = tmp(&scratch, "bad.dpas");
     write(
         &prog,
         b"dpas.s8.s8.8.8 (16) r40 r32 r8 r0\ndpas.s8.s8.8.8 (8) r40 r32 r8 r0\n",
@@ -193,7 +196,7 @@ fn run_errors() {
     assert!(text(&out.stderr).contains("unknown platform `mtl`"));
     let out = run(&["dpas", "run", prog.to_str().unwrap(), "--model", "fastest"]);
     assert!(text(&out.stderr).contains("unknown float model `fastest`"));
-    let regs = tmp("short.bin");
+    let regs = tmp(&scratch, "short.bin");
     write(&regs, &[0u8; 65]);
     write(&prog, b"dpas.s8.s8.8.8 (16) r40 r32 r8 r0\n");
     let out = run(&[
@@ -218,13 +221,19 @@ fn matmul(args: &[&str]) -> Output {
 
 #[test]
 fn matmul_s8_with_c() {
+    let scratch = temp_dir("cli-dpas");
     let (m, k, n) = (5, 40, 19);
     let av: Vec<i8> = (0..m * k).map(|i| ((i * 37) % 256) as u8 as i8).collect();
     let bv: Vec<i8> = (0..k * n)
         .map(|i| ((i * 91 + 7) % 256) as u8 as i8)
         .collect();
     let cv: Vec<i32> = (0..m * n).map(|i| i as i32 * 1000 - 7).collect();
-    let (a, b, c, d) = (tmp("a.npy"), tmp("b.npy"), tmp("c.npy"), tmp("d.npy"));
+    let (a, b, c, d) = (
+        tmp(&scratch, "a.npy"),
+        tmp(&scratch, "b.npy"),
+        tmp(&scratch, "c.npy"),
+        tmp(&scratch, "d.npy"),
+    );
     write(
         &a,
         &npy(
@@ -293,6 +302,7 @@ fn matmul_s8_with_c() {
 
 #[test]
 fn matmul_sub_byte_range_checked_and_fortran_order() {
+    let scratch = temp_dir("cli-dpas");
     let (m, k, n) = (2, 3, 2);
     // u4 A given in Fortran order: columns first.
     let a_rowmajor: [u8; 6] = [1, 2, 3, 4, 5, 15];
@@ -300,7 +310,11 @@ fn matmul_sub_byte_range_checked_and_fortran_order() {
         .map(|i| a_rowmajor[(i % m) * k + i / m])
         .collect();
     let bv: [i8; 6] = [-8, 7, 1, 0, -1, 2];
-    let (a, b, d) = (tmp("a4.npy"), tmp("b4.npy"), tmp("d4.npy"));
+    let (a, b, d) = (
+        tmp(&scratch, "a4.npy"),
+        tmp(&scratch, "b4.npy"),
+        tmp(&scratch, "d4.npy"),
+    );
     write(&a, &npy("|u1", (m, k), &a_fortran, true));
     write(&b, &npy("|i1", (k, n), &bv.map(|v| v as u8), false));
     let out = matmul(&[
@@ -353,10 +367,15 @@ fn matmul_sub_byte_range_checked_and_fortran_order() {
 
 #[test]
 fn matmul_bf16_to_bf_bits_and_fp16_to_f() {
+    let scratch = temp_dir("cli-dpas");
     // bf16: A = [1.0, 2.0] (0x3f80, 0x4000), B = [[1.5],[0.25]] (0x3fc0, 0x3e80);
     // D = 1.5 + 0.5 = 2.0 → bf16 0x4000 as uint16. A is an ml_dtypes.bfloat16 array (np.save
     // writes its dtype as the 2-byte void '<V2'); B is uint16 bits, accepted with --raw only.
-    let (a, b, d) = (tmp("abf.npy"), tmp("bbf.npy"), tmp("dbf.npy"));
+    let (a, b, d) = (
+        tmp(&scratch, "abf.npy"),
+        tmp(&scratch, "bbf.npy"),
+        tmp(&scratch, "dbf.npy"),
+    );
     write(&a, &npy("<V2", (1, 2), &[0x80, 0x3f, 0x00, 0x40], false));
     write(&b, &npy("<u2", (2, 1), &[0xc0, 0x3f, 0x80, 0x3e], false));
     let bf_args = [
@@ -415,7 +434,7 @@ fn matmul_bf16_to_bf_bits_and_fp16_to_f() {
         text(&out.stderr)
     );
     // fp16 as float16: A = [1.0, -2.0] (0x3c00, 0xc000), B = [[0.5],[0.5]] → -0.5 as float32.
-    let (a, b) = (tmp("ahf.npy"), tmp("bhf.npy"));
+    let (a, b) = (tmp(&scratch, "ahf.npy"), tmp(&scratch, "bhf.npy"));
     write(&a, &npy("<f2", (1, 2), &[0x00, 0x3c, 0x00, 0xc0], false));
     write(&b, &npy("<f2", (2, 1), &[0x00, 0x38, 0x00, 0x38], false));
     let out = matmul(&[
@@ -501,6 +520,7 @@ fn matmul_bf16_to_bf_bits_and_fp16_to_f() {
 /// in every column (qwords), C = 1: D = 1 + 3 + 0.5 = 4.5 in every column of row 0.
 #[test]
 fn run_df_on_xe3p_and_refused_elsewhere() {
+    let scratch = temp_dir("cli-dpas");
     let q = |v: f64| {
         let b = v.to_bits();
         format!("{:08x} {:08x}", b as u32, (b >> 32) as u32)
@@ -523,9 +543,9 @@ fn run_df_on_xe3p_and_refused_elsewhere() {
         q(2.0),
         vec![q(0.0); 6].join(" ")
     ));
-    let regs = tmp("df.hex");
+    let regs = tmp(&scratch, "df.hex");
     write(&regs, s.as_bytes());
-    let prog = tmp("df.dpas");
+    let prog = tmp(&scratch, "df.dpas");
     write(&prog, b"dpas.df.df.8.1 (16) r0 r16 r32 r48\n");
     let args = |platform: &'static str| {
         vec![
@@ -576,6 +596,7 @@ fn run_df_on_xe3p_and_refused_elsewhere() {
 /// of 4 rows per dword), and an SVG file with the same cells.
 #[test]
 fn layout_text_and_svg() {
+    let scratch = temp_dir("cli-dpas");
     let out = run(&[
         "dpas",
         "layout",
@@ -613,7 +634,7 @@ Src2 = A (1×32 u8), r1
   r1   A0,0-3   A0,4-7  A0,8-11 A0,12-15 A0,16-19 A0,20-23 A0,24-27 A0,28-31
 ";
     assert_eq!(text(&out.stdout), want);
-    let svg = tmp("layout.svg");
+    let svg = tmp(&scratch, "layout.svg");
     let out = run(&[
         "dpas",
         "layout",
@@ -652,9 +673,14 @@ Src2 = A (1×32 u8), r1
 
 #[test]
 fn matmul_fp8_and_tf32() {
+    let scratch = temp_dir("cli-dpas");
     // hf8 (E4M3) A = [1.0 (0x38), 448 (0x7e)], bf8 (E5M2) B = [[2.0 (0x40)], [0.5 (0x38)]] on
     // Xe3P: 2 + 224 = 226.0 in float32.
-    let (a, b, d) = (tmp("a8.npy"), tmp("b8.npy"), tmp("d8.npy"));
+    let (a, b, d) = (
+        tmp(&scratch, "a8.npy"),
+        tmp(&scratch, "b8.npy"),
+        tmp(&scratch, "d8.npy"),
+    );
     write(&a, &npy("|u1", (1, 2), &[0x38, 0x7e], false));
     write(&b, &npy("|u1", (2, 1), &[0x40, 0x38], false));
     let args = |p: &str| -> Vec<String> {
@@ -750,7 +776,12 @@ fn matmul_fp8_and_tf32() {
 
 #[test]
 fn matmul_shape_errors() {
-    let (a, b, d) = (tmp("sa.npy"), tmp("sb.npy"), tmp("sd.npy"));
+    let scratch = temp_dir("cli-dpas");
+    let (a, b, d) = (
+        tmp(&scratch, "sa.npy"),
+        tmp(&scratch, "sb.npy"),
+        tmp(&scratch, "sd.npy"),
+    );
     // The stderr of an s8 x s8 -> d matmul of the files a and b hold now.
     let stderr = || {
         let out = matmul(&[

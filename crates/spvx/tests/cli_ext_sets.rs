@@ -3,16 +3,16 @@
 //! a function, an unknown `NonSemantic.*` set), and a set the engine does not implement is
 //! refused by its name and the instruction's name, never skipped.
 
+use spvx_testtools::{TempDir, temp_dir};
 use std::process::Command;
 
 fn spvx() -> Command {
     Command::new(env!("CARGO_BIN_EXE_spvx"))
 }
 
-fn write(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-ext-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    let p = dir.join(name);
+/// Writes `text` to `name` in `dir` (the test's scratch directory, removed when dropped).
+fn write(dir: &TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.path().join(name);
     std::fs::write(&p, text).unwrap_or_else(|e| panic!("{e}"));
     p
 }
@@ -59,7 +59,8 @@ OpFunctionEnd
 
 #[test]
 fn non_semantic_instructions_are_ignored() {
-    let m = write("nonsemantic.spvasm", NON_SEMANTIC);
+    let scratch = temp_dir("cli-ext");
+    let m = write(&scratch, "nonsemantic.spvasm", NON_SEMANTIC);
     let out_dir = m.parent().unwrap_or_else(|| panic!("no dir")).join("out");
     let out = spvx()
         .args(["run", "--groups", "1", "--buffer", "0.0=zeros:4", "--out"])
@@ -85,6 +86,7 @@ fn non_semantic_instructions_are_ignored() {
 
 #[test]
 fn an_unimplemented_set_is_refused_by_name() {
+    let scratch = temp_dir("cli-ext");
     let text = r#"OpCapability Shader
 OpCapability Int64
 OpExtension "SPV_AMD_gcn_shader"
@@ -101,7 +103,7 @@ OpExecutionMode %main LocalSize 1 1 1
 OpReturn
 OpFunctionEnd
 "#;
-    let m = write("amd.spvasm", text);
+    let m = write(&scratch, "amd.spvasm", text);
     let out = spvx()
         .args(["run", "--groups", "1"])
         .arg(&m)
@@ -128,8 +130,9 @@ fn the_tosa_graph_module_validates_like_spirv_val() {
     assert!(out.status.success(), "spvx val refused the graph: {stderr}");
     // spirv-val 2025.5 accepts it too (when installed).
     if let Some(tools) = spvx_testtools::tools_dir() {
+        let scratch = temp_dir("cli-ext");
         let bin = p.with_extension("oracle.spv");
-        let bin = std::env::temp_dir().join(bin.file_name().unwrap_or_default());
+        let bin = scratch.path().join(bin.file_name().unwrap_or_default());
         let st = Command::new(tools.join("spirv-as"))
             .args(["--target-env", "vulkan1.3"])
             .arg(&p)

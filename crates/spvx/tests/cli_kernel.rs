@@ -4,7 +4,8 @@
 //! clang-15 + llvm-spirv-15 modules of crates/spvx-exec/tests/corpus/opencl/; expected values
 //! are computed here from the OpenCL C source.
 
-use std::path::{Path, PathBuf};
+use spvx_testtools::{TempDir, temp_dir};
+use std::path::Path;
 use std::process::Output;
 
 fn corpus(name: &str) -> String {
@@ -15,11 +16,8 @@ fn corpus(name: &str) -> String {
         .to_string()
 }
 
-fn tmp(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-kernel-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp(test: &str) -> TempDir {
+    temp_dir(&format!("cli-kernel-{test}"))
 }
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {
@@ -45,7 +43,8 @@ fn fails_with(dir: &Path, args: &[&str], needles: &[&str]) {
 
 #[test]
 fn saxpy_from_the_command_line_writes_arg_files() {
-    let dir = tmp("saxpy");
+    let scratch = tmp("saxpy");
+    let dir = scratch.path().to_path_buf();
     let m = corpus("saxpy.spv");
     let out = run_in(
         &dir,
@@ -82,7 +81,8 @@ fn saxpy_from_the_command_line_writes_arg_files() {
 
 #[test]
 fn reduce_run_file_with_local_memory_and_expectations() {
-    let dir = tmp("reduce");
+    let scratch = tmp("reduce");
+    let dir = scratch.path().to_path_buf();
     let input: Vec<i32> = (0..32).map(|i| i * i - 100).collect();
     let sums = [
         input[..16].iter().sum::<i32>(),
@@ -125,7 +125,8 @@ fn reduce_run_file_with_local_memory_and_expectations() {
 
 #[test]
 fn kernel_argument_errors_are_clear() {
-    let dir = tmp("errors");
+    let scratch = tmp("errors");
+    let dir = scratch.path().to_path_buf();
     let m = corpus("saxpy.spv");
     let base = ["run", m.as_str(), "--groups", "1", "--local", "4"];
     let with = |extra: &[&'static str]| {

@@ -10,8 +10,8 @@ fn run_prints_debug_printf_lines() {
         env!("CARGO_MANIFEST_DIR"),
         "/../spvx-exec/tests/corpus/glsl/printf.comp.spv"
     );
-    let dir = std::env::temp_dir().join(format!("spvx-cli-printf-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+    let scratch = spvx_testtools::temp_dir("cli-printf");
+    let dir = scratch.path();
     let input = dir.join("in.bin");
     let f = [0.5f32, -1.25, 0.0, 2.0, -0.0, 1e10, 1.5, -7.125];
     let bytes: Vec<u8> = f.iter().flat_map(|x| x.to_le_bytes()).collect();
@@ -54,5 +54,4 @@ fn run_prints_debug_printf_lines() {
         "[workgroup (0, 0, 0) local (2, 1, 0)] wg 0 inv 6: x=1.500000 e=1.500000e+00 g=1.5 a=0x1.8p+0"
     );
     assert_eq!(lines.len(), 1 + 12 + 1, "{stdout}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,6 +4,7 @@
 //! with plain integer arithmetic; errors (missing binding, bad SOURCE, bad groups, unknown entry,
 //! undefined behaviour under --strict, run-file mistakes with line:column) are clear.
 
+use spvx_testtools::{TempDir, temp_dir};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -27,12 +28,9 @@ fn example(name: &str) -> String {
     examples().join(name).display().to_string()
 }
 
-/// A fresh directory for one test.
-fn tmp(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-run-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, removed when dropped.
+fn tmp(test: &str) -> TempDir {
+    temp_dir(&format!("cli-run-{test}"))
 }
 
 fn text(o: &[u8]) -> String {
@@ -117,7 +115,8 @@ fn mixdot_model_switch_changes_the_tiny_case() {
 /// raw file, a .npy file, and inline values; the outputs are checked byte by byte.
 #[test]
 fn command_line_form_writes_every_binding() {
-    let dir = tmp("cli");
+    let scratch = tmp("cli");
+    let dir = scratch.path().to_path_buf();
     let a: Vec<u32> = (0..64u32)
         .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x8070_7f80)
         .collect();
@@ -175,7 +174,8 @@ fn command_line_form_writes_every_binding() {
 /// KW = 1 (K = 4) and N = 4 over one workgroup, default output directory.
 #[test]
 fn binary_module_and_spec_constants() {
-    let dir = tmp("spec");
+    let scratch = tmp("spec");
+    let dir = scratch.path().to_path_buf();
     let asm = run_in(
         &dir,
         &["as", &example("gemm_int8.spvasm"), "-o", "gemm.spv"],
@@ -237,7 +237,8 @@ fn binary_module_and_spec_constants() {
 /// VK_ARM_tensors rules worked out here.
 #[test]
 fn tensors_from_npy_files() {
-    let dir = tmp("tensor");
+    let scratch = tmp("tensor");
+    let dir = scratch.path().to_path_buf();
     let t: Vec<i32> = (0..12).map(|k| k * 3 - 7).collect();
     let le = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     std::fs::write(dir.join("t.npy"), npy_shaped("<i4", "(3, 4)", &le(&t))).unwrap();
@@ -303,7 +304,8 @@ fn fails_with(dir: &Path, args: &[&str], needles: &[&str]) {
 
 #[test]
 fn command_line_errors() {
-    let dir = tmp("errors");
+    let scratch = tmp("errors");
+    let dir = scratch.path().to_path_buf();
     let m = example("dot4.spvasm");
     let three = [
         "--buffer",
@@ -376,7 +378,8 @@ fn command_line_errors() {
 
 #[test]
 fn undefined_behaviour_warns_or_fails_under_strict() {
-    let dir = tmp("strict");
+    let scratch = tmp("strict");
+    let dir = scratch.path().to_path_buf();
     let m = example("dot4.spvasm");
     // acc has 4 bytes: invocations 1..63 read it out of bounds.
     let args = [
@@ -434,7 +437,8 @@ fn undefined_behaviour_warns_or_fails_under_strict() {
 /// Writes `body` as a run file next to a copy of dot4.spvasm and runs it.
 fn run_file(test: &str, body: &str) -> Output {
     // A prefix keeps these directories apart from those of tests with the same name.
-    let dir = tmp(&format!("run-file-{test}"));
+    let scratch = tmp(&format!("run-file-{test}"));
+    let dir = scratch.path().to_path_buf();
     std::fs::copy(examples().join("dot4.spvasm"), dir.join("dot4.spvasm")).unwrap();
     std::fs::write(dir.join("run.toml"), body).unwrap();
     run_in(&dir, &["run", "run.toml"])
@@ -563,7 +567,8 @@ fn help_documents_the_run_file_schema() {
 #[test]
 fn dispatch_limit_from_the_command_line() {
     // examples/gemm_int8.toml dispatches 2x2 workgroups of 4x4 invocations: 64 in all.
-    let dir = tmp("dispatch_limit");
+    let scratch = tmp("dispatch_limit");
+    let dir = scratch.path().to_path_buf();
     let file = example("gemm_int8.toml");
     fails_with(
         &dir,
@@ -596,7 +601,8 @@ fn dispatch_limit_from_the_command_line() {
 /// (given with a run file; the command-line form takes them alike).
 #[test]
 fn validator_limits_from_the_command_line() {
-    let dir = tmp("limits");
+    let scratch = tmp("limits");
+    let dir = scratch.path().to_path_buf();
     let toml = example("gemm_int8.toml");
     fails_with(
         &dir,
@@ -667,7 +673,8 @@ fn f64s(v: &[f64]) -> Vec<u8> {
 /// the binding and the file; `raw:FILE` (run files: `raw = true`) takes its bytes as they are.
 #[test]
 fn npy_dtype_is_checked_against_the_binding() {
-    let dir = tmp("npy-dtype");
+    let scratch = tmp("npy-dtype");
+    let dir = scratch.path().to_path_buf();
     std::fs::write(dir.join("m.spvasm"), DOUBLE_F32).unwrap();
     std::fs::write(dir.join("d.npy"), npy("<f8", 2, &f64s(&[1.5, 2.5]))).unwrap();
     std::fs::write(dir.join("f.npy"), npy("<f4", 2, &f32s(&[1.5, 2.5]))).unwrap();
@@ -751,7 +758,8 @@ fn npy_dtype_is_checked_against_the_binding() {
 /// Amber bind such buffers routinely); `--strict-bindings` makes it an error.
 #[test]
 fn unused_buffer_warns_unless_strict_bindings() {
-    let dir = tmp("unused");
+    let scratch = tmp("unused");
+    let dir = scratch.path().to_path_buf();
     let m = example("dot4.spvasm");
     let mut args = dot4_args(&[&m, "--out", "out"]);
     for b in [
@@ -809,7 +817,8 @@ fn unused_buffer_warns_unless_strict_bindings() {
 /// before the run, and nothing is created.
 #[test]
 fn out_must_name_a_directory() {
-    let dir = tmp("out-dir");
+    let scratch = tmp("out-dir");
+    let dir = scratch.path().to_path_buf();
     std::fs::write(dir.join("file.txt"), b"x").unwrap();
     let gemm = example("gemm_int8.toml");
     for (out, says) in [
@@ -834,7 +843,8 @@ fn out_must_name_a_directory() {
 /// command that compiles it (instead of an assembler error at line 1).
 #[test]
 fn source_files_get_a_compile_hint() {
-    let dir = tmp("source-hint");
+    let scratch = tmp("source-hint");
+    let dir = scratch.path().to_path_buf();
     std::fs::write(dir.join("k.comp"), b"#version 450\nvoid main() {}\n").unwrap();
     std::fs::write(dir.join("k.cl"), b"kernel void k() {}\n").unwrap();
     let o = run_in(&dir, &["run", "k.comp", "--groups", "1"]);
@@ -853,7 +863,8 @@ fn source_files_get_a_compile_hint() {
 /// buffer's bytes; the header read here by hand (NumPy's format.py layout, version 1.0).
 #[test]
 fn format_npy_writes_typed_arrays() {
-    let dir = tmp("format-npy");
+    let scratch = tmp("format-npy");
+    let dir = scratch.path().to_path_buf();
     let gemm = example("gemm_int8.toml");
     let o = run_in(&dir, &["run", &gemm, "--out", "bin"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -891,7 +902,8 @@ fn npy_parts(file: &[u8]) -> (String, Vec<u8>) {
 /// descriptions); data is the buffer's bytes as given.
 #[test]
 fn format_npy_follows_the_block_type() {
-    let dir = tmp("format-npy-layouts");
+    let scratch = tmp("format-npy-layouts");
+    let dir = scratch.path().to_path_buf();
     let f = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let a = f(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
     let b = f(&(0..16).map(|i| i as f32).collect::<Vec<_>>());
@@ -966,7 +978,8 @@ fn format_npy_follows_the_block_type() {
 /// tests/run/long_vector.spvasm).
 #[test]
 fn long_vectors_run() {
-    let dir = tmp("long-vector");
+    let scratch = tmp("long-vector");
+    let dir = scratch.path().to_path_buf();
     let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/run/long_vector.spvasm");
     let args = ["--groups", "1", "--buffer", "0.0=zeros:4", "--print"];
     let mut a = vec!["run", module.to_str().unwrap_or_default()];
@@ -986,7 +999,8 @@ fn long_vectors_run() {
 /// tests/run/long_vector_spec.spvasm. A count specialised to 0 is an error naming the type.
 #[test]
 fn long_vectors_of_spec_constant_length_run_specialised() {
-    let dir = tmp("long-vector-spec");
+    let scratch = tmp("long-vector-spec");
+    let dir = scratch.path().to_path_buf();
     let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/run/long_vector_spec.spvasm");
     let module = module.to_str().unwrap_or_default();
     let cases: [(&[&str], &str); 4] = [
@@ -1037,7 +1051,8 @@ fn long_vectors_of_spec_constant_length_run_specialised() {
 /// asserted: speed is measured by benchmarks); with a device it is refused.
 #[test]
 fn timings_name_each_step() {
-    let dir = tmp("timings");
+    let scratch = tmp("timings");
+    let dir = scratch.path().to_path_buf();
     let gemm = example("gemm_int8.toml");
     let o = run_in(&dir, &["run", &gemm, "--timings", "--out", "o"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -1067,7 +1082,8 @@ fn timings_name_each_step() {
 /// A bad `format` in a run file names its place; Kernel arguments refuse npy.
 #[test]
 fn format_errors() {
-    let dir = tmp("format-errors");
+    let scratch = tmp("format-errors");
+    let dir = scratch.path().to_path_buf();
     let toml = std::fs::read_to_string(examples().join("gemm_int8.toml")).unwrap();
     let toml = toml.replace(
         "module = \"gemm_int8.spvasm\"",
@@ -1109,7 +1125,8 @@ fn two_buffers_push() -> String {
 /// size exactly.
 #[test]
 fn missing_bindings_at_once_and_push_constant_size() {
-    let dir = tmp("missing_push");
+    let scratch = tmp("missing_push");
+    let dir = scratch.path().to_path_buf();
     let m = two_buffers_push();
     let out = run_in(&dir, &["run", &m, "--groups", "1"]);
     assert_eq!(out.status.code(), Some(1));
@@ -1153,7 +1170,8 @@ fn missing_bindings_at_once_and_push_constant_size() {
 /// line when OpSource embeds the text.
 #[test]
 fn runtime_reports_name_the_source_place() {
-    let dir = tmp("source_place");
+    let scratch = tmp("source_place");
+    let dir = scratch.path().to_path_buf();
     let m = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/run/oob_with_source.spvasm")
         .display()
@@ -1198,7 +1216,8 @@ fn runtime_reports_name_the_source_place() {
 /// device or for a Kernel entry point.
 #[test]
 fn print_shows_outputs_as_arrays() {
-    let dir = tmp("print");
+    let scratch = tmp("print");
+    let dir = scratch.path().to_path_buf();
     let m = two_buffers_push();
     let out = run_in(
         &dir,

@@ -5,7 +5,8 @@
 //! the VK_ARM_tensors rules (reads outside give the OutOfBoundsValueARM operand, writes outside
 //! have no effect, an index past the array's end selects no tensor).
 
-use std::path::{Path, PathBuf};
+use spvx_testtools::{TempDir, temp_dir};
+use std::path::Path;
 use std::process::Output;
 
 fn module() -> String {
@@ -23,14 +24,8 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run spvx: {e}"))
 }
 
-fn tmp(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "spvx-cli-tensor-array-{}-{test}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    dir
+fn tmp(test: &str) -> TempDir {
+    temp_dir(&format!("cli-tensor-array-{test}"))
 }
 
 /// A 1-D `<i4` .npy file (format 1.0: magic, version, header length, a header dict padded
@@ -113,7 +108,8 @@ fn check_outputs(dir: &Path, out: &[u32], after: &[Vec<i32>]) {
 
 #[test]
 fn tensor_elements_on_the_command_line() {
-    let dir = tmp("cmdline");
+    let scratch = tmp("cmdline");
+    let dir = scratch.path().to_path_buf();
     let (initial, out, after) = case();
     for (k, v) in initial.iter().enumerate() {
         std::fs::write(dir.join(format!("t{k}.npy")), npy_i32(v)).unwrap_or_else(|e| panic!("{e}"));
@@ -151,7 +147,8 @@ fn tensor_elements_on_the_command_line() {
 
 #[test]
 fn tensor_elements_in_a_run_file() {
-    let dir = tmp("runfile");
+    let scratch = tmp("runfile");
+    let dir = scratch.path().to_path_buf();
     let (initial, out, after) = case();
     let mut toml = format!("module = {:?}\ngroups = [1]\nout = \"out\"\n", module());
     for (k, v) in initial.iter().enumerate() {
@@ -188,7 +185,8 @@ fn tensor_elements_in_a_run_file() {
 
 #[test]
 fn a_missing_tensor_element_is_named() {
-    let dir = tmp("missing");
+    let scratch = tmp("missing");
+    let dir = scratch.path().to_path_buf();
     std::fs::write(dir.join("t.npy"), npy_i32(&[1, 2])).unwrap_or_else(|e| panic!("{e}"));
     let m = module();
     let o = run_in(

@@ -7,6 +7,7 @@
 //! Locations are hand-computed from the test texts; word offsets are computed by walking the
 //! word counts of the raw binary, independently of spvx's reader.
 
+use spvx_testtools::{TempDir, temp_dir};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -34,9 +35,10 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     out
 }
 
-fn temp(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvx-cli-val-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("temp dir: {e}"));
+/// Writes `bytes` to a new file named after `name` in `dir` (the caller's scratch directory,
+/// removed when the caller drops it).
+fn temp(dir: &TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = dir.path();
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let p = dir.join(format!("{n}-{name}"));
@@ -80,8 +82,9 @@ const BAD_LINE: &str = "  %8 = OpIAdd %float %int_1 %int_1";
 const BAD_MESSAGE: &str = "error: OpIAdd: expected an int scalar or vector type as Result Type";
 
 fn assemble(text: &str) -> Vec<u8> {
-    let p = temp("in.spvasm", text.as_bytes());
-    let out = temp("out.spv", b"");
+    let scratch = temp_dir("cli-val");
+    let p = temp(&scratch, "in.spvasm", text.as_bytes());
+    let out = temp(&scratch, "out.spv", b"");
     let o = run(
         &[
             "as",
@@ -114,7 +117,8 @@ fn word_offset_of(bin: &[u8], opcode: u16) -> usize {
 
 #[test]
 fn valid_text_prints_nothing_and_exits_0() {
-    let p = temp("good.spvasm", good().as_bytes());
+    let scratch = temp_dir("cli-val");
+    let p = temp(&scratch, "good.spvasm", good().as_bytes());
     let o = run(&["val", p.to_str().unwrap_or("")], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(o.stdout.is_empty() && o.stderr.is_empty());
@@ -122,8 +126,9 @@ fn valid_text_prints_nothing_and_exits_0() {
 
 #[test]
 fn valid_binary_exits_0() {
+    let scratch = temp_dir("cli-val");
     let bin = assemble(&good());
-    let p = temp("good.spv", &bin);
+    let p = temp(&scratch, "good.spv", &bin);
     let o = run(&["val", p.to_str().unwrap_or("")], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(o.stderr.is_empty());
@@ -131,7 +136,8 @@ fn valid_binary_exits_0() {
 
 #[test]
 fn text_error_names_line_and_column_and_the_instruction() {
-    let p = temp("bad.spvasm", BAD.as_bytes());
+    let scratch = temp_dir("cli-val");
+    let p = temp(&scratch, "bad.spvasm", BAD.as_bytes());
     let o = run(&["val", p.to_str().unwrap_or("")], None);
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
@@ -147,14 +153,15 @@ fn text_error_names_line_and_column_and_the_instruction() {
 
 #[test]
 fn binary_error_names_the_word_offset_in_either_byte_order() {
+    let scratch = temp_dir("cli-val");
     let bin = assemble(BAD);
     let offset = word_offset_of(&bin, 128); // OpIAdd
-    let le = temp("bad.spv", &bin);
+    let le = temp(&scratch, "bad.spv", &bin);
     let be_bytes: Vec<u8> = bin
         .chunks_exact(4)
         .flat_map(|c| [c[3], c[2], c[1], c[0]])
         .collect();
-    let be = temp("bad_be.spv", &be_bytes);
+    let be = temp(&scratch, "bad_be.spv", &be_bytes);
     for p in [le, be] {
         let o = run(&["val", p.to_str().unwrap_or("")], None);
         assert_eq!(o.status.code(), Some(1));
@@ -220,8 +227,9 @@ fn target_env_applies_its_rules() {
 
 #[test]
 fn header_version_newer_than_the_environment_is_a_module_error() {
+    let scratch = temp_dir("cli-val");
     // spvx as writes SPIR-V 1.6 headers; vulkan1.2 allows at most 1.5.
-    let p = temp("v16.spv", &assemble(&good()));
+    let p = temp(&scratch, "v16.spv", &assemble(&good()));
     let o = run(
         &["val", "--target-env", "vulkan1.2", p.to_str().unwrap_or("")],
         None,
@@ -292,10 +300,11 @@ fn help_shows_the_output() {
 
 #[test]
 fn instruction_line_matches_spirv_val() {
+    let scratch = temp_dir("cli-val");
     let Some(val) = spvx_testtools::tool("spirv-val") else {
         return;
     };
-    let p = temp("bad_for_spirv_val.spv", &assemble(BAD));
+    let p = temp(&scratch, "bad_for_spirv_val.spv", &assemble(BAD));
     let o = Command::new(&val)
         .arg(&p)
         .output()
@@ -310,7 +319,8 @@ fn instruction_line_matches_spirv_val() {
 /// depth of 0.
 #[test]
 fn limits_are_options() {
-    let p = temp("good.spvasm", good().as_bytes());
+    let scratch = temp_dir("cli-val");
+    let p = temp(&scratch, "good.spvasm", good().as_bytes());
     let path = p.to_string_lossy().to_string();
     let o = run(&["val", "--max-id-bound", "8", &path], None);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -352,7 +362,8 @@ OpFunctionEnd
 
 #[test]
 fn block_layout_switches() {
-    let f = temp("vec3.spvasm", VEC3_AT_4.as_bytes());
+    let scratch = temp_dir("cli-val");
+    let f = temp(&scratch, "vec3.spvasm", VEC3_AT_4.as_bytes());
     let f = f.to_str().unwrap_or_default();
     let o = run(&["val", "--target-env", "vulkan1.0", f], None);
     assert_eq!(o.status.code(), Some(1));

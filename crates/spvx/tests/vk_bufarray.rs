@@ -5,6 +5,7 @@
 
 mod vk_common;
 
+use spvx_testtools::{TempDir, temp_dir};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -23,10 +24,8 @@ fn shader() -> String {
         .to_string()
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spvx-vk-bufarray-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+fn tmp(name: &str) -> TempDir {
+    temp_dir(&format!("vk-bufarray-{name}"))
 }
 
 fn words(b: &[u8]) -> Vec<u32> {
@@ -56,7 +55,8 @@ fn run_on_the_device_writes_every_element() {
     if vk_common::device().is_none() {
         return;
     }
-    let dir = tmp("run");
+    let scratch = tmp("run");
+    let dir = scratch.path().to_path_buf();
     let shader = shader();
     let mut args = vec!["run", shader.as_str(), "--device", "vulkan", "--out", "o"];
     args.extend(ARGS);
@@ -70,7 +70,6 @@ fn run_on_the_device_writes_every_element() {
     assert_eq!(read("0.0.2.bin"), vec![274, 733, 924, 1375, 7, 7]);
     assert_eq!(read("0.0.0.bin"), vec![1, 2, 3, 4]);
     assert_eq!(read("0.0.1.bin"), vec![10, 20, 30, 40]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -78,7 +77,8 @@ fn diff_compares_every_element_and_catches_a_flipped_bit() {
     if vk_common::device().is_none() {
         return;
     }
-    let dir = tmp("diff");
+    let scratch = tmp("diff");
+    let dir = scratch.path().to_path_buf();
     let shader = shader();
     let mut args = vec!["diff", shader.as_str()];
     args.extend(ARGS);
@@ -103,7 +103,6 @@ fn diff_compares_every_element_and_catches_a_flipped_bit() {
         out.contains("element 1 (byte 4): engine 640 (0x00000280), device 648 (0x00000288)"),
         "{out}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The engine's own arrays-of-buffers corpus shaders (spvx-exec tests/corpus/glsl: bufarray.comp

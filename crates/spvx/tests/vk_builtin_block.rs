@@ -63,7 +63,8 @@ fn run(dir: &Path, device: &[&str]) -> Vec<u32> {
 
 #[test]
 fn builtin_block_agrees_on_engine_and_device() {
-    let dir = std::env::temp_dir().join(format!("spvx-vk-bblock-{}", std::process::id()));
+    let scratch = spvx_testtools::temp_dir("vk-bblock");
+    let dir = scratch.path();
     assert_eq!(run(&dir.join("engine"), &[]), expected(), "engine");
     if vk_common::device().is_some() {
         assert_eq!(
@@ -72,5 +73,4 @@ fn builtin_block_agrees_on_engine_and_device() {
             "device"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,7 @@
 
 mod vk_common;
 
+use spvx_testtools::temp_dir;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -56,8 +57,8 @@ fn diff_writes_both_sides_outputs() {
     if !have_device() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("spvx-vk-cli-diff-out-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = temp_dir("vk-cli-diff-out");
+    let dir = scratch.path().join("out");
     let d = dir.display().to_string();
     let o = spvx(&["diff", "gemm_int8.toml", "--out", &d, "--format", "npy"]);
     let (out, err) = text(&o);
@@ -82,7 +83,6 @@ fn diff_writes_both_sides_outputs() {
         header.contains("'descr': '<u4'") && header.contains("'shape': (64, )"),
         "{header}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -102,7 +102,8 @@ fn command_line_form_runs_on_the_device() {
         b.push("0".into());
         acc.push("0".into());
     }
-    let dir = std::env::temp_dir().join(format!("spvx-vk-cli-{}", std::process::id()));
+    let scratch = temp_dir("vk-cli");
+    let dir = scratch.path().join("out");
     let (ab, bb, cb) = (
         format!("0.0=u32:{}", a.join(",")),
         format!("0.1=u32:{}", b.join(",")),
@@ -130,7 +131,6 @@ fn command_line_form_runs_on_the_device() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}{err}");
     let bytes = std::fs::read(dir.join("0.3.bin")).expect("output written");
-    let _ = std::fs::remove_dir_all(&dir);
     let word = |i: usize| {
         i32::from_le_bytes([
             bytes[4 * i],
@@ -328,8 +328,8 @@ fn strided_tensors_agree_through_the_emulation_layer() {
         return;
     };
     let layer = PathBuf::from(layer);
-    let dir = std::env::temp_dir().join(format!("spvx-vk-strided-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = temp_dir("vk-strided");
+    let dir = scratch.path();
     let module = examples().join("tensor.spvasm");
     // T: 3x4 i32 with row stride 24 (2 padding elements); U: 4x3 i32 with row stride 16.
     let run = format!(
@@ -368,7 +368,6 @@ data = {{ zeros = 16 }}
         .env("VK_INSTANCE_LAYERS", "VK_LAYER_ML_Tensor_Emulation")
         .output()
         .expect("spawn spvx");
-    let _ = std::fs::remove_dir_all(&dir);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{err}");
     assert!(out.contains("SAME 0.0 (T): 18 i32 elements"), "{out}");

@@ -8,7 +8,8 @@
 
 mod vk_common;
 
-use std::path::{Path, PathBuf};
+use spvx_testtools::temp_dir;
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// out[i] = GlobalInvocationId.x + 1, under the execution mode SubgroupUniformControlFlowKHR.
@@ -90,7 +91,8 @@ fn text(o: &Output) -> String {
 
 #[test]
 fn subgroup_uniform_control_flow_is_enabled_or_refused_by_name() {
-    let dir: PathBuf = std::env::temp_dir().join(format!("spvx-vk-ucf-{}", std::process::id()));
+    let scratch = temp_dir("vk-ucf");
+    let dir = scratch.path();
     let expected: Vec<u32> = (1..=8).collect();
     let o = spvx(&dir.join("engine"), &[]);
     assert!(o.status.success(), "{}", text(&o));
@@ -111,14 +113,12 @@ fn subgroup_uniform_control_flow_is_enabled_or_refused_by_name() {
             "{t}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_amber_script_using_it_is_skipped_by_name_on_a_device_without_it() {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("spvx-vk-ucf-amber-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+    let scratch = temp_dir("vk-ucf-amber");
+    let dir = scratch.path();
     let script = dir.join("ucf.amber");
     let indented: String = MODULE.lines().map(|l| format!("  {l}\n")).collect();
     std::fs::write(
@@ -155,5 +155,4 @@ fn an_amber_script_using_it_is_skipped_by_name_on_a_device_without_it() {
             "{t}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -75,8 +75,11 @@ fn glslang(sh: &Shader, text: &str, env: &str) -> Result<Vec<u8>, AmberError> {
     let out = stem.with_extension("spv");
     let fail = |msg: String| AmberError::run(sh.at.clone(), msg);
     let text = version_first(text);
-    std::fs::write(&src, text.as_ref())
-        .map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
+    // Both files are removed on every path below: a user's temp directory keeps nothing.
+    if let Err(e) = std::fs::write(&src, text.as_ref()) {
+        let _ = std::fs::remove_file(&src);
+        return Err(fail(format!("cannot write {}: {e}", src.display())));
+    }
     let run = Command::new("glslangValidator")
         .arg("-V")
         .arg("--target-env")

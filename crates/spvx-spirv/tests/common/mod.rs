@@ -141,12 +141,9 @@ pub fn run(cmd: &mut std::process::Command) -> Vec<u8> {
 /// Assembles `text` with `spirv-as --preserve-numeric-ids --target-env spv1.6` and returns the
 /// words, or `None` when the tools are missing (see [`tools_dir`]).
 pub fn spirv_as(text: &str) -> Option<Vec<u32>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
     let dir = tools_dir()?;
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let base = std::env::temp_dir().join(format!("spvx-ka-{}-{n}", std::process::id()));
-    let (src, out) = (base.with_extension("spvasm"), base.with_extension("spv"));
+    let tmp = spvx_testtools::temp_dir("ka");
+    let (src, out) = (tmp.path().join("m.spvasm"), tmp.path().join("m.spv"));
     std::fs::write(&src, text).expect("write temp text");
     run(std::process::Command::new(dir.join("spirv-as"))
         .args(["--preserve-numeric-ids", "--target-env", "spv1.6"])
@@ -154,8 +151,6 @@ pub fn spirv_as(text: &str) -> Option<Vec<u32>> {
         .arg("-o")
         .arg(&out));
     let bytes = std::fs::read(&out).expect("spirv-as output");
-    let _ = std::fs::remove_file(&src);
-    let _ = std::fs::remove_file(&out);
     Some(
         bytes
             .chunks_exact(4)

@@ -36,15 +36,8 @@ pub fn tools_dir() -> Option<PathBuf> {
 /// spirv-val's verdict (true = valid) on `text` for `env`, with its message; `None` when
 /// spirv-as (2025.5) cannot assemble the text (e.g. instructions it does not know).
 pub fn spirv_val(dir: &std::path::Path, text: &str, env: &str) -> Option<(bool, String)> {
-    let tmp = std::env::temp_dir().join(format!(
-        "spvx-val-{}-{}",
-        std::process::id(),
-        std::thread::current()
-            .name()
-            .unwrap_or("t")
-            .replace("::", "_")
-    ));
-    std::fs::create_dir_all(&tmp).ok()?;
+    let scratch = spvx_testtools::temp_dir("val");
+    let tmp = scratch.path();
     let src = tmp.join("m.spvasm");
     let bin = tmp.join("m.spv");
     std::fs::write(&src, text).ok()?;
