@@ -213,7 +213,7 @@ fn arrays(limit: u32, pick: u32) -> (Outcome, JitUse) {
     let m = module("tests/corpus/simd/arrays.comp.spv");
     let mut rng = Rng(0xa77a ^ (limit as u64) << 8 ^ pick as u64);
     let mut res = Resources::new();
-    res.set_buffer(0, 0, (0..128 + 4 * 24).map(|_| rng.next() as u8).collect());
+    res.set_buffer(0, 0, (0..192 + 4 * 24).map(|_| rng.next() as u8).collect());
     res.set_buffer(0, 1, words(&[limit, pick, 0, 0]));
     agree(
         &format!("arrays limit {limit} pick {pick}"),
