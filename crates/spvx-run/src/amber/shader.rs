@@ -9,7 +9,6 @@ use super::model::{Shader, ShaderSource};
 use crate::module::LoadedModule;
 use spvx_spirv::asm::{AsmOptions, target_env_version};
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Whether `env` names a target environment a shader may be built for (spv1.0 … spv1.6,
 /// vulkan1.0 … vulkan1.3, as spirv-as names them).
@@ -63,23 +62,21 @@ pub fn load(
     }
 }
 
-/// Compiles GLSL compute source with glslangValidator; messages name the script's lines.
+/// Compiles GLSL compute source with glslangValidator; messages name the script's lines. The
+/// source and the module go through a private temporary directory (a fresh name, created with
+/// owner-only permissions: another user cannot plant a link at a predictable path), removed
+/// with both files on every path.
 fn glslang(sh: &Shader, text: &str, env: &str) -> Result<Vec<u8>, AmberError> {
-    static N: AtomicU64 = AtomicU64::new(0);
-    let stem = std::env::temp_dir().join(format!(
-        "spvx-amber-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let src = stem.with_extension("comp");
-    let out = stem.with_extension("spv");
     let fail = |msg: String| AmberError::run(sh.at.clone(), msg);
+    let dir = tempfile::Builder::new()
+        .prefix("spvx-amber-")
+        .tempdir()
+        .map_err(|e| fail(format!("cannot create a temporary directory: {e}")))?;
+    let src = dir.path().join("shader.comp");
+    let out = dir.path().join("shader.spv");
     let text = version_first(text);
-    // Both files are removed on every path below: a user's temp directory keeps nothing.
-    if let Err(e) = std::fs::write(&src, text.as_ref()) {
-        let _ = std::fs::remove_file(&src);
-        return Err(fail(format!("cannot write {}: {e}", src.display())));
-    }
+    std::fs::write(&src, text.as_ref())
+        .map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
     let run = Command::new("glslangValidator")
         .arg("-V")
         .arg("--target-env")
@@ -90,7 +87,6 @@ fn glslang(sh: &Shader, text: &str, env: &str) -> Result<Vec<u8>, AmberError> {
         .arg(&out)
         .arg(&src)
         .output();
-    let _ = std::fs::remove_file(&src);
     let run = match run {
         Ok(r) => r,
         Err(e) => {
@@ -100,7 +96,6 @@ fn glslang(sh: &Shader, text: &str, env: &str) -> Result<Vec<u8>, AmberError> {
         }
     };
     let words = std::fs::read(&out);
-    let _ = std::fs::remove_file(&out);
     if !run.status.success() {
         let log = String::from_utf8_lossy(&run.stdout).to_string()
             + &String::from_utf8_lossy(&run.stderr);
