@@ -3,11 +3,12 @@
 //! function once per invocation costs as much as the invocation's own work: a call, a prologue
 //! saving five registers, the built-ins stored into the register file and read back, and every
 //! bound tensor's (or buffer's) descriptor loaded and checked again. Inlined (Cranelift's
-//! `Context::inline`), the descriptor loads — `readonly`, `can_move`: pure for Cranelift's
-//! e-graph — and the checks on them are hoisted out of the loop over invocations; the code of
-//! one invocation is otherwise the same instructions in the same order, so results, bounds
-//! rules, step counts and bails are those of the called function. The entry function itself is
-//! still compiled and called where the loop does not run (the driver's own loop).
+//! `Context::inline`), the call, the prologue and the epilogue go; the code of one invocation
+//! is otherwise the same instructions in the same order, so results, bounds rules, step counts
+//! and bails are those of the called function. (The descriptor loads and checks stay inside the
+//! loop: Cranelift 0.135 does not hoist loop-invariant values, docs/semantics/engine-and-jit.md.)
+//! The entry function itself is still compiled and called where the loop does not run (the
+//! driver's own loop).
 //!
 //! Only entry functions without loops and calls, of at most [`MAX_INLINED_INSTRUCTIONS`]
 //! instructions, are inlined: a loop inside the invocation amortises the call already, and the
