@@ -30,7 +30,6 @@ pub fn compile_dumping(
     native_code: bool,
     mut dump: Option<&mut String>,
 ) -> Result<JitCode, String> {
-    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
     let NewModule {
         mut module,
         sig,
@@ -256,7 +255,6 @@ pub(super) struct NewModule {
 }
 
 pub(super) fn new_module() -> Result<NewModule, String> {
-    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
     let mut flags = settings::builder();
     for (k, v) in [
         ("use_colocated_libcalls", "false"),
@@ -313,7 +311,6 @@ pub fn compile_lanes(
     state_words: usize,
     dump: Option<&mut String>,
 ) -> Result<LanesCode, String> {
-    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
     let NewModule {
         mut module,
         sig,
@@ -363,18 +360,7 @@ pub fn compile_lanes(
             super::lanes::MAX_LANES_VALUES
         ));
     }
-    ctx.set_disasm(dump.is_some());
-    module
-        .define_function(id, &mut ctx)
-        .map_err(|e| fail("lanes", &e))?;
-    append_code(dump, "lanes", &ctx);
-    module.clear_context(&mut ctx);
-    module
-        .finalize_definitions()
-        .map_err(|e| fail("finalize", &e))?;
-    // SAFETY: defined with the signature `NativeFn` describes.
-    let func =
-        unsafe { std::mem::transmute::<*const u8, NativeFn>(module.get_finalized_function(id)) };
+    let func = finish_single(&mut module, &mut ctx, id, "lanes", dump)?;
     Ok(LanesCode {
         module: Some(module),
         func,
@@ -392,6 +378,34 @@ fn declare_far(module: &mut JITModule, id: FuncId, func: &mut Function) -> FuncR
     let r = module.declare_func_in_func(id, func);
     func.dfg.ext_funcs[r].colocated = false;
     r
+}
+
+/// "JIT: WHAT: ERROR", the form of the JIT's compile errors.
+pub(super) fn fail(what: &str, e: &dyn std::fmt::Display) -> String {
+    format!("JIT: {what}: {e}")
+}
+
+/// Defines the function built in `ctx` as `id` (`name` in errors and in `dump`) in a module
+/// that holds only it, finalizes the module and returns the function's code.
+pub(super) fn finish_single(
+    module: &mut JITModule,
+    ctx: &mut cranelift_codegen::Context,
+    id: FuncId,
+    name: &str,
+    dump: Option<&mut String>,
+) -> Result<NativeFn, String> {
+    ctx.set_disasm(dump.is_some());
+    module
+        .define_function(id, ctx)
+        .map_err(|e| fail(name, &e))?;
+    append_code(dump, name, ctx);
+    module.clear_context(ctx);
+    module
+        .finalize_definitions()
+        .map_err(|e| fail("finalize", &e))?;
+    // SAFETY: the function was defined with the signature `NativeFn` describes (three 64-bit
+    // parameters, one 64-bit result, the platform's default calling convention).
+    Ok(unsafe { std::mem::transmute::<*const u8, NativeFn>(module.get_finalized_function(id)) })
 }
 
 /// Appends a compiled function's IR and machine code to `dump`, when dumping.

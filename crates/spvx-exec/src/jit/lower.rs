@@ -255,19 +255,8 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         }
         let (table, count) = (self.table, self.space_count);
         for s in spaces {
-            let want = self.b.ins().iconst(I64, s as i64);
-            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, want, count);
-            let zero = self.b.ins().iconst(I64, 0);
-            let index = self.b.ins().select(inside, want, zero);
-            let off = self.b.ins().imul_imm_s(index, SPACE_SIZE);
-            let at = self.b.ins().iadd(table, off);
-            let base = self.b.ins().load(I64, trusted, at, runtime::SPACE_BASE);
-            let len = self.b.ins().load(I64, trusted, at, runtime::SPACE_LEN);
-            let ro = self
-                .b
-                .ins()
-                .load(I64, trusted, at, runtime::SPACE_READ_ONLY);
-            self.hoisted.insert(s, (base, len, ro));
+            let space = load_space(self.b, trusted, (table, count), s);
+            self.hoisted.insert(s, space);
         }
     }
 
@@ -690,6 +679,27 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             }
         }
     }
+}
+
+/// The base, length and read-only flag of memory space `space` from the space table `table` of
+/// `count` entries (`runtime::Space`), loaded with `flags`; a space past the table reads entry
+/// 0, the null space, where every access is out of bounds.
+pub(super) fn load_space(
+    b: &mut FunctionBuilder,
+    flags: MemFlagsData,
+    (table, count): (Value, Value),
+    space: u32,
+) -> (Value, Value, Value) {
+    let want = b.ins().iconst(I64, space as i64);
+    let inside = b.ins().icmp(IntCC::UnsignedLessThan, want, count);
+    let zero = b.ins().iconst(I64, 0);
+    let index = b.ins().select(inside, want, zero);
+    let off = b.ins().imul_imm_s(index, SPACE_SIZE);
+    let at = b.ins().iadd(table, off);
+    let base = b.ins().load(I64, flags, at, runtime::SPACE_BASE);
+    let len = b.ins().load(I64, flags, at, runtime::SPACE_LEN);
+    let ro = b.ins().load(I64, flags, at, runtime::SPACE_READ_ONLY);
+    (base, len, ro)
 }
 
 /// Flags of a load from the context or the space table: memory that no one writes while a

@@ -5,7 +5,7 @@
 use super::LANES;
 use super::analysis::{Kind, Plan};
 use crate::jit::lower_loop::{Workgroup, next_local, store_builtins};
-use crate::jit::runtime::{self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE};
+use crate::jit::runtime::{CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS};
 use crate::jit::status;
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -308,16 +308,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         spaces.dedup();
         let t = MemFlagsData::trusted().with_readonly();
         for s in spaces {
-            let want = self.b.ins().iconst(I64, s as i64);
-            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, want, count);
-            let zero = self.b.ins().iconst(I64, 0);
-            let index = self.b.ins().select(inside, want, zero);
-            let off = self.b.ins().imul_imm_s(index, SPACE_SIZE);
-            let at = self.b.ins().iadd(table, off);
-            let base = self.b.ins().load(I64, t, at, runtime::SPACE_BASE);
-            let len = self.b.ins().load(I64, t, at, runtime::SPACE_LEN);
-            let ro = self.b.ins().load(I64, t, at, runtime::SPACE_READ_ONLY);
-            self.spaces.insert(s, (base, len, ro));
+            let space = crate::jit::lower::load_space(self.b, t, (table, count), s);
+            self.spaces.insert(s, space);
         }
     }
 

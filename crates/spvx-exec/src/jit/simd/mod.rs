@@ -41,6 +41,7 @@ mod ops;
 mod select;
 
 use super::NativeFn;
+use super::build::fail;
 use crate::program::Program;
 use cranelift_codegen::ir::UserFuncName;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -96,7 +97,6 @@ pub fn compile(
         return Err(why);
     }
     let plan = analysis::plan(prog)?;
-    let fail = |what: &str, e: &dyn std::fmt::Display| format!("JIT: {what}: {e}");
     let super::build::NewModule {
         mut module, sig, ..
     } = super::build::new_module()?;
@@ -114,18 +114,7 @@ pub fn compile(
         b.seal_all_blocks();
         b.finalize(module.target_config());
     }
-    ctx.set_disasm(dump.is_some());
-    module
-        .define_function(id, &mut ctx)
-        .map_err(|e| format!("JIT: vector lanes: {e:?}\n{}", ctx.func.display()))?;
-    super::build::append_code(dump, "vector lanes", &ctx);
-    module.clear_context(&mut ctx);
-    module
-        .finalize_definitions()
-        .map_err(|e| fail("finalize", &e))?;
-    // SAFETY: defined with the signature `NativeFn` describes.
-    let func =
-        unsafe { std::mem::transmute::<*const u8, NativeFn>(module.get_finalized_function(id)) };
+    let func = super::build::finish_single(&mut module, &mut ctx, id, "vector lanes", dump)?;
     Ok(SimdCode {
         module: Some(module),
         func,
