@@ -177,7 +177,7 @@ impl FnLower<'_, '_, '_> {
         for &s in writes {
             if let Some(v) = self.var(s) {
                 let x = self.load_word(s as i64);
-                self.b.def_var(v, x);
+                self.def_reg(s, v, x);
             }
         }
     }

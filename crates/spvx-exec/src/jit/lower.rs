@@ -18,6 +18,7 @@
 //! interpreter, whose count decides.
 
 use super::analysis;
+use super::floats;
 use super::group;
 use super::liveness;
 use super::loops::{BarrierLoops, CounterStep};
@@ -51,6 +52,8 @@ pub(super) struct FnLower<'a, 'b, 'p> {
     /// Registers in variables.
     pub vars: HashMap<Slot, Variable>,
     pub var_list: Vec<(Slot, Variable)>,
+    /// The fp32 registers' float shadows (`floats`; none in the lanes function).
+    pub shadows: HashMap<Slot, Variable>,
     /// Memory spaces of pointers known at compile time.
     pub known: HashMap<Slot, u32>,
     /// For each known space, its (base, length, read-only) loaded once at function entry.
@@ -130,10 +133,17 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             let set = vars.iter().copied().collect();
             liveness::live_in(f, &set, shared.native_code)
         };
+        let vars: HashMap<Slot, Variable> = var_list.iter().copied().collect();
+        let shadows = if lane_count == 1 && shared.native_code {
+            floats::declare_shadows(b, f, &vars)
+        } else {
+            HashMap::new()
+        };
         FnLower {
             overlay: None,
             live,
-            vars: var_list.iter().copied().collect(),
+            vars,
+            shadows,
             var_list,
             known,
             hoisted: HashMap::new(),
@@ -364,7 +374,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         for (slot, var) in self.var_list.clone() {
             if slots.contains(&slot) {
                 let v = self.load_word(slot as i64);
-                self.b.def_var(self.lane_var(var), v);
+                self.def_reg(slot, self.lane_var(var), v);
             }
         }
     }
@@ -422,7 +432,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
             _ => v,
         };
         match self.var(slot) {
-            Some(var) => self.b.def_var(var, v),
+            Some(var) => self.def_reg(slot, var, v),
             None => self.store_word(slot as i64, v),
         }
     }
@@ -439,7 +449,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     pub fn reload_vars(&mut self) {
         for (slot, var) in self.var_list.clone() {
             let v = self.load_word(slot as i64);
-            self.b.def_var(self.lane_var(var), v);
+            self.def_reg(slot, self.lane_var(var), v);
         }
     }
 
@@ -534,10 +544,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     /// The copies and loop-counter updates of an edge from segment `from`, then a jump to its
     /// target.
     pub fn take_edge(&mut self, from: SegId, e: &Edge) {
-        let values: Vec<Value> = e.copies.iter().map(|(_, s)| self.val(*s)).collect();
-        for ((d, _), v) in e.copies.iter().zip(values) {
-            self.set(*d, v);
-        }
+        self.copy_regs(&e.copies);
         self.count_edge(from, e.target);
         self.b.ins().jump(self.seg_blocks[e.target as usize], &[]);
     }

@@ -21,7 +21,7 @@
 
 use super::lower::{FnLower, I64};
 use super::runtime::CTX_MIXDOT_CONFIG;
-use crate::program::Slot;
+use crate::program::{FloatFmt, Slot};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value, types};
 use spvx_num::mixdot::abi::{config_word, entry};
@@ -65,9 +65,9 @@ impl FnLower<'_, '_, '_> {
             };
             products.push(self.b.ins().fmul(x, y));
         }
-        let c = self.val(acc);
-        let c = self.b.ins().ireduce(types::I32, c);
-        let c = self.b.ins().bitcast(types::F32, MemFlagsData::new(), c);
+        // (A NaN accumulator, whatever its payload, takes the slow path, which reads the
+        // register's bits.)
+        let c = self.fval(FloatFmt::F32, acc);
         let c = self.b.ins().fpromote(types::F64, c);
         // One block per model under round to nearest even without flushing (configuration
         // words 0–4, the model's index in `Model::ALL`); any other word, and a case a block
@@ -84,12 +84,10 @@ impl FnLower<'_, '_, '_> {
             self.b.switch_to_block(this);
             let (sum, slow) = self.model_sum(model, &products, c);
             let r = self.b.ins().fdemote(types::F32, sum);
-            let r = self.b.ins().bitcast(types::I32, MemFlagsData::new(), r);
-            let r = self.b.ins().uextend(I64, r);
             let fast = self.b.create_block();
             self.b.ins().brif(slow, call_blk, &[], fast, &[]);
             self.b.switch_to_block(fast);
-            self.set(dst, r);
+            self.set_float(FloatFmt::F32, dst, r);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(next);
         }

@@ -20,10 +20,7 @@ impl FnLower<'_, '_, '_> {
     /// Lowers an instruction `analysis::native` accepts.
     pub fn lower_native(&mut self, inst: &Inst) {
         match inst {
-            Inst::Copy { dst, src } => {
-                let v = self.val(*src);
-                self.set(*dst, v);
-            }
+            Inst::Copy { dst, src } => self.copy_regs(&[(*dst, *src)]),
             Inst::Const { dst, value } => {
                 let v = self.b.ins().iconst(I64, *value as i64);
                 self.set(*dst, v);
@@ -298,40 +295,8 @@ impl FnLower<'_, '_, '_> {
         self.set(dst, r);
     }
 
-    /// The register pattern `x` as a host float of `fmt` (F32 or F64).
-    fn host_float(&mut self, fmt: FloatFmt, x: Value) -> Value {
-        let flags = MemFlagsData::new();
-        match fmt {
-            FloatFmt::F32 => {
-                let w = self.b.ins().ireduce(types::I32, x);
-                self.b.ins().bitcast(types::F32, flags, w)
-            }
-            _ => self.b.ins().bitcast(types::F64, flags, x),
-        }
-    }
-
-    /// A host float result as a register pattern, NaN canonical (as `exec::float_bits` gives it).
-    fn float_bits(&mut self, fmt: FloatFmt, r: Value) -> Value {
-        let flags = MemFlagsData::new();
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-        match fmt {
-            FloatFmt::F32 => {
-                let w = self.b.ins().bitcast(types::I32, flags, r);
-                let w = self.b.ins().uextend(I64, w);
-                let q = self.b.ins().iconst(I64, 0x7fc0_0000);
-                self.b.ins().select(nan, q, w)
-            }
-            _ => {
-                let w = self.b.ins().bitcast(I64, flags, r);
-                let q = self.b.ins().iconst(I64, 0x7ff8_0000_0000_0000);
-                self.b.ins().select(nan, q, w)
-            }
-        }
-    }
-
     fn fbin(&mut self, op: FBinOp, fmt: FloatFmt, dst: Slot, a: Slot, b: Slot) {
-        let (x, y) = (self.val(a), self.val(b));
-        let (fx, fy) = (self.host_float(fmt, x), self.host_float(fmt, y));
+        let (fx, fy) = (self.fval(fmt, a), self.fval(fmt, b));
         let r = match op {
             FBinOp::Add => self.b.ins().fadd(fx, fy),
             FBinOp::Sub => self.b.ins().fsub(fx, fy),
@@ -339,13 +304,11 @@ impl FnLower<'_, '_, '_> {
             FBinOp::Div => self.b.ins().fdiv(fx, fy),
             _ => unreachable!("analysis::native accepts only + − × ÷"),
         };
-        let r = self.float_bits(fmt, r);
-        self.set(dst, r);
+        self.set_float(fmt, dst, r);
     }
 
     fn fcmp(&mut self, op: FCmpOp, ordered: bool, fmt: FloatFmt, dst: Slot, a: Slot, b: Slot) {
-        let (x, y) = (self.val(a), self.val(b));
-        let (fx, fy) = (self.host_float(fmt, x), self.host_float(fmt, y));
+        let (fx, fy) = (self.fval(fmt, a), self.fval(fmt, b));
         // Ordered: false when either is NaN; unordered: true.
         let cc = match (op, ordered) {
             (FCmpOp::Eq, true) => FloatCC::Equal,

@@ -44,6 +44,7 @@ mod atomics;
 mod build;
 mod driver;
 mod ext;
+mod floats;
 mod group;
 mod inline;
 mod lanes;
