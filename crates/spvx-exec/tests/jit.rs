@@ -877,3 +877,56 @@ fn the_lanes_function_counts_the_interpreters_steps() {
     let (a, b) = (outcome(true, exact - 1), outcome(false, exact - 1));
     assert!(a.is_err() && a == b, "one below the count: {a:?} / {b:?}");
 }
+
+/// fp32 chains the JIT keeps in float registers (`jit/floats.rs`): an accumulator carried
+/// around a loop through + − × ÷, phis, comparisons and copies, over inputs with ±∞, NaNs of
+/// both signs and several payloads, a signalling NaN, subnormals and ±0. The JIT runs it and
+/// gives the interpreter's bits, and every stored NaN is the canonical 0x7fc00000 (spvx's rule
+/// for a NaN result, docs/semantics), of which the inputs make many.
+#[test]
+fn float_chains_in_float_registers_give_the_interpreters_bits() {
+    let m = jit_corpus("float_chains.comp");
+    let mut a: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7fa0_0001), // signalling
+        f32::from_bits(0xffc0_1234),
+        f32::from_bits(0x0000_0001),
+        f32::from_bits(0x8000_0003),
+        f32::MAX,
+        f32::MIN,
+        1.5e-38,
+        3.0,
+    ];
+    let mut rng = Rng(0xf1);
+    while a.len() < 64 {
+        // Ordinary values mostly, so that chains also stay finite for a while.
+        let x = (rng.next_u32() % 2001) as f32 / 100.0 - 10.0;
+        a.push(x);
+    }
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, a.iter().flat_map(|x| x.to_le_bytes()).collect());
+    res.set_buffer(0, 1, vec![0; 4 * 18 * 64]);
+    assert_eq!(jit_use("float_chains", &m, &res, [2, 1, 1]), JitUse::Ran);
+    let out = run(&m.with_jit_always(), &res, [2, 1, 1], true)
+        .expect("the run succeeds")
+        .0;
+    let words: Vec<u32> = out
+        .buffer(0, 1)
+        .expect("the output buffer")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let nans: Vec<u32> = (0..64)
+        .flat_map(|i| words[i * 18..i * 18 + 17].to_vec())
+        .filter(|w| f32::from_bits(*w).is_nan())
+        .collect();
+    assert!(nans.len() > 100, "the inputs make NaNs: {}", nans.len());
+    assert!(nans.iter().all(|w| *w == 0x7fc0_0000), "{nans:x?}");
+}

@@ -16,7 +16,7 @@ use super::status;
 use crate::bits::low_bits;
 use crate::program::{Builtin, BuiltinVar, Program};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, Value, types};
+use cranelift_codegen::ir::{Block, FuncRef, InstBuilder, MemFlagsData, Value, types};
 use cranelift_frontend::FunctionBuilder;
 
 const I64: types::Type = types::I64;
@@ -131,8 +131,7 @@ fn for_each_invocation(
     let (index, local) = (hp[0], [hp[1], hp[2], hp[3]]);
     let each = b.create_block();
     let done = b.create_block();
-    let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
-    b.ins().brif(more, each, &[], done, &[]);
+    loop_test(b, index, n, done, each);
 
     b.switch_to_block(done);
     let ok = b.ins().iconst(I64, status::DONE as i64);
@@ -144,6 +143,22 @@ fn for_each_invocation(
     let i1 = b.ins().iadd_imm_s(index, 1);
     b.ins()
         .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
+}
+
+/// The test at the head of a loop over `index` below `n`: on to `exit` once `index ≥ n`, else
+/// into `body`.
+///
+/// The exit is the branch's first target on purpose. Cranelift 0.135's e-graph pass hoists
+/// loop-invariant values out of a loop (LICM) while it walks the dominator tree, but it drops
+/// the loop from its loop stack on reaching a child of the header outside the loop and does
+/// not restore it for the siblings after that one; it visits the header's children with the
+/// branch's second target first. With the body second, the body is visited first and its
+/// invariants (the workgroup's products, the inlined entry function's descriptor and
+/// space-table loads) are hoisted; in the other order nothing is (a probe loop with an
+/// invariant `readonly can_move` load showed it, docs/semantics/engine-and-jit.md).
+pub fn loop_test(b: &mut FunctionBuilder, index: Value, n: Value, exit: Block, body: Block) {
+    let finished = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, index, n);
+    b.ins().brif(finished, exit, &[], body, &[]);
 }
 
 /// What the built-ins of every invocation of a workgroup share, loaded from the context: the
@@ -282,8 +297,7 @@ pub fn emit_rounds(
     let (index, waiting, first, mismatch, grouped) = (hp[0], hp[1], hp[2], hp[3], hp[4]);
     let body = b.create_block();
     let done = b.create_block();
-    let more = b.ins().icmp(IntCC::UnsignedLessThan, index, n);
-    b.ins().brif(more, body, &[], done, &[]);
+    loop_test(b, index, n, done, body);
 
     b.switch_to_block(done);
     b.ins().store(t, waiting, ctx, CTX_WAITING);

@@ -23,7 +23,9 @@ use super::lower::{FnLower, I64};
 use super::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::{FloatFmt, Slot};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value, types};
+use cranelift_codegen::ir::{
+    AbiParam, Endianness, InstBuilder, MemFlagsData, Signature, Value, types,
+};
 use spvx_num::mixdot::abi::{config_word, entry};
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, ModelConfig};
 
@@ -56,7 +58,10 @@ impl FnLower<'_, '_, '_> {
         }
         let n = if op == MixOp::Dot4Acc32 { 4 } else { 2 };
         let mut products = Vec::with_capacity(n as usize);
-        for i in 0..n {
+        if op == MixOp::Dot2Acc32 && half == Half16Encoding::F16 {
+            products.extend(self.f16_products(a, b));
+        }
+        for i in products.len() as u32..n {
             let (x, y) = (self.val(a + i), self.val(b + i));
             let (x, y) = if op == MixOp::Dot4Acc32 {
                 (self.fp8_value(fp8[0], x), self.fp8_value(fp8[1], y))
@@ -220,6 +225,55 @@ impl FnLower<'_, '_, '_> {
         // NotEqual is true for unordered operands too.
         inexact.push(self.b.ins().fcmp(FloatCC::NotEqual, e, zero));
         s
+    }
+
+    /// The products a₀·b₀ and a₁·b₁ of two f16 pairs (registers `a`, `a + 1`, `b`, `b + 1`),
+    /// exact in f64, the four values decoded together in one SSE vector (one lane each) as
+    /// [`Self::half_value`] decodes one: the sign, exponent and fraction fields moved to f32's
+    /// positions make the f32 of value 2^-112 · x (subnormals included), one exact
+    /// multiplication by 2^112 rebiases it; an exponent field of 31 (infinities, NaNs) becomes
+    /// a NaN, so that the dot product takes the slow path. Each pair is then widened to f64 and
+    /// multiplied: about 20 instructions where four scalar decodings took about 50 (the
+    /// fp16 reduction kernel's loop, docs/benchmarks.md).
+    fn f16_products(&mut self, a: Slot, b: Slot) -> [Value; 2] {
+        // The registers hold their 16 bits zero-extended: [a₀ a₁ b₀ b₁] as four u16.
+        let mut w = self.val(a);
+        for (i, s) in [a + 1, b, b + 1].into_iter().enumerate() {
+            let v = self.val(s);
+            let v = self.b.ins().ishl_imm_s(v, 16 * (i as i64 + 1));
+            w = self.b.ins().bor(w, v);
+        }
+        let v = self.b.ins().scalar_to_vector(types::I64X2, w);
+        let little = MemFlagsData::new().with_endianness(Endianness::Little);
+        let v = self.b.ins().bitcast(types::I16X8, little, v);
+        let x = self.b.ins().uwiden_low(v);
+        let splat = |this: &mut Self, c: i64| {
+            let c = this.b.ins().iconst(types::I32, c);
+            this.b.ins().splat(types::I32X4, c)
+        };
+        let (mag_mask, sign_mask) = (splat(self, 0x7fff), splat(self, 0x8000));
+        let mag = self.b.ins().band(x, mag_mask);
+        let sign = self.b.ins().band(x, sign_mask);
+        let sign = self.b.ins().ishl_imm_s(sign, 16);
+        let field = self.b.ins().ishl_imm_s(mag, 13);
+        let bits = self.b.ins().bor(field, sign);
+        let limit = splat(self, 0x7bff);
+        let special = self.b.ins().icmp(IntCC::SignedGreaterThan, mag, limit);
+        let nan = splat(self, 0x7fc0_0000);
+        let bits = self.b.ins().bitselect(special, nan, bits);
+        let f = self.b.ins().bitcast(types::F32X4, little, bits);
+        let scale = self.b.ins().f32const(2f32.powi(112));
+        let scale = self.b.ins().splat(types::F32X4, scale);
+        let f = self.b.ins().fmul(f, scale);
+        // [a₀ a₁] and [b₀ b₁] widened to f64 pairs and multiplied.
+        let lo = self.b.ins().fvpromote_low(f);
+        let pairs = self.b.ins().bitcast(types::F64X2, little, f);
+        let hi = self.b.ins().extractlane(pairs, 1);
+        let hi = self.b.ins().scalar_to_vector(types::F64X2, hi);
+        let hi = self.b.ins().bitcast(types::F32X4, little, hi);
+        let hi = self.b.ins().fvpromote_low(hi);
+        let p = self.b.ins().fmul(lo, hi);
+        [0, 1].map(|i| self.b.ins().extractlane(p, i))
     }
 
     /// A 16-bit float component (the low 16 bits of `x`) as an exact f64; f16 infinities and

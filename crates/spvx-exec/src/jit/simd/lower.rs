@@ -4,7 +4,7 @@
 
 use super::LANES;
 use super::analysis::{Kind, Plan};
-use crate::jit::lower_loop::{Workgroup, next_local, store_builtins};
+use crate::jit::lower_loop::{Workgroup, loop_test, next_local, store_builtins};
 use crate::jit::runtime::{CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS};
 use crate::jit::status;
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
@@ -178,9 +178,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
 
         self.b.switch_to_block(head);
         let c = self.b.use_var(first);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, c, n);
         let (chunk, finish) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(more, chunk, &[], finish, &[]);
+        loop_test(self.b, c, n, finish, chunk);
         self.b.switch_to_block(finish);
         self.return_status(status::DONE);
 
