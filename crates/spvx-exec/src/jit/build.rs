@@ -74,7 +74,12 @@ pub fn compile_dumping(
     let mut fctx = FunctionBuilderContext::new();
     // The entry function's IR as built, for inlining into the workgroup loop (`inline`).
     let mut entry_body: Option<Function> = None;
-    let inline_entry = native_code && !barriers && super::inline::worth_inlining(entry_fn);
+    let inline_entry = native_code
+        && if barriers {
+            super::inline::worth_inlining_into_rounds(entry_fn)
+        } else {
+            super::inline::worth_inlining(entry_fn)
+        };
     for (fi, f) in prog.functions.iter().enumerate() {
         ctx.func.signature = sig.clone();
         ctx.func.name = UserFuncName::user(0, ids[fi].as_u32());
@@ -159,7 +164,7 @@ pub fn compile_dumping(
             .map_err(|e| fail("declare", &e))?;
         ctx.func.signature = sig.clone();
         ctx.func.name = UserFuncName::user(0, id.as_u32());
-        {
+        let entry = {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
             let entry = declare_far(&mut module, ids[prog.entry as usize], b.func);
             super::lower_loop::emit_rounds(
@@ -172,6 +177,11 @@ pub fn compile_dumping(
             );
             b.seal_all_blocks();
             b.finalize(module.target_config());
+            entry
+        };
+        if let Some(body) = &entry_body {
+            ctx.inline(super::inline::EntryInliner { entry, body })
+                .map_err(|e| fail("inlining the entry function", &e))?;
         }
         ctx.set_disasm(dump.is_some());
         module

@@ -5,14 +5,17 @@
 //! bound tensor's (or buffer's) descriptor loaded and checked again. Inlined (Cranelift's
 //! `Context::inline`), the call, the prologue and the epilogue go; the code of one invocation
 //! is otherwise the same instructions in the same order, so results, bounds rules, step counts
-//! and bails are those of the called function. (The descriptor loads and checks stay inside the
-//! loop: Cranelift 0.135 does not hoist loop-invariant values, docs/semantics/engine-and-jit.md.)
+//! and bails are those of the called function. The descriptor and space-table loads, being
+//! `readonly can_move`, are hoisted out of the loop by Cranelift's LICM (see
+//! `lower_loop::loop_test` for the order of the loop's test that it needs).
 //! The entry function itself is still compiled and called where the loop does not run (the
 //! driver's own loop).
 //!
 //! Only entry functions without loops and calls, of at most [`MAX_INLINED_INSTRUCTIONS`]
 //! instructions, are inlined: a loop inside the invocation amortises the call already, and the
-//! loop's code grows by the function's size.
+//! loop's code grows by the function's size. The round loop of a program with barriers
+//! (`lower_loop::emit_rounds`) gets the same copy of an entry function without calls, loops
+//! or not: each of its calls runs an invocation only up to the next barrier.
 
 use crate::program::Function;
 use cranelift_codegen::inline::{Inline, InlineCommand};
@@ -25,15 +28,26 @@ pub const MAX_INLINED_INSTRUCTIONS: usize = 512;
 /// Whether the entry function `f` is inlined into the workgroup loop: no calls, no loops (its
 /// segments' graph is acyclic), at most `MAX_INLINED_INSTRUCTIONS` instructions.
 pub fn worth_inlining(f: &Function) -> bool {
+    small_without_calls(f) && acyclic(f)
+}
+
+/// Whether the entry function `f` of a program with workgroup barriers is inlined into the
+/// round loop (`lower_loop::emit_rounds`): no calls, at most `MAX_INLINED_INSTRUCTIONS`
+/// instructions; loops allowed, since a call runs an invocation only from one barrier to the
+/// next, which a loop inside the function does not amortise (the workgroup reduction's tree
+/// loop runs one step per round).
+pub fn worth_inlining_into_rounds(f: &Function) -> bool {
+    small_without_calls(f)
+}
+
+/// At most `MAX_INLINED_INSTRUCTIONS` instructions and no calls.
+fn small_without_calls(f: &Function) -> bool {
     use crate::program::Term;
-    if f.code.len() > MAX_INLINED_INSTRUCTIONS
-        || f.segments
+    f.code.len() <= MAX_INLINED_INSTRUCTIONS
+        && !f
+            .segments
             .iter()
             .any(|s| matches!(s.term, Term::Call { .. }))
-    {
-        return false;
-    }
-    acyclic(f)
 }
 
 /// Whether no segment of `f` can reach itself (depth-first search with three colours).
