@@ -930,3 +930,36 @@ fn float_chains_in_float_registers_give_the_interpreters_bits() {
     assert!(nans.len() > 100, "the inputs make NaNs: {}", nans.len());
     assert!(nans.iter().all(|w| *w == 0x7fc0_0000), "{nans:x?}");
 }
+
+/// Built-in components read singly: the workgroup loop stores only the components up to the
+/// last one read (`lower_loop::trim_to_reads`), and the values read are still right — checked
+/// against the definitions (GlobalInvocationID.y = WorkgroupID.y × 2 + LocalInvocationID.y)
+/// and the interpreter.
+#[test]
+fn builtin_components_read_singly_have_their_values() {
+    let m = jit_corpus("builtin_components.comp");
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, vec![0; 4 * 192]);
+    assert_eq!(
+        jit_use("builtin_components", &m, &res, [2, 3, 1]),
+        JitUse::Ran
+    );
+    let out = run(&m.with_jit_always(), &res, [2, 3, 1], true)
+        .expect("the run succeeds")
+        .0;
+    let words: Vec<u32> = out
+        .buffer(0, 0)
+        .expect("the output buffer")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    for (gx, gy) in (0..3).flat_map(|gy| (0..2).map(move |gx| (gx, gy))) {
+        for (lx, ly, lz) in
+            (0..2).flat_map(|z| (0..2).flat_map(move |y| (0..4).map(move |x| (x, y, z))))
+        {
+            let i = lx + 4 * ly + 8 * lz + 16 * (gx + 2 * gy);
+            assert_eq!(words[2 * i], (gy * 2 + ly) as u32, "invocation {i}");
+            assert_eq!(words[2 * i + 1], (lz * 100) as u32, "invocation {i}");
+        }
+    }
+}

@@ -14,10 +14,11 @@ use super::runtime::{
 };
 use super::status;
 use crate::bits::low_bits;
-use crate::program::{Builtin, BuiltinVar, Program};
+use crate::program::{Builtin, BuiltinVar, Program, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, FuncRef, InstBuilder, MemFlagsData, Value, types};
 use cranelift_frontend::FunctionBuilder;
+use std::collections::HashSet;
 
 const I64: types::Type = types::I64;
 
@@ -46,7 +47,36 @@ pub fn loop_builtins(prog: &Program, barriers: bool) -> Option<Vec<BuiltinVar>> 
             _ => return None,
         }
     }
-    Some(out)
+    Some(trim_to_reads(prog, out))
+}
+
+/// `builtins` with the components no instruction reads left out (their registers are then
+/// never written, and nothing reads them): each keeps its components up to the last one read,
+/// and one of which none is read is dropped. What is read is `liveness::live_in` at the entry
+/// (an instruction the JIT calls out for counts as reading every register). Only for a program
+/// of one function (a callee could read any register); the others keep all. Typical: a kernel reading `gl_GlobalInvocationID.x` only, whose y and z
+/// would otherwise be computed and stored for every invocation.
+fn trim_to_reads(prog: &Program, builtins: Vec<BuiltinVar>) -> Vec<BuiltinVar> {
+    let [f] = &prog.functions[..] else {
+        return builtins;
+    };
+    let slots: HashSet<Slot> = builtins
+        .iter()
+        .filter_map(|b| b.reg.map(|r| (b, r)))
+        .flat_map(|(b, r)| r..r + b.components)
+        .collect();
+    let read = &super::liveness::live_in(f, &slots, true)[f.entry as usize];
+    builtins
+        .into_iter()
+        .filter_map(|mut b| {
+            let r = b.reg?;
+            b.components = (0..b.components)
+                .rev()
+                .find(|i| read.contains(&(r + i)))
+                .map_or(0, |last| last + 1);
+            (b.components > 0).then_some(b)
+        })
+        .collect()
 }
 
 /// Emits the loop's body into `b` (whose entry block has the three parameters) calling
