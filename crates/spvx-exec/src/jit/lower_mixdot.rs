@@ -20,12 +20,11 @@
 //! docs/semantics/mixed-dot.md gives the measurements behind this split.
 
 use super::lower::{FnLower, I64};
+use super::mixdot_models::{Form, call_entry, decode_halves, model_sum, widen_halves};
 use super::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::{FloatFmt, Slot};
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{
-    AbiParam, Endianness, InstBuilder, MemFlagsData, Signature, Value, types,
-};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
 use spvx_num::mixdot::abi::{config_word, entry};
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, ModelConfig};
 
@@ -87,7 +86,7 @@ impl FnLower<'_, '_, '_> {
                 .icmp_imm_s(IntCC::Equal, word, i64::from(model));
             self.b.ins().brif(is, this, &[], next, &[]);
             self.b.switch_to_block(this);
-            let (sum, slow) = self.model_sum(model, &products, c);
+            let (sum, slow) = model_sum(self.b, Form::Scalar, model, &products, c);
             let r = self.b.ins().fdemote(types::F32, sum);
             let fast = self.b.create_block();
             self.b.ins().brif(slow, call_blk, &[], fast, &[]);
@@ -102,77 +101,6 @@ impl FnLower<'_, '_, '_> {
         self.set(dst, r);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
-    }
-
-    /// Model `model` (index in `Model::ALL`) of `acc + Σ products` (exact f64 values) for an
-    /// f32 result, as an f64 whose demotion to f32 is the result, and a flag set when an
-    /// addition rounded or met a NaN or infinity (the case is then spvx-num's). Every rounding
-    /// step of the model is f32's rounding of an exact f64 value (a product, or a sum whose
-    /// TwoSum error is zero): a demotion and a promotion.
-    /// - 0 `exact`: ((p₀ + p₁) [+ (p₂ + p₃)]) + acc, rounded once (by the final demotion).
-    /// - 1 `sequential`: each product rounded, ((q₀ + q₁) + q₂) + q₃ each add rounded, + acc.
-    /// - 2 `sequential-acc-first`: s = acc, then s = round(s + round(pᵢ)) in lane order.
-    /// - 3 `fused-products`: round(round(Σ pᵢ) + acc).
-    /// - 4 `fma-chain`: s = acc, then s = round(s + pᵢ) in lane order.
-    fn model_sum(&mut self, model: u8, products: &[Value], c: Value) -> (Value, Value) {
-        let mut inexact = Vec::new();
-        let exact_sum = |this: &mut Self, inexact: &mut Vec<Value>| {
-            let mut sum = this.two_sum(products[0], products[1], inexact);
-            if products.len() == 4 {
-                let hi = this.two_sum(products[2], products[3], inexact);
-                sum = this.two_sum(sum, hi, inexact);
-            }
-            sum
-        };
-        let sum = match model {
-            0 => {
-                let s = exact_sum(self, &mut inexact);
-                self.two_sum(s, c, &mut inexact)
-            }
-            1 => {
-                let q: Vec<Value> = products.iter().map(|&p| self.round32(p)).collect();
-                let mut s = q[0];
-                for &x in &q[1..] {
-                    let t = self.two_sum(s, x, &mut inexact);
-                    s = self.round32(t);
-                }
-                self.two_sum(s, c, &mut inexact)
-            }
-            2 => {
-                let mut s = c;
-                for &p in products {
-                    let q = self.round32(p);
-                    let t = self.two_sum(s, q, &mut inexact);
-                    s = self.round32(t);
-                }
-                s
-            }
-            3 => {
-                let s = exact_sum(self, &mut inexact);
-                let s = self.round32(s);
-                self.two_sum(s, c, &mut inexact)
-            }
-            _ => {
-                let mut s = c;
-                for &p in products {
-                    let t = self.two_sum(s, p, &mut inexact);
-                    s = self.round32(t);
-                }
-                s
-            }
-        };
-        let mut slow = inexact[0];
-        for e in &inexact[1..] {
-            slow = self.b.ins().bor(slow, *e);
-        }
-        (sum, slow)
-    }
-
-    /// An f64 rounded to f32 (nearest even, gradual underflow, overflow to ±inf) and widened
-    /// back, exactly.
-    fn round32(&mut self, x: Value) -> Value {
-        let f = self.b.ins().fdemote(types::F32, x);
-        self.b.ins().fpromote(types::F64, f)
     }
 
     /// The result bits of spvx-num's entry point for `op` on the operands, under the
@@ -202,39 +130,13 @@ impl FnLower<'_, '_, '_> {
         };
         let (xa, xb) = (pack(self, a), pack(self, b));
         let c = self.val(acc);
-        let mut sig = Signature::new(self.b.func.signature.call_conv);
-        sig.params.extend([AbiParam::new(I64); 4]);
-        sig.returns.push(AbiParam::new(I64));
-        let sig = self.b.import_signature(sig);
-        let f = entry(op, half, fp8);
-        let callee = self.b.ins().iconst(I64, f as usize as i64);
-        let call = self.b.ins().call_indirect(sig, callee, &[xa, xb, c, word]);
-        self.b.inst_results(call)[0]
-    }
-
-    /// `x + y` in f64, pushing onto `inexact` a flag that is set when the addition rounded or
-    /// met a NaN or infinity (its TwoSum error is not exactly zero).
-    fn two_sum(&mut self, x: Value, y: Value, inexact: &mut Vec<Value>) -> Value {
-        let s = self.b.ins().fadd(x, y);
-        let yv = self.b.ins().fsub(s, x);
-        let xv = self.b.ins().fsub(s, yv);
-        let dy = self.b.ins().fsub(y, yv);
-        let dx = self.b.ins().fsub(x, xv);
-        let e = self.b.ins().fadd(dx, dy);
-        let zero = self.b.ins().f64const(0.0);
-        // NotEqual is true for unordered operands too.
-        inexact.push(self.b.ins().fcmp(FloatCC::NotEqual, e, zero));
-        s
+        call_entry(self.b, entry(op, half, fp8), [xa, xb, c, word])
     }
 
     /// The products a₀·b₀ and a₁·b₁ of two f16 pairs (registers `a`, `a + 1`, `b`, `b + 1`),
-    /// exact in f64, the four values decoded together in one SSE vector (one lane each) as
-    /// [`Self::half_value`] decodes one: the sign, exponent and fraction fields moved to f32's
-    /// positions make the f32 of value 2^-112 · x (subnormals included), one exact
-    /// multiplication by 2^112 rebiases it; an exponent field of 31 (infinities, NaNs) becomes
-    /// a NaN, so that the dot product takes the slow path. Each pair is then widened to f64 and
-    /// multiplied: about 20 instructions where four scalar decodings took about 50 (the
-    /// fp16 reduction kernel's loop, docs/benchmarks.md).
+    /// exact in f64, the four values decoded together in one SSE vector
+    /// ([`decode_halves`], one lane each), each pair widened to f64 and multiplied: about 20
+    /// instructions where four scalar decodings took about 50.
     fn f16_products(&mut self, a: Slot, b: Slot) -> [Value; 2] {
         // The registers hold their 16 bits zero-extended: [a₀ a₁ b₀ b₁] as four u16.
         let mut w = self.val(a);
@@ -247,32 +149,9 @@ impl FnLower<'_, '_, '_> {
         let little = MemFlagsData::new().with_endianness(Endianness::Little);
         let v = self.b.ins().bitcast(types::I16X8, little, v);
         let x = self.b.ins().uwiden_low(v);
-        let splat = |this: &mut Self, c: i64| {
-            let c = this.b.ins().iconst(types::I32, c);
-            this.b.ins().splat(types::I32X4, c)
-        };
-        let (mag_mask, sign_mask) = (splat(self, 0x7fff), splat(self, 0x8000));
-        let mag = self.b.ins().band(x, mag_mask);
-        let sign = self.b.ins().band(x, sign_mask);
-        let sign = self.b.ins().ishl_imm_s(sign, 16);
-        let field = self.b.ins().ishl_imm_s(mag, 13);
-        let bits = self.b.ins().bor(field, sign);
-        let limit = splat(self, 0x7bff);
-        let special = self.b.ins().icmp(IntCC::SignedGreaterThan, mag, limit);
-        let nan = splat(self, 0x7fc0_0000);
-        let bits = self.b.ins().bitselect(special, nan, bits);
-        let f = self.b.ins().bitcast(types::F32X4, little, bits);
-        let scale = self.b.ins().f32const(2f32.powi(112));
-        let scale = self.b.ins().splat(types::F32X4, scale);
-        let f = self.b.ins().fmul(f, scale);
-        // [a₀ a₁] and [b₀ b₁] widened to f64 pairs and multiplied.
-        let lo = self.b.ins().fvpromote_low(f);
-        let pairs = self.b.ins().bitcast(types::F64X2, little, f);
-        let hi = self.b.ins().extractlane(pairs, 1);
-        let hi = self.b.ins().scalar_to_vector(types::F64X2, hi);
-        let hi = self.b.ins().bitcast(types::F32X4, little, hi);
-        let hi = self.b.ins().fvpromote_low(hi);
-        let p = self.b.ins().fmul(lo, hi);
+        let f = decode_halves(self.b, Half16Encoding::F16, x);
+        let [a_pair, b_pair] = widen_halves(self.b, f);
+        let p = self.b.ins().fmul(a_pair, b_pair);
         [0, 1].map(|i| self.b.ins().extractlane(p, i))
     }
 

@@ -57,6 +57,7 @@ mod lower_mixdot;
 mod lower_ops;
 mod lower_select;
 mod lower_tensor;
+mod mixdot_models;
 mod runtime;
 mod simd;
 

@@ -10,6 +10,7 @@ use crate::jit::lower_loop::loop_builtins;
 use crate::program::{
     BuiltinVar, ConvOp, FBinOp, FloatFmt, IUnOp, Inst, Program, Scalar, Slot, Term,
 };
+use spvx_num::mixdot::MixOp;
 use std::collections::{HashMap, HashSet};
 
 /// How the vector-lanes function holds a register.
@@ -220,7 +221,12 @@ fn vectorised(inst: &Inst) -> bool {
             src_bits,
             src_count,
             ..
-        } => *dst_count == 1 && *src_count == 1 && dst_bits == src_bits && *dst_bits <= 32,
+        } => {
+            (*dst_count == 1 && *src_count == 1 && dst_bits == src_bits && *dst_bits <= 32)
+                || (*src_count == 1 && *src_bits == 32 && *dst_count == 2 && *dst_bits == 16)
+        }
+        // The f16/bf16 pair dot with an f32 accumulator (`mixdot`).
+        Inst::MixDot { op, .. } => *op == MixOp::Dot2Acc32,
         Inst::IUn { op, bits, .. } => *bits <= 32 && matches!(op, IUnOp::Negate | IUnOp::Not),
         Inst::Convert {
             op: ConvOp::UConvert { from, to } | ConvOp::SConvert { from, to },

@@ -37,6 +37,7 @@
 mod analysis;
 mod lower;
 mod mem;
+mod mixdot;
 mod ops;
 mod select;
 

@@ -16,6 +16,29 @@ impl VLower<'_, '_, '_> {
     /// Lowers an instruction `analysis::plan` admits.
     pub fn lower_inst(&mut self, inst: &Inst) {
         match inst {
+            // A 32-bit value split into two 16-bit components (a word as an f16 or bf16
+            // pair).
+            Inst::Bitcast {
+                dst,
+                src,
+                dst_count: 2,
+                ..
+            } => {
+                let x = self.get(*src);
+                let lo = self.vmask(x, 16);
+                let hi = x.map(|x| self.b.ins().ushr_imm_s(x, 16));
+                self.put(*dst, lo);
+                self.put(*dst + 1, hi);
+            }
+            Inst::MixDot {
+                half,
+                fp8,
+                dst,
+                a,
+                b,
+                acc,
+                ..
+            } => self.mix_dot2(*half, *fp8, (*dst, *a, *b, *acc)),
             Inst::Copy { dst, src } | Inst::Bitcast { dst, src, .. } => {
                 let v = self.get(*src);
                 self.put(*dst, v);

@@ -1,0 +1,210 @@
+//! The VALVE mixed dots' rounding models as f64 arithmetic on exact products, for the JIT's
+//! two lowerings: one dot at a time in `f64` values (`lower_mixdot`) and two at a time in
+//! `f64x2` vectors (the vector lanes, `simd::mixdot`). Every f16, bf16, E4M3 and E5M2 value is
+//! exact in f32, so each product of two of them is exact in f64; each addition is checked
+//! exact by Knuth's TwoSum (its error is zero), and each rounding step of a model is f32's
+//! rounding of such an exact value (a demotion, widened back exactly). A case in which an
+//! addition rounded or met an infinity or NaN is flagged and left to spvx-num.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    AbiParam, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Value, types,
+};
+use cranelift_frontend::FunctionBuilder;
+use spvx_num::mixdot::Half16Encoding;
+
+/// What the values are: one `f64`, or two dots' in an `f64x2` (flags then lane masks).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Form {
+    Scalar,
+    Pairs,
+}
+
+/// Model `model` (index in `Model::ALL`) of `acc + Σ products` (exact f64 values) for an
+/// f32 result, as an f64 whose demotion to f32 is the result, and a flag (per lane for
+/// [`Form::Pairs`]) set when an addition rounded or met a NaN or infinity (the case is then
+/// spvx-num's).
+/// - 0 `exact`: ((p₀ + p₁) [+ (p₂ + p₃)]) + acc, rounded once (by the final demotion).
+/// - 1 `sequential`: each product rounded, ((q₀ + q₁) + q₂) + q₃ each add rounded, + acc.
+/// - 2 `sequential-acc-first`: s = acc, then s = round(s + round(pᵢ)) in lane order.
+/// - 3 `fused-products`: round(round(Σ pᵢ) + acc).
+/// - 4 `fma-chain`: s = acc, then s = round(s + pᵢ) in lane order.
+pub(super) fn model_sum(
+    b: &mut FunctionBuilder,
+    form: Form,
+    model: u8,
+    products: &[Value],
+    c: Value,
+) -> (Value, Value) {
+    let mut inexact = Vec::new();
+    let exact_sum = |b: &mut FunctionBuilder, inexact: &mut Vec<Value>| {
+        let mut sum = two_sum(b, form, products[0], products[1], inexact);
+        if products.len() == 4 {
+            let hi = two_sum(b, form, products[2], products[3], inexact);
+            sum = two_sum(b, form, sum, hi, inexact);
+        }
+        sum
+    };
+    let sum = match model {
+        0 => {
+            let s = exact_sum(b, &mut inexact);
+            two_sum(b, form, s, c, &mut inexact)
+        }
+        1 => {
+            let q: Vec<Value> = products.iter().map(|&p| round32(b, form, p)).collect();
+            let mut s = q[0];
+            for &x in &q[1..] {
+                let t = two_sum(b, form, s, x, &mut inexact);
+                s = round32(b, form, t);
+            }
+            two_sum(b, form, s, c, &mut inexact)
+        }
+        2 => {
+            let mut s = c;
+            for &p in products {
+                let q = round32(b, form, p);
+                let t = two_sum(b, form, s, q, &mut inexact);
+                s = round32(b, form, t);
+            }
+            s
+        }
+        3 => {
+            let s = exact_sum(b, &mut inexact);
+            let s = round32(b, form, s);
+            two_sum(b, form, s, c, &mut inexact)
+        }
+        _ => {
+            let mut s = c;
+            for &p in products {
+                let t = two_sum(b, form, s, p, &mut inexact);
+                s = round32(b, form, t);
+            }
+            s
+        }
+    };
+    let mut slow = inexact[0];
+    for e in &inexact[1..] {
+        slow = b.ins().bor(slow, *e);
+    }
+    (sum, slow)
+}
+
+/// An f64 (each lane of an `f64x2`) rounded to f32 (nearest even, gradual underflow, overflow
+/// to ±inf) and widened back, exactly.
+pub(super) fn round32(b: &mut FunctionBuilder, form: Form, x: Value) -> Value {
+    match form {
+        Form::Scalar => {
+            let f = b.ins().fdemote(types::F32, x);
+            b.ins().fpromote(types::F64, f)
+        }
+        Form::Pairs => {
+            let f = b.ins().fvdemote(x);
+            b.ins().fvpromote_low(f)
+        }
+    }
+}
+
+/// `x + y` in f64, pushing onto `inexact` a flag that is set when the addition rounded or
+/// met a NaN or infinity (its TwoSum error is not exactly zero).
+fn two_sum(
+    b: &mut FunctionBuilder,
+    form: Form,
+    x: Value,
+    y: Value,
+    inexact: &mut Vec<Value>,
+) -> Value {
+    let s = b.ins().fadd(x, y);
+    let yv = b.ins().fsub(s, x);
+    let xv = b.ins().fsub(s, yv);
+    let dy = b.ins().fsub(y, yv);
+    let dx = b.ins().fsub(x, xv);
+    let e = b.ins().fadd(dx, dy);
+    let zero = b.ins().f64const(0.0);
+    let zero = match form {
+        Form::Scalar => zero,
+        Form::Pairs => b.ins().splat(types::F64X2, zero),
+    };
+    // NotEqual is true for unordered operands too.
+    inexact.push(b.ins().fcmp(FloatCC::NotEqual, e, zero));
+    s
+}
+
+/// Four 16-bit float values (`x`: an `i32x4`, each lane's low 16 bits, zero-extended) as the
+/// `f32x4` of the same values, exactly. bf16: the high half of the f32 (infinities and NaNs
+/// too). f16: the sign, exponent and fraction fields moved to f32's positions make the f32 of
+/// value 2^-112 · x (subnormals included), one exact multiplication by 2^112 rebiases it; an
+/// exponent field of 31 (infinities, NaNs) becomes a NaN, so that a dot product with it takes
+/// the slow path.
+pub(super) fn decode_halves(b: &mut FunctionBuilder, enc: Half16Encoding, x: Value) -> Value {
+    let little = MemFlagsData::new().with_endianness(Endianness::Little);
+    let splat = |b: &mut FunctionBuilder, c: i64| {
+        let c = b.ins().iconst(types::I32, c);
+        b.ins().splat(types::I32X4, c)
+    };
+    match enc {
+        Half16Encoding::Bf16 => {
+            let w = b.ins().ishl_imm_s(x, 16);
+            b.ins().bitcast(types::F32X4, little, w)
+        }
+        Half16Encoding::F16 => {
+            let (mag_mask, sign_mask) = (splat(b, 0x7fff), splat(b, 0x8000));
+            let mag = b.ins().band(x, mag_mask);
+            let sign = b.ins().band(x, sign_mask);
+            let sign = b.ins().ishl_imm_s(sign, 16);
+            let field = b.ins().ishl_imm_s(mag, 13);
+            let bits = b.ins().bor(field, sign);
+            let limit = splat(b, 0x7bff);
+            let special = b.ins().icmp(IntCC::SignedGreaterThan, mag, limit);
+            let nan = splat(b, 0x7fc0_0000);
+            let bits = b.ins().bitselect(special, nan, bits);
+            let f = b.ins().bitcast(types::F32X4, little, bits);
+            let scale = b.ins().f32const(2f32.powi(112));
+            let scale = b.ins().splat(types::F32X4, scale);
+            b.ins().fmul(f, scale)
+        }
+    }
+}
+
+/// The two halves of an `f32x4` as `f64x2` pairs, exactly: lanes 0–1 and lanes 2–3 (the
+/// high half moved down by one `punpckhqdq`).
+pub(super) fn widen_halves(b: &mut FunctionBuilder, f: Value) -> [Value; 2] {
+    let lo = b.ins().fvpromote_low(f);
+    let hi = quads(b, types::F32X4, f, f, HIGH_QUADS);
+    [lo, b.ins().fvpromote_low(hi)]
+}
+
+/// Two vectors' low 64-bit halves side by side (`punpcklqdq`), as a `ty`.
+pub(super) fn low_halves(b: &mut FunctionBuilder, ty: types::Type, x: Value, y: Value) -> Value {
+    quads(b, ty, x, y, LOW_QUADS)
+}
+
+/// Byte shuffles Cranelift's x64 backend emits as one instruction: the low (`punpcklqdq`) and
+/// the high (`punpckhqdq`) 64-bit halves of two vectors side by side.
+const LOW_QUADS: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+const HIGH_QUADS: [u8; 16] = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
+
+/// The shuffle `mask` of `x` and `y` (bytes; 16–31 are `y`'s), as a `ty`.
+fn quads(b: &mut FunctionBuilder, ty: types::Type, x: Value, y: Value, mask: [u8; 16]) -> Value {
+    let little = MemFlagsData::new().with_endianness(Endianness::Little);
+    let x = b.ins().bitcast(types::I8X16, little, x);
+    let y = b.ins().bitcast(types::I8X16, little, y);
+    let mask = b.func.dfg.immediates.push(ConstantData::from(&mask[..]));
+    let r = b.ins().shuffle(x, y, mask);
+    b.ins().bitcast(ty, little, r)
+}
+
+/// A call of spvx-num's C-ABI function `f` of a mixed dot (`mixdot::abi::entry`) on `args`
+/// (packed vector a, packed vector b, accumulator bits, configuration word): the result bits.
+pub(super) fn call_entry(
+    b: &mut FunctionBuilder,
+    f: spvx_num::mixdot::abi::Entry,
+    args: [Value; 4],
+) -> Value {
+    let mut sig = Signature::new(b.func.signature.call_conv);
+    sig.params.extend([AbiParam::new(types::I64); 4]);
+    sig.returns.push(AbiParam::new(types::I64));
+    let sig = b.import_signature(sig);
+    let callee = b.ins().iconst(types::I64, f as usize as i64);
+    let call = b.ins().call_indirect(sig, callee, &args);
+    b.inst_results(call)[0]
+}

@@ -1,0 +1,134 @@
+//! The vector lanes' `OpFDot2MixAcc32VALVE` (f16 or bf16 pairs, f32 accumulator): the dots of
+//! four lanes at once. The components are decoded in `i32x4` vectors (`decode_halves`, the
+//! scalar JIT's exact decoding lane for lane), the products and sums formed in two `f64x2`
+//! halves under the run's model (`mixdot_models::model_sum`, the scalar JIT's arithmetic for
+//! two dots at a time). Where the configuration word is not one of the inline models (another
+//! rounding, flushing) or some lane's sum is not decided there (an addition that rounded, an
+//! infinity or a NaN), every lane's dot is spvx-num's C-ABI function, as the scalar JIT calls
+//! it; inactive lanes compute too (a pure function) and their results are dropped by the
+//! masked write. The bits are the scalar JIT's and the interpreter's.
+
+use super::lower::{HALVES, I32, I32X4, I64, V, VLower};
+use crate::jit::mixdot_models::{
+    Form, call_entry, decode_halves, low_halves, model_sum, widen_halves,
+};
+use crate::jit::runtime::CTX_MIXDOT_CONFIG;
+use crate::program::Slot;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
+use spvx_num::mixdot::abi::entry;
+use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
+
+/// The configuration words of the inline models (`Model::ALL` indices, nearest even, no
+/// flushing); `lower_mixdot` inlines the same.
+const INLINE_MODELS: u8 = 5;
+
+impl VLower<'_, '_, '_> {
+    /// `dst = acc + a · b` for 2-component f16 or bf16 vectors `a`, `b` (registers `a`,
+    /// `a + 1`, `b`, `b + 1`) and an f32 `acc`, in every lane.
+    pub fn mix_dot2(
+        &mut self,
+        half: Half16Encoding,
+        fp8: [Fp8Encoding; 2],
+        (dst, a, b, acc): (Slot, Slot, Slot, Slot),
+    ) {
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        let word = self.b.ins().load(I64, flags, self.ctx, CTX_MIXDOT_CONFIG);
+        let xs = [a, a + 1, b, b + 1].map(|s| self.get(s));
+        let c = self.get(acc);
+        let (call_blk, join) = (self.b.create_block(), self.b.create_block());
+        for _ in HALVES {
+            self.b.append_block_param(join, I32X4);
+        }
+        self.b.set_cold_block(call_blk);
+        for model in 0..INLINE_MODELS {
+            let (this, next) = (self.b.create_block(), self.b.create_block());
+            let is = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, word, i64::from(model));
+            self.b.ins().brif(is, this, &[], next, &[]);
+            self.b.switch_to_block(this);
+            let mut slow = None;
+            let r = HALVES.map(|h| {
+                let (r, s) = self.dot2_vector(half, model, xs.map(|x| x[h]), c[h]);
+                slow = Some(match slow {
+                    None => s,
+                    Some(t) => self.b.ins().bor(t, s),
+                });
+                r
+            });
+            let any = match slow {
+                Some(s) => self.b.ins().vany_true(s),
+                None => self.b.ins().iconst(types::I8, 0),
+            };
+            let args: Vec<_> = r.iter().map(|v| (*v).into()).collect();
+            self.b.ins().brif(any, call_blk, &[], join, &args);
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(call_blk, &[]);
+        self.b.switch_to_block(call_blk);
+        let f = entry(MixOp::Dot2Acc32, half, fp8);
+        let r = HALVES.map(|h| {
+            let mut r = self.splat_i32(0);
+            for l in 0..4u8 {
+                let lane = |this: &mut Self, v: Value| {
+                    let x = this.b.ins().extractlane(v, l);
+                    this.b.ins().uextend(I64, x)
+                };
+                let pack = |this: &mut Self, lo: Value, hi: Value| {
+                    let (lo, hi) = (lane(this, lo), lane(this, hi));
+                    let hi = this.b.ins().ishl_imm_s(hi, 16);
+                    this.b.ins().bor(lo, hi)
+                };
+                let xa = pack(self, xs[0][h], xs[1][h]);
+                let xb = pack(self, xs[2][h], xs[3][h]);
+                let cl = lane(self, c[h]);
+                let out = call_entry(self.b, f, [xa, xb, cl, word]);
+                let out = self.b.ins().ireduce(I32, out);
+                r = self.b.ins().insertlane(r, out, l);
+            }
+            r
+        });
+        let args: Vec<_> = r.iter().map(|v| (*v).into()).collect();
+        self.b.ins().jump(join, &args);
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join).to_vec();
+        let r: V = HALVES.map(|h| params[h]);
+        self.put(dst, r);
+    }
+
+    /// Four lanes' dots under inline model `model`: the result bits (`i32x4`) and a lane mask
+    /// (`i64x2`, both halves or'ed) of the lanes the model leaves undecided. `x`: a₀, a₁, b₀,
+    /// b₁ of the lanes; `c`: the accumulators' bits.
+    fn dot2_vector(
+        &mut self,
+        half: Half16Encoding,
+        model: u8,
+        x: [Value; 4],
+        c: Value,
+    ) -> (Value, Value) {
+        let little = MemFlagsData::new().with_endianness(Endianness::Little);
+        let f = x.map(|v| decode_halves(self.b, half, v));
+        let w = f.map(|v| widen_halves(self.b, v));
+        let acc = self.b.ins().bitcast(types::F32X4, little, c);
+        let acc = widen_halves(self.b, acc);
+        let mut sums = [acc[0]; 2];
+        let mut slow = None;
+        for (i, sum) in sums.iter_mut().enumerate() {
+            let p0 = self.b.ins().fmul(w[0][i], w[2][i]);
+            let p1 = self.b.ins().fmul(w[1][i], w[3][i]);
+            let (s, flag) = model_sum(self.b, Form::Pairs, model, &[p0, p1], acc[i]);
+            *sum = s;
+            slow = Some(match slow {
+                None => flag,
+                Some(t) => self.b.ins().bor(t, flag),
+            });
+        }
+        // Each half rounded to f32 (lanes 0–1 of the demotion), then the two halves as one
+        // vector.
+        let [lo, hi] = sums.map(|s| self.b.ins().fvdemote(s));
+        let r = low_halves(self.b, I32X4, lo, hi);
+        (r, slow.expect("two halves"))
+    }
+}
