@@ -14,6 +14,13 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
+/// The size from which a run's buffers are copied in and out on several threads (when the run
+/// may use several): below it the threads' start-up costs more than the copy.
+pub const PARALLEL_COPY_BYTES: usize = 4 << 20;
+
+/// Words per piece of a parallel copy (1 MiB).
+const COPY_CHUNK_WORDS: usize = 1 << 18;
+
 /// One bound buffer during a run.
 pub struct SharedBuffer {
     words: Box<[AtomicU32]>,
@@ -30,23 +37,39 @@ pub struct SharedBuffer {
 impl SharedBuffer {
     /// A buffer holding a copy of `bytes`.
     pub fn new(bytes: &[u8], read_only: bool) -> SharedBuffer {
-        Self::new_in(None, bytes, read_only)
+        Self::new_in(None, bytes, read_only, false)
     }
 
     /// A buffer holding a copy of `bytes`, in storage from `pool` when it has storage of the
-    /// right size.
-    pub fn new_in(pool: Option<&super::BufferPool>, bytes: &[u8], read_only: bool) -> SharedBuffer {
+    /// right size; copied on rayon's threads when `parallel` and the buffer is large
+    /// ([`PARALLEL_COPY_BYTES`]).
+    pub fn new_in(
+        pool: Option<&super::BufferPool>,
+        bytes: &[u8],
+        read_only: bool,
+        parallel: bool,
+    ) -> SharedBuffer {
         let n = bytes.len().div_ceil(4);
         let mut words = match pool.and_then(|p| p.take(n)) {
             Some(w) => w,
             None => (0..n).map(|_| AtomicU32::new(0)).collect(),
         };
-        let chunks = bytes.chunks_exact(4);
-        let tail = chunks.remainder();
         let full = bytes.len() / 4;
-        for (c, w) in chunks.zip(words.iter_mut()) {
-            *w.get_mut() = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        let fill = |words: &mut [AtomicU32], bytes: &[u8]| {
+            for (c, w) in bytes.chunks_exact(4).zip(words.iter_mut()) {
+                *w.get_mut() = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+        };
+        if parallel && bytes.len() >= PARALLEL_COPY_BYTES {
+            use rayon::prelude::*;
+            words[..full]
+                .par_chunks_mut(COPY_CHUNK_WORDS)
+                .zip(bytes[..4 * full].par_chunks(4 * COPY_CHUNK_WORDS))
+                .for_each(|(w, b)| fill(w, b));
+        } else {
+            fill(&mut words[..full], &bytes[..4 * full]);
         }
+        let tail = &bytes[4 * full..];
         if let Some(w) = words.get_mut(full) {
             let mut last = [0u8; 4];
             last[..tail.len()].copy_from_slice(tail);
@@ -137,13 +160,24 @@ impl SharedBuffer {
     /// loads, which the compiler turns into a vector copy (the relaxed atomic loads of
     /// `copy_to` go one word at a time, a quarter of the time of a 512 × 512 tensor kernel on
     /// the JIT; docs/benchmarks.md, 2026-11-28).
-    pub fn copy_out(&mut self, out: &mut Vec<u8>) {
+    pub fn copy_out(&mut self, out: &mut Vec<u8>, parallel: bool) {
         out.resize(self.len, 0);
-        let mut chunks = out.chunks_exact_mut(4);
-        for (c, w) in (&mut chunks).zip(self.words.iter_mut()) {
-            c.copy_from_slice(&w.get_mut().to_le_bytes());
+        let full = self.len / 4;
+        let copy = |out: &mut [u8], words: &mut [AtomicU32]| {
+            for (c, w) in out.chunks_exact_mut(4).zip(words.iter_mut()) {
+                c.copy_from_slice(&w.get_mut().to_le_bytes());
+            }
+        };
+        if parallel && self.len >= PARALLEL_COPY_BYTES {
+            use rayon::prelude::*;
+            out[..4 * full]
+                .par_chunks_mut(4 * COPY_CHUNK_WORDS)
+                .zip(self.words[..full].par_chunks_mut(COPY_CHUNK_WORDS))
+                .for_each(|(o, w)| copy(o, w));
+        } else {
+            copy(&mut out[..4 * full], &mut self.words[..full]);
         }
-        let tail = chunks.into_remainder();
+        let tail = &mut out[4 * full..];
         if !tail.is_empty()
             && let Some(w) = self.words.last_mut()
         {
@@ -344,10 +378,44 @@ fn byte_mask(n: usize) -> u64 {
 mod tests {
     //! Every offset, size and buffer length up to 13 bytes against a plain byte array (the
     //! independent model: little-endian bytes written and read one by one).
-    use super::SharedBuffer;
+    use super::{COPY_CHUNK_WORDS, PARALLEL_COPY_BYTES, SharedBuffer};
 
     fn model_read(m: &[u8], o: usize, n: usize) -> u64 {
         (0..n).map(|i| (m[o + i] as u64) << (8 * i)).sum()
+    }
+
+    /// Large buffers are copied in and out in pieces on several threads: every byte arrives
+    /// and comes back, at lengths around the threshold, the pieces' size and a word's tail,
+    /// through fresh and pooled storage.
+    #[test]
+    fn parallel_copies_keep_every_byte() {
+        let pool = crate::memory::BufferPool::default();
+        for len in [
+            PARALLEL_COPY_BYTES - 1,
+            PARALLEL_COPY_BYTES,
+            PARALLEL_COPY_BYTES + 3,
+            PARALLEL_COPY_BYTES + 4 * COPY_CHUNK_WORDS + 2,
+        ] {
+            let mut x = len as u64;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (x >> 56) as u8
+                })
+                .collect();
+            for round in 0..2 {
+                for parallel in [true, false] {
+                    let mut b = SharedBuffer::new_in(Some(&pool), &bytes, false, parallel);
+                    assert_eq!(b.read(len as u64 - 1, 1), Some(bytes[len - 1] as u64));
+                    let mut out = vec![0xa5; round * 7];
+                    b.copy_out(&mut out, !parallel);
+                    assert!(out == bytes, "length {len}, round {round}");
+                    b.recycle(&pool);
+                }
+            }
+        }
     }
 
     #[test]

@@ -177,6 +177,7 @@ pub fn run(
         ..
     } = bound;
     runtime_arrays::write_back(&runtime, &buffers, res);
+    let parallel = parallel_copies(cfg);
     for (b, info) in buffers.iter_mut().zip(&prog.bindings) {
         if info.count == 0 {
             continue;
@@ -195,18 +196,18 @@ pub fn run(
             BindingKind::StorageBuffer | BindingKind::UniformBuffer
         ) && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
         {
-            b.copy_out(dst);
+            b.copy_out(dst, parallel);
         }
         if info.kind == BindingKind::Tensor
             && let Some(t) = res.tensor_element_mut(info.set, info.binding, info.element_index())
         {
-            b.copy_out(&mut t.data);
+            b.copy_out(&mut t.data, parallel);
         }
     }
     let after_bindings = buffers.iter_mut().skip(prog.bindings.len());
     for (b, &index) in after_bindings.zip(&arg_buffers) {
         if let Some(crate::resources::KernelArg::Buffer(dst)) = res.arg_mut(index) {
-            b.copy_out(dst);
+            b.copy_out(dst, parallel);
         }
     }
     if let Some(pool) = pool {
@@ -332,7 +333,7 @@ fn bind(
             }
         };
         bytes_needed += data.len() as u64;
-        let buffer = SharedBuffer::new_in(pool, data, read_only);
+        let buffer = SharedBuffer::new_in(pool, data, read_only, parallel_copies(cfg));
         buffers.push(if cfg.track_writers && !read_only {
             buffer.with_writer_tracking()
         } else {
@@ -342,7 +343,12 @@ fn bind(
     }
     for &(_, data, read_only) in &ks.buffers {
         bytes_needed += data.len() as u64;
-        buffers.push(SharedBuffer::new_in(pool, data, read_only));
+        buffers.push(SharedBuffer::new_in(
+            pool,
+            data,
+            read_only,
+            parallel_copies(cfg),
+        ));
         tensors.push(None);
     }
     let runtime = runtime_arrays::bind(
@@ -359,6 +365,12 @@ fn bind(
         runtime,
         bytes: bytes_needed,
     })
+}
+
+/// Whether large buffers are copied in and out on rayon's threads: unless the run asks for one
+/// thread (`RunConfig::threads`), so that a one-thread run uses one.
+fn parallel_copies(cfg: &RunConfig) -> bool {
+    cfg.threads.is_none_or(|n| n > 1)
 }
 
 /// Runs every workgroup on the interpreter (in parallel unless one thread is asked for).
