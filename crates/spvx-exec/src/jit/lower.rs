@@ -389,16 +389,21 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         }
     }
 
-    /// The 64-bit word `index` of the invocation's state.
+    /// The 64-bit word `index` of the invocation's state. (Addressed as the register file plus
+    /// an offset, the form `lower_loop::store_builtins` stores built-ins in: with the entry
+    /// function inlined into the workgroup loop, Cranelift's alias analysis then forwards each
+    /// built-in from its store to this load, which it matches by address value and offset.)
     pub fn load_word(&mut self, index: i64) -> Value {
-        let at = self.b.ins().iadd_imm_s(self.regs, index * 8);
-        self.b.ins().load(I64, MemFlagsData::trusted(), at, 0)
+        self.b
+            .ins()
+            .load(I64, MemFlagsData::trusted(), self.regs, word_offset(index))
     }
 
     /// Stores `v` into word `index` of the invocation's state.
     pub fn store_word(&mut self, index: i64, v: Value) {
-        let at = self.b.ins().iadd_imm_s(self.regs, index * 8);
-        self.b.ins().store(MemFlagsData::trusted(), v, at, 0);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), v, self.regs, word_offset(index));
     }
 
     /// The value of register `slot`: its variable, its constant, or a load from the register
@@ -707,6 +712,11 @@ pub(super) fn load_space(
     let len = b.ins().load(I64, flags, at, runtime::SPACE_LEN);
     let ro = b.ins().load(I64, flags, at, runtime::SPACE_READ_ONLY);
     (base, len, ro)
+}
+
+/// The byte offset of word `index` of an invocation's state.
+fn word_offset(index: i64) -> i32 {
+    i32::try_from(index * 8).expect("a register file of fewer than 2^28 words")
 }
 
 /// Flags of a load from the context or the space table: memory that no one writes while a
