@@ -963,3 +963,56 @@ fn builtin_components_read_singly_have_their_values() {
         }
     }
 }
+
+/// Signed indices into runtime arrays (`tests/corpus/jit/signed_index.comp`): with every index
+/// in range the JIT runs it and stores `data[k] · 3 + 1` at `k + 16` (values computed here);
+/// with one negative index (−1, −16, −2^31) or one past the end, in a load or a store, the
+/// interpreter reports the access and the JIT must leave the run to it (a byte offset of −4
+/// plus 4 bytes is 0: only the offset's reduction modulo 2^48 makes it out of bounds; an
+/// optimisation that dropped the reduction for small offsets failed here).
+#[test]
+fn signed_indices_out_of_bounds_leave_the_run_to_the_interpreter() {
+    let m = jit_corpus("signed_index.comp");
+    let data: Vec<u32> = (0..64u32).map(|i| i * 7 + 5).collect();
+    let run_with = |idx: &[i32]| {
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, idx.iter().flat_map(|x| x.to_le_bytes()).collect());
+        res.set_buffer(0, 1, data.iter().flat_map(|x| x.to_le_bytes()).collect());
+        res.set_buffer(0, 2, vec![0; 4 * 48]);
+        res
+    };
+    let good: Vec<i32> = vec![0, 5, 31, 2, 17, 9, 30, 1];
+    let res = run_with(&good);
+    assert_eq!(jit_use("signed_index", &m, &res, [1, 1, 1]), JitUse::Ran);
+    let out = run(&m.with_jit_always(), &res, [1, 1, 1], true)
+        .expect("the run succeeds")
+        .0;
+    let words: Vec<u32> = out
+        .buffer(0, 2)
+        .expect("the output buffer")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    for k in &good {
+        assert_eq!(
+            words[*k as usize + 16],
+            data[*k as usize] * 3 + 1,
+            "index {k}"
+        );
+    }
+    // −16 loads outside `data` too; 40 loads inside but stores past `outp`'s 48 words at 56.
+    for bad in [-1, -16, i32::MIN, 64, 40] {
+        let mut idx = good.clone();
+        idx[3] = bad;
+        let res = run_with(&idx);
+        let interp = run(&m, &res, [1, 1, 1], false).expect("the interpreter runs it");
+        assert!(
+            interp.1.total_events > 0,
+            "index {bad}: the interpreter reports it"
+        );
+        match jit_use(&format!("signed_index {bad}"), &m, &res, [1, 1, 1]) {
+            JitUse::FellBack(_) => {}
+            other => panic!("index {bad}: the JIT must leave it to the interpreter: {other:?}"),
+        }
+    }
+}

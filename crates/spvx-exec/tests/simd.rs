@@ -325,3 +325,35 @@ fn generated_modules_agree_in_vector_lanes() {
     println!("{count} inputs, {runs} differential runs in vector lanes");
     assert!(runs > 0, "no generated module took the vector lanes");
 }
+
+/// Signed indices (`tests/corpus/jit/signed_index.comp`): in range, and with one negative
+/// index (−1, whose byte offset plus the access's size is 0 unless reduced modulo 2^48; −16;
+/// −2^31) or one past the end in a load or a store: the vector lanes give the interpreter's
+/// bytes and events (leaving the run to it where it reports the access).
+#[test]
+fn signed_indices_in_vector_lanes_match_the_interpreter() {
+    let m = module("tests/corpus/jit/signed_index.comp.spv");
+    let data: Vec<u32> = (0..64u32).map(|i| i * 7 + 5).collect();
+    let good = [0i32, 5, 31, 2, 17, 9, 30, 1];
+    for bad in [
+        None,
+        Some(-1),
+        Some(-16),
+        Some(i32::MIN),
+        Some(64),
+        Some(40),
+    ] {
+        let mut idx = good;
+        if let Some(b) = bad {
+            idx[3] = b;
+        }
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, idx.iter().flat_map(|x| x.to_le_bytes()).collect());
+        res.set_buffer(0, 1, words(&data));
+        res.set_buffer(0, 2, vec![0; 4 * 48]);
+        let (interp, used) = agree(&format!("signed_index {bad:?}"), &m, &res, [1, 1, 1]);
+        let events = interp.expect("runs").1.total_events;
+        assert_eq!(events > 0, bad.is_some(), "{bad:?}");
+        assert_eq!(used == JitUse::Ran, bad.is_none(), "{bad:?}");
+    }
+}
