@@ -572,8 +572,6 @@ impl Worker {
 struct Starts<'d> {
     d: &'d Dispatch<'d>,
     wg: [u32; 3],
-    /// The register built-ins that differ between invocations.
-    registers: Vec<crate::program::BuiltinVar>,
     in_memory: bool,
 }
 
@@ -582,13 +580,6 @@ impl<'d> Starts<'d> {
         Starts {
             d,
             wg,
-            registers: d
-                .prog
-                .builtins
-                .iter()
-                .filter(|b| b.reg.is_some() && !builtins::is_uniform(b.builtin))
-                .copied()
-                .collect(),
             in_memory: builtins::any_in_memory(d.prog),
         }
     }
@@ -617,7 +608,14 @@ impl<'d> Starts<'d> {
                 builtins::write(d.prog, &inv(), private);
             }
         }
-        for b in &self.registers {
+        // The register built-ins that differ between invocations (filtered here rather than
+        // collected per workgroup: an allocation per workgroup showed in profiles).
+        let registers = d
+            .prog
+            .builtins
+            .iter()
+            .filter(|b| b.reg.is_some() && !builtins::is_uniform(b.builtin));
+        for b in registers {
             let values =
                 builtins::per_invocation(b.builtin, index, local, self.wg, d.local_size, d.width)
                     .unwrap_or_else(|| builtins::value(b.builtin, &inv()));
