@@ -917,12 +917,7 @@ fn float_chains_in_float_registers_give_the_interpreters_bits() {
     let out = run(&m.with_jit_always(), &res, [2, 1, 1], true)
         .expect("the run succeeds")
         .0;
-    let words: Vec<u32> = out
-        .buffer(0, 1)
-        .expect("the output buffer")
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let words = buffer_words(&out, 1);
     let nans: Vec<u32> = (0..64)
         .flat_map(|i| words[i * 18..i * 18 + 17].to_vec())
         .filter(|w| f32::from_bits(*w).is_nan())
@@ -947,12 +942,7 @@ fn builtin_components_read_singly_have_their_values() {
     let out = run(&m.with_jit_always(), &res, [2, 3, 1], true)
         .expect("the run succeeds")
         .0;
-    let words: Vec<u32> = out
-        .buffer(0, 0)
-        .expect("the output buffer")
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let words = buffer_words(&out, 0);
     for (gx, gy) in (0..3).flat_map(|gy| (0..2).map(move |gx| (gx, gy))) {
         for (lx, ly, lz) in
             (0..2).flat_map(|z| (0..2).flat_map(move |y| (0..4).map(move |x| (x, y, z))))
@@ -987,12 +977,7 @@ fn signed_indices_out_of_bounds_leave_the_run_to_the_interpreter() {
     let out = run(&m.with_jit_always(), &res, [1, 1, 1], true)
         .expect("the run succeeds")
         .0;
-    let words: Vec<u32> = out
-        .buffer(0, 2)
-        .expect("the output buffer")
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let words = buffer_words(&out, 2);
     for k in &good {
         assert_eq!(
             words[*k as usize + 16],
@@ -1015,4 +1000,13 @@ fn signed_indices_out_of_bounds_leave_the_run_to_the_interpreter() {
             other => panic!("index {bad}: the JIT must leave it to the interpreter: {other:?}"),
         }
     }
+}
+
+/// The 32-bit words of buffer (set 0, `binding`) of `res`.
+fn buffer_words(res: &Resources, binding: u32) -> Vec<u32> {
+    res.buffer(0, binding)
+        .expect("the buffer")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }

@@ -309,6 +309,19 @@ fn ordinary_mixdot_inputs(n: usize, rng: &mut Rng) -> Resources {
     res
 }
 
+/// Every model, then every model with both flush switches and rounding toward +∞ (which the
+/// JIT leaves to spvx-num).
+fn every_model_and_flushing() -> Vec<ModelConfig> {
+    let mut configs: Vec<ModelConfig> = Model::ALL.map(ModelConfig::new).to_vec();
+    configs.extend(Model::ALL.map(|model| ModelConfig {
+        flush_input_denormals: true,
+        flush_output_denormals: true,
+        rounding: spvx_num::float::RoundingMode::TowardPositive,
+        ..ModelConfig::new(model)
+    }));
+    configs
+}
+
 /// Runs the mixdot example on `res` on the JIT under every model (and flushing with another
 /// rounding) and compares every result word with spvx-num's exact path.
 fn dots_equal_the_exact_path(m: &CompiledModule, res: &Resources, groups: usize) {
@@ -320,13 +333,7 @@ fn dots_equal_the_exact_path(m: &CompiledModule, res: &Resources, groups: usize)
     let (f16a, f16b, bfa, bfb) = (input(0), input(1), input(2), input(3));
     let (a8, b8, acc, acc16) = (input(4), input(5), input(6), input(7));
     let halves = |w: u32| [w as u16, (w >> 16) as u16];
-    let mut configs: Vec<ModelConfig> = Model::ALL.map(ModelConfig::new).to_vec();
-    configs.extend(Model::ALL.map(|model| ModelConfig {
-        flush_input_denormals: true,
-        flush_output_denormals: true,
-        rounding: spvx_num::float::RoundingMode::TowardPositive,
-        ..ModelConfig::new(model)
-    }));
+    let configs = every_model_and_flushing();
     for model in configs {
         let cfg = RunConfig {
             mixdot: model,
@@ -748,13 +755,7 @@ fn vector_lane_pair_dots_equal_spvx_nums_exact_path() {
     let groups = 40;
     let n = 8 * groups;
     let halves = |w: u32| [w as u16, (w >> 16) as u16];
-    let mut configs: Vec<ModelConfig> = Model::ALL.map(ModelConfig::new).to_vec();
-    configs.extend(Model::ALL.map(|model| ModelConfig {
-        flush_input_denormals: true,
-        flush_output_denormals: true,
-        rounding: spvx_num::float::RoundingMode::TowardPositive,
-        ..ModelConfig::new(model)
-    }));
+    let configs = every_model_and_flushing();
     for res in [
         mixdot_inputs(n, &mut rng),
         ordinary_mixdot_inputs(n, &mut rng),

@@ -20,7 +20,9 @@
 //! docs/semantics/mixed-dot.md gives the measurements behind this split.
 
 use super::lower::{FnLower, I64};
-use super::mixdot_models::{Form, call_entry, decode_halves, model_sum, widen_halves};
+use super::mixdot_models::{
+    Form, call_entry, decode_halves, model_blocks, model_sum, widen_halves,
+};
 use super::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::{FloatFmt, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -78,24 +80,18 @@ impl FnLower<'_, '_, '_> {
         // leaves undecided, calls spvx-num.
         let (call_blk, join) = (self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(call_blk);
-        for model in 0..5u8 {
-            let (this, next) = (self.b.create_block(), self.b.create_block());
-            let is = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::Equal, word, i64::from(model));
-            self.b.ins().brif(is, this, &[], next, &[]);
+        let models = model_blocks(self.b, word);
+        self.b.ins().jump(call_blk, &[]);
+        for (model, this) in models.into_iter().enumerate() {
             self.b.switch_to_block(this);
-            let (sum, slow) = model_sum(self.b, Form::Scalar, model, &products, c);
+            let (sum, slow) = model_sum(self.b, Form::Scalar, model as u8, &products, c);
             let r = self.b.ins().fdemote(types::F32, sum);
             let fast = self.b.create_block();
             self.b.ins().brif(slow, call_blk, &[], fast, &[]);
             self.b.switch_to_block(fast);
             self.set_float(FloatFmt::F32, dst, r);
             self.b.ins().jump(join, &[]);
-            self.b.switch_to_block(next);
         }
-        self.b.ins().jump(call_blk, &[]);
         self.b.switch_to_block(call_blk);
         let r = self.mix_dot_call(op, half, fp8, (a, b, acc), word);
         self.set(dst, r);

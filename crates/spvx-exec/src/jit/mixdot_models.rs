@@ -8,7 +8,7 @@
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    AbiParam, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Value, types,
+    AbiParam, Block, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Value, types,
 };
 use cranelift_frontend::FunctionBuilder;
 use spvx_num::mixdot::Half16Encoding;
@@ -18,6 +18,24 @@ use spvx_num::mixdot::Half16Encoding;
 pub(super) enum Form {
     Scalar,
     Pairs,
+}
+
+/// The configuration words the lowerings compute inline: `Model::ALL`'s indices under round to
+/// nearest even without flushing (`mixdot::abi::config_word`); any other word calls spvx-num.
+pub(super) const INLINE_MODELS: usize = 5;
+
+/// Branches on the run's configuration word `word`: returns one new block per inline model
+/// (index = the model's word), for the caller to fill, and leaves the builder in the block any
+/// other word reaches.
+pub(super) fn model_blocks(b: &mut FunctionBuilder, word: Value) -> [Block; INLINE_MODELS] {
+    let blocks = [(); INLINE_MODELS].map(|_| b.create_block());
+    for (model, blk) in blocks.iter().enumerate() {
+        let next = b.create_block();
+        let is = b.ins().icmp_imm_s(IntCC::Equal, word, model as i64);
+        b.ins().brif(is, *blk, &[], next, &[]);
+        b.switch_to_block(next);
+    }
+    blocks
 }
 
 /// Model `model` (index in `Model::ALL`) of `acc + Σ products` (exact f64 values) for an

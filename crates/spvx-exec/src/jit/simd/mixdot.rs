@@ -10,18 +10,13 @@
 
 use super::lower::{HALVES, I32, I32X4, I64, V, VLower};
 use crate::jit::mixdot_models::{
-    Form, call_entry, decode_halves, low_halves, model_sum, widen_halves,
+    Form, call_entry, decode_halves, low_halves, model_blocks, model_sum, widen_halves,
 };
 use crate::jit::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::Slot;
-use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
 use spvx_num::mixdot::abi::entry;
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
-
-/// The configuration words of the inline models (`Model::ALL` indices, nearest even, no
-/// flushing); `lower_mixdot` inlines the same.
-const INLINE_MODELS: u8 = 5;
 
 impl VLower<'_, '_, '_> {
     /// `dst = acc + a · b` for 2-component f16 or bf16 vectors `a`, `b` (registers `a`,
@@ -41,13 +36,10 @@ impl VLower<'_, '_, '_> {
             self.b.append_block_param(join, I32X4);
         }
         self.b.set_cold_block(call_blk);
-        for model in 0..INLINE_MODELS {
-            let (this, next) = (self.b.create_block(), self.b.create_block());
-            let is = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::Equal, word, i64::from(model));
-            self.b.ins().brif(is, this, &[], next, &[]);
+        let models = model_blocks(self.b, word);
+        self.b.ins().jump(call_blk, &[]);
+        for (model, this) in models.into_iter().enumerate() {
+            let model = model as u8;
             self.b.switch_to_block(this);
             let mut slow = None;
             let r = HALVES.map(|h| {
@@ -64,9 +56,7 @@ impl VLower<'_, '_, '_> {
             };
             let args: Vec<_> = r.iter().map(|v| (*v).into()).collect();
             self.b.ins().brif(any, call_blk, &[], join, &args);
-            self.b.switch_to_block(next);
         }
-        self.b.ins().jump(call_blk, &[]);
         self.b.switch_to_block(call_blk);
         let f = entry(MixOp::Dot2Acc32, half, fp8);
         let r = HALVES.map(|h| {
