@@ -1010,3 +1010,61 @@ fn buffer_words(res: &Resources, binding: u32) -> Vec<u32> {
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
+
+/// Multiplications by constants (`lower_ops::mul_by`: 2^k ± 1 as a shift and an add or
+/// subtract) at every width, with the constants 2^32 − 1, 2^64 − 1, 2^63 ± 1: the JIT runs
+/// them and gives the products modulo 2^width computed here, and the interpreter's bytes.
+#[test]
+fn constant_multiplications_wrap_at_their_width() {
+    let m = jit_corpus("const_mul.comp");
+    let mut x: Vec<u64> = vec![
+        0,
+        1,
+        2,
+        3,
+        u64::MAX,
+        1 << 63,
+        0x8000_0000,
+        0xffff_ffff,
+        0x1234_5678_9abc_def0,
+    ];
+    let mut rng = Rng(0x3c);
+    while x.len() < 32 {
+        x.push(rng.next());
+    }
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, x.iter().flat_map(|v| v.to_le_bytes()).collect());
+    res.set_buffer(0, 1, vec![0; 8 * 16 * 32]);
+    assert_eq!(jit_use("const_mul", &m, &res, [2, 1, 1]), JitUse::Ran);
+    let out = run(&m.with_jit_always(), &res, [2, 1, 1], true)
+        .expect("the run succeeds")
+        .0;
+    let o: Vec<u64> = out
+        .buffer(0, 1)
+        .expect("the output buffer")
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect();
+    for (i, &v) in x.iter().enumerate() {
+        let w = v as u32;
+        let want: [u64; 16] = [
+            w.wrapping_mul(3) as u64,
+            w.wrapping_mul(5) as u64,
+            w.wrapping_mul(9) as u64,
+            w.wrapping_mul(7) as u64,
+            w.wrapping_mul(31) as u64,
+            w.wrapping_mul(33) as u64,
+            w.wrapping_mul(0xffff_ffff) as u64,
+            w.wrapping_mul(0x8000_0001) as u64,
+            (w as i32).wrapping_mul(-1) as u32 as u64,
+            v.wrapping_mul(u64::MAX),
+            v.wrapping_mul(0x8000_0000_0000_0001),
+            v.wrapping_mul(0x1_0000_0001),
+            (w as u16).wrapping_mul(255) as u64,
+            (w as u8).wrapping_mul(17) as u64,
+            w.wrapping_mul(6) as u64,
+            v.wrapping_mul(0x7fff_ffff_ffff_ffff),
+        ];
+        assert_eq!(o[i * 16..i * 16 + 16], want, "input {v:#x}");
+    }
+}

@@ -279,8 +279,11 @@ impl FnLower<'_, '_, '_> {
             let s = self.b.ins().ishl_imm_s(x, (c - 1).trailing_zeros() as i64);
             return self.b.ins().iadd(x, s);
         }
-        if c >= 3 && (c + 1).is_power_of_two() {
-            let s = self.b.ins().ishl_imm_s(x, (c + 1).trailing_zeros() as i64);
+        if let Some(p) = c.checked_add(1)
+            && c >= 3
+            && p.is_power_of_two()
+        {
+            let s = self.b.ins().ishl_imm_s(x, p.trailing_zeros() as i64);
             return self.b.ins().isub(s, x);
         }
         let k = self.b.ins().iconst(I64, c as i64);
