@@ -1068,3 +1068,35 @@ fn constant_multiplications_wrap_at_their_width() {
         assert_eq!(o[i * 16..i * 16 + 16], want, "input {v:#x}");
     }
 }
+
+/// LocalInvocationId over a 3-D workgroup whose subgroups straddle its rows, in a program with
+/// a subgroup instruction (the lanes function): at subgroup sizes 4 and 8, the JIT runs it and
+/// every invocation's ids and its subgroup's sum of LocalInvocationIndex are the values
+/// computed here from the definitions (and the interpreter's).
+#[test]
+fn local_ids_of_subgroups_straddling_rows_are_right() {
+    let m = jit_corpus("subgroup_local3d.comp");
+    for width in [4u32, 8] {
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, vec![0; 4 * 5 * 24 * 3]);
+        let interp = run_at(&m, &res, [3, 1, 1], false, width);
+        let jit = run_at(&m.with_jit_always(), &res, [3, 1, 1], true, width);
+        same(&format!("subgroup_local3d at {width}"), &jit, &interp);
+        let (out, report) = jit.expect("the run succeeds");
+        assert_eq!(report.jit, JitUse::Ran, "width {width}");
+        let words = buffer_words(&out, 0);
+        for wg in 0..3u32 {
+            for index in 0..24u32 {
+                let i = (index + 24 * wg) as usize;
+                let first = index / width * width;
+                let sum: u32 = (first..first + width).sum();
+                let want = [index % 4, index / 4 % 3, index / 12, wg, sum];
+                assert_eq!(
+                    words[5 * i..5 * i + 5],
+                    want,
+                    "width {width}, invocation {i}"
+                );
+            }
+        }
+    }
+}

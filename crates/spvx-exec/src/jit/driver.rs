@@ -302,21 +302,22 @@ impl Worker {
             let n = (d.invocations - first).min(d.width);
             let at_first = local;
             let mine = &mut self.state[s * per..s * per + lanes * sw];
-            for l in (0..n).filter(|_| !lanes_code.builtins) {
-                let regs = &mut mine[l * sw..(l + 1) * sw];
-                if d.prog.reset_registers {
-                    regs.copy_from_slice(&self.template);
-                }
-                starts.start(first + l, local, regs, &mut []);
-                starts.advance(&mut local);
-            }
-            ctx.invocation = first as u64;
-            ctx.local = at_first.map(u64::from);
             if lanes_code.builtins {
-                for _ in 0..n {
+                // (The function computes the built-ins; only the next subgroup's first
+                // LocalInvocationId is needed here.)
+                starts.advance_by(&mut local, n);
+            } else {
+                for l in 0..n {
+                    let regs = &mut mine[l * sw..(l + 1) * sw];
+                    if d.prog.reset_registers {
+                        regs.copy_from_slice(&self.template);
+                    }
+                    starts.start(first + l, local, regs, &mut []);
                     starts.advance(&mut local);
                 }
             }
+            ctx.invocation = first as u64;
+            ctx.local = at_first.map(u64::from);
             // SAFETY: `run_subgroup` was compiled for this program (`lanes`); `ctx` and the
             // register files of `LANES` lanes (`state_words` words each) stay valid and
             // unaliased for the call.
@@ -587,6 +588,17 @@ impl<'d> Starts<'d> {
     /// The LocalInvocationId after `local` (x fastest).
     fn advance(&self, local: &mut [u32; 3]) {
         builtins::next_local(local, self.d.local_size);
+    }
+
+    /// The LocalInvocationId `n` invocations after `local` (x fastest): [`Self::advance`] `n`
+    /// times, with two divisions instead of a loop (a whole subgroup at a time).
+    fn advance_by(&self, local: &mut [u32; 3], n: usize) {
+        let [sx, sy, _] = self.d.local_size.map(u64::from);
+        let x = u64::from(local[0]) + n as u64;
+        let y = u64::from(local[1]) + x / sx;
+        local[0] = (x % sx) as u32;
+        local[1] = (y % sy) as u32;
+        local[2] += (y / sy) as u32;
     }
 
     /// Prepares invocation `index` (LocalInvocationId `local`) to start.
