@@ -731,68 +731,76 @@ fn order_free_atomics_run_on_the_jit_and_count_exactly() {
     assert!(why.contains("atomic"), "{why}");
 }
 
-/// The vector lanes' f16/bf16 pair dots (`jit::simd::mixdot`, opt-in:
-/// `CompiledModule::with_jit_vector_lanes`) on tests/corpus/simd/mixdot2.spvasm (the example's
-/// bindings; the bf16 dot chained on the f16 one in every third invocation, in a branch, so
-/// that chunks run with some lanes masked): under every model, and under flushing with another
-/// rounding (spvx-num's function for every lane), on edge and ordinary inputs, every result
-/// word equals spvx-num's exact path computed here, and the interpreter's.
+/// The pair dots of tests/corpus/simd/mixdot2.spvasm (the example's bindings; in every third
+/// invocation an f16 dot chained on the first one, in a branch, else a bf16 dot; chunks of
+/// the vector lanes run with some lanes masked) on the scalar JIT (the f16 dot's pairs taken
+/// from their words in one block, from the four halves in the other) and in the vector lanes
+/// (`jit::simd::mixdot`, opt-in: `CompiledModule::with_jit_vector_lanes`): under every model,
+/// and under flushing with another rounding (spvx-num's function for every dot), on edge and
+/// ordinary inputs, every result word equals spvx-num's exact path computed here, and the
+/// interpreter's.
 #[test]
-fn vector_lane_pair_dots_equal_spvx_nums_exact_path() {
+fn pair_dots_equal_spvx_nums_exact_path_on_both_jits() {
     use spvx_num::mixdot::{Half16Encoding, exact_dot2_acc32};
-    let m = module(
+    let scalar = module(
         "tests/corpus/simd/mixdot2.spvasm",
         "main",
         &CompileOptions::default(),
-    )
-    .with_jit_vector_lanes();
-    let code = m.jit_code().expect("the JIT compiles it");
+    );
+    let vector = scalar.with_jit_vector_lanes();
+    let code = vector.jit_code().expect("the JIT compiles it");
     if let Err(why) = code.vector_lanes() {
         panic!("not run in vector lanes: {why}");
     }
-    let mut rng = Rng(0x7a11);
-    // 8 invocations per workgroup (two chunks of four lanes).
-    let groups = 40;
-    let n = 8 * groups;
-    let halves = |w: u32| [w as u16, (w >> 16) as u16];
-    let configs = every_model_and_flushing();
-    for res in [
-        mixdot_inputs(n, &mut rng),
-        ordinary_mixdot_inputs(n, &mut rng),
-    ] {
-        let input = |b: u32| read_words(&res, b);
-        let (f16a, f16b, bfa, bfb, acc) = (input(0), input(1), input(2), input(3), input(6));
-        for model in &configs {
-            let cfg = RunConfig {
-                mixdot: *model,
-                jit: true,
-                threads: Some(1),
-                ..RunConfig::default()
-            };
-            let (out, report) = run(&m, &res, [groups as u32, 1, 1], &cfg)
-                .unwrap_or_else(|e| panic!("{model:?}: {e}"));
-            assert_eq!(report.jit, JitUse::Ran, "{model:?}");
-            let interp = run(
-                &m,
-                &res,
-                [groups as u32, 1, 1],
-                &RunConfig {
-                    jit: false,
-                    ..cfg.clone()
-                },
-            )
-            .expect("the interpreter runs it")
-            .0;
-            assert!(out == interp, "{model:?}: the interpreter's bytes differ");
-            let (d16, dbf) = (read_words(&out, 8), read_words(&out, 9));
-            for i in 0..n {
-                let f16 = Half16Encoding::F16;
-                let want = exact_dot2_acc32(f16, halves(f16a[i]), halves(f16b[i]), acc[i], model);
-                assert_eq!(d16[i], want, "D16[{i}] {model:?}");
-                let chained = if i % 3 == 0 { d16[i] } else { acc[i] };
-                let bf = Half16Encoding::Bf16;
-                let want = exact_dot2_acc32(bf, halves(bfa[i]), halves(bfb[i]), chained, model);
-                assert_eq!(dbf[i], want, "Dbf[{i}] {model:?}");
+    for m in [scalar, vector] {
+        let mut rng = Rng(0x7a11);
+        // 8 invocations per workgroup (two chunks of four lanes).
+        let groups = 40;
+        let n = 8 * groups;
+        let halves = |w: u32| [w as u16, (w >> 16) as u16];
+        let configs = every_model_and_flushing();
+        for res in [
+            mixdot_inputs(n, &mut rng),
+            ordinary_mixdot_inputs(n, &mut rng),
+        ] {
+            let input = |b: u32| read_words(&res, b);
+            let (f16a, f16b, bfa, bfb, acc) = (input(0), input(1), input(2), input(3), input(6));
+            for model in &configs {
+                let cfg = RunConfig {
+                    mixdot: *model,
+                    jit: true,
+                    threads: Some(1),
+                    ..RunConfig::default()
+                };
+                let (out, report) = run(&m, &res, [groups as u32, 1, 1], &cfg)
+                    .unwrap_or_else(|e| panic!("{model:?}: {e}"));
+                assert_eq!(report.jit, JitUse::Ran, "{model:?}");
+                let interp = run(
+                    &m,
+                    &res,
+                    [groups as u32, 1, 1],
+                    &RunConfig {
+                        jit: false,
+                        ..cfg.clone()
+                    },
+                )
+                .expect("the interpreter runs it")
+                .0;
+                assert!(out == interp, "{model:?}: the interpreter's bytes differ");
+                let (d16, dbf) = (read_words(&out, 8), read_words(&out, 9));
+                for i in 0..n {
+                    let f16 = Half16Encoding::F16;
+                    let want =
+                        exact_dot2_acc32(f16, halves(f16a[i]), halves(f16b[i]), acc[i], model);
+                    assert_eq!(d16[i], want, "D16[{i}] {model:?}");
+                    let want = if i % 3 == 0 {
+                        exact_dot2_acc32(f16, halves(f16a[i]), halves(f16b[i]), d16[i], model)
+                    } else {
+                        let bf = Half16Encoding::Bf16;
+                        exact_dot2_acc32(bf, halves(bfa[i]), halves(bfb[i]), acc[i], model)
+                    };
+                    assert_eq!(dbf[i], want, "Dbf[{i}] {model:?}");
+                }
             }
         }
     }

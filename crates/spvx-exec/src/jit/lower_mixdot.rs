@@ -24,7 +24,7 @@ use super::mixdot_models::{
     Form, call_entry, decode_halves, model_blocks, model_sum, widen_halves,
 };
 use super::runtime::CTX_MIXDOT_CONFIG;
-use crate::program::{FloatFmt, Slot};
+use crate::program::{FloatFmt, Inst, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
 use spvx_num::mixdot::abi::{config_word, entry};
@@ -134,13 +134,24 @@ impl FnLower<'_, '_, '_> {
     /// ([`decode_halves`], one lane each), each pair widened to f64 and multiplied: about 20
     /// instructions where four scalar decodings took about 50.
     fn f16_products(&mut self, a: Slot, b: Slot) -> [Value; 2] {
-        // The registers hold their 16 bits zero-extended: [a₀ a₁ b₀ b₁] as four u16.
-        let mut w = self.val(a);
-        for (i, s) in [a + 1, b, b + 1].into_iter().enumerate() {
-            let v = self.val(s);
-            let v = self.b.ins().ishl_imm_s(v, 16 * (i as i64 + 1));
-            w = self.b.ins().bor(w, v);
-        }
+        // [a₀ a₁ b₀ b₁] as four u16: the two 32-bit words the pairs were split from, when the
+        // split is known (`pair_word`), else the four registers (their 16 bits zero-extended).
+        let w = match (self.pair_word(a), self.pair_word(b)) {
+            (Some(wa), Some(wb)) => {
+                let (wa, wb) = (self.val(wa), self.val(wb));
+                let wb = self.b.ins().ishl_imm_s(wb, 32);
+                self.b.ins().bor(wa, wb)
+            }
+            _ => {
+                let mut w = self.val(a);
+                for (i, s) in [a + 1, b, b + 1].into_iter().enumerate() {
+                    let v = self.val(s);
+                    let v = self.b.ins().ishl_imm_s(v, 16 * (i as i64 + 1));
+                    w = self.b.ins().bor(w, v);
+                }
+                w
+            }
+        };
         let v = self.b.ins().scalar_to_vector(types::I64X2, w);
         let little = MemFlagsData::new().with_endianness(Endianness::Little);
         let v = self.b.ins().bitcast(types::I16X8, little, v);
@@ -149,6 +160,44 @@ impl FnLower<'_, '_, '_> {
         let [a_pair, b_pair] = widen_halves(self.b, f);
         let p = self.b.ins().fmul(a_pair, b_pair);
         [0, 1].map(|i| self.b.ins().extractlane(p, i))
+    }
+
+    /// The register of the 32-bit word whose halves registers `pair` and `pair + 1` hold, when
+    /// the instruction that last wrote them in this segment, before the one being lowered, is
+    /// the bitcast that split that word, and nothing wrote the word since (so it still holds
+    /// what was split: `pair` = its low half, `pair + 1` its high half).
+    fn pair_word(&self, pair: Slot) -> Option<Slot> {
+        let at = self.at as usize;
+        let seg = self
+            .f
+            .segments
+            .iter()
+            .find(|s| (s.start as usize..s.end as usize).contains(&at))?;
+        let before = &self.f.code[seg.start as usize..at];
+        // (An instruction whose registers written are not known here counts as writing all.)
+        let writes = |inst: &Inst, slot: Slot| {
+            if !super::analysis::native(inst) && super::ext::operands(inst).is_none() {
+                return true;
+            }
+            let mut hit = false;
+            super::analysis::native_dsts(inst, |d| hit |= d == slot);
+            hit
+        };
+        let k = before
+            .iter()
+            .rposition(|i| writes(i, pair) || writes(i, pair + 1))?;
+        let Inst::Bitcast {
+            dst,
+            src,
+            dst_bits: 16,
+            dst_count: 2,
+            src_bits: 32,
+            src_count: 1,
+        } = before[k]
+        else {
+            return None;
+        };
+        (dst == pair && !before[k + 1..].iter().any(|i| writes(i, src))).then_some(src)
     }
 
     /// A 16-bit float component (the low 16 bits of `x`) as an exact f64; f16 infinities and
