@@ -2,8 +2,10 @@
 //! `i32x4`, masks for divergent control flow) against the scalar JIT (one invocation at a
 //! time), side by side on one thread: bench/branchy.spv and bench/branchy_opt.spv (divergent
 //! Collatz walks, glslang and spirv-opt output) and bench/vadd.spv (a straight-line load, add
-//! and store). The vector lanes are opt-in because they measured no faster; this is the
-//! measurement to repeat when they change.
+//! and store), and bench/mixdot_reduce.spvasm (the VALVE fp16 dot reduction, 1024 invocations
+//! of 256 pair dots each; its buffers random f16 words). The vector lanes are opt-in because
+//! they measured no faster (about 10 % on the reduction); this is the measurement to repeat
+//! when they change.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig};
@@ -61,5 +63,49 @@ fn lanes(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, lanes);
+/// The VALVE fp16 dot reduction on both paths, one thread.
+fn mixdot(c: &mut Criterion) {
+    let text = include_str!("../../../bench/mixdot_reduce.spvasm");
+    let bytes = spvx_spirv::asm::assemble(text, &spvx_spirv::asm::AsmOptions::default())
+        .expect("the reduction assembles")
+        .bytes();
+    let scalar = compile(&bytes, "mixdot_reduce");
+    let vector = scalar.with_jit_vector_lanes();
+    let cfg = RunConfig {
+        threads: Some(1),
+        ..RunConfig::default()
+    };
+    // Pairs of random f16 values of either sign with magnitudes in [0.25, 2) (exponent fields
+    // 13–15), as the benchmark set's data in [−2, 2] mostly are: every sum exact in f64, so
+    // every dot takes the inline path.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut half = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let sign = (x >> 20) as u32 & 0x8000;
+        let exponent = 13 + (x >> 32) as u32 % 3;
+        sign | exponent << 10 | (x as u32 & 0x3ff)
+    };
+    let mut word = || half() | half() << 16;
+    let a: Vec<u32> = (0..1024 * 256).map(|_| word()).collect();
+    let b: Vec<u32> = (0..256).map(|_| word()).collect();
+    let mut g = c.benchmark_group("lanes_mixdot_f16_reduce_1024x512");
+    g.throughput(Throughput::Elements(1024 * 512));
+    g.sample_size(20);
+    for (engine, module) in [("scalar_jit", &scalar), ("vector_lanes", &vector)] {
+        let mut res = Resources::new();
+        res.set_words(0, 0, &a);
+        res.set_words(0, 1, &b);
+        res.set_words(0, 2, &[0; 1024]);
+        let report = module.run(&mut res, [16, 1, 1], &cfg).expect("runs");
+        assert_eq!(report.jit, JitUse::Ran, "mixdot_reduce on the {engine}");
+        g.bench_function(engine, |bench| {
+            bench.iter(|| module.run(&mut res, [16, 1, 1], &cfg).expect("runs"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, lanes, mixdot);
 criterion_main!(benches);
