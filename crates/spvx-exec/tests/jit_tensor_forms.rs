@@ -15,6 +15,10 @@
 use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig, Tensor};
 use spvx_spirv::asm::{AsmOptions, assemble};
 
+mod glsl_corpus;
+
+use glsl_corpus::Rng;
+
 /// Invocations per workgroup.
 const LOCAL: u32 = 16;
 
@@ -276,18 +280,6 @@ impl Form {
         l("OpReturn");
         l("OpFunctionEnd");
         s
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 

@@ -23,3 +23,5 @@ pub mod fixed;
 pub mod float;
 pub mod intdot;
 pub mod mixdot;
+#[cfg(test)]
+mod test_rng;

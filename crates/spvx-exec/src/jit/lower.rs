@@ -415,10 +415,20 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         if let Some(v) = self.var(slot) {
             return self.b.use_var(v);
         }
-        if let Some(c) = self.shared.constants.get(&slot) {
-            return self.b.ins().iconst(I64, *c as i64);
+        if let Some(c) = self.constant(slot) {
+            return self.b.ins().iconst(I64, c as i64);
         }
         self.load_word(slot as i64)
+    }
+
+    /// The value of register `slot` when [`Self::val`] reads it as a constant of the run (no
+    /// converted branch's arm and no variable holds it).
+    pub fn constant(&self, slot: Slot) -> Option<u64> {
+        if self.var(slot).is_some() || self.overlay.as_ref().is_some_and(|o| o.contains_key(&slot))
+        {
+            return None;
+        }
+        self.shared.constants.get(&slot).copied()
     }
 
     /// Sets register `slot` (a variable, else the register file). While a lane is lowered

@@ -260,15 +260,6 @@ impl FnLower<'_, '_, '_> {
         self.set(dst, r);
     }
 
-    /// The value of register `slot` when it is a constant of the run (no variable holds it).
-    fn constant(&self, slot: Slot) -> Option<u64> {
-        if self.var(slot).is_some() || self.overlay.as_ref().is_some_and(|o| o.contains_key(&slot))
-        {
-            return None;
-        }
-        self.shared.constants.get(&slot).copied()
-    }
-
     /// `x × c` modulo 2^64 for a constant `c`: where `c` is 2^k + 1 or 2^k − 1 (k ≥ 1), a
     /// shift and an add or a subtract, which x86-64 runs in one or two cycles (an `lea` for
     /// 3, 5 and 9) where a multiplication takes three; else a multiplication (Cranelift makes

@@ -41,9 +41,8 @@ impl Worker {
         let prog = d.prog;
         let invocations = d.invocations;
         let pb = prog.private_bytes as usize;
-        // (Not on an empty slice: glibc's memset of 0 bytes at an empty Vec's dangling address
-        // issues an AVX-512 store with an empty mask there, which this CPU (AMD Zen 4) runs
-        // through a microcode assist of about 50 ns: 0.85 ms of a 16,384-workgroup dispatch.)
+        // (Not on an empty slice: a 0-byte memset costs a microcode assist here, see
+        // jit/driver.rs.)
         if !self.workgroup.is_empty() {
             self.workgroup.fill(0);
         }

@@ -97,18 +97,10 @@ mod tests {
     use crate::mixdot::api::{exact_dot2_acc16, exact_dot2_acc32, exact_dot4_acc32};
     use crate::mixdot::op::{Fp8Encoding, Half16Encoding};
 
-    /// SplitMix64.
+    /// `n` pseudo-random words from `seed` (the low halves of SplitMix64's outputs).
     fn words(n: usize, seed: u64) -> Vec<u32> {
-        let mut s = seed;
-        (0..n)
-            .map(|_| {
-                s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = s;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                (z ^ (z >> 31)) as u32
-            })
-            .collect()
+        let mut r = crate::test_rng::SplitMix64(seed);
+        (0..n).map(|_| r.next() as u32).collect()
     }
 
     fn halves(w: u32) -> [u16; 2] {

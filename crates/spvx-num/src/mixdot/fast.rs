@@ -278,17 +278,7 @@ mod tests {
     use crate::mixdot::api::{exact_dot2_acc32, exact_dot4_acc32};
     use crate::mixdot::decode;
 
-    /// SplitMix64.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-    }
+    use crate::test_rng::SplitMix64 as Rng;
 
     /// A 16-bit pattern biased to the edges: subnormals, ±0, the largest values, ±1, and
     /// random bits.

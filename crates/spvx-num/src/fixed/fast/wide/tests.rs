@@ -8,13 +8,12 @@ use rug::float::Constant;
 
 const PREC: u32 = 600;
 
-/// splitmix64.
+/// The next SplitMix64 output from `state`.
 fn rng(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    let mut r = crate::test_rng::SplitMix64(*state);
+    let x = r.next();
+    *state = r.0;
+    x
 }
 
 /// x = n·2^a exactly.
