@@ -1,18 +1,20 @@
-//! The vector-lanes function's frame: the loop over a workgroup's chunks of [`LANES`]
-//! invocations, the vectorised min-PC dispatcher, each segment's masked and all-lanes
-//! versions, the terminators and register access (`ops` and `mem` lower the instructions).
+//! The vector-lanes function's frame: sweeps over the segments in their order, each with the
+//! lanes waiting to run it (a bitmask per segment), loops jumping back while lanes wait at
+//! their header, finished lanes refilled with the workgroup's next invocations at the start of
+//! a sweep; each segment's masked and all-lanes versions, the terminators and register access
+//! (`ops` and `mem` lower the instructions).
 
 use super::LANES;
 use super::analysis::{Kind, Plan};
-use crate::jit::lower_loop::{Workgroup, loop_test, next_local, store_builtins};
+use crate::jit::lower_loop::{Workgroup, next_local, store_builtins};
 use crate::jit::runtime::{CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS};
 use crate::jit::status;
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    Block, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value, types,
+    Block, ConstantData, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value, types,
 };
-use cranelift_frontend::{FunctionBuilder, Switch, Variable};
+use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::HashMap;
 
 pub(super) const I64: types::Type = types::I64;
@@ -20,9 +22,12 @@ pub(super) const I32: types::Type = types::I32;
 pub(super) const I32X4: types::Type = types::I32X4;
 pub(super) const I64X2: types::Type = types::I64X2;
 
-/// A lane's next segment once it has finished (the largest, so that the dispatcher's unsigned
-/// minimum picks it last).
-const FINISHED: i64 = u32::MAX as i64;
+/// Every lane's bit.
+const ALL: i64 = (1 << LANES) - 1;
+
+/// A loop stops jumping back to its header, so that the sweep goes on and the finished lanes
+/// take new invocations, once this many lanes no longer run it (while invocations are left).
+const REFILL_AT: u32 = 1;
 
 /// Vectors of four 32-bit lanes per value.
 pub(super) const H: usize = LANES / 4;
@@ -53,12 +58,14 @@ pub(super) struct VLower<'a, 'b, 'p> {
     pub plan: &'a Plan,
     pub narrow: HashMap<Slot, [Variable; H]>,
     pub ptrs: HashMap<Slot, [Variable; Q]>,
-    next: [Variable; H],
+    /// For each segment, the lanes waiting to run it (bit `l`: lane `l`). Every lane that holds
+    /// an invocation waits at exactly one segment, or runs the segment being lowered.
+    pending: Vec<Variable>,
+    /// The lanes that hold an invocation (bits).
+    busy: Variable,
+    /// The segment being lowered's active lanes: masks (in its masked version) and bits.
     active: [Variable; H],
-    /// The smallest next segment of the inactive lanes (`FINISHED`: none), while a masked
-    /// version runs: a segment before it can be entered straight, keeping the active lanes
-    /// (the dispatcher would choose the same).
-    rest: Variable,
+    active_bits: Variable,
     /// How many lanes are active (the step cost of a segment is per active lane).
     count: Variable,
     steps: Variable,
@@ -67,13 +74,30 @@ pub(super) struct VLower<'a, 'b, 'p> {
     pub ctx: Value,
     regs: Value,
     budget: Value,
+    /// The workgroup's invocation count, its next invocation not yet given to a lane, and
+    /// that invocation's LocalInvocationId.
+    invocations: Value,
+    next: Variable,
+    local: [Variable; 3],
     /// For each memory space a pointer of the program points into: base, length, read-only.
     pub spaces: HashMap<u32, (Value, Value, Value)>,
     pub bail: Block,
-    dispatch: Block,
-    chunk_done: Block,
-    masked_blocks: Vec<Block>,
-    full_blocks: Vec<Block>,
+    /// The start of a sweep (lanes refilled, then the first segment).
+    top: Block,
+    /// Each segment's start (the test whether any lane waits there).
+    starts: Vec<Block>,
+    /// Where the sweep goes on after each segment (its loops' tests, then the next segment).
+    after: Vec<Block>,
+    /// The segment being lowered.
+    current: usize,
+    /// How segments are entered (`Shape`), each entered one's run block (its lanes in
+    /// `entering`) and its all-lanes version.
+    shape: Shape,
+    runs: Vec<Block>,
+    full_runs: Vec<Block>,
+    entering: Variable,
+    /// Steps per active lane owed by the segments lowered since the last terminator.
+    owed: u32,
     /// Where the loads and stores of inactive lanes go (16 bytes of the native stack).
     pub dummy: Value,
     /// Instructions lowered.
@@ -81,6 +105,8 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// While an arm of a converted branch is lowered (`select`): the values it gives
     /// registers, instead of writing them.
     pub overlay: Option<HashMap<Slot, V>>,
+    /// Boolean vectors (0 or 1 per lane) made from masks, and those masks.
+    pub masks: HashMap<Value, Value>,
 }
 
 impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
@@ -108,21 +134,26 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         for s in &plan.inputs {
             narrow.insert(*s, [0; H].map(|_| b.declare_var(I32X4)));
         }
-        let next = [0; H].map(|_| b.declare_var(I32X4));
+        let pending = f.segments.iter().map(|_| b.declare_var(I64)).collect();
+        let busy = b.declare_var(I64);
         let active = [0; H].map(|_| b.declare_var(I32X4));
-        let rest = b.declare_var(I32);
+        let active_bits = b.declare_var(I64);
         let count = b.declare_var(I64);
         let steps = b.declare_var(I64);
+        let next = b.declare_var(I64);
+        let local = [0; 3].map(|_| b.declare_var(I64));
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let p = b.block_params(entry).to_vec();
         let bail = b.create_block();
         b.set_cold_block(bail);
-        let dispatch = b.create_block();
-        let chunk_done = b.create_block();
-        let masked_blocks = f.segments.iter().map(|_| b.create_block()).collect();
-        let full_blocks = f.segments.iter().map(|_| b.create_block()).collect();
+        let top = b.create_block();
+        let starts = f.segments.iter().map(|_| b.create_block()).collect();
+        let after = f.segments.iter().map(|_| b.create_block()).collect();
+        let runs = f.segments.iter().map(|_| b.create_block()).collect();
+        let full_runs = f.segments.iter().map(|_| b.create_block()).collect();
+        let entering = b.declare_var(I64);
         let ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
         let dummy = b.ins().stack_addr(I64, ss, 0);
         VLower {
@@ -131,31 +162,40 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             plan,
             narrow,
             ptrs,
-            next,
+            pending,
+            busy,
             active,
-            rest,
+            active_bits,
             count,
             steps,
             full: false,
             ctx: p[0],
             regs: p[1],
             budget: p[0],
+            invocations: p[2],
+            next,
+            local,
             spaces: HashMap::new(),
             bail,
-            dispatch,
-            chunk_done,
-            masked_blocks,
-            full_blocks,
+            top,
+            starts,
+            after,
+            current: 0,
+            shape: Shape::default(),
+            runs,
+            full_runs,
+            entering,
+            owed: 0,
             dummy,
             lowered: 0,
             overlay: None,
+            masks: HashMap::new(),
         }
     }
 
     /// Lowers the whole function: `fn(ctx, regs, invocations) -> status`, `regs` the register
     /// files of [`LANES`] lanes (`state_words` words each).
     pub fn lower(&mut self, state_words: usize) {
-        let n = self.b.block_params(self.b.current_block().expect("entry"))[2];
         let t = MemFlagsData::trusted();
         let invariant = t.with_readonly().with_can_move();
         self.budget = self.b.ins().load(I64, invariant, self.ctx, CTX_BUDGET);
@@ -165,39 +205,230 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.def_var(self.steps, steps);
         self.load_spaces(table, count);
         let group = Workgroup::load(self.b, self.ctx);
-        // The chunk loop: its first invocation and LocalInvocationId.
-        let first = self.b.declare_var(I64);
-        let local = [0; 3].map(|_| self.b.declare_var(I64));
         let zero = self.b.ins().iconst(I64, 0);
-        self.b.def_var(first, zero);
-        for v in local {
+        for v in self.local.into_iter().chain([self.next, self.busy]) {
             self.b.def_var(v, zero);
         }
-        let head = self.b.create_block();
-        self.b.ins().jump(head, &[]);
+        for v in self.pending.clone() {
+            self.b.def_var(v, zero);
+        }
+        // Every register starts as zero (a masked write reads the register's old value).
+        let z32 = self.splat_i32(0);
+        let z64 = {
+            let z = self.b.ins().iconst(I64, 0);
+            self.b.ins().splat(I64X2, z)
+        };
+        let mut all: Vec<(&Slot, &[Variable; H])> = self.narrow.iter().collect();
+        all.sort_unstable_by_key(|(s, _)| **s);
+        for (_, vars) in all {
+            for v in vars {
+                self.b.def_var(*v, z32);
+            }
+        }
+        let mut all: Vec<(&Slot, &[Variable; Q])> = self.ptrs.iter().collect();
+        all.sort_unstable_by_key(|(s, _)| **s);
+        for (_, vars) in all {
+            for v in vars {
+                self.b.def_var(*v, z64);
+            }
+        }
+        self.b.ins().jump(self.top, &[]);
 
-        self.b.switch_to_block(head);
-        let c = self.b.use_var(first);
-        let (chunk, finish) = (self.b.create_block(), self.b.create_block());
-        loop_test(self.b, c, n, finish, chunk);
-        self.b.switch_to_block(finish);
-        self.return_status(status::DONE);
+        self.b.switch_to_block(self.bail);
+        let s = self.b.ins().iconst(I64, status::BAIL as i64);
+        self.b.ins().return_(&[s]);
 
-        // A chunk: each lane's built-ins into its register file, the inputs from there.
-        self.b.switch_to_block(chunk);
-        let mut at = local.map(|v| self.b.use_var(v));
+        self.lower_top(state_words, &group);
+        self.shape = self.shape();
+        let f = self.f;
+        let n = f.segments.len();
+        for i in 0..n {
+            let shape = &self.shape;
+            if !shape.entered[i] {
+                continue;
+            }
+            if shape.walked(i) {
+                // Any lane waiting here: run the segment, else go on.
+                self.b.switch_to_block(self.starts[i]);
+                let bits = self.b.use_var(self.pending[i]);
+                let zero = self.b.ins().iconst(I64, 0);
+                self.b.def_var(self.pending[i], zero);
+                self.b.def_var(self.entering, bits);
+                self.b.ins().brif(bits, self.runs[i], &[], self.after[i], &[]);
+            }
+            if !self.shape.fused[i] {
+                self.lower_run(i);
+            }
+        }
+        // After a segment: back to the header of each loop whose last back edge leaves it
+        // (the innermost first) while lanes wait there, unless enough lanes are idle to
+        // refill them first; then the next segment of the sweep.
+        let last = last_back_edges(f);
+        for i in 0..n {
+            self.b.switch_to_block(self.after[i]);
+            for h in (0..=i).rev().filter(|h| last[*h] == Some(i)) {
+                self.loop_back(h);
+            }
+            let next = (i + 1..n).find(|k| self.shape.walked(*k));
+            let next = next.map_or(self.top, |k| self.starts[k]);
+            self.b.ins().jump(next, &[]);
+        }
+    }
+
+    /// Segment `i`'s run block: the lanes of `entering` (some) run it, in its all-lanes version
+    /// when every lane is active, else in its masked version.
+    fn lower_run(&mut self, i: usize) {
+        self.b.switch_to_block(self.runs[i]);
+        let bits = self.b.use_var(self.entering);
+        self.b.def_var(self.active_bits, bits);
+        let all = self.b.ins().icmp_imm_s(IntCC::Equal, bits, ALL);
+        let (full_blk, masked_blk) = (self.full_runs[i], self.b.create_block());
+        self.b.ins().brif(all, full_blk, &[], masked_blk, &[]);
+        for full in [false, true] {
+            self.full = full;
+            self.b
+                .switch_to_block(if full { full_blk } else { masked_blk });
+            if !full {
+                let m = self.masks_of_bits(bits);
+                for h in HALVES {
+                    self.b.def_var(self.active[h], m[h]);
+                }
+                let c = self.b.ins().popcnt(bits);
+                self.b.def_var(self.count, c);
+            }
+            self.lower_segment(i);
+        }
+        self.full = false;
+    }
+
+    /// Segment `i`'s instructions and terminator, for the active lanes.
+    fn lower_segment(&mut self, i: usize) {
+        self.current = i;
+        let f = self.f;
+        let seg = &f.segments[i];
+        self.spend(seg.end - seg.start + 1);
+        for k in seg.start..seg.end {
+            self.lower_inst(&f.code[k as usize]);
+            if !self.full {
+                self.lowered += 1;
+            }
+        }
+        self.lower_term(&seg.term);
+    }
+
+    /// Which segments lanes can reach, and how each is entered: the entry segment and every
+    /// target of a terminator the lowering keeps (a converted branch's: its meeting segment).
+    fn shape(&self) -> Shape {
+        let f = self.f;
+        let n = f.segments.len();
+        let targets = |s: usize| -> Vec<(SegId, bool)> {
+            match &f.segments[s].term {
+                Term::Branch(e) => vec![(e.target, false)],
+                Term::BranchConditional {
+                    on_true, on_false, ..
+                } => match self.converted(on_true, on_false) {
+                    Some(m) => vec![(m, false)],
+                    None => vec![(on_true.target, true), (on_false.target, true)],
+                },
+                _ => Vec::new(),
+            }
+        };
+        let mut entered = vec![false; n];
+        let entry = f.entry as usize;
+        entered[entry] = true;
+        let mut work = vec![entry];
+        while let Some(s) = work.pop() {
+            for (t, _) in targets(s) {
+                if !entered[t as usize] {
+                    entered[t as usize] = true;
+                    work.push(t as usize);
+                }
+            }
+        }
+        // Edges into each segment from entered ones (the entry's lanes also come from the
+        // sweep's start).
+        let mut preds: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
+        preds[entry].push((usize::MAX, false));
+        for s in (0..n).filter(|s| entered[*s]) {
+            for (t, conditional) in targets(s) {
+                preds[t as usize].push((s, conditional));
+            }
+        }
+        let last = last_back_edges(f);
+        let ends_loop = |s: usize| last.contains(&Some(s));
+        let mut fused = vec![false; n];
+        let mut direct = vec![false; n];
+        for t in 0..n {
+            if let [(s, conditional)] = preds[t][..]
+                && s < t
+            {
+                if !conditional {
+                    fused[t] = true;
+                } else if !ends_loop(s) {
+                    // (At most one of a branch's targets: the first.)
+                    direct[t] = !targets(s).iter().any(|(o, _)| direct[*o as usize]);
+                }
+            }
+        }
+        Shape {
+            entered,
+            fused,
+            direct,
+        }
+    }
+    /// The start of a sweep: the step budget checked, idle lanes given the workgroup's next
+    /// invocations (their built-ins into their register files, then every input register
+    /// reloaded) waiting at the entry segment; the function returns when no lane is busy.
+    fn lower_top(&mut self, state_words: usize, group: &Workgroup) {
+        self.b.switch_to_block(self.top);
+        self.check_steps();
+        let busy = self.b.use_var(self.busy);
+        let next = self.b.use_var(self.next);
+        let left = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, next, self.invocations);
+        let idle = self.b.ins().icmp_imm_s(IntCC::NotEqual, busy, ALL);
+        let refill = self.b.ins().band(left, idle);
+        let (fill, run) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(refill, fill, &[], run, &[]);
+
+        self.b.switch_to_block(fill);
+        let entry = self.f.entry as usize;
         for l in 0..LANES {
+            let busy = self.b.use_var(self.busy);
+            let next = self.b.use_var(self.next);
+            let bit = self.b.ins().band_imm_s(busy, 1 << l);
+            let left = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedLessThan, next, self.invocations);
+            let free = self.b.ins().icmp_imm_s(IntCC::Equal, bit, 0);
+            let take = self.b.ins().band(free, left);
+            let (start, skip) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(take, start, &[], skip, &[]);
+            self.b.switch_to_block(start);
             let regs = self
                 .b
                 .ins()
                 .iadd_imm_s(self.regs, (l * state_words * 8) as i64);
-            let index = self.b.ins().iadd_imm_s(c, l as i64);
-            store_builtins(self.b, &self.plan.builtins, regs, &group, index, at);
-            at = next_local(self.b, at, group.size);
+            let at = self.local.map(|v| self.b.use_var(v));
+            store_builtins(self.b, &self.plan.builtins, regs, group, next, at);
+            let at = next_local(self.b, at, group.size);
+            for (v, x) in self.local.iter().zip(at) {
+                self.b.def_var(*v, x);
+            }
+            let next = self.b.ins().iadd_imm_s(next, 1);
+            self.b.def_var(self.next, next);
+            let busy = self.b.ins().bor_imm_s(busy, 1 << l);
+            self.b.def_var(self.busy, busy);
+            let p = self.b.use_var(self.pending[entry]);
+            let p = self.b.ins().bor_imm_s(p, 1 << l);
+            self.b.def_var(self.pending[entry], p);
+            self.b.ins().jump(skip, &[]);
+            self.b.switch_to_block(skip);
         }
-        for (v, x) in local.iter().zip(at) {
-            self.b.def_var(*v, x);
-        }
+        let t = MemFlagsData::trusted();
         for s in self.plan.inputs.clone() {
             let z = self.splat_i32(0);
             let mut halves = [z; H];
@@ -211,83 +442,43 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                 self.b.def_var(vars[h], halves[h]);
             }
         }
-        // Every other register starts afresh in each chunk (so that none is live from one
-        // chunk into the next: a masked write reads the register's old value).
-        let z32 = self.splat_i32(0);
-        let z64 = {
-            let z = self.b.ins().iconst(I64, 0);
-            self.b.ins().splat(I64X2, z)
-        };
-        let mut fresh: Vec<(&Slot, &[Variable; H])> = self
-            .narrow
-            .iter()
-            .filter(|(s, _)| !self.plan.inputs.contains(s))
-            .collect();
-        fresh.sort_unstable_by_key(|(s, _)| **s);
-        for (_, vars) in fresh.into_iter() {
-            for v in vars {
-                self.b.def_var(*v, z32);
-            }
-        }
-        let mut fresh: Vec<(&Slot, &[Variable; Q])> = self.ptrs.iter().collect();
-        fresh.sort_unstable_by_key(|(s, _)| **s);
-        for (_, vars) in fresh.into_iter() {
-            for v in vars {
-                self.b.def_var(*v, z64);
-            }
-        }
-        // Lanes past the workgroup's end start finished.
-        let left = self.b.ins().isub(n, c);
-        let left = self.b.ins().ireduce(I32, left);
-        let left = self.b.ins().splat(I32X4, left);
-        let start = self.splat_i32(self.f.entry as i64);
-        let done = self.splat_i32(FINISHED);
-        for h in HALVES {
-            let iota = self.iota(4 * h as i64);
-            let present = self.b.ins().icmp(IntCC::UnsignedLessThan, iota, left);
-            let v = self.b.ins().bitselect(present, start, done);
-            self.b.def_var(self.next[h], v);
-        }
-        self.b.ins().jump(self.dispatch, &[]);
+        self.b.ins().jump(run, &[]);
 
-        self.b.switch_to_block(self.chunk_done);
-        let c = self.b.use_var(first);
-        let c = self.b.ins().iadd_imm_s(c, LANES as i64);
-        self.b.def_var(first, c);
-        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(run);
+        let busy = self.b.use_var(self.busy);
+        let (finish, first) = (self.b.create_block(), self.starts[0]);
+        // (The sweep's own blocks as the second target: Cranelift's LICM, `loop_test`.)
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, busy, 0);
+        self.b.ins().brif(none, finish, &[], first, &[]);
+        self.b.switch_to_block(finish);
+        self.return_status(status::DONE);
+    }
 
-        self.b.switch_to_block(self.bail);
-        let s = self.b.ins().iconst(I64, status::BAIL as i64);
-        self.b.ins().return_(&[s]);
-
-        self.lower_dispatch();
-        let header = loop_headers(self.f);
-        let f = self.f;
-        for (i, seg) in f.segments.iter().enumerate() {
-            for full in [false, true] {
-                self.full = full;
-                let blk = if full {
-                    self.full_blocks[i]
-                } else {
-                    self.masked_blocks[i]
-                };
-                self.b.switch_to_block(blk);
-                self.spend(seg.end - seg.start + 1);
-                // (Segments are entered straight, without the dispatcher: check at loop
-                // headers, as the scalar lowering does.)
-                if header[i] {
-                    self.check_steps();
-                }
-                for k in seg.start..seg.end {
-                    self.lower_inst(&f.code[k as usize]);
-                    if !full {
-                        self.lowered += 1;
-                    }
-                }
-                self.lower_term(&seg.term);
-            }
-        }
-        self.full = false;
+    /// Jumps back to loop header `h` when lanes wait there, unless invocations are left and at
+    /// least [`REFILL_AT`] lanes are idle (no longer in the loop): the sweep then goes on, and
+    /// those lanes start new invocations at its start.
+    fn loop_back(&mut self, h: usize) {
+        let waiting = self.b.use_var(self.pending[h]);
+        let next = self.b.use_var(self.next);
+        let left = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, next, self.invocations);
+        let looping = self.b.ins().popcnt(waiting);
+        let idle = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, looping, (LANES as u32 - REFILL_AT) as i64);
+        let idle = self.b.ins().bnot(idle);
+        let refill = self.b.ins().band(left, idle);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, waiting, 0);
+        let on = self.b.ins().bor(none, refill);
+        let (back, forward) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(on, forward, &[], back, &[]);
+        self.b.switch_to_block(back);
+        self.check_steps();
+        self.b.ins().jump(self.starts[h], &[]);
+        self.b.switch_to_block(forward);
     }
 
     /// The base, length and read-only flag of every memory space a pointer of the program
@@ -312,78 +503,29 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         }
     }
 
-    /// The dispatcher: the smallest next segment of any lane (all finished: the chunk is
-    /// done), the lanes waiting there made active, the budget checked, and a jump to the
-    /// segment's all-lanes version when every lane is active, else its masked version.
-    fn lower_dispatch(&mut self) {
-        self.b.switch_to_block(self.dispatch);
-        let n = self.next.map(|v| self.b.use_var(v));
-        let min = self.umin_lanes(n);
-        let finished = self.b.ins().iconst(I32, FINISHED);
-        let done = self.b.ins().icmp(IntCC::Equal, min, finished);
-        let run = self.b.create_block();
-        self.b.ins().brif(done, self.chunk_done, &[], run, &[]);
-        self.b.switch_to_block(run);
-        self.check_steps();
-        let all = self.activate(min);
-        let min = self.b.ins().uextend(I64, min);
-        let (full, masked) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(all, full, &[], masked, &[]);
-        for (from, blocks) in [
-            (full, self.full_blocks.clone()),
-            (masked, self.masked_blocks.clone()),
-        ] {
-            self.b.switch_to_block(from);
-            let mut sw = Switch::new();
-            for (i, blk) in blocks.iter().enumerate() {
-                sw.set_entry(i as u128, *blk);
-            }
-            sw.emit(self.b, min, self.bail);
-        }
-    }
-
-    /// Makes the lanes whose next segment is `min` (the smallest) active, and the smallest of
-    /// the others' the rest; returns whether every lane is active.
-    fn activate(&mut self, min: Value) -> Value {
-        let n = self.next.map(|v| self.b.use_var(v));
-        let at = self.b.ins().splat(I32X4, min);
-        let a = n.map(|x| self.b.ins().icmp(IntCC::Equal, x, at));
-        self.set_active(a);
-        let done = self.splat_i32(FINISHED);
-        let others = HALVES.map(|h| self.b.ins().bitselect(a[h], done, n[h]));
-        let rest = self.umin_lanes(others);
-        self.b.def_var(self.rest, rest);
-        let both = self.fold(&a, Fold::And);
-        self.b.ins().vall_true(both)
-    }
-
     /// The vectors of `v` combined lane by lane.
     pub fn fold(&mut self, v: &[Value], op: Fold) -> Value {
         let mut r = v[0];
         for x in &v[1..] {
             r = match op {
-                Fold::And => self.b.ins().band(r, *x),
                 Fold::Or => self.b.ins().bor(r, *x),
-                Fold::UMin => self.b.ins().umin(r, *x),
             };
         }
         r
     }
 
-    /// The unsigned minimum of the lanes.
-    fn umin_lanes(&mut self, v: V) -> Value {
-        let m = self.fold(&v, Fold::UMin);
-        let mut min = self.b.ins().extractlane(m, 0);
-        for i in 1..4 {
-            let x = self.b.ins().extractlane(m, i);
-            min = self.b.ins().umin(min, x);
-        }
-        min
+    /// Spends `n` steps for every active lane (the scalar JIT's count: each invocation pays
+    /// for each segment it runs); owed until the terminator (`pay`).
+    pub fn spend(&mut self, n: u32) {
+        self.owed += n;
     }
 
-    /// Spends `n` steps for every active lane (the scalar JIT's count: each invocation pays
-    /// for each segment it runs).
-    pub fn spend(&mut self, n: u32) {
+    /// Adds the steps owed to the count.
+    fn pay(&mut self) {
+        let n = std::mem::take(&mut self.owed);
+        if n == 0 {
+            return;
+        }
         let lanes = if self.full {
             self.b.ins().iconst(I64, LANES as i64)
         } else {
@@ -395,19 +537,29 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.def_var(self.steps, s);
     }
 
-    /// Sets the active lanes (and their count) to the masks `a`.
-    fn set_active(&mut self, a: V) {
-        for h in HALVES {
-            self.b.def_var(self.active[h], a[h]);
-        }
-        let mut bits = self.b.ins().vhigh_bits(I64, a[0]);
-        for (h, x) in a.iter().enumerate().skip(1) {
+    /// The lanes of bits `bits` as masks.
+    fn masks_of_bits(&mut self, bits: Value) -> V {
+        let b32 = self.b.ins().ireduce(I32, bits);
+        let all = self.b.ins().splat(I32X4, b32);
+        HALVES.map(|h| {
+            let lane = |i: usize| (1u32 << (4 * h + i)).to_le_bytes();
+            let bytes: Vec<u8> = (0..4).flat_map(lane).collect();
+            let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+            let k = self.b.ins().vconst(I32X4, c);
+            let x = self.b.ins().band(all, k);
+            self.b.ins().icmp(IntCC::Equal, x, k)
+        })
+    }
+
+    /// The lanes of masks `m` as bits.
+    fn bits_of_masks(&mut self, m: V) -> Value {
+        let mut bits = self.b.ins().vhigh_bits(I64, m[0]);
+        for (h, x) in m.iter().enumerate().skip(1) {
             let more = self.b.ins().vhigh_bits(I64, *x);
             let more = self.b.ins().ishl_imm_s(more, 4 * h as i64);
             bits = self.b.ins().bor(bits, more);
         }
-        let n = self.b.ins().popcnt(bits);
-        self.b.def_var(self.count, n);
+        bits
     }
 
     /// Past the budget the function returns `STEPS`.
@@ -443,16 +595,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     pub fn splat_i32(&mut self, x: i64) -> Value {
         let c = self.b.ins().iconst(I32, x as u32 as i64);
         self.b.ins().splat(I32X4, c)
-    }
-
-    /// `[from, from + 1, from + 2, from + 3]`.
-    fn iota(&mut self, from: i64) -> Value {
-        let mut v = self.splat_i32(from);
-        for i in 1..4 {
-            let x = self.b.ins().iconst(I32, from + i);
-            v = self.b.ins().insertlane(v, x, i as u8);
-        }
-        v
     }
 
     /// The value of a 32-bit register (a constant splatted).
@@ -510,30 +652,32 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
-    /// A boolean register (0 or 1 per lane) as masks.
+    /// A boolean register (0 or 1 per lane) as masks (those it was made from, when known).
     pub fn mask_of(&mut self, s: Slot) -> V {
         let v = self.get(s);
         let zero = self.splat_i32(0);
-        v.map(|x| self.b.ins().icmp(IntCC::NotEqual, x, zero))
+        v.map(|x| match self.masks.get(&x) {
+            Some(m) => *m,
+            None => self.b.ins().icmp(IntCC::NotEqual, x, zero),
+        })
     }
 
     /// Masks as booleans (0 or 1).
     pub fn bools(&mut self, m: V) -> V {
         let one = self.splat_i32(1);
-        m.map(|x| self.b.ins().band(x, one))
+        HALVES.map(|h| {
+            let r = self.b.ins().band(m[h], one);
+            self.masks.insert(r, m[h]);
+            r
+        })
     }
 
     fn lower_term(&mut self, term: &'p Term) {
         match term {
             Term::Branch(e) => {
-                if self.full {
-                    self.copies(e, None);
-                    self.b.ins().jump(self.full_blocks[e.target as usize], &[]);
-                } else {
-                    let a = self.act().expect("masked");
-                    self.copies(e, Some(a));
-                    self.goto(a, e.target);
-                }
+                let a = self.act();
+                self.copies(e, a);
+                self.go_on(e.target);
             }
             Term::BranchConditional {
                 cond,
@@ -544,134 +688,86 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                 if self.if_convert(c, on_true, on_false) {
                     return;
                 }
-                let a = self.act();
-                let (t, f) = match a {
+                let (t, f) = match self.act() {
                     Some(a) => (
                         HALVES.map(|h| self.b.ins().band(a[h], c[h])),
                         HALVES.map(|h| self.b.ins().band_not(a[h], c[h])),
                     ),
                     None => (c, c.map(|x| self.b.ins().bnot(x))),
                 };
-                // Every active lane one way: straight on (the all-lanes version stays in it).
-                let any = |l: &mut Self, m: V| {
-                    let x = l.fold(&m, Fold::Or);
-                    l.b.ins().vany_true(x)
-                };
-                let (any_t, any_f) = (any(self, t), any(self, f));
-                let (only_t, not_only_t, only_f, split) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                self.b.ins().brif(any_f, not_only_t, &[], only_t, &[]);
-                self.b.switch_to_block(not_only_t);
-                self.b.ins().brif(any_t, split, &[], only_f, &[]);
-                for (blk, e, m) in [(only_t, on_true, t), (only_f, on_false, f)] {
-                    self.b.switch_to_block(blk);
-                    if self.full {
-                        self.copies(e, None);
-                        self.b.ins().jump(self.full_blocks[e.target as usize], &[]);
+                self.copies(on_true, Some(t));
+                self.copies(on_false, Some(f));
+                self.pay();
+                let active = self.b.use_var(self.active_bits);
+                let taken = self.bits_of_masks(c);
+                let tb = self.b.ins().band(active, taken);
+                let fb = self.b.ins().band_not(active, taken);
+                let mut direct = None;
+                for (target, lanes) in [(on_true.target, tb), (on_false.target, fb)] {
+                    if self.shape.direct[target as usize] {
+                        direct = Some((target, lanes));
                     } else {
-                        self.copies(e, Some(m));
-                        self.goto(m, e.target);
+                        self.wait(target, lanes);
                     }
                 }
-                self.b.switch_to_block(split);
-                self.split(t, f, on_true, on_false);
-            }
-            Term::Return | Term::ReturnValue { .. } | Term::Kill => {
-                if self.full {
-                    self.b.ins().jump(self.chunk_done, &[]);
-                } else {
-                    let a = self.act().expect("masked");
-                    self.send(a, FINISHED);
-                    self.b.ins().jump(self.dispatch, &[]);
+                let after = self.after[self.current];
+                match direct {
+                    // The lanes going there run it at once (they are the only ones that can).
+                    Some((target, lanes)) => {
+                        self.b.def_var(self.entering, lanes);
+                        self.b
+                            .ins()
+                            .brif(lanes, self.runs[target as usize], &[], after, &[]);
+                    }
+                    None => {
+                        self.b.ins().jump(after, &[]);
+                    }
                 }
             }
+            Term::Return | Term::ReturnValue { .. } | Term::Kill => {
+                self.pay();
+                let active = self.b.use_var(self.active_bits);
+                let busy = self.b.use_var(self.busy);
+                let busy = self.b.ins().band_not(busy, active);
+                self.b.def_var(self.busy, busy);
+                self.b.ins().jump(self.after[self.current], &[]);
+            }
             _ => {
-                // (Unreachable; `analysis::plan` admits no other.)
+                // (OpUnreachable in an active lane; `analysis::plan` admits no other.)
+                self.owed = 0;
                 self.b.ins().jump(self.bail, &[]);
             }
         }
     }
 
-    /// The lanes of `t` go along `on_true`, those of `f` along `on_false` (both some): the
-    /// ones going to the earlier segment run on at once (the min-PC rule), the others wait.
-    fn split(&mut self, t: V, f: V, on_true: &Edge, on_false: &Edge) {
-        self.copies(on_true, Some(t));
-        self.copies(on_false, Some(f));
-        let (lo, hi) = if on_true.target <= on_false.target {
-            ((t, on_true.target), (f, on_false.target))
-        } else {
-            ((f, on_false.target), (t, on_true.target))
-        };
-        if lo.1 == hi.1 {
-            let both = HALVES.map(|h| self.b.ins().bor(t[h], f[h]));
-            let was_full = self.full;
-            self.full = false;
-            self.goto(both, lo.1);
-            self.full = was_full;
+    /// Every active lane goes on to segment `target` (no phi copies left): at once when they
+    /// are the only lanes that reach it (its code follows), else it waits for its turn.
+    pub fn go_on(&mut self, target: SegId) {
+        if self.shape.fused[target as usize] {
+            self.lower_segment(target as usize);
             return;
         }
-        self.send(hi.0, hi.1 as i64);
-        // The rest: the smaller of the others' and `hi`.
-        let rest = if self.full {
-            self.b.ins().iconst(I32, hi.1 as i64)
-        } else {
-            let r = self.b.use_var(self.rest);
-            let h = self.b.ins().iconst(I32, hi.1 as i64);
-            self.b.ins().umin(r, h)
-        };
-        self.b.def_var(self.rest, rest);
-        self.set_active(lo.0);
-        let was_full = self.full;
-        self.full = false;
-        self.goto(lo.0, lo.1);
-        self.full = was_full;
-    }
-
-    /// Every active lane goes on to segment `target` (no phi copies left).
-    pub fn go_on(&mut self, target: SegId) {
-        match self.act() {
-            None => {
-                self.b.ins().jump(self.full_blocks[target as usize], &[]);
-            }
-            Some(a) => self.goto(a, target),
+        self.pay();
+        if self.full && target as usize <= self.current {
+            // Every lane back to a loop header (so none waits anywhere else): straight into
+            // its all-lanes version, as the sweep would run it.
+            self.check_steps();
+            let all = self.b.ins().iconst(I64, ALL);
+            self.b.def_var(self.active_bits, all);
+            self.b.ins().jump(self.full_runs[target as usize], &[]);
+            return;
         }
+        let active = self.b.use_var(self.active_bits);
+        self.wait(target, active);
+        self.b.ins().jump(self.after[self.current], &[]);
     }
 
-    /// The active lanes `a` go to segment `target`: straight into its masked version when it
-    /// comes before every other lane's next segment; when other lanes wait there, they join
-    /// (into the all-lanes version when that makes all of them); else through the dispatcher.
-    fn goto(&mut self, a: V, target: SegId) {
-        let rest = self.b.use_var(self.rest);
-        let tc = self.b.ins().iconst(I32, target as i64);
-        let before = self.b.ins().icmp(IntCC::UnsignedLessThan, tc, rest);
-        let (straight, not_before, join, other) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(before, straight, &[], not_before, &[]);
-        self.b.switch_to_block(straight);
-        self.b.ins().jump(self.masked_blocks[target as usize], &[]);
-        self.b.switch_to_block(not_before);
-        self.send(a, target as i64);
-        let at = self.b.ins().icmp(IntCC::Equal, tc, rest);
-        self.b.ins().brif(at, join, &[], other, &[]);
-        self.b.switch_to_block(other);
-        self.b.ins().jump(self.dispatch, &[]);
-        self.b.switch_to_block(join);
-        let all = self.activate(tc);
-        self.b.ins().brif(
-            all,
-            self.full_blocks[target as usize],
-            &[],
-            self.masked_blocks[target as usize],
-            &[],
-        );
+    /// The lanes of bits `lanes` wait at segment `target`.
+    fn wait(&mut self, target: SegId, lanes: Value) {
+        let v = self.pending[target as usize];
+        let p = self.b.use_var(v);
+        let p = self.b.ins().bor(p, lanes);
+        self.b.def_var(v, p);
     }
 
     /// An edge's phi copies for the lanes of `guard` (`None`: every lane).
@@ -687,34 +783,43 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         }
         self.full = saved;
     }
+}
 
-    /// The lanes of `g` go to segment `seg` next.
-    fn send(&mut self, g: V, seg: i64) {
-        let t = self.splat_i32(seg);
-        for h in HALVES {
-            let old = self.b.use_var(self.next[h]);
-            let v = self.b.ins().bitselect(g[h], t, old);
-            self.b.def_var(self.next[h], v);
-        }
+/// How the lanes reach each segment.
+#[derive(Default)]
+struct Shape {
+    /// Some lane can run it.
+    entered: Vec<bool>,
+    /// Only the lanes of one earlier segment that branches there unconditionally reach it:
+    /// its code follows that segment's.
+    fused: Vec<bool>,
+    /// Only the lanes of one earlier segment's conditional branch reach it: they run it at
+    /// once, from the branch.
+    direct: Vec<bool>,
+}
+
+impl Shape {
+    /// Whether the sweep tests segment `i` for waiting lanes.
+    fn walked(&self, i: usize) -> bool {
+        self.entered[i] && !self.fused[i] && !self.direct[i]
     }
 }
 
 /// How [`VLower::fold`] combines vectors.
 pub(super) enum Fold {
-    And,
     Or,
-    UMin,
 }
 
-/// The segments some edge enters from a segment not before it: every cycle passes one.
-fn loop_headers(f: &Function) -> Vec<bool> {
-    let mut header = vec![false; f.segments.len()];
+/// For each segment some edge enters from a segment not before it (a loop header: every cycle
+/// passes one), the last such segment.
+fn last_back_edges(f: &Function) -> Vec<Option<usize>> {
+    let mut last = vec![None; f.segments.len()];
     for (i, seg) in f.segments.iter().enumerate() {
         for t in crate::jit::analysis::successors(&seg.term) {
             if (t as usize) <= i {
-                header[t as usize] = true;
+                last[t as usize] = Some(i);
             }
         }
     }
-    header
+    last
 }

@@ -78,6 +78,19 @@ impl VLower<'_, '_, '_> {
                     LogicOp::Equal => self.flags(IntCC::Equal, x, y),
                     LogicOp::NotEqual => self.flags(IntCC::NotEqual, x, y),
                 };
+                // And and Or of booleans made from masks: the masks' (for `mask_of`).
+                if matches!(op, LogicOp::And | LogicOp::Or) {
+                    for h in HALVES {
+                        if let (Some(p), Some(q)) = (self.masks.get(&x[h]), self.masks.get(&y[h])) {
+                            let (p, q) = (*p, *q);
+                            let m = match op {
+                                LogicOp::And => self.b.ins().band(p, q),
+                                _ => self.b.ins().bor(p, q),
+                            };
+                            self.masks.insert(r[h], m);
+                        }
+                    }
+                }
                 self.put(*dst, r);
             }
             Inst::LNot { dst, a } => {
@@ -206,6 +219,12 @@ impl VLower<'_, '_, '_> {
             IBinOp::Or => HALVES.map(|h| self.b.ins().bor(x[h], y[h])),
             IBinOp::Xor => HALVES.map(|h| self.b.ins().bxor(x[h], y[h])),
             IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => self.shift(op, bits, x, b),
+            IBinOp::UDiv | IBinOp::UMod => match self.plan.kind(b) {
+                super::analysis::Kind::Const(c) if c as u32 & width_mask(bits) != 0 => {
+                    self.divide_by(op, x, c as u32 & width_mask(bits))
+                }
+                _ => self.divide(op, bits, x, y),
+            },
             _ => self.divide(op, bits, x, y),
         };
         self.put(dst, r);
@@ -252,6 +271,23 @@ impl VLower<'_, '_, '_> {
                 let a = self.b.ins().extractlane(x[h], i);
                 let b = self.b.ins().extractlane(y[h], i);
                 let v = f(self, a, b);
+                r = self.b.ins().insertlane(r, v, i);
+            }
+            r
+        })
+    }
+
+    /// An unsigned division or remainder by the constant `d` (not 0), lane by lane: no case
+    /// to check, and Cranelift divides by a constant with a multiplication.
+    fn divide_by(&mut self, op: IBinOp, x: V, d: u32) -> V {
+        HALVES.map(|h| {
+            let mut r = x[h];
+            for i in 0..4u8 {
+                let a = self.b.ins().extractlane(x[h], i);
+                let v = match op {
+                    IBinOp::UDiv => self.b.ins().udiv_imm_u(a, d as i64),
+                    _ => self.b.ins().urem_imm_u(a, d as i64),
+                };
                 r = self.b.ins().insertlane(r, v, i);
             }
             r
@@ -350,4 +386,9 @@ impl VLower<'_, '_, '_> {
             self.b.ins().bor(base, uno)
         }
     }
+}
+
+/// The bits of a value of width `bits` (at most 32).
+fn width_mask(bits: u32) -> u32 {
+    if bits >= 32 { u32::MAX } else { (1 << bits) - 1 }
 }

@@ -26,17 +26,19 @@ impl<'p> VLower<'_, '_, 'p> {
     /// Lowers a conditional branch on `c` (masks) as selects when its shape allows, then
     /// goes on to the meeting segment; false when it does not (nothing emitted).
     pub fn if_convert(&mut self, c: V, on_true: &'p Edge, on_false: &'p Edge) -> bool {
-        let (Some(t), Some(f)) = (self.arm(on_true), self.arm(on_false)) else {
+        let Some(m) = self.converted(on_true, on_false) else {
             return false;
         };
-        let meet = |a: &Arm| a.through.map_or(a.edge.target, |(_, e)| e.target);
-        let m = meet(&t);
-        if meet(&f) != m {
-            return false;
-        }
+        let (t, f) = (self.arm(on_true), self.arm(on_false));
         let vt = self.arm_values(&t);
         let vf = self.arm_values(&f);
-        let mut slots: Vec<Slot> = vt.keys().chain(vf.keys()).copied().collect();
+        // (Only registers read after the meeting: the arms' temporaries are not.)
+        let mut slots: Vec<Slot> = vt
+            .keys()
+            .chain(vf.keys())
+            .filter(|s| self.plan.masked.contains(s))
+            .copied()
+            .collect();
         slots.sort_unstable();
         slots.dedup();
         // Both arms were computed from the state before the branch: read every unchanged
@@ -61,15 +63,23 @@ impl<'p> VLower<'_, '_, 'p> {
         true
     }
 
-    /// The arm that edge `e` starts, when it can be converted.
-    fn arm(&self, e: &'p Edge) -> Option<Arm<'p>> {
+    /// Where a conditional branch with these edges goes on when it is converted (`None`: it
+    /// is not).
+    pub fn converted(&self, on_true: &'p Edge, on_false: &'p Edge) -> Option<SegId> {
+        let meet = |a: Arm| a.through.map_or(a.edge.target, |(_, e)| e.target);
+        let m = meet(self.arm(on_true));
+        (meet(self.arm(on_false)) == m).then_some(m)
+    }
+
+    /// The arm that edge `e` starts.
+    fn arm(&self, e: &'p Edge) -> Arm<'p> {
         let f: &'p crate::program::Function = self.f;
         let target = &f.segments[e.target as usize];
         let through = match &target.term {
             Term::Branch(next) if self.speculatable(e.target) => Some((e.target, next)),
             _ => None,
         };
-        Some(Arm { edge: e, through })
+        Arm { edge: e, through }
     }
 
     fn segment_len(&self, s: SegId) -> u32 {
