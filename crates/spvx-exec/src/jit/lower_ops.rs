@@ -260,25 +260,22 @@ impl FnLower<'_, '_, '_> {
         self.set(dst, r);
     }
 
-    /// `x × c` modulo 2^64 for a constant `c`: where `c` is 2^k + 1 or 2^k − 1 (k ≥ 1), a
-    /// shift and an add or a subtract, which x86-64 runs in one or two cycles (an `lea` for
-    /// 3, 5 and 9) where a multiplication takes three; else a multiplication (Cranelift makes
-    /// shifts of powers of two itself). The loop-carried chains of branch-heavy kernels
-    /// (`3x + 1`, `31h + x`) are where this counts.
+    /// `x × c` modulo 2^64 for a constant `c` (`MulShape`).
     fn mul_by(&mut self, x: Value, c: u64) -> Value {
-        if c >= 3 && (c - 1).is_power_of_two() {
-            let s = self.b.ins().ishl_imm_s(x, (c - 1).trailing_zeros() as i64);
-            return self.b.ins().iadd(x, s);
+        match MulShape::of(c) {
+            MulShape::ShlAdd(k) => {
+                let s = self.b.ins().ishl_imm_s(x, k as i64);
+                self.b.ins().iadd(x, s)
+            }
+            MulShape::ShlSub(k) => {
+                let s = self.b.ins().ishl_imm_s(x, k as i64);
+                self.b.ins().isub(s, x)
+            }
+            MulShape::Mul => {
+                let k = self.b.ins().iconst(I64, c as i64);
+                self.b.ins().imul(x, k)
+            }
         }
-        if let Some(p) = c.checked_add(1)
-            && c >= 3
-            && p.is_power_of_two()
-        {
-            let s = self.b.ins().ishl_imm_s(x, p.trailing_zeros() as i64);
-            return self.b.ins().isub(s, x);
-        }
-        let k = self.b.ins().iconst(I64, c as i64);
-        self.b.ins().imul(x, k)
     }
 
     fn iun(&mut self, op: IUnOp, bits: u32, dst: Slot, a: Slot) {
@@ -464,5 +461,31 @@ pub(super) fn int_cc(op: ICmpOp) -> (IntCC, bool) {
         ICmpOp::SGe => (IntCC::SignedGreaterThanOrEqual, true),
         ICmpOp::SLt => (IntCC::SignedLessThan, true),
         ICmpOp::SLe => (IntCC::SignedLessThanOrEqual, true),
+    }
+}
+
+/// How the JIT multiplies by a constant `c`: where `c` is 2^k + 1 or 2^k − 1 (k ≥ 1), a
+/// shift and an add or a subtract, which x86-64 runs in one or two cycles (an `lea` for 3, 5
+/// and 9; in vector lanes, two one-cycle instructions) where a multiplication takes three;
+/// else a multiplication (Cranelift makes shifts of powers of two itself). The loop-carried
+/// chains of branch-heavy kernels (`3x + 1`, `31h + x`) are where this counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MulShape {
+    /// `x + (x << k)`.
+    ShlAdd(u32),
+    /// `(x << k) − x`.
+    ShlSub(u32),
+    Mul,
+}
+
+impl MulShape {
+    pub(crate) fn of(c: u64) -> MulShape {
+        if c >= 3 && (c - 1).is_power_of_two() {
+            return MulShape::ShlAdd((c - 1).trailing_zeros());
+        }
+        match c.checked_add(1) {
+            Some(p) if c >= 3 && p.is_power_of_two() => MulShape::ShlSub(p.trailing_zeros()),
+            _ => MulShape::Mul,
+        }
     }
 }

@@ -68,12 +68,13 @@ pub(super) struct VLower<'a, 'b, 'p> {
     active_bits: Variable,
     /// How many lanes are active (the step cost of a segment is per active lane).
     count: Variable,
-    steps: Variable,
+    /// The steps left before the budget (`min(budget, i64::MAX) − steps`; below zero: over
+    /// it), so that no register holds the budget.
+    left: Variable,
     /// Lowering the all-lanes version of a segment (no masks).
     pub full: bool,
     pub ctx: Value,
     regs: Value,
-    budget: Value,
     /// The workgroup's invocation count, its next invocation not yet given to a lane, and
     /// that invocation's LocalInvocationId.
     invocations: Value,
@@ -105,8 +106,9 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// While an arm of a converted branch is lowered (`select`): the values it gives
     /// registers, instead of writing them.
     pub overlay: Option<HashMap<Slot, V>>,
-    /// Boolean vectors (0 or 1 per lane) made from masks, and those masks.
-    pub masks: HashMap<Value, Value>,
+    /// Boolean vectors (0 or 1 per lane) made from masks, and those masks with whether they
+    /// are negated (`Cond`).
+    pub masks: HashMap<Value, (Value, bool)>,
 }
 
 impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
@@ -139,7 +141,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let active = [0; H].map(|_| b.declare_var(I32X4));
         let active_bits = b.declare_var(I64);
         let count = b.declare_var(I64);
-        let steps = b.declare_var(I64);
+        let left = b.declare_var(I64);
         let next = b.declare_var(I64);
         let local = [0; 3].map(|_| b.declare_var(I64));
         let entry = b.create_block();
@@ -167,11 +169,10 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             active,
             active_bits,
             count,
-            steps,
+            left,
             full: false,
             ctx: p[0],
             regs: p[1],
-            budget: p[0],
             invocations: p[2],
             next,
             local,
@@ -198,11 +199,12 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     pub fn lower(&mut self, state_words: usize) {
         let t = MemFlagsData::trusted();
         let invariant = t.with_readonly().with_can_move();
-        self.budget = self.b.ins().load(I64, invariant, self.ctx, CTX_BUDGET);
         let table = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACES);
         let count = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACE_COUNT);
         let steps = self.b.ins().load(I64, t, self.ctx, CTX_STEPS);
-        self.b.def_var(self.steps, steps);
+        let budget = self.budget();
+        let left = self.b.ins().isub(budget, steps);
+        self.b.def_var(self.left, left);
         self.load_spaces(table, count);
         let group = Workgroup::load(self.b, self.ctx);
         let zero = self.b.ins().iconst(I64, 0);
@@ -288,7 +290,10 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             self.full = full;
             self.b
                 .switch_to_block(if full { full_blk } else { masked_blk });
-            if !full {
+            if full {
+                let all = self.b.ins().iconst(I64, ALL);
+                self.b.def_var(self.active_bits, all);
+            } else {
                 let m = self.masks_of_bits(bits);
                 for h in HALVES {
                     self.b.def_var(self.active[h], m[h]);
@@ -532,9 +537,9 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             self.b.use_var(self.count)
         };
         let cost = self.b.ins().imul_imm_s(lanes, n as i64);
-        let s = self.b.use_var(self.steps);
-        let s = self.b.ins().iadd(s, cost);
-        self.b.def_var(self.steps, s);
+        let l = self.b.use_var(self.left);
+        let l = self.b.ins().isub(l, cost);
+        self.b.def_var(self.left, l);
     }
 
     /// The lanes of bits `bits` as masks.
@@ -562,13 +567,18 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         bits
     }
 
+    /// The step budget (at most `i64::MAX`: no run takes 2^63 steps).
+    fn budget(&mut self) -> Value {
+        let t = MemFlagsData::trusted().with_readonly().with_can_move();
+        let budget = self.b.ins().load(I64, t, self.ctx, CTX_BUDGET);
+        let most = self.b.ins().iconst(I64, i64::MAX);
+        self.b.ins().umin(budget, most)
+    }
+
     /// Past the budget the function returns `STEPS`.
     fn check_steps(&mut self) {
-        let s = self.b.use_var(self.steps);
-        let over = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThan, s, self.budget);
+        let l = self.b.use_var(self.left);
+        let over = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, l, 0);
         let (out, cont) = (self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(out);
         self.b.ins().brif(over, out, &[], cont, &[]);
@@ -579,7 +589,9 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     }
 
     fn return_status(&mut self, code: u64) {
-        let s = self.b.use_var(self.steps);
+        let budget = self.budget();
+        let l = self.b.use_var(self.left);
+        let s = self.b.ins().isub(budget, l);
         self.b
             .ins()
             .store(MemFlagsData::trusted(), s, self.ctx, CTX_STEPS);
@@ -652,24 +664,43 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.switch_to_block(cont);
     }
 
-    /// A boolean register (0 or 1 per lane) as masks (those it was made from, when known).
-    pub fn mask_of(&mut self, s: Slot) -> V {
+    /// A boolean register (0 or 1 per lane) as a condition: the masks it was made from when
+    /// known (maybe negated), else a comparison with zero.
+    pub fn cond_of(&mut self, s: Slot) -> Cond {
         let v = self.get(s);
+        let known = v.map(|x| self.masks.get(&x).copied());
+        if let Some((_, negated)) = known[0]
+            && known.iter().all(|k| k.is_some_and(|(_, n)| n == negated))
+        {
+            return Cond {
+                m: HALVES.map(|h| known[h].map_or(v[h], |(m, _)| m)),
+                negated,
+            };
+        }
         let zero = self.splat_i32(0);
-        v.map(|x| match self.masks.get(&x) {
-            Some(m) => *m,
-            None => self.b.ins().icmp(IntCC::NotEqual, x, zero),
+        Cond {
+            m: v.map(|x| self.b.ins().icmp(IntCC::Equal, x, zero)),
+            negated: true,
+        }
+    }
+
+    /// A condition as booleans (0 or 1), remembered for `cond_of`.
+    pub fn bools_of(&mut self, c: Cond) -> V {
+        let one = self.splat_i32(1);
+        HALVES.map(|h| {
+            let r = if c.negated {
+                self.b.ins().band_not(one, c.m[h])
+            } else {
+                self.b.ins().band(c.m[h], one)
+            };
+            self.masks.insert(r, (c.m[h], c.negated));
+            r
         })
     }
 
     /// Masks as booleans (0 or 1).
     pub fn bools(&mut self, m: V) -> V {
-        let one = self.splat_i32(1);
-        HALVES.map(|h| {
-            let r = self.b.ins().band(m[h], one);
-            self.masks.insert(r, m[h]);
-            r
-        })
+        self.bools_of(Cond { m, negated: false })
     }
 
     fn lower_term(&mut self, term: &'p Term) {
@@ -684,24 +715,35 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                 on_true,
                 on_false,
             } => {
-                let c = self.mask_of(*cond);
+                let c = self.cond_of(*cond);
                 if self.if_convert(c, on_true, on_false) {
                     return;
                 }
-                let (t, f) = match self.act() {
-                    Some(a) => (
-                        HALVES.map(|h| self.b.ins().band(a[h], c[h])),
-                        HALVES.map(|h| self.b.ins().band_not(a[h], c[h])),
-                    ),
-                    None => (c, c.map(|x| self.b.ins().bnot(x))),
+                // (A negated condition's masks are the false edge's.)
+                let (on, off) = if c.negated {
+                    (on_false, on_true)
+                } else {
+                    (on_true, on_false)
                 };
-                self.copies(on_true, Some(t));
-                self.copies(on_false, Some(f));
+                if !on.copies.is_empty() || !off.copies.is_empty() {
+                    let (t, f) = match self.act() {
+                        Some(a) => (
+                            HALVES.map(|h| self.b.ins().band(a[h], c.m[h])),
+                            HALVES.map(|h| self.b.ins().band_not(a[h], c.m[h])),
+                        ),
+                        None => (c.m, c.m.map(|x| self.b.ins().bnot(x))),
+                    };
+                    self.copies(on, Some(t));
+                    self.copies(off, Some(f));
+                }
                 self.pay();
                 let active = self.b.use_var(self.active_bits);
-                let taken = self.bits_of_masks(c);
-                let tb = self.b.ins().band(active, taken);
-                let fb = self.b.ins().band_not(active, taken);
+                let taken = self.bits_of_masks(c.m);
+                let (tb, fb) = {
+                    let on = self.b.ins().band(active, taken);
+                    let off = self.b.ins().band_not(active, taken);
+                    if c.negated { (off, on) } else { (on, off) }
+                };
                 let mut direct = None;
                 for (target, lanes) in [(on_true.target, tb), (on_false.target, fb)] {
                     if self.shape.direct[target as usize] {
@@ -783,6 +825,15 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         }
         self.full = saved;
     }
+}
+
+/// A condition per lane: masks, or their negation (x86 compares for equality and signed
+/// greater-than only; `x ≠ y` or `x < y` unsigned are cheaper kept as the negation of the
+/// mask of `x = y` or `x ≥ y`).
+#[derive(Clone, Copy)]
+pub(super) struct Cond {
+    pub m: V,
+    pub negated: bool,
 }
 
 /// How the lanes reach each segment.

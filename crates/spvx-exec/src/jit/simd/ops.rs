@@ -5,9 +5,9 @@
 //! vector instruction), with the divisor of an inactive lane replaced by 1 so that it cannot
 //! trap; a case the interpreter reports in an active lane bails.
 
-use super::lower::{H, HALVES, I32, I32X4, V, VLower};
+use super::lower::{Cond, H, HALVES, I32, I32X4, V, VLower};
 use crate::program::{ConvOp, FBinOp, FCmpOp, IBinOp, ICmpOp, IUnOp, Inst, LogicOp, Slot};
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::{CondCode, FloatCC, IntCC};
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
 
 const F32X4: types::Type = types::F32X4;
@@ -78,15 +78,11 @@ impl VLower<'_, '_, '_> {
                     LogicOp::Equal => self.flags(IntCC::Equal, x, y),
                     LogicOp::NotEqual => self.flags(IntCC::NotEqual, x, y),
                 };
-                // And and Or of booleans made from masks: the masks' (for `mask_of`).
+                // And and Or of booleans made from masks: the masks' (for `cond_of`).
                 if matches!(op, LogicOp::And | LogicOp::Or) {
                     for h in HALVES {
                         if let (Some(p), Some(q)) = (self.masks.get(&x[h]), self.masks.get(&y[h])) {
-                            let (p, q) = (*p, *q);
-                            let m = match op {
-                                LogicOp::And => self.b.ins().band(p, q),
-                                _ => self.b.ins().bor(p, q),
-                            };
+                            let m = self.combine(*op == LogicOp::And, *p, *q);
                             self.masks.insert(r[h], m);
                         }
                     }
@@ -100,9 +96,10 @@ impl VLower<'_, '_, '_> {
                 self.put(*dst, r);
             }
             Inst::Select { dst, cond, a, b } => {
-                let c = self.mask_of(*cond);
+                let c = self.cond_of(*cond);
                 let (x, y) = (self.get(*a), self.get(*b));
-                let r = HALVES.map(|h| self.b.ins().bitselect(c[h], x[h], y[h]));
+                let (x, y) = if c.negated { (y, x) } else { (x, y) };
+                let r = HALVES.map(|h| self.b.ins().bitselect(c.m[h], x[h], y[h]));
                 self.put(*dst, r);
             }
             Inst::Convert { op, dst, a } => {
@@ -186,10 +183,36 @@ impl VLower<'_, '_, '_> {
         })
     }
 
-    /// `x cc y` per lane as 0 or 1.
+    /// `x cc y` per lane as 0 or 1; where x86 has no compare for `cc`, made from the
+    /// negation's masks (one instruction fewer, and none when a branch or a select uses them).
     fn flags(&mut self, cc: IntCC, x: V, y: V) -> V {
+        let negated = matches!(
+            cc,
+            IntCC::NotEqual
+                | IntCC::UnsignedLessThan
+                | IntCC::UnsignedGreaterThan
+                | IntCC::SignedGreaterThanOrEqual
+                | IntCC::SignedLessThanOrEqual
+        );
+        let cc = if negated { cc.complement() } else { cc };
         let m = HALVES.map(|h| self.b.ins().icmp(cc, x[h], y[h]));
-        self.bools(m)
+        self.bools_of(Cond { m, negated })
+    }
+
+    /// The masks (and whether negated) of `p` and `q`, or of `p` or `q`, each given as masks
+    /// and whether negated: De Morgan's laws, so that no negation is computed.
+    fn combine(&mut self, and: bool, p: (Value, bool), q: (Value, bool)) -> (Value, bool) {
+        let b = &mut self.b;
+        match (and, p.1, q.1) {
+            (true, false, false) => (b.ins().band(p.0, q.0), false),
+            (true, true, true) => (b.ins().bor(p.0, q.0), true),
+            (true, false, true) => (b.ins().band_not(p.0, q.0), false),
+            (true, true, false) => (b.ins().band_not(q.0, p.0), false),
+            (false, false, false) => (b.ins().bor(p.0, q.0), false),
+            (false, true, true) => (b.ins().band(p.0, q.0), true),
+            (false, false, true) => (b.ins().band_not(q.0, p.0), true),
+            (false, true, false) => (b.ins().band_not(p.0, q.0), true),
+        }
     }
 
     fn icmp(&mut self, op: ICmpOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
@@ -207,11 +230,17 @@ impl VLower<'_, '_, '_> {
     fn ibin(&mut self, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
         let (x, y) = (self.get(a), self.get(b));
         let r = match op {
-            IBinOp::Add | IBinOp::Sub | IBinOp::Mul => {
+            IBinOp::Mul => {
+                let r = match self.constant_factor(a, b) {
+                    Some((x, c)) => x.map(|x| self.mul_by(x, c)),
+                    None => HALVES.map(|h| self.b.ins().imul(x[h], y[h])),
+                };
+                self.vmask(r, bits)
+            }
+            IBinOp::Add | IBinOp::Sub => {
                 let r = HALVES.map(|h| match op {
                     IBinOp::Add => self.b.ins().iadd(x[h], y[h]),
-                    IBinOp::Sub => self.b.ins().isub(x[h], y[h]),
-                    _ => self.b.ins().imul(x[h], y[h]),
+                    _ => self.b.ins().isub(x[h], y[h]),
                 });
                 self.vmask(r, bits)
             }
@@ -228,6 +257,36 @@ impl VLower<'_, '_, '_> {
             _ => self.divide(op, bits, x, y),
         };
         self.put(dst, r);
+    }
+
+    /// For a product with a constant factor: the other factor's value and the constant.
+    fn constant_factor(&mut self, a: Slot, b: Slot) -> Option<(V, u64)> {
+        use super::analysis::Kind::Const;
+        match (self.plan.kind(a), self.plan.kind(b)) {
+            (_, Const(c)) => Some((self.get(a), c as u32 as u64)),
+            (Const(c), _) => Some((self.get(b), c as u32 as u64)),
+            _ => None,
+        }
+    }
+
+    /// `x × c` per lane modulo 2^32 for a constant `c` below 2^32 (`lower_ops::MulShape`;
+    /// 2^32 − 1 multiplies, as a 32-bit lane cannot shift by 32).
+    fn mul_by(&mut self, x: Value, c: u64) -> Value {
+        use crate::jit::lower_ops::MulShape;
+        match MulShape::of(c) {
+            MulShape::ShlAdd(k) => {
+                let s = self.b.ins().ishl_imm_s(x, k as i64);
+                self.b.ins().iadd(x, s)
+            }
+            MulShape::ShlSub(k) if k < 32 => {
+                let s = self.b.ins().ishl_imm_s(x, k as i64);
+                self.b.ins().isub(s, x)
+            }
+            _ => {
+                let k = self.splat_i32(c as i64);
+                self.b.ins().imul(x, k)
+            }
+        }
     }
 
     /// A shift: by a constant amount on whole vectors, else lane by lane; an amount of the

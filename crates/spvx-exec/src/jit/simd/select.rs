@@ -7,7 +7,7 @@
 //! longer arm's for every active lane, as the scalar JIT charges a converted branch.
 
 use super::analysis::Kind;
-use super::lower::{HALVES, V, VLower};
+use super::lower::{Cond, HALVES, V, VLower};
 use crate::program::{Edge, IBinOp, Inst, SegId, Slot, Term};
 use cranelift_codegen::ir::InstBuilder;
 use std::collections::HashMap;
@@ -23,9 +23,9 @@ struct Arm<'e> {
 }
 
 impl<'p> VLower<'_, '_, 'p> {
-    /// Lowers a conditional branch on `c` (masks) as selects when its shape allows, then
-    /// goes on to the meeting segment; false when it does not (nothing emitted).
-    pub fn if_convert(&mut self, c: V, on_true: &'p Edge, on_false: &'p Edge) -> bool {
+    /// Lowers a conditional branch on `c` as selects when its shape allows, then goes on to
+    /// the meeting segment; false when it does not (nothing emitted).
+    pub fn if_convert(&mut self, c: Cond, on_true: &'p Edge, on_false: &'p Edge) -> bool {
         let Some(m) = self.converted(on_true, on_false) else {
             return false;
         };
@@ -48,7 +48,8 @@ impl<'p> VLower<'_, '_, 'p> {
             .map(|s| {
                 let a = vt.get(&s).copied().unwrap_or_else(|| self.get(s));
                 let b = vf.get(&s).copied().unwrap_or_else(|| self.get(s));
-                (s, HALVES.map(|h| self.b.ins().bitselect(c[h], a[h], b[h])))
+                let (a, b) = if c.negated { (b, a) } else { (a, b) };
+                (s, HALVES.map(|h| self.b.ins().bitselect(c.m[h], a[h], b[h])))
             })
             .collect();
         for (s, v) in merged {
