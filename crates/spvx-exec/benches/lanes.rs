@@ -41,7 +41,7 @@ fn lanes(c: &mut Criterion) {
         ("vadd", include_bytes!("../../../bench/vadd.spv"), 3, 256),
     ];
     for (name, bytes, buffers, local) in kernels {
-        let scalar = compile(bytes, name);
+        let scalar = compile(bytes, name).with_scalar_jit();
         let vector = scalar.with_jit_vector_lanes();
         let mut g = c.benchmark_group(format!("lanes_{name}_{invocations}"));
         g.throughput(Throughput::Elements(invocations as u64));
@@ -69,7 +69,7 @@ fn mixdot(c: &mut Criterion) {
     let bytes = spvx_spirv::asm::assemble(text, &spvx_spirv::asm::AsmOptions::default())
         .expect("the reduction assembles")
         .bytes();
-    let scalar = compile(&bytes, "mixdot_reduce");
+    let scalar = compile(&bytes, "mixdot_reduce").with_scalar_jit();
     let vector = scalar.with_jit_vector_lanes();
     let cfg = RunConfig {
         threads: Some(1),

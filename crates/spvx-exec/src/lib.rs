@@ -215,11 +215,18 @@ impl CompiledModule {
     }
 
     /// The same module with its JIT compiled always (as [`Self::with_jit_always`]) and, where
-    /// the program allows it, running its workgroups in SIMD vector lanes (`jit::simd`, not
-    /// the default: `JitCode::with_vector_lanes`).
+    /// the program allows it, running its workgroups in SIMD vector lanes (`jit::simd`; by
+    /// default only where they are expected to be faster: `JitCode::with_vector_lanes`).
     pub fn with_jit_vector_lanes(&self) -> CompiledModule {
-        let code = jit::compile(&self.program, true).map(|c| c.with_vector_lanes(&self.program));
+        let code =
+            jit::compile_scalar(&self.program, true).map(|c| c.with_vector_lanes(&self.program));
         self.with_jit(code)
+    }
+
+    /// The same module with its JIT compiled always (as [`Self::with_jit_always`]) and never
+    /// in vector lanes: one invocation at a time (for comparing the two).
+    pub fn with_scalar_jit(&self) -> CompiledModule {
+        self.with_jit(jit::compile_scalar(&self.program, true))
     }
 
     /// The same module with `code` as its JIT (instead of compiling at the first run).

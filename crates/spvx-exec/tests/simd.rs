@@ -62,7 +62,7 @@ fn agree(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3]) -> (
     if let Err(why) = code.vector_lanes() {
         panic!("{name}: not run in vector lanes: {why}");
     }
-    let scalar = m.with_jit_always();
+    let scalar = m.with_scalar_jit();
     assert!(scalar.jit_code().expect("compiles").vector_lanes().is_err());
     let interp = run(m, res, groups, false, 1);
     let mut used = JitUse::Off;
@@ -251,7 +251,7 @@ fn the_step_limit_is_decided_as_the_scalar_jit_decides_it() {
         for (m, jit) in [
             (m.clone(), false),
             (m.with_jit_vector_lanes(), true),
-            (m.with_jit_always(), true),
+            (m.with_scalar_jit(), true),
         ] {
             let mut r = res.clone();
             let cfg = RunConfig {

@@ -25,10 +25,11 @@
 //! subgroup sizes up to `lanes::LANES`, a whole subgroup per native call instead (`lanes`: the
 //! entry function lowered once per lane with the interpreter's scheduler compiled in).
 //!
-//! On request (`JitCode::with_vector_lanes`, `CompiledModule::with_jit_vector_lanes`; not the
-//! default, as it measured no faster), programs without barriers, subgroup instructions, calls
-//! or private memory whose every instruction has a vector lowering run four invocations at a
-//! time in SIMD vectors instead (`simd`).
+//! Programs without barriers, subgroup instructions, calls or private memory whose every
+//! instruction has a vector lowering run four invocations at a time in SIMD vectors instead
+//! (`simd`): by default where that is expected to be faster (`simd::preferred`: loops of
+//! arithmetic), and on request (`JitCode::with_vector_lanes`,
+//! `CompiledModule::with_jit_vector_lanes`) for any of them.
 //!
 //! A workgroup's invocations run in LocalInvocationIndex order, each until it finishes or
 //! reaches a workgroup barrier; when every invocation waits at the same dynamic instance of a
@@ -224,8 +225,8 @@ impl JitCode {
 
     /// The same code with the vector-lanes function of `prog` (the program it was compiled
     /// from) when `simd` supports the program: its workgroups then run four invocations at a
-    /// time in SIMD vectors. Not the default: measured no faster than the scalar paths
-    /// (docs/semantics/engine-and-jit.md, "Vector lanes").
+    /// time in SIMD vectors (the default only where `simd::preferred`;
+    /// docs/semantics/engine-and-jit.md, "Vector lanes").
     pub fn with_vector_lanes(mut self, prog: &Program) -> JitCode {
         self.simd = if self.native_code && self.rounds.is_none() && !self.lanes_eligible {
             simd::compile(prog, self.state_words, None)
@@ -278,7 +279,19 @@ pub fn prefers_interpreter(prog: &Program) -> Option<String> {
 /// With `native_code` false, every instruction calls the interpreter's implementation: the
 /// same results, slower; it exists to test the JIT's control flow and register handling on
 /// every instruction.
+/// Programs the vector lanes take and are expected to run faster (`simd::preferred`) get them.
 pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
+    let code = compile_scalar(prog, native_code)?;
+    Ok(if native_code && simd::preferred(prog) {
+        code.with_vector_lanes(prog)
+    } else {
+        code
+    })
+}
+
+/// [`compile`] without the vector lanes: one invocation at a time (or a subgroup's lanes in
+/// the lanes function).
+pub fn compile_scalar(prog: &Program, native_code: bool) -> Result<JitCode, String> {
     if let Some(why) = analysis::unsupported(prog) {
         return Err(why);
     }

@@ -188,6 +188,49 @@ pub fn plan(prog: &Program) -> Result<Plan, String> {
     })
 }
 
+/// Whether the vector lanes are expected to run `prog` (which `plan` accepts) faster than the
+/// scalar JIT: it has a loop, and the instructions of its loops that run lane by lane in
+/// vector lanes (loads, stores, divisions by a variable, shifts by a variable amount, pair
+/// dots) are at most a fifth of them. Measured (docs/benchmarks.md): a divergent arithmetic
+/// loop (the branch-heavy Collatz kernel) about 1.65× faster in vector lanes; straight-line
+/// code that loads and stores (the vector add) about 1.35× slower, a loop of loads and pair
+/// dots (the VALVE reductions) no faster.
+pub fn preferred(prog: &Program, plan: &Plan) -> bool {
+    let f = &prog.functions[prog.entry as usize];
+    let mut in_loop = vec![false; f.segments.len()];
+    for (s, seg) in f.segments.iter().enumerate() {
+        for h in crate::jit::analysis::successors(&seg.term) {
+            let h = h as usize;
+            if h <= s {
+                in_loop[h..=s].iter_mut().for_each(|x| *x = true);
+            }
+        }
+    }
+    let constant = |s: Slot| matches!(plan.kind(s), Kind::Const(_));
+    let (mut lanes, mut vectors) = (0usize, 0usize);
+    for (seg, _) in f.segments.iter().zip(&in_loop).filter(|(_, l)| **l) {
+        for inst in &f.code[seg.start as usize..seg.end as usize] {
+            let by_lane = match inst {
+                Inst::Load { .. } | Inst::Store { .. } | Inst::MixDot { .. } => true,
+                Inst::IBin { op, b, .. } => {
+                    use crate::program::IBinOp::*;
+                    matches!(
+                        op,
+                        UDiv | SDiv | UMod | SRem | SMod | Shl | ShrLogical | ShrArith
+                    ) && !constant(*b)
+                }
+                _ => false,
+            };
+            if by_lane {
+                lanes += 1;
+            } else {
+                vectors += 1;
+            }
+        }
+    }
+    vectors > 0 && lanes * 5 <= vectors + lanes
+}
+
 /// Whether register `s` holds a value of at most 32 bits when it is a constant.
 fn narrow_const(kinds: &HashMap<Slot, Kind>, s: Slot) -> bool {
     !matches!(kinds.get(&s), Some(Kind::Const(v)) if *v > u32::MAX as u64)

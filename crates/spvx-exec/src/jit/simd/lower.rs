@@ -256,7 +256,9 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                 let zero = self.b.ins().iconst(I64, 0);
                 self.b.def_var(self.pending[i], zero);
                 self.b.def_var(self.entering, bits);
-                self.b.ins().brif(bits, self.runs[i], &[], self.after[i], &[]);
+                self.b
+                    .ins()
+                    .brif(bits, self.runs[i], &[], self.after[i], &[]);
             }
             if !self.shape.fused[i] {
                 self.lower_run(i);
@@ -470,10 +472,11 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             .ins()
             .icmp(IntCC::UnsignedLessThan, next, self.invocations);
         let looping = self.b.ins().popcnt(waiting);
-        let idle = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThan, looping, (LANES as u32 - REFILL_AT) as i64);
+        let idle = self.b.ins().icmp_imm_s(
+            IntCC::UnsignedGreaterThan,
+            looping,
+            (LANES as u32 - REFILL_AT) as i64,
+        );
         let idle = self.b.ins().bnot(idle);
         let refill = self.b.ins().band(left, idle);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, waiting, 0);

@@ -87,6 +87,12 @@ pub fn unsupported(prog: &Program) -> Option<String> {
     analysis::plan(prog).err()
 }
 
+/// Whether `prog` runs in vector lanes by default: they take it and are expected to be faster
+/// than the scalar JIT (`analysis::preferred`).
+pub fn preferred(prog: &Program) -> bool {
+    unsupported(prog).is_none() && analysis::plan(prog).is_ok_and(|p| analysis::preferred(prog, &p))
+}
+
 /// Compiles the vector-lanes function of `prog` for register files of `state_words` words,
 /// appending its IR and machine code to `dump` when given.
 pub fn compile(

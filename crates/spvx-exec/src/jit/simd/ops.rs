@@ -449,5 +449,9 @@ impl VLower<'_, '_, '_> {
 
 /// The bits of a value of width `bits` (at most 32).
 fn width_mask(bits: u32) -> u32 {
-    if bits >= 32 { u32::MAX } else { (1 << bits) - 1 }
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1 << bits) - 1
+    }
 }

@@ -49,7 +49,10 @@ impl<'p> VLower<'_, '_, 'p> {
                 let a = vt.get(&s).copied().unwrap_or_else(|| self.get(s));
                 let b = vf.get(&s).copied().unwrap_or_else(|| self.get(s));
                 let (a, b) = if c.negated { (b, a) } else { (a, b) };
-                (s, HALVES.map(|h| self.b.ins().bitselect(c.m[h], a[h], b[h])))
+                (
+                    s,
+                    HALVES.map(|h| self.b.ins().bitselect(c.m[h], a[h], b[h])),
+                )
             })
             .collect();
         for (s, v) in merged {
