@@ -760,9 +760,17 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                     // The lanes going there run it at once (they are the only ones that can).
                     Some((target, lanes)) => {
                         self.b.def_var(self.entering, lanes);
-                        self.b
-                            .ins()
-                            .brif(lanes, self.runs[target as usize], &[], after, &[]);
+                        let run = self.runs[target as usize];
+                        if self.full {
+                            // Every lane there (the common case of a loop's test): straight
+                            // into the all-lanes version.
+                            let all = self.b.ins().icmp_imm_s(IntCC::Equal, lanes, ALL);
+                            let not_all = self.b.create_block();
+                            let full_run = self.full_runs[target as usize];
+                            self.b.ins().brif(all, full_run, &[], not_all, &[]);
+                            self.b.switch_to_block(not_all);
+                        }
+                        self.b.ins().brif(lanes, run, &[], after, &[]);
                     }
                     None => {
                         self.b.ins().jump(after, &[]);

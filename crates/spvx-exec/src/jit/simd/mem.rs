@@ -77,9 +77,16 @@ impl VLower<'_, '_, '_> {
                 let out = wide.map(|x| self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x, l));
                 self.bail_any_wide(out);
             }
-            let stride = self.splat_i64(s.stride as i64);
             for q in QUARTERS {
-                let step = self.b.ins().imul(wide[q], stride);
+                // (A power-of-two stride, the common case, as a shift: x86 has no 64-bit lane
+                // multiplication before AVX-512.)
+                let step = if s.stride.is_power_of_two() {
+                    let k = s.stride.trailing_zeros() as i64;
+                    self.b.ins().ishl_imm_s(wide[q], k)
+                } else {
+                    let stride = self.splat_i64(s.stride as i64);
+                    self.b.ins().imul(wide[q], stride)
+                };
                 off[q] = self.b.ins().iadd(off[q], step);
             }
         }
