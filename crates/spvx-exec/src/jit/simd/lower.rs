@@ -80,8 +80,6 @@ pub(super) struct VLower<'a, 'b, 'p> {
     invocations: Value,
     next: Variable,
     local: [Variable; 3],
-    /// For each memory space a pointer of the program points into: base, length, read-only.
-    pub spaces: HashMap<u32, (Value, Value, Value)>,
     pub bail: Block,
     /// The start of a sweep (lanes refilled, then the first segment).
     top: Block,
@@ -176,7 +174,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             invocations: p[2],
             next,
             local,
-            spaces: HashMap::new(),
             bail,
             top,
             starts,
@@ -198,14 +195,10 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// files of [`LANES`] lanes (`state_words` words each).
     pub fn lower(&mut self, state_words: usize) {
         let t = MemFlagsData::trusted();
-        let invariant = t.with_readonly().with_can_move();
-        let table = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACES);
-        let count = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACE_COUNT);
         let steps = self.b.ins().load(I64, t, self.ctx, CTX_STEPS);
         let budget = self.budget();
         let left = self.b.ins().isub(budget, steps);
         self.b.def_var(self.left, left);
-        self.load_spaces(table, count);
         let group = Workgroup::load(self.b, self.ctx);
         let zero = self.b.ins().iconst(I64, 0);
         for v in self.local.into_iter().chain([self.next, self.busy]) {
@@ -400,41 +393,49 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let (fill, run) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(refill, fill, &[], run, &[]);
 
+        // One turn per idle lane while invocations are left (the lowest idle lane first):
+        // usually one lane, so that the loop's branches are predictable where a test per lane
+        // was not.
         self.b.switch_to_block(fill);
         let entry = self.f.entry as usize;
-        for l in 0..LANES {
-            let busy = self.b.use_var(self.busy);
-            let next = self.b.use_var(self.next);
-            let bit = self.b.ins().band_imm_s(busy, 1 << l);
-            let left = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedLessThan, next, self.invocations);
-            let free = self.b.ins().icmp_imm_s(IntCC::Equal, bit, 0);
-            let take = self.b.ins().band(free, left);
-            let (start, skip) = (self.b.create_block(), self.b.create_block());
-            self.b.ins().brif(take, start, &[], skip, &[]);
-            self.b.switch_to_block(start);
-            let regs = self
-                .b
-                .ins()
-                .iadd_imm_s(self.regs, (l * state_words * 8) as i64);
-            let at = self.local.map(|v| self.b.use_var(v));
-            store_builtins(self.b, &self.plan.builtins, regs, group, next, at);
-            let at = next_local(self.b, at, group.size);
-            for (v, x) in self.local.iter().zip(at) {
-                self.b.def_var(*v, x);
-            }
-            let next = self.b.ins().iadd_imm_s(next, 1);
-            self.b.def_var(self.next, next);
-            let busy = self.b.ins().bor_imm_s(busy, 1 << l);
-            self.b.def_var(self.busy, busy);
-            let p = self.b.use_var(self.pending[entry]);
-            let p = self.b.ins().bor_imm_s(p, 1 << l);
-            self.b.def_var(self.pending[entry], p);
-            self.b.ins().jump(skip, &[]);
-            self.b.switch_to_block(skip);
+        let (turn, start, filled) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(turn, &[]);
+        self.b.switch_to_block(turn);
+        let busy = self.b.use_var(self.busy);
+        let next = self.b.use_var(self.next);
+        let left = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, next, self.invocations);
+        let idle = self.b.ins().bxor_imm_s(busy, ALL);
+        let any = self.b.ins().icmp_imm_s(IntCC::NotEqual, idle, 0);
+        let take = self.b.ins().band(any, left);
+        self.b.ins().brif(take, start, &[], filled, &[]);
+        self.b.switch_to_block(start);
+        let lane = self.b.ins().ctz(idle);
+        let bit = self.b.ins().iconst(I64, 1);
+        let bit = self.b.ins().ishl(bit, lane);
+        let stride = self.b.ins().imul_imm_s(lane, (state_words * 8) as i64);
+        let regs = self.b.ins().iadd(self.regs, stride);
+        let at = self.local.map(|v| self.b.use_var(v));
+        store_builtins(self.b, &self.plan.builtins, regs, group, next, at);
+        let at = next_local(self.b, at, group.size);
+        for (v, x) in self.local.iter().zip(at) {
+            self.b.def_var(*v, x);
         }
+        let next = self.b.ins().iadd_imm_s(next, 1);
+        self.b.def_var(self.next, next);
+        let busy = self.b.ins().bor(busy, bit);
+        self.b.def_var(self.busy, busy);
+        let p = self.b.use_var(self.pending[entry]);
+        let p = self.b.ins().bor(p, bit);
+        self.b.def_var(self.pending[entry], p);
+        self.b.ins().jump(turn, &[]);
+        self.b.switch_to_block(filled);
         let t = MemFlagsData::trusted();
         for s in self.plan.inputs.clone() {
             let z = self.splat_i32(0);
@@ -489,26 +490,15 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.switch_to_block(forward);
     }
 
-    /// The base, length and read-only flag of every memory space a pointer of the program
-    /// points into (a space past the table is the null space: every access out of bounds).
-    fn load_spaces(&mut self, table: Value, count: Value) {
-        let mut spaces: Vec<u32> = self
-            .plan
-            .kinds
-            .values()
-            .filter_map(|k| match k {
-                Kind::Ptr(s) => Some(*s),
-                Kind::Const(p) if p >> 48 != 0 => Some((p >> 48) as u32),
-                _ => None,
-            })
-            .collect();
-        spaces.sort_unstable();
-        spaces.dedup();
-        let t = MemFlagsData::trusted().with_readonly();
-        for s in spaces {
-            let space = crate::jit::lower::load_space(self.b, t, (table, count), s);
-            self.spaces.insert(s, space);
-        }
+    /// The base, length and read-only flag of memory space `space` (a space past the table is
+    /// the null space: every access out of bounds), loaded where they are used: kept in
+    /// registers from the start, they lived through every loop, and the register allocator
+    /// moved them to and from the stack around the loops that do not use them.
+    pub fn space(&mut self, space: u32) -> (Value, Value, Value) {
+        let t = MemFlagsData::trusted();
+        let table = self.b.ins().load(I64, t, self.ctx, CTX_SPACES);
+        let count = self.b.ins().load(I64, t, self.ctx, CTX_SPACE_COUNT);
+        crate::jit::lower::load_space(self.b, t, (table, count), space)
     }
 
     /// The vectors of `v` combined lane by lane.

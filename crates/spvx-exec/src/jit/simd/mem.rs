@@ -114,7 +114,7 @@ impl VLower<'_, '_, '_> {
     /// after checking the active lanes' bytes lie inside the object (an inactive lane's: the
     /// scratch slot).
     fn leaf_addresses(&mut self, space: u32, p: P, leaf: &Leaf) -> [Value; super::LANES] {
-        let (base, len, _) = self.spaces[&space];
+        let (base, len, _) = self.space(space);
         let at = if leaf.offset == 0 {
             p
         } else {
@@ -177,7 +177,7 @@ impl VLower<'_, '_, '_> {
     pub fn store(&mut self, ptr: Slot, src: Slot, leaves: &[Leaf]) {
         let (space, p) = self.pointer(ptr);
         // A store into a uniform buffer or push constants is reported by the interpreter.
-        let (_, _, ro) = self.spaces[&space];
+        let (_, _, ro) = self.space(space);
         let cont = self.b.create_block();
         self.b.ins().brif(ro, self.bail, &[], cont, &[]);
         self.b.switch_to_block(cont);
