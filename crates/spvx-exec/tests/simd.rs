@@ -1,12 +1,13 @@
-//! The JIT's vector lanes (`jit::simd`: eight invocations per chunk in SIMD vectors, masks for
-//! divergent control flow) against the interpreter, its reference, and against the scalar JIT:
-//! divergent loops and branches, early returns, per-lane shifts and divisions, floats with
-//! NaNs, out-of-bounds accesses and divisions by zero in one lane (active: the dispatch must
-//! go to the interpreter; inactive: it must not), partial chunks (workgroup sizes not a
-//! multiple of eight), the benchmark kernels. Every run must give the interpreter's bytes,
-//! events and errors; the JIT must have run exactly when the interpreter reports nothing; and
-//! each module must actually take the vector path (`CompiledModule::with_jit_vector_lanes`,
-//! `JitCode::vector_lanes`).
+//! The JIT's vector lanes (`jit::simd`: four invocations at a time in SIMD vectors, lane masks
+//! for divergent control flow, finished lanes taking the workgroup's next invocations) against
+//! the interpreter, its reference, and against the scalar JIT: divergent loops and branches,
+//! early returns, per-lane shifts and divisions, floats with NaNs, out-of-bounds accesses and
+//! divisions by zero in one lane (active: the dispatch must go to the interpreter; inactive: it
+//! must not), partial chunks (workgroup sizes not a multiple of four), conditions of every
+//! comparison and constant factors (also against a Rust model of the shader), the benchmark
+//! kernels. Every run must give the interpreter's bytes, events and errors; the JIT must have
+//! run exactly when the interpreter reports nothing; and each module must actually take the
+//! vector path (`CompiledModule::with_jit_vector_lanes`, `JitCode::vector_lanes`).
 
 use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig, RunReport};
 use std::path::PathBuf;
@@ -356,4 +357,86 @@ fn signed_indices_in_vector_lanes_match_the_interpreter() {
         assert_eq!(events > 0, bad.is_some(), "{bad:?}");
         assert_eq!(used == JitUse::Ran, bad.is_none(), "{bad:?}");
     }
+}
+
+/// conditions.comp's result for input `x` (its source, in Rust: the reference).
+fn conditions_reference(mut x: u32) -> u32 {
+    if x % 11 == 3 {
+        return 0xdead;
+    }
+    let mut acc = 0u32;
+    for k in 0..x % 37 {
+        let y = x.wrapping_mul(3).wrapping_add(k.wrapping_mul(31));
+        let sy = y as i32;
+        let (a, b, c, d, e) = (y != x, y < 1_000_000, sy >= -5, sy <= 77, y > 4_000_000_000);
+        if (a && b) || (c && !d) {
+            acc = acc.wrapping_add(y / 7);
+        } else {
+            acc ^= y % 100_000;
+        }
+        acc = acc.wrapping_add(if e || !a {
+            1
+        } else if d && c {
+            2
+        } else {
+            5
+        });
+        acc = acc.wrapping_mul(0xffff_ffff).wrapping_add(y >> 3);
+        x = x.wrapping_mul(9).wrapping_add(0x8000_0001u32.wrapping_mul(k));
+        if acc == 12345 {
+            break;
+        }
+    }
+    acc ^ x
+}
+
+#[test]
+fn conditions_and_constant_factors_match_a_reference_in_vector_lanes() {
+    let m = module("tests/corpus/simd/conditions.comp.spv");
+    // Taken by default (a loop of arithmetic), as it must be for the check to mean anything.
+    let code = m.with_jit_always();
+    assert_eq!(code.jit_code().expect("compiles").vector_lanes(), Ok(()));
+    let mut rng = Rng(0xc0d1);
+    let groups = 6u32;
+    // Edges of each comparison (x = y when 3x + 31k = x, values around 10^6, −5, 77, 4·10^9)
+    // among random inputs, so that neighbouring lanes take different paths and trip counts.
+    let edges = [
+        0u32,
+        1,
+        3,
+        77,
+        78,
+        0xffff_fffb,
+        0xffff_fffa,
+        333_333,
+        333_334,
+        1_333_333_334,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_ffff,
+    ];
+    let inp: Vec<u32> = (0..64 * groups as usize)
+        .map(|i| match i % 3 {
+            0 => edges[(i / 3) % edges.len()],
+            1 => rng.next_u32(),
+            _ => rng.next_u32() % 2000,
+        })
+        .collect();
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, words(&inp));
+    res.set_buffer(0, 1, words(&vec![0; inp.len()]));
+    let (interp, used) = agree("conditions", &m, &res, [groups, 1, 1]);
+    assert_eq!(used, JitUse::Ran);
+    let mut vector = res.clone();
+    let cfg = RunConfig {
+        threads: Some(1),
+        ..RunConfig::default()
+    };
+    code.run(&mut vector, [groups, 1, 1], &cfg).expect("runs");
+    let out = vector.buffer(0, 1).expect("output");
+    for (i, x) in inp.iter().enumerate() {
+        let got = u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().expect("a word"));
+        assert_eq!(got, conditions_reference(*x), "invocation {i}, input {x:#x}");
+    }
+    assert!(interp.is_ok());
 }
