@@ -3,9 +3,9 @@
 //! time), side by side on one thread: bench/branchy.spv and bench/branchy_opt.spv (divergent
 //! Collatz walks, glslang and spirv-opt output) and bench/vadd.spv (a straight-line load, add
 //! and store), and bench/mixdot_reduce.spvasm (the VALVE fp16 dot reduction, 1024 invocations
-//! of 256 pair dots each; its buffers random f16 words). The vector lanes are opt-in because
-//! they measured no faster (about 10 % on the reduction); this is the measurement to repeat
-//! when they change.
+//! of 256 pair dots each; its buffers random f16 words). The vector lanes are the default only
+//! for loops of arithmetic (`jit::simd::analysis::preferred`: branchy, not vadd or the
+//! reduction); this is the measurement to repeat when they or that choice change.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvx_exec::{CompileOptions, CompiledModule, JitUse, Resources, RunConfig};

@@ -1,21 +1,25 @@
-//! The vector-lanes function: a workgroup's invocations run [`LANES`] at a time (consecutive
-//! LocalInvocationIndex) in SIMD vectors, as lavapipe runs a shader, for programs without
-//! subgroup instructions, barriers, calls or private memory whose every instruction has a
-//! vector lowering (`analysis`); the others keep the scalar JIT.
+//! The vector-lanes function: a workgroup's invocations run [`LANES`] at a time in SIMD
+//! vectors, as lavapipe runs a shader, for programs without subgroup instructions, barriers,
+//! calls or private memory whose every instruction has a vector lowering (`analysis`); the
+//! others keep the scalar JIT. By default only where it is expected to be faster
+//! (`analysis::preferred`: loops of arithmetic); on request for any such program.
 //!
 //! A 32-bit value of the lanes is one `i32x4` vector per four lanes, a pointer one `i64x2`
-//! vector of offsets per two, a constant a scalar splatted where used. Control flow is the
-//! interpreter's min-PC rule, vectorised: a vector of each lane's next segment; the
-//! dispatcher takes its unsigned minimum (finished lanes hold the largest value), makes the
-//! lanes waiting there active (a mask) and runs that segment on whole vectors, each register
-//! some segment reads at its start written only in the active lanes (a `bitselect`); the
-//! terminator sends each active lane along its edge with vector selects on the branch
-//! condition. Loops run while any lane
-//! is active. Every segment also has an all-lanes version, run when every lane is active, in
-//! which a branch every lane takes the same way jumps straight to the target's all-lanes
-//! version (uniform control flow runs without the dispatcher); a segment that comes before
-//! every inactive lane's next one is entered straight with the same lanes (the dispatcher
-//! would choose them), and small diamonds are if-converted (`select`).
+//! vector of offsets per two, a constant a scalar splatted where used. Control flow: sweeps
+//! over the segments in their order, each segment with the lanes waiting to run it (a bitmask
+//! per segment; every busy lane waits at exactly one). A segment with waiting lanes runs on
+//! whole vectors for them (its all-lanes version when all are, else its masked version, where
+//! each register some segment reads at its start is written only in the active lanes, a
+//! `bitselect`); its terminator adds each active lane to its edge's target. After the last
+//! segment of a loop (its last back edge) the sweep jumps back to the header while lanes wait
+//! there. Since invocations of such programs do not interact, any order gives the same
+//! results: when a lane finishes, the loop stops jumping back and the sweep goes on, so that
+//! the finished lane takes the workgroup's next invocation at the start of the next sweep
+//! (lanes stay busy instead of idling until the slowest lane's loop ends). A segment that
+//! only one earlier segment's unconditional branch reaches is lowered inline after it
+//! (fused); one that only one earlier segment's conditional branch reaches is run at once
+//! from that branch; small diamonds are if-converted (`select`); every lane going back to a
+//! loop header from an all-lanes version goes straight into the header's all-lanes version.
 //!
 //! Undefined cases are checked on whole vectors for the active lanes (out-of-bounds accesses,
 //! indices outside their array, division by zero, shifts past the width) and bail, as the
@@ -26,13 +30,13 @@
 //!
 //! Steps: a segment costs its length + 1 for every active lane, the scalar JIT's count (each
 //! invocation pays for every segment it runs), which the interpreter's count never exceeds;
-//! checked by the dispatcher and at loop headers of the all-lanes versions, and by the driver
-//! when the workgroup ends.
+//! counted down from the budget, checked at the start of a sweep and on every jump back to a
+//! loop header, and by the driver when the workgroup ends.
 //!
 //! Native signature as the others: `fn(ctx, regs, invocations) -> status`, `regs` the register
-//! files of [`LANES`] lanes side by side (`state_words` words each: the built-ins are computed
-//! into them, and the template's uniform values read from them), run for every invocation of
-//! the workgroup.
+//! files of [`LANES`] lanes side by side (`state_words` words each: each lane's built-ins are
+//! computed into its file when it takes an invocation, and the template's uniform values read
+//! from them), run for every invocation of the workgroup.
 
 mod analysis;
 mod lower;
@@ -49,10 +53,11 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
 use cranelift_module::{Linkage, Module};
 
-/// The invocations one chunk runs in vector lanes (a multiple of 4). Four: with eight (two
-/// `i32x4` per value) the branch-heavy benchmark kernel's loop spilled vectors to the stack in
-/// every segment (x86-64 has 16 XMM registers for Cranelift, which has no 256-bit vectors)
-/// and ran 1.35–1.8 times slower than the scalar JIT (docs/benchmarks.md).
+/// The invocations that run in vector lanes at a time (a multiple of 4). Four: with eight (two
+/// `i32x4` per value; Cranelift has no 256-bit vectors) the branch-heavy benchmark kernel's
+/// loop ran faster per lane, but lanes finish twice as often per sweep, and each sweep then
+/// pays the prologue and epilogue of eight lanes: 28–32 ms against 27–28 ms for four lanes on
+/// one thread (docs/benchmarks.md).
 pub const LANES: usize = 4;
 
 /// The largest entry function (instructions) the vector-lanes function is built for.
