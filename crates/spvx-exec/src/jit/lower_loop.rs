@@ -142,6 +142,10 @@ fn entry_params(b: &mut FunctionBuilder) -> (Value, Value, Value) {
 /// `dispatch::builtins` numbers them): `body` is emitted with the invocation's index and
 /// LocalInvocationId and must leave the builder in a block that goes on to the next
 /// invocation; after the last the function returns `DONE`.
+///
+/// Two loops: one over the rows (y and z), and in it one over a row's x, up to the end of the
+/// row or `n`, so that an invocation pays one increment where stepping x, y and z with their
+/// wraps cost a dozen instructions (the whole of a tensor copy's invocation is about 90).
 fn for_each_invocation(
     b: &mut FunctionBuilder,
     n: Value,
@@ -149,30 +153,53 @@ fn for_each_invocation(
     body: impl FnOnce(&mut FunctionBuilder, Value, [Value; 3]),
 ) {
     let zero = b.ins().iconst(I64, 0);
-    // Loop state: index, x, y, z.
-    let head = b.create_block();
-    for _ in 0..4 {
-        b.append_block_param(head, I64);
+    // The rows' loop: index (of the row's first invocation), y, z.
+    let rows = b.create_block();
+    for _ in 0..3 {
+        b.append_block_param(rows, I64);
     }
-    b.ins()
-        .jump(head, &[zero.into(), zero.into(), zero.into(), zero.into()]);
-    b.switch_to_block(head);
-    let hp = b.block_params(head).to_vec();
-    let (index, local) = (hp[0], [hp[1], hp[2], hp[3]]);
-    let each = b.create_block();
-    let done = b.create_block();
-    loop_test(b, index, n, done, each);
+    b.ins().jump(rows, &[zero.into(), zero.into(), zero.into()]);
+    b.switch_to_block(rows);
+    let rp = b.block_params(rows).to_vec();
+    let (first, y, z) = (rp[0], rp[1], rp[2]);
+    let (row, done) = (b.create_block(), b.create_block());
+    loop_test(b, first, n, done, row);
 
     b.switch_to_block(done);
     let ok = b.ins().iconst(I64, status::DONE as i64);
     b.ins().return_(&[ok]);
 
+    // A row: x from 0 while index < min(first + size x, n).
+    b.switch_to_block(row);
+    let full = b.ins().iadd(first, group.size[0]);
+    let end = b.ins().umin(full, n);
+    let head = b.create_block();
+    for _ in 0..2 {
+        b.append_block_param(head, I64);
+    }
+    b.ins().jump(head, &[first.into(), zero.into()]);
+    b.switch_to_block(head);
+    let hp = b.block_params(head).to_vec();
+    let (index, x) = (hp[0], hp[1]);
+    let (each, next_row) = (b.create_block(), b.create_block());
+    loop_test(b, index, end, next_row, each);
+
     b.switch_to_block(each);
-    body(b, index, local);
-    let [x, y, z] = next_local(b, local, group.size);
+    body(b, index, [x, y, z]);
     let i1 = b.ins().iadd_imm_s(index, 1);
-    b.ins()
-        .jump(head, &[i1.into(), x.into(), y.into(), z.into()]);
+    let x1 = b.ins().iadd_imm_s(x, 1);
+    b.ins().jump(head, &[i1.into(), x1.into()]);
+
+    // The next row: y + 1, wrapping into z.
+    b.switch_to_block(next_row);
+    let y1 = b.ins().iadd_imm_s(y, 1);
+    let wrap = b
+        .ins()
+        .icmp(IntCC::UnsignedGreaterThanOrEqual, y1, group.size[1]);
+    let y2 = b.ins().select(wrap, zero, y1);
+    let z1 = b.ins().iadd_imm_s(z, 1);
+    let z2 = b.ins().select(wrap, z1, z);
+    b.ins().jump(rows, &[index.into(), y2.into(), z2.into()]);
 }
 
 /// The test at the head of a loop over `index` below `n`: on to `exit` once `index ≥ n`, else
