@@ -382,7 +382,9 @@ fn conditions_reference(mut x: u32) -> u32 {
             5
         });
         acc = acc.wrapping_mul(0xffff_ffff).wrapping_add(y >> 3);
-        x = x.wrapping_mul(9).wrapping_add(0x8000_0001u32.wrapping_mul(k));
+        x = x
+            .wrapping_mul(9)
+            .wrapping_add(0x8000_0001u32.wrapping_mul(k));
         if acc == 12345 {
             break;
         }
@@ -436,7 +438,11 @@ fn conditions_and_constant_factors_match_a_reference_in_vector_lanes() {
     let out = vector.buffer(0, 1).expect("output");
     for (i, x) in inp.iter().enumerate() {
         let got = u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().expect("a word"));
-        assert_eq!(got, conditions_reference(*x), "invocation {i}, input {x:#x}");
+        assert_eq!(
+            got,
+            conditions_reference(*x),
+            "invocation {i}, input {x:#x}"
+        );
     }
     assert!(interp.is_ok());
 }
