@@ -1,11 +1,13 @@
 //! The vector-lanes function's frame: sweeps over the segments in their order, each with the
 //! lanes waiting to run it (a bitmask per segment), loops jumping back while lanes wait at
 //! their header, finished lanes refilled with the workgroup's next invocations at the start of
-//! a sweep; each segment's masked and all-lanes versions, the terminators and register access
-//! (`ops` and `mem` lower the instructions).
+//! a sweep; each segment's masked and all-lanes versions, the terminators, conditions and
+//! register access (`shape` says how each segment is entered, `ops` and `mem` lower the
+//! instructions).
 
 use super::LANES;
 use super::analysis::{Kind, Plan};
+use super::shape::{Shape, last_back_edges};
 use crate::jit::lower_loop::{Workgroup, next_local, store_builtins};
 use crate::jit::runtime::{CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS};
 use crate::jit::status;
@@ -316,66 +318,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.lower_term(&seg.term);
     }
 
-    /// Which segments lanes can reach, and how each is entered: the entry segment and every
-    /// target of a terminator the lowering keeps (a converted branch's: its meeting segment).
-    fn shape(&self) -> Shape {
-        let f = self.f;
-        let n = f.segments.len();
-        let targets = |s: usize| -> Vec<(SegId, bool)> {
-            match &f.segments[s].term {
-                Term::Branch(e) => vec![(e.target, false)],
-                Term::BranchConditional {
-                    on_true, on_false, ..
-                } => match self.converted(on_true, on_false) {
-                    Some(m) => vec![(m, false)],
-                    None => vec![(on_true.target, true), (on_false.target, true)],
-                },
-                _ => Vec::new(),
-            }
-        };
-        let mut entered = vec![false; n];
-        let entry = f.entry as usize;
-        entered[entry] = true;
-        let mut work = vec![entry];
-        while let Some(s) = work.pop() {
-            for (t, _) in targets(s) {
-                if !entered[t as usize] {
-                    entered[t as usize] = true;
-                    work.push(t as usize);
-                }
-            }
-        }
-        // Edges into each segment from entered ones (the entry's lanes also come from the
-        // sweep's start).
-        let mut preds: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
-        preds[entry].push((usize::MAX, false));
-        for s in (0..n).filter(|s| entered[*s]) {
-            for (t, conditional) in targets(s) {
-                preds[t as usize].push((s, conditional));
-            }
-        }
-        let last = last_back_edges(f);
-        let ends_loop = |s: usize| last.contains(&Some(s));
-        let mut fused = vec![false; n];
-        let mut direct = vec![false; n];
-        for t in 0..n {
-            if let [(s, conditional)] = preds[t][..]
-                && s < t
-            {
-                if !conditional {
-                    fused[t] = true;
-                } else if !ends_loop(s) {
-                    // (At most one of a branch's targets: the first.)
-                    direct[t] = !targets(s).iter().any(|(o, _)| direct[*o as usize]);
-                }
-            }
-        }
-        Shape {
-            entered,
-            fused,
-            direct,
-        }
-    }
     /// The start of a sweep: the step budget checked, idle lanes given the workgroup's next
     /// invocations (their built-ins into their register files, then every input register
     /// reloaded) waiting at the entry segment; the function returns when no lane is busy.
@@ -837,41 +779,7 @@ pub(super) struct Cond {
     pub negated: bool,
 }
 
-/// How the lanes reach each segment.
-#[derive(Default)]
-struct Shape {
-    /// Some lane can run it.
-    entered: Vec<bool>,
-    /// Only the lanes of one earlier segment that branches there unconditionally reach it:
-    /// its code follows that segment's.
-    fused: Vec<bool>,
-    /// Only the lanes of one earlier segment's conditional branch reach it: they run it at
-    /// once, from the branch.
-    direct: Vec<bool>,
-}
-
-impl Shape {
-    /// Whether the sweep tests segment `i` for waiting lanes.
-    fn walked(&self, i: usize) -> bool {
-        self.entered[i] && !self.fused[i] && !self.direct[i]
-    }
-}
-
 /// How [`VLower::fold`] combines vectors.
 pub(super) enum Fold {
     Or,
-}
-
-/// For each segment some edge enters from a segment not before it (a loop header: every cycle
-/// passes one), the last such segment.
-fn last_back_edges(f: &Function) -> Vec<Option<usize>> {
-    let mut last = vec![None; f.segments.len()];
-    for (i, seg) in f.segments.iter().enumerate() {
-        for t in crate::jit::analysis::successors(&seg.term) {
-            if (t as usize) <= i {
-                last[t as usize] = Some(i);
-            }
-        }
-    }
-    last
 }

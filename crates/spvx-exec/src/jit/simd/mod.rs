@@ -44,6 +44,7 @@ mod mem;
 mod mixdot;
 mod ops;
 mod select;
+mod shape;
 
 use super::NativeFn;
 use super::build::fail;
