@@ -446,3 +446,65 @@ fn conditions_and_constant_factors_match_a_reference_in_vector_lanes() {
     }
     assert!(interp.is_ok());
 }
+
+/// Several workgroups per vector-lanes call (`jit/driver.rs` `Batches`: consecutive in x, the
+/// lanes going on from one workgroup to the next): batches.comp over 13 × 3 × 2 workgroups of
+/// 3 × 2 × 2 invocations (rows of 13 workgroups: batches of 4 end in a partial one), on one and
+/// two threads; every invocation's WorkgroupId, LocalInvocationId, LocalInvocationIndex,
+/// GlobalInvocationId and loop result against values computed here, and the interpreter's
+/// bytes.
+#[test]
+fn batches_of_workgroups_in_vector_lanes_keep_every_built_in() {
+    let m = module("tests/corpus/simd/batches.comp.spv");
+    let groups = [13u32, 3, 2];
+    let size = [3u32, 2, 2];
+    let n = [
+        groups[0] * size[0],
+        groups[1] * size[1],
+        groups[2] * size[2],
+    ];
+    let total = (n[0] * n[1] * n[2]) as usize;
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, words(&vec![0; 4 * total]));
+    let (interp, used) = agree("batches", &m, &res, groups);
+    assert_eq!(used, JitUse::Ran);
+    assert!(interp.is_ok());
+    let vector = m.with_jit_vector_lanes();
+    for threads in [1, 2] {
+        let mut out = res.clone();
+        let cfg = RunConfig {
+            threads: Some(threads),
+            ..RunConfig::default()
+        };
+        vector.run(&mut out, groups, &cfg).expect("runs");
+        let bytes = out.buffer(0, 0).expect("output");
+        let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4"));
+        for gz in 0..n[2] {
+            for gy in 0..n[1] {
+                for gx in 0..n[0] {
+                    let at = (gx + n[0] * (gy + n[1] * gz)) as usize;
+                    let (w, l) = (
+                        [gx / size[0], gy / size[1], gz / size[2]],
+                        [gx % size[0], gy % size[1], gz % size[2]],
+                    );
+                    let index = l[0] + size[0] * (l[1] + size[1] * l[2]);
+                    let trips = (gx * 7 + gy * 3 + gz) % 9;
+                    let acc = (0..trips).fold(0u32, |a, k| a.wrapping_mul(5) + k + 1);
+                    let want = [
+                        w[0] | (w[1] << 8) | (w[2] << 16),
+                        l[0] | (l[1] << 8) | (l[2] << 16) | (index << 24),
+                        gx | (gy << 8) | (gz << 16),
+                        acc,
+                    ];
+                    for (k, want) in want.iter().enumerate() {
+                        assert_eq!(
+                            word(4 * at + k),
+                            *want,
+                            "{threads} thread(s), invocation {gx},{gy},{gz} word {k}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -15,15 +15,17 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 /// Runs every workgroup of `d` on `code`; `Err` says why the interpreter must run it instead.
 pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<Outcome>, String> {
     let abort = AtomicBool::new(false);
+    let batch = Batches::new(d, code, total);
     let results = each_workgroup(
         d,
-        total,
+        batch.jobs(),
         || Worker::new(d, code),
         |w: &mut Worker, i| {
             if abort.load(Relaxed) {
                 return Err(String::new());
             }
-            let r = w.run(d, code, i, &abort);
+            let (wg, count) = batch.job(d, i);
+            let r = w.run(d, code, wg, count, &abort);
             if r.is_err() {
                 abort.store(true, Relaxed);
             }
@@ -40,6 +42,74 @@ pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<O
         return Err(why.clone());
     }
     results.into_iter().collect()
+}
+
+/// How the workgroups are handed out: one at a time, or, to the vector lanes, several
+/// consecutive in x per call, so that their lanes go on from one workgroup's invocations to the
+/// next instead of idling in each workgroup's last invocations (the vector lanes run only
+/// programs without barriers, subgroup instructions or Workgroup memory: workgroups that do not
+/// interact).
+struct Batches {
+    /// Workgroups per call (1: one at a time).
+    size: u32,
+    /// Calls per row of workgroups in x, and the calls in all.
+    per_row: u64,
+    jobs: u64,
+}
+
+/// Workgroups per vector-lanes call, at most. The step budget (per workgroup) is checked
+/// against the steps of the whole call, which can only make a call give up early (the dispatch
+/// then runs on the interpreter, which decides).
+const BATCH: u32 = 8;
+
+impl Batches {
+    fn new(d: &Dispatch, code: &JitCode, total: u64) -> Batches {
+        if code.simd.is_err() || lanes(d, code).is_some() || d.groups[0] <= 1 {
+            return Batches {
+                size: 1,
+                per_row: 1,
+                jobs: total,
+            };
+        }
+        // (Enough calls left for the threads to share.)
+        let threads = d
+            .cfg
+            .threads
+            .unwrap_or_else(rayon::current_num_threads)
+            .max(1) as u64;
+        let size = (total / (16 * threads)).clamp(1, u64::from(BATCH)) as u32;
+        let size = size.min(d.groups[0]);
+        let per_row = u64::from(d.groups[0]).div_ceil(u64::from(size));
+        let rows = u64::from(d.groups[1]) * u64::from(d.groups[2]);
+        Batches {
+            size,
+            per_row,
+            jobs: per_row * rows,
+        }
+    }
+
+    fn jobs(&self) -> u64 {
+        self.jobs
+    }
+
+    /// The first workgroup of call `i` and how many workgroups (along x) it runs.
+    fn job(&self, d: &Dispatch, i: u64) -> ([u32; 3], u32) {
+        if self.size == 1 {
+            return (d.workgroup_id(i), 1);
+        }
+        let row = i / self.per_row;
+        let x = (i % self.per_row) as u32 * self.size;
+        let [gx, gy, _] = d.groups;
+        let count = self.size.min(gx - x);
+        (
+            [
+                x,
+                (row % u64::from(gy)) as u32,
+                (row / u64::from(gy)) as u32,
+            ],
+            count,
+        )
+    }
 }
 
 /// The lanes function, when it runs `d` (its subgroup size is at most `lanes::LANES`).
@@ -135,15 +205,15 @@ impl Worker {
         }
     }
 
-    /// Runs the workgroup of linear index `linear`.
+    /// Runs the workgroup `wg` (and, in vector lanes, the `count` − 1 after it in x).
     fn run(
         &mut self,
         d: &Dispatch,
         code: &JitCode,
-        linear: u64,
+        wg: [u32; 3],
+        count: u32,
         abort: &AtomicBool,
     ) -> Result<Outcome, String> {
-        let wg = d.workgroup_id(linear);
         let prog = d.prog;
         let pb = prog.private_bytes as usize;
         // (Not on an empty slice: glibc's memset of 0 bytes at an empty Vec's dangling address
@@ -212,7 +282,9 @@ impl Worker {
             // SAFETY: `simd.func` was compiled for this program (`simd`); `ctx` and the
             // register files of `simd::LANES` lanes (`state_words` words each) stay valid and
             // unaliased for the call.
-            let r = unsafe { (simd.func)(&mut ctx, self.state.as_mut_ptr(), d.invocations as u64) };
+            // (`count` workgroups from `wg` on in x: their invocations one after another.)
+            let n = d.invocations as u64 * u64::from(count);
+            let r = unsafe { (simd.func)(&mut ctx, self.state.as_mut_ptr(), n) };
             if r != status::DONE {
                 return Err(fail_reason(r));
             }

@@ -219,13 +219,15 @@ pub fn loop_test(b: &mut FunctionBuilder, index: Value, n: Value, exit: Block, b
 }
 
 /// What the built-ins of every invocation of a workgroup share, loaded from the context: the
-/// workgroup id, the workgroup size, the first GlobalInvocationId of the workgroup (id × size)
-/// and the subgroup size.
+/// workgroup id, the workgroup size, the first GlobalInvocationId of the workgroup (id × size),
+/// the subgroup size and the invocations per workgroup.
 pub struct Workgroup {
     pub wg: [Value; 3],
     pub size: [Value; 3],
     pub base: [Value; 3],
     pub width: Value,
+    /// Invocations per workgroup (the product of `size`).
+    pub count: Value,
 }
 
 impl Workgroup {
@@ -236,11 +238,14 @@ impl Workgroup {
         let size = [0, 1, 2].map(|i| b.ins().load(I64, t, ctx, CTX_SIZE + 8 * i));
         let width = b.ins().load(I64, t, ctx, CTX_WIDTH);
         let base = [0, 1, 2].map(|i| b.ins().imul(wg[i], size[i]));
+        let plane = b.ins().imul(size[0], size[1]);
+        let count = b.ins().imul(plane, size[2]);
         Workgroup {
             wg,
             size,
             base,
             width,
+            count,
         }
     }
 }

@@ -77,11 +77,15 @@ pub(super) struct VLower<'a, 'b, 'p> {
     pub full: bool,
     pub ctx: Value,
     regs: Value,
-    /// The workgroup's invocation count, its next invocation not yet given to a lane, and
-    /// that invocation's LocalInvocationId.
+    /// The invocations of the call's workgroups (consecutive in x), the next one not yet given
+    /// to a lane (counting through all of them), and that invocation's LocalInvocationIndex,
+    /// LocalInvocationId, WorkgroupId.x and first GlobalInvocationId.x in its workgroup.
     invocations: Value,
     next: Variable,
+    index: Variable,
     local: [Variable; 3],
+    wg_x: Variable,
+    base_x: Variable,
     pub bail: Block,
     /// The start of a sweep (lanes refilled, then the first segment).
     top: Block,
@@ -143,7 +147,9 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let count = b.declare_var(I64);
         let left = b.declare_var(I64);
         let next = b.declare_var(I64);
+        let index = b.declare_var(I64);
         let local = [0; 3].map(|_| b.declare_var(I64));
+        let (wg_x, base_x) = (b.declare_var(I64), b.declare_var(I64));
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
@@ -175,7 +181,10 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             regs: p[1],
             invocations: p[2],
             next,
+            index,
             local,
+            wg_x,
+            base_x,
             bail,
             top,
             starts,
@@ -203,9 +212,15 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.def_var(self.left, left);
         let group = Workgroup::load(self.b, self.ctx);
         let zero = self.b.ins().iconst(I64, 0);
-        for v in self.local.into_iter().chain([self.next, self.busy]) {
+        for v in self
+            .local
+            .into_iter()
+            .chain([self.next, self.index, self.busy])
+        {
             self.b.def_var(v, zero);
         }
+        self.b.def_var(self.wg_x, group.wg[0]);
+        self.b.def_var(self.base_x, group.base[0]);
         for v in self.pending.clone() {
             self.b.def_var(v, zero);
         }
@@ -364,11 +379,12 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let stride = self.b.ins().imul_imm_s(lane, (state_words * 8) as i64);
         let regs = self.b.ins().iadd(self.regs, stride);
         let at = self.local.map(|v| self.b.use_var(v));
-        store_builtins(self.b, &self.plan.builtins, regs, group, next, at);
-        let at = next_local(self.b, at, group.size);
-        for (v, x) in self.local.iter().zip(at) {
-            self.b.def_var(*v, x);
-        }
+        let index = self.b.use_var(self.index);
+        let mut current = Workgroup { ..*group };
+        current.wg[0] = self.b.use_var(self.wg_x);
+        current.base[0] = self.b.use_var(self.base_x);
+        store_builtins(self.b, &self.plan.builtins, regs, &current, index, at);
+        self.next_invocation(group, at, index, (current.wg[0], current.base[0]));
         let next = self.b.ins().iadd_imm_s(next, 1);
         self.b.def_var(self.next, next);
         let busy = self.b.ins().bor(busy, bit);
@@ -402,6 +418,37 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.ins().brif(none, finish, &[], first, &[]);
         self.b.switch_to_block(finish);
         self.return_status(status::DONE);
+    }
+
+    /// Steps to the invocation after the one of LocalInvocationIndex `index`, LocalInvocationId
+    /// `at` in the workgroup of id x and first GlobalInvocationId x `wg`: the next one of the
+    /// workgroup, or the first of the next workgroup in x.
+    fn next_invocation(
+        &mut self,
+        group: &Workgroup,
+        at: [Value; 3],
+        index: Value,
+        (wg_x, base_x): (Value, Value),
+    ) {
+        let zero = self.b.ins().iconst(I64, 0);
+        let one = self.b.ins().iadd_imm_s(index, 1);
+        let end = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, one, group.count);
+        let index = self.b.ins().select(end, zero, one);
+        self.b.def_var(self.index, index);
+        let at = next_local(self.b, at, group.size);
+        for (v, x) in self.local.iter().zip(at) {
+            let x = self.b.ins().select(end, zero, x);
+            self.b.def_var(*v, x);
+        }
+        let wg = self.b.ins().iadd_imm_s(wg_x, 1);
+        let wg = self.b.ins().select(end, wg, wg_x);
+        self.b.def_var(self.wg_x, wg);
+        let base = self.b.ins().iadd(base_x, group.size[0]);
+        let base = self.b.ins().select(end, base, base_x);
+        self.b.def_var(self.base_x, base);
     }
 
     /// Jumps back to loop header `h` when lanes wait there, unless invocations are left and at
