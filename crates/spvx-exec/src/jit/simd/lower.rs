@@ -1,7 +1,7 @@
 //! The vector-lanes function's frame: sweeps over the segments in their order, each with the
 //! lanes waiting to run it (a bitmask per segment), loops jumping back while lanes wait at
-//! their header, finished lanes refilled with the workgroup's next invocations at the start of
-//! a sweep; each segment's masked and all-lanes versions, the terminators, conditions and
+//! their header, finished lanes refilled with the next invocations (of the call's workgroups,
+//! consecutive in x) at the start of a sweep; each segment's masked and all-lanes versions, the terminators, conditions and
 //! register access (`shape` says how each segment is entered, `ops` and `mem` lower the
 //! instructions).
 
@@ -203,7 +203,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     }
 
     /// Lowers the whole function: `fn(ctx, regs, invocations) -> status`, `regs` the register
-    /// files of [`LANES`] lanes (`state_words` words each).
+    /// files of [`LANES`] lanes (`state_words` words each), `invocations` those of the context's
+    /// workgroup and the ones after it in x.
     pub fn lower(&mut self, state_words: usize) {
         let t = MemFlagsData::trusted();
         let steps = self.b.ins().load(I64, t, self.ctx, CTX_STEPS);

@@ -15,7 +15,8 @@
 //! there. Since invocations of such programs do not interact, any order gives the same
 //! results: when a lane finishes, the loop stops jumping back and the sweep goes on, so that
 //! the finished lane takes the workgroup's next invocation at the start of the next sweep
-//! (lanes stay busy instead of idling until the slowest lane's loop ends). A segment that
+//! (lanes stay busy instead of idling until the slowest lane's loop ends), and from one
+//! workgroup's invocations on to the next's. A segment that
 //! only one earlier segment's unconditional branch reaches is lowered inline after it
 //! (fused); one that only one earlier segment's conditional branch reaches is run at once
 //! from that branch; small diamonds are if-converted (`select`); every lane going back to a
@@ -36,7 +37,9 @@
 //! Native signature as the others: `fn(ctx, regs, invocations) -> status`, `regs` the register
 //! files of [`LANES`] lanes side by side (`state_words` words each: each lane's built-ins are
 //! computed into its file when it takes an invocation, and the template's uniform values read
-//! from them), run for every invocation of the workgroup.
+//! from them), run for `invocations` invocations: those of the context's workgroup and of the
+//! workgroups after it in x (the driver hands out several per call; a lane that finishes the
+//! last invocation of one workgroup takes the first of the next).
 
 mod analysis;
 mod lower;
