@@ -330,6 +330,11 @@ pub fn run_case(
     if let Some(runs) = device_runs {
         device_result = runs.result();
     }
+    let vector_lanes = jit == spvx_exec::JitUse::Ran
+        && case
+            .module
+            .jit_code()
+            .is_ok_and(|c| c.vector_lanes().is_ok());
     Ok(Row {
         name: case.name.clone(),
         invocations: case.invocations(),
@@ -339,6 +344,7 @@ pub fn run_case(
         engine,
         interpreter,
         jit,
+        vector_lanes,
         device: device_result,
         check,
     })

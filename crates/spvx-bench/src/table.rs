@@ -63,6 +63,9 @@ pub struct Row {
     pub engine: Vec<Duration>,
     /// Whether the JIT ran the engine's last timed dispatch (else the interpreter).
     pub jit: spvx_exec::JitUse,
+    /// Whether the JIT runs the kernel in its vector lanes (several invocations per SIMD
+    /// vector) rather than one invocation at a time.
+    pub vector_lanes: bool,
     /// When the JIT ran the kernel: the interpreter's timed dispatches of the same rounds.
     pub interpreter: Vec<Duration>,
     pub device: DeviceResult,
@@ -251,6 +254,7 @@ impl Row {
     /// Which part of the engine ran the timed dispatches.
     fn engine_kind(&self) -> &'static str {
         match self.jit {
+            spvx_exec::JitUse::Ran if self.vector_lanes => "JIT, vector lanes",
             spvx_exec::JitUse::Ran => "JIT",
             spvx_exec::JitUse::FellBack(_) => "interpreter (JIT fell back)",
             _ => "interpreter",
@@ -369,8 +373,8 @@ impl Table {
              engine dispatch under {} ms), engine and device alternating. \
              engine ms and device ms are medians of one dispatch, end to end on a module prepared \
              beforehand: engine = `CompiledModule::run` (inputs copied into engine memory, every \
-             workgroup run on the JIT or, for the kernels it does not take, the interpreter (column \
-             engine), outputs copied back); interpreter ms = the same dispatch on the interpreter \
+             workgroup run on the JIT, in its vector lanes where it chooses them, or, for the \
+             kernels it does not take, the interpreter (column engine), outputs copied back); interpreter ms = the same dispatch on the interpreter \
              (JIT off) in the same rounds, for the kernels the JIT ran; device = `Prepared::dispatch` of spvx-vk \
              (inputs copied into the mapped buffers, dispatch submitted and waited for, every \
              buffer copied back). Ratio = device ms / engine ms (above 1: the engine is faster). \
@@ -448,6 +452,7 @@ mod tests {
             engine_compile: Some(Duration::from_millis(1)),
             engine: vec![Duration::from_millis(engine_ms)],
             jit: spvx_exec::JitUse::Ran,
+            vector_lanes: false,
             interpreter: Vec::new(),
             device,
             check: Check {
@@ -502,6 +507,17 @@ mod tests {
             first_mismatch: None,
             setup: None,
         }
+    }
+
+    #[test]
+    fn the_engine_column_names_the_vector_lanes() {
+        let scalar = row(2, DeviceResult::NotRequested);
+        let vector = Row {
+            vector_lanes: true,
+            ..row(2, DeviceResult::NotRequested)
+        };
+        assert_eq!(scalar.engine_kind(), "JIT");
+        assert_eq!(vector.engine_kind(), "JIT, vector lanes");
     }
 
     #[test]
