@@ -47,7 +47,8 @@ fn bench_examples_prints_and_saves_the_table() {
         // once a run took under a millisecond — on a loaded machine none may, and then the 2
         // asked for — and as many interpreter runs beside them when the JIT ran it: every one
         // equal to the reference.
-        let per_round = if line.contains("| JIT |") { 2 } else { 1 };
+        let jit = line.contains("| JIT |") || line.contains("| JIT, vector lanes |");
+        let per_round = if jit { 2 } else { 1 };
         let ok = [52, 3].iter().any(|rounds| {
             let n = rounds * per_round;
             line.contains(&format!("engine {n}/{n} = ref; ref = expected"))
