@@ -508,3 +508,68 @@ fn batches_of_workgroups_in_vector_lanes_keep_every_built_in() {
         }
     }
 }
+
+/// Unsigned divisions and remainders by constants on whole vectors (`simd/ops.rs`
+/// `magic_quotient`): divisors.comp's 16 divisors on inputs at the edges of 32 bits, around
+/// multiples of the divisors and random, against Rust's `/` and `%`.
+#[test]
+fn constant_divisors_in_vector_lanes_divide_exactly() {
+    let m = module("tests/corpus/simd/divisors.comp.spv");
+    let divisors: [u32; 16] = [
+        1,
+        8,
+        3,
+        7,
+        10,
+        641,
+        100_000,
+        65_535,
+        65_537,
+        0x7fff_ffff,
+        0x8000_0000,
+        0x8000_0001,
+        0xffff_fffe,
+        0xffff_ffff,
+        6,
+        25,
+    ];
+    let mut rng = Rng(0xd1b5);
+    let mut inp: Vec<u32> = vec![0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, u32::MAX - 1];
+    inp.push(u32::MAX);
+    for d in divisors {
+        for k in [1u64, 2, 3, 1000, 0x1_0000] {
+            let at = u64::from(d) * k;
+            for delta in [-1i64, 0, 1] {
+                if let Ok(x) = u32::try_from(at as i64 + delta) {
+                    inp.push(x);
+                }
+            }
+        }
+    }
+    while inp.len() % 16 != 0 || inp.len() < 256 {
+        inp.push(rng.next_u32());
+    }
+    let groups = (inp.len() / 16) as u32;
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, words(&inp));
+    res.set_buffer(0, 1, words(&vec![0; 32 * inp.len()]));
+    let (interp, used) = agree("divisors", &m, &res, [groups, 1, 1]);
+    assert_eq!(used, JitUse::Ran);
+    assert!(interp.is_ok());
+    let mut out = res.clone();
+    let cfg = RunConfig {
+        threads: Some(1),
+        ..RunConfig::default()
+    };
+    m.with_jit_vector_lanes()
+        .run(&mut out, [groups, 1, 1], &cfg)
+        .expect("runs");
+    let bytes = out.buffer(0, 1).expect("output");
+    let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4"));
+    for (i, x) in inp.iter().enumerate() {
+        for (k, d) in divisors.iter().enumerate() {
+            assert_eq!(word(32 * i + 2 * k), x / d, "{x} / {d}");
+            assert_eq!(word(32 * i + 2 * k + 1), x % d, "{x} % {d}");
+        }
+    }
+}

@@ -196,6 +196,15 @@ pub(super) fn low_halves(b: &mut FunctionBuilder, ty: types::Type, x: Value, y: 
     quads(b, ty, x, y, LOW_QUADS)
 }
 
+/// The even 32-bit words of `x` and then of `y` (two `i64x2` vectors: each lane's low half),
+/// as one `i32x4` (`shufps`).
+pub(super) fn even_words(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
+    quads(b, types::I32X4, x, y, EVEN_WORDS)
+}
+
+/// Bytes of words 0 and 2 of the first vector, then of the second.
+const EVEN_WORDS: [u8; 16] = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
+
 /// Byte shuffles Cranelift's x64 backend emits as one instruction: the low (`punpcklqdq`) and
 /// the high (`punpckhqdq`) 64-bit halves of two vectors side by side.
 const LOW_QUADS: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];

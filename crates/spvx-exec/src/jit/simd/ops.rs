@@ -336,21 +336,49 @@ impl VLower<'_, '_, '_> {
         })
     }
 
-    /// An unsigned division or remainder by the constant `d` (not 0), lane by lane: no case
-    /// to check, and Cranelift divides by a constant with a multiplication.
+    /// An unsigned division or remainder by the constant `d` (not 0) on whole vectors, by a
+    /// multiplication (`magic_quotient`): no case to check.
     fn divide_by(&mut self, op: IBinOp, x: V, d: u32) -> V {
         HALVES.map(|h| {
-            let mut r = x[h];
-            for i in 0..4u8 {
-                let a = self.b.ins().extractlane(x[h], i);
-                let v = match op {
-                    IBinOp::UDiv => self.b.ins().udiv_imm_u(a, d as i64),
-                    _ => self.b.ins().urem_imm_u(a, d as i64),
-                };
-                r = self.b.ins().insertlane(r, v, i);
+            let q = self.magic_quotient(x[h], d);
+            match op {
+                IBinOp::UDiv => q,
+                _ => {
+                    let k = self.splat_i32(d as i64);
+                    let qd = self.b.ins().imul(q, k);
+                    self.b.ins().isub(x[h], qd)
+                }
             }
-            r
         })
+    }
+
+    /// `x / d` per 32-bit lane (unsigned, `d` ≥ 1): a shift for a power of two, else Granlund
+    /// and Montgomery's multiplication for 32-bit divisors ("Division by invariant integers
+    /// using multiplication", 1994, figure 4.1): with `2^(l−1) < d < 2^l` and
+    /// `m = ⌊2^32 (2^l − d) / d⌋ + 1` (below 2^32), `t = ⌊m x / 2^32⌋` and
+    /// `q = (t + ((x − t) >> 1)) >> (l − 1)`, exact for every 32-bit `x`. The high halves of
+    /// the products come from 64-bit lanes (two per vector).
+    fn magic_quotient(&mut self, x: Value, d: u32) -> Value {
+        if d.is_power_of_two() {
+            return self.b.ins().ushr_imm_s(x, d.trailing_zeros() as i64);
+        }
+        let l = 32 - (d - 1).leading_zeros();
+        let m = (((1u64 << 32) * ((1u64 << l) - u64::from(d))) / u64::from(d) + 1) as u32;
+        let wide = |l: &mut Self, half: Value| {
+            let mc = l.b.ins().iconst(types::I64, i64::from(m));
+            let mv = l.b.ins().splat(types::I64X2, mc);
+            let p = l.b.ins().imul(half, mv);
+            l.b.ins().ushr_imm_s(p, 32)
+        };
+        let lo = self.b.ins().uwiden_low(x);
+        let hi = self.b.ins().uwiden_high(x);
+        let (lo, hi) = (wide(self, lo), wide(self, hi));
+        // The low 32 bits of each 64-bit lane, back in order: lanes 0 and 2 of each.
+        let t = crate::jit::mixdot_models::even_words(self.b, lo, hi);
+        let diff = self.b.ins().isub(x, t);
+        let half = self.b.ins().ushr_imm_s(diff, 1);
+        let sum = self.b.ins().iadd(t, half);
+        self.b.ins().ushr_imm_s(sum, i64::from(l - 1))
     }
 
     /// Integer division and remainders, lane by lane (`lower_ops::ibin`'s cases).
