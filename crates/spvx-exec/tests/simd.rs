@@ -546,7 +546,7 @@ fn constant_divisors_in_vector_lanes_divide_exactly() {
             }
         }
     }
-    while inp.len() % 16 != 0 || inp.len() < 256 {
+    while !inp.len().is_multiple_of(16) || inp.len() < 256 {
         inp.push(rng.next_u32());
     }
     let groups = (inp.len() / 16) as u32;
