@@ -2,11 +2,12 @@
 //! their input splits ([`split_settings`]), their run settings ([`config`]: tiny step and
 //! memory limits, one thread), a run's outcome as they compare it ([`Outcome`]), and the
 //! differential run itself ([`differential`]): the same dispatch on the interpreter
-//! (`jit: false`) twice, on the JIT (`jit: true` on `CompiledModule::with_jit_always`, twice:
-//! the second run uses the code the first compiled) and on the JIT whose every instruction is
-//! a call-out (`with_jit_callouts_only`). When the JIT can run the module in SIMD vector lanes
-//! (`with_jit_vector_lanes`, `JitCode::vector_lanes`; not the default), it runs once more
-//! there, so that the vector lanes are compared too. Repeated runs must agree (no
+//! (`jit: false`) twice, on the one-invocation JIT (`jit: true` on
+//! `CompiledModule::with_scalar_jit`, twice: the second run uses the code the first compiled)
+//! and on the JIT whose every instruction is a call-out (`with_jit_callouts_only`). When the
+//! JIT can run the module in SIMD vector lanes (`with_jit_vector_lanes`,
+//! `JitCode::vector_lanes`; the default for loops of arithmetic), it runs once more there, so
+//! that both lowerings are compared whichever the default is. Repeated runs must agree (no
 //! hidden state); where the result cannot depend on how the invocations of a subgroup
 //! interleave, every JIT must give the interpreter's outcome and take the dispatch as
 //! [`jit_uses_agree`] says.
@@ -112,8 +113,9 @@ pub fn differential<M: PartialEq + Debug>(
     run: impl Fn(&CompiledModule, &RunConfig) -> (Outcome<M>, JitUse),
     check: impl Fn(&Outcome<M>, Engine),
 ) {
-    // The JIT also on the programs the interpreter takes for speed (mostly call-outs).
-    let native = compiled.with_jit_always();
+    // The JIT also on the programs the interpreter takes for speed (mostly call-outs); one
+    // invocation at a time (the vector lanes run below).
+    let native = compiled.with_scalar_jit();
     let callouts = compiled.with_jit_callouts_only();
     let jit_cfg = RunConfig {
         jit: true,

@@ -166,15 +166,24 @@ fn check(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3], t: &
     same(name, &jit, &interp);
     let callouts = run(&m.with_jit_callouts_only(), res, groups, true);
     same(&format!("{name} (call-outs only)"), &callouts, &interp);
-    let (Ok((_, j)), Ok((_, i)), Ok((_, c))) = (&jit, &interp, &callouts) else {
+    // (Where the default is the vector lanes, the one-invocation lowering is tested too.)
+    let scalar = run(&m.with_scalar_jit(), res, groups, true);
+    same(&format!("{name} (scalar JIT)"), &scalar, &interp);
+    let (Ok((_, j)), Ok((_, i)), Ok((_, c)), Ok((_, sc))) = (&jit, &interp, &callouts, &scalar)
+    else {
         return;
     };
-    // Both JITs run or fall back alike (the reasons may name different first causes: a native
+    // The JITs run or fall back alike (the reasons may name different first causes: a native
     // check or a call-out's event).
     assert_eq!(
         kind(&j.jit),
         kind(&c.jit),
         "{name}: native and call-out JIT"
+    );
+    assert_eq!(
+        kind(&j.jit),
+        kind(&sc.jit),
+        "{name}: default and scalar JIT"
     );
     match &j.jit {
         JitUse::Ran => {
@@ -389,7 +398,8 @@ fn converted_branches_give_the_interpreters_bytes() {
 
 /// The step limit: whatever the limit, the JIT's outcome is the interpreter's (both finish
 /// with the same bytes, or both end in the step-limit error): a workgroup within the JIT's
-/// budget is within the interpreter's limit, and past it the interpreter decides.
+/// budget is within the interpreter's limit, and past it the interpreter decides. On the
+/// default JIT (vector lanes for this kernel) and the one-invocation JIT.
 #[test]
 fn step_limits_end_the_same_way() {
     let bytes = std::fs::read(dir("../../bench/branchy.spv")).expect("branchy.spv");
@@ -400,7 +410,12 @@ fn step_limits_end_the_same_way() {
     res.set_buffer(0, 0, random_bytes(&mut rng, 4 * 256));
     res.set_buffer(0, 1, vec![0; 4 * 256]);
     let mut kinds = Vec::new();
-    for limit in [500u64, 5_000, 20_000, 60_000, 200_000, 2_000_000] {
+    // (The default runs branchy in vector lanes: the one-invocation JIT too.)
+    let scalar = m.with_scalar_jit();
+    for (m, limit) in [&m, &scalar]
+        .into_iter()
+        .flat_map(|m| [500u64, 5_000, 20_000, 60_000, 200_000, 2_000_000].map(|l| (m, l)))
+    {
         let outcome = |jit| {
             let mut r = res.clone();
             let cfg = RunConfig {
@@ -429,9 +444,11 @@ fn step_limits_end_the_same_way() {
             ),
         }
     }
-    // The smallest limits stop both; the largest lets the JIT run it itself.
-    assert_eq!(kinds.first(), Some(&JitUse::Off), "{kinds:?}");
-    assert_eq!(kinds.last(), Some(&JitUse::Ran), "{kinds:?}");
+    // For each JIT, the smallest limit stops both; the largest lets the JIT run it itself.
+    for k in kinds.chunks(6) {
+        assert_eq!(k.first(), Some(&JitUse::Off), "{kinds:?}");
+        assert_eq!(k.last(), Some(&JitUse::Ran), "{kinds:?}");
+    }
 }
 
 /// Float ↔ integer conversions the JIT compiles natively, on the edge values of every range
@@ -914,16 +931,19 @@ fn float_chains_in_float_registers_give_the_interpreters_bits() {
     res.set_buffer(0, 0, a.iter().flat_map(|x| x.to_le_bytes()).collect());
     res.set_buffer(0, 1, vec![0; 4 * 18 * 64]);
     assert_eq!(jit_use("float_chains", &m, &res, [2, 1, 1]), JitUse::Ran);
-    let out = run(&m.with_jit_always(), &res, [2, 1, 1], true)
-        .expect("the run succeeds")
-        .0;
-    let words = buffer_words(&out, 1);
-    let nans: Vec<u32> = (0..64)
-        .flat_map(|i| words[i * 18..i * 18 + 17].to_vec())
-        .filter(|w| f32::from_bits(*w).is_nan())
-        .collect();
-    assert!(nans.len() > 100, "the inputs make NaNs: {}", nans.len());
-    assert!(nans.iter().all(|w| *w == 0x7fc0_0000), "{nans:x?}");
+    // The one-invocation JIT (its float registers) and the default (vector lanes for it).
+    for jit in [m.with_scalar_jit(), m.with_jit_always()] {
+        let out = run(&jit, &res, [2, 1, 1], true)
+            .expect("the run succeeds")
+            .0;
+        let words = buffer_words(&out, 1);
+        let nans: Vec<u32> = (0..64)
+            .flat_map(|i| words[i * 18..i * 18 + 17].to_vec())
+            .filter(|w| f32::from_bits(*w).is_nan())
+            .collect();
+        assert!(nans.len() > 100, "the inputs make NaNs: {}", nans.len());
+        assert!(nans.iter().all(|w| *w == 0x7fc0_0000), "{nans:x?}");
+    }
 }
 
 /// Built-in components read singly: the workgroup loop stores only the components up to the

@@ -7,7 +7,7 @@
 
 use super::LANES;
 use super::analysis::{Kind, Plan};
-use super::shape::{Shape, last_back_edges};
+use super::shape::Shape;
 use crate::jit::lower_loop::{Workgroup, next_local, store_builtins};
 use crate::jit::runtime::{CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS};
 use crate::jit::status;
@@ -278,10 +278,17 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         // After a segment: back to the header of each loop whose last back edge leaves it
         // (the innermost first) while lanes wait there, unless enough lanes are idle to
         // refill them first; then the next segment of the sweep.
-        let last = last_back_edges(f);
+        // (Only an entered segment's lanes ever go on after it.)
         for i in 0..n {
+            if !self.shape.entered[i] {
+                continue;
+            }
             self.b.switch_to_block(self.after[i]);
-            for h in (0..=i).rev().filter(|h| last[*h] == Some(i)) {
+            let headers: Vec<usize> = (0..=i)
+                .rev()
+                .filter(|h| self.shape.last_back[*h] == Some(i))
+                .collect();
+            for h in headers {
                 self.loop_back(h);
             }
             let next = (i + 1..n).find(|k| self.shape.walked(*k));
@@ -295,7 +302,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     fn lower_run(&mut self, i: usize) {
         self.b.switch_to_block(self.runs[i]);
         let bits = self.b.use_var(self.entering);
-        self.b.def_var(self.active_bits, bits);
         let all = self.b.ins().icmp_imm_s(IntCC::Equal, bits, ALL);
         let (full_blk, masked_blk) = (self.full_runs[i], self.b.create_block());
         self.b.ins().brif(all, full_blk, &[], masked_blk, &[]);
@@ -307,6 +313,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                 let all = self.b.ins().iconst(I64, ALL);
                 self.b.def_var(self.active_bits, all);
             } else {
+                self.b.def_var(self.active_bits, bits);
                 let m = self.masks_of_bits(bits);
                 for h in HALVES {
                     self.b.def_var(self.active[h], m[h]);
@@ -491,13 +498,11 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         crate::jit::lower::load_space(self.b, t, (table, count), space)
     }
 
-    /// The vectors of `v` combined lane by lane.
-    pub fn fold(&mut self, v: &[Value], op: Fold) -> Value {
+    /// The vectors of `v` or-ed lane by lane.
+    pub fn or_all(&mut self, v: &[Value]) -> Value {
         let mut r = v[0];
         for x in &v[1..] {
-            r = match op {
-                Fold::Or => self.b.ins().bor(r, *x),
-            };
+            r = self.b.ins().bor(r, *x);
         }
         r
     }
@@ -640,7 +645,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             Some(a) => HALVES.map(|h| self.b.ins().band(cond[h], a[h])),
             None => cond,
         };
-        let c = self.fold(&c, Fold::Or);
+        let c = self.or_all(&c);
         let any = self.b.ins().vany_true(c);
         let cont = self.b.create_block();
         self.b.ins().brif(any, self.bail, &[], cont, &[]);
@@ -825,9 +830,4 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
 pub(super) struct Cond {
     pub m: V,
     pub negated: bool,
-}
-
-/// How [`VLower::fold`] combines vectors.
-pub(super) enum Fold {
-    Or,
 }

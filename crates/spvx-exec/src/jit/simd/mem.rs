@@ -6,7 +6,7 @@
 //! on the native stack (a gather and a scatter).
 
 use super::analysis::Kind;
-use super::lower::{Fold, H, I32, I32X4, I64, I64X2, P, Q, QUARTERS, V, VLower};
+use super::lower::{H, I32, I32X4, I64, I64X2, P, Q, QUARTERS, V, VLower};
 use crate::program::{ChainStep, Leaf, Scalar, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
@@ -54,7 +54,7 @@ impl VLower<'_, '_, '_> {
             }
             None => cond,
         };
-        let z = self.fold(&c, Fold::Or);
+        let z = self.or_all(&c);
         let any = self.b.ins().vany_true(z);
         let cont = self.b.create_block();
         self.b.ins().brif(any, self.bail, &[], cont, &[]);

@@ -87,19 +87,19 @@ impl Drop for SimdCode {
     }
 }
 
-/// Why the vector-lanes function does not run `prog` (`None`: it does).
-pub fn unsupported(prog: &Program) -> Option<String> {
+/// The plan for `prog`, or why the vector-lanes function does not run it.
+fn checked_plan(prog: &Program) -> Result<analysis::Plan, String> {
     let size = prog.functions[prog.entry as usize].code.len();
     if size > MAX_SIMD_INSTRUCTIONS {
-        return Some(format!("{size} instructions"));
+        return Err(format!("{size} instructions"));
     }
-    analysis::plan(prog).err()
+    analysis::plan(prog)
 }
 
 /// Whether `prog` runs in vector lanes by default: they take it and are expected to be faster
 /// than the scalar JIT (`analysis::preferred`).
 pub fn preferred(prog: &Program) -> bool {
-    unsupported(prog).is_none() && analysis::plan(prog).is_ok_and(|p| analysis::preferred(prog, &p))
+    checked_plan(prog).is_ok_and(|p| analysis::preferred(prog, &p))
 }
 
 /// Compiles the vector-lanes function of `prog` for register files of `state_words` words,
@@ -109,10 +109,7 @@ pub fn compile(
     state_words: usize,
     dump: Option<&mut String>,
 ) -> Result<SimdCode, String> {
-    if let Some(why) = unsupported(prog) {
-        return Err(why);
-    }
-    let plan = analysis::plan(prog)?;
+    let plan = checked_plan(prog)?;
     let super::build::NewModule {
         mut module, sig, ..
     } = super::build::new_module()?;

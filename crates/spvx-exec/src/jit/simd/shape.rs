@@ -1,10 +1,10 @@
 //! How the vector lanes' sweeps reach each segment (`lower`): which segments some lane can
 //! reach at all (a converted branch reaches only its meeting segment), which one earlier
 //! segment alone leads into (fused after it, or run at once from its conditional branch), and
-//! where each loop's last back edge leaves from.
+//! where each loop's last back edge leaves from, all on the terminators as lowered.
 
 use super::lower::VLower;
-use crate::program::{Function, SegId, Term};
+use crate::program::{SegId, Term};
 
 /// How the lanes reach each segment.
 #[derive(Default)]
@@ -17,6 +17,10 @@ pub(super) struct Shape {
     /// Only the lanes of one earlier segment's conditional branch reach it: they run it at
     /// once, from the branch.
     pub direct: Vec<bool>,
+    /// For a loop header (a segment some entered segment not before it goes to, as lowered: a
+    /// converted branch to its meeting segment), the last such segment; every cycle passes one.
+    /// A header is always walked: its predecessors include one not before it.
+    pub last_back: Vec<Option<usize>>,
 }
 
 impl Shape {
@@ -65,8 +69,17 @@ impl VLower<'_, '_, '_> {
                 preds[t as usize].push((s, conditional));
             }
         }
-        let last = last_back_edges(f);
-        let ends_loop = |s: usize| last.contains(&Some(s));
+        // For each loop header, the last entered segment that goes back to it (its after-block
+        // jumps back to the header).
+        let mut last_back = vec![None; n];
+        for s in (0..n).filter(|s| entered[*s]) {
+            for (t, _) in targets(s) {
+                if t as usize <= s {
+                    last_back[t as usize] = Some(s);
+                }
+            }
+        }
+        let ends_loop = |s: usize| last_back.contains(&Some(s));
         let mut fused = vec![false; n];
         let mut direct = vec![false; n];
         for t in 0..n {
@@ -85,20 +98,7 @@ impl VLower<'_, '_, '_> {
             entered,
             fused,
             direct,
+            last_back,
         }
     }
-}
-
-/// For each segment some edge enters from a segment not before it (a loop header: every cycle
-/// passes one), the last such segment.
-pub(super) fn last_back_edges(f: &Function) -> Vec<Option<usize>> {
-    let mut last = vec![None; f.segments.len()];
-    for (i, seg) in f.segments.iter().enumerate() {
-        for t in crate::jit::analysis::successors(&seg.term) {
-            if (t as usize) <= i {
-                last[t as usize] = Some(i);
-            }
-        }
-    }
-    last
 }
