@@ -262,20 +262,10 @@ impl FnLower<'_, '_, '_> {
 
     /// `x × c` modulo 2^64 for a constant `c` (`MulShape`).
     fn mul_by(&mut self, x: Value, c: u64) -> Value {
-        match MulShape::of(c) {
-            MulShape::ShlAdd(k) => {
-                let s = self.b.ins().ishl_imm_s(x, k as i64);
-                self.b.ins().iadd(x, s)
-            }
-            MulShape::ShlSub(k) => {
-                let s = self.b.ins().ishl_imm_s(x, k as i64);
-                self.b.ins().isub(s, x)
-            }
-            MulShape::Mul => {
-                let k = self.b.ins().iconst(I64, c as i64);
-                self.b.ins().imul(x, k)
-            }
-        }
+        MulShape::of(c).shift_add(self.b, x).unwrap_or_else(|| {
+            let k = self.b.ins().iconst(I64, c as i64);
+            self.b.ins().imul(x, k)
+        })
     }
 
     fn iun(&mut self, op: IUnOp, bits: u32, dst: Slot, a: Slot) {
@@ -479,6 +469,26 @@ pub(crate) enum MulShape {
 }
 
 impl MulShape {
+    /// `x × c` as a shift and an add or a subtract (`None`: a multiplication), for `x` an
+    /// integer or a vector of integer lanes wider than the shift.
+    pub(crate) fn shift_add(
+        self,
+        b: &mut cranelift_frontend::FunctionBuilder,
+        x: Value,
+    ) -> Option<Value> {
+        match self {
+            MulShape::ShlAdd(k) => {
+                let s = b.ins().ishl_imm_s(x, k as i64);
+                Some(b.ins().iadd(x, s))
+            }
+            MulShape::ShlSub(k) => {
+                let s = b.ins().ishl_imm_s(x, k as i64);
+                Some(b.ins().isub(s, x))
+            }
+            MulShape::Mul => None,
+        }
+    }
+
     pub(crate) fn of(c: u64) -> MulShape {
         if c >= 3 && (c - 1).is_power_of_two() {
             return MulShape::ShlAdd((c - 1).trailing_zeros());

@@ -8,7 +8,7 @@
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    AbiParam, Block, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Value, types,
+    AbiParam, Block, Endianness, InstBuilder, MemFlagsData, Signature, Value, types,
 };
 use cranelift_frontend::FunctionBuilder;
 use spvx_num::mixdot::Half16Encoding;
@@ -187,37 +187,8 @@ pub(super) fn decode_halves(b: &mut FunctionBuilder, enc: Half16Encoding, x: Val
 /// high half moved down by one `punpckhqdq`).
 pub(super) fn widen_halves(b: &mut FunctionBuilder, f: Value) -> [Value; 2] {
     let lo = b.ins().fvpromote_low(f);
-    let hi = quads(b, types::F32X4, f, f, HIGH_QUADS);
+    let hi = super::shuffles::high_halves(b, types::F32X4, f, f);
     [lo, b.ins().fvpromote_low(hi)]
-}
-
-/// Two vectors' low 64-bit halves side by side (`punpcklqdq`), as a `ty`.
-pub(super) fn low_halves(b: &mut FunctionBuilder, ty: types::Type, x: Value, y: Value) -> Value {
-    quads(b, ty, x, y, LOW_QUADS)
-}
-
-/// The even 32-bit words of `x` and then of `y` (two `i64x2` vectors: each lane's low half),
-/// as one `i32x4` (`shufps`).
-pub(super) fn even_words(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
-    quads(b, types::I32X4, x, y, EVEN_WORDS)
-}
-
-/// Bytes of words 0 and 2 of the first vector, then of the second.
-const EVEN_WORDS: [u8; 16] = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
-
-/// Byte shuffles Cranelift's x64 backend emits as one instruction: the low (`punpcklqdq`) and
-/// the high (`punpckhqdq`) 64-bit halves of two vectors side by side.
-const LOW_QUADS: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
-const HIGH_QUADS: [u8; 16] = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
-
-/// The shuffle `mask` of `x` and `y` (bytes; 16–31 are `y`'s), as a `ty`.
-fn quads(b: &mut FunctionBuilder, ty: types::Type, x: Value, y: Value, mask: [u8; 16]) -> Value {
-    let little = MemFlagsData::new().with_endianness(Endianness::Little);
-    let x = b.ins().bitcast(types::I8X16, little, x);
-    let y = b.ins().bitcast(types::I8X16, little, y);
-    let mask = b.func.dfg.immediates.push(ConstantData::from(&mask[..]));
-    let r = b.ins().shuffle(x, y, mask);
-    b.ins().bitcast(ty, little, r)
 }
 
 /// A call of spvx-num's C-ABI function `f` of a mixed dot (`mixdot::abi::entry`) on `args`

@@ -60,6 +60,7 @@ mod lower_select;
 mod lower_tensor;
 mod mixdot_models;
 mod runtime;
+mod shuffles;
 mod simd;
 
 use crate::program::Program;

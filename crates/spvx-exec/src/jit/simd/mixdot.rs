@@ -10,7 +10,7 @@
 
 use super::lower::{HALVES, I32, I32X4, I64, V, VLower};
 use crate::jit::mixdot_models::{
-    Form, call_entry, decode_halves, low_halves, model_blocks, model_sum, widen_halves,
+    Form, call_entry, decode_halves, model_blocks, model_sum, widen_halves,
 };
 use crate::jit::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::Slot;
@@ -118,7 +118,7 @@ impl VLower<'_, '_, '_> {
         // Each half rounded to f32 (lanes 0–1 of the demotion), then the two halves as one
         // vector.
         let [lo, hi] = sums.map(|s| self.b.ins().fvdemote(s));
-        let r = low_halves(self.b, I32X4, lo, hi);
+        let r = crate::jit::shuffles::low_halves(self.b, I32X4, lo, hi);
         (r, slow.expect("two halves"))
     }
 }

@@ -273,20 +273,14 @@ impl VLower<'_, '_, '_> {
     /// 2^32 − 1 multiplies, as a 32-bit lane cannot shift by 32).
     fn mul_by(&mut self, x: Value, c: u64) -> Value {
         use crate::jit::lower_ops::MulShape;
-        match MulShape::of(c) {
-            MulShape::ShlAdd(k) => {
-                let s = self.b.ins().ishl_imm_s(x, k as i64);
-                self.b.ins().iadd(x, s)
-            }
-            MulShape::ShlSub(k) if k < 32 => {
-                let s = self.b.ins().ishl_imm_s(x, k as i64);
-                self.b.ins().isub(s, x)
-            }
-            _ => {
-                let k = self.splat_i32(c as i64);
-                self.b.ins().imul(x, k)
-            }
-        }
+        let shape = match MulShape::of(c) {
+            MulShape::ShlSub(k) if k >= 32 => MulShape::Mul,
+            s => s,
+        };
+        shape.shift_add(self.b, x).unwrap_or_else(|| {
+            let k = self.splat_i32(c as i64);
+            self.b.ins().imul(x, k)
+        })
     }
 
     /// A shift: by a constant amount on whole vectors, else lane by lane; an amount of the
@@ -374,7 +368,7 @@ impl VLower<'_, '_, '_> {
         let hi = self.b.ins().uwiden_high(x);
         let (lo, hi) = (wide(self, lo), wide(self, hi));
         // The low 32 bits of each 64-bit lane, back in order: lanes 0 and 2 of each.
-        let t = crate::jit::mixdot_models::even_words(self.b, lo, hi);
+        let t = crate::jit::shuffles::even_words(self.b, lo, hi);
         let diff = self.b.ins().isub(x, t);
         let half = self.b.ins().ushr_imm_s(diff, 1);
         let sum = self.b.ins().iadd(t, half);
