@@ -3,7 +3,7 @@
 //! the interpreter, its reference, and against the scalar JIT: divergent loops and branches,
 //! early returns, per-lane shifts and divisions, floats with NaNs, out-of-bounds accesses and
 //! divisions by zero in one lane (active: the dispatch must go to the interpreter; inactive: it
-//! must not), partial chunks (workgroup sizes not a multiple of four), conditions of every
+//! must not), workgroup sizes not a multiple of four, conditions of every
 //! comparison and constant factors (also against a Rust model of the shader), the benchmark
 //! kernels. Every run must give the interpreter's bytes, events and errors; the JIT must have
 //! run exactly when the interpreter reports nothing; and each module must actually take the
@@ -152,7 +152,7 @@ fn divergent_loops_and_branches_match_the_interpreter() {
         res.set_buffer(0, 0, words(&inp));
         res.set_buffer(0, 1, words(&vec![round as u32; 256 + 13]));
         res.set_buffer(0, 2, words(&fl));
-        // 13 invocations per workgroup: a full chunk and a partial one of 5 lanes.
+        // 13 invocations per workgroup: not a multiple of the four lanes.
         let (interp, used) = agree(&format!("divergent round {round}"), &m, &res, [4, 1, 1]);
         let (_, report) = interp.expect("the interpreter runs it");
         if report.total_events == 0 {

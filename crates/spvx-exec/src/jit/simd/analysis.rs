@@ -28,7 +28,8 @@ pub enum Kind {
 pub struct Plan {
     pub kinds: HashMap<Slot, Kind>,
     /// Registers read but written by no instruction and no constant (built-ins and uniform
-    /// values of the template): loaded from each lane's register file when a chunk starts.
+    /// values of the template): loaded from the lanes' register files whenever lanes take
+    /// new invocations.
     pub inputs: Vec<Slot>,
     /// Registers live when some segment starts: written only for the active lanes.
     pub masked: HashSet<Slot>,

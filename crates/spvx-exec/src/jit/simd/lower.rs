@@ -1,9 +1,9 @@
 //! The vector-lanes function's frame: sweeps over the segments in their order, each with the
 //! lanes waiting to run it (a bitmask per segment), loops jumping back while lanes wait at
 //! their header, finished lanes refilled with the next invocations (of the call's workgroups,
-//! consecutive in x) at the start of a sweep; each segment's masked and all-lanes versions, the terminators, conditions and
-//! register access (`shape` says how each segment is entered, `ops` and `mem` lower the
-//! instructions).
+//! consecutive in x) at the start of a sweep; each segment's masked and all-lanes versions,
+//! the terminators, conditions and register access (`shape` says how each segment is entered,
+//! `ops` and `mem` lower the instructions).
 
 use super::LANES;
 use super::analysis::{Kind, Plan};
