@@ -5,6 +5,7 @@
 //! instructions, private memory, instructions without a vector lowering) leaves the program to
 //! the scalar JIT.
 
+use super::pattern::Lanes;
 use crate::jit::analysis::{edges, known_spaces, native_dsts, native_reads};
 use crate::jit::lower_loop::loop_builtins;
 use crate::program::{
@@ -35,11 +36,18 @@ pub struct Plan {
     pub masked: HashSet<Slot>,
     /// The built-ins the function computes into each lane's register file.
     pub builtins: Vec<BuiltinVar>,
+    /// How the lanes' values of each register are expected to relate (`pattern`).
+    pub lanes: HashMap<Slot, Lanes>,
 }
 
 impl Plan {
     pub fn kind(&self, s: Slot) -> Kind {
         self.kinds.get(&s).copied().unwrap_or(Kind::Narrow)
+    }
+
+    /// How register `s`'s lanes are expected to relate (a constant's: the same).
+    pub fn lanes(&self, s: Slot) -> Lanes {
+        self.lanes.get(&s).copied().unwrap_or(Lanes::Same)
     }
 }
 
@@ -181,21 +189,25 @@ pub fn plan(prog: &Program) -> Result<Plan, String> {
         .into_iter()
         .flatten()
         .collect();
-    Ok(Plan {
+    let mut plan = Plan {
         kinds,
         inputs,
         masked,
         builtins,
-    })
+        lanes: HashMap::new(),
+    };
+    plan.lanes = super::pattern::lanes(prog, &plan);
+    Ok(plan)
 }
 
 /// Whether the vector lanes are expected to run `prog` (which `plan` accepts) faster than the
 /// scalar JIT: it has a loop, and the instructions of its loops that run lane by lane in
-/// vector lanes (loads, stores, divisions by a variable, shifts by a variable amount, pair
-/// dots) are at most a fifth of them. Measured (docs/benchmarks.md): a divergent arithmetic
-/// loop (the branch-heavy Collatz kernel) about 1.65× faster in vector lanes; straight-line
-/// code that loads and stores (the vector add) about 1.35× slower, a loop of loads and pair
-/// dots (the VALVE reductions) no faster.
+/// vector lanes (loads and stores other than those `pattern` expects to be whole, divisions by
+/// a variable, shifts by a variable amount) are at most a fifth of them. Measured
+/// (docs/benchmarks.md): a divergent arithmetic loop (the branch-heavy Collatz kernel) about
+/// 1.65× faster in vector lanes; straight-line code that loads and stores (the vector add)
+/// slower; loops of loads and dots (the GEMMs, the VALVE reductions) 1.1–1.45× faster once
+/// the loads the same in every lane are one load.
 pub fn preferred(prog: &Program, plan: &Plan) -> bool {
     let f = &prog.functions[prog.entry as usize];
     let mut in_loop = vec![false; f.segments.len()];
@@ -212,7 +224,15 @@ pub fn preferred(prog: &Program, plan: &Plan) -> bool {
     for (seg, _) in f.segments.iter().zip(&in_loop).filter(|(_, l)| **l) {
         for inst in &f.code[seg.start as usize..seg.end as usize] {
             let by_lane = match inst {
-                Inst::Load { .. } | Inst::Store { .. } | Inst::MixDot { .. } => true,
+                // (A load or store through a pointer expected the same in every lane, or
+                // stepping by its leaf from lane to lane, is tried whole first: `mem`.)
+                Inst::Load { ptr, leaves, .. } | Inst::Store { ptr, leaves, .. } => {
+                    leaves.iter().any(|l| match plan.lanes(*ptr) {
+                        Lanes::Same => !matches!(inst, Inst::Load { .. }),
+                        Lanes::Step(s) => s != 4 || l.scalar.mem_bytes() != 4,
+                        Lanes::Varies => true,
+                    })
+                }
                 Inst::IBin { op, b, .. } => {
                     use crate::program::IBinOp::*;
                     matches!(
@@ -268,6 +288,10 @@ fn vectorised(inst: &Inst) -> bool {
         } => {
             (*dst_count == 1 && *src_count == 1 && dst_bits == src_bits && *dst_bits <= 32)
                 || (*src_count == 1 && *src_bits == 32 && *dst_count == 2 && *dst_bits == 16)
+        }
+        // Packed 4×8-bit integer dots with results of at most 32 bits (`intdot`).
+        Inst::IntDot { spec, .. } => {
+            crate::jit::analysis::packed_inline(inst) && spec.result_bits() <= 32
         }
         // The f16/bf16 pair dot with an f32 accumulator (`mixdot`).
         Inst::MixDot { op, .. } => *op == MixOp::Dot2Acc32,

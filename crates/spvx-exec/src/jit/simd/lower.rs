@@ -53,6 +53,26 @@ pub(super) type V = [Value; H];
 /// A pointer's byte offsets of the lanes, two per vector.
 pub(super) type P = [Value; Q];
 
+/// The memory spaces of the pointers `f` loads through and stores through, in order.
+fn used_spaces(f: &Function, plan: &Plan) -> Vec<u32> {
+    let mut spaces: Vec<u32> =
+        f.code
+            .iter()
+            .filter_map(|inst| match inst {
+                crate::program::Inst::Load { ptr, .. }
+                | crate::program::Inst::Store { ptr, .. } => match plan.kind(*ptr) {
+                    Kind::Const(p) => Some((p >> 48) as u32),
+                    Kind::Ptr(space) => Some(space),
+                    Kind::Narrow => None,
+                },
+                _ => None,
+            })
+            .collect();
+    spaces.sort_unstable();
+    spaces.dedup();
+    spaces
+}
+
 /// The lowering of the vector-lanes function.
 pub(super) struct VLower<'a, 'b, 'p> {
     pub b: &'a mut FunctionBuilder<'b>,
@@ -105,6 +125,10 @@ pub(super) struct VLower<'a, 'b, 'p> {
     owed: u32,
     /// Where the loads and stores of inactive lanes go (16 bytes of the native stack).
     pub dummy: Value,
+    /// The memory spaces the loads and stores use, and a stack slot holding each one's base,
+    /// length and read-only flag (copied from the space table at entry, `space`).
+    spaces: HashMap<u32, i32>,
+    space_slot: cranelift_codegen::ir::StackSlot,
     /// Instructions lowered.
     pub lowered: usize,
     /// While an arm of a converted branch is lowered (`select`): the values it gives
@@ -164,6 +188,16 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let entering = b.declare_var(I64);
         let ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
         let dummy = b.ins().stack_addr(I64, ss, 0);
+        let spaces: HashMap<u32, i32> = used_spaces(f, plan)
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (s, 24 * i as i32))
+            .collect();
+        let space_slot = b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            24 * spaces.len() as u32,
+            3,
+        ));
         VLower {
             b,
             f,
@@ -196,6 +230,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             entering,
             owed: 0,
             dummy,
+            spaces,
+            space_slot,
             lowered: 0,
             overlay: None,
             masks: HashMap::new(),
@@ -212,6 +248,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let left = self.b.ins().isub(budget, steps);
         self.b.def_var(self.left, left);
         let group = Workgroup::load(self.b, self.ctx);
+        self.copy_spaces();
         let zero = self.b.ins().iconst(I64, 0);
         for v in self
             .local
@@ -487,15 +524,34 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.switch_to_block(forward);
     }
 
-    /// The base, length and read-only flag of memory space `space` (a space past the table is
-    /// the null space: every access out of bounds), loaded where they are used: kept in
-    /// registers from the start, they lived through every loop, and the register allocator
-    /// moved them to and from the stack around the loops that do not use them.
-    pub fn space(&mut self, space: u32) -> (Value, Value, Value) {
+    /// Copies the base, length and read-only flag of each space the function uses from the
+    /// space table (a space past the table: the null space, every access out of bounds) to
+    /// the stack slot `space` reads.
+    fn copy_spaces(&mut self) {
         let t = MemFlagsData::trusted();
         let table = self.b.ins().load(I64, t, self.ctx, CTX_SPACES);
         let count = self.b.ins().load(I64, t, self.ctx, CTX_SPACE_COUNT);
-        crate::jit::lower::load_space(self.b, t, (table, count), space)
+        let mut spaces: Vec<(u32, i32)> = self.spaces.iter().map(|(s, o)| (*s, *o)).collect();
+        spaces.sort_unstable();
+        for (space, at) in spaces {
+            let v = crate::jit::lower::load_space(self.b, t, (table, count), space);
+            for (i, x) in [v.0, v.1, v.2].into_iter().enumerate() {
+                self.b
+                    .ins()
+                    .stack_store(I64, x, self.space_slot, at + 8 * i as i32);
+            }
+        }
+    }
+
+    /// The base, length and read-only flag of memory space `space`, loaded from the stack
+    /// where they are used: kept in registers from the start, they lived through every loop,
+    /// and the register allocator moved them to and from the stack around the loops that do
+    /// not use them.
+    pub fn space(&mut self, space: u32) -> (Value, Value, Value) {
+        let at = self.spaces[&space];
+        let [base, len, ro] =
+            [0, 8, 16].map(|o| self.b.ins().stack_load(I64, I64, self.space_slot, at + o));
+        (base, len, ro)
     }
 
     /// The vectors of `v` or-ed lane by lane.
@@ -503,6 +559,15 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let mut r = v[0];
         for x in &v[1..] {
             r = self.b.ins().bor(r, *x);
+        }
+        r
+    }
+
+    /// The vectors of `v` and-ed lane by lane.
+    pub fn and_all(&mut self, v: &[Value]) -> Value {
+        let mut r = v[0];
+        for x in &v[1..] {
+            r = self.b.ins().band(r, *x);
         }
         r
     }

@@ -3,13 +3,17 @@
 //! Bounds are checked on whole vectors as `lower_mem` checks them per invocation (an active
 //! lane out of bounds, or a store into read-only memory, bails); then each lane's access runs
 //! as a scalar load or store, in lane order, an inactive lane's redirected to a scratch slot
-//! on the native stack (a gather and a scatter).
+//! on the native stack (a gather and a scatter). In a segment's all-lanes version a load
+//! first tests how the lanes' offsets lie: all the same (one load, splatted) or one leaf after
+//! another in lane order (whole-vector loads and stores); the bounds check is then the same
+//! test on the span the lanes cover.
 
 use super::analysis::Kind;
-use super::lower::{H, I32, I32X4, I64, I64X2, P, Q, QUARTERS, V, VLower};
+use super::lower::{H, HALVES, I32, I32X4, I64, I64X2, P, Q, QUARTERS, V, VLower};
+use super::pattern::Lanes;
 use crate::program::{ChainStep, Leaf, Scalar, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{Block, Endianness, InstBuilder, MemFlagsData, Value};
 
 const OFFSET_MASK: i64 = (1 << 48) - 1;
 
@@ -110,27 +114,30 @@ impl VLower<'_, '_, '_> {
         }
     }
 
-    /// Each lane's host address of `leaf` through a pointer of `space` with offsets `p`,
-    /// after checking the active lanes' bytes lie inside the object (an inactive lane's: the
-    /// scratch slot).
-    fn leaf_addresses(&mut self, space: u32, p: P, leaf: &Leaf) -> [Value; super::LANES] {
+    /// Each lane's offset of `leaf` through a pointer with offsets `p` (modulo 2^48).
+    fn leaf_offsets(&mut self, p: P, leaf: &Leaf) -> P {
+        if leaf.offset == 0 {
+            return p;
+        }
+        let m = self.splat_i64(OFFSET_MASK);
+        let o = self.splat_i64(leaf.offset as i64);
+        p.map(|x| {
+            let a = self.b.ins().iadd(x, o);
+            self.b.ins().band(a, m)
+        })
+    }
+
+    /// Each lane's host address of `leaf` at offsets `at` into `space`, after checking the
+    /// active lanes' bytes lie inside the object (an inactive lane's: the scratch slot).
+    fn leaf_addresses(&mut self, space: u32, at: P, leaf: &Leaf) -> [Value; super::LANES] {
         let (base, len, _) = self.space(space);
-        let at = if leaf.offset == 0 {
-            p
-        } else {
-            let m = self.splat_i64(OFFSET_MASK);
-            let o = self.splat_i64(leaf.offset as i64);
-            p.map(|x| {
-                let a = self.b.ins().iadd(x, o);
-                self.b.ins().band(a, m)
-            })
-        };
-        // (Offsets are below 2^48: `end` cannot wrap.)
+        // (Offsets are below 2^48: `end` cannot wrap, and both it and the length are below
+        // 2^63, so the signed comparison, which x86 has for 64-bit lanes, is the unsigned one.)
         let bytes = self.splat_i64(leaf.scalar.mem_bytes() as i64);
         let lens = self.b.ins().splat(I64X2, len);
         let out = at.map(|x| {
             let end = self.b.ins().iadd(x, bytes);
-            self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, lens)
+            self.b.ins().icmp(IntCC::SignedGreaterThan, end, lens)
         });
         self.bail_any_wide(out);
         let act = self.act();
@@ -147,24 +154,129 @@ impl VLower<'_, '_, '_> {
         })
     }
 
+    /// In the all-lanes version, how a `bytes`-byte leaf through pointer `ptr` is first tried:
+    /// every lane at one offset (`Same`), or each lane's leaf right after the one before
+    /// (`Step(bytes)`, 4-byte leaves), as `pattern` expects of the pointer; `None`: lane by
+    /// lane at once.
+    fn expected(&self, ptr: Slot, bytes: u32) -> Option<Lanes> {
+        match self.plan.lanes(ptr) {
+            Lanes::Same => Some(Lanes::Same),
+            Lanes::Step(4) if bytes == 4 => Some(Lanes::Step(4)),
+            _ => None,
+        }
+    }
+
+    /// Tests whether the lanes' offsets `at` lie as `expect` says: the first lane's offset, a
+    /// block entered when they do and one entered when they do not. The builder is left in no
+    /// block.
+    fn layout(&mut self, at: P, expect: Lanes) -> (Value, Block, Block) {
+        let first = self.b.ins().extractlane(at[0], 0);
+        let splat = self.b.ins().splat(I64X2, first);
+        let step = match expect {
+            Lanes::Step(s) => s,
+            _ => 0,
+        };
+        let eq = QUARTERS.map(|q| {
+            let want = if step == 0 {
+                splat
+            } else {
+                let l = 2 * q as i64;
+                let c = self.b.ins().iconst(I64, l * step);
+                let d = self.b.ins().iconst(I64, (l + 1) * step);
+                let lo = self.b.ins().scalar_to_vector(I64X2, c);
+                let v = self.b.ins().insertlane(lo, d, 1);
+                self.b.ins().iadd(splat, v)
+            };
+            self.b.ins().icmp(IntCC::Equal, at[q], want)
+        });
+        let all = self.and_all(&eq);
+        let all = self.b.ins().vall_true(all);
+        let (yes, no) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(all, yes, &[], no, &[]);
+        (first, yes, no)
+    }
+
+    /// The host address of `span` bytes at offset `first` of `space`, after checking they lie
+    /// inside the object (the same check as every lane's of a `same` or `next` layout).
+    fn span_address(&mut self, space: u32, first: Value, span: u32) -> Value {
+        let (base, len, _) = self.space(space);
+        let end = self.b.ins().iadd_imm_s(first, span as i64);
+        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
+        let cont = self.b.create_block();
+        self.b.ins().brif(out, self.bail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+        self.b.ins().iadd(base, first)
+    }
+
+    /// One lane's value of a leaf at host address `addr`: its bytes zero-extended.
+    fn load_scalar(&mut self, leaf: &Leaf, addr: Value) -> Value {
+        let flags = MemFlagsData::new().with_notrap();
+        match leaf.scalar.mem_bytes() {
+            1 => self.b.ins().uload8(I32, flags, addr, 0),
+            2 => self.b.ins().uload16(I32, flags, addr, 0),
+            _ => self.b.ins().load(I32, flags, addr, 0),
+        }
+    }
+
+    /// The lanes' values of a leaf at offsets `at` into `space`, lane by lane.
+    fn gather(&mut self, space: u32, at: P, leaf: &Leaf) -> V {
+        let addrs = self.leaf_addresses(space, at, leaf);
+        let mut v = [self.splat_i32(0); H];
+        for (l, addr) in addrs.into_iter().enumerate() {
+            let x = self.load_scalar(leaf, addr);
+            v[l / 4] = self.b.ins().insertlane(v[l / 4], x, (l % 4) as u8);
+        }
+        v
+    }
+
+    /// The lanes' values of a leaf at offsets `at` into `space` in the all-lanes version,
+    /// tried as `expect` (`expected`) says first: one load splatted when the offsets are all
+    /// the same, whole vectors when the leaves follow one another; else lane by lane.
+    fn load_full(&mut self, space: u32, at: P, leaf: &Leaf, expect: Lanes) -> V {
+        let bytes = leaf.scalar.mem_bytes();
+        let join = self.b.create_block();
+        for _ in HALVES {
+            self.b.append_block_param(join, I32X4);
+        }
+        let (first, yes, no) = self.layout(at, expect);
+        self.b.switch_to_block(yes);
+        let v: Vec<_> = if expect == Lanes::Same {
+            let addr = self.span_address(space, first, bytes);
+            let x = self.load_scalar(leaf, addr);
+            vec![self.b.ins().splat(I32X4, x).into(); H]
+        } else {
+            let addr = self.span_address(space, first, 4 * super::LANES as u32);
+            HALVES
+                .map(|h| {
+                    let flags = MemFlagsData::new()
+                        .with_notrap()
+                        .with_endianness(Endianness::Little);
+                    self.b.ins().load(I32X4, flags, addr, 16 * h as i32).into()
+                })
+                .to_vec()
+        };
+        self.b.ins().jump(join, &v);
+        self.b.switch_to_block(no);
+        let v: Vec<_> = self.gather(space, at, leaf).map(|x| x.into()).to_vec();
+        self.b.ins().jump(join, &v);
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join).to_vec();
+        HALVES.map(|h| params[h])
+    }
+
     /// Loads the leaves of a value: each `mem_bytes` little-endian bytes, zero-extended;
     /// booleans are `≠ 0`.
     pub fn load(&mut self, dst: Slot, ptr: Slot, leaves: &[Leaf]) {
         let (space, p) = self.pointer(ptr);
-        let flags = MemFlagsData::new().with_notrap();
         for leaf in leaves {
-            let addrs = self.leaf_addresses(space, p, leaf);
-            let zero = self.splat_i32(0);
-            let mut v = [zero; H];
-            for (l, addr) in addrs.into_iter().enumerate() {
-                let x = match leaf.scalar.mem_bytes() {
-                    1 => self.b.ins().uload8(I32, flags, addr, 0),
-                    2 => self.b.ins().uload16(I32, flags, addr, 0),
-                    _ => self.b.ins().load(I32, flags, addr, 0),
-                };
-                v[l / 4] = self.b.ins().insertlane(v[l / 4], x, (l % 4) as u8);
-            }
+            let at = self.leaf_offsets(p, leaf);
+            let expect = self.expected(ptr, leaf.scalar.mem_bytes());
+            let mut v = match expect {
+                Some(e) if self.full => self.load_full(space, at, leaf, e),
+                _ => self.gather(space, at, leaf),
+            };
             if leaf.scalar == Scalar::Bool {
+                let zero = self.splat_i32(0);
                 let m = v.map(|x| self.b.ins().icmp(IntCC::NotEqual, x, zero));
                 v = self.bools(m);
             }
@@ -172,8 +284,24 @@ impl VLower<'_, '_, '_> {
         }
     }
 
+    /// Stores the lanes' values `v` of a leaf at offsets `at` into `space`, lane by lane in
+    /// lane order.
+    fn scatter(&mut self, space: u32, at: P, leaf: &Leaf, v: V) {
+        let flags = MemFlagsData::new().with_notrap();
+        let addrs = self.leaf_addresses(space, at, leaf);
+        for (l, addr) in addrs.into_iter().enumerate() {
+            let x = self.b.ins().extractlane(v[l / 4], (l % 4) as u8);
+            match leaf.scalar.mem_bytes() {
+                1 => self.b.ins().istore8(flags, x, addr, 0),
+                2 => self.b.ins().istore16(flags, x, addr, 0),
+                _ => self.b.ins().store(flags, x, addr, 0),
+            };
+        }
+    }
+
     /// Stores the leaves of a value: the low `mem_bytes` bytes of each lane's register, lane
-    /// by lane in lane order.
+    /// by lane in lane order; in the all-lanes version, 4-byte leaves that follow one another
+    /// in lane order as whole vectors (the same bytes).
     pub fn store(&mut self, ptr: Slot, src: Slot, leaves: &[Leaf]) {
         let (space, p) = self.pointer(ptr);
         // A store into a uniform buffer or push constants is reported by the interpreter.
@@ -181,19 +309,29 @@ impl VLower<'_, '_, '_> {
         let cont = self.b.create_block();
         self.b.ins().brif(ro, self.bail, &[], cont, &[]);
         self.b.switch_to_block(cont);
-        let flags = MemFlagsData::new().with_notrap();
         for leaf in leaves {
-            let addrs = self.leaf_addresses(space, p, leaf);
+            let at = self.leaf_offsets(p, leaf);
             let v = self.get(src + leaf.slot);
-            for (l, addr) in addrs.into_iter().enumerate() {
-                let x = self.b.ins().extractlane(v[l / 4], (l % 4) as u8);
-                match leaf.scalar.mem_bytes() {
-                    1 => self.b.ins().istore8(flags, x, addr, 0),
-                    2 => self.b.ins().istore16(flags, x, addr, 0),
-                    _ => self.b.ins().store(flags, x, addr, 0),
-                };
+            let bytes = leaf.scalar.mem_bytes();
+            if !self.full || self.expected(ptr, bytes) != Some(Lanes::Step(4)) {
+                self.scatter(space, at, leaf, v);
+                continue;
             }
+            let join = self.b.create_block();
+            let (first, yes, no) = self.layout(at, Lanes::Step(4));
+            self.b.switch_to_block(no);
+            self.scatter(space, at, leaf, v);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(yes);
+            let addr = self.span_address(space, first, 4 * super::LANES as u32);
+            let flags = MemFlagsData::new()
+                .with_notrap()
+                .with_endianness(Endianness::Little);
+            for h in HALVES {
+                self.b.ins().store(flags, v[h], addr, 16 * h as i32);
+            }
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(join);
         }
-        let _ = I32X4;
     }
 }

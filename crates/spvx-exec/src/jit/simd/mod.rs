@@ -42,10 +42,12 @@
 //! last invocation of one workgroup takes the first of the next).
 
 mod analysis;
+mod intdot;
 mod lower;
 mod mem;
 mod mixdot;
 mod ops;
+mod pattern;
 mod select;
 mod shape;
 

@@ -39,6 +39,14 @@ impl VLower<'_, '_, '_> {
                 acc,
                 ..
             } => self.mix_dot2(*half, *fp8, (*dst, *a, *b, *acc)),
+            Inst::IntDot {
+                spec,
+                dst,
+                a,
+                b,
+                acc,
+                ..
+            } => self.packed_dot(spec, *dst, *a, *b, *acc),
             Inst::Copy { dst, src } | Inst::Bitcast { dst, src, .. } => {
                 let v = self.get(*src);
                 self.put(*dst, v);

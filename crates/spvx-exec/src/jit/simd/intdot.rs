@@ -1,0 +1,114 @@
+//! The vector lanes' packed 4×8-bit integer dot products (`jit::analysis::packed_inline`
+//! forms with results of at most 32 bits): the four lanes' words are the sixteen bytes of one
+//! vector, widened to 16 bits (signed or not, per operand) in two halves, multiplied and
+//! summed pairwise (`pmaddwd`), and the pair sums of each lane added (`phaddd`): each lane's
+//! exact dot product (at most 19 bits with its sign), in lane order. The accumulating form
+//! then saturates as `lower_ops::packed_dot` does (the same bits).
+
+use super::lower::{HALVES, V, VLower};
+use crate::program::Slot;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
+use spvx_num::intdot::DotSpec;
+
+impl VLower<'_, '_, '_> {
+    /// `dst = a · b` (+ `acc`, saturating) of packed 4×8-bit vectors in every lane.
+    pub fn packed_dot(&mut self, spec: &DotSpec, dst: Slot, a: Slot, b: Slot, acc: Option<Slot>) {
+        let kind = spec.kind();
+        let n = spec.result_bits();
+        let (x, y) = (self.get(a), self.get(b));
+        let d: V = HALVES.map(|h| {
+            let xs = self.widened_bytes(x[h], kind.vector1_signed());
+            let ys = self.widened_bytes(y[h], kind.vector2_signed());
+            let pairs = [0, 1].map(|i| {
+                let (p, q) = (xs[i], ys[i]);
+                let lo = {
+                    let (p, q) = (self.b.ins().swiden_low(p), self.b.ins().swiden_low(q));
+                    self.b.ins().imul(p, q)
+                };
+                let hi = {
+                    let (p, q) = (self.b.ins().swiden_high(p), self.b.ins().swiden_high(q));
+                    self.b.ins().imul(p, q)
+                };
+                self.b.ins().iadd_pairwise(lo, hi)
+            });
+            self.b.ins().iadd_pairwise(pairs[0], pairs[1])
+        });
+        let r = match acc {
+            None => self.vmask(d, n),
+            Some(c) => {
+                let c = self.get(c);
+                if kind.result_signed() {
+                    self.saturate_signed(d, c, n)
+                } else {
+                    self.saturate_unsigned(d, c, n)
+                }
+            }
+        };
+        self.put(dst, r);
+    }
+
+    /// The bytes of four words as two `i16x8` (lanes 0–1's bytes, then lanes 2–3's), each
+    /// sign- or zero-extended.
+    fn widened_bytes(&mut self, words: Value, signed: bool) -> [Value; 2] {
+        let little = MemFlagsData::new().with_endianness(Endianness::Little);
+        let bytes = self.b.ins().bitcast(types::I8X16, little, words);
+        if signed {
+            [
+                self.b.ins().swiden_low(bytes),
+                self.b.ins().swiden_high(bytes),
+            ]
+        } else {
+            [
+                self.b.ins().uwiden_low(bytes),
+                self.b.ins().uwiden_high(bytes),
+            ]
+        }
+    }
+
+    /// `c + d` clamped to the `n`-bit signed range, as an `n`-bit pattern (`c`: the
+    /// accumulator's pattern; `d`: the exact dot product).
+    fn saturate_signed(&mut self, d: V, c: V, n: u32) -> V {
+        let c = self.vsext(c, n);
+        if n < 32 {
+            // (|c| < 2^30 and |d| < 2^19: the sum cannot wrap.)
+            let lo = self.splat_i32(-(1i64 << (n - 1)));
+            let hi = self.splat_i32((1i64 << (n - 1)) - 1);
+            let t = HALVES.map(|h| {
+                let t = self.b.ins().iadd(c[h], d[h]);
+                let t = self.b.ins().smax(t, lo);
+                self.b.ins().smin(t, hi)
+            });
+            return self.vmask(t, n);
+        }
+        // 32 bits: the sum wrapped where its sign differs from both operands'; it then
+        // saturates towards the accumulator's sign.
+        let max = self.splat_i32(i32::MAX as i64);
+        HALVES.map(|h| {
+            let t = self.b.ins().iadd(c[h], d[h]);
+            let (tc, td) = (self.b.ins().bxor(t, c[h]), self.b.ins().bxor(t, d[h]));
+            let wrapped = self.b.ins().band(tc, td);
+            let wrapped = self.b.ins().sshr_imm_s(wrapped, 31);
+            let sign = self.b.ins().sshr_imm_s(c[h], 31);
+            let sat = self.b.ins().bxor(sign, max);
+            self.b.ins().bitselect(wrapped, sat, t)
+        })
+    }
+
+    /// `c + d` clamped to `2^n − 1` (`d ≥ 0`: both operands unsigned).
+    fn saturate_unsigned(&mut self, d: V, c: V, n: u32) -> V {
+        let c = self.vmask(c, n);
+        if n < 32 {
+            let hi = self.splat_i32((1i64 << n) - 1);
+            return HALVES.map(|h| {
+                let t = self.b.ins().iadd(c[h], d[h]);
+                self.b.ins().umin(t, hi)
+            });
+        }
+        HALVES.map(|h| {
+            let t = self.b.ins().iadd(c[h], d[h]);
+            let carry = self.b.ins().icmp(IntCC::UnsignedLessThan, t, c[h]);
+            self.b.ins().bor(t, carry)
+        })
+    }
+}
