@@ -573,3 +573,175 @@ fn constant_divisors_in_vector_lanes_divide_exactly() {
         }
     }
 }
+
+fn word_at(bytes: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+}
+
+/// layouts.comp's `out` for workgroups `width` × 2, `groups` × `rows` of them, K = 6, in
+/// bounds (`pick` no invocation).
+fn layouts_reference(uni: &[u32], seq: &[u32], str_: &[u32], width: u32, n: [u32; 2]) -> Vec<u32> {
+    let (w, h) = (n[0] * width, n[1] * 2);
+    let mut out = vec![0u32; (w * h) as usize];
+    for y in 0..h {
+        for x in 0..w {
+            let mut acc = 0u32;
+            for k in 0..6u32 {
+                let u = uni[(y * 6 + k) as usize];
+                let s = seq[(x + k) as usize];
+                let t = str_[(x * 5 + k) as usize];
+                acc = acc
+                    .wrapping_mul(3)
+                    .wrapping_add(u ^ (s << 1))
+                    .wrapping_add(t.wrapping_mul(k + 1));
+            }
+            out[(y * w + x) as usize] = acc;
+        }
+    }
+    out
+}
+
+/// Loads tried whole (`jit/simd/mem.rs`, `pattern.rs`): the same offset in every lane, offsets
+/// one after another, strided; with workgroups 8 wide (whole accesses in most sweeps) and 3 wide
+/// (lanes of different rows and workgroups: the fall-back), against a Rust model; and out of
+/// bounds in one lane, in every lane of the same-offset load, and at the end of the
+/// consecutive one (each must go to the interpreter, which reports it).
+#[test]
+fn whole_loads_and_stores_in_vector_lanes_match_a_reference() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/simd/layouts.comp.spv");
+    let bytes = std::fs::read(&p).expect("layouts.comp.spv");
+    let mut rng = Rng(0x1a70);
+    for width in [8u32, 3] {
+        let mut opts = CompileOptions::default();
+        opts.spec_constants.insert(1, u64::from(width));
+        let m = CompiledModule::from_bytes(&bytes, "main", &opts).expect("compiles");
+        let n = [5u32, 3];
+        let (w, h) = (n[0] * width, n[1] * 2);
+        let uni: Vec<u32> = (0..h * 6).map(|_| rng.next_u32()).collect();
+        let str_: Vec<u32> = (0..w * 5 + 6).map(|_| rng.next_u32()).collect();
+        // `seq` exactly as long as the last invocation reads (x + 5 < w + 5).
+        let seq: Vec<u32> = (0..w + 5).map(|_| rng.next_u32()).collect();
+        let set = |seq: &[u32], pick: u32, extra: u32, short: usize| {
+            let mut res = Resources::new();
+            res.set_buffer(0, 0, words(&uni));
+            res.set_buffer(0, 1, words(seq));
+            res.set_buffer(0, 2, words(&str_));
+            res.set_buffer(0, 3, words(&vec![0; (w * h) as usize - short]));
+            res.set_buffer(0, 4, words(&[pick, extra]));
+            res
+        };
+        let name = format!("layouts, width {width}");
+        let res = set(&seq, u32::MAX - 1, 0, 0);
+        let (interp, used) = agree(&name, &m, &res, [n[0], n[1], 1]);
+        assert_eq!(used, JitUse::Ran, "{name}");
+        let (out, _) = interp.expect("in bounds");
+        let got = out.buffer(0, 3).expect("out");
+        let want = layouts_reference(&uni, &seq, &str_, width, n);
+        for (i, want) in want.iter().enumerate() {
+            assert_eq!(word_at(got, i), *want, "{name}: out[{i}]");
+        }
+        // Out of bounds: `uni` in the lanes of x == 2, in every lane; `seq` or `out` one word
+        // short.
+        for (what, seq, pick, extra, short) in [
+            ("one lane", &seq[..], 2, 10_000, 0),
+            ("every lane", &seq[..], u32::MAX, 10_000, 0),
+            ("the end of seq", &seq[..seq.len() - 1], u32::MAX - 1, 0, 0),
+            ("the end of out", &seq[..], u32::MAX - 1, 0, 1),
+        ] {
+            let name = format!("{name}, out of bounds in {what}");
+            let res = set(seq, pick, extra, short);
+            let (interp, used) = agree(&name, &m, &res, [n[0], n[1], 1]);
+            let (_, report) = interp.expect("reported, not an error");
+            assert!(
+                report.total_events > 0,
+                "{name}: the interpreter reports it"
+            );
+            assert!(matches!(used, JitUse::FellBack(_)), "{name}: {used:?}");
+        }
+    }
+}
+
+/// The packed 4×8-bit dot product of `x` and `y` (`sa`, `sb`: whether each operand's bytes
+/// are signed), exactly.
+fn dot4(x: u32, y: u32, sa: bool, sb: bool) -> i64 {
+    (0..4)
+        .map(|i| {
+            let byte = |w: u32, signed: bool| {
+                let b = (w >> (8 * i)) as u8;
+                if signed {
+                    i64::from(b as i8)
+                } else {
+                    i64::from(b)
+                }
+            };
+            byte(x, sa) * byte(y, sb)
+        })
+        .sum()
+}
+
+/// The six packed dot products (`jit/simd/intdot.rs`) on bytes at the edges (0, ±1, ±127,
+/// −128, 255) and random words, with accumulators at and near the 32-bit limits, against
+/// exact integer arithmetic clamped to the result's range.
+#[test]
+fn packed_integer_dots_in_vector_lanes_match_exact_arithmetic() {
+    let m = module("tests/corpus/simd/intdots.comp.spv");
+    let mut rng = Rng(0x1d07);
+    let edges = [
+        0x0000_0000u32,
+        0x0101_0101,
+        0xffff_ffff,
+        0x7f7f_7f7f,
+        0x8080_8080,
+        0x7f80_ff01,
+    ];
+    let accs = [
+        0u32,
+        1,
+        0x7fff_ffff,
+        0x7fff_0000,
+        0x8000_0000,
+        0x8000_ffff,
+        0xffff_ffff,
+        0xfffe_0000,
+    ];
+    let (mut a, mut b, mut c) = (vec![], vec![], vec![]);
+    for &x in &edges {
+        for &y in &edges {
+            for &acc in &accs {
+                a.push(x);
+                b.push(y);
+                c.push(acc);
+            }
+        }
+    }
+    while a.len() < 640 || !a.len().is_multiple_of(16) {
+        a.push(rng.next_u32());
+        b.push(rng.next_u32());
+        c.push(accs[(rng.next_u32() % 8) as usize] ^ (rng.next_u32() & 0x3ffff));
+    }
+    let n = a.len() / 2;
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, words(&a));
+    res.set_buffer(0, 1, words(&b));
+    res.set_buffer(0, 2, words(&c));
+    res.set_buffer(0, 3, words(&vec![0; 6 * a.len()]));
+    let (interp, used) = agree("intdots", &m, &res, [(n / 8) as u32, 1, 1]);
+    assert_eq!(used, JitUse::Ran);
+    let (out, _) = interp.expect("runs");
+    let got = out.buffer(0, 3).expect("d");
+    for j in 0..a.len() {
+        let (x, y, acc) = (a[j], b[j], c[j]);
+        let signed = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32;
+        let want = [
+            dot4(x, y, true, true) as u32,
+            dot4(x, y, false, false) as u32,
+            dot4(x, y, true, false) as u32,
+            signed(dot4(x, y, true, true) + i64::from(acc as i32)),
+            (dot4(x, y, false, false) + i64::from(acc)).min(i64::from(u32::MAX)) as u32,
+            signed(dot4(x, y, true, false) + i64::from(acc as i32)),
+        ];
+        for (k, want) in want.iter().enumerate() {
+            assert_eq!(word_at(got, 6 * j + k), *want, "word {j} dot {k}");
+        }
+    }
+}

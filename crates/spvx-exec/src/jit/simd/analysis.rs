@@ -289,9 +289,9 @@ fn vectorised(inst: &Inst) -> bool {
             (*dst_count == 1 && *src_count == 1 && dst_bits == src_bits && *dst_bits <= 32)
                 || (*src_count == 1 && *src_bits == 32 && *dst_count == 2 && *dst_bits == 16)
         }
-        // Packed 4×8-bit integer dots with results of at most 32 bits (`intdot`).
+        // Packed 4×8-bit integer dots with 32-bit results (`intdot`).
         Inst::IntDot { spec, .. } => {
-            crate::jit::analysis::packed_inline(inst) && spec.result_bits() <= 32
+            crate::jit::analysis::packed_inline(inst) && spec.result_bits() == 32
         }
         // The f16/bf16 pair dot with an f32 accumulator (`mixdot`).
         Inst::MixDot { op, .. } => *op == MixOp::Dot2Acc32,

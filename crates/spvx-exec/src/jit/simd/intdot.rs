@@ -1,5 +1,5 @@
 //! The vector lanes' packed 4×8-bit integer dot products (`jit::analysis::packed_inline`
-//! forms with results of at most 32 bits): the four lanes' words are the sixteen bytes of one
+//! forms with 32-bit results): the four lanes' words are the sixteen bytes of one
 //! vector, widened to 16 bits (signed or not, per operand) in two halves, multiplied and
 //! summed pairwise (`pmaddwd`), and the pair sums of each lane added (`phaddd`): each lane's
 //! exact dot product (at most 19 bits with its sign), in lane order. The accumulating form
@@ -12,10 +12,10 @@ use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types}
 use spvx_num::intdot::DotSpec;
 
 impl VLower<'_, '_, '_> {
-    /// `dst = a · b` (+ `acc`, saturating) of packed 4×8-bit vectors in every lane.
+    /// `dst = a · b` (+ `acc`, saturating) of packed 4×8-bit vectors in every lane, 32-bit
+    /// results.
     pub fn packed_dot(&mut self, spec: &DotSpec, dst: Slot, a: Slot, b: Slot, acc: Option<Slot>) {
         let kind = spec.kind();
-        let n = spec.result_bits();
         let (x, y) = (self.get(a), self.get(b));
         let d: V = HALVES.map(|h| {
             let xs = self.widened_bytes(x[h], kind.vector1_signed());
@@ -35,13 +35,13 @@ impl VLower<'_, '_, '_> {
             self.b.ins().iadd_pairwise(pairs[0], pairs[1])
         });
         let r = match acc {
-            None => self.vmask(d, n),
+            None => d,
             Some(c) => {
                 let c = self.get(c);
                 if kind.result_signed() {
-                    self.saturate_signed(d, c, n)
+                    self.saturate_signed(d, c)
                 } else {
-                    self.saturate_unsigned(d, c, n)
+                    self.saturate_unsigned(d, c)
                 }
             }
         };
@@ -66,23 +66,10 @@ impl VLower<'_, '_, '_> {
         }
     }
 
-    /// `c + d` clamped to the `n`-bit signed range, as an `n`-bit pattern (`c`: the
-    /// accumulator's pattern; `d`: the exact dot product).
-    fn saturate_signed(&mut self, d: V, c: V, n: u32) -> V {
-        let c = self.vsext(c, n);
-        if n < 32 {
-            // (|c| < 2^30 and |d| < 2^19: the sum cannot wrap.)
-            let lo = self.splat_i32(-(1i64 << (n - 1)));
-            let hi = self.splat_i32((1i64 << (n - 1)) - 1);
-            let t = HALVES.map(|h| {
-                let t = self.b.ins().iadd(c[h], d[h]);
-                let t = self.b.ins().smax(t, lo);
-                self.b.ins().smin(t, hi)
-            });
-            return self.vmask(t, n);
-        }
-        // 32 bits: the sum wrapped where its sign differs from both operands'; it then
-        // saturates towards the accumulator's sign.
+    /// `c + d` clamped to the 32-bit signed range (`d`: the exact dot product): the sum
+    /// wrapped where its sign differs from both operands'; it then saturates towards the
+    /// accumulator's sign.
+    fn saturate_signed(&mut self, d: V, c: V) -> V {
         let max = self.splat_i32(i32::MAX as i64);
         HALVES.map(|h| {
             let t = self.b.ins().iadd(c[h], d[h]);
@@ -95,16 +82,9 @@ impl VLower<'_, '_, '_> {
         })
     }
 
-    /// `c + d` clamped to `2^n − 1` (`d ≥ 0`: both operands unsigned).
-    fn saturate_unsigned(&mut self, d: V, c: V, n: u32) -> V {
-        let c = self.vmask(c, n);
-        if n < 32 {
-            let hi = self.splat_i32((1i64 << n) - 1);
-            return HALVES.map(|h| {
-                let t = self.b.ins().iadd(c[h], d[h]);
-                self.b.ins().umin(t, hi)
-            });
-        }
+    /// `c + d` clamped to `2^32 − 1` (`d ≥ 0`: both operands unsigned): where the sum
+    /// carried out, every bit set.
+    fn saturate_unsigned(&mut self, d: V, c: V) -> V {
         HALVES.map(|h| {
             let t = self.b.ins().iadd(c[h], d[h]);
             let carry = self.b.ins().icmp(IntCC::UnsignedLessThan, t, c[h]);

@@ -5,7 +5,7 @@
 //! break it, and the lowering tests the lanes' offsets before it uses a fast path.
 
 use super::analysis::{Kind, Plan};
-use crate::jit::analysis::{edges, native_dsts};
+use crate::jit::analysis::{edges, native_dsts, native_reads};
 use crate::program::{Builtin, ConvOp, IBinOp, Inst, Program, Slot};
 use std::collections::HashMap;
 
@@ -41,9 +41,10 @@ impl Lanes {
     }
 }
 
-/// Each register's expected relation between lanes (registers not in the map: `Same`,
-/// constants included), found by iterating the instructions and the edges' copies to a fixed
-/// point (a register written with values of different relations `Varies`).
+/// Each register's expected relation between lanes (`Plan::lanes` takes registers not in the
+/// map, constants and registers no write reaches, as `Same`), found by rounds over the
+/// instructions and the edges' copies to a fixed point (a register written with values of
+/// different relations `Varies`).
 pub fn lanes(prog: &Program, plan: &Plan) -> HashMap<Slot, Lanes> {
     let f = &prog.functions[prog.entry as usize];
     let mut of: HashMap<Slot, Lanes> = HashMap::new();
@@ -59,115 +60,134 @@ pub fn lanes(prog: &Program, plan: &Plan) -> HashMap<Slot, Lanes> {
             of.insert(reg + c, l);
         }
     }
-    // The registers written by the program, which the fixed point recomputes (built-ins are
-    // inputs: never written).
-    let mut written = Vec::new();
-    for inst in &f.code {
-        native_dsts(inst, |s| written.push(s));
+    // The template's uniform values: the same in every lane.
+    for s in &plan.inputs {
+        of.entry(*s).or_insert(Lanes::Same);
     }
-    for seg in &f.segments {
-        for e in edges(&seg.term) {
-            written.extend(e.copies.iter().map(|(d, _)| *d));
-        }
-    }
+    // Rounds over the segments until nothing changes: within a segment each instruction sees
+    // the relation the segment's last write before it gave (registers are written more than
+    // once: zero-initialised variables, phis); across segments, the join of every segment's
+    // last writes and every edge's copies. Joined with the last round's, the relations only go
+    // up (to `Varies`), so a few rounds reach the fixed point.
     loop {
-        let mut next: HashMap<Slot, Option<Lanes>> = written.iter().map(|s| (*s, None)).collect();
-        let get = |s: Slot| -> Lanes {
-            match plan.kind(s) {
-                Kind::Const(_) => Lanes::Same,
-                _ => of.get(&s).copied().unwrap_or(Lanes::Same),
-            }
-        };
-        let mut set = |s: Slot, l: Lanes| {
-            let e = next.entry(s).or_insert(None);
-            *e = Some(e.map_or(l, |old| old.join(l)));
-        };
-        for inst in &f.code {
-            match inst {
-                Inst::Copy { dst, src } => set(*dst, get(*src)),
-                Inst::Convert {
-                    op: ConvOp::UConvert { .. } | ConvOp::SConvert { .. },
-                    dst,
-                    a,
-                } => set(*dst, get(*a)),
-                Inst::Bitcast {
-                    dst,
-                    src,
-                    dst_count: 1,
-                    src_count: 1,
-                    ..
-                } => set(*dst, get(*src)),
-                Inst::IBin { op, dst, a, b, .. } => {
-                    let (x, y) = (get(*a), get(*b));
-                    let constant = |s: Slot| match plan.kind(s) {
-                        Kind::Const(c) => Some(c as u32 as i32 as i64),
-                        _ => None,
-                    };
-                    let l = match op {
-                        IBinOp::Add => x.add(y),
-                        IBinOp::Sub => x.add(y.scale(-1)),
-                        IBinOp::Mul => match (constant(*a), constant(*b)) {
-                            (_, Some(k)) => x.scale(k),
-                            (Some(k), _) => y.scale(k),
-                            _ if x == Lanes::Same && y == Lanes::Same => Lanes::Same,
-                            _ => Lanes::Varies,
-                        },
-                        IBinOp::Shl => match constant(*b) {
-                            Some(k @ 0..=31) => x.scale(1 << k),
-                            _ if x == Lanes::Same && y == Lanes::Same => Lanes::Same,
-                            _ => Lanes::Varies,
-                        },
-                        _ if x == Lanes::Same && y == Lanes::Same => Lanes::Same,
-                        _ => Lanes::Varies,
-                    };
-                    set(*dst, l);
-                }
-                Inst::AccessChain {
-                    dst, base, steps, ..
-                } => {
-                    let mut l = get(*base);
-                    for s in steps.iter() {
-                        l = l.add(get(s.index).scale(s.stride as i64));
-                    }
-                    set(*dst, l);
-                }
-                Inst::Load { dst, ptr, leaves } => {
-                    // Loads through one address give the same values.
-                    let l = match get(*ptr) {
-                        Lanes::Same => Lanes::Same,
-                        _ => Lanes::Varies,
-                    };
-                    for leaf in leaves.iter() {
-                        set(dst + leaf.slot, l);
-                    }
-                }
-                other => {
-                    let mut same = true;
-                    crate::jit::analysis::native_reads(other, |s| same &= get(s) == Lanes::Same);
-                    let l = if same { Lanes::Same } else { Lanes::Varies };
-                    native_dsts(other, |s| set(s, l));
-                }
-            }
-        }
+        let mut next = of.clone();
         for seg in &f.segments {
+            let mut local: HashMap<Slot, Lanes> = HashMap::new();
+            for inst in &f.code[seg.start as usize..seg.end as usize] {
+                // (An instruction reading a register no write has reached yet waits for a
+                // later round.)
+                let mut known = true;
+                native_reads(inst, |s| known &= get(plan, &of, &local, s).is_some());
+                if !known {
+                    continue;
+                }
+                let read = |s| get(plan, &of, &local, s).unwrap_or(Lanes::Varies);
+                for (s, l) in transfer(inst, plan, read) {
+                    local.insert(s, l);
+                }
+            }
             for e in edges(&seg.term) {
                 for (d, s) in e.copies.iter() {
-                    set(*d, get(*s));
+                    if let Some(l) = get(plan, &of, &local, *s) {
+                        join_into(&mut next, *d, l);
+                    }
                 }
             }
-        }
-        // Joined with the last round's (the relations only go up to `Varies`: a fixed point
-        // within a few rounds).
-        let mut next: HashMap<Slot, Lanes> = next
-            .into_iter()
-            .filter_map(|(s, l)| Some((s, l?)))
-            .collect();
-        for (s, l) in &of {
-            next.entry(*s).and_modify(|n| *n = n.join(*l)).or_insert(*l);
+            for (s, l) in local {
+                join_into(&mut next, s, l);
+            }
         }
         if next == of {
             return of;
         }
         of = next;
+    }
+}
+
+fn join_into(map: &mut HashMap<Slot, Lanes>, s: Slot, l: Lanes) {
+    map.entry(s).and_modify(|x| *x = x.join(l)).or_insert(l);
+}
+
+/// Register `s`'s relation: a constant's `Same`; else the segment's last write, else the
+/// join over the program; `None` while no write has reached it.
+fn get(
+    plan: &Plan,
+    of: &HashMap<Slot, Lanes>,
+    local: &HashMap<Slot, Lanes>,
+    s: Slot,
+) -> Option<Lanes> {
+    if let Kind::Const(_) = plan.kind(s) {
+        return Some(Lanes::Same);
+    }
+    local.get(&s).or_else(|| of.get(&s)).copied()
+}
+
+/// The relations of the registers `inst` writes, given those of the registers it reads.
+fn transfer(inst: &Inst, plan: &Plan, get: impl Fn(Slot) -> Lanes) -> Vec<(Slot, Lanes)> {
+    let constant = |s: Slot| match plan.kind(s) {
+        Kind::Const(c) => Some(c as u32 as i32 as i64),
+        _ => None,
+    };
+    match inst {
+        Inst::Copy { dst, src } => vec![(*dst, get(*src))],
+        Inst::Convert {
+            op: ConvOp::UConvert { .. } | ConvOp::SConvert { .. },
+            dst,
+            a,
+        } => vec![(*dst, get(*a))],
+        Inst::Bitcast {
+            dst,
+            src,
+            dst_count: 1,
+            src_count: 1,
+            ..
+        } => vec![(*dst, get(*src))],
+        Inst::IBin { op, dst, a, b, .. } => {
+            let (x, y) = (get(*a), get(*b));
+            let both_same = x == Lanes::Same && y == Lanes::Same;
+            let l = match op {
+                IBinOp::Add => x.add(y),
+                IBinOp::Sub => x.add(y.scale(-1)),
+                IBinOp::Mul => match (constant(*a), constant(*b)) {
+                    (_, Some(k)) => x.scale(k),
+                    (Some(k), _) => y.scale(k),
+                    _ if both_same => Lanes::Same,
+                    _ => Lanes::Varies,
+                },
+                IBinOp::Shl => match constant(*b) {
+                    Some(k @ 0..=31) => x.scale(1 << k),
+                    _ if both_same => Lanes::Same,
+                    _ => Lanes::Varies,
+                },
+                _ if both_same => Lanes::Same,
+                _ => Lanes::Varies,
+            };
+            vec![(*dst, l)]
+        }
+        Inst::AccessChain {
+            dst, base, steps, ..
+        } => {
+            let mut l = get(*base);
+            for s in steps.iter() {
+                l = l.add(get(s.index).scale(s.stride as i64));
+            }
+            vec![(*dst, l)]
+        }
+        Inst::Load { dst, ptr, leaves } => {
+            // Loads through one address give the same values.
+            let l = match get(*ptr) {
+                Lanes::Same => Lanes::Same,
+                _ => Lanes::Varies,
+            };
+            leaves.iter().map(|leaf| (dst + leaf.slot, l)).collect()
+        }
+        other => {
+            let mut same = true;
+            native_reads(other, |s| same &= get(s) == Lanes::Same);
+            let l = if same { Lanes::Same } else { Lanes::Varies };
+            let mut out = Vec::new();
+            native_dsts(other, |s| out.push((s, l)));
+            out
+        }
     }
 }
