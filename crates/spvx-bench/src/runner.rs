@@ -266,6 +266,7 @@ pub fn run_case(
     let mut engine = Vec::with_capacity(opts.rounds);
     let mut interpreter = Vec::new();
     let mut jit = JitUse::Off;
+    let mut vector_lanes = false;
     let mut total = opts.warmup + opts.rounds;
     let mut round = 0;
     while round < total {
@@ -282,6 +283,7 @@ pub fn run_case(
             total = opts.warmup + opts.rounds.max(SHORT_KERNEL_ROUNDS);
         }
         jit = report.jit;
+        vector_lanes = report.vector_lanes;
         check.engine_runs += 1;
         if let Some(d) = first_difference(&res, &reference) {
             check.engine_mismatches += 1;
@@ -330,11 +332,6 @@ pub fn run_case(
     if let Some(runs) = device_runs {
         device_result = runs.result();
     }
-    let vector_lanes = jit == spvx_exec::JitUse::Ran
-        && case
-            .module
-            .jit_code()
-            .is_ok_and(|c| c.vector_lanes().is_ok());
     Ok(Row {
         name: case.name.clone(),
         invocations: case.invocations(),

@@ -145,6 +145,9 @@ pub struct RunReport {
     pub local_size: [u32; 3],
     /// Whether the JIT ran the dispatch.
     pub jit: JitUse,
+    /// Whether the JIT that ran it runs several invocations at a time in SIMD vectors (its
+    /// vector lanes, `JitCode::vector_lanes`); false when the JIT did not run it.
+    pub vector_lanes: bool,
 }
 
 /// Whether the JIT ran a dispatch (`RunConfig::jit`).

@@ -230,6 +230,13 @@ fn binary_module_and_spec_constants() {
         .map(|i| sdot_acc_sat(a[i / 4], bt[i % 4], bias[i]))
         .collect();
     assert_eq!(std::fs::read(dir.join("0.3.bin")).unwrap(), words(&want));
+    // Its loop of loads and packed dots runs in the JIT's vector lanes, and the summary says
+    // so.
+    assert!(
+        text(&out.stdout).contains("no undefined behaviour (JIT, vector lanes)"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 /// examples/tensor.spvasm from the command line: T from a .npy file (3x4 int32), U from a
@@ -269,6 +276,12 @@ fn tensors_from_npy_files() {
         ],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // No loop: the one-invocation JIT.
+    assert!(
+        text(&out.stdout).contains("no undefined behaviour (JIT)"),
+        "{}",
+        text(&out.stdout)
+    );
     let read = |r: usize, c: usize| if r < 3 && c < 4 { t[4 * r + c] } else { -1 };
     let e: Vec<i32> = (0..16).map(|i| read(i / 4, i % 4)).collect();
     assert_eq!(std::fs::read(dir.join("out/0.2.bin")).unwrap(), le(&e));

@@ -127,6 +127,7 @@ pub fn run(
         private_init: ks.private_init.clone(),
     };
     let mut jit_use = JitUse::Off;
+    let mut vector_lanes = false;
     let mut outcomes = None;
     match jit {
         None => {}
@@ -135,6 +136,7 @@ pub fn run(
             match crate::jit::dispatch(&shape.dispatch(prog, cfg, &bound), code, total) {
                 Ok(o) => {
                     jit_use = JitUse::Ran;
+                    vector_lanes = code.vector_lanes().is_ok();
                     outcomes = Some(o);
                 }
                 Err(why) => {
@@ -156,6 +158,7 @@ pub fn run(
         groups,
         local_size,
         jit: jit_use,
+        vector_lanes,
         ..RunReport::default()
     };
     for o in outcomes {

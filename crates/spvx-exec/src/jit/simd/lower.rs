@@ -543,15 +543,21 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         }
     }
 
-    /// The base, length and read-only flag of memory space `space`, loaded from the stack
-    /// where they are used: kept in registers from the start, they lived through every loop,
-    /// and the register allocator moved them to and from the stack around the loops that do
-    /// not use them.
-    pub fn space(&mut self, space: u32) -> (Value, Value, Value) {
+    /// The base and length of memory space `space`, loaded from the stack where they are
+    /// used: kept in registers from the start, they lived through every loop, and the
+    /// register allocator moved them to and from the stack around the loops that do not use
+    /// them.
+    pub fn space(&mut self, space: u32) -> (Value, Value) {
         let at = self.spaces[&space];
-        let [base, len, ro] =
-            [0, 8, 16].map(|o| self.b.ins().stack_load(I64, I64, self.space_slot, at + o));
-        (base, len, ro)
+        let [base, len] =
+            [0, 8].map(|o| self.b.ins().stack_load(I64, I64, self.space_slot, at + o));
+        (base, len)
+    }
+
+    /// The read-only flag of memory space `space` (loaded as [`space`](Self::space) loads).
+    pub fn space_read_only(&mut self, space: u32) -> Value {
+        let at = self.spaces[&space];
+        self.b.ins().stack_load(I64, I64, self.space_slot, at + 16)
     }
 
     /// The vectors of `v` or-ed lane by lane.

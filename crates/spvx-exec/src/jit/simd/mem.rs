@@ -130,7 +130,7 @@ impl VLower<'_, '_, '_> {
     /// Each lane's host address of `leaf` at offsets `at` into `space`, after checking the
     /// active lanes' bytes lie inside the object (an inactive lane's: the scratch slot).
     fn leaf_addresses(&mut self, space: u32, at: P, leaf: &Leaf) -> [Value; super::LANES] {
-        let (base, len, _) = self.space(space);
+        let (base, len) = self.space(space);
         // (Offsets are below 2^48: `end` cannot wrap, and both it and the length are below
         // 2^63, so the signed comparison, which x86 has for 64-bit lanes, is the unsigned one.)
         let bytes = self.splat_i64(leaf.scalar.mem_bytes() as i64);
@@ -199,7 +199,7 @@ impl VLower<'_, '_, '_> {
     /// The host address of `span` bytes at offset `first` of `space`, after checking they lie
     /// inside the object (the same check as every lane's of a `same` or `next` layout).
     fn span_address(&mut self, space: u32, first: Value, span: u32) -> Value {
-        let (base, len, _) = self.space(space);
+        let (base, len) = self.space(space);
         let end = self.b.ins().iadd_imm_s(first, span as i64);
         let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, len);
         let cont = self.b.create_block();
@@ -305,7 +305,7 @@ impl VLower<'_, '_, '_> {
     pub fn store(&mut self, ptr: Slot, src: Slot, leaves: &[Leaf]) {
         let (space, p) = self.pointer(ptr);
         // A store into a uniform buffer or push constants is reported by the interpreter.
-        let (_, _, ro) = self.space(space);
+        let ro = self.space_read_only(space);
         let cont = self.b.create_block();
         self.b.ins().brif(ro, self.bail, &[], cont, &[]);
         self.b.switch_to_block(cont);

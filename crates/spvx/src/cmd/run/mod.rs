@@ -122,15 +122,16 @@ UNDEFINED BEHAVIOUR: each event (out-of-bounds access, division by zero, AccSat 
 gets its documented result and is printed as a warning with the instruction, invocation,
 workgroup and place in the module; --strict makes the first one an error instead.
 
-ENGINE: programs without atomics run on the JIT (native code through Cranelift, one
-invocation at a time; programs with subgroup instructions a whole subgroup per call at
-subgroup sizes up to 8, else with the instructions at a rendezvous of each subgroup), the
-others on the interpreter (SIMT subgroups), as do programs of which 10% or more of the instructions would be calls from the JIT into the
-interpreter (it runs those faster: e.g. most fixed-point, mixed-float-dot and tensor kernels);
-the summary line says which, and a note why. Both give the same bytes. A JIT run that meets
-undefined behaviour, runs out of steps or reaches a barrier non-uniformly starts over on the
-interpreter, which reports it; --strict runs on the interpreter. --no-jit (run files:
-jit = false) always uses the interpreter.
+ENGINE: programs run on the JIT (native code through Cranelift): one invocation at a time;
+programs with subgroup instructions a whole subgroup per call at subgroup sizes up to 8, else
+with the instructions at a rendezvous of each subgroup; loops of 32-bit arithmetic, loads and
+dots four invocations at a time in SIMD vectors (the summary line then says JIT, vector
+lanes). The interpreter (SIMT subgroups) runs what the JIT cannot, and programs of which 10%
+or more of the instructions would be calls from the JIT into the interpreter (it runs those
+faster: e.g. the fixed-point kernels); the summary line says which, and a note why. Both give
+the same bytes. A JIT run that meets undefined behaviour, runs out of steps or reaches a
+barrier non-uniformly starts over on the interpreter, which reports it; --strict runs on the
+interpreter. --no-jit (run files: jit = false) always uses the interpreter.
 
 EXIT STATUS: 0 when the run succeeded and every expectation passed; 1 otherwise.
 
@@ -229,8 +230,8 @@ pub struct RunArgs {
     /// Mixdot: turn subnormal results into zero.
     #[arg(long)]
     pub mixdot_flush_outputs: bool,
-    /// Run on the interpreter only. By default a program that the JIT can run (no atomics)
-    /// and runs faster (fewer than 10% of its instructions call into the interpreter; see
+    /// Run on the interpreter only. By default a program that the JIT can run and runs
+    /// faster (fewer than 10% of its instructions call into the interpreter; see
     /// docs/semantics/engine-and-jit.md "The JIT") is compiled to native code, with the interpreter's
     /// results; a run that meets undefined behaviour starts over on the interpreter, which
     /// reports it.

@@ -29,6 +29,7 @@ pub fn print_summary(
         n => format!("{n} undefined-behaviour event(s)"),
     };
     let engine = match &report.jit {
+        JitUse::Ran if report.vector_lanes => "JIT, vector lanes",
         JitUse::Ran => "JIT",
         _ => "interpreter",
     };
