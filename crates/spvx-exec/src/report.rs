@@ -145,8 +145,9 @@ pub struct RunReport {
     pub local_size: [u32; 3],
     /// Whether the JIT ran the dispatch.
     pub jit: JitUse,
-    /// Whether the JIT that ran it runs several invocations at a time in SIMD vectors (its
-    /// vector lanes, `JitCode::vector_lanes`); false when the JIT did not run it.
+    /// Whether the JIT ran it several invocations at a time in SIMD vectors (its vector
+    /// lanes); false when the JIT did not run it, or ran it one invocation (or subgroup) at a
+    /// time.
     pub vector_lanes: bool,
 }
 

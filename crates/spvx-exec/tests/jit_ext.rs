@@ -742,17 +742,18 @@ fn order_free_atomics_run_on_the_jit_and_count_exactly() {
 #[test]
 fn pair_dots_equal_spvx_nums_exact_path_on_both_jits() {
     use spvx_num::mixdot::{Half16Encoding, exact_dot2_acc32};
-    let scalar = module(
+    let base = module(
         "tests/corpus/simd/mixdot2.spvasm",
         "main",
         &CompileOptions::default(),
     );
-    let vector = scalar.with_jit_vector_lanes();
+    let scalar = base.with_scalar_jit();
+    let vector = base.with_jit_vector_lanes();
     let code = vector.jit_code().expect("the JIT compiles it");
     if let Err(why) = code.vector_lanes() {
         panic!("not run in vector lanes: {why}");
     }
-    for m in [scalar, vector] {
+    for (m, lanes) in [(scalar, false), (vector, true)] {
         let mut rng = Rng(0x7a11);
         // 8 invocations per workgroup (two chunks of four lanes).
         let groups = 40;
@@ -775,6 +776,10 @@ fn pair_dots_equal_spvx_nums_exact_path_on_both_jits() {
                 let (out, report) = run(&m, &res, [groups as u32, 1, 1], &cfg)
                     .unwrap_or_else(|e| panic!("{model:?}: {e}"));
                 assert_eq!(report.jit, JitUse::Ran, "{model:?}");
+                // The vector lanes run the default configuration only (the one they compute
+                // inline); the scalar JIT runs the others.
+                let default = spvx_num::mixdot::abi::config_word(model) == 0;
+                assert_eq!(report.vector_lanes, lanes && default, "{model:?}");
                 let interp = run(
                     &m,
                     &res,

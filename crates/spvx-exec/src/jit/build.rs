@@ -23,6 +23,15 @@ pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
     compile_dumping(prog, native_code, None)
 }
 
+/// The state of an invocation: registers, resume point, barrier instruction, a counter per
+/// loop with a barrier (`loop_counters`), and (for the round loop) a status word. Returns the
+/// resume point's and the status word's indices and the state's words.
+pub fn state_layout(prog: &Program, loop_counters: usize) -> (usize, usize, usize) {
+    let resume_word = prog.slot_count as usize;
+    let status_word = resume_word + 2 + loop_counters;
+    (resume_word, status_word, status_word + 1)
+}
+
 /// [`compile`], appending each function's Cranelift IR (after optimisation) and machine code
 /// to `dump` when given.
 pub fn compile_dumping(
@@ -153,11 +162,7 @@ pub fn compile_dumping(
         }
         _ => None,
     };
-    // The state of an invocation: registers, resume point, barrier instruction, loop
-    // counters, and (for the round loop) a status word.
-    let resume_word = prog.slot_count as usize;
-    let status_word = resume_word + 2 + loops.headers.len();
-    let state_words = status_word + 1;
+    let (resume_word, status_word, state_words) = state_layout(prog, loops.headers.len());
     let rounds_id = if barriers {
         let id = module
             .declare_function("rounds", Linkage::Local, &sig)

@@ -5,6 +5,7 @@
 
 use super::lower_loop::RUN;
 use super::runtime::{Host, JitCtx, Space};
+use super::simd::SimdCode;
 use super::{JitCode, status};
 use crate::dispatch::builtins::{self, Invocation};
 use crate::dispatch::{Dispatch, Outcome, each_workgroup};
@@ -64,7 +65,7 @@ const BATCH: u32 = 8;
 
 impl Batches {
     fn new(d: &Dispatch, code: &JitCode, total: u64) -> Batches {
-        if code.simd.is_err() || lanes(d, code).is_some() || d.groups[0] <= 1 {
+        if vector_lanes(d, code).is_none() || d.groups[0] <= 1 {
             return Batches {
                 size: 1,
                 per_row: 1,
@@ -119,6 +120,15 @@ fn lanes<'c>(d: &Dispatch, code: &'c JitCode) -> Option<&'c super::LanesCode> {
     } else {
         None
     }
+}
+
+/// The vector-lanes function when it runs dispatch `d`: compiled for the program, no lanes
+/// function taking the dispatch first, and the run's mixed-dot configuration one it computes
+/// inline (`SimdCode::runs`).
+pub(crate) fn vector_lanes<'c>(d: &Dispatch, code: &'c JitCode) -> Option<&'c SimdCode> {
+    let simd = code.simd.as_ref().ok()?;
+    let word = super::lower_mixdot::config(&d.cfg.mixdot);
+    (lanes(d, code).is_none() && simd.runs(word)).then_some(simd)
 }
 
 /// Why a native call's status ends the JIT run.
@@ -278,7 +288,7 @@ impl Worker {
             self.run_lanes(d, code, l, &starts, &mut ctx, abort)?;
             // Spent per subgroup as the interpreter spends them.
             steps = Some(ctx.steps);
-        } else if let Ok(simd) = &code.simd {
+        } else if let Some(simd) = vector_lanes(d, code) {
             // SAFETY: `simd.func` was compiled for this program (`simd`); `ctx` and the
             // register files of `simd::LANES` lanes (`state_words` words each) stay valid and
             // unaliased for the call.

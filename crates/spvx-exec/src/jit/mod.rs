@@ -66,7 +66,7 @@ mod simd;
 use crate::program::Program;
 use cranelift_jit::JITModule;
 
-pub(crate) use driver::dispatch;
+pub(crate) use driver::{dispatch, vector_lanes};
 pub use lanes::LANES;
 pub use simd::LANES as VECTOR_LANES;
 
@@ -229,12 +229,18 @@ impl JitCode {
     /// time in SIMD vectors (the default only where `simd::preferred`;
     /// docs/semantics/engine-and-jit.md, "Vector lanes").
     pub fn with_vector_lanes(mut self, prog: &Program) -> JitCode {
-        self.simd = if self.native_code && self.rounds.is_none() && !self.lanes_eligible {
+        self.simd = if self.vector_lanes_possible() {
             simd::compile(prog, self.state_words, None)
         } else {
             Err("compiled for call-outs only, or with barriers or subgroup instructions".into())
         };
         self
+    }
+
+    /// Whether vector lanes can go with this code: native code, no round loop (barriers), no
+    /// lanes function (subgroup instructions).
+    fn vector_lanes_possible(&self) -> bool {
+        self.native_code && self.rounds.is_none() && !self.lanes_eligible
     }
 }
 
@@ -281,13 +287,26 @@ pub fn prefers_interpreter(prog: &Program) -> Option<String> {
 /// same results, slower; it exists to test the JIT's control flow and register handling on
 /// every instruction.
 /// Programs the vector lanes take and are expected to run faster (`simd::preferred`) get them.
+///
+/// The scalar code and the vector lanes compile at the same time (rayon), each on its own
+/// Cranelift module.
 pub fn compile(prog: &Program, native_code: bool) -> Result<JitCode, String> {
-    let code = compile_scalar(prog, native_code)?;
-    Ok(if native_code && simd::preferred(prog) {
-        code.with_vector_lanes(prog)
+    if !(native_code && simd::preferred(prog)) {
+        return compile_scalar(prog, native_code);
+    }
+    // (The vector lanes take no program with barriers: no loop counters in the state.)
+    let (_, _, words) = build::state_layout(prog, 0);
+    let (code, vector) = rayon::join(
+        || compile_scalar(prog, native_code),
+        || simd::compile(prog, words, None),
+    );
+    let mut code = code?;
+    if code.state_words == words && code.vector_lanes_possible() {
+        code.simd = vector;
     } else {
-        code
-    })
+        code = code.with_vector_lanes(prog);
+    }
+    Ok(code)
 }
 
 /// [`compile`] without the vector lanes: one invocation at a time (or a subgroup's lanes in

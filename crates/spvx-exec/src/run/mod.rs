@@ -133,10 +133,13 @@ pub fn run(
         None => {}
         Some(Err(why)) => jit_use = JitUse::Unsupported(why.to_string()),
         Some(Ok(code)) => {
-            match crate::jit::dispatch(&shape.dispatch(prog, cfg, &bound), code, total) {
+            let d = shape.dispatch(prog, cfg, &bound);
+            let ran = crate::jit::dispatch(&d, code, total);
+            let in_lanes = crate::jit::vector_lanes(&d, code).is_some();
+            match ran {
                 Ok(o) => {
                     jit_use = JitUse::Ran;
-                    vector_lanes = code.vector_lanes().is_ok();
+                    vector_lanes = in_lanes;
                     outcomes = Some(o);
                 }
                 Err(why) => {

@@ -1,22 +1,28 @@
 //! The vector lanes' `OpFDot2MixAcc32VALVE` (f16 or bf16 pairs, f32 accumulator): the dots of
 //! four lanes at once. The components are decoded in `i32x4` vectors (`decode_halves`, the
 //! scalar JIT's exact decoding lane for lane), the products and sums formed in two `f64x2`
-//! halves under the run's model (`mixdot_models::model_sum`, the scalar JIT's arithmetic for
-//! two dots at a time). Where the configuration word is not one of the inline models (another
-//! rounding, flushing) or some lane's sum is not decided there (an addition that rounded, an
-//! infinity or a NaN), every lane's dot is spvx-num's C-ABI function, as the scalar JIT calls
-//! it; inactive lanes compute too (a pure function) and their results are dropped by the
+//! halves under the default model (`mixdot_models::model_sum`, the scalar JIT's arithmetic for
+//! two dots at a time; `INLINE_WORD`). Where the configuration word is another one, or some
+//! lane's sum is not decided there (an addition that rounded, an infinity or a NaN), every
+//! lane's dot is spvx-num's C-ABI function, as the scalar JIT calls it; inactive lanes compute too (a pure function) and their results are dropped by the
 //! masked write. The bits are the scalar JIT's and the interpreter's.
 
 use super::lower::{HALVES, I32, I32X4, I64, V, VLower};
-use crate::jit::mixdot_models::{
-    Form, call_entry, decode_halves, model_blocks, model_sum, widen_halves,
-};
+use crate::jit::mixdot_models::{Form, call_entry, decode_halves, model_sum, widen_halves};
 use crate::jit::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::Slot;
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
 use spvx_num::mixdot::abi::entry;
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
+
+/// The configuration word whose model the vector lanes compute inline: spvx-num's default
+/// (the `exact` model, round to nearest even, no flushing). For any other word every lane's
+/// dot calls spvx-num; the driver runs such dispatches on the scalar JIT instead
+/// (`SimdCode::runs`), which computes all five models inline. (Each inline model is code in
+/// every version of every segment with a dot: five made the vector-lanes function about four
+/// times slower to compile than the scalar JIT.)
+pub const INLINE_WORD: u64 = 0;
 
 impl VLower<'_, '_, '_> {
     /// `dst = acc + a · b` for 2-component f16 or bf16 vectors `a`, `b` (registers `a`,
@@ -36,27 +42,29 @@ impl VLower<'_, '_, '_> {
             self.b.append_block_param(join, I32X4);
         }
         self.b.set_cold_block(call_blk);
-        let models = model_blocks(self.b, word);
-        self.b.ins().jump(call_blk, &[]);
-        for (model, this) in models.into_iter().enumerate() {
-            let model = model as u8;
-            self.b.switch_to_block(this);
-            let mut slow = None;
-            let r = HALVES.map(|h| {
-                let (r, s) = self.dot2_vector(half, model, xs.map(|x| x[h]), c[h]);
-                slow = Some(match slow {
-                    None => s,
-                    Some(t) => self.b.ins().bor(t, s),
-                });
-                r
+        let inline = self.b.create_block();
+        let is = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, word, INLINE_WORD as i64);
+        self.b.ins().brif(is, inline, &[], call_blk, &[]);
+        self.b.switch_to_block(inline);
+        let mut slow = None;
+        let r = HALVES.map(|h| {
+            // (The word's low three bits are the model's index; the others are zero.)
+            let (r, s) = self.dot2_vector(half, INLINE_WORD as u8, xs.map(|x| x[h]), c[h]);
+            slow = Some(match slow {
+                None => s,
+                Some(t) => self.b.ins().bor(t, s),
             });
-            let any = match slow {
-                Some(s) => self.b.ins().vany_true(s),
-                None => self.b.ins().iconst(types::I8, 0),
-            };
-            let args: Vec<_> = r.iter().map(|v| (*v).into()).collect();
-            self.b.ins().brif(any, call_blk, &[], join, &args);
-        }
+            r
+        });
+        let any = match slow {
+            Some(s) => self.b.ins().vany_true(s),
+            None => self.b.ins().iconst(types::I8, 0),
+        };
+        let args: Vec<_> = r.iter().map(|v| (*v).into()).collect();
+        self.b.ins().brif(any, call_blk, &[], join, &args);
         self.b.switch_to_block(call_blk);
         let f = entry(MixOp::Dot2Acc32, half, fp8);
         let r = HALVES.map(|h| {

@@ -74,6 +74,19 @@ pub(crate) struct SimdCode {
     /// Owns the executable memory; freed on drop.
     module: Option<JITModule>,
     pub(crate) func: NativeFn,
+    /// The program has VALVE mixed dots, whose rounding model the vector lanes compute inline
+    /// for the default configuration only (`mixdot::INLINE_WORD`).
+    mixdot: bool,
+}
+
+impl SimdCode {
+    /// Whether the vector lanes run a dispatch whose mixed-dot configuration word is `word`
+    /// (`mixdot::abi::config_word`): for another configuration than the one they compute
+    /// inline, a program with mixed dots runs on the scalar JIT, which computes every inline
+    /// model (the vector lanes would call spvx-num for every lane's dot).
+    pub(crate) fn runs(&self, word: u64) -> bool {
+        !self.mixdot || word == mixdot::INLINE_WORD
+    }
 }
 
 // SAFETY: as for `JitCode`: the code is immutable after `finalize_definitions`.
@@ -130,8 +143,14 @@ pub fn compile(
         b.finalize(module.target_config());
     }
     let func = super::build::finish_single(&mut module, &mut ctx, id, "vector lanes", dump)?;
+    let mixdot = prog
+        .functions
+        .iter()
+        .flat_map(|f| f.code.iter())
+        .any(|i| matches!(i, crate::program::Inst::MixDot { .. }));
     Ok(SimdCode {
         module: Some(module),
         func,
+        mixdot,
     })
 }
