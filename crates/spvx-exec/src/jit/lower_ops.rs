@@ -390,15 +390,7 @@ impl FnLower<'_, '_, '_> {
         // added: the exact dot product.
         let xv = self.widen_bytes(x, kind.vector1_signed());
         let yv = self.widen_bytes(y, kind.vector2_signed());
-        let lo = {
-            let (a, b) = (self.b.ins().swiden_low(xv), self.b.ins().swiden_low(yv));
-            self.b.ins().imul(a, b)
-        };
-        let hi = {
-            let (a, b) = (self.b.ins().swiden_high(xv), self.b.ins().swiden_high(yv));
-            self.b.ins().imul(a, b)
-        };
-        let h = self.b.ins().iadd_pairwise(lo, hi);
+        let h = multiply_add_pairs(self.b, xv, yv);
         let h = self.b.ins().iadd_pairwise(h, h);
         let s32 = self.b.ins().extractlane(h, 0);
         let sum = self.b.ins().sextend(I64, s32);
@@ -435,6 +427,25 @@ impl FnLower<'_, '_, '_> {
             self.b.ins().uwiden_low(bytes)
         }
     }
+}
+
+/// The products of the 16-bit lanes of `x` and `y` (two `i16x8`) as 32-bit lanes, summed
+/// pairwise (an `i32x4`): the pattern Cranelift emits as one `pmaddwd`. Exact for products of
+/// 8-bit values (17 bits, pair sums 18).
+pub(super) fn multiply_add_pairs(
+    b: &mut cranelift_frontend::FunctionBuilder,
+    x: Value,
+    y: Value,
+) -> Value {
+    let lo = {
+        let (p, q) = (b.ins().swiden_low(x), b.ins().swiden_low(y));
+        b.ins().imul(p, q)
+    };
+    let hi = {
+        let (p, q) = (b.ins().swiden_high(x), b.ins().swiden_high(y));
+        b.ins().imul(p, q)
+    };
+    b.ins().iadd_pairwise(lo, hi)
 }
 
 /// Cranelift's condition code of an integer comparison, and whether its operands compare as

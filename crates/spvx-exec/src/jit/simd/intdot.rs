@@ -6,6 +6,7 @@
 //! then saturates as `lower_ops::packed_dot` does (the same bits).
 
 use super::lower::{HALVES, V, VLower};
+use crate::jit::lower_ops::multiply_add_pairs;
 use crate::program::Slot;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
@@ -20,18 +21,7 @@ impl VLower<'_, '_, '_> {
         let d: V = HALVES.map(|h| {
             let xs = self.widened_bytes(x[h], kind.vector1_signed());
             let ys = self.widened_bytes(y[h], kind.vector2_signed());
-            let pairs = [0, 1].map(|i| {
-                let (p, q) = (xs[i], ys[i]);
-                let lo = {
-                    let (p, q) = (self.b.ins().swiden_low(p), self.b.ins().swiden_low(q));
-                    self.b.ins().imul(p, q)
-                };
-                let hi = {
-                    let (p, q) = (self.b.ins().swiden_high(p), self.b.ins().swiden_high(q));
-                    self.b.ins().imul(p, q)
-                };
-                self.b.ins().iadd_pairwise(lo, hi)
-            });
+            let pairs = [0, 1].map(|i| multiply_add_pairs(self.b, xs[i], ys[i]));
             self.b.ins().iadd_pairwise(pairs[0], pairs[1])
         });
         let r = match acc {
