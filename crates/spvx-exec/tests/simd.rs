@@ -661,6 +661,54 @@ fn whole_loads_and_stores_in_vector_lanes_match_a_reference() {
     }
 }
 
+/// Loads of 8- and 16-bit leaves in vector lanes (narrow_layouts.comp): one address in every
+/// lane (a byte and a 16-bit word by row: one load, splatted) and one leaf apart (lane by
+/// lane), against a Rust model; and the row's byte out of bounds (the interpreter reports it,
+/// the vector lanes bail).
+#[test]
+fn narrow_loads_in_vector_lanes_match_a_reference() {
+    let m = module("tests/corpus/simd/narrow_layouts.comp.spv");
+    let mut rng = Rng(0x8b17);
+    let n = [4u32, 3];
+    let (w, h) = (8 * n[0], 2 * n[1]);
+    // b8: x's bytes from 0 (w + 4 of them read), the rows' from 64 (5 per row).
+    let b8: Vec<u8> = (0..64 + 5 * h).map(|_| rng.next_u32() as u8).collect();
+    let b16: Vec<u16> = (0..64 + w + 5).map(|_| rng.next_u32() as u16).collect();
+    let set = |b8: &[u8]| {
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, b8.to_vec());
+        res.set_buffer(0, 1, b16.iter().flat_map(|x| x.to_le_bytes()).collect());
+        res.set_buffer(0, 2, words(&vec![0; (w * h) as usize]));
+        res
+    };
+    let (interp, used) = agree("narrow layouts", &m, &set(&b8), [n[0], n[1], 1]);
+    assert_eq!(used, JitUse::Ran);
+    let (out, _) = interp.expect("in bounds");
+    let got = out.buffer(0, 2).expect("out");
+    for y in 0..h {
+        for x in 0..w {
+            let mut acc = 0u32;
+            for k in 0..5 {
+                let (s, t) = ((y * 5 + k) as usize, (x + k) as usize);
+                acc = acc
+                    .wrapping_mul(7)
+                    .wrapping_add(u32::from(b8[64 + s]))
+                    .wrapping_add(u32::from(b16[s]) << 8)
+                    .wrapping_add(u32::from(b8[t]) << 3)
+                    .wrapping_add(u32::from(b16[64 + t]) << 11);
+            }
+            assert_eq!(word_at(got, (y * w + x) as usize), acc, "out[{y}][{x}]");
+        }
+    }
+    // `b8` one byte short (row 5 reads 64 + 25..30): out of bounds in that row's lanes only,
+    // all at one offset, in the loop's last round.
+    let short = &b8[..64 + 29];
+    let (interp, used) = agree("narrow layouts, short", &m, &set(short), [n[0], n[1], 1]);
+    let (_, report) = interp.expect("reported, not an error");
+    assert!(report.total_events > 0);
+    assert!(matches!(used, JitUse::FellBack(_)), "{used:?}");
+}
+
 /// The packed 4×8-bit dot product of `x` and `y` (`sa`, `sb`: whether each operand's bytes
 /// are signed), exactly.
 fn dot4(x: u32, y: u32, sa: bool, sb: bool) -> i64 {
