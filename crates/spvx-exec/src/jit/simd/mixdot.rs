@@ -108,14 +108,26 @@ impl VLower<'_, '_, '_> {
     ) -> (Value, Value) {
         let little = MemFlagsData::new().with_endianness(Endianness::Little);
         let f = x.map(|v| decode_halves(self.b, half, v));
-        let w = f.map(|v| widen_halves(self.b, v));
+        // The products in f64 halves (exact). f16 products are exact in f32 already (22
+        // significant bits at most, magnitudes from 2^-48 to below 2^32: normal f32 values),
+        // so they are formed four at a time and widened; bf16 products can leave f32's
+        // range, so their factors are widened first.
+        let products: [[Value; 2]; 2] = match half {
+            Half16Encoding::F16 => [(0, 2), (1, 3)].map(|(a, b)| {
+                let p = self.b.ins().fmul(f[a], f[b]);
+                widen_halves(self.b, p)
+            }),
+            Half16Encoding::Bf16 => {
+                let w = f.map(|v| widen_halves(self.b, v));
+                [(0, 2), (1, 3)].map(|(a, b)| [0, 1].map(|i| self.b.ins().fmul(w[a][i], w[b][i])))
+            }
+        };
         let acc = self.b.ins().bitcast(types::F32X4, little, c);
         let acc = widen_halves(self.b, acc);
         let mut sums = [acc[0]; 2];
         let mut slow = None;
         for (i, sum) in sums.iter_mut().enumerate() {
-            let p0 = self.b.ins().fmul(w[0][i], w[2][i]);
-            let p1 = self.b.ins().fmul(w[1][i], w[3][i]);
+            let (p0, p1) = (products[0][i], products[1][i]);
             let (s, flag) = model_sum(self.b, Form::Pairs, model, &[p0, p1], acc[i]);
             *sum = s;
             slow = Some(match slow {
