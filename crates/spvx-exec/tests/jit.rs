@@ -1120,3 +1120,86 @@ fn local_ids_of_subgroups_straddling_rows_are_right() {
         }
     }
 }
+
+/// Atomic additions into a worker's own copy of a buffer (`JitCode::private_sums`,
+/// private_sums.comp): `hist`, which only atomic additions touch (IAdd, one wrapping, ISub,
+/// IIncrement, IDecrement), is added into per worker without a lock and the copies summed at
+/// the end; `mixed`, also loaded, keeps locked additions. On 1 and 2 threads and the
+/// interpreter, against exact wrapping sums computed here from the same inputs; one addition
+/// out of bounds goes to the interpreter, which reports it.
+#[test]
+fn atomic_additions_into_private_copies_sum_exactly() {
+    let m = jit_corpus("private_sums.comp");
+    let code = m.jit_code().expect("the JIT compiles it");
+    assert_eq!(code.private_sums().len(), 1, "hist only");
+    let mut rng = Rng(0x5ab5);
+    let n = 64 * 64;
+    let data: Vec<u32> = (0..n).map(|_| rng.next() as u32).collect();
+    let hist: Vec<u32> = (0..48).map(|_| rng.next() as u32).collect();
+    let mixed: Vec<u32> = (0..9).map(|_| rng.next() as u32).collect();
+    let words = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|w| w.to_le_bytes()).collect() };
+    let set = |pick: u32, extra: u32| {
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, words(&data));
+        res.set_buffer(0, 1, words(&hist));
+        res.set_buffer(0, 2, words(&mixed));
+        res.set_buffer(0, 3, vec![0; 4 * n]);
+        res.set_buffer(0, 4, words(&[pick, extra]));
+        res
+    };
+    let (mut want_hist, mut want_mixed) = (hist.clone(), mixed.clone());
+    for &v in &data {
+        let add = |h: &mut Vec<u32>, i: u32, x: u32| {
+            h[i as usize] = h[i as usize].wrapping_add(x);
+        };
+        add(&mut want_hist, v & 31, 1);
+        add(&mut want_hist, 32 + ((v >> 5) & 7), 0xffff_fff0);
+        add(
+            &mut want_hist,
+            40 + ((v >> 8) & 3),
+            (v >> 28).wrapping_neg(),
+        );
+        add(&mut want_hist, 44 + ((v >> 10) & 1), 1);
+        add(&mut want_hist, 46, u32::MAX);
+        add(&mut want_mixed, v & 7, 1);
+    }
+    let read = |out: &Resources, b: u32| -> Vec<u32> {
+        out.buffer(0, b)
+            .expect("bound")
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect()
+    };
+    let res = set(u32::MAX, 0);
+    for (jit, threads) in [(false, 1), (true, 1), (true, 2)] {
+        let mut out = res.clone();
+        let cfg = RunConfig {
+            jit,
+            threads: Some(threads),
+            ..RunConfig::default()
+        };
+        let r = m.run(&mut out, [64, 1, 1], &cfg).expect("runs");
+        let what = format!("JIT {jit}, {threads} thread(s)");
+        if jit {
+            assert_eq!(r.jit, JitUse::Ran, "{what}");
+        }
+        assert_eq!(read(&out, 1), want_hist, "{what}: hist");
+        assert_eq!(read(&out, 2), want_mixed, "{what}: mixed");
+        let o = read(&out, 3);
+        for (i, &v) in data.iter().enumerate() {
+            assert_eq!(o[i], mixed[8].wrapping_add(v), "{what}: out[{i}]");
+        }
+    }
+    // Out of bounds in one invocation's addition into `hist`.
+    let res = set(1000, 1 << 20);
+    let interp = run(&m, &res, [64, 1, 1], false);
+    let jit = run(&m, &res, [64, 1, 1], true);
+    same("private sums, out of bounds", &jit, &interp);
+    let (_, report) = jit.as_ref().expect("runs");
+    assert!(report.total_events > 0, "the interpreter reports it");
+    assert!(
+        matches!(report.jit, JitUse::FellBack(_)),
+        "{:?}",
+        report.jit
+    );
+}

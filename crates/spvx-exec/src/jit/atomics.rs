@@ -14,10 +14,11 @@
 //! (`ext::call_host`).
 
 use super::lower::{FnLower, I64};
-use super::runtime::{SPACE_BASE, SPACE_LEN, SPACE_READ_ONLY, SPACE_SIZE};
+use super::runtime::{SPACE_BASE, SPACE_LEN, SPACE_PRIVATE_SUMS, SPACE_READ_ONLY, SPACE_SIZE};
 use crate::program::{AtomicOp, Inst, Program, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{AtomicRmwOp, InstBuilder, MemFlagsData, types};
+use std::collections::{HashMap, HashSet};
 
 /// The atomic operations whose final memory does not depend on the order of the invocations.
 fn commutative(op: AtomicOp) -> bool {
@@ -65,6 +66,77 @@ pub fn order_free(prog: &Program) -> Option<String> {
         }
     }
     None
+}
+
+/// The storage-buffer spaces of `prog` that only 32-bit atomic additions (add, subtract,
+/// increment, decrement) touch: no load, store or other atomic goes through a pointer into
+/// them. Such a buffer's final contents are its initial contents plus the sum of every
+/// addition, in any order and split in any way, and no invocation can see it in between:
+/// each worker may add into its own zeroed copy without a lock, and the copies are added into
+/// the buffer when the dispatch ends (`driver::Worker`). Conservative: a program of more than
+/// one function, with a pointer whose space is not known at compile time, or with any
+/// instruction outside a list of pure ones and the memory accesses above, has none.
+/// `constants`: the registers that hold the same value for the whole run.
+pub fn private_sums(prog: &Program, constants: &HashMap<Slot, u64>) -> Vec<u32> {
+    let [f] = &prog.functions[..] else {
+        return Vec::new();
+    };
+    let known = super::analysis::known_spaces(f, constants, true);
+    let space = |p: Slot| {
+        constants
+            .get(&p)
+            .map(|c| crate::memory::Ptr(*c).space())
+            .or_else(|| known.get(&p).copied())
+    };
+    let (mut sums, mut other) = (HashSet::new(), HashSet::new());
+    for inst in &f.code {
+        let (ptr, sum) = match inst {
+            Inst::Atomic { op, bits, ptr, .. } => (
+                *ptr,
+                *bits == 32
+                    && matches!(
+                        op,
+                        AtomicOp::IAdd
+                            | AtomicOp::ISub
+                            | AtomicOp::IIncrement
+                            | AtomicOp::IDecrement
+                    ),
+            ),
+            Inst::Load { ptr, .. } | Inst::Store { ptr, .. } => (*ptr, false),
+            Inst::Copy { .. }
+            | Inst::Const { .. }
+            | Inst::IBin { .. }
+            | Inst::IUn { .. }
+            | Inst::IWide { .. }
+            | Inst::ICmp { .. }
+            | Inst::FBin { .. }
+            | Inst::FNeg { .. }
+            | Inst::FCmp { .. }
+            | Inst::Logic { .. }
+            | Inst::LNot { .. }
+            | Inst::Select { .. }
+            | Inst::Convert { .. }
+            | Inst::Bitcast { .. }
+            | Inst::AccessChain { .. }
+            | Inst::ArrayLength { .. } => continue,
+            _ => return Vec::new(),
+        };
+        let Some(s) = space(ptr) else {
+            return Vec::new();
+        };
+        if sum {
+            sums.insert(s);
+        } else {
+            other.insert(s);
+        }
+    }
+    let mut out: Vec<u32> = sums
+        .difference(&other)
+        .copied()
+        .filter(|s| *s >= crate::memory::SPACE_BUFFER0)
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// Whether any instruction or terminator of `prog` may read register `s` (conservative: an
@@ -242,6 +314,27 @@ impl FnLower<'_, '_, '_> {
             }
             None => self.b.ins().iconst(types::I32, 1),
         };
+        let space = self.known.get(ptr).copied().or_else(|| {
+            let c = self.shared.constants.get(ptr)?;
+            Some(crate::memory::Ptr(*c).space())
+        });
+        let private = space.is_some_and(|s| self.shared.private_sums.contains(&s));
+        if private {
+            // The worker's own copy (`Space::private_sums`): a plain read-modify-write.
+            let own = self.b.ins().load(I64, t, obj, SPACE_PRIVATE_SUMS);
+            let (plain, locked) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(own, plain, &[], locked, &[]);
+            self.b.switch_to_block(plain);
+            let flags = MemFlagsData::trusted();
+            let old = self.b.ins().load(types::I32, flags, addr, 0);
+            let new = match rmw {
+                AtomicRmwOp::Add => self.b.ins().iadd(old, v),
+                _ => self.b.ins().isub(old, v),
+            };
+            self.b.ins().store(flags, new, addr, 0);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(locked);
+        }
         self.b
             .ins()
             .atomic_rmw(types::I32, MemFlagsData::trusted(), rmw, addr, v);

@@ -72,9 +72,15 @@ pub fn compile_dumping(
         BarrierLoops::default()
     };
 
+    let private_sums = if native_code {
+        super::atomics::private_sums(prog, &constants)
+    } else {
+        Vec::new()
+    };
     let mut shared = Shared {
         prog,
         constants,
+        private_sums,
         native_code,
         callouts: Vec::new(),
         native: 0,
@@ -254,6 +260,7 @@ pub fn compile_dumping(
         resume_word,
         status_word,
         callouts: shared.callouts,
+        private_sums: shared.private_sums,
         state_words,
         natively_lowered,
         called_out,
@@ -336,6 +343,7 @@ pub fn compile_lanes(
     let mut shared = Shared {
         prog,
         constants: constants(prog, &vars),
+        private_sums: Vec::new(),
         native_code,
         callouts: Vec::new(),
         native: 0,

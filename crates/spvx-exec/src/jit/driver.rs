@@ -11,7 +11,7 @@ use crate::dispatch::builtins::{self, Invocation};
 use crate::dispatch::{Dispatch, Outcome, each_workgroup};
 use crate::exec::Sink;
 use crate::memory::{SPACE_BUFFER0, SPACE_PRIVATE, SPACE_WORKGROUP};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 
 /// Runs every workgroup of `d` on `code`; `Err` says why the interpreter must run it instead.
 pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<Outcome>, String> {
@@ -144,8 +144,39 @@ fn fail_reason(status: u64) -> String {
     }
 }
 
+/// The largest buffer a worker copies for its atomic additions (`JitCode::private_sums`):
+/// each worker zeroes its copy and adds it into the buffer at the end, so a large buffer
+/// would cost more than the locks it saves.
+const PRIVATE_SUMS_MAX_BYTES: u64 = 1 << 16;
+
+/// A worker's own copy of a buffer that only atomic additions touch: the sums of its
+/// invocations' additions, added into the buffer (atomically: other workers add theirs at the
+/// same time) when the worker is dropped.
+struct PrivateSums {
+    buffer: *mut u8,
+    copy: Vec<u32>,
+}
+
+impl Drop for PrivateSums {
+    fn drop(&mut self) {
+        for (i, &x) in self.copy.iter().enumerate() {
+            if x != 0 {
+                // SAFETY: `buffer` is the bound buffer's first byte (4-aligned, like every
+                // buffer of the engine, for its atomics), at least `4 * copy.len()` bytes long,
+                // alive for the dispatch that owns this worker; its words are only accessed
+                // atomically while the dispatch runs (`atomics::private_sums`).
+                let word = unsafe { AtomicU32::from_ptr(self.buffer.add(4 * i).cast()) };
+                word.fetch_add(x, Relaxed);
+            }
+        }
+    }
+}
+
 /// Per-thread state reused from workgroup to workgroup.
 struct Worker {
+    /// The buffers this worker adds into its own copies of (kept for their `Drop`, which adds
+    /// the copies into the buffers).
+    _sums: Vec<PrivateSums>,
     /// Each invocation's registers and barrier state (one invocation's worth when the program
     /// has no barrier: invocations then run one after another in the same registers).
     state: Vec<u64>,
@@ -193,6 +224,7 @@ impl Worker {
                 base: std::ptr::null_mut(),
                 len: 0,
                 read_only: 1,
+                private_sums: 0,
             };
             SPACE_BUFFER0 as usize + d.buffers.len()
         ];
@@ -202,9 +234,25 @@ impl Worker {
                 base,
                 len: len as u64,
                 read_only: b.read_only as u64,
+                private_sums: 0,
             };
         }
+        let mut sums = Vec::new();
+        for &space in &code.private_sums {
+            let s = &mut spaces[space as usize];
+            if s.read_only == 0 && s.len <= PRIVATE_SUMS_MAX_BYTES {
+                let copy = vec![0u32; (s.len / 4) as usize];
+                sums.push(PrivateSums {
+                    buffer: s.base,
+                    copy,
+                });
+                let own = sums.last_mut().expect("pushed");
+                s.base = own.copy.as_mut_ptr().cast();
+                s.private_sums = 1;
+            }
+        }
         Worker {
+            _sums: sums,
             state: template.repeat(copies),
             private: vec![0; pb * copies],
             workgroup: vec![0; d.workgroup_bytes as usize],
@@ -236,11 +284,13 @@ impl Worker {
             base: self.workgroup.as_mut_ptr(),
             len: self.workgroup.len() as u64,
             read_only: 0,
+            private_sums: 0,
         };
         self.spaces[SPACE_PRIVATE as usize] = Space {
             base: self.private.as_mut_ptr(),
             len: pb as u64,
             read_only: 0,
+            private_sums: 0,
         };
         let mut host = Host {
             prog,

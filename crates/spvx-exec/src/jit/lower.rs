@@ -39,6 +39,9 @@ pub(super) struct Shared<'p> {
     pub native_code: bool,
     /// Registers that hold the same value for the whole run and that no instruction writes.
     pub constants: HashMap<Slot, u64>,
+    /// The buffer spaces a worker may replace by its own copy for lock-free atomic additions
+    /// (`atomics::private_sums`).
+    pub private_sums: Vec<u32>,
     pub callouts: Vec<Callout>,
     pub native: usize,
 }

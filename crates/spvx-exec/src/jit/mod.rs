@@ -141,6 +141,9 @@ pub struct JitCode {
     pub(crate) resume_word: usize,
     pub(crate) status_word: usize,
     pub(crate) callouts: Vec<Callout>,
+    /// The buffer spaces whose atomic additions a worker may make into its own copy
+    /// (`atomics::private_sums`; `driver::Worker` makes the copies).
+    pub(crate) private_sums: Vec<u32>,
     /// The size of an invocation's state: its registers, then (used with barriers) the resume
     /// point, the barrier instruction, the loop counters of the barrier and the status word.
     pub(crate) state_words: usize,
@@ -217,6 +220,14 @@ impl JitCode {
     /// Instructions compiled to native code, and instructions run through the interpreter.
     pub fn instruction_counts(&self) -> (usize, usize) {
         (self.natively_lowered, self.called_out)
+    }
+
+    /// The memory spaces of the storage buffers that only 32-bit atomic additions touch: each
+    /// worker thread adds into its own copy of such a buffer (of at most 64 KiB) without a
+    /// lock, and adds the copy into the buffer when the dispatch ends
+    /// (docs/semantics/engine-and-jit.md, "Atomics").
+    pub fn private_sums(&self) -> &[u32] {
+        &self.private_sums
     }
 
     /// Whether the program's workgroups run in SIMD vector lanes (`simd`), or why not.

@@ -8,21 +8,25 @@ use crate::exec::{Ctx, Sink, execute};
 use crate::memory::{Memory, SharedBuffer, TensorView};
 use crate::program::Program;
 
-/// One memory space as generated code sees it: the first byte, the size, and whether stores
-/// are refused (uniform buffers, push constants). Index = `Ptr::space()`.
+/// One memory space as generated code sees it: the first byte, the size, whether stores
+/// are refused (uniform buffers, push constants), and whether `base` is this worker's own
+/// copy of a buffer that only atomic additions touch (`atomics::private_sums`: its additions
+/// then need no lock). Index = `Ptr::space()`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct Space {
     pub base: *mut u8,
     pub len: u64,
     pub read_only: u64,
+    pub private_sums: u64,
 }
 
 /// Byte offsets of [`Space`]'s fields and its size.
 pub const SPACE_BASE: i32 = 0;
 pub const SPACE_LEN: i32 = 8;
 pub const SPACE_READ_ONLY: i32 = 16;
-pub const SPACE_SIZE: i64 = 24;
+pub const SPACE_PRIVATE_SUMS: i32 = 24;
+pub const SPACE_SIZE: i64 = 32;
 
 /// The context of a native call. The first four fields are read and written by generated code
 /// at the offsets below; `host` is only for call-outs.
@@ -105,6 +109,7 @@ const _: () = {
         (offset_of!(Space, base), SPACE_BASE),
         (offset_of!(Space, len), SPACE_LEN),
         (offset_of!(Space, read_only), SPACE_READ_ONLY),
+        (offset_of!(Space, private_sums), SPACE_PRIVATE_SUMS),
     ];
     let mut i = 0;
     while i < fields.len() {
