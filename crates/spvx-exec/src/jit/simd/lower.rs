@@ -137,6 +137,10 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// Boolean vectors (0 or 1 per lane) made from masks, and those masks with whether they
     /// are negated (`Cond`).
     pub masks: HashMap<Value, (Value, bool)>,
+    /// Pointers the segment being lowered made by a one-index access chain from a constant
+    /// pointer, with how (`mem::Chain`): a load through one tests its lanes' indices instead
+    /// of their offsets.
+    pub chains: HashMap<Slot, super::mem::Chain>,
 }
 
 impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
@@ -235,6 +239,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             lowered: 0,
             overlay: None,
             masks: HashMap::new(),
+            chains: HashMap::new(),
         }
     }
 
@@ -366,6 +371,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// Segment `i`'s instructions and terminator, for the active lanes.
     fn lower_segment(&mut self, i: usize) {
         self.current = i;
+        // (A chain's values stay valid within the segment's code only.)
+        self.chains.clear();
         let f = self.f;
         let seg = &f.segments[i];
         self.spend(seg.end - seg.start + 1);

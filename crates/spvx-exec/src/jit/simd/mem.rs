@@ -68,6 +68,16 @@ impl VLower<'_, '_, '_> {
     /// `dst = base + offset + Σ index × stride` per lane (offset modulo 2^48); an index outside
     /// its array in an active lane bails.
     pub fn access_chain(&mut self, dst: Slot, base: Slot, offset: u32, steps: &[ChainStep]) {
+        self.chains.remove(&dst);
+        if let (Kind::Const(p), [step], None) = (self.plan.kind(base), steps, &self.overlay) {
+            let chain = Chain {
+                offset: (p as i64 & OFFSET_MASK) + i64::from(offset),
+                index: self.get(step.index),
+                bits: u32::from(step.index_bits),
+                stride: step.stride,
+            };
+            self.chains.insert(dst, chain);
+        }
         let (_, p) = self.pointer(base);
         let o = self.splat_i64(offset as i64);
         let mut off = p.map(|x| self.b.ins().iadd(x, o));
@@ -196,6 +206,34 @@ impl VLower<'_, '_, '_> {
         (first, yes, no)
     }
 
+    /// [`layout`](Self::layout)'s test for a load expected the same in every lane through a
+    /// pointer of a one-index chain: the lanes' indices all equal (then so are their offsets),
+    /// and the first lane's offset of `leaf` computed as the chain and `leaf_offsets` compute
+    /// it (modulo 2^48), in scalar code.
+    fn same_index(&mut self, chain: Chain, leaf: &Leaf) -> (Value, Block, Block) {
+        let first = self.b.ins().extractlane(chain.index[0], 0);
+        let splat = self.b.ins().splat(I32X4, first);
+        let eq = HALVES.map(|h| self.b.ins().icmp(IntCC::Equal, chain.index[h], splat));
+        let all = self.and_all(&eq);
+        let all = self.b.ins().vall_true(all);
+        let i = self.b.ins().uextend(I64, first);
+        let up = 64 - i64::from(chain.bits.min(32));
+        let i = self.b.ins().ishl_imm_s(i, up);
+        let i = self.b.ins().sshr_imm_s(i, up);
+        let i = self.b.ins().imul_imm_s(i, i64::from(chain.stride));
+        let off = self.b.ins().iadd_imm_s(i, chain.offset);
+        let off = self.b.ins().band_imm_s(off, OFFSET_MASK);
+        let off = if leaf.offset == 0 {
+            off
+        } else {
+            let o = self.b.ins().iadd_imm_s(off, i64::from(leaf.offset));
+            self.b.ins().band_imm_s(o, OFFSET_MASK)
+        };
+        let (yes, no) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(all, yes, &[], no, &[]);
+        (off, yes, no)
+    }
+
     /// The host address of `span` bytes at offset `first` of `space`, after checking they lie
     /// inside the object (the same check as every lane's of a `same` or `next` layout).
     fn span_address(&mut self, space: u32, first: Value, span: u32) -> Value {
@@ -232,13 +270,16 @@ impl VLower<'_, '_, '_> {
     /// The lanes' values of a leaf at offsets `at` into `space` in the all-lanes version,
     /// tried as `expect` (`expected`) says first: one load splatted when the offsets are all
     /// the same, whole vectors when the leaves follow one another; else lane by lane.
-    fn load_full(&mut self, space: u32, at: P, leaf: &Leaf, expect: Lanes) -> V {
+    fn load_full(&mut self, space: u32, ptr: Slot, at: P, leaf: &Leaf, expect: Lanes) -> V {
         let bytes = leaf.scalar.mem_bytes();
         let join = self.b.create_block();
         for _ in HALVES {
             self.b.append_block_param(join, I32X4);
         }
-        let (first, yes, no) = self.layout(at, expect);
+        let (first, yes, no) = match (expect, self.chains.get(&ptr).copied()) {
+            (Lanes::Same, Some(chain)) => self.same_index(chain, leaf),
+            _ => self.layout(at, expect),
+        };
         self.b.switch_to_block(yes);
         let v: Vec<_> = if expect == Lanes::Same {
             let addr = self.span_address(space, first, bytes);
@@ -272,7 +313,7 @@ impl VLower<'_, '_, '_> {
             let at = self.leaf_offsets(p, leaf);
             let expect = self.expected(ptr, leaf.scalar.mem_bytes());
             let mut v = match expect {
-                Some(e) if self.full => self.load_full(space, at, leaf, e),
+                Some(e) if self.full => self.load_full(space, ptr, at, leaf, e),
                 _ => self.gather(space, at, leaf),
             };
             if leaf.scalar == Scalar::Bool {
@@ -334,4 +375,15 @@ impl VLower<'_, '_, '_> {
             self.b.switch_to_block(join);
         }
     }
+}
+
+/// How a one-index access chain from a constant pointer made a pointer (`VLower::chains`):
+/// the constant's offset plus the chain's, the index's lanes (as read by the chain), the
+/// index's width and the stride.
+#[derive(Clone, Copy)]
+pub struct Chain {
+    offset: i64,
+    index: V,
+    bits: u32,
+    stride: u32,
 }
