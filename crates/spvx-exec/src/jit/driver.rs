@@ -204,7 +204,7 @@ impl Worker {
             *t = d.template[slot * d.width];
         }
         // (The lanes function touches the register files of all its lanes, present or not.)
-        let copies = if code.simd.is_ok() {
+        let copies = if vector_lanes(d, code).is_some() {
             super::simd::LANES
         } else if lanes(d, code).is_some() {
             let lanes = super::lanes::LANES as usize;

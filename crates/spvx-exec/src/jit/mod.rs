@@ -225,7 +225,7 @@ impl JitCode {
     /// The memory spaces of the storage buffers that only 32-bit atomic additions touch: each
     /// worker thread adds into its own copy of such a buffer (of at most 64 KiB) without a
     /// lock, and adds the copy into the buffer when the dispatch ends
-    /// (docs/semantics/engine-and-jit.md, "Atomics").
+    /// (docs/semantics/engine-and-jit.md, "Private sums").
     pub fn private_sums(&self) -> &[u32] {
         &self.private_sums
     }

@@ -25,9 +25,12 @@
 //! Undefined cases are checked on whole vectors for the active lanes (out-of-bounds accesses,
 //! indices outside their array, division by zero, shifts past the width) and bail, as the
 //! scalar JIT bails: the dispatch then reruns on the interpreter. Loads and stores run lane by
-//! lane in lane order (gathers and scatters), an inactive lane's redirected to scratch memory;
-//! divisions run lane by lane, an inactive lane dividing by 1. Float arithmetic is the
-//! scalar JIT's (SSE, no fusing, NaN canonical), lane for lane.
+//! lane in lane order (gathers and scatters), an inactive lane's redirected to scratch memory,
+//! except where all lanes are active and `pattern` expects one address or consecutive words:
+//! those are tested and then done whole (`mem`). Divisions by a variable run lane by lane, an
+//! inactive lane dividing by 1. Float arithmetic is the scalar JIT's (SSE, no fusing, NaN
+//! canonical), lane for lane; packed integer dots and VALVE pair dots have their own lowerings
+//! (`intdot`, `mixdot`).
 //!
 //! Steps: a segment costs its length + 1 for every active lane, the scalar JIT's count (each
 //! invocation pays for every segment it runs), which the interpreter's count never exceeds;
