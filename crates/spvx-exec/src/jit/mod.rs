@@ -223,8 +223,8 @@ impl JitCode {
     }
 
     /// The memory spaces of the storage buffers that only 32-bit atomic additions touch: each
-    /// worker thread adds into its own copy of such a buffer (of at most 64 KiB) without a
-    /// lock, and adds the copy into the buffer when the dispatch ends
+    /// worker thread adds into its own copy of such a buffer without a lock, and adds the copy
+    /// into the buffer when the dispatch ends; a buffer over 64 KiB keeps locked additions
     /// (docs/semantics/engine-and-jit.md, "Private sums").
     pub fn private_sums(&self) -> &[u32] {
         &self.private_sums
