@@ -793,3 +793,49 @@ fn packed_integer_dots_in_vector_lanes_match_exact_arithmetic() {
         }
     }
 }
+
+/// A load and a store by one active lane alone (`jit/simd/mem.rs` `one_lane`): lanes 0, 5 and
+/// 15, at the last word of either buffer (against a Rust model), at the first word past `inp`
+/// (the load out of bounds) and past `outp` (the store): each out-of-bounds case must go to the
+/// interpreter, which reports it.
+#[test]
+fn one_lane_alone_loads_and_stores_at_the_buffer_ends() {
+    let m = module("tests/corpus/simd/one_lane.comp.spv");
+    let mut rng = Rng(0x0e1a);
+    // `inp`: 64 words (the lane and the two words in the first three); `outp`: 32.
+    let mut inp: Vec<u32> = (0..64).map(|_| rng.next_u32()).collect();
+    for lane in [0u32, 5, 15] {
+        for (load, store, in_bounds) in [
+            (63u32, 31u32, true),
+            (16, 16, true),
+            (64, 20, false),
+            (20, 32, false),
+        ] {
+            (inp[0], inp[1], inp[2]) = (lane, load, store);
+            let mut res = Resources::new();
+            res.set_buffer(0, 0, words(&inp));
+            res.set_buffer(0, 1, words(&[0; 32]));
+            let name = format!("one lane: lane {lane}, load at word {load}, store at {store}");
+            let (interp, used) = agree(&name, &m, &res, [1, 1, 1]);
+            let (out, report) = interp.expect("runs");
+            if !in_bounds {
+                assert!(
+                    report.total_events > 0,
+                    "{name}: the interpreter reports it"
+                );
+                assert!(matches!(used, JitUse::FellBack(_)), "{name}: {used:?}");
+                continue;
+            }
+            assert_eq!(used, JitUse::Ran, "{name}");
+            let got = out.words(0, 1).expect("out");
+            let mut want: Vec<u32> = (0..32).map(|i| if i < 16 { i * 3 } else { 0 }).collect();
+            let r = lane * 3 + inp[load as usize];
+            want[lane as usize] = r;
+            // (Every lane's own word is written after the lane's store.)
+            if store >= 16 {
+                want[store as usize] = r ^ 0x5a;
+            }
+            assert_eq!(got, want, "{name}");
+        }
+    }
+}

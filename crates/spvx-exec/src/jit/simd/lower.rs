@@ -97,15 +97,9 @@ pub(super) struct VLower<'a, 'b, 'p> {
     pub full: bool,
     pub ctx: Value,
     regs: Value,
-    /// The invocations of the call's workgroups (consecutive in x), the next one not yet given
-    /// to a lane (counting through all of them), and that invocation's LocalInvocationIndex,
-    /// LocalInvocationId, WorkgroupId.x and first GlobalInvocationId.x in its workgroup.
-    invocations: Value,
-    next: Variable,
-    index: Variable,
-    local: [Variable; 3],
-    wg_x: Variable,
-    base_x: Variable,
+    /// Where the refills stand (`Cursor`): in the frame from this offset, so that none of it
+    /// occupies a register through the loops.
+    cursor_at: i32,
     pub bail: Block,
     /// The start of a sweep (lanes refilled, then the first segment).
     top: Block,
@@ -123,12 +117,19 @@ pub(super) struct VLower<'a, 'b, 'p> {
     entering: Variable,
     /// Steps per active lane owed by the segments lowered since the last terminator.
     owed: u32,
-    /// Where the loads and stores of inactive lanes go (16 bytes of the native stack).
+    /// Where the loads and stores of inactive lanes go (the frame's first 16 bytes).
     pub dummy: Value,
-    /// The memory spaces the loads and stores use, and a stack slot holding each one's base,
-    /// length and read-only flag (copied from the space table at entry, `space`).
+    /// The memory spaces the loads and stores use, and each one's offset in the frame, where
+    /// its base, length and read-only flag are (copied from the space table at entry,
+    /// `space`).
     spaces: HashMap<u32, i32>,
-    space_slot: cranelift_codegen::ir::StackSlot,
+    /// The address of the frame: one stack slot holding the scratch bytes, the spaces, the
+    /// cursor and the constant pool, each at a fixed offset, so that one register (or none,
+    /// where the address folds into the stack pointer) reaches them all. Addresses of
+    /// several slots were each held in a register, which the register allocator spilled and
+    /// reloaded on every iteration of a loop.
+    frame: Value,
+    frame_slot: cranelift_codegen::ir::StackSlot,
     /// Instructions lowered.
     pub lowered: usize,
     /// While an arm of a converted branch is lowered (`select`): the values it gives
@@ -141,6 +142,16 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// pointer, with how (`mem::Chain`): a load through one tests its lanes' indices instead
     /// of their offsets.
     pub chains: HashMap<Slot, super::mem::Chain>,
+    /// The vector constants (`vconst`), each stored once into the frame (from offset
+    /// `pool_at`) in the `setup` block and loaded from there where used, once `pooling` (the
+    /// entry block's own constants are made in place). Made in place, Cranelift hoists every constant to
+    /// the function's entry, where they all stay live through every loop; the register
+    /// allocator then spills some and may store one back on every iteration of a loop that
+    /// does not use it, a chain from each store to the next iteration's reload.
+    pool: Vec<(types::Type, [u8; 16])>,
+    pool_at: i32,
+    pooling: bool,
+    setup: Block,
 }
 
 impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
@@ -174,10 +185,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let active_bits = b.declare_var(I64);
         let count = b.declare_var(I64);
         let left = b.declare_var(I64);
-        let next = b.declare_var(I64);
-        let index = b.declare_var(I64);
-        let local = [0; 3].map(|_| b.declare_var(I64));
-        let (wg_x, base_x) = (b.declare_var(I64), b.declare_var(I64));
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
@@ -190,18 +197,22 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let runs = f.segments.iter().map(|_| b.create_block()).collect();
         let full_runs = f.segments.iter().map(|_| b.create_block()).collect();
         let entering = b.declare_var(I64);
-        let ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
-        let dummy = b.ins().stack_addr(I64, ss, 0);
+        // The frame: the scratch slot, the spaces, the cursor, then the constant pool (sized
+        // when every constant is known: `fill_pool`).
         let spaces: HashMap<u32, i32> = used_spaces(f, plan)
             .into_iter()
             .enumerate()
-            .map(|(i, s)| (s, 24 * i as i32))
+            .map(|(i, s)| (s, 16 + 24 * i as i32))
             .collect();
-        let space_slot = b.create_sized_stack_slot(StackSlotData::new(
+        let cursor_at = (16 + 24 * spaces.len() as i32 + 15) / 16 * 16;
+        let pool_at = cursor_at + 8 * Cursor::WORDS as i32;
+        let frame_slot = b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
-            24 * spaces.len() as u32,
-            3,
+            pool_at as u32,
+            4,
         ));
+        let frame = b.ins().stack_addr(I64, frame_slot, 0);
+        let setup = b.create_block();
         VLower {
             b,
             f,
@@ -217,12 +228,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             full: false,
             ctx: p[0],
             regs: p[1],
-            invocations: p[2],
-            next,
-            index,
-            local,
-            wg_x,
-            base_x,
+            cursor_at,
             bail,
             top,
             starts,
@@ -233,14 +239,61 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             full_runs,
             entering,
             owed: 0,
-            dummy,
+            dummy: frame,
             spaces,
-            space_slot,
+            frame,
+            frame_slot,
             lowered: 0,
             overlay: None,
             masks: HashMap::new(),
             chains: HashMap::new(),
+            pool: Vec::new(),
+            pool_at,
+            pooling: false,
+            setup,
         }
+    }
+
+    /// The vector constant of type `ty` with bytes `bytes` (little-endian lanes): loaded from
+    /// the constant pool once the entry block is done (`pool`), else made in place.
+    pub fn vconst(&mut self, ty: types::Type, bytes: [u8; 16]) -> Value {
+        if !self.pooling {
+            let c = self
+                .b
+                .func
+                .dfg
+                .constants
+                .insert(ConstantData::from(&bytes[..]));
+            return self.b.ins().vconst(ty, c);
+        }
+        let k = match self.pool.iter().position(|e| *e == (ty, bytes)) {
+            Some(k) => k,
+            None => {
+                self.pool.push((ty, bytes));
+                self.pool.len() - 1
+            }
+        };
+        let at = self.pool_at + 16 * k as i32;
+        self.b
+            .ins()
+            .load(ty, MemFlagsData::trusted(), self.frame, at)
+    }
+
+    /// Fills the `setup` block, between the entry block and the first sweep: the pool's
+    /// constants stored into its stack slot.
+    fn fill_pool(&mut self) {
+        self.b.switch_to_block(self.setup);
+        self.pooling = false;
+        for (k, (ty, bytes)) in self.pool.clone().into_iter().enumerate() {
+            let v = self.vconst(ty, bytes);
+            let at = self.pool_at + 16 * k as i32;
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), v, self.frame, at);
+        }
+        let size = self.pool_at as u32 + 16 * self.pool.len() as u32;
+        self.b.func.sized_stack_slots[self.frame_slot].size = size;
+        self.b.ins().jump(self.top, &[]);
     }
 
     /// Lowers the whole function: `fn(ctx, regs, invocations) -> status`, `regs` the register
@@ -255,15 +308,20 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let group = Workgroup::load(self.b, self.ctx);
         self.copy_spaces();
         let zero = self.b.ins().iconst(I64, 0);
-        for v in self
-            .local
-            .into_iter()
-            .chain([self.next, self.index, self.busy])
-        {
-            self.b.def_var(v, zero);
+        self.b.def_var(self.busy, zero);
+        let invocations = self.b.block_params(self.b.current_block().expect("entry"))[2];
+        for (at, v) in [
+            (Cursor::NEXT, zero),
+            (Cursor::INDEX, zero),
+            (Cursor::LOCAL, zero),
+            (Cursor::LOCAL + 1, zero),
+            (Cursor::LOCAL + 2, zero),
+            (Cursor::WG_X, group.wg[0]),
+            (Cursor::BASE_X, group.base[0]),
+            (Cursor::INVOCATIONS, invocations),
+        ] {
+            self.set_cursor(at, v);
         }
-        self.b.def_var(self.wg_x, group.wg[0]);
-        self.b.def_var(self.base_x, group.base[0]);
         for v in self.pending.clone() {
             self.b.def_var(v, zero);
         }
@@ -287,13 +345,14 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                 self.b.def_var(*v, z64);
             }
         }
-        self.b.ins().jump(self.top, &[]);
+        self.b.ins().jump(self.setup, &[]);
+        self.pooling = true;
 
         self.b.switch_to_block(self.bail);
         let s = self.b.ins().iconst(I64, status::BAIL as i64);
         self.b.ins().return_(&[s]);
 
-        self.lower_top(state_words, &group);
+        self.lower_top(state_words);
         self.shape = self.shape();
         let f = self.f;
         let n = f.segments.len();
@@ -337,6 +396,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             let next = next.map_or(self.top, |k| self.starts[k]);
             self.b.ins().jump(next, &[]);
         }
+        self.fill_pool();
     }
 
     /// Segment `i`'s run block: the lanes of `entering` (some) run it, in its all-lanes version
@@ -388,15 +448,11 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// The start of a sweep: the step budget checked, idle lanes given the workgroup's next
     /// invocations (their built-ins into their register files, then every input register
     /// reloaded) waiting at the entry segment; the function returns when no lane is busy.
-    fn lower_top(&mut self, state_words: usize, group: &Workgroup) {
+    fn lower_top(&mut self, state_words: usize) {
         self.b.switch_to_block(self.top);
         self.check_steps();
         let busy = self.b.use_var(self.busy);
-        let next = self.b.use_var(self.next);
-        let left = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThan, next, self.invocations);
+        let left = self.invocations_left();
         let idle = self.b.ins().icmp_imm_s(IntCC::NotEqual, busy, ALL);
         let refill = self.b.ins().band(left, idle);
         let (fill, run) = (self.b.create_block(), self.b.create_block());
@@ -415,11 +471,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.ins().jump(turn, &[]);
         self.b.switch_to_block(turn);
         let busy = self.b.use_var(self.busy);
-        let next = self.b.use_var(self.next);
-        let left = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThan, next, self.invocations);
+        let left = self.invocations_left();
         let idle = self.b.ins().bxor_imm_s(busy, ALL);
         let any = self.b.ins().icmp_imm_s(IntCC::NotEqual, idle, 0);
         let take = self.b.ins().band(any, left);
@@ -430,15 +482,18 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let bit = self.b.ins().ishl(bit, lane);
         let stride = self.b.ins().imul_imm_s(lane, (state_words * 8) as i64);
         let regs = self.b.ins().iadd(self.regs, stride);
-        let at = self.local.map(|v| self.b.use_var(v));
-        let index = self.b.use_var(self.index);
-        let mut current = Workgroup { ..*group };
-        current.wg[0] = self.b.use_var(self.wg_x);
-        current.base[0] = self.b.use_var(self.base_x);
+        let at = [0, 1, 2].map(|i| self.cursor(Cursor::LOCAL + i));
+        let index = self.cursor(Cursor::INDEX);
+        // (Loaded here, where used, rather than held in registers from the entry.)
+        let group = Workgroup::load(self.b, self.ctx);
+        let mut current = Workgroup { ..group };
+        current.wg[0] = self.cursor(Cursor::WG_X);
+        current.base[0] = self.cursor(Cursor::BASE_X);
         store_builtins(self.b, &self.plan.builtins, regs, &current, index, at);
-        self.next_invocation(group, at, index, (current.wg[0], current.base[0]));
+        self.next_invocation(&group, at, index, (current.wg[0], current.base[0]));
+        let next = self.cursor(Cursor::NEXT);
         let next = self.b.ins().iadd_imm_s(next, 1);
-        self.b.def_var(self.next, next);
+        self.set_cursor(Cursor::NEXT, next);
         let busy = self.b.ins().bor(busy, bit);
         self.b.def_var(self.busy, busy);
         let p = self.b.use_var(self.pending[entry]);
@@ -489,18 +544,40 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, one, group.count);
         let index = self.b.ins().select(end, zero, one);
-        self.b.def_var(self.index, index);
+        self.set_cursor(Cursor::INDEX, index);
         let at = next_local(self.b, at, group.size);
-        for (v, x) in self.local.iter().zip(at) {
+        for (i, x) in at.into_iter().enumerate() {
             let x = self.b.ins().select(end, zero, x);
-            self.b.def_var(*v, x);
+            self.set_cursor(Cursor::LOCAL + i as i32, x);
         }
         let wg = self.b.ins().iadd_imm_s(wg_x, 1);
         let wg = self.b.ins().select(end, wg, wg_x);
-        self.b.def_var(self.wg_x, wg);
+        self.set_cursor(Cursor::WG_X, wg);
         let base = self.b.ins().iadd(base_x, group.size[0]);
         let base = self.b.ins().select(end, base, base_x);
-        self.b.def_var(self.base_x, base);
+        self.set_cursor(Cursor::BASE_X, base);
+    }
+
+    /// Word `at` of the cursor.
+    fn cursor(&mut self, at: i32) -> Value {
+        let t = MemFlagsData::trusted();
+        self.b
+            .ins()
+            .load(I64, t, self.frame, self.cursor_at + 8 * at)
+    }
+
+    fn set_cursor(&mut self, at: i32, v: Value) {
+        let t = MemFlagsData::trusted();
+        self.b
+            .ins()
+            .store(t, v, self.frame, self.cursor_at + 8 * at);
+    }
+
+    /// Whether invocations are left that no lane has taken yet.
+    fn invocations_left(&mut self) -> Value {
+        let next = self.cursor(Cursor::NEXT);
+        let all = self.cursor(Cursor::INVOCATIONS);
+        self.b.ins().icmp(IntCC::UnsignedLessThan, next, all)
     }
 
     /// Jumps back to loop header `h` when lanes wait there, unless invocations are left and at
@@ -508,11 +585,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// those lanes start new invocations at its start.
     fn loop_back(&mut self, h: usize) {
         let waiting = self.b.use_var(self.pending[h]);
-        let next = self.b.use_var(self.next);
-        let left = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThan, next, self.invocations);
+        let left = self.invocations_left();
         let looping = self.b.ins().popcnt(waiting);
         let idle = self.b.ins().icmp_imm_s(
             IntCC::UnsignedGreaterThan,
@@ -543,9 +616,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         for (space, at) in spaces {
             let v = crate::jit::lower::load_space(self.b, t, (table, count), space);
             for (i, x) in [v.0, v.1, v.2].into_iter().enumerate() {
-                self.b
-                    .ins()
-                    .stack_store(I64, x, self.space_slot, at + 8 * i as i32);
+                self.b.ins().store(t, x, self.frame, at + 8 * i as i32);
             }
         }
     }
@@ -556,15 +627,17 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// them.
     pub fn space(&mut self, space: u32) -> (Value, Value) {
         let at = self.spaces[&space];
-        let [base, len] =
-            [0, 8].map(|o| self.b.ins().stack_load(I64, I64, self.space_slot, at + o));
+        let t = MemFlagsData::trusted();
+        let [base, len] = [0, 8].map(|o| self.b.ins().load(I64, t, self.frame, at + o));
         (base, len)
     }
 
     /// The read-only flag of memory space `space` (loaded as [`space`](Self::space) loads).
     pub fn space_read_only(&mut self, space: u32) -> Value {
         let at = self.spaces[&space];
-        self.b.ins().stack_load(I64, I64, self.space_slot, at + 16)
+        self.b
+            .ins()
+            .load(I64, MemFlagsData::trusted(), self.frame, at + 16)
     }
 
     /// The vectors of `v` or-ed lane by lane.
@@ -614,9 +687,11 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let all = self.b.ins().splat(I32X4, b32);
         HALVES.map(|h| {
             let lane = |i: usize| (1u32 << (4 * h + i)).to_le_bytes();
-            let bytes: Vec<u8> = (0..4).flat_map(lane).collect();
-            let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
-            let k = self.b.ins().vconst(I32X4, c);
+            let mut bytes = [0; 16];
+            for (i, x) in (0..4).flat_map(lane).enumerate() {
+                bytes[i] = x;
+            }
+            let k = self.vconst(I32X4, bytes);
             let x = self.b.ins().band(all, k);
             self.b.ins().icmp(IntCC::Equal, x, k)
         })
@@ -665,14 +740,24 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.ins().return_(&[c]);
     }
 
+    /// The active lanes' bits (every lane's in the all-lanes version).
+    pub fn active_bits(&mut self) -> Value {
+        self.b.use_var(self.active_bits)
+    }
+
     /// The active lanes' masks (`None` in the all-lanes version).
     pub fn act(&mut self) -> Option<V> {
         (!self.full).then(|| self.active.map(|v| self.b.use_var(v)))
     }
 
     pub fn splat_i32(&mut self, x: i64) -> Value {
-        let c = self.b.ins().iconst(I32, x as u32 as i64);
-        self.b.ins().splat(I32X4, c)
+        let lane = (x as u32).to_le_bytes();
+        self.vconst(I32X4, std::array::from_fn(|i| lane[i % 4]))
+    }
+
+    pub fn splat_i64(&mut self, x: i64) -> Value {
+        let lane = x.to_le_bytes();
+        self.vconst(I64X2, std::array::from_fn(|i| lane[i % 8]))
     }
 
     /// The value of a 32-bit register (a constant splatted).
@@ -899,6 +984,22 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         }
         self.full = saved;
     }
+}
+
+/// The words of the cursor's stack slot (`VLower::cursor`): the invocations of the call's
+/// workgroups (consecutive in x), the next one not yet given to a lane (counting through all
+/// of them), and that invocation's LocalInvocationIndex, LocalInvocationId (three words),
+/// WorkgroupId.x and first GlobalInvocationId.x in its workgroup.
+struct Cursor;
+
+impl Cursor {
+    const NEXT: i32 = 0;
+    const INDEX: i32 = 1;
+    const LOCAL: i32 = 2;
+    const WG_X: i32 = 5;
+    const BASE_X: i32 = 6;
+    const INVOCATIONS: i32 = 7;
+    const WORDS: u32 = 8;
 }
 
 /// A condition per lane: masks, or their negation (x86 compares for equality and signed

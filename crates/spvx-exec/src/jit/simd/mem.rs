@@ -18,11 +18,6 @@ use cranelift_codegen::ir::{Block, Endianness, InstBuilder, MemFlagsData, Value}
 const OFFSET_MASK: i64 = (1 << 48) - 1;
 
 impl VLower<'_, '_, '_> {
-    fn splat_i64(&mut self, x: i64) -> Value {
-        let c = self.b.ins().iconst(I64, x);
-        self.b.ins().splat(I64X2, c)
-    }
-
     /// A pointer register's space and offsets (a constant pointer's splatted).
     fn pointer(&mut self, s: Slot) -> (u32, P) {
         match self.plan.kind(s) {
@@ -191,10 +186,10 @@ impl VLower<'_, '_, '_> {
                 splat
             } else {
                 let l = 2 * q as i64;
-                let c = self.b.ins().iconst(I64, l * step);
-                let d = self.b.ins().iconst(I64, (l + 1) * step);
-                let lo = self.b.ins().scalar_to_vector(I64X2, c);
-                let v = self.b.ins().insertlane(lo, d, 1);
+                let mut bytes = [0; 16];
+                bytes[..8].copy_from_slice(&(l * step).to_le_bytes());
+                bytes[8..].copy_from_slice(&((l + 1) * step).to_le_bytes());
+                let v = self.vconst(I64X2, bytes);
                 self.b.ins().iadd(splat, v)
             };
             self.b.ins().icmp(IntCC::Equal, at[q], want)
@@ -256,15 +251,66 @@ impl VLower<'_, '_, '_> {
         }
     }
 
-    /// The lanes' values of a leaf at offsets `at` into `space`, lane by lane.
+    /// The lanes' values of a leaf at offsets `at` into `space`, lane by lane; in a masked
+    /// version with one active lane, that lane's load alone (`one_lane`).
     fn gather(&mut self, space: u32, at: P, leaf: &Leaf) -> V {
+        let one = self.one_lane(at);
+        let join = self.b.create_block();
+        for _ in HALVES {
+            self.b.append_block_param(join, I32X4);
+        }
+        if let Some((off, single, lanes)) = one {
+            self.b.switch_to_block(single);
+            let addr = self.span_address(space, off, leaf.scalar.mem_bytes());
+            let x = self.load_scalar(leaf, addr);
+            let v = self.b.ins().splat(I32X4, x);
+            self.b.ins().jump(join, &[v.into(); H]);
+            self.b.switch_to_block(lanes);
+        }
         let addrs = self.leaf_addresses(space, at, leaf);
         let mut v = [self.splat_i32(0); H];
         for (l, addr) in addrs.into_iter().enumerate() {
             let x = self.load_scalar(leaf, addr);
             v[l / 4] = self.b.ins().insertlane(v[l / 4], x, (l % 4) as u8);
         }
-        v
+        self.b.ins().jump(join, &v.map(|x| x.into()));
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join).to_vec();
+        HALVES.map(|h| params[h])
+    }
+
+    /// In a masked version, tests whether exactly one lane is active (a lane finishing or
+    /// starting an invocation while the others wait elsewhere, the common case): the block
+    /// entered when it is, with that lane's offset of `at` (every other lane's masked out and
+    /// the lanes or-ed together), and the block entered when it is not. `None` in the
+    /// all-lanes version. The builder is left in no block.
+    fn one_lane(&mut self, at: P) -> Option<(Value, Block, Block)> {
+        let a = self.act()?;
+        let bits = self.active_bits();
+        let below = self.b.ins().iadd_imm_s(bits, -1);
+        let rest = self.b.ins().band(bits, below);
+        let w = self.wide_masks(a);
+        let picked = QUARTERS.map(|q| self.b.ins().band(at[q], w[q]));
+        let picked = self.or_all(&picked);
+        let [lo, hi] = [0, 1].map(|l| self.b.ins().extractlane(picked, l));
+        let off = self.b.ins().bor(lo, hi);
+        let (single, lanes) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(rest, lanes, &[], single, &[]);
+        Some((off, single, lanes))
+    }
+
+    /// The active lane's value of `v` in a masked version with one active lane (`one_lane`).
+    fn one_value(&mut self, v: V) -> Value {
+        let a = self.act().expect("one_value: a masked version");
+        let picked = HALVES.map(|h| self.b.ins().band(v[h], a[h]));
+        let picked = self.or_all(&picked);
+        let little = MemFlagsData::new().with_endianness(Endianness::Little);
+        let pairs = self.b.ins().bitcast(I64X2, little, picked);
+        let [lo, hi] = [0, 1].map(|l| self.b.ins().extractlane(pairs, l));
+        let x = self.b.ins().bor(lo, hi);
+        let high = self.b.ins().ushr_imm_s(x, 32);
+        let x = self.b.ins().bor(x, high);
+        self.b.ins().ireduce(I32, x)
     }
 
     /// The lanes' values of a leaf at offsets `at` into `space` in the all-lanes version,
@@ -329,15 +375,30 @@ impl VLower<'_, '_, '_> {
     /// lane order.
     fn scatter(&mut self, space: u32, at: P, leaf: &Leaf, v: V) {
         let flags = MemFlagsData::new().with_notrap();
+        let bytes = leaf.scalar.mem_bytes();
+        let put = |b: &mut cranelift_frontend::FunctionBuilder, x: Value, addr: Value| {
+            match bytes {
+                1 => b.ins().istore8(flags, x, addr, 0),
+                2 => b.ins().istore16(flags, x, addr, 0),
+                _ => b.ins().store(flags, x, addr, 0),
+            };
+        };
+        let join = self.b.create_block();
+        if let Some((off, single, lanes)) = self.one_lane(at) {
+            self.b.switch_to_block(single);
+            let addr = self.span_address(space, off, bytes);
+            let x = self.one_value(v);
+            put(self.b, x, addr);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(lanes);
+        }
         let addrs = self.leaf_addresses(space, at, leaf);
         for (l, addr) in addrs.into_iter().enumerate() {
             let x = self.b.ins().extractlane(v[l / 4], (l % 4) as u8);
-            match leaf.scalar.mem_bytes() {
-                1 => self.b.ins().istore8(flags, x, addr, 0),
-                2 => self.b.ins().istore16(flags, x, addr, 0),
-                _ => self.b.ins().store(flags, x, addr, 0),
-            };
+            put(self.b, x, addr);
         }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
     }
 
     /// Stores the leaves of a value: the low `mem_bytes` bytes of each lane's register, lane

@@ -367,8 +367,7 @@ impl VLower<'_, '_, '_> {
         let l = 32 - (d - 1).leading_zeros();
         let m = (((1u64 << 32) * ((1u64 << l) - u64::from(d))) / u64::from(d) + 1) as u32;
         let wide = |l: &mut Self, half: Value| {
-            let mc = l.b.ins().iconst(types::I64, i64::from(m));
-            let mv = l.b.ins().splat(types::I64X2, mc);
+            let mv = l.splat_i64(i64::from(m));
             let p = l.b.ins().imul(half, mv);
             l.b.ins().ushr_imm_s(p, 32)
         };
