@@ -890,6 +890,23 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                 self.pay();
                 let active = self.b.use_var(self.active_bits);
                 let taken = self.bits_of_masks(c.m);
+                let direct_true = self.shape.direct[on_true.target as usize];
+                let direct_false = self.shape.direct[on_false.target as usize];
+                if self.full && (direct_true || direct_false) {
+                    // Every lane to the target run at once (the common case of a loop's test):
+                    // straight into its all-lanes version, before any lane is added anywhere.
+                    let (target, mask_true) = if direct_false {
+                        (on_false.target, c.negated)
+                    } else {
+                        (on_true.target, !c.negated)
+                    };
+                    let want = if mask_true { ALL } else { 0 };
+                    let all = self.b.ins().icmp_imm_s(IntCC::Equal, taken, want);
+                    let rest = self.b.create_block();
+                    let full_run = self.full_runs[target as usize];
+                    self.b.ins().brif(all, full_run, &[], rest, &[]);
+                    self.b.switch_to_block(rest);
+                }
                 let (tb, fb) = {
                     let on = self.b.ins().band(active, taken);
                     let off = self.b.ins().band_not(active, taken);
@@ -909,15 +926,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
                     Some((target, lanes)) => {
                         self.b.def_var(self.entering, lanes);
                         let run = self.runs[target as usize];
-                        if self.full {
-                            // Every lane there (the common case of a loop's test): straight
-                            // into the all-lanes version.
-                            let all = self.b.ins().icmp_imm_s(IntCC::Equal, lanes, ALL);
-                            let not_all = self.b.create_block();
-                            let full_run = self.full_runs[target as usize];
-                            self.b.ins().brif(all, full_run, &[], not_all, &[]);
-                            self.b.switch_to_block(not_all);
-                        }
                         self.b.ins().brif(lanes, run, &[], after, &[]);
                     }
                     None => {
