@@ -32,6 +32,14 @@
 //! canonical), lane for lane; packed integer dots and VALVE pair dots have their own lowerings
 //! (`intdot`, `mixdot`).
 //!
+//! Memory of the function's own (`lower`): one stack slot, the frame, holds the scratch bytes
+//! of inactive lanes, the memory spaces' bases and lengths, the refill cursor and the vector
+//! constants (stored once before the first sweep and loaded where used), so that no slot
+//! address and no constant is held in a register through the loops: Cranelift hoists them to
+//! the entry, and the register allocator then stored and reloaded them on every iteration. In
+//! a masked version with one active lane (a lane finishing or starting an invocation), a load
+//! or store is that lane's alone.
+//!
 //! Steps: a segment costs its length + 1 for every active lane, the scalar JIT's count (each
 //! invocation pays for every segment it runs), which the interpreter's count never exceeds;
 //! counted down from the budget, checked at the start of a sweep and on every jump back to a
