@@ -529,7 +529,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
 
     /// Steps to the invocation after the one of LocalInvocationIndex `index`, LocalInvocationId
     /// `at` in the workgroup of id x and first GlobalInvocationId x `wg`: the next one of the
-    /// workgroup, or the first of the next workgroup in x.
+    /// workgroup, or the first of the next workgroup in x. Usually the next in x of the same
+    /// row (only the index and x change), tested first.
     fn next_invocation(
         &mut self,
         group: &Workgroup,
@@ -537,6 +538,20 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         index: Value,
         (wg_x, base_x): (Value, Value),
     ) {
+        let x = self.b.ins().iadd_imm_s(at[0], 1);
+        let in_row = self.b.ins().icmp(IntCC::UnsignedLessThan, x, group.size[0]);
+        let (row, wrap, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(in_row, row, &[], wrap, &[]);
+        self.b.switch_to_block(row);
+        let one = self.b.ins().iadd_imm_s(index, 1);
+        self.set_cursor(Cursor::INDEX, one);
+        self.set_cursor(Cursor::LOCAL, x);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(wrap);
         let zero = self.b.ins().iconst(I64, 0);
         let one = self.b.ins().iadd_imm_s(index, 1);
         let end = self
@@ -556,6 +571,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let base = self.b.ins().iadd(base_x, group.size[0]);
         let base = self.b.ins().select(end, base, base_x);
         self.set_cursor(Cursor::BASE_X, base);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
     }
 
     /// Word `at` of the cursor.
