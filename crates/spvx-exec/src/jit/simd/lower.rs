@@ -7,14 +7,15 @@
 
 use super::LANES;
 use super::analysis::{Kind, Plan};
+use super::frame::Cursor;
 use super::shape::Shape;
 use crate::jit::lower_loop::{Workgroup, next_local, store_builtins};
-use crate::jit::runtime::{CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS};
+use crate::jit::runtime::{CTX_BUDGET, CTX_STEPS};
 use crate::jit::status;
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    Block, ConstantData, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value, types,
+    Block, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::HashMap;
@@ -99,10 +100,10 @@ pub(super) struct VLower<'a, 'b, 'p> {
     regs: Value,
     /// Where the refills stand (`Cursor`): in the frame from this offset, so that none of it
     /// occupies a register through the loops.
-    cursor_at: i32,
+    pub(super) cursor_at: i32,
     pub bail: Block,
     /// The start of a sweep (lanes refilled, then the first segment).
-    top: Block,
+    pub(super) top: Block,
     /// Each segment's start (the test whether any lane waits there).
     starts: Vec<Block>,
     /// Where the sweep goes on after each segment (its loops' tests, then the next segment).
@@ -122,14 +123,14 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// The memory spaces the loads and stores use, and each one's offset in the frame, where
     /// its base, length and read-only flag are (copied from the space table at entry,
     /// `space`).
-    spaces: HashMap<u32, i32>,
+    pub(super) spaces: HashMap<u32, i32>,
     /// The address of the frame: one stack slot holding the scratch bytes, the spaces, the
     /// cursor and the constant pool, each at a fixed offset, so that one register (or none,
     /// where the address folds into the stack pointer) reaches them all. Addresses of
     /// several slots were each held in a register, which the register allocator spilled and
     /// reloaded on every iteration of a loop.
-    frame: Value,
-    frame_slot: cranelift_codegen::ir::StackSlot,
+    pub(super) frame: Value,
+    pub(super) frame_slot: cranelift_codegen::ir::StackSlot,
     /// Instructions lowered.
     pub lowered: usize,
     /// While an arm of a converted branch is lowered (`select`): the values it gives
@@ -142,16 +143,13 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// pointer, with how (`mem::Chain`): a load through one tests its lanes' indices instead
     /// of their offsets.
     pub chains: HashMap<Slot, super::mem::Chain>,
-    /// The vector constants (`vconst`), each stored once into the frame (from offset
+    /// The vector constants (`frame::vconst`), each stored once into the frame (from offset
     /// `pool_at`) in the `setup` block and loaded from there where used, once `pooling` (the
-    /// entry block's own constants are made in place). Made in place, Cranelift hoists every constant to
-    /// the function's entry, where they all stay live through every loop; the register
-    /// allocator then spills some and may store one back on every iteration of a loop that
-    /// does not use it, a chain from each store to the next iteration's reload.
-    pool: Vec<(types::Type, [u8; 16])>,
-    pool_at: i32,
-    pooling: bool,
-    setup: Block,
+    /// entry block's own constants are made in place).
+    pub(super) pool: Vec<(types::Type, [u8; 16])>,
+    pub(super) pool_at: i32,
+    pub(super) pooling: bool,
+    pub(super) setup: Block,
 }
 
 impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
@@ -197,18 +195,10 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let runs = f.segments.iter().map(|_| b.create_block()).collect();
         let full_runs = f.segments.iter().map(|_| b.create_block()).collect();
         let entering = b.declare_var(I64);
-        // The frame: the scratch slot, the spaces, the cursor, then the constant pool (sized
-        // when every constant is known: `fill_pool`).
-        let spaces: HashMap<u32, i32> = used_spaces(f, plan)
-            .into_iter()
-            .enumerate()
-            .map(|(i, s)| (s, 16 + 24 * i as i32))
-            .collect();
-        let cursor_at = (16 + 24 * spaces.len() as i32 + 15) / 16 * 16;
-        let pool_at = cursor_at + 8 * Cursor::WORDS as i32;
+        let layout = super::frame::Layout::new(used_spaces(f, plan));
         let frame_slot = b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
-            pool_at as u32,
+            layout.pool_at as u32,
             4,
         ));
         let frame = b.ins().stack_addr(I64, frame_slot, 0);
@@ -228,7 +218,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             full: false,
             ctx: p[0],
             regs: p[1],
-            cursor_at,
+            cursor_at: layout.cursor_at,
             bail,
             top,
             starts,
@@ -240,7 +230,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             entering,
             owed: 0,
             dummy: frame,
-            spaces,
+            spaces: layout.spaces,
             frame,
             frame_slot,
             lowered: 0,
@@ -248,52 +238,10 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             masks: HashMap::new(),
             chains: HashMap::new(),
             pool: Vec::new(),
-            pool_at,
+            pool_at: layout.pool_at,
             pooling: false,
             setup,
         }
-    }
-
-    /// The vector constant of type `ty` with bytes `bytes` (little-endian lanes): loaded from
-    /// the constant pool once the entry block is done (`pool`), else made in place.
-    pub fn vconst(&mut self, ty: types::Type, bytes: [u8; 16]) -> Value {
-        if !self.pooling {
-            let c = self
-                .b
-                .func
-                .dfg
-                .constants
-                .insert(ConstantData::from(&bytes[..]));
-            return self.b.ins().vconst(ty, c);
-        }
-        let k = match self.pool.iter().position(|e| *e == (ty, bytes)) {
-            Some(k) => k,
-            None => {
-                self.pool.push((ty, bytes));
-                self.pool.len() - 1
-            }
-        };
-        let at = self.pool_at + 16 * k as i32;
-        self.b
-            .ins()
-            .load(ty, MemFlagsData::trusted(), self.frame, at)
-    }
-
-    /// Fills the `setup` block, between the entry block and the first sweep: the pool's
-    /// constants stored into its stack slot.
-    fn fill_pool(&mut self) {
-        self.b.switch_to_block(self.setup);
-        self.pooling = false;
-        for (k, (ty, bytes)) in self.pool.clone().into_iter().enumerate() {
-            let v = self.vconst(ty, bytes);
-            let at = self.pool_at + 16 * k as i32;
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), v, self.frame, at);
-        }
-        let size = self.pool_at as u32 + 16 * self.pool.len() as u32;
-        self.b.func.sized_stack_slots[self.frame_slot].size = size;
-        self.b.ins().jump(self.top, &[]);
     }
 
     /// Lowers the whole function: `fn(ctx, regs, invocations) -> status`, `regs` the register
@@ -575,28 +523,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.b.switch_to_block(done);
     }
 
-    /// Word `at` of the cursor.
-    fn cursor(&mut self, at: i32) -> Value {
-        let t = MemFlagsData::trusted();
-        self.b
-            .ins()
-            .load(I64, t, self.frame, self.cursor_at + 8 * at)
-    }
-
-    fn set_cursor(&mut self, at: i32, v: Value) {
-        let t = MemFlagsData::trusted();
-        self.b
-            .ins()
-            .store(t, v, self.frame, self.cursor_at + 8 * at);
-    }
-
-    /// Whether invocations are left that no lane has taken yet.
-    fn invocations_left(&mut self) -> Value {
-        let next = self.cursor(Cursor::NEXT);
-        let all = self.cursor(Cursor::INVOCATIONS);
-        self.b.ins().icmp(IntCC::UnsignedLessThan, next, all)
-    }
-
     /// Jumps back to loop header `h` when lanes wait there, unless invocations are left and at
     /// least [`REFILL_AT`] lanes are idle (no longer in the loop): the sweep then goes on, and
     /// those lanes start new invocations at its start.
@@ -619,42 +545,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         self.check_steps();
         self.b.ins().jump(self.starts[h], &[]);
         self.b.switch_to_block(forward);
-    }
-
-    /// Copies the base, length and read-only flag of each space the function uses from the
-    /// space table (a space past the table: the null space, every access out of bounds) to
-    /// the stack slot `space` reads.
-    fn copy_spaces(&mut self) {
-        let t = MemFlagsData::trusted();
-        let table = self.b.ins().load(I64, t, self.ctx, CTX_SPACES);
-        let count = self.b.ins().load(I64, t, self.ctx, CTX_SPACE_COUNT);
-        let mut spaces: Vec<(u32, i32)> = self.spaces.iter().map(|(s, o)| (*s, *o)).collect();
-        spaces.sort_unstable();
-        for (space, at) in spaces {
-            let v = crate::jit::lower::load_space(self.b, t, (table, count), space);
-            for (i, x) in [v.0, v.1, v.2].into_iter().enumerate() {
-                self.b.ins().store(t, x, self.frame, at + 8 * i as i32);
-            }
-        }
-    }
-
-    /// The base and length of memory space `space`, loaded from the stack where they are
-    /// used: kept in registers from the start, they lived through every loop, and the
-    /// register allocator moved them to and from the stack around the loops that do not use
-    /// them.
-    pub fn space(&mut self, space: u32) -> (Value, Value) {
-        let at = self.spaces[&space];
-        let t = MemFlagsData::trusted();
-        let [base, len] = [0, 8].map(|o| self.b.ins().load(I64, t, self.frame, at + o));
-        (base, len)
-    }
-
-    /// The read-only flag of memory space `space` (loaded as [`space`](Self::space) loads).
-    pub fn space_read_only(&mut self, space: u32) -> Value {
-        let at = self.spaces[&space];
-        self.b
-            .ins()
-            .load(I64, MemFlagsData::trusted(), self.frame, at + 16)
     }
 
     /// The vectors of `v` or-ed lane by lane.
@@ -765,16 +655,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// The active lanes' masks (`None` in the all-lanes version).
     pub fn act(&mut self) -> Option<V> {
         (!self.full).then(|| self.active.map(|v| self.b.use_var(v)))
-    }
-
-    pub fn splat_i32(&mut self, x: i64) -> Value {
-        let lane = (x as u32).to_le_bytes();
-        self.vconst(I32X4, std::array::from_fn(|i| lane[i % 4]))
-    }
-
-    pub fn splat_i64(&mut self, x: i64) -> Value {
-        let lane = x.to_le_bytes();
-        self.vconst(I64X2, std::array::from_fn(|i| lane[i % 8]))
     }
 
     /// The value of a 32-bit register (a constant splatted).
@@ -1009,22 +889,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         }
         self.full = saved;
     }
-}
-
-/// The words of the cursor's stack slot (`VLower::cursor`): the invocations of the call's
-/// workgroups (consecutive in x), the next one not yet given to a lane (counting through all
-/// of them), and that invocation's LocalInvocationIndex, LocalInvocationId (three words),
-/// WorkgroupId.x and first GlobalInvocationId.x in its workgroup.
-struct Cursor;
-
-impl Cursor {
-    const NEXT: i32 = 0;
-    const INDEX: i32 = 1;
-    const LOCAL: i32 = 2;
-    const WG_X: i32 = 5;
-    const BASE_X: i32 = 6;
-    const INVOCATIONS: i32 = 7;
-    const WORDS: u32 = 8;
 }
 
 /// A condition per lane: masks, or their negation (x86 compares for equality and signed

@@ -32,7 +32,7 @@
 //! canonical), lane for lane; packed integer dots and VALVE pair dots have their own lowerings
 //! (`intdot`, `mixdot`).
 //!
-//! Memory of the function's own (`lower`): one stack slot, the frame, holds the scratch bytes
+//! Memory of the function's own (`frame`): one stack slot, the frame, holds the scratch bytes
 //! of inactive lanes, the memory spaces' bases and lengths, the refill cursor and the vector
 //! constants (stored once before the first sweep and loaded where used), so that no slot
 //! address and no constant is held in a register through the loops: Cranelift hoists them to
@@ -53,6 +53,7 @@
 //! last invocation of one workgroup takes the first of the next).
 
 mod analysis;
+mod frame;
 mod intdot;
 mod lower;
 mod mem;
