@@ -839,3 +839,59 @@ fn one_lane_alone_loads_and_stores_at_the_buffer_ends() {
         }
     }
 }
+
+/// 8- and 16-bit loads and stores by one active lane alone (`one_lane`, `one_lane_narrow.comp`):
+/// at the last byte or 16-bit word of each buffer (of odd byte lengths), against a Rust model,
+/// and one leaf past the end of each in turn (the interpreter reports it; the vector lanes
+/// must go to it).
+#[test]
+fn one_lane_alone_loads_and_stores_narrow_leaves_at_the_buffer_ends() {
+    let m = module("tests/corpus/simd/one_lane_narrow.comp.spv");
+    let mut rng = Rng(0x0e1b);
+    // Bytes: `b8` 37 (last index 36), `b16` 23 (last word 10), `o8` 13, `o16` 15 (last word 6).
+    let b8: Vec<u8> = (0..37).map(|_| rng.next_u32() as u8).collect();
+    let b16: Vec<u8> = (0..23).map(|_| rng.next_u32() as u8).collect();
+    let word16 = |k: usize| u32::from(u16::from_le_bytes([b16[2 * k], b16[2 * k + 1]]));
+    for lane in [0u32, 7, 15] {
+        for (at, in_bounds) in [
+            ([36u32, 10, 12, 6], true),
+            ([0, 0, 0, 0], true),
+            ([37, 10, 12, 6], false),
+            ([36, 11, 12, 6], false),
+            ([36, 10, 13, 6], false),
+            ([36, 10, 12, 7], false),
+        ] {
+            let mut res = Resources::new();
+            res.set_buffer(0, 0, words(&[lane, at[0], at[1], at[2], at[3]]));
+            res.set_buffer(0, 1, b8.clone());
+            res.set_buffer(0, 2, b16.clone());
+            res.set_buffer(0, 3, vec![0; 13]);
+            res.set_buffer(0, 4, vec![0; 15]);
+            res.set_buffer(0, 5, words(&[0; 16]));
+            let name = format!("one lane, narrow: lane {lane} at {at:?}");
+            let (interp, used) = agree(&name, &m, &res, [1, 1, 1]);
+            let (out, report) = interp.expect("runs");
+            if !in_bounds {
+                assert!(
+                    report.total_events > 0,
+                    "{name}: the interpreter reports it"
+                );
+                assert!(matches!(used, JitUse::FellBack(_)), "{name}: {used:?}");
+                continue;
+            }
+            assert_eq!(used, JitUse::Ran, "{name}");
+            let v = u32::from(b8[at[0] as usize]) + (word16(at[1] as usize) << 8);
+            let want: Vec<u32> = (0..16)
+                .map(|i| i * 5 + if i == lane { v } else { 0 })
+                .collect();
+            assert_eq!(out.words(0, 5).expect("outp"), want, "{name}");
+            let mut o8 = vec![0u8; 13];
+            o8[at[2] as usize] = (v ^ 0xa5) as u8;
+            assert_eq!(out.buffer(0, 3).expect("o8"), &o8[..], "{name}");
+            let mut o16 = vec![0u8; 15];
+            let w = ((v * 3) as u16).to_le_bytes();
+            o16[2 * at[3] as usize..2 * at[3] as usize + 2].copy_from_slice(&w);
+            assert_eq!(out.buffer(0, 4).expect("o16"), &o16[..], "{name}");
+        }
+    }
+}
