@@ -885,10 +885,10 @@ fn one_lane_alone_loads_and_stores_narrow_leaves_at_the_buffer_ends() {
                 .map(|i| i * 5 + if i == lane { v } else { 0 })
                 .collect();
             assert_eq!(out.words(0, 5).expect("outp"), want, "{name}");
-            let mut o8 = vec![0u8; 13];
+            let mut o8 = [0u8; 13];
             o8[at[2] as usize] = (v ^ 0xa5) as u8;
             assert_eq!(out.buffer(0, 3).expect("o8"), &o8[..], "{name}");
-            let mut o16 = vec![0u8; 15];
+            let mut o16 = [0u8; 15];
             let w = ((v * 3) as u16).to_le_bytes();
             o16[2 * at[3] as usize..2 * at[3] as usize + 2].copy_from_slice(&w);
             assert_eq!(out.buffer(0, 4).expect("o16"), &o16[..], "{name}");
