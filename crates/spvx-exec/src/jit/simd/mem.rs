@@ -211,22 +211,29 @@ impl VLower<'_, '_, '_> {
         let eq = HALVES.map(|h| self.b.ins().icmp(IntCC::Equal, chain.index[h], splat));
         let all = self.and_all(&eq);
         let all = self.b.ins().vall_true(all);
-        let i = self.b.ins().uextend(I64, first);
+        let off = self.chain_offset(chain, first, leaf);
+        let (yes, no) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(all, yes, &[], no, &[]);
+        (off, yes, no)
+    }
+
+    /// The offset of `leaf` through a pointer of the one-index chain `chain` for one lane whose
+    /// index is `index` (32 bits), in scalar code, as the chain and `leaf_offsets` compute it
+    /// (modulo 2^48).
+    fn chain_offset(&mut self, chain: Chain, index: Value, leaf: &Leaf) -> Value {
+        let i = self.b.ins().uextend(I64, index);
         let up = 64 - i64::from(chain.bits.min(32));
         let i = self.b.ins().ishl_imm_s(i, up);
         let i = self.b.ins().sshr_imm_s(i, up);
         let i = self.b.ins().imul_imm_s(i, i64::from(chain.stride));
         let off = self.b.ins().iadd_imm_s(i, chain.offset);
         let off = self.b.ins().band_imm_s(off, OFFSET_MASK);
-        let off = if leaf.offset == 0 {
+        if leaf.offset == 0 {
             off
         } else {
             let o = self.b.ins().iadd_imm_s(off, i64::from(leaf.offset));
             self.b.ins().band_imm_s(o, OFFSET_MASK)
-        };
-        let (yes, no) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(all, yes, &[], no, &[]);
-        (off, yes, no)
+        }
     }
 
     /// The host address of `span` bytes at offset `first` of `space`, after checking they lie
@@ -253,8 +260,8 @@ impl VLower<'_, '_, '_> {
 
     /// The lanes' values of a leaf at offsets `at` into `space`, lane by lane; in a masked
     /// version with one active lane, that lane's load alone (`one_lane`).
-    fn gather(&mut self, space: u32, at: P, leaf: &Leaf) -> V {
-        let one = self.one_lane(at);
+    fn gather(&mut self, space: u32, ptr: Slot, at: P, leaf: &Leaf) -> V {
+        let one = self.one_lane(ptr, at, leaf);
         let join = self.b.create_block();
         for _ in HALVES {
             self.b.append_block_param(join, I32X4);
@@ -281,19 +288,29 @@ impl VLower<'_, '_, '_> {
 
     /// In a masked version, tests whether exactly one lane is active (a lane finishing or
     /// starting an invocation while the others wait elsewhere, the common case): the block
-    /// entered when it is, with that lane's offset of `at` (every other lane's masked out and
-    /// the lanes or-ed together), and the block entered when it is not. `None` in the
-    /// all-lanes version. The builder is left in no block.
-    fn one_lane(&mut self, at: P) -> Option<(Value, Block, Block)> {
+    /// entered when it is, with that lane's offset of `leaf` through `ptr` (from its index
+    /// where a one-index chain made the pointer in this segment, `chain_offset`; else its
+    /// offset of `at`, every other lane's masked out and the lanes or-ed together), and the
+    /// block entered when it is not. `None` in the all-lanes version. The builder is left in
+    /// no block.
+    fn one_lane(&mut self, ptr: Slot, at: P, leaf: &Leaf) -> Option<(Value, Block, Block)> {
         let a = self.act()?;
         let bits = self.active_bits();
         let below = self.b.ins().iadd_imm_s(bits, -1);
         let rest = self.b.ins().band(bits, below);
-        let w = self.wide_masks(a);
-        let picked = QUARTERS.map(|q| self.b.ins().band(at[q], w[q]));
-        let picked = self.or_all(&picked);
-        let [lo, hi] = [0, 1].map(|l| self.b.ins().extractlane(picked, l));
-        let off = self.b.ins().bor(lo, hi);
+        let off = match self.chains.get(&ptr).copied() {
+            Some(chain) => {
+                let index = self.one_value(chain.index);
+                self.chain_offset(chain, index, leaf)
+            }
+            None => {
+                let w = self.wide_masks(a);
+                let picked = QUARTERS.map(|q| self.b.ins().band(at[q], w[q]));
+                let picked = self.or_all(&picked);
+                let [lo, hi] = [0, 1].map(|l| self.b.ins().extractlane(picked, l));
+                self.b.ins().bor(lo, hi)
+            }
+        };
         let (single, lanes) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(rest, lanes, &[], single, &[]);
         Some((off, single, lanes))
@@ -344,7 +361,7 @@ impl VLower<'_, '_, '_> {
         };
         self.b.ins().jump(join, &v);
         self.b.switch_to_block(no);
-        let v: Vec<_> = self.gather(space, at, leaf).map(|x| x.into()).to_vec();
+        let v: Vec<_> = self.gather(space, ptr, at, leaf).map(|x| x.into()).to_vec();
         self.b.ins().jump(join, &v);
         self.b.switch_to_block(join);
         let params = self.b.block_params(join).to_vec();
@@ -360,7 +377,7 @@ impl VLower<'_, '_, '_> {
             let expect = self.expected(ptr, leaf.scalar.mem_bytes());
             let mut v = match expect {
                 Some(e) if self.full => self.load_full(space, ptr, at, leaf, e),
-                _ => self.gather(space, at, leaf),
+                _ => self.gather(space, ptr, at, leaf),
             };
             if leaf.scalar == Scalar::Bool {
                 let zero = self.splat_i32(0);
@@ -373,7 +390,7 @@ impl VLower<'_, '_, '_> {
 
     /// Stores the lanes' values `v` of a leaf at offsets `at` into `space`, lane by lane in
     /// lane order.
-    fn scatter(&mut self, space: u32, at: P, leaf: &Leaf, v: V) {
+    fn scatter(&mut self, space: u32, ptr: Slot, at: P, leaf: &Leaf, v: V) {
         let flags = MemFlagsData::new().with_notrap();
         let bytes = leaf.scalar.mem_bytes();
         let put = |b: &mut cranelift_frontend::FunctionBuilder, x: Value, addr: Value| {
@@ -384,7 +401,7 @@ impl VLower<'_, '_, '_> {
             };
         };
         let join = self.b.create_block();
-        if let Some((off, single, lanes)) = self.one_lane(at) {
+        if let Some((off, single, lanes)) = self.one_lane(ptr, at, leaf) {
             self.b.switch_to_block(single);
             let addr = self.span_address(space, off, bytes);
             let x = self.one_value(v);
@@ -416,13 +433,13 @@ impl VLower<'_, '_, '_> {
             let v = self.get(src + leaf.slot);
             let bytes = leaf.scalar.mem_bytes();
             if !self.full || self.expected(ptr, bytes) != Some(Lanes::Step(4)) {
-                self.scatter(space, at, leaf, v);
+                self.scatter(space, ptr, at, leaf, v);
                 continue;
             }
             let join = self.b.create_block();
             let (first, yes, no) = self.layout(at, Lanes::Step(4));
             self.b.switch_to_block(no);
-            self.scatter(space, at, leaf, v);
+            self.scatter(space, ptr, at, leaf, v);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(yes);
             let addr = self.span_address(space, first, 4 * super::LANES as u32);
