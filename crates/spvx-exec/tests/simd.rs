@@ -794,6 +794,29 @@ fn packed_integer_dots_in_vector_lanes_match_exact_arithmetic() {
     }
 }
 
+/// Runs a one-lane case (`agree`, one workgroup): out of bounds, the interpreter must report it
+/// and the vector lanes go to it (`None`); in bounds, the vector lanes must run it (its
+/// resources).
+fn run_one_lane(
+    name: &str,
+    m: &CompiledModule,
+    res: &Resources,
+    in_bounds: bool,
+) -> Option<Resources> {
+    let (interp, used) = agree(name, m, res, [1, 1, 1]);
+    let (out, report) = interp.expect("runs");
+    if !in_bounds {
+        assert!(
+            report.total_events > 0,
+            "{name}: the interpreter reports it"
+        );
+        assert!(matches!(used, JitUse::FellBack(_)), "{name}: {used:?}");
+        return None;
+    }
+    assert_eq!(used, JitUse::Ran, "{name}");
+    Some(out)
+}
+
 /// A load and a store by one active lane alone (`jit/simd/mem.rs` `one_lane`): lanes 0, 5 and
 /// 15, at the last word of either buffer (against a Rust model), at the first word past `inp`
 /// (the load out of bounds) and past `outp` (the store): each out-of-bounds case must go to the
@@ -816,17 +839,9 @@ fn one_lane_alone_loads_and_stores_at_the_buffer_ends() {
             res.set_buffer(0, 0, words(&inp));
             res.set_buffer(0, 1, words(&[0; 32]));
             let name = format!("one lane: lane {lane}, load at word {load}, store at {store}");
-            let (interp, used) = agree(&name, &m, &res, [1, 1, 1]);
-            let (out, report) = interp.expect("runs");
-            if !in_bounds {
-                assert!(
-                    report.total_events > 0,
-                    "{name}: the interpreter reports it"
-                );
-                assert!(matches!(used, JitUse::FellBack(_)), "{name}: {used:?}");
+            let Some(out) = run_one_lane(&name, &m, &res, in_bounds) else {
                 continue;
-            }
-            assert_eq!(used, JitUse::Ran, "{name}");
+            };
             let got = out.words(0, 1).expect("out");
             let mut want: Vec<u32> = (0..32).map(|i| if i < 16 { i * 3 } else { 0 }).collect();
             let r = lane * 3 + inp[load as usize];
@@ -869,17 +884,9 @@ fn one_lane_alone_loads_and_stores_narrow_leaves_at_the_buffer_ends() {
             res.set_buffer(0, 4, vec![0; 15]);
             res.set_buffer(0, 5, words(&[0; 16]));
             let name = format!("one lane, narrow: lane {lane} at {at:?}");
-            let (interp, used) = agree(&name, &m, &res, [1, 1, 1]);
-            let (out, report) = interp.expect("runs");
-            if !in_bounds {
-                assert!(
-                    report.total_events > 0,
-                    "{name}: the interpreter reports it"
-                );
-                assert!(matches!(used, JitUse::FellBack(_)), "{name}: {used:?}");
+            let Some(out) = run_one_lane(&name, &m, &res, in_bounds) else {
                 continue;
-            }
-            assert_eq!(used, JitUse::Ran, "{name}");
+            };
             let v = u32::from(b8[at[0] as usize]) + (word16(at[1] as usize) << 8);
             let want: Vec<u32> = (0..16)
                 .map(|i| i * 5 + if i == lane { v } else { 0 })
