@@ -118,8 +118,6 @@ pub(super) struct VLower<'a, 'b, 'p> {
     entering: Variable,
     /// Steps per active lane owed by the segments lowered since the last terminator.
     owed: u32,
-    /// Where the loads and stores of inactive lanes go (the frame's first 16 bytes).
-    pub dummy: Value,
     /// The memory spaces the loads and stores use, and each one's offset in the frame, where
     /// its base, length and read-only flag are (copied from the space table at entry,
     /// `space`).
@@ -129,6 +127,7 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// where the address folds into the stack pointer) reaches them all. Addresses of
     /// several slots were each held in a register, which the register allocator spilled and
     /// reloaded on every iteration of a loop.
+    /// (Its first 16 bytes: where the loads and stores of inactive lanes go.)
     pub(super) frame: Value,
     pub(super) frame_slot: cranelift_codegen::ir::StackSlot,
     /// Instructions lowered.
@@ -229,7 +228,6 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             full_runs,
             entering,
             owed: 0,
-            dummy: frame,
             spaces: layout.spaces,
             frame,
             frame_slot,

@@ -152,7 +152,7 @@ impl VLower<'_, '_, '_> {
             match act {
                 Some(a) => {
                     let on = self.b.ins().extractlane(a[l / 4], (l % 4) as u8);
-                    self.b.ins().select(on, addr, self.dummy)
+                    self.b.ins().select(on, addr, self.frame)
                 }
                 None => addr,
             }
