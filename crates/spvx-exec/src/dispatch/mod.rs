@@ -5,6 +5,7 @@
 //! dispatch and hands it to one engine or the other.
 
 pub(crate) mod builtins;
+mod pool;
 
 use crate::config::RunConfig;
 use crate::error::ExecError;
@@ -108,9 +109,9 @@ pub struct Outcome {
 }
 
 /// Runs `job` for the workgroups `0..total` with one `worker()` state per thread: in
-/// parallel on rayon (the configured thread count), or on the calling thread in order,
-/// stopping after the first result `failed` says ends the dispatch. Results in workgroup
-/// order. `Err`: the thread pool could not start.
+/// parallel on rayon (the configured thread count's pool, `pool`, or the global pool), or on
+/// the calling thread in order, stopping after the first result `failed` says ends the
+/// dispatch. Results in workgroup order. `Err`: the thread pool could not start.
 pub(crate) fn each_workgroup<W, T: Send>(
     d: &Dispatch,
     total: u64,
@@ -133,11 +134,7 @@ pub(crate) fn each_workgroup<W, T: Send>(
     }
     let go = || (0..total).into_par_iter().map_init(&worker, &job).collect();
     match d.cfg.threads {
-        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| format!("cannot start {n} threads: {e}"))?
-            .install(go)),
+        Some(n) => Ok(pool::with_threads(n)?.install(go)),
         None => Ok(go()),
     }
 }
