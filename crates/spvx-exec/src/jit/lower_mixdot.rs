@@ -84,7 +84,8 @@ impl FnLower<'_, '_, '_> {
         self.b.ins().jump(call_blk, &[]);
         for (model, this) in models.into_iter().enumerate() {
             self.b.switch_to_block(this);
-            let (sum, slow) = model_sum(self.b, Form::Scalar, model as u8, &products, c);
+            let zero = self.b.ins().f64const(0.0);
+            let (sum, slow) = model_sum(self.b, Form::Scalar, model as u8, &products, c, zero);
             let r = self.b.ins().fdemote(types::F32, sum);
             let fast = self.b.create_block();
             self.b.ins().brif(slow, call_blk, &[], fast, &[]);
@@ -156,7 +157,7 @@ impl FnLower<'_, '_, '_> {
         let little = MemFlagsData::new().with_endianness(Endianness::Little);
         let v = self.b.ins().bitcast(types::I16X8, little, v);
         let x = self.b.ins().uwiden_low(v);
-        let f = decode_halves(self.b, Half16Encoding::F16, x);
+        let f = decode_halves(self.b, Half16Encoding::F16, x, None);
         let [a_pair, b_pair] = widen_halves(self.b, f);
         let p = self.b.ins().fmul(a_pair, b_pair);
         [0, 1].map(|i| self.b.ins().extractlane(p, i))

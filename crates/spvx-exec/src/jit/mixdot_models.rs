@@ -41,7 +41,7 @@ pub(super) fn model_blocks(b: &mut FunctionBuilder, word: Value) -> [Block; INLI
 /// Model `model` (index in `Model::ALL`) of `acc + Σ products` (exact f64 values) for an
 /// f32 result, as an f64 whose demotion to f32 is the result, and a flag (per lane for
 /// [`Form::Pairs`]) set when an addition rounded or met a NaN or infinity (the case is then
-/// spvx-num's).
+/// spvx-num's). `zero`: 0.0 in the form's type, which the additions' errors are compared with.
 /// - 0 `exact`: ((p₀ + p₁) [+ (p₂ + p₃)]) + acc, rounded once (by the final demotion).
 /// - 1 `sequential`: each product rounded, ((q₀ + q₁) + q₂) + q₃ each add rounded, + acc.
 /// - 2 `sequential-acc-first`: s = acc, then s = round(s + round(pᵢ)) in lane order.
@@ -53,35 +53,38 @@ pub(super) fn model_sum(
     model: u8,
     products: &[Value],
     c: Value,
+    zero: Value,
 ) -> (Value, Value) {
     let mut inexact = Vec::new();
+    let two_sum =
+        |b: &mut FunctionBuilder, x, y, inexact: &mut Vec<Value>| two_sum(b, x, y, zero, inexact);
     let exact_sum = |b: &mut FunctionBuilder, inexact: &mut Vec<Value>| {
-        let mut sum = two_sum(b, form, products[0], products[1], inexact);
+        let mut sum = two_sum(b, products[0], products[1], inexact);
         if products.len() == 4 {
-            let hi = two_sum(b, form, products[2], products[3], inexact);
-            sum = two_sum(b, form, sum, hi, inexact);
+            let hi = two_sum(b, products[2], products[3], inexact);
+            sum = two_sum(b, sum, hi, inexact);
         }
         sum
     };
     let sum = match model {
         0 => {
             let s = exact_sum(b, &mut inexact);
-            two_sum(b, form, s, c, &mut inexact)
+            two_sum(b, s, c, &mut inexact)
         }
         1 => {
             let q: Vec<Value> = products.iter().map(|&p| round32(b, form, p)).collect();
             let mut s = q[0];
             for &x in &q[1..] {
-                let t = two_sum(b, form, s, x, &mut inexact);
+                let t = two_sum(b, s, x, &mut inexact);
                 s = round32(b, form, t);
             }
-            two_sum(b, form, s, c, &mut inexact)
+            two_sum(b, s, c, &mut inexact)
         }
         2 => {
             let mut s = c;
             for &p in products {
                 let q = round32(b, form, p);
-                let t = two_sum(b, form, s, q, &mut inexact);
+                let t = two_sum(b, s, q, &mut inexact);
                 s = round32(b, form, t);
             }
             s
@@ -89,12 +92,12 @@ pub(super) fn model_sum(
         3 => {
             let s = exact_sum(b, &mut inexact);
             let s = round32(b, form, s);
-            two_sum(b, form, s, c, &mut inexact)
+            two_sum(b, s, c, &mut inexact)
         }
         _ => {
             let mut s = c;
             for &p in products {
-                let t = two_sum(b, form, s, p, &mut inexact);
+                let t = two_sum(b, s, p, &mut inexact);
                 s = round32(b, form, t);
             }
             s
@@ -126,9 +129,9 @@ pub(super) fn round32(b: &mut FunctionBuilder, form: Form, x: Value) -> Value {
 /// met a NaN or infinity (its TwoSum error is not exactly zero).
 fn two_sum(
     b: &mut FunctionBuilder,
-    form: Form,
     x: Value,
     y: Value,
+    zero: Value,
     inexact: &mut Vec<Value>,
 ) -> Value {
     let s = b.ins().fadd(x, y);
@@ -137,48 +140,86 @@ fn two_sum(
     let dy = b.ins().fsub(y, yv);
     let dx = b.ins().fsub(x, xv);
     let e = b.ins().fadd(dx, dy);
-    let zero = b.ins().f64const(0.0);
-    let zero = match form {
-        Form::Scalar => zero,
-        Form::Pairs => b.ins().splat(types::F64X2, zero),
-    };
     // NotEqual is true for unordered operands too.
     inexact.push(b.ins().fcmp(FloatCC::NotEqual, e, zero));
     s
 }
 
+/// The vector constants of [`decode_halves`]'s f16 decoding, each in every lane: where the
+/// code builds them (splatted in place, or loaded from the vector lanes' constant pool) is the
+/// caller's choice.
+pub(super) struct F16Consts {
+    /// 0x7fff: the exponent and fraction fields.
+    mag: Value,
+    /// 0x8000: the sign.
+    sign: Value,
+    /// 0x7bff: the largest finite magnitude.
+    limit: Value,
+    /// f32's quiet NaN.
+    nan: Value,
+    /// 2^112 (`f32x4`).
+    scale: Value,
+}
+
+impl F16Consts {
+    /// The constants from `splat(type, lane bits)`, a vector of that type with those bits in
+    /// every 32-bit lane.
+    pub fn new(mut splat: impl FnMut(types::Type, u32) -> Value) -> F16Consts {
+        F16Consts {
+            mag: splat(types::I32X4, 0x7fff),
+            sign: splat(types::I32X4, 0x8000),
+            limit: splat(types::I32X4, 0x7bff),
+            nan: splat(types::I32X4, 0x7fc0_0000),
+            scale: splat(types::F32X4, 2f32.powi(112).to_bits()),
+        }
+    }
+
+    /// The constants splatted where they are built.
+    pub fn splatted(b: &mut FunctionBuilder) -> F16Consts {
+        F16Consts::new(|ty, bits| {
+            if ty == types::F32X4 {
+                let c = b.ins().f32const(f32::from_bits(bits));
+                b.ins().splat(ty, c)
+            } else {
+                let c = b.ins().iconst(types::I32, i64::from(bits));
+                b.ins().splat(ty, c)
+            }
+        })
+    }
+}
+
 /// Four 16-bit float values (`x`: an `i32x4`, each lane's low 16 bits, zero-extended) as the
 /// `f32x4` of the same values, exactly. bf16: the high half of the f32 (infinities and NaNs
-/// too). f16: the sign, exponent and fraction fields moved to f32's positions make the f32 of
-/// value 2^-112 · x (subnormals included), one exact multiplication by 2^112 rebiases it; an
-/// exponent field of 31 (infinities, NaNs) becomes a NaN, so that a dot product with it takes
-/// the slow path.
-pub(super) fn decode_halves(b: &mut FunctionBuilder, enc: Half16Encoding, x: Value) -> Value {
+/// too). f16 (with constants `k`, which bf16 does not use): the sign, exponent and fraction
+/// fields moved to f32's positions make the f32 of value 2^-112 · x (subnormals included),
+/// one exact multiplication by 2^112 rebiases it; an exponent field of 31 (infinities, NaNs)
+/// becomes a NaN, so that a dot product with it takes the slow path.
+pub(super) fn decode_halves(
+    b: &mut FunctionBuilder,
+    enc: Half16Encoding,
+    x: Value,
+    k: Option<&F16Consts>,
+) -> Value {
     let little = MemFlagsData::new().with_endianness(Endianness::Little);
-    let splat = |b: &mut FunctionBuilder, c: i64| {
-        let c = b.ins().iconst(types::I32, c);
-        b.ins().splat(types::I32X4, c)
-    };
-    match enc {
-        Half16Encoding::Bf16 => {
+    match (enc, k) {
+        (Half16Encoding::Bf16, _) => {
             let w = b.ins().ishl_imm_s(x, 16);
             b.ins().bitcast(types::F32X4, little, w)
         }
-        Half16Encoding::F16 => {
-            let (mag_mask, sign_mask) = (splat(b, 0x7fff), splat(b, 0x8000));
-            let mag = b.ins().band(x, mag_mask);
-            let sign = b.ins().band(x, sign_mask);
+        (Half16Encoding::F16, Some(k)) => {
+            let mag = b.ins().band(x, k.mag);
+            let sign = b.ins().band(x, k.sign);
             let sign = b.ins().ishl_imm_s(sign, 16);
             let field = b.ins().ishl_imm_s(mag, 13);
             let bits = b.ins().bor(field, sign);
-            let limit = splat(b, 0x7bff);
-            let special = b.ins().icmp(IntCC::SignedGreaterThan, mag, limit);
-            let nan = splat(b, 0x7fc0_0000);
-            let bits = b.ins().bitselect(special, nan, bits);
+            let special = b.ins().icmp(IntCC::SignedGreaterThan, mag, k.limit);
+            let bits = b.ins().bitselect(special, k.nan, bits);
             let f = b.ins().bitcast(types::F32X4, little, bits);
-            let scale = b.ins().f32const(2f32.powi(112));
-            let scale = b.ins().splat(types::F32X4, scale);
-            b.ins().fmul(f, scale)
+            b.ins().fmul(f, k.scale)
+        }
+        (Half16Encoding::F16, None) => {
+            let k = F16Consts::splatted(b);
+            decode_halves(b, enc, x, Some(&k))
         }
     }
 }

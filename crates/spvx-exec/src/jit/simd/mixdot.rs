@@ -2,13 +2,17 @@
 //! four lanes at once. The components are decoded in `i32x4` vectors (`decode_halves`, the
 //! scalar JIT's exact decoding lane for lane), the products and sums formed in two `f64x2`
 //! halves under the default model (`mixdot_models::model_sum`, the scalar JIT's arithmetic for
-//! two dots at a time; `INLINE_WORD`). Where the configuration word is another one, or some
+//! two dots at a time; `INLINE_WORD`), their vector constants loaded from the frame's pool
+//! (`frame::vconst`: splatted in place, Cranelift hoists them out of the loop and then spills
+//! and reloads each one at every use). Where the configuration word is another one, or some
 //! lane's sum is not decided there (an addition that rounded, an infinity or a NaN), every
-//! lane's dot is spvx-num's C-ABI function, as the scalar JIT calls it; inactive lanes compute too (a pure function) and their results are dropped by the
-//! masked write. The bits are the scalar JIT's and the interpreter's.
-
+//! lane's dot is spvx-num's C-ABI function, as the scalar JIT calls it; inactive lanes compute
+//! too (a pure function) and their results are dropped by the masked write. The bits are the
+//! scalar JIT's and the interpreter's.
 use super::lower::{HALVES, I32, I32X4, I64, V, VLower};
-use crate::jit::mixdot_models::{Form, call_entry, decode_halves, model_sum, widen_halves};
+use crate::jit::mixdot_models::{
+    F16Consts, Form, call_entry, decode_halves, model_sum, widen_halves,
+};
 use crate::jit::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::Slot;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -107,7 +111,9 @@ impl VLower<'_, '_, '_> {
         c: Value,
     ) -> (Value, Value) {
         let little = MemFlagsData::new().with_endianness(Endianness::Little);
-        let f = x.map(|v| decode_halves(self.b, half, v));
+        let k = (half == Half16Encoding::F16)
+            .then(|| F16Consts::new(|ty, bits| self.vconst(ty, splat_bytes(bits))));
+        let f = x.map(|v| decode_halves(self.b, half, v, k.as_ref()));
         // The products in f64 halves (exact). f16 products are exact in f32 already (22
         // significant bits at most, magnitudes from 2^-48 to below 2^32: normal f32 values),
         // so they are formed four at a time and widened; bf16 products can leave f32's
@@ -124,11 +130,12 @@ impl VLower<'_, '_, '_> {
         };
         let acc = self.b.ins().bitcast(types::F32X4, little, c);
         let acc = widen_halves(self.b, acc);
+        let zero = self.vconst(types::F64X2, [0; 16]);
         let mut sums = [acc[0]; 2];
         let mut slow = None;
         for (i, sum) in sums.iter_mut().enumerate() {
             let (p0, p1) = (products[0][i], products[1][i]);
-            let (s, flag) = model_sum(self.b, Form::Pairs, model, &[p0, p1], acc[i]);
+            let (s, flag) = model_sum(self.b, Form::Pairs, model, &[p0, p1], acc[i], zero);
             *sum = s;
             slow = Some(match slow {
                 None => flag,
@@ -141,4 +148,10 @@ impl VLower<'_, '_, '_> {
         let r = crate::jit::shuffles::low_halves(self.b, I32X4, lo, hi);
         (r, slow.expect("two halves"))
     }
+}
+
+/// A 16-byte vector with `bits` in every 32-bit lane.
+fn splat_bytes(bits: u32) -> [u8; 16] {
+    let lane = bits.to_le_bytes();
+    std::array::from_fn(|i| lane[i % 4])
 }
