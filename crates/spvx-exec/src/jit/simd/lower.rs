@@ -118,6 +118,10 @@ pub(super) struct VLower<'a, 'b, 'p> {
     entering: Variable,
     /// Steps per active lane owed by the segments lowered since the last terminator.
     owed: u32,
+    /// The last payment of a constant cost (all-lanes versions): the steps left after it,
+    /// before it, and the cost, so that `check_steps` right after it compares the steps left
+    /// before with the cost (x86 then needs no copy and no test of the difference).
+    paid: Option<(Value, Value, i64)>,
     /// The memory spaces the loads and stores use, and each one's offset in the frame, where
     /// its base, length and read-only flag are (copied from the space table at entry,
     /// `space`).
@@ -228,6 +232,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             full_runs,
             entering,
             owed: 0,
+            paid: None,
             spaces: layout.spaces,
             frame,
             frame_slot,
@@ -575,15 +580,18 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         if n == 0 {
             return;
         }
-        let lanes = if self.full {
-            self.b.ins().iconst(I64, LANES as i64)
+        let before = self.b.use_var(self.left);
+        let after = if self.full {
+            let cost = LANES as i64 * i64::from(n);
+            let after = self.b.ins().iadd_imm_s(before, -cost);
+            self.paid = Some((after, before, cost));
+            after
         } else {
-            self.b.use_var(self.count)
+            let lanes = self.b.use_var(self.count);
+            let cost = self.b.ins().imul_imm_s(lanes, n as i64);
+            self.b.ins().isub(before, cost)
         };
-        let cost = self.b.ins().imul_imm_s(lanes, n as i64);
-        let l = self.b.use_var(self.left);
-        let l = self.b.ins().isub(l, cost);
-        self.b.def_var(self.left, l);
+        self.b.def_var(self.left, after);
     }
 
     /// The lanes of bits `bits` as masks.
@@ -624,7 +632,13 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     /// Past the budget the function returns `STEPS`.
     fn check_steps(&mut self) {
         let l = self.b.use_var(self.left);
-        let over = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, l, 0);
+        // (`before − cost < 0` is `before < cost`: no value near i64's ends is left.)
+        let over = match self.paid {
+            Some((after, before, cost)) if after == l => {
+                self.b.ins().icmp_imm_s(IntCC::SignedLessThan, before, cost)
+            }
+            _ => self.b.ins().icmp_imm_s(IntCC::SignedLessThan, l, 0),
+        };
         let (out, cont) = (self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(out);
         self.b.ins().brif(over, out, &[], cont, &[]);
