@@ -26,7 +26,8 @@ fn promote_vars_expected(i: u32, v: u32) -> [u32; 10] {
     let twice_plus = |a: u32| a.wrapping_mul(2).wrapping_add(if a > 5 { 7 } else { 0 });
     let r2 = twice_plus(v).wrapping_add(twice_plus(v.wrapping_add(3)).wrapping_mul(1000));
     let e = v.wrapping_add(22);
-    // st.b = (v + 1, v + 2 + v); st.c[2] = 2 v; st.c[1] * 4 = 2 (v < 2^23: floats exact).
+    // st.b = (v + 1, v + 2 + v); st.c[2] = 2 (v mod 2^23) = 2 v; st.c[1] * 4 = 2 (v < 2^23:
+    // floats exact).
     let r4 = (v + 1)
         .wrapping_add((2 * v + 2).wrapping_mul(16))
         .wrapping_add((2 * v).wrapping_mul(256))

@@ -56,7 +56,9 @@ void main() {
     S st;
     st.a = v;
     st.b = uvec2(v + 1u, v + 2u);
-    st.c[0] = float(v);
+    // (v's low 23 bits: 2 v then converts back to uint exactly, in range for any input; a
+    // float above 2^32 would make uint() undefined, and devices differ there.)
+    st.c[0] = float(v & 0x7fffffu);
     st.c[1] = 0.5;
     st.c[2] = 2.0;
     st.b.y += st.a;
