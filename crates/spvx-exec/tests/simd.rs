@@ -902,3 +902,69 @@ fn one_lane_alone_loads_and_stores_narrow_leaves_at_the_buffer_ends() {
         }
     }
 }
+
+/// A gather by the even lanes of each four through an array index (`jit/simd/mem.rs`
+/// `index_addresses`: the indices tested against the space's limit in 32-bit lanes), 16
+/// invocations of masked_gather.comp (`data` after 4 words of `head`): indices up to the last
+/// word of `data` give what a Rust model gives; one past the end, or far out, in an even lane
+/// must go to the interpreter, which reports it; the same in an odd lane (which does not
+/// load) must not; index −1 reads `head[3]`. A buffer shorter than `head` (no index fits,
+/// the limit below 0) goes to the interpreter too.
+#[test]
+fn masked_gathers_check_the_active_lanes_indices_at_the_buffer_end() {
+    let m = module("tests/corpus/simd/masked_gather.comp.spv");
+    let mut rng = Rng(0x6a7e);
+    let buf: Vec<u32> = (0..4 + 64).map(|_| rng.next_u32()).collect();
+    let run_case = |idx: &[u32], buf: &[u32]| {
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, words(idx));
+        res.set_buffer(0, 1, words(buf));
+        res.set_buffer(0, 2, vec![0; 4 * 16]);
+        res
+    };
+    // In bounds: the last word in several lanes, odd lanes' indices far out.
+    let mut idx: Vec<u32> = (0..16u32).map(|i| (i * 13) % 64).collect();
+    for lane in [0usize, 2, 6, 14] {
+        idx[lane] = 63;
+    }
+    for lane in [1usize, 3, 9] {
+        idx[lane] = [64, 0x8000_0000, u32::MAX][lane % 3];
+    }
+    let out = run_one_lane("masked gather in bounds", &m, &run_case(&idx, &buf), true)
+        .expect("in bounds");
+    let got = out.words(0, 2).expect("outp");
+    for i in 0..16u32 {
+        let k = idx[i as usize] as usize;
+        let want = i * 1000 + if i % 2 == 0 { buf[4 + k] } else { 0 };
+        assert_eq!(got[i as usize], want, "lane {i}");
+    }
+    // Index −1 in an even lane (signed, SPIR-V 1.6 §3.49.11) reads head[3]: in bounds, though
+    // the 32-bit test refuses it (the lanes' 64-bit offsets decide).
+    let mut minus_one = idx.clone();
+    minus_one[8] = u32::MAX;
+    let out = run_one_lane(
+        "masked gather, index -1",
+        &m,
+        &run_case(&minus_one, &buf),
+        true,
+    )
+    .expect("in bounds");
+    assert_eq!(out.words(0, 2).expect("outp")[8], 8000 + buf[3]);
+    // Out of bounds in one even lane (the others in bounds): to the interpreter.
+    for (lane, bad) in [
+        (0usize, 64u32),
+        (4, 64),
+        (6, 0x8000_0000),
+        (14, (-5i32) as u32),
+        (10, 1 << 30),
+    ] {
+        let mut idx = idx.clone();
+        idx[lane] = bad;
+        let name = format!("masked gather: lane {lane} index {bad:#x}");
+        assert!(run_one_lane(&name, &m, &run_case(&idx, &buf), false).is_none());
+    }
+    // `data` starts past the end of a 2-word buffer: every even lane's index 0 is out.
+    let zeros = [0u32; 16];
+    let name = "masked gather: a buffer shorter than head";
+    assert!(run_one_lane(name, &m, &run_case(&zeros, &buf[..2]), false).is_none());
+}

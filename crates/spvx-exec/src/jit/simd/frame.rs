@@ -40,6 +40,24 @@ impl Layout {
     }
 }
 
+/// What a pool entry holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum PoolEntry {
+    /// A vector constant: its type and bytes.
+    Const(types::Type, [u8; 16]),
+    /// In every 32-bit lane, how many elements of `2^shift` bytes fit from byte `first` of
+    /// memory space `space` when each one's leaf takes `bytes` bytes from its start: the
+    /// indices `i` for which `first + i · 2^shift + bytes` is at most the space's length,
+    /// counted up to 2^31 (an `i32x4` of `⌊(length − first − bytes) / 2^shift⌋ + 1`, clamped
+    /// to 0..=2^31). Computed once per call: the spaces do not change during one.
+    IndexLimit {
+        space: u32,
+        first: i64,
+        bytes: u32,
+        shift: u32,
+    },
+}
+
 impl VLower<'_, '_, '_> {
     /// The vector constant of type `ty` with bytes `bytes` (little-endian lanes): loaded from
     /// the constant pool once the entry block is done (`pool`), else made in place.
@@ -53,10 +71,27 @@ impl VLower<'_, '_, '_> {
                 .insert(ConstantData::from(&bytes[..]));
             return self.b.ins().vconst(ty, c);
         }
-        let k = match self.pool.iter().position(|e| *e == (ty, bytes)) {
+        self.pool_load(PoolEntry::Const(ty, bytes), ty)
+    }
+
+    /// [`PoolEntry::IndexLimit`] of the arguments (an `i32x4`), loaded from the pool; `None`
+    /// in the entry block, before the pool.
+    pub fn index_limit(&mut self, space: u32, first: i64, bytes: u32, shift: u32) -> Option<Value> {
+        let e = PoolEntry::IndexLimit {
+            space,
+            first,
+            bytes,
+            shift,
+        };
+        self.pooling.then(|| self.pool_load(e, I32X4))
+    }
+
+    /// Pool entry `e`, loaded as type `ty` (added to the pool when new).
+    fn pool_load(&mut self, e: PoolEntry, ty: types::Type) -> Value {
+        let k = match self.pool.iter().position(|x| *x == e) {
             Some(k) => k,
             None => {
-                self.pool.push((ty, bytes));
+                self.pool.push(e);
                 self.pool.len() - 1
             }
         };
@@ -71,8 +106,16 @@ impl VLower<'_, '_, '_> {
     pub(super) fn fill_pool(&mut self) {
         self.b.switch_to_block(self.setup);
         self.pooling = false;
-        for (k, (ty, bytes)) in self.pool.clone().into_iter().enumerate() {
-            let v = self.vconst(ty, bytes);
+        for (k, e) in self.pool.clone().into_iter().enumerate() {
+            let v = match e {
+                PoolEntry::Const(ty, bytes) => self.vconst(ty, bytes),
+                PoolEntry::IndexLimit {
+                    space,
+                    first,
+                    bytes,
+                    shift,
+                } => self.make_index_limit(space, first, bytes, shift),
+            };
             let at = self.pool_at + 16 * k as i32;
             self.b
                 .ins()
@@ -81,6 +124,21 @@ impl VLower<'_, '_, '_> {
         let size = self.pool_at as u32 + 16 * self.pool.len() as u32;
         self.b.func.sized_stack_slots[self.frame_slot].size = size;
         self.b.ins().jump(self.top, &[]);
+    }
+
+    /// Computes [`PoolEntry::IndexLimit`] (in the `setup` block). `first` is below 2^48 +
+    /// 2^32 and a space's length below 2^48: nothing wraps.
+    fn make_index_limit(&mut self, space: u32, first: i64, bytes: u32, shift: u32) -> Value {
+        let (_, len) = self.space(space);
+        let room = self.b.ins().iadd_imm_s(len, -(first + i64::from(bytes)));
+        let fit = self.b.ins().sshr_imm_s(room, i64::from(shift));
+        let fit = self.b.ins().iadd_imm_s(fit, 1);
+        let zero = self.b.ins().iconst(I64, 0);
+        let fit = self.b.ins().smax(fit, zero);
+        let most = self.b.ins().iconst(I64, 1 << 31);
+        let fit = self.b.ins().smin(fit, most);
+        let fit = self.b.ins().ireduce(types::I32, fit);
+        self.b.ins().splat(I32X4, fit)
     }
 
     /// Word `at` of the cursor.

@@ -146,10 +146,11 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// pointer, with how (`mem::Chain`): a load through one tests its lanes' indices instead
     /// of their offsets.
     pub chains: HashMap<Slot, super::mem::Chain>,
-    /// The vector constants (`frame::vconst`), each stored once into the frame (from offset
-    /// `pool_at`) in the `setup` block and loaded from there where used, once `pooling` (the
-    /// entry block's own constants are made in place).
-    pub(super) pool: Vec<(types::Type, [u8; 16])>,
+    /// The vector constants (`frame::vconst`) and per-call values (`frame::index_limit`),
+    /// each stored once into the frame (from offset `pool_at`) in the `setup` block and loaded
+    /// from there where used, once `pooling` (the entry block's own constants are made in
+    /// place).
+    pub(super) pool: Vec<super::frame::PoolEntry>,
     pub(super) pool_at: i32,
     pub(super) pooling: bool,
     pub(super) setup: Block,

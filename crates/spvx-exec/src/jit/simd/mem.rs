@@ -274,16 +274,85 @@ impl VLower<'_, '_, '_> {
             self.b.ins().jump(join, &[v.into(); H]);
             self.b.switch_to_block(lanes);
         }
+        if let Some(chain) = self.element_chain(ptr) {
+            let lanes = self.b.create_block();
+            if let Some(addrs) = self.index_addresses(space, chain, leaf, lanes) {
+                self.gather_at(leaf, addrs, join);
+                self.b.switch_to_block(lanes);
+            }
+        }
         let addrs = self.leaf_addresses(space, at, leaf);
+        self.gather_at(leaf, addrs, join);
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join).to_vec();
+        HALVES.map(|h| params[h])
+    }
+
+    /// Loads a leaf at each lane's host address `addrs` into the lanes of a vector, then jumps
+    /// to `join` with it.
+    fn gather_at(&mut self, leaf: &Leaf, addrs: [Value; super::LANES], join: Block) {
         let mut v = [self.splat_i32(0); H];
         for (l, addr) in addrs.into_iter().enumerate() {
             let x = self.load_scalar(leaf, addr);
             v[l / 4] = self.b.ins().insertlane(v[l / 4], x, (l % 4) as u8);
         }
         self.b.ins().jump(join, &v.map(|x| x.into()));
-        self.b.switch_to_block(join);
-        let params = self.b.block_params(join).to_vec();
-        HALVES.map(|h| params[h])
+    }
+
+    /// The one-index chain that made pointer `ptr` in this segment when its index has 32 bits
+    /// and its stride is a power of two (an array element, the common case), for
+    /// `index_addresses`.
+    fn element_chain(&self, ptr: Slot) -> Option<Chain> {
+        let chain = self.chains.get(&ptr).copied()?;
+        (chain.bits == 32 && chain.stride.is_power_of_two()).then_some(chain)
+    }
+
+    /// For a pointer of the `element_chain` `chain`: tests in 32-bit lanes whether every
+    /// active lane's index is below the space's `index_limit` for the leaf (so at least 0, and
+    /// the leaf's bytes at `chain.offset + leaf.offset + index · stride` inside the object),
+    /// and goes on in a new block when they are, else branches to `slow` (which then checks
+    /// the lanes' 64-bit offsets as `leaf_addresses` does: an index this test refuses may
+    /// still be in bounds, or bail). Returns each lane's host address (an inactive lane's: the
+    /// scratch slot), the builder left in the new block; `None`, without branching, before
+    /// the constant pool exists.
+    fn index_addresses(
+        &mut self,
+        space: u32,
+        chain: Chain,
+        leaf: &Leaf,
+        slow: Block,
+    ) -> Option<[Value; super::LANES]> {
+        let shift = chain.stride.trailing_zeros();
+        let first = chain.offset + i64::from(leaf.offset);
+        let fit = self.index_limit(space, first, leaf.scalar.mem_bytes(), shift)?;
+        let inside = chain
+            .index
+            .map(|i| self.b.ins().icmp(IntCC::UnsignedLessThan, i, fit));
+        let act = self.act();
+        let inside = match act {
+            Some(a) => HALVES.map(|h| self.b.ins().bor_not(inside[h], a[h])),
+            None => inside,
+        };
+        let all = self.and_all(&inside);
+        let all = self.b.ins().vall_true(all);
+        let fast = self.b.create_block();
+        self.b.ins().brif(all, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let (base, _) = self.space(space);
+        let start = self.b.ins().iadd_imm_s(base, first);
+        Some(std::array::from_fn(|l| {
+            let i = self.b.ins().extractlane(chain.index[l / 4], (l % 4) as u8);
+            let i = self.b.ins().uextend(I64, i);
+            let off = self.b.ins().ishl_imm_s(i, i64::from(shift));
+            let addr = self.b.ins().iadd(start, off);
+            match act {
+                Some(a) => {
+                    let on = self.b.ins().extractlane(a[l / 4], (l % 4) as u8);
+                    self.b.ins().select(on, addr, self.frame)
+                }
+                None => addr,
+            }
+        }))
     }
 
     /// In a masked version, tests whether exactly one lane is active (a lane finishing or
