@@ -149,14 +149,20 @@ impl VLower<'_, '_, '_> {
         std::array::from_fn(|l| {
             let off = self.b.ins().extractlane(at[l / 2], (l % 2) as u8);
             let addr = self.b.ins().iadd(base, off);
-            match act {
-                Some(a) => {
-                    let on = self.b.ins().extractlane(a[l / 4], (l % 4) as u8);
-                    self.b.ins().select(on, addr, self.frame)
-                }
-                None => addr,
-            }
+            self.lane_address(act, l, addr)
         })
+    }
+
+    /// Lane `l`'s address `addr`, or the scratch slot when the lane is not active (`act`: the
+    /// active masks; `None` in the all-lanes version).
+    fn lane_address(&mut self, act: Option<V>, l: usize, addr: Value) -> Value {
+        match act {
+            Some(a) => {
+                let on = self.b.ins().extractlane(a[l / 4], (l % 4) as u8);
+                self.b.ins().select(on, addr, self.frame)
+            }
+            None => addr,
+        }
     }
 
     /// In the all-lanes version, how a `bytes`-byte leaf through pointer `ptr` is first tried:
@@ -345,13 +351,7 @@ impl VLower<'_, '_, '_> {
             let i = self.b.ins().uextend(I64, i);
             let off = self.b.ins().ishl_imm_s(i, i64::from(shift));
             let addr = self.b.ins().iadd(start, off);
-            match act {
-                Some(a) => {
-                    let on = self.b.ins().extractlane(a[l / 4], (l % 4) as u8);
-                    self.b.ins().select(on, addr, self.frame)
-                }
-                None => addr,
-            }
+            self.lane_address(act, l, addr)
         }))
     }
 
