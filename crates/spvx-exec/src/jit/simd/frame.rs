@@ -1,11 +1,11 @@
 //! The vector-lanes function's own memory, its frame: one stack slot holding the scratch bytes
 //! where inactive lanes' loads and stores go, the memory spaces' bases, lengths and read-only
 //! flags (copied from the space table at entry), the refill cursor (`Cursor`) and the pool of
-//! vector constants (stored once before the first sweep, loaded where used), each at a fixed
-//! offset from one address. Held in registers instead, Cranelift hoisted the constants and the
-//! slots' addresses to the function's entry, where they stayed live through every loop and
-//! the register allocator stored and reloaded some of them on every iteration of loops that
-//! do not use them.
+//! vector constants and per-call index limits (`PoolEntry`: stored once before the first
+//! sweep, loaded where used), each at a fixed offset from one address. Held in registers
+//! instead, Cranelift hoisted the constants and the slots' addresses to the function's entry,
+//! where they stayed live through every loop and the register allocator stored and reloaded
+//! some of them on every iteration of loops that do not use them.
 
 use super::lower::{I32X4, I64, I64X2, VLower};
 use crate::jit::runtime::{CTX_SPACE_COUNT, CTX_SPACES};
@@ -15,8 +15,7 @@ use std::collections::HashMap;
 
 /// Where the frame's parts start: the scratch bytes at 0 (16 bytes), then each memory space's
 /// base, length and read-only flag (24 bytes each), the cursor (16-byte aligned), then the
-/// constant pool (16 bytes per constant; the slot is sized when every constant is known,
-/// `fill_pool`).
+/// pool (16 bytes per entry; the slot is sized when every entry is known, `fill_pool`).
 pub(super) struct Layout {
     pub spaces: HashMap<u32, i32>,
     pub cursor_at: i32,
