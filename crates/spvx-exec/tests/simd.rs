@@ -794,10 +794,10 @@ fn packed_integer_dots_in_vector_lanes_match_exact_arithmetic() {
     }
 }
 
-/// Runs a one-lane case (`agree`, one workgroup): out of bounds, the interpreter must report it
+/// Runs a bounds case (`agree`, one workgroup): out of bounds, the interpreter must report it
 /// and the vector lanes go to it (`None`); in bounds, the vector lanes must run it (its
 /// resources).
-fn run_one_lane(
+fn run_bounds_case(
     name: &str,
     m: &CompiledModule,
     res: &Resources,
@@ -839,7 +839,7 @@ fn one_lane_alone_loads_and_stores_at_the_buffer_ends() {
             res.set_buffer(0, 0, words(&inp));
             res.set_buffer(0, 1, words(&[0; 32]));
             let name = format!("one lane: lane {lane}, load at word {load}, store at {store}");
-            let Some(out) = run_one_lane(&name, &m, &res, in_bounds) else {
+            let Some(out) = run_bounds_case(&name, &m, &res, in_bounds) else {
                 continue;
             };
             let got = out.words(0, 1).expect("out");
@@ -884,7 +884,7 @@ fn one_lane_alone_loads_and_stores_narrow_leaves_at_the_buffer_ends() {
             res.set_buffer(0, 4, vec![0; 15]);
             res.set_buffer(0, 5, words(&[0; 16]));
             let name = format!("one lane, narrow: lane {lane} at {at:?}");
-            let Some(out) = run_one_lane(&name, &m, &res, in_bounds) else {
+            let Some(out) = run_bounds_case(&name, &m, &res, in_bounds) else {
                 continue;
             };
             let v = u32::from(b8[at[0] as usize]) + (word16(at[1] as usize) << 8);
@@ -930,7 +930,7 @@ fn masked_gathers_check_the_active_lanes_indices_at_the_buffer_end() {
     for lane in [1usize, 3, 9] {
         idx[lane] = [64, 0x8000_0000, u32::MAX][lane % 3];
     }
-    let out = run_one_lane("masked gather in bounds", &m, &run_case(&idx, &buf), true)
+    let out = run_bounds_case("masked gather in bounds", &m, &run_case(&idx, &buf), true)
         .expect("in bounds");
     let got = out.words(0, 2).expect("outp");
     for i in 0..16u32 {
@@ -942,7 +942,7 @@ fn masked_gathers_check_the_active_lanes_indices_at_the_buffer_end() {
     // the 32-bit test refuses it (the lanes' 64-bit offsets decide).
     let mut minus_one = idx.clone();
     minus_one[8] = u32::MAX;
-    let out = run_one_lane(
+    let out = run_bounds_case(
         "masked gather, index -1",
         &m,
         &run_case(&minus_one, &buf),
@@ -961,10 +961,10 @@ fn masked_gathers_check_the_active_lanes_indices_at_the_buffer_end() {
         let mut idx = idx.clone();
         idx[lane] = bad;
         let name = format!("masked gather: lane {lane} index {bad:#x}");
-        assert!(run_one_lane(&name, &m, &run_case(&idx, &buf), false).is_none());
+        assert!(run_bounds_case(&name, &m, &run_case(&idx, &buf), false).is_none());
     }
     // `data` starts past the end of a 2-word buffer: every even lane's index 0 is out.
     let zeros = [0u32; 16];
     let name = "masked gather: a buffer shorter than head";
-    assert!(run_one_lane(name, &m, &run_case(&zeros, &buf[..2]), false).is_none());
+    assert!(run_bounds_case(name, &m, &run_case(&zeros, &buf[..2]), false).is_none());
 }

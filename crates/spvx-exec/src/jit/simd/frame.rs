@@ -125,8 +125,9 @@ impl VLower<'_, '_, '_> {
         self.b.ins().jump(self.top, &[]);
     }
 
-    /// Computes [`PoolEntry::IndexLimit`] (in the `setup` block). `first` is below 2^48 +
-    /// 2^32 and a space's length below 2^48: nothing wraps.
+    /// Computes [`PoolEntry::IndexLimit`] (in the `setup` block). `first` is below 2^49 (a
+    /// pointer's offset plus a chain's and a leaf's) and a space's length below 2^48: nothing
+    /// wraps.
     fn make_index_limit(&mut self, space: u32, first: i64, bytes: u32, shift: u32) -> Value {
         let (_, len) = self.space(space);
         let room = self.b.ins().iadd_imm_s(len, -(first + i64::from(bytes)));
@@ -200,8 +201,13 @@ impl VLower<'_, '_, '_> {
 
     /// `x` in every 32-bit lane (from the pool).
     pub fn splat_i32(&mut self, x: i64) -> Value {
-        let lane = (x as u32).to_le_bytes();
-        self.vconst(I32X4, std::array::from_fn(|i| lane[i % 4]))
+        self.splat_bits32(I32X4, x as u32)
+    }
+
+    /// A vector of type `ty` with `bits` in every 32-bit lane (from the pool).
+    pub fn splat_bits32(&mut self, ty: types::Type, bits: u32) -> Value {
+        let lane = bits.to_le_bytes();
+        self.vconst(ty, std::array::from_fn(|i| lane[i % 4]))
     }
 
     /// `x` in every 64-bit lane (from the pool).

@@ -9,6 +9,7 @@
 //! lane's dot is spvx-num's C-ABI function, as the scalar JIT calls it; inactive lanes compute
 //! too (a pure function) and their results are dropped by the masked write. The bits are the
 //! scalar JIT's and the interpreter's.
+
 use super::lower::{HALVES, I32, I32X4, I64, V, VLower};
 use crate::jit::mixdot_models::{
     F16Consts, Form, call_entry, decode_halves, model_sum, widen_halves,
@@ -112,7 +113,7 @@ impl VLower<'_, '_, '_> {
     ) -> (Value, Value) {
         let little = MemFlagsData::new().with_endianness(Endianness::Little);
         let k = (half == Half16Encoding::F16)
-            .then(|| F16Consts::new(|ty, bits| self.vconst(ty, splat_bytes(bits))));
+            .then(|| F16Consts::new(|ty, bits| self.splat_bits32(ty, bits)));
         let f = x.map(|v| decode_halves(self.b, half, v, k.as_ref()));
         // The products in f64 halves (exact). f16 products are exact in f32 already (22
         // significant bits at most, magnitudes from 2^-48 to below 2^32: normal f32 values),
@@ -148,10 +149,4 @@ impl VLower<'_, '_, '_> {
         let r = crate::jit::shuffles::low_halves(self.b, I32X4, lo, hi);
         (r, slow.expect("two halves"))
     }
-}
-
-/// A 16-byte vector with `bits` in every 32-bit lane.
-fn splat_bytes(bits: u32) -> [u8; 16] {
-    let lane = bits.to_le_bytes();
-    std::array::from_fn(|i| lane[i % 4])
 }
