@@ -256,7 +256,7 @@ impl Worker {
             state: template.repeat(copies),
             private: vec![0; pb * copies],
             workgroup: vec![0; d.workgroup_bytes as usize],
-            tensors: super::runtime::tensor_table(d.tensors, spaces.len()),
+            tensors: super::runtime::tensor_table(d.tensors, &spaces),
             spaces,
             template,
             scratch: Vec::new(),

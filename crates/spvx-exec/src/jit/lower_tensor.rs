@@ -2,26 +2,28 @@
 //! dispatch that the tensor table (`runtime::tensor_table`) describes, with the interpreter's
 //! bounds rules (`exec::tensor`): coordinates sign-extended from a signed type's width (so
 //! negative ones are outside), element k of a multi-element access at innermost coordinate
-//! c + k (outside when that overflows), an element outside the shape — or whose bytes do not
-//! lie inside the tensor's memory — reads as the OutOfBoundsValueARM operand (per element for
-//! an array) or zero and is not written; booleans are one byte, read as ≠ 0. Nothing is
-//! reported either way. Any other operand — a tensor value in private memory, a tensor of
-//! another rank than the instruction's, an unbound or read-only one, a space past the table —
-//! goes to the interpreter's implementation (`ext::call_host`).
+//! c + k (outside when that overflows), an element outside the shape reads as the
+//! OutOfBoundsValueARM operand (per element for an array) or zero and is not written;
+//! booleans are one byte, read as ≠ 0. Nothing is reported either way. Native code tests one
+//! entry of the table per access, not the memory's length per element: it accesses a tensor
+//! only when the bytes of every element in its shape lie in its memory. Any other operand — a
+//! tensor value in private memory, a tensor of another rank than the instruction's, an
+//! unbound or read-only one, one whose memory ends inside its last element (whose elements
+//! past the memory the interpreter reads as outside), a space past the table — goes to the
+//! interpreter's implementation (`ext::call_host`).
 
 use super::lower::{FnLower, I64};
 use super::runtime::{
-    CTX_TENSOR_SPACES, CTX_TENSORS, MAX_NATIVE_TENSOR_RANK, SPACE_BASE, SPACE_LEN, SPACE_READ_ONLY,
-    SPACE_SIZE, TENSOR_WORDS,
+    CTX_TENSOR_SPACES, CTX_TENSORS, MAX_NATIVE_TENSOR_RANK, NO_TENSOR_ENTRY, TENSOR_BASE,
+    TENSOR_WORDS, tensor_access_word,
 };
 use crate::program::{Scalar, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
 
-/// Where a tensor access goes: its memory (base, length), its sizes and strides.
+/// Where a tensor access goes: its memory's first byte, its sizes and strides.
 struct Bound {
     base: Value,
-    len: Value,
     shape: Vec<Value>,
     strides: Vec<Value>,
 }
@@ -30,49 +32,64 @@ struct Bound {
 /// out-of-bounds value), so that reads need no branch.
 static ZEROS: u64 = 0;
 
+/// Flags of a load from the tensor table: it does not change while native code runs, so
+/// Cranelift may hoist such loads out of the workgroup loop.
+fn table_flags() -> MemFlagsData {
+    MemFlagsData::trusted().with_readonly().with_can_move()
+}
+
 impl FnLower<'_, '_, '_> {
-    /// The bound tensor in register `tensor` when native code may access it with `rank`
-    /// coordinates (writing, when `write`), else a branch to `slow`. Leaves the builder in the
-    /// fast block.
-    fn bound_tensor(&mut self, tensor: Slot, rank: u8, write: bool, slow: Block) -> Bound {
-        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+    /// The address of the tensor table entry (`runtime::tensor_table`) of the space of the
+    /// tensor in register `tensor`: `NO_TENSOR_ENTRY` for a space past the table, so that every
+    /// load from it is safe wherever Cranelift moves it.
+    fn tensor_entry(&mut self, tensor: Slot) -> Value {
+        let flags = table_flags();
         let p = self.val(tensor);
         let space = self.b.ins().ushr_imm_s(p, 48);
         let spaces = self.b.ins().load(I64, flags, self.ctx, CTX_TENSOR_SPACES);
-        let past = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, space, spaces);
-        self.branch_slow(past, slow);
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, space, spaces);
         let table = self.b.ins().load(I64, flags, self.ctx, CTX_TENSORS);
         let at = self.b.ins().imul_imm_s(space, (TENSOR_WORDS * 8) as i64);
-        let desc = self.b.ins().iadd(table, at);
-        let r = self.b.ins().load(I64, flags, desc, 0);
-        let other = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, rank as i64);
-        self.branch_slow(other, slow);
-        // (`space` < the tensor table's length = the space table's.)
-        let at = self.b.ins().imul_imm_s(space, SPACE_SIZE);
-        let obj = self.b.ins().iadd(self.table, at);
-        let base = self.b.ins().load(I64, flags, obj, SPACE_BASE);
-        let len = self.b.ins().load(I64, flags, obj, SPACE_LEN);
-        if write {
-            let ro = self.b.ins().load(I64, flags, obj, SPACE_READ_ONLY);
-            self.branch_slow(ro, slow);
-        }
-        let word = |d: usize| ((1 + d) * 8) as i32;
+        let entry = self.b.ins().iadd(table, at);
+        let none = self.b.ins().iconst(I64, NO_TENSOR_ENTRY.as_ptr() as i64);
+        self.b.ins().select(inside, entry, none)
+    }
+
+    /// The bound tensor in register `tensor` when native code may access elements of `bytes`
+    /// bytes of it with `rank` coordinates (writing, when `write`), else a branch to `slow`:
+    /// one test of the entry (`tensor_access_word`), after which an element lies in memory
+    /// wherever its coordinates lie in the shape. Leaves the builder in the fast block.
+    fn bound_tensor(
+        &mut self,
+        tensor: Slot,
+        (rank, bytes): (u8, u32),
+        write: bool,
+        slow: Block,
+    ) -> Bound {
+        let flags = table_flags();
+        let entry = self.tensor_entry(tensor);
+        let word = |w: usize| (w * 8) as i32;
+        let r = self
+            .b
+            .ins()
+            .load(I64, flags, entry, word(tensor_access_word(bytes, write)));
+        let ok = self.b.ins().icmp_imm_s(IntCC::Equal, r, rank as i64);
+        let cont = self.b.create_block();
+        self.b.ins().brif(ok, cont, &[], slow, &[]);
+        self.b.switch_to_block(cont);
+        let base = self.b.ins().load(I64, flags, entry, word(TENSOR_BASE));
         let shape = (0..rank as usize)
-            .map(|d| self.b.ins().load(I64, flags, desc, word(d)))
+            .map(|d| self.b.ins().load(I64, flags, entry, word(1 + d)))
             .collect();
         let strides = (0..rank as usize)
             .map(|d| {
                 self.b
                     .ins()
-                    .load(I64, flags, desc, word(MAX_NATIVE_TENSOR_RANK + d))
+                    .load(I64, flags, entry, word(1 + MAX_NATIVE_TENSOR_RANK + d))
             })
             .collect();
         Bound {
             base,
-            len,
             shape,
             strides,
         }
@@ -96,9 +113,9 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// Whether element `k` (along the innermost dimension) of an access at `coords` lies in
-    /// the tensor with all its `bytes` bytes, and the host address of its first byte (only
-    /// meaningful when it does).
-    fn element(&mut self, t: &Bound, coords: &[Value], k: u32, bytes: u32) -> (Value, Value) {
+    /// the tensor, and the host address of its first byte (only meaningful when it does). Its
+    /// bytes then lie in memory (`bound_tensor` tested the room).
+    fn element(&mut self, t: &Bound, coords: &[Value], k: u32) -> (Value, Value) {
         let last = coords.len() - 1;
         let mut ok = self.b.ins().iconst(cranelift_codegen::ir::types::I8, 1);
         let mut addr = self.b.ins().iconst(I64, 0);
@@ -118,12 +135,6 @@ impl FnLower<'_, '_, '_> {
             addr = self.b.ins().iadd(addr, step);
         }
         // In the shape, the offset is below 2^62 (`tensor_table`): no overflow here.
-        let end = self.b.ins().iadd_imm_s(addr, bytes as i64);
-        let fits = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, end, t.len);
-        let ok = self.b.ins().band(ok, fits);
         let host = self.b.ins().iadd(t.base, addr);
         (ok, host)
     }
@@ -154,12 +165,12 @@ impl FnLower<'_, '_, '_> {
         if rank == 0 {
             self.b.ins().jump(slow, &[]);
         } else {
-            let t = self.bound_tensor(tensor, rank, false, slow);
+            let t = self.bound_tensor(tensor, (rank, bytes), false, slow);
             let cs = self.coordinates(coords, rank, coord_bits);
             let zeros = self.b.ins().iconst(I64, &ZEROS as *const u64 as i64);
             let mut values = Vec::with_capacity(count as usize);
             for k in 0..count {
-                let (ok, addr) = self.element(&t, &cs, k, bytes);
+                let (ok, addr) = self.element(&t, &cs, k);
                 let from = self.b.ins().select(ok, addr, zeros);
                 let v = self.load_bytes(from, bytes);
                 let v = if element == Scalar::Bool {
@@ -200,11 +211,11 @@ impl FnLower<'_, '_, '_> {
         if rank == 0 {
             self.b.ins().jump(slow, &[]);
         } else {
-            let t = self.bound_tensor(tensor, rank, true, slow);
+            let t = self.bound_tensor(tensor, (rank, bytes), true, slow);
             let cs = self.coordinates(coords, rank, coord_bits);
             let flags = MemFlagsData::new().with_notrap();
             for k in 0..count {
-                let (ok, addr) = self.element(&t, &cs, k, bytes);
+                let (ok, addr) = self.element(&t, &cs, k);
                 let v = self.val(src + k);
                 let (store, next) = (self.b.create_block(), self.b.create_block());
                 self.b.ins().brif(ok, store, &[], next, &[]);
@@ -241,17 +252,7 @@ impl FnLower<'_, '_, '_> {
         if dim as usize >= MAX_NATIVE_TENSOR_RANK {
             self.b.ins().jump(slow, &[]);
         } else {
-            let p = self.val(tensor);
-            let space = self.b.ins().ushr_imm_s(p, 48);
-            let spaces = self.b.ins().load(I64, flags, self.ctx, CTX_TENSOR_SPACES);
-            let past = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, space, spaces);
-            self.branch_slow(past, slow);
-            let table = self.b.ins().load(I64, flags, self.ctx, CTX_TENSORS);
-            let at = self.b.ins().imul_imm_s(space, (TENSOR_WORDS * 8) as i64);
-            let desc = self.b.ins().iadd(table, at);
+            let desc = self.tensor_entry(tensor);
             let rank = self.b.ins().load(I64, flags, desc, 0);
             let none =
                 self.b

@@ -122,25 +122,52 @@ const _: () = {
 /// The largest tensor rank native code reads and writes (others go through the interpreter).
 pub const MAX_NATIVE_TENSOR_RANK: usize = 8;
 /// Words per memory space in the tensor table: the rank (`NO_TENSOR`: no native access), then
-/// `MAX_NATIVE_TENSOR_RANK` sizes and as many byte strides.
-pub const TENSOR_WORDS: usize = 1 + 2 * MAX_NATIVE_TENSOR_RANK;
+/// `MAX_NATIVE_TENSOR_RANK` sizes and as many byte strides, then the words of
+/// [`tensor_access_word`] and the one at [`TENSOR_BASE`].
+pub const TENSOR_WORDS: usize = 2 + 2 * MAX_NATIVE_TENSOR_RANK + 2 * ELEMENT_SIZES;
+/// The element sizes of tensor accesses: 1, 2, 4 and 8 bytes.
+const ELEMENT_SIZES: usize = 4;
+/// The host address of the tensor's memory (its space's base).
+pub const TENSOR_BASE: usize = TENSOR_WORDS - 1;
 /// The rank word of a space native code does not access as a tensor.
 pub const NO_TENSOR: u64 = u64::MAX;
 
-/// The tensor table of `spaces` memory spaces for native code: for each bound tensor whose
+/// The word of a tensor table entry that an access to elements of `bytes` bytes (1, 2, 4 or 8)
+/// tests, reading or (`write`) writing: the tensor's rank where native code may access it so,
+/// else `NO_TENSOR`. It may when the bytes of every element in the shape lie in the memory
+/// (the space's length − the largest element offset ≥ `bytes`), and for a write when the
+/// memory is not read-only; an access then tests one word, and no element's bytes against the
+/// memory's length.
+pub const fn tensor_access_word(bytes: u32, write: bool) -> usize {
+    1 + 2 * MAX_NATIVE_TENSOR_RANK
+        + (write as usize) * ELEMENT_SIZES
+        + bytes.trailing_zeros() as usize
+}
+
+/// The tensor table entry of a space past the table: no native access (native code selects it
+/// instead of reading past the table, so that its loads of an entry need no branch first).
+pub static NO_TENSOR_ENTRY: [u64; TENSOR_WORDS] = {
+    let mut e = [NO_TENSOR; TENSOR_WORDS];
+    e[TENSOR_BASE] = 0;
+    e
+};
+
+/// The tensor table of the memory spaces `spaces` for native code: for each bound tensor whose
 /// rank is at most `MAX_NATIVE_TENSOR_RANK` and whose elements all lie below 2^62 bytes (so
-/// that an in-bounds element's address cannot overflow), its rank, sizes and strides; every
-/// other space `NO_TENSOR` (native code then calls the interpreter's implementation).
-pub fn tensor_table(tensors: &[Option<TensorView>], spaces: usize) -> Vec<u64> {
-    let mut table = vec![0u64; spaces * TENSOR_WORDS];
-    for s in 0..spaces {
-        table[s * TENSOR_WORDS] = NO_TENSOR;
+/// that an in-bounds element's address cannot overflow), its rank, sizes, strides, the words
+/// of [`tensor_access_word`] and its base; every other space `NO_TENSOR` (native code
+/// then calls the interpreter's implementation).
+pub fn tensor_table(tensors: &[Option<TensorView>], spaces: &[Space]) -> Vec<u64> {
+    let mut table = vec![0u64; spaces.len() * TENSOR_WORDS];
+    for entry in table.chunks_exact_mut(TENSOR_WORDS) {
+        entry.copy_from_slice(&NO_TENSOR_ENTRY);
     }
     for (b, view) in tensors.iter().enumerate() {
         let s = crate::memory::SPACE_BUFFER0 as usize + b;
         let Some(v) = view else { continue };
         let rank = v.shape.len();
-        if s >= spaces || rank > MAX_NATIVE_TENSOR_RANK || v.strides.len() != rank {
+        let Some(space) = spaces.get(s) else { continue };
+        if rank > MAX_NATIVE_TENSOR_RANK || v.strides.len() != rank {
             continue;
         }
         // The largest element offset.
@@ -151,14 +178,25 @@ pub fn tensor_table(tensors: &[Option<TensorView>], spaces: usize) -> Vec<u64> {
             .try_fold(0u64, |acc, (&n, &st)| {
                 acc.checked_add(n.saturating_sub(1).checked_mul(st)?)
             });
-        if last.is_none_or(|l| l >= 1 << 62) {
+        let Some(last) = last.filter(|l| *l < 1 << 62) else {
             continue;
-        }
+        };
         let at = s * TENSOR_WORDS;
-        table[at] = rank as u64;
-        table[at + 1..at + 1 + rank].copy_from_slice(&v.shape);
-        let st = at + 1 + MAX_NATIVE_TENSOR_RANK;
-        table[st..st + rank].copy_from_slice(&v.strides);
+        let entry = &mut table[at..at + TENSOR_WORDS];
+        entry[0] = rank as u64;
+        entry[1..1 + rank].copy_from_slice(&v.shape);
+        let st = 1 + MAX_NATIVE_TENSOR_RANK;
+        entry[st..st + rank].copy_from_slice(&v.strides);
+        let room = space.len.saturating_sub(last);
+        for bytes in [1, 2, 4, 8] {
+            if room >= bytes as u64 {
+                entry[tensor_access_word(bytes, false)] = rank as u64;
+                if space.read_only == 0 {
+                    entry[tensor_access_word(bytes, true)] = rank as u64;
+                }
+            }
+        }
+        entry[TENSOR_BASE] = space.base as u64;
     }
     table
 }
@@ -314,5 +352,88 @@ unsafe fn raw_slice<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
     } else {
         // SAFETY: the caller's contract.
         unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn space(len: u64, read_only: bool, base: usize) -> Space {
+        Space {
+            base: base as *mut u8,
+            len,
+            read_only: read_only as u64,
+            private_sums: 0,
+        }
+    }
+
+    /// A 3 × 4 tensor of 4-byte elements with byte strides 16, 4: its last element starts at
+    /// 2·16 + 3·4 = 44.
+    fn view() -> TensorView {
+        TensorView {
+            shape: vec![3, 4],
+            strides: vec![16, 4],
+        }
+    }
+
+    #[test]
+    fn tensor_table_admits_accesses_whose_elements_all_fit_in_memory() {
+        let b0 = crate::memory::SPACE_BUFFER0 as usize;
+        let mut spaces = vec![space(0, true, 0); b0];
+        // 48 bytes, writable: 4 bytes from the last element's start on.
+        spaces.push(space(48, false, 0x1000));
+        // 46 bytes, read-only: 2 bytes.
+        spaces.push(space(46, true, 0x2000));
+        // Bound, but nine dimensions: more than native code takes.
+        spaces.push(space(1 << 20, false, 0x3000));
+        let nine = TensorView {
+            shape: vec![2; 9],
+            strides: vec![4; 9],
+        };
+        // The fourth tensor's space is past the table.
+        let tensors = [Some(view()), Some(view()), Some(nine), Some(view())];
+        let table = tensor_table(&tensors, &spaces);
+        assert_eq!(table.len(), spaces.len() * TENSOR_WORDS);
+        let entry = |s: usize| &table[s * TENSOR_WORDS..(s + 1) * TENSOR_WORDS];
+        let access = |s: usize, bytes: u32, write: bool| entry(s)[tensor_access_word(bytes, write)];
+        for s in 0..b0 {
+            assert_eq!(entry(s), &NO_TENSOR_ENTRY[..], "space {s}");
+        }
+        let (w, r) = (b0, b0 + 1);
+        for s in [w, r] {
+            assert_eq!(entry(s)[0], 2);
+            assert_eq!(entry(s)[1..3], [3, 4]);
+            assert_eq!(
+                entry(s)[1 + MAX_NATIVE_TENSOR_RANK..3 + MAX_NATIVE_TENSOR_RANK],
+                [16, 4]
+            );
+        }
+        assert_eq!(entry(w)[TENSOR_BASE], 0x1000);
+        assert_eq!(entry(r)[TENSOR_BASE], 0x2000);
+        for (bytes, fits_w, fits_r) in [
+            (1, true, true),
+            (2, true, true),
+            (4, true, false),
+            (8, false, false),
+        ] {
+            let rank = |fits: bool| if fits { 2 } else { NO_TENSOR };
+            assert_eq!(access(w, bytes, false), rank(fits_w), "{bytes} bytes");
+            assert_eq!(access(w, bytes, true), rank(fits_w), "{bytes} bytes");
+            assert_eq!(access(r, bytes, false), rank(fits_r), "{bytes} bytes");
+            // Read-only: never written natively.
+            assert_eq!(access(r, bytes, true), NO_TENSOR, "{bytes} bytes");
+        }
+        assert_eq!(entry(b0 + 2), &NO_TENSOR_ENTRY[..]);
+        // The words are distinct, in the entry, and not the rank, sizes, strides or base.
+        let mut words: Vec<usize> = [1, 2, 4, 8]
+            .iter()
+            .flat_map(|&b| [tensor_access_word(b, false), tensor_access_word(b, true)])
+            .collect();
+        words.push(TENSOR_BASE);
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(words.len(), 9);
+        assert!(words[0] > 2 * MAX_NATIVE_TENSOR_RANK && words[8] < TENSOR_WORDS);
     }
 }
