@@ -409,7 +409,8 @@ pub(super) fn fail(what: &str, e: &dyn std::fmt::Display) -> String {
 }
 
 /// Defines the function built in `ctx` as `id` (`name` in errors and in `dump`) in a module
-/// that holds only it, finalizes the module and returns the function's code.
+/// that holds only it and the helpers it calls, finalizes the module and returns the
+/// function's code.
 pub(super) fn finish_single(
     module: &mut JITModule,
     ctx: &mut cranelift_codegen::Context,

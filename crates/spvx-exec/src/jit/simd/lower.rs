@@ -154,6 +154,10 @@ pub(super) struct VLower<'a, 'b, 'p> {
     pub(super) pool_at: i32,
     pub(super) pooling: bool,
     pub(super) setup: Block,
+    /// The mixed-dot trampoline (`dot_lanes`), declared in this function when the program has
+    /// mixed dots, and the stack slot of its argument block, made at its first use.
+    pub(super) dot_lanes: Option<cranelift_codegen::ir::FuncRef>,
+    pub(super) dot_block: Option<cranelift_codegen::ir::StackSlot>,
 }
 
 impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
@@ -161,6 +165,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         b: &'a mut FunctionBuilder<'b>,
         prog: &'p Program,
         plan: &'a Plan,
+        dot_lanes: Option<cranelift_codegen::ir::FuncRef>,
     ) -> VLower<'a, 'b, 'p> {
         let f = &prog.functions[prog.entry as usize];
         let mut narrow = HashMap::new();
@@ -245,6 +250,8 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             pool_at: layout.pool_at,
             pooling: false,
             setup,
+            dot_lanes,
+            dot_block: None,
         }
     }
 

@@ -6,14 +6,14 @@
 //! (`frame::vconst`: splatted in place, Cranelift hoists them out of the loop and then spills
 //! and reloads each one at every use). Where the configuration word is another one, or some
 //! lane's sum is not decided there (an addition that rounded, an infinity or a NaN), every
-//! lane's dot is spvx-num's C-ABI function, as the scalar JIT calls it; inactive lanes compute
-//! too (a pure function) and their results are dropped by the masked write. The bits are the
+//! lane's dot is spvx-num's C-ABI function, as the scalar JIT calls it, through one call of a
+//! trampoline that preserves every register (`dot_lanes`); inactive lanes compute too (a pure
+//! function) and their results are dropped by the masked write. The bits are the
 //! scalar JIT's and the interpreter's.
 
-use super::lower::{HALVES, I32, I32X4, I64, V, VLower};
-use crate::jit::mixdot_models::{
-    F16Consts, Form, call_entry, decode_halves, model_sum, widen_halves,
-};
+use super::dot_lanes;
+use super::lower::{HALVES, I32X4, I64, V, VLower};
+use crate::jit::mixdot_models::{F16Consts, Form, decode_halves, model_sum, widen_halves};
 use crate::jit::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::Slot;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -72,26 +72,27 @@ impl VLower<'_, '_, '_> {
         self.b.ins().brif(any, call_blk, &[], join, &args);
         self.b.switch_to_block(call_blk);
         let f = entry(MixOp::Dot2Acc32, half, fp8);
+        let f = self.b.ins().iconst(I64, f as usize as i64);
+        let (tramp, slot) = self.dot_lanes();
+        let block = self.b.ins().stack_addr(I64, slot, 0);
+        let t = MemFlagsData::trusted();
         let r = HALVES.map(|h| {
-            let mut r = self.splat_i32(0);
-            for l in 0..4u8 {
-                let lane = |this: &mut Self, v: Value| {
-                    let x = this.b.ins().extractlane(v, l);
-                    this.b.ins().uextend(I64, x)
-                };
-                let pack = |this: &mut Self, lo: Value, hi: Value| {
-                    let (lo, hi) = (lane(this, lo), lane(this, hi));
-                    let hi = this.b.ins().ishl_imm_s(hi, 16);
-                    this.b.ins().bor(lo, hi)
-                };
-                let xa = pack(self, xs[0][h], xs[1][h]);
-                let xb = pack(self, xs[2][h], xs[3][h]);
-                let cl = lane(self, c[h]);
-                let out = call_entry(self.b, f, [xa, xb, cl, word]);
-                let out = self.b.ins().ireduce(I32, out);
-                r = self.b.ins().insertlane(r, out, l);
+            // Each lane's word as the scalar JIT passes it: component 0 low, 1 high.
+            let pack = |this: &mut Self, lo: Value, hi: Value| {
+                let hi = this.b.ins().ishl_imm_s(hi, 16);
+                this.b.ins().bor(lo, hi)
+            };
+            let xa = pack(self, xs[0][h], xs[1][h]);
+            let xb = pack(self, xs[2][h], xs[3][h]);
+            for (v, at) in [
+                (xa, dot_lanes::A_AT),
+                (xb, dot_lanes::B_AT),
+                (c[h], dot_lanes::ACC_AT),
+            ] {
+                self.b.ins().store(t, v, block, at);
             }
-            r
+            self.b.ins().call(tramp, &[block, word, f]);
+            self.b.ins().load(I32X4, t, block, dot_lanes::ACC_AT)
         });
         let args: Vec<_> = r.iter().map(|v| (*v).into()).collect();
         self.b.ins().jump(join, &args);
@@ -99,6 +100,27 @@ impl VLower<'_, '_, '_> {
         let params = self.b.block_params(join).to_vec();
         let r: V = HALVES.map(|h| params[h]);
         self.put(dst, r);
+    }
+
+    /// The trampoline and its argument block's stack slot (made here at the first use).
+    fn dot_lanes(
+        &mut self,
+    ) -> (
+        cranelift_codegen::ir::FuncRef,
+        cranelift_codegen::ir::StackSlot,
+    ) {
+        let tramp = self
+            .dot_lanes
+            .expect("the trampoline is declared in every program with mixed dots");
+        let slot = *self.dot_block.get_or_insert_with(|| {
+            self.b
+                .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
+                    cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
+                    dot_lanes::BLOCK_BYTES,
+                    4,
+                ))
+        });
+        (tramp, slot)
     }
 
     /// Four lanes' dots under inline model `model`: the result bits (`i32x4`) and a lane mask

@@ -53,6 +53,7 @@
 //! last invocation of one workgroup takes the first of the next).
 
 mod analysis;
+mod dot_lanes;
 mod frame;
 mod intdot;
 mod lower;
@@ -140,6 +141,16 @@ pub fn compile(
     let super::build::NewModule {
         mut module, sig, ..
     } = super::build::new_module()?;
+    let mixdot = prog
+        .functions
+        .iter()
+        .flat_map(|f| f.code.iter())
+        .any(|i| matches!(i, crate::program::Inst::MixDot { .. }));
+    let tramp = if mixdot {
+        Some(dot_lanes::define(&mut module)?)
+    } else {
+        None
+    };
     let id = module
         .declare_function("simd", Linkage::Local, &sig)
         .map_err(|e| fail("declare", &e))?;
@@ -147,19 +158,15 @@ pub fn compile(
     let mut fctx = FunctionBuilderContext::new();
     ctx.func.signature = sig.clone();
     ctx.func.name = UserFuncName::user(0, id.as_u32());
+    let tramp = tramp.map(|t| module.declare_func_in_func(t, &mut ctx.func));
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        let mut l = lower::VLower::new(&mut b, prog, &plan);
+        let mut l = lower::VLower::new(&mut b, prog, &plan, tramp);
         l.lower(state_words);
         b.seal_all_blocks();
         b.finalize(module.target_config());
     }
     let func = super::build::finish_single(&mut module, &mut ctx, id, "vector lanes", dump)?;
-    let mixdot = prog
-        .functions
-        .iter()
-        .flat_map(|f| f.code.iter())
-        .any(|i| matches!(i, crate::program::Inst::MixDot { .. }));
     Ok(SimdCode {
         module: Some(module),
         func,
