@@ -331,18 +331,20 @@ impl VLower<'_, '_, '_> {
         let shift = chain.stride.trailing_zeros();
         let first = chain.offset + i64::from(leaf.offset);
         let fit = self.index_limit(space, first, leaf.scalar.mem_bytes(), shift)?;
-        let inside = chain
+        // (Tested as "some active lane's index at or past the limit": x86 has no unsigned
+        // vector compare, and its negation and an all-lanes test cost four more instructions.)
+        let outside = chain
             .index
-            .map(|i| self.b.ins().icmp(IntCC::UnsignedLessThan, i, fit));
+            .map(|i| self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, fit));
         let act = self.act();
-        let inside = match act {
-            Some(a) => HALVES.map(|h| self.b.ins().bor_not(inside[h], a[h])),
-            None => inside,
+        let outside = match act {
+            Some(a) => HALVES.map(|h| self.b.ins().band(outside[h], a[h])),
+            None => outside,
         };
-        let all = self.and_all(&inside);
-        let all = self.b.ins().vall_true(all);
+        let any = self.or_all(&outside);
+        let any = self.b.ins().vany_true(any);
         let fast = self.b.create_block();
-        self.b.ins().brif(all, fast, &[], slow, &[]);
+        self.b.ins().brif(any, slow, &[], fast, &[]);
         self.b.switch_to_block(fast);
         let (base, _) = self.space(space);
         let start = self.b.ins().iadd_imm_s(base, first);
