@@ -236,33 +236,53 @@ impl VLower<'_, '_, '_> {
     }
 
     fn ibin(&mut self, op: IBinOp, bits: u32, dst: Slot, a: Slot, b: Slot) {
-        let (x, y) = (self.get(a), self.get(b));
+        // (Operands are read where used: a constant's read is a load from the pool, which
+        // stays in the code even when its value is not used.)
         let r = match op {
             IBinOp::Mul => {
                 let r = match self.constant_factor(a, b) {
                     Some((x, c)) => x.map(|x| self.mul_by(x, c)),
-                    None => HALVES.map(|h| self.b.ins().imul(x[h], y[h])),
+                    None => {
+                        let (x, y) = (self.get(a), self.get(b));
+                        HALVES.map(|h| self.b.ins().imul(x[h], y[h]))
+                    }
                 };
                 self.vmask(r, bits)
             }
             IBinOp::Add | IBinOp::Sub => {
+                let (x, y) = (self.get(a), self.get(b));
                 let r = HALVES.map(|h| match op {
                     IBinOp::Add => self.b.ins().iadd(x[h], y[h]),
                     _ => self.b.ins().isub(x[h], y[h]),
                 });
                 self.vmask(r, bits)
             }
-            IBinOp::And => HALVES.map(|h| self.b.ins().band(x[h], y[h])),
-            IBinOp::Or => HALVES.map(|h| self.b.ins().bor(x[h], y[h])),
-            IBinOp::Xor => HALVES.map(|h| self.b.ins().bxor(x[h], y[h])),
-            IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => self.shift(op, bits, x, b),
+            IBinOp::And | IBinOp::Or | IBinOp::Xor => {
+                let (x, y) = (self.get(a), self.get(b));
+                HALVES.map(|h| match op {
+                    IBinOp::And => self.b.ins().band(x[h], y[h]),
+                    IBinOp::Or => self.b.ins().bor(x[h], y[h]),
+                    _ => self.b.ins().bxor(x[h], y[h]),
+                })
+            }
+            IBinOp::Shl | IBinOp::ShrLogical | IBinOp::ShrArith => {
+                let x = self.get(a);
+                self.shift(op, bits, x, b)
+            }
             IBinOp::UDiv | IBinOp::UMod => match self.plan.kind(b) {
                 super::analysis::Kind::Const(c) if c as u32 & width_mask(bits) != 0 => {
+                    let x = self.get(a);
                     self.divide_by(op, x, c as u32 & width_mask(bits))
                 }
-                _ => self.divide(op, bits, x, y),
+                _ => {
+                    let (x, y) = (self.get(a), self.get(b));
+                    self.divide(op, bits, x, y)
+                }
             },
-            _ => self.divide(op, bits, x, y),
+            _ => {
+                let (x, y) = (self.get(a), self.get(b));
+                self.divide(op, bits, x, y)
+            }
         };
         self.put(dst, r);
     }
