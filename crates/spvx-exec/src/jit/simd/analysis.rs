@@ -32,8 +32,10 @@ pub struct Plan {
     /// values of the template): loaded from the lanes' register files whenever lanes take
     /// new invocations.
     pub inputs: Vec<Slot>,
-    /// Registers live when some segment starts: written only for the active lanes.
-    pub masked: HashSet<Slot>,
+    /// Registers live when some segment starts (a converted branch merges those its arms
+    /// write), and for each segment those live when it starts (`VLower::guarded`).
+    pub live_anywhere: HashSet<Slot>,
+    pub live_in: Vec<HashSet<Slot>>,
     /// The built-ins the function computes into each lane's register file.
     pub builtins: Vec<BuiltinVar>,
     /// How the lanes' values of each register are expected to relate (`pattern`).
@@ -185,14 +187,13 @@ pub fn plan(prog: &Program) -> Result<Plan, String> {
         .collect();
     inputs.sort_unstable();
     let vars: HashSet<Slot> = written.iter().chain(&inputs).copied().collect();
-    let masked = crate::jit::liveness::live_in(f, &vars, true)
-        .into_iter()
-        .flatten()
-        .collect();
+    let live_in = crate::jit::liveness::live_in(f, &vars, true);
+    let live_anywhere = live_in.iter().flatten().copied().collect();
     let mut plan = Plan {
         kinds,
         inputs,
-        masked,
+        live_anywhere,
+        live_in,
         builtins,
         lanes: HashMap::new(),
     };

@@ -18,7 +18,7 @@ use cranelift_codegen::ir::{
     Block, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub(super) const I64: types::Type = types::I64;
 pub(super) const I32: types::Type = types::I32;
@@ -158,6 +158,10 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// mixed dots, and the stack slot of its argument block, made at its first use.
     pub(super) dot_lanes: Option<cranelift_codegen::ir::FuncRef>,
     pub(super) dot_block: Option<cranelift_codegen::ir::StackSlot>,
+    /// The registers written only in the active lanes (a `bitselect` with the old value in a
+    /// masked version): those live when a segment starts where lanes can wait while others
+    /// run (`guarded`). Every register live at some segment's start until the shape is known.
+    pub(super) guarded: HashSet<Slot>,
 }
 
 impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
@@ -252,6 +256,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             setup,
             dot_lanes,
             dot_block: None,
+            guarded: plan.live_anywhere.clone(),
         }
     }
 
@@ -313,6 +318,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
 
         self.lower_top(state_words);
         self.shape = self.shape();
+        self.guarded = self.guarded();
         let f = self.f;
         let n = f.segments.len();
         for i in 0..n {
@@ -356,6 +362,24 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             self.b.ins().jump(next, &[]);
         }
         self.fill_pool();
+    }
+
+    /// The registers a lane may read after waiting while other lanes run: those live when a
+    /// segment starts that is entered and not fused. A lane waits at a walked segment (until
+    /// a sweep reaches it) or at a segment run at once from a conditional branch (while the
+    /// other side's lanes run theirs first); it never waits at a fused segment, which runs
+    /// inline after its one predecessor for that predecessor's lanes. A register live only at
+    /// fused segments' starts (a value computed before a converted branch's meeting segment
+    /// and read after it) is therefore written in whole vectors: its inactive lanes' values
+    /// are dead. Written only in the active lanes, such a register was read at every write,
+    /// so its value stayed live around the loop beside the phi register it is copied to, and
+    /// the all-lanes loop copied it at every back edge.
+    fn guarded(&self) -> HashSet<Slot> {
+        let waits =
+            (0..self.f.segments.len()).filter(|&i| self.shape.entered[i] && !self.shape.fused[i]);
+        waits
+            .flat_map(|i| self.plan.live_in[i].iter().copied())
+            .collect()
     }
 
     /// Segment `i`'s run block: the lanes of `entering` (some) run it, in its all-lanes version
@@ -704,7 +728,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let vars = self.narrow[&s];
         let g = guard.or_else(|| self.act());
         let v = match g {
-            Some(g) if self.plan.masked.contains(&s) => {
+            Some(g) if self.guarded.contains(&s) => {
                 let old = vars.map(|x| self.b.use_var(x));
                 HALVES.map(|h| self.b.ins().bitselect(g[h], v[h], old[h]))
             }

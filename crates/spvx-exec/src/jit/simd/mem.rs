@@ -107,7 +107,7 @@ impl VLower<'_, '_, '_> {
     fn put_ptr(&mut self, s: Slot, v: P) {
         let vars = self.ptrs[&s];
         let v = match self.act() {
-            Some(a) if self.plan.masked.contains(&s) => {
+            Some(a) if self.guarded.contains(&s) => {
                 let w = self.wide_masks(a);
                 let old = vars.map(|x| self.b.use_var(x));
                 QUARTERS.map(|q| self.b.ins().bitselect(w[q], v[q], old[q]))

@@ -36,7 +36,7 @@ impl<'p> VLower<'_, '_, 'p> {
         let mut slots: Vec<Slot> = vt
             .keys()
             .chain(vf.keys())
-            .filter(|s| self.plan.masked.contains(s))
+            .filter(|s| self.plan.live_anywhere.contains(s))
             .copied()
             .collect();
         slots.sort_unstable();
