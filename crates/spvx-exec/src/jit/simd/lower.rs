@@ -15,7 +15,8 @@ use crate::jit::status;
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    Block, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value, types,
+    Block, FuncRef, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
+    types,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::{HashMap, HashSet};
@@ -156,8 +157,8 @@ pub(super) struct VLower<'a, 'b, 'p> {
     pub(super) setup: Block,
     /// The mixed-dot trampoline (`dot_lanes`), declared in this function when the program has
     /// mixed dots, and the stack slot of its argument block, made at its first use.
-    pub(super) dot_lanes: Option<cranelift_codegen::ir::FuncRef>,
-    pub(super) dot_block: Option<cranelift_codegen::ir::StackSlot>,
+    pub(super) dot_lanes: Option<FuncRef>,
+    pub(super) dot_block: Option<StackSlot>,
     /// The registers written only in the active lanes (a `bitselect` with the old value in a
     /// masked version): those live when a segment starts where lanes can wait while others
     /// run (`guarded`). Every register live at some segment's start until the shape is known.
@@ -169,7 +170,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         b: &'a mut FunctionBuilder<'b>,
         prog: &'p Program,
         plan: &'a Plan,
-        dot_lanes: Option<cranelift_codegen::ir::FuncRef>,
+        dot_lanes: Option<FuncRef>,
     ) -> VLower<'a, 'b, 'p> {
         let f = &prog.functions[prog.entry as usize];
         let mut narrow = HashMap::new();

@@ -17,7 +17,10 @@ use crate::jit::mixdot_models::{F16Consts, Form, decode_halves, model_sum, widen
 use crate::jit::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::Slot;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
+use cranelift_codegen::ir::{
+    Endianness, FuncRef, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
+    types,
+};
 use spvx_num::mixdot::abi::entry;
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
 
@@ -73,7 +76,7 @@ impl VLower<'_, '_, '_> {
         self.b.switch_to_block(call_blk);
         let f = entry(MixOp::Dot2Acc32, half, fp8);
         let f = self.b.ins().iconst(I64, f as usize as i64);
-        let (tramp, slot) = self.dot_lanes();
+        let (tramp, slot) = self.dot_trampoline();
         let block = self.b.ins().stack_addr(I64, slot, 0);
         let t = MemFlagsData::trusted();
         let r = HALVES.map(|h| {
@@ -103,22 +106,13 @@ impl VLower<'_, '_, '_> {
     }
 
     /// The trampoline and its argument block's stack slot (made here at the first use).
-    fn dot_lanes(
-        &mut self,
-    ) -> (
-        cranelift_codegen::ir::FuncRef,
-        cranelift_codegen::ir::StackSlot,
-    ) {
+    fn dot_trampoline(&mut self) -> (FuncRef, StackSlot) {
         let tramp = self
             .dot_lanes
-            .expect("the trampoline is declared in every program with mixed dots");
+            .expect("`compile` declares the trampoline for every program with mixed dots");
         let slot = *self.dot_block.get_or_insert_with(|| {
-            self.b
-                .create_sized_stack_slot(cranelift_codegen::ir::StackSlotData::new(
-                    cranelift_codegen::ir::StackSlotKind::ExplicitSlot,
-                    dot_lanes::BLOCK_BYTES,
-                    4,
-                ))
+            let data = StackSlotData::new(StackSlotKind::ExplicitSlot, dot_lanes::BLOCK_BYTES, 4);
+            self.b.create_sized_stack_slot(data)
         });
         (tramp, slot)
     }
