@@ -720,7 +720,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
     }
 
     /// Sets a 32-bit register; where `guard` is given (or some lanes are inactive), only its
-    /// lanes change a register some segment reads at its start.
+    /// lanes change a register a waiting lane may read later (`guarded`).
     pub fn put_guarded(&mut self, s: Slot, v: V, guard: Option<V>) {
         if let Some(o) = self.overlay.as_mut() {
             o.insert(s, v);

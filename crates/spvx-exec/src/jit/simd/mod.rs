@@ -9,8 +9,8 @@
 //! over the segments in their order, each segment with the lanes waiting to run it (a bitmask
 //! per segment; every busy lane waits at exactly one). A segment with waiting lanes runs on
 //! whole vectors for them (its all-lanes version when all are, else its masked version, where
-//! each register some segment reads at its start is written only in the active lanes, a
-//! `bitselect`); its terminator adds each active lane to its edge's target. After the last
+//! each register a waiting lane may read later is written only in the active lanes, a
+//! `bitselect`: `VLower::guarded`); its terminator adds each active lane to its edge's target. After the last
 //! segment of a loop (its last back edge) the sweep jumps back to the header while lanes wait
 //! there. Since invocations of such programs do not interact, any order gives the same
 //! results: when a lane finishes, the loop stops jumping back and the sweep goes on, so that
