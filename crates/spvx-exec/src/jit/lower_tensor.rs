@@ -7,10 +7,10 @@
 //! booleans are one byte, read as ≠ 0. Nothing is reported either way. Native code tests one
 //! entry of the table per access, not the memory's length per element: it accesses a tensor
 //! only when the bytes of every element in its shape lie in its memory. Any other operand — a
-//! tensor value in private memory, a tensor of another rank than the instruction's, an
-//! unbound or read-only one, one whose memory ends inside its last element (whose elements
-//! past the memory the interpreter reads as outside), a space past the table — goes to the
-//! interpreter's implementation (`ext::call_host`).
+//! tensor value in private memory, a tensor of another rank than the instruction's, an unbound
+//! one, a write to read-only memory, one whose memory ends inside its last element (whose
+//! elements past the memory the interpreter reads as outside), a space past the table — goes to
+//! the interpreter's implementation (`ext::call_host`).
 
 use super::lower::{FnLower, I64};
 use super::runtime::{
@@ -248,7 +248,7 @@ impl FnLower<'_, '_, '_> {
     ) {
         let (slow, join) = (self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(slow);
-        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        let flags = table_flags();
         if dim as usize >= MAX_NATIVE_TENSOR_RANK {
             self.b.ins().jump(slow, &[]);
         } else {

@@ -12,7 +12,7 @@
 //! components, component 0 low) as 32-bit lanes, then their `b` words, then their
 //! accumulators' bits, which the trampoline overwrites with the results.
 
-use crate::jit::build::fail;
+use crate::jit::build::{append_code, fail};
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, UserFuncName, types};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -34,8 +34,8 @@ pub(super) fn signature() -> Signature {
     sig
 }
 
-/// Defines the trampoline in `module`.
-pub(super) fn define(module: &mut JITModule) -> Result<FuncId, String> {
+/// Defines the trampoline in `module`, appending its IR and machine code to `dump` when given.
+pub(super) fn define(module: &mut JITModule, dump: Option<&mut String>) -> Result<FuncId, String> {
     let sig = signature();
     let id = module
         .declare_function("dot_lanes", Linkage::Local, &sig)
@@ -70,9 +70,11 @@ pub(super) fn define(module: &mut JITModule) -> Result<FuncId, String> {
         b.seal_all_blocks();
         b.finalize(module.target_config());
     }
+    ctx.set_disasm(dump.is_some());
     module
         .define_function(id, &mut ctx)
         .map_err(|e| fail("mixed-dot trampoline", &e))?;
+    append_code(dump, "mixed-dot trampoline (preserve_all)", &ctx);
     module.clear_context(&mut ctx);
     Ok(id)
 }

@@ -10,17 +10,17 @@
 //! per segment; every busy lane waits at exactly one). A segment with waiting lanes runs on
 //! whole vectors for them (its all-lanes version when all are, else its masked version, where
 //! each register a waiting lane may read later is written only in the active lanes, a
-//! `bitselect`: `VLower::guarded`); its terminator adds each active lane to its edge's target. After the last
-//! segment of a loop (its last back edge) the sweep jumps back to the header while lanes wait
-//! there. Since invocations of such programs do not interact, any order gives the same
-//! results: when a lane finishes, the loop stops jumping back and the sweep goes on, so that
-//! the finished lane takes the workgroup's next invocation at the start of the next sweep
-//! (lanes stay busy instead of idling until the slowest lane's loop ends), and from one
-//! workgroup's invocations on to the next's. A segment that
-//! only one earlier segment's unconditional branch reaches is lowered inline after it
-//! (fused); one that only one earlier segment's conditional branch reaches is run at once
-//! from that branch; small diamonds are if-converted (`select`); every lane going back to a
-//! loop header from an all-lanes version goes straight into the header's all-lanes version.
+//! `bitselect`: `VLower::guarded`); its terminator adds each active lane to its edge's target.
+//! After the last segment of a loop (its last back edge) the sweep jumps back to the header
+//! while lanes wait there. Since invocations of such programs do not interact, any order gives
+//! the same results: when a lane finishes, the loop stops jumping back and the sweep goes on,
+//! so that the finished lane takes the workgroup's next invocation at the start of the next
+//! sweep (lanes stay busy instead of idling until the slowest lane's loop ends), and from one
+//! workgroup's invocations on to the next's. A segment that only one earlier segment's
+//! unconditional branch reaches is lowered inline after it (fused); one that only one earlier
+//! segment's conditional branch reaches is run at once from that branch; small diamonds are
+//! if-converted (`select`); every lane going back to a loop header from an all-lanes version
+//! goes straight into the header's all-lanes version.
 //!
 //! Undefined cases are checked on whole vectors for the active lanes (out-of-bounds accesses,
 //! indices outside their array, division by zero, shifts past the width) and bail, as the
@@ -135,7 +135,7 @@ pub fn preferred(prog: &Program) -> bool {
 pub fn compile(
     prog: &Program,
     state_words: usize,
-    dump: Option<&mut String>,
+    mut dump: Option<&mut String>,
 ) -> Result<SimdCode, String> {
     let plan = checked_plan(prog)?;
     let super::build::NewModule {
@@ -147,7 +147,7 @@ pub fn compile(
         .flat_map(|f| f.code.iter())
         .any(|i| matches!(i, crate::program::Inst::MixDot { .. }));
     let tramp = if mixdot {
-        Some(dot_lanes::define(&mut module)?)
+        Some(dot_lanes::define(&mut module, dump.as_deref_mut())?)
     } else {
         None
     };
