@@ -75,7 +75,13 @@ fn agree(name: &str, m: &CompiledModule, res: &Resources, groups: [u32; 3]) -> (
         let jit = run(m, res, groups, true, threads);
         match (&jit, &interp) {
             (Ok((rj, j)), Ok((ri, i))) => {
-                assert!(rj == ri, "{name} ({what}): the resources differ");
+                assert!(
+                    rj == ri,
+                    "{name} ({what}): the resources differ; jit {:?} events {} vs {}",
+                    j.jit,
+                    j.total_events,
+                    i.total_events
+                );
                 assert_eq!(j.events, i.events, "{name} ({what}): events");
                 assert_eq!(j.total_events, i.total_events, "{name} ({what})");
                 assert_eq!(j.prints, i.prints, "{name} ({what}): prints");
