@@ -230,6 +230,17 @@ fn arrays(limit: u32, pick: u32) -> (Outcome, JitUse) {
     )
 }
 
+/// The invocation of `arrays.comp` (4 × 6 invocations) that writes word `k` of its buffer
+/// (16 table words, then pairs[32] of one word each, then rest[]), if any.
+fn arrays_word_writer(k: u32) -> Option<u32> {
+    let i = match k {
+        0..16 => return None,
+        16..48 => k - 16,
+        _ => k - 48,
+    };
+    (i < 24).then_some(i)
+}
+
 #[test]
 fn array_indices_are_checked_in_the_active_lanes_only() {
     for (limit, pick) in [(16, 100), (1000, 100), (1000, 3), (7, 0)] {
@@ -237,8 +248,16 @@ fn array_indices_are_checked_in_the_active_lanes_only() {
         assert_eq!(interp.expect("runs").1.total_events, 0);
         assert_eq!(used, JitUse::Ran, "limit {limit} pick {pick}");
     }
-    // Lane 4 indexes table[20]: the dispatch goes to the interpreter.
-    for pick in [4, 5, 13] {
+    // Invocation `pick` indexes table[5 * pick] past its 16 words: the dispatch goes to the
+    // interpreter, which reads the word anyway (the access is inside the buffer or, for 20,
+    // outside it). Only picks whose word no other workgroup writes give one answer on any
+    // number of threads (pick 5 would read pairs[9], which workgroup 1 writes while
+    // workgroup 0 reads it).
+    for pick in [4, 11, 13, 20] {
+        assert!(
+            arrays_word_writer(5 * pick).is_none_or(|w| w / 6 == pick / 6),
+            "pick {pick} races with another workgroup"
+        );
         let (interp, used) = arrays(1000, pick);
         assert!(interp.expect("runs").1.total_events > 0, "pick {pick}");
         assert!(matches!(used, JitUse::FellBack(_)), "pick {pick}: {used:?}");

@@ -1,7 +1,9 @@
 // Vector lanes (jit::simd): indices into fixed-size arrays (checked against their length:
 // an index outside in an active lane goes to the interpreter), 8- and 16-bit values, struct
 // members, a read-only uniform buffer. Every invocation of the 4 × 6 the tests dispatch writes its
-// own pairs element (no two workgroups race, so any number of threads gives one answer).
+// own pairs element (no two workgroups race, so any number of threads gives one answer; an index
+// past table's end reads whatever word lies there, and the tests pick only indices whose word no
+// other workgroup writes).
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
