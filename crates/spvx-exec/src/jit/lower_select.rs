@@ -6,20 +6,11 @@
 //! the branch and its mispredictions in divergent code.
 
 use super::analysis;
+use super::diamond::{Arm, speculatable};
 use super::lower::FnLower;
-use crate::program::{Edge, IBinOp, Inst, SegId, Slot, Term};
+use crate::program::{Edge, IBinOp, Inst, SegId, Slot};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use std::collections::HashMap;
-
-/// The longest arm converted (instructions).
-const MAX_ARM: u32 = 24;
-
-/// One side of a converted branch: the edge from the branching segment, and the segment it
-/// goes through on its way to the meeting block (`None`: the edge goes there directly).
-struct Arm<'e> {
-    edge: &'e Edge,
-    through: Option<(SegId, &'e Edge)>,
-}
 
 impl<'p> FnLower<'_, '_, 'p> {
     /// Lowers segment `seg`'s conditional branch as selects when its shape allows; false when
@@ -31,17 +22,14 @@ impl<'p> FnLower<'_, '_, 'p> {
         on_true: &'p Edge,
         on_false: &'p Edge,
     ) -> bool {
-        let (Some(t), Some(f)) = (self.arm(on_true), self.arm(on_false)) else {
-            return false;
-        };
-        let meet = |a: &Arm| a.through.map_or(a.edge.target, |(_, e)| e.target);
-        let m = meet(&t);
-        if meet(&f) != m || self.touches_counter(seg, &t) || self.touches_counter(seg, &f) {
+        let (t, f) = (self.arm(on_true), self.arm(on_false));
+        let m = t.meeting();
+        if f.meeting() != m || self.touches_counter(seg, &t) || self.touches_counter(seg, &f) {
             return false;
         }
         let c = self.val(cond);
-        let vt = self.arm_values(seg, &t);
-        let vf = self.arm_values(seg, &f);
+        let vt = self.arm_values(&t);
+        let vf = self.arm_values(&f);
         // Only what the meeting block can read: values local to an arm die with it.
         let mut slots: Vec<Slot> = vt
             .keys()
@@ -64,8 +52,7 @@ impl<'p> FnLower<'_, '_, 'p> {
         for (s, v) in merged {
             self.set(s, v);
         }
-        let len = |a: &Arm| a.through.map_or(0, |(s, _)| self.segment_len(s) + 1);
-        let steps = len(&t).max(len(&f));
+        let steps = t.steps(self.f).max(f.steps(self.f));
         if steps > 0 {
             self.spend_steps(steps);
         }
@@ -73,30 +60,13 @@ impl<'p> FnLower<'_, '_, 'p> {
         true
     }
 
-    /// The arm that edge `e` starts, when it can be converted.
-    fn arm(&self, e: &'p Edge) -> Option<Arm<'p>> {
+    /// The arm that edge `e` starts: through a segment only where native code may run it for
+    /// an invocation that does not take the arm.
+    fn arm(&self, e: &'p Edge) -> Arm<'p> {
         let f: &'p crate::program::Function = self.f;
-        let target = &f.segments[e.target as usize];
-        let through = match &target.term {
-            Term::Branch(next) if self.speculatable(e.target) => Some((e.target, next)),
-            _ => None,
-        };
-        Some(Arm { edge: e, through })
-    }
-
-    fn segment_len(&self, s: SegId) -> u32 {
-        let seg = &self.f.segments[s as usize];
-        seg.end - seg.start
-    }
-
-    /// Whether segment `s` is short and made only of instructions that may run speculatively.
-    fn speculatable(&self, s: SegId) -> bool {
-        let seg = &self.f.segments[s as usize];
-        self.shared.native_code
-            && seg.end - seg.start <= MAX_ARM
-            && self.f.code[seg.start as usize..seg.end as usize]
-                .iter()
-                .all(|i| self.pure(i))
+        Arm::of(f, e, |s| {
+            self.shared.native_code && speculatable(f, s, |i| self.pure(i))
+        })
     }
 
     /// Native, without side effects, and never bailing.
@@ -136,8 +106,7 @@ impl<'p> FnLower<'_, '_, 'p> {
 
     /// Lowers an arm into its own values: the edge's copies, the segment's instructions and
     /// its outgoing edge's copies, each register written mapped to its value.
-    fn arm_values(&mut self, from: SegId, a: &Arm) -> HashMap<Slot, Value> {
-        let _ = from;
+    fn arm_values(&mut self, a: &Arm) -> HashMap<Slot, Value> {
         self.overlay = Some(HashMap::new());
         self.copy_edge(a.edge);
         if let Some((s, out)) = a.through {

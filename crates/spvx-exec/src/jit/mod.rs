@@ -43,6 +43,7 @@
 mod analysis;
 mod atomics;
 mod build;
+mod diamond;
 mod driver;
 mod ext;
 mod floats;

@@ -8,19 +8,10 @@
 
 use super::analysis::Kind;
 use super::lower::{Cond, HALVES, V, VLower};
-use crate::program::{Edge, IBinOp, Inst, SegId, Slot, Term};
+use crate::jit::diamond::{Arm, speculatable};
+use crate::program::{Edge, IBinOp, Inst, SegId, Slot};
 use cranelift_codegen::ir::InstBuilder;
 use std::collections::HashMap;
-
-/// The longest arm converted (instructions).
-const MAX_ARM: u32 = 24;
-
-/// One side of a converted branch: the edge from the branching segment, and the segment it
-/// goes through on its way to the meeting segment (`None`: the edge goes there directly).
-struct Arm<'e> {
-    edge: &'e Edge,
-    through: Option<(SegId, &'e Edge)>,
-}
 
 impl<'p> VLower<'_, '_, 'p> {
     /// Lowers a conditional branch on `c` as selects when its shape allows, then goes on to
@@ -58,8 +49,7 @@ impl<'p> VLower<'_, '_, 'p> {
         for (s, v) in merged {
             self.put(s, v);
         }
-        let len = |l: &Self, a: &Arm| a.through.map_or(0, |(s, _)| l.segment_len(s) + 1);
-        let steps = len(self, &t).max(len(self, &f));
+        let steps = t.steps(self.f).max(f.steps(self.f));
         if steps > 0 {
             self.spend(steps);
         }
@@ -70,34 +60,14 @@ impl<'p> VLower<'_, '_, 'p> {
     /// Where a conditional branch with these edges goes on when it is converted (`None`: it
     /// is not).
     pub fn converted(&self, on_true: &'p Edge, on_false: &'p Edge) -> Option<SegId> {
-        let meet = |a: Arm| a.through.map_or(a.edge.target, |(_, e)| e.target);
-        let m = meet(self.arm(on_true));
-        (meet(self.arm(on_false)) == m).then_some(m)
+        let m = self.arm(on_true).meeting();
+        (self.arm(on_false).meeting() == m).then_some(m)
     }
 
-    /// The arm that edge `e` starts.
+    /// The arm that edge `e` starts: through a segment only where every lane may run it.
     fn arm(&self, e: &'p Edge) -> Arm<'p> {
         let f: &'p crate::program::Function = self.f;
-        let target = &f.segments[e.target as usize];
-        let through = match &target.term {
-            Term::Branch(next) if self.speculatable(e.target) => Some((e.target, next)),
-            _ => None,
-        };
-        Arm { edge: e, through }
-    }
-
-    fn segment_len(&self, s: SegId) -> u32 {
-        let seg = &self.f.segments[s as usize];
-        seg.end - seg.start
-    }
-
-    /// Whether segment `s` is short and made only of instructions that may run for every lane.
-    fn speculatable(&self, s: SegId) -> bool {
-        let seg = &self.f.segments[s as usize];
-        seg.end - seg.start <= MAX_ARM
-            && self.f.code[seg.start as usize..seg.end as usize]
-                .iter()
-                .all(|i| self.pure(i))
+        Arm::of(f, e, |s| speculatable(f, s, |i| self.pure(i)))
     }
 
     /// Without side effects, and never bailing.
