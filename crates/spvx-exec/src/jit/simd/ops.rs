@@ -379,21 +379,26 @@ impl VLower<'_, '_, '_> {
     /// using multiplication", 1994, figure 4.1): with `2^(l−1) < d < 2^l` and
     /// `m = ⌊2^32 (2^l − d) / d⌋ + 1` (below 2^32), `t = ⌊m x / 2^32⌋` and
     /// `q = (t + ((x − t) >> 1)) >> (l − 1)`, exact for every 32-bit `x`. The high halves of
-    /// the products come from 64-bit lanes (two per vector).
+    /// the products come from 64-bit lanes (two per vector): each a product of two widened
+    /// 32-bit vectors, which Cranelift lowers to one `pmuludq` (a product of 64-bit lanes
+    /// would take three, their high halves being unknown to it).
     fn magic_quotient(&mut self, x: Value, d: u32) -> Value {
         if d.is_power_of_two() {
             return self.b.ins().ushr_imm_s(x, d.trailing_zeros() as i64);
         }
         let l = 32 - (d - 1).leading_zeros();
         let m = (((1u64 << 32) * ((1u64 << l) - u64::from(d))) / u64::from(d) + 1) as u32;
-        let wide = |l: &mut Self, half: Value| {
-            let mv = l.splat_i64(i64::from(m));
-            let p = l.b.ins().imul(half, mv);
+        let wide = |l: &mut Self, high: bool| {
+            let mv = l.splat_bits32(I32X4, m);
+            let (xw, mw) = if high {
+                (l.b.ins().uwiden_high(x), l.b.ins().uwiden_high(mv))
+            } else {
+                (l.b.ins().uwiden_low(x), l.b.ins().uwiden_low(mv))
+            };
+            let p = l.b.ins().imul(xw, mw);
             l.b.ins().ushr_imm_s(p, 32)
         };
-        let lo = self.b.ins().uwiden_low(x);
-        let hi = self.b.ins().uwiden_high(x);
-        let (lo, hi) = (wide(self, lo), wide(self, hi));
+        let (lo, hi) = (wide(self, false), wide(self, true));
         // The low 32 bits of each 64-bit lane, back in order: lanes 0 and 2 of each.
         let t = crate::jit::shuffles::even_words(self.b, lo, hi);
         let diff = self.b.ins().isub(x, t);
