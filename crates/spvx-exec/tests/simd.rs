@@ -842,6 +842,67 @@ fn run_bounds_case(
     Some(out)
 }
 
+/// A scatter by the even lanes of each four through an array index (`jit/simd/mem.rs`
+/// `index_addresses`, as for gathers), 16 invocations of masked_scatter.comp (`data` after 4
+/// words of `head`): indices up to the last word of `data` store what a Rust model stores; one
+/// past the end, or far out, in an even lane must go to the interpreter, which reports it; the
+/// same in an odd lane (which does not store) must not; index −1 writes `head[3]`. A buffer
+/// shorter than `head` goes to the interpreter too.
+#[test]
+fn masked_scatters_check_the_active_lanes_indices_at_the_buffer_end() {
+    let m = module("tests/corpus/simd/masked_scatter.comp.spv");
+    let mut rng = Rng(0x5ca7);
+    let buf: Vec<u32> = (0..4 + 64).map(|_| rng.next_u32()).collect();
+    let run_case = |idx: &[u32], buf: &[u32]| {
+        let mut res = Resources::new();
+        res.set_buffer(0, 0, words(idx));
+        res.set_buffer(0, 1, words(buf));
+        res
+    };
+    // In bounds: distinct indices (13 is odd), the last word in lane 14, odd lanes' far out.
+    let mut idx: Vec<u32> = (0..16u32).map(|i| (i * 13) % 64).collect();
+    idx[14] = 63;
+    for lane in [1usize, 3, 9] {
+        idx[lane] = [64, 0x8000_0000, u32::MAX][lane % 3];
+    }
+    let out = run_bounds_case("masked scatter in bounds", &m, &run_case(&idx, &buf), true)
+        .expect("in bounds");
+    let mut want = buf.clone();
+    for i in (0..16u32).step_by(2) {
+        want[4 + idx[i as usize] as usize] = i * 1000 + 7;
+    }
+    assert_eq!(out.words(0, 1).expect("data"), want);
+    // Index −1 in an even lane (signed, SPIR-V 1.6 §3.49.11) writes head[3]: in bounds, though
+    // the 32-bit test refuses it (the lanes' 64-bit offsets decide).
+    let mut minus_one = idx.clone();
+    minus_one[8] = u32::MAX;
+    let out = run_bounds_case(
+        "masked scatter, index -1",
+        &m,
+        &run_case(&minus_one, &buf),
+        true,
+    )
+    .expect("in bounds");
+    assert_eq!(out.words(0, 1).expect("data")[3], 8007);
+    // Out of bounds in one even lane (the others in bounds): to the interpreter.
+    for (lane, bad) in [
+        (0usize, 64u32),
+        (4, 64),
+        (6, 0x8000_0000),
+        (14, (-5i32) as u32),
+        (10, 1 << 30),
+    ] {
+        let mut idx = idx.clone();
+        idx[lane] = bad;
+        let name = format!("masked scatter: lane {lane} index {bad:#x}");
+        assert!(run_bounds_case(&name, &m, &run_case(&idx, &buf), false).is_none());
+    }
+    // `data` starts past the end of a 2-word buffer: every even lane's index 0 is out.
+    let zeros = [0u32; 16];
+    let name = "masked scatter: a buffer shorter than head";
+    assert!(run_bounds_case(name, &m, &run_case(&zeros, &buf[..2]), false).is_none());
+}
+
 /// A load and a store by one active lane alone (`jit/simd/mem.rs` `one_lane`): lanes 0, 5 and
 /// 15, at the last word of either buffer (against a Rust model), at the first word past `inp`
 /// (the load out of bounds) and past `outp` (the store): each out-of-bounds case must go to the

@@ -459,34 +459,51 @@ impl VLower<'_, '_, '_> {
         }
     }
 
-    /// Stores the lanes' values `v` of a leaf at offsets `at` into `space`, lane by lane in
-    /// lane order.
-    fn scatter(&mut self, space: u32, ptr: Slot, at: P, leaf: &Leaf, v: V) {
+    /// Stores one lane's value `x` (its low `mem_bytes` bytes) of a leaf at host address `addr`.
+    fn store_scalar(&mut self, leaf: &Leaf, x: Value, addr: Value) {
         let flags = MemFlagsData::new().with_notrap();
-        let bytes = leaf.scalar.mem_bytes();
-        let put = |b: &mut cranelift_frontend::FunctionBuilder, x: Value, addr: Value| {
-            match bytes {
-                1 => b.ins().istore8(flags, x, addr, 0),
-                2 => b.ins().istore16(flags, x, addr, 0),
-                _ => b.ins().store(flags, x, addr, 0),
-            };
+        match leaf.scalar.mem_bytes() {
+            1 => self.b.ins().istore8(flags, x, addr, 0),
+            2 => self.b.ins().istore16(flags, x, addr, 0),
+            _ => self.b.ins().store(flags, x, addr, 0),
         };
+    }
+
+    /// Stores the lanes' values `v` of a leaf at offsets `at` into `space`, lane by lane in
+    /// lane order; in a masked version with one active lane, that lane's store alone
+    /// (`one_lane`); through an array element, with the gathers' test of the lanes' indices
+    /// first (`index_addresses`).
+    fn scatter(&mut self, space: u32, ptr: Slot, at: P, leaf: &Leaf, v: V) {
+        let bytes = leaf.scalar.mem_bytes();
         let join = self.b.create_block();
         if let Some((off, single, lanes)) = self.one_lane(ptr, at, leaf) {
             self.b.switch_to_block(single);
             let addr = self.span_address(space, off, bytes);
             let x = self.one_value(v);
-            put(self.b, x, addr);
+            self.store_scalar(leaf, x, addr);
             self.b.ins().jump(join, &[]);
             self.b.switch_to_block(lanes);
         }
+        if let Some(chain) = self.element_chain(ptr) {
+            let lanes = self.b.create_block();
+            if let Some(addrs) = self.index_addresses(space, chain, leaf, lanes) {
+                self.scatter_at(leaf, addrs, v, join);
+                self.b.switch_to_block(lanes);
+            }
+        }
         let addrs = self.leaf_addresses(space, at, leaf);
+        self.scatter_at(leaf, addrs, v, join);
+        self.b.switch_to_block(join);
+    }
+
+    /// Stores each lane's value of `v` at its host address `addrs`, in lane order, then jumps
+    /// to `join`.
+    fn scatter_at(&mut self, leaf: &Leaf, addrs: [Value; super::LANES], v: V, join: Block) {
         for (l, addr) in addrs.into_iter().enumerate() {
             let x = self.b.ins().extractlane(v[l / 4], (l % 4) as u8);
-            put(self.b, x, addr);
+            self.store_scalar(leaf, x, addr);
         }
         self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
     }
 
     /// Stores the leaves of a value: the low `mem_bytes` bytes of each lane's register, lane
