@@ -842,6 +842,33 @@ fn run_bounds_case(
     Some(out)
 }
 
+/// The out-of-bounds cases of the masked gather and scatter tests (`data` after 4 words of
+/// `head` in `buf`, `idx` in bounds): one index out of bounds in one even lane, or a buffer
+/// shorter than `head` (every even lane's index 0 out): each goes to the interpreter, which
+/// reports it.
+fn masked_indices_out_of_bounds(
+    what: &str,
+    m: &CompiledModule,
+    idx: &[u32],
+    buf: &[u32],
+    run_case: impl Fn(&[u32], &[u32]) -> Resources,
+) {
+    for (lane, bad) in [
+        (0usize, 64u32),
+        (4, 64),
+        (6, 0x8000_0000),
+        (14, (-5i32) as u32),
+        (10, 1 << 30),
+    ] {
+        let mut idx = idx.to_vec();
+        idx[lane] = bad;
+        let name = format!("{what}: lane {lane} index {bad:#x}");
+        assert!(run_bounds_case(&name, m, &run_case(&idx, buf), false).is_none());
+    }
+    let name = format!("{what}: a buffer shorter than head");
+    assert!(run_bounds_case(&name, m, &run_case(&[0; 16], &buf[..2]), false).is_none());
+}
+
 /// A scatter by the even lanes of each four through an array index (`jit/simd/mem.rs`
 /// `index_addresses`, as for gathers), 16 invocations of masked_scatter.comp (`data` after 4
 /// words of `head`): indices up to the last word of `data` store what a Rust model stores; one
@@ -884,23 +911,7 @@ fn masked_scatters_check_the_active_lanes_indices_at_the_buffer_end() {
     )
     .expect("in bounds");
     assert_eq!(out.words(0, 1).expect("data")[3], 8007);
-    // Out of bounds in one even lane (the others in bounds): to the interpreter.
-    for (lane, bad) in [
-        (0usize, 64u32),
-        (4, 64),
-        (6, 0x8000_0000),
-        (14, (-5i32) as u32),
-        (10, 1 << 30),
-    ] {
-        let mut idx = idx.clone();
-        idx[lane] = bad;
-        let name = format!("masked scatter: lane {lane} index {bad:#x}");
-        assert!(run_bounds_case(&name, &m, &run_case(&idx, &buf), false).is_none());
-    }
-    // `data` starts past the end of a 2-word buffer: every even lane's index 0 is out.
-    let zeros = [0u32; 16];
-    let name = "masked scatter: a buffer shorter than head";
-    assert!(run_bounds_case(name, &m, &run_case(&zeros, &buf[..2]), false).is_none());
+    masked_indices_out_of_bounds("masked scatter", &m, &idx, &buf, run_case);
 }
 
 /// A load and a store by one active lane alone (`jit/simd/mem.rs` `one_lane`): lanes 0, 5 and
@@ -1036,21 +1047,5 @@ fn masked_gathers_check_the_active_lanes_indices_at_the_buffer_end() {
     )
     .expect("in bounds");
     assert_eq!(out.words(0, 2).expect("outp")[8], 8000 + buf[3]);
-    // Out of bounds in one even lane (the others in bounds): to the interpreter.
-    for (lane, bad) in [
-        (0usize, 64u32),
-        (4, 64),
-        (6, 0x8000_0000),
-        (14, (-5i32) as u32),
-        (10, 1 << 30),
-    ] {
-        let mut idx = idx.clone();
-        idx[lane] = bad;
-        let name = format!("masked gather: lane {lane} index {bad:#x}");
-        assert!(run_bounds_case(&name, &m, &run_case(&idx, &buf), false).is_none());
-    }
-    // `data` starts past the end of a 2-word buffer: every even lane's index 0 is out.
-    let zeros = [0u32; 16];
-    let name = "masked gather: a buffer shorter than head";
-    assert!(run_bounds_case(name, &m, &run_case(&zeros, &buf[..2]), false).is_none());
+    masked_indices_out_of_bounds("masked gather", &m, &idx, &buf, run_case);
 }
