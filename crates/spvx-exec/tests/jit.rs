@@ -787,6 +787,36 @@ fn subgroup_instructions_it_cannot_place_go_to_the_interpreter() {
             (other, _) => panic!("{label}: {other:?}"),
         }
     }
+    // Lanes one iteration of the outer loop behind the lane that went round to its
+    // subgroupElect() (subgroup_behind.comp): at sizes above 8 the rendezvous leaves the run to
+    // the interpreter (it had elected the lane ahead alone, then each of the others); every
+    // lane elected at the outer instruction is lane 0, as on the interpreter.
+    let m = jit_corpus("subgroup_behind.comp");
+    let mut res = Resources::new();
+    res.set_words(0, 0, &(0..60u32).map(|i| 1000 + i).collect::<Vec<_>>());
+    for width in [8, 16, 32] {
+        let label = format!("subgroup_behind.comp at subgroup size {width}");
+        let interp = run_at(&m, &res, [3, 1, 1], false, width);
+        let jit = run_at(&m.with_jit_always(), &res, [3, 1, 1], true, width);
+        same(&label, &jit, &interp);
+        let (out, report) = jit.expect("the run succeeds");
+        let b = out.words(0, 0).expect("b");
+        for gid in 0..15usize {
+            let want = if gid % 5 == 0 {
+                0
+            } else {
+                1000 + 4 * gid as u32
+            };
+            assert_eq!(b[4 * gid], want, "{label}: b[{}]", 4 * gid);
+        }
+        match (&report.jit, width) {
+            (JitUse::Ran, ..=8) => {}
+            (JitUse::FellBack(why), _) => {
+                assert!(why.contains("another iteration"), "{label}: {why}")
+            }
+            (other, _) => panic!("{label}: {other:?}"),
+        }
+    }
     let m = jit_corpus("subgroup_call.comp");
     match jit_use("subgroup_call.comp", &m, &res, [2, 1, 1]) {
         JitUse::Unsupported(why) => assert!(why.contains("called function"), "{why}"),

@@ -565,8 +565,9 @@ impl Worker {
     /// subgroup where one does, the instruction that comes first in block order (the
     /// interpreter's min-PC rule: the others' invocations went on past branches that skip it)
     /// runs once (`group::run`) for the invocations that wait at it, which must all wait at the
-    /// same dynamic instance of it (else the interpreter runs the dispatch); they run on in the
-    /// next round. Invocations of a subgroup waiting at a workgroup barrier while others wait
+    /// same dynamic instance of it, with no invocation at a later instruction in another
+    /// iteration of a loop around it (else the interpreter runs the dispatch); they run on in
+    /// the next round. Invocations of a subgroup waiting at a workgroup barrier while others wait
     /// at a subgroup instruction also give the dispatch to the interpreter; whole subgroups
     /// at a barrier are held (status `HOLD`) until no subgroup instruction is pending.
     /// Returns how many invocations still wait at a subgroup instruction.
@@ -588,10 +589,31 @@ impl Worker {
             else {
                 continue;
             };
+            // A loop's counter is 0 outside it and counts its iterations inside (from 1).
+            let counters = code.resume_word + 2..code.status_word;
+            let counter = |inv: usize, w: usize| self.state[inv * sw + w];
             let mut active = 0u64;
             for inv in lanes.clone() {
                 match status(inv) {
                     status::DONE | status::KILLED => {}
+                    // A lane at a later instruction inside a loop around the lead's, in another
+                    // iteration: it comes back to the lead's instruction through the loop's back
+                    // edge, and the interpreter, which runs the smallest block first, would
+                    // run the instruction with it in the lead's iteration (or run it earlier
+                    // without the lead). A lane at a later instruction outside those loops
+                    // left them (`group::unsafe_position` refuses programs where a later
+                    // block reaches the instruction again in the same iteration).
+                    status::GROUP
+                        if resume(inv) != resume(lead)
+                            && counters.clone().any(|w| {
+                                let (l, o) = (counter(lead, w), counter(inv, w));
+                                l != 0 && o != 0 && o != l
+                            }) =>
+                    {
+                        return Err("a subgroup instruction that lanes waiting in another \
+                                    iteration of a loop around it can still reach"
+                            .into());
+                    }
                     status::GROUP if resume(inv) != resume(lead) => {}
                     status::GROUP
                         if sig

@@ -5,10 +5,13 @@
 //! An invocation that reaches a group non-uniform instruction (or a ballot) stops there: it
 //! saves its live variables and returns `status::GROUP` with the instruction and the
 //! iteration of every loop around it in its state (its dynamic instance, as for barriers).
-//! When the round ends, the driver requires, per subgroup, that every invocation that has not
-//! finished waits at the same dynamic instance; it then runs the instruction once for the
-//! subgroup with exactly those invocations as the active lanes ([`run`]), writes each one's
-//! result into its registers, and resumes them after the instruction.
+//! When the round ends, the driver takes, per subgroup, the waiting instruction that comes
+//! first in block order; every invocation waiting at it must wait at the same dynamic
+//! instance, and none waiting at a later instruction may be in another iteration of a loop
+//! around it (else the interpreter runs the dispatch: `driver::Worker::run_groups`). It then
+//! runs the instruction once for the subgroup with exactly those invocations as the active
+//! lanes ([`run`]), writes each one's result into its registers, and resumes them after the
+//! instruction.
 //!
 //! Why those are the lanes the interpreter would run it with: the interpreter runs the
 //! smallest segment some lane waits at (the min-PC rule, `exec::control`). Every lane follows
@@ -17,7 +20,11 @@
 //! while that lane still waited at a *later* segment, from which it came back to this one
 //! without a new iteration of any loop around it. [`unsafe_position`] refuses programs where
 //! any segment after a group instruction's segment can reach it that way; with the rest,
-//! a lane only waits at earlier segments before arriving, and those run first.
+//! a lane only waits at earlier segments before arriving, and those run first. A lane at a
+//! later segment in an earlier iteration of a loop around the instruction comes back to it
+//! through the loop's back edge, in the iteration of the lanes that wait there: the
+//! interpreter would have held those lanes back until it arrived (the `exec` fuzz target found
+//! the JIT electing them alone), so the driver leaves such a round to the interpreter.
 
 use super::analysis::successors;
 use super::loops::BarrierLoops;
