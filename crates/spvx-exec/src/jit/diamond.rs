@@ -8,7 +8,7 @@
 use crate::program::{Edge, Function, Inst, SegId, Term};
 
 /// The longest segment an arm goes through (instructions).
-pub(super) const MAX_ARM: u32 = 24;
+const MAX_ARM: u32 = 24;
 
 /// One side of a converted branch: the edge from the branching segment, and the segment it
 /// goes through on its way to the meeting segment (`None`: the edge goes there directly).
