@@ -4,14 +4,14 @@
 //! Inline (the f32-result dots under any model with round to nearest even and no flushing):
 //! every f16, bf16, E4M3 and E5M2 value is exact in f32, so each product of two of them is
 //! exact in f64 (at most 24 × 24 significant bits, exponents far inside f64's range). Sums are
-//! formed in f64 with Knuth's TwoSum, which also yields each addition's rounding error: when
-//! every error is zero, each f64 sum *is* the exact sum, and its conversion to f32 is the
+//! formed in f64, each checked exact (`mixdot_models::exact_add`): when every addition is
+//! exact, each f64 sum *is* the exact sum, and its conversion to f32 is the
 //! correct rounding the model's step asks for (gradual underflow and overflow to ±inf as IEEE
 //! 754 rounds, which is the models' rule); [`FnLower::model_sum`] has each model's steps.
 //! Zero signs: f64 addition under round to nearest gives −0 only when both addends are −0 and
 //! +0 for an exact cancellation, which is the models' rule at every step.
 //!
-//! Called: an addition that rounded, an infinity or a NaN anywhere (their errors are NaN), a
+//! Called: an addition that rounded, an infinity or a NaN anywhere (their checks fail), a
 //! run with flushing or another rounding, and `OpFDot2MixAcc16VALVE` always call spvx-num's
 //! C-ABI function of the operation and encodings (`spvx_num::mixdot::abi::entry`) with the
 //! packed vectors, the accumulator and the run's configuration word (`JitCtx::mixdot_config`):
@@ -20,9 +20,7 @@
 //! docs/semantics/mixed-dot.md gives the measurements behind this split.
 
 use super::lower::{FnLower, I64};
-use super::mixdot_models::{
-    Form, call_entry, decode_halves, model_blocks, model_sum, widen_halves,
-};
+use super::mixdot_models::{Form, call_entry, decode_f16s, model_blocks, model_sum, widen_halves};
 use super::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::{FloatFmt, Inst, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -84,8 +82,7 @@ impl FnLower<'_, '_, '_> {
         self.b.ins().jump(call_blk, &[]);
         for (model, this) in models.into_iter().enumerate() {
             self.b.switch_to_block(this);
-            let zero = self.b.ins().f64const(0.0);
-            let (sum, slow) = model_sum(self.b, Form::Scalar, model as u8, &products, c, zero);
+            let (sum, slow) = model_sum(self.b, Form::Scalar, model as u8, &products, c);
             let r = self.b.ins().fdemote(types::F32, sum);
             let fast = self.b.create_block();
             self.b.ins().brif(slow, call_blk, &[], fast, &[]);
@@ -132,7 +129,7 @@ impl FnLower<'_, '_, '_> {
 
     /// The products a₀·b₀ and a₁·b₁ of two f16 pairs (registers `a`, `a + 1`, `b`, `b + 1`),
     /// exact in f64, the four values decoded together in one SSE vector
-    /// ([`decode_halves`], one lane each), each pair widened to f64 and multiplied: about 20
+    /// ([`decode_f16s`], one lane each), each pair widened to f64 and multiplied: about 20
     /// instructions where four scalar decodings took about 50.
     fn f16_products(&mut self, a: Slot, b: Slot) -> [Value; 2] {
         // [a₀ a₁ b₀ b₁] as four u16: the two 32-bit words the pairs were split from, when the
@@ -157,7 +154,7 @@ impl FnLower<'_, '_, '_> {
         let little = MemFlagsData::new().with_endianness(Endianness::Little);
         let v = self.b.ins().bitcast(types::I16X8, little, v);
         let x = self.b.ins().uwiden_low(v);
-        let f = decode_halves(self.b, Half16Encoding::F16, x, None);
+        let f = decode_f16s(self.b, x);
         let [a_pair, b_pair] = widen_halves(self.b, f);
         let p = self.b.ins().fmul(a_pair, b_pair);
         [0, 1].map(|i| self.b.ins().extractlane(p, i))

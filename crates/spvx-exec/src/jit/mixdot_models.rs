@@ -2,16 +2,16 @@
 //! two lowerings: one dot at a time in `f64` values (`lower_mixdot`) and two at a time in
 //! `f64x2` vectors (the vector lanes, `simd::mixdot`). Every f16, bf16, E4M3 and E5M2 value is
 //! exact in f32, so each product of two of them is exact in f64; each addition is checked
-//! exact by Knuth's TwoSum (its error is zero), and each rounding step of a model is f32's
-//! rounding of such an exact value (a demotion, widened back exactly). A case in which an
-//! addition rounded or met an infinity or NaN is flagged and left to spvx-num.
+//! exact ([`exact_add`]: both differences give back the other addend), and each rounding step
+//! of a model is f32's rounding of such an exact value (a demotion, widened back exactly). A
+//! case in which an addition rounded or met an infinity or NaN is flagged and left to
+//! spvx-num.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     AbiParam, Block, Endianness, InstBuilder, MemFlagsData, Signature, Value, types,
 };
 use cranelift_frontend::FunctionBuilder;
-use spvx_num::mixdot::Half16Encoding;
 
 /// What the values are: one `f64`, or two dots' in an `f64x2` (flags then lane masks).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -40,8 +40,8 @@ pub(super) fn model_blocks(b: &mut FunctionBuilder, word: Value) -> [Block; INLI
 
 /// Model `model` (index in `Model::ALL`) of `acc + Σ products` (exact f64 values) for an
 /// f32 result, as an f64 whose demotion to f32 is the result, and a flag (per lane for
-/// [`Form::Pairs`]) set when an addition rounded or met a NaN or infinity (the case is then
-/// spvx-num's). `zero`: 0.0 in the form's type, which the additions' errors are compared with.
+/// [`Form::Pairs`]: a lane mask) set when an addition rounded or met a NaN or infinity (the
+/// case is then spvx-num's).
 /// - 0 `exact`: ((p₀ + p₁) [+ (p₂ + p₃)]) + acc, rounded once (by the final demotion).
 /// - 1 `sequential`: each product rounded, ((q₀ + q₁) + q₂) + q₃ each add rounded, + acc.
 /// - 2 `sequential-acc-first`: s = acc, then s = round(s + round(pᵢ)) in lane order.
@@ -53,38 +53,35 @@ pub(super) fn model_sum(
     model: u8,
     products: &[Value],
     c: Value,
-    zero: Value,
 ) -> (Value, Value) {
     let mut inexact = Vec::new();
-    let two_sum =
-        |b: &mut FunctionBuilder, x, y, inexact: &mut Vec<Value>| two_sum(b, x, y, zero, inexact);
     let exact_sum = |b: &mut FunctionBuilder, inexact: &mut Vec<Value>| {
-        let mut sum = two_sum(b, products[0], products[1], inexact);
+        let mut sum = exact_add(b, products[0], products[1], inexact);
         if products.len() == 4 {
-            let hi = two_sum(b, products[2], products[3], inexact);
-            sum = two_sum(b, sum, hi, inexact);
+            let hi = exact_add(b, products[2], products[3], inexact);
+            sum = exact_add(b, sum, hi, inexact);
         }
         sum
     };
     let sum = match model {
         0 => {
             let s = exact_sum(b, &mut inexact);
-            two_sum(b, s, c, &mut inexact)
+            exact_add(b, s, c, &mut inexact)
         }
         1 => {
             let q: Vec<Value> = products.iter().map(|&p| round32(b, form, p)).collect();
             let mut s = q[0];
             for &x in &q[1..] {
-                let t = two_sum(b, s, x, &mut inexact);
+                let t = exact_add(b, s, x, &mut inexact);
                 s = round32(b, form, t);
             }
-            two_sum(b, s, c, &mut inexact)
+            exact_add(b, s, c, &mut inexact)
         }
         2 => {
             let mut s = c;
             for &p in products {
                 let q = round32(b, form, p);
-                let t = two_sum(b, s, q, &mut inexact);
+                let t = exact_add(b, s, q, &mut inexact);
                 s = round32(b, form, t);
             }
             s
@@ -92,12 +89,12 @@ pub(super) fn model_sum(
         3 => {
             let s = exact_sum(b, &mut inexact);
             let s = round32(b, form, s);
-            two_sum(b, s, c, &mut inexact)
+            exact_add(b, s, c, &mut inexact)
         }
         _ => {
             let mut s = c;
             for &p in products {
-                let t = two_sum(b, s, p, &mut inexact);
+                let t = exact_add(b, s, p, &mut inexact);
                 s = round32(b, form, t);
             }
             s
@@ -125,30 +122,25 @@ pub(super) fn round32(b: &mut FunctionBuilder, form: Form, x: Value) -> Value {
     }
 }
 
-/// `x + y` in f64, pushing onto `inexact` a flag that is set when the addition rounded or
-/// met a NaN or infinity (its TwoSum error is not exactly zero).
-fn two_sum(
-    b: &mut FunctionBuilder,
-    x: Value,
-    y: Value,
-    zero: Value,
-    inexact: &mut Vec<Value>,
-) -> Value {
+/// `x + y` in f64 (each lane of an `f64x2`), pushing onto `inexact` a flag that is set when
+/// the addition rounded or met a NaN or infinity: when `s - x` is not `y` or `s - y` is not
+/// `x` (each difference rounded, NaN compares unequal). An exact sum gives both addends back
+/// exactly. A rounded one cannot: where |x| ≥ |y|, `s - x` is exact (Dekker's Fast2Sum lemma:
+/// binary, round to nearest, no overflow: these values stay below 2^260, far inside f64), so it equals the
+/// true `s - x`, which is not `y`; where |y| > |x|, the same holds for `s - y` and `x`. Six
+/// operations, two of them deep, where Knuth's TwoSum error needs seven, six deep.
+fn exact_add(b: &mut FunctionBuilder, x: Value, y: Value, inexact: &mut Vec<Value>) -> Value {
     let s = b.ins().fadd(x, y);
-    let yv = b.ins().fsub(s, x);
-    let xv = b.ins().fsub(s, yv);
-    let dy = b.ins().fsub(y, yv);
-    let dx = b.ins().fsub(x, xv);
-    let e = b.ins().fadd(dx, dy);
-    // NotEqual is true for unordered operands too.
-    inexact.push(b.ins().fcmp(FloatCC::NotEqual, e, zero));
+    let dx = b.ins().fsub(s, x);
+    let dy = b.ins().fsub(s, y);
+    let fx = b.ins().fcmp(FloatCC::NotEqual, dx, y);
+    let fy = b.ins().fcmp(FloatCC::NotEqual, dy, x);
+    inexact.push(b.ins().bor(fx, fy));
     s
 }
 
-/// The vector constants of [`decode_halves`]'s f16 decoding, each in every lane: where the
-/// code builds them (splatted in place, or loaded from the vector lanes' constant pool) is the
-/// caller's choice.
-pub(super) struct F16Consts {
+/// The vector constants of [`decode_f16s`], each in every lane.
+struct F16Consts {
     /// 0x7fff: the exponent and fraction fields.
     mag: Value,
     /// 0x8000: the sign.
@@ -162,66 +154,48 @@ pub(super) struct F16Consts {
 }
 
 impl F16Consts {
-    /// The constants from `splat(type, lane bits)`, a vector of that type with those bits in
-    /// every 32-bit lane.
-    pub fn new(mut splat: impl FnMut(types::Type, u32) -> Value) -> F16Consts {
+    /// The constants, splatted where they are built.
+    fn splatted(b: &mut FunctionBuilder) -> F16Consts {
+        let mut splat = |bits: u32| {
+            let c = b.ins().iconst(types::I32, i64::from(bits));
+            b.ins().splat(types::I32X4, c)
+        };
+        let (mag, sign, limit, nan) = (
+            splat(0x7fff),
+            splat(0x8000),
+            splat(0x7bff),
+            splat(0x7fc0_0000),
+        );
+        let scale = b.ins().f32const(2f32.powi(112));
+        let scale = b.ins().splat(types::F32X4, scale);
         F16Consts {
-            mag: splat(types::I32X4, 0x7fff),
-            sign: splat(types::I32X4, 0x8000),
-            limit: splat(types::I32X4, 0x7bff),
-            nan: splat(types::I32X4, 0x7fc0_0000),
-            scale: splat(types::F32X4, 2f32.powi(112).to_bits()),
+            mag,
+            sign,
+            limit,
+            nan,
+            scale,
         }
-    }
-
-    /// The constants splatted where they are built.
-    pub fn splatted(b: &mut FunctionBuilder) -> F16Consts {
-        F16Consts::new(|ty, bits| {
-            if ty == types::F32X4 {
-                let c = b.ins().f32const(f32::from_bits(bits));
-                b.ins().splat(ty, c)
-            } else {
-                let c = b.ins().iconst(types::I32, i64::from(bits));
-                b.ins().splat(ty, c)
-            }
-        })
     }
 }
 
-/// Four 16-bit float values (`x`: an `i32x4`, each lane's low 16 bits, zero-extended) as the
-/// `f32x4` of the same values, exactly. bf16: the high half of the f32 (infinities and NaNs
-/// too). f16 (with constants `k`, which bf16 does not use): the sign, exponent and fraction
-/// fields moved to f32's positions make the f32 of value 2^-112 · x (subnormals included),
-/// one exact multiplication by 2^112 rebiases it; an exponent field of 31 (infinities, NaNs)
-/// becomes a NaN, so that a dot product with it takes the slow path.
-pub(super) fn decode_halves(
-    b: &mut FunctionBuilder,
-    enc: Half16Encoding,
-    x: Value,
-    k: Option<&F16Consts>,
-) -> Value {
+/// Four f16 values (`x`: an `i32x4`, each lane's low 16 bits, zero-extended) as the `f32x4`
+/// of the same values, exactly: the sign, exponent and fraction fields moved to f32's
+/// positions make the f32 of value 2^-112 · x (subnormals included), one exact multiplication
+/// by 2^112 rebiases it; an exponent field of 31 (infinities, NaNs) becomes a NaN, so that a
+/// dot product with it takes the slow path. (The scalar JIT's four factors of an f16 pair
+/// dot; the vector lanes decode from packed words, `simd::mixdot`.)
+pub(super) fn decode_f16s(b: &mut FunctionBuilder, x: Value) -> Value {
     let little = MemFlagsData::new().with_endianness(Endianness::Little);
-    match (enc, k) {
-        (Half16Encoding::Bf16, _) => {
-            let w = b.ins().ishl_imm_s(x, 16);
-            b.ins().bitcast(types::F32X4, little, w)
-        }
-        (Half16Encoding::F16, Some(k)) => {
-            let mag = b.ins().band(x, k.mag);
-            let sign = b.ins().band(x, k.sign);
-            let sign = b.ins().ishl_imm_s(sign, 16);
-            let field = b.ins().ishl_imm_s(mag, 13);
-            let bits = b.ins().bor(field, sign);
-            let special = b.ins().icmp(IntCC::SignedGreaterThan, mag, k.limit);
-            let bits = b.ins().bitselect(special, k.nan, bits);
-            let f = b.ins().bitcast(types::F32X4, little, bits);
-            b.ins().fmul(f, k.scale)
-        }
-        (Half16Encoding::F16, None) => {
-            let k = F16Consts::splatted(b);
-            decode_halves(b, enc, x, Some(&k))
-        }
-    }
+    let k = F16Consts::splatted(b);
+    let mag = b.ins().band(x, k.mag);
+    let sign = b.ins().band(x, k.sign);
+    let sign = b.ins().ishl_imm_s(sign, 16);
+    let field = b.ins().ishl_imm_s(mag, 13);
+    let bits = b.ins().bor(field, sign);
+    let special = b.ins().icmp(IntCC::SignedGreaterThan, mag, k.limit);
+    let bits = b.ins().bitselect(special, k.nan, bits);
+    let f = b.ins().bitcast(types::F32X4, little, bits);
+    b.ins().fmul(f, k.scale)
 }
 
 /// The two halves of an `f32x4` as `f64x2` pairs, exactly: lanes 0–1 and lanes 2–3 (the

@@ -147,6 +147,11 @@ pub(super) struct VLower<'a, 'b, 'p> {
     /// pointer, with how (`mem::Chain`): a load through one tests its lanes' indices instead
     /// of their offsets.
     pub chains: HashMap<Slot, super::mem::Chain>,
+    /// The 32-bit words split into two 16-bit components (`Bitcast`), by the components'
+    /// values (low, high): a mixed dot whose operand's components are these values decodes
+    /// both from the word (`mixdot`). (Values are SSA, so the pair is that word's halves
+    /// wherever it is met.)
+    pub split_words: HashMap<(Value, Value), Value>,
     /// The vector constants (`frame::vconst`) and per-call values (`frame::index_limit`),
     /// each stored once into the frame (from offset `pool_at`) in the `setup` block and loaded
     /// from there where used, once `pooling` (the entry block's own constants are made in
@@ -251,6 +256,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
             overlay: None,
             masks: HashMap::new(),
             chains: HashMap::new(),
+            split_words: HashMap::new(),
             pool: Vec::new(),
             pool_at: layout.pool_at,
             pooling: false,

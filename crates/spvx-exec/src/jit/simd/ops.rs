@@ -27,6 +27,9 @@ impl VLower<'_, '_, '_> {
                 let x = self.get(*src);
                 let lo = self.vmask(x, 16);
                 let hi = x.map(|x| self.b.ins().ushr_imm_s(x, 16));
+                for h in HALVES {
+                    self.split_words.insert((lo[h], hi[h]), x[h]);
+                }
                 self.put(*dst, lo);
                 self.put(*dst + 1, hi);
             }
