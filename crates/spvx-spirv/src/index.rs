@@ -10,6 +10,7 @@
 mod interface;
 mod lines;
 mod types;
+mod writes;
 
 pub use interface::{EntryPoint, ResourceVariable, SpecConstant};
 pub use lines::SourceLocation;

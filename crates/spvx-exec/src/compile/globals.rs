@@ -494,6 +494,7 @@ impl Compiler<'_> {
                         tensor_shape: None,
                         count,
                         element: array.map(|_| element),
+                        written: self.ix.may_write(id),
                     });
                 }
                 Ptr::new(space, 0)
@@ -648,6 +649,7 @@ impl Compiler<'_> {
                 tensor_shape: tensor_shape.clone(),
                 count,
                 element: array.map(|_| e),
+                written: self.ix.may_write(id),
             });
         }
         self.eval[slot as usize] = Ptr::new(space, 0).0;

@@ -201,11 +201,13 @@ pub fn run(
             info.kind,
             BindingKind::StorageBuffer | BindingKind::UniformBuffer
         ) && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
+            && copy_back_needed(info, b, dst)
         {
             b.copy_out(dst, parallel);
         }
         if info.kind == BindingKind::Tensor
             && let Some(t) = res.tensor_element_mut(info.set, info.binding, info.element_index())
+            && copy_back_needed(info, b, &t.data)
         {
             b.copy_out(&mut t.data, parallel);
         }
@@ -448,4 +450,11 @@ fn tensor_view(b: &BindingInfo, t: &Tensor) -> Result<TensorView, ExecError> {
         shape: t.shape.clone(),
         strides,
     })
+}
+
+/// Whether the run must copy binding `info`'s buffer `b` back into `dst`, the bytes it was
+/// made from: not when the module never writes the binding (`BindingInfo::written`) and `dst`
+/// is as long as the buffer (it then holds the buffer's bytes already).
+pub(crate) fn copy_back_needed(info: &BindingInfo, b: &SharedBuffer, dst: &[u8]) -> bool {
+    info.written || dst.len() != b.len()
 }

@@ -115,12 +115,16 @@ pub(crate) fn write_back(bound: &Bound, buffers: &[SharedBuffer], res: &mut Reso
         match info.kind {
             // Uniform buffers too: they come back unchanged (see `run::run`).
             BindingKind::StorageBuffer | BindingKind::UniformBuffer => {
-                if let Some(dst) = res.buffer_element_mut(set, binding, index) {
+                if let Some(dst) = res.buffer_element_mut(set, binding, index)
+                    && super::copy_back_needed(info, b, dst)
+                {
                     *dst = b.to_bytes();
                 }
             }
             BindingKind::Tensor => {
-                if let Some(t) = res.tensor_element_mut(set, binding, index) {
+                if let Some(t) = res.tensor_element_mut(set, binding, index)
+                    && super::copy_back_needed(info, b, &t.data)
+                {
                     t.data = b.to_bytes();
                 }
             }
