@@ -70,11 +70,13 @@ impl<M> Outcome<M> {
 }
 
 /// The engine checks' run settings on the interpreter: tiny step and memory limits, one
-/// thread, four events kept ([`differential`] sets `jit` for the JIT runs).
+/// thread, four events kept, every binding copied back (a stray store into one the module
+/// never writes shows; [`differential`] sets `jit` for the JIT runs).
 pub fn config(subgroup_size: u32, strict: bool) -> RunConfig {
     RunConfig {
         subgroup_size,
         strict,
+        copy_back_unwritten: true,
         jit: false,
         step_limit: 20_000,
         memory_limit: 1 << 20,

@@ -85,6 +85,10 @@ pub struct RunConfig {
     /// ([`crate::RunReport::writers`]; used by `spvx diff`). Off by default: it costs a word
     /// per buffer byte and a store per written byte.
     pub track_writers: bool,
+    /// Copy back every binding after the run, those the module never writes too
+    /// (`BindingInfo::written`; by default their bytes are left as they went in): a check that
+    /// no store of the engine reached them, which the fuzz checks make. Off by default.
+    pub copy_back_unwritten: bool,
     /// Run on the JIT (`crate::jit`) when the program and the run allow it (default true):
     /// the same results as the interpreter, which runs everything else and takes over any run
     /// in which the JIT meets undefined behaviour. `strict` and `track_writers` runs always use
@@ -105,6 +109,7 @@ impl Default for RunConfig {
             mixdot: ModelConfig::new(Model::Exact),
             dpas: DpasConfig::default(),
             track_writers: false,
+            copy_back_unwritten: false,
             jit: true,
         }
     }

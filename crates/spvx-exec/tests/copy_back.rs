@@ -1,6 +1,7 @@
 //! Bindings a module never writes (`BindingInfo::written`, from `ModuleIndex::may_write`) on
 //! the benchmark modules, whose sources say which buffers each one writes; and a run leaves
-//! such a binding's bytes as they went in while the written ones come back.
+//! such a binding's bytes as they went in while the written ones come back (also with
+//! `RunConfig::copy_back_unwritten`, which copies them back anyway).
 
 use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
 use spvx_spirv::asm::{AsmOptions, assemble};
@@ -59,10 +60,11 @@ fn a_run_returns_the_written_buffer_and_leaves_the_inputs() {
     before.set_buffer(0, 0, words(&|i| i));
     before.set_buffer(0, 1, words(&|i| 1000 * i));
     before.set_buffer(0, 2, vec![0xee; 4 * n as usize]);
-    for jit in [false, true] {
+    for (jit, copy_back_unwritten) in [(false, false), (true, false), (true, true)] {
         let mut r = before.clone();
         let cfg = RunConfig {
             jit,
+            copy_back_unwritten,
             ..RunConfig::default()
         };
         m.run(&mut r, [1, 1, 1], &cfg).expect("runs");

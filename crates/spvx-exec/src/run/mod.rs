@@ -182,7 +182,7 @@ pub fn run(
         runtime,
         ..
     } = bound;
-    runtime_arrays::write_back(&runtime, &buffers, res);
+    runtime_arrays::write_back(&runtime, &buffers, res, cfg);
     let parallel = parallel_copies(cfg);
     for (b, info) in buffers.iter_mut().zip(&prog.bindings) {
         if info.count == 0 {
@@ -201,13 +201,13 @@ pub fn run(
             info.kind,
             BindingKind::StorageBuffer | BindingKind::UniformBuffer
         ) && let Some(dst) = res.buffer_element_mut(info.set, info.binding, info.element_index())
-            && copy_back_needed(info, b, dst)
+            && copy_back_needed(info, b, dst, cfg)
         {
             b.copy_out(dst, parallel);
         }
         if info.kind == BindingKind::Tensor
             && let Some(t) = res.tensor_element_mut(info.set, info.binding, info.element_index())
-            && copy_back_needed(info, b, &t.data)
+            && copy_back_needed(info, b, &t.data, cfg)
         {
             b.copy_out(&mut t.data, parallel);
         }
@@ -454,7 +454,13 @@ fn tensor_view(b: &BindingInfo, t: &Tensor) -> Result<TensorView, ExecError> {
 
 /// Whether the run must copy binding `info`'s buffer `b` back into `dst`, the bytes it was
 /// made from: not when the module never writes the binding (`BindingInfo::written`) and `dst`
-/// is as long as the buffer (it then holds the buffer's bytes already).
-pub(crate) fn copy_back_needed(info: &BindingInfo, b: &SharedBuffer, dst: &[u8]) -> bool {
-    info.written || dst.len() != b.len()
+/// is as long as the buffer (it then holds the buffer's bytes already), unless `cfg` asks for
+/// every binding (`RunConfig::copy_back_unwritten`).
+pub(crate) fn copy_back_needed(
+    info: &BindingInfo,
+    b: &SharedBuffer,
+    dst: &[u8],
+    cfg: &RunConfig,
+) -> bool {
+    info.written || cfg.copy_back_unwritten || dst.len() != b.len()
 }

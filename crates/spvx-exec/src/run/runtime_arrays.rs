@@ -108,7 +108,12 @@ fn element(
 }
 
 /// Copies the elements' final bytes back into `res`.
-pub(crate) fn write_back(bound: &Bound, buffers: &[SharedBuffer], res: &mut Resources) {
+pub(crate) fn write_back(
+    bound: &Bound,
+    buffers: &[SharedBuffer],
+    res: &mut Resources,
+    cfg: &crate::config::RunConfig,
+) {
     let mine = buffers.iter().skip(bound.first);
     for (b, info) in mine.zip(&bound.elements) {
         let (set, binding, index) = (info.set, info.binding, info.element_index());
@@ -116,14 +121,14 @@ pub(crate) fn write_back(bound: &Bound, buffers: &[SharedBuffer], res: &mut Reso
             // Uniform buffers too: they come back unchanged (see `run::run`).
             BindingKind::StorageBuffer | BindingKind::UniformBuffer => {
                 if let Some(dst) = res.buffer_element_mut(set, binding, index)
-                    && super::copy_back_needed(info, b, dst)
+                    && super::copy_back_needed(info, b, dst, cfg)
                 {
                     *dst = b.to_bytes();
                 }
             }
             BindingKind::Tensor => {
                 if let Some(t) = res.tensor_element_mut(set, binding, index)
-                    && super::copy_back_needed(info, b, &t.data)
+                    && super::copy_back_needed(info, b, &t.data, cfg)
                 {
                     t.data = b.to_bytes();
                 }
