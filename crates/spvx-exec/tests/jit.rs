@@ -119,11 +119,13 @@ fn run(m: &CompiledModule, res: &Resources, groups: [u32; 3], jit: bool) -> Outc
 /// [`run`] at subgroup size `width`.
 fn run_at(m: &CompiledModule, res: &Resources, groups: [u32; 3], jit: bool, width: u32) -> Outcome {
     let mut res = res.clone();
+    // (Every binding copied back: a stray store into one the module never writes shows.)
     let cfg = RunConfig {
         jit,
         threads: Some(1),
         step_limit: 1 << 22,
         subgroup_size: width,
+        copy_back_unwritten: true,
         ..RunConfig::default()
     };
     m.run(&mut res, groups, &cfg)

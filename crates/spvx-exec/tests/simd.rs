@@ -45,9 +45,11 @@ fn run(
     threads: usize,
 ) -> Outcome {
     let mut res = res.clone();
+    // (Every binding copied back: a stray store into one the module never writes shows.)
     let cfg = RunConfig {
         jit,
         threads: Some(threads),
+        copy_back_unwritten: true,
         ..RunConfig::default()
     };
     m.run(&mut res, groups, &cfg)
