@@ -78,7 +78,7 @@ pub struct BindingInfo {
     /// Which element of an array of buffers this is (`None` for a plain binding).
     pub element: Option<u32>,
     /// False when the module provably never writes the binding's memory
-    /// (`spvx_spirv::index::ModuleIndex::may_write`): a run leaves its bytes as they were
+    /// (`spvx_spirv::index::ModuleIndex::written_variables`): a run leaves its bytes as they were
     /// and does not copy them back.
     pub written: bool,
 }

@@ -32,6 +32,9 @@ pub(crate) mod sc {
 /// What the module-level pass produced besides slots.
 #[derive(Default)]
 pub(crate) struct Globals {
+    /// The module-level variables the module may write (`ModuleIndex::written_variables`):
+    /// `BindingInfo::written`.
+    pub written_variables: HashSet<Id>,
     pub private_bytes: u32,
     pub private_init: Vec<u8>,
     pub workgroup_bytes: u32,
@@ -101,6 +104,7 @@ impl Compiler<'_> {
     /// Compiles everything before the first function.
     pub(crate) fn compile_globals(&mut self, reachable: &[Id]) -> Result<(), ExecError> {
         self.kstate.entry = reachable.first().copied();
+        self.globals.written_variables = self.ix.written_variables().into_iter().collect();
         let used = self.used_ids(reachable);
         let end = self
             .ix
@@ -494,7 +498,7 @@ impl Compiler<'_> {
                         tensor_shape: None,
                         count,
                         element: array.map(|_| element),
-                        written: self.ix.may_write(id),
+                        written: self.globals.written_variables.contains(&id),
                     });
                 }
                 Ptr::new(space, 0)
@@ -649,7 +653,7 @@ impl Compiler<'_> {
                 tensor_shape: tensor_shape.clone(),
                 count,
                 element: array.map(|_| e),
-                written: self.ix.may_write(id),
+                written: self.globals.written_variables.contains(&id),
             });
         }
         self.eval[slot as usize] = Ptr::new(space, 0).0;

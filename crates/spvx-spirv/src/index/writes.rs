@@ -22,9 +22,18 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 const ADDRESSING_LOGICAL: u32 = 0;
 
 impl ModuleIndex {
-    /// False when no instruction of the module can write the memory of variable `var`
-    /// (followed as the module's top comment says); true otherwise.
-    pub fn may_write(&self, var: Id) -> bool {
+    /// The module-level variables (`OpVariable` outside functions) whose memory an
+    /// instruction of the module may write, followed as the module's top comment says; every
+    /// other one is never written.
+    pub fn written_variables(&self) -> HashSet<Id> {
+        let vars = self
+            .insts
+            .iter()
+            .take(self.functions.first().map_or(self.insts.len(), |f| f.def));
+        let vars: Vec<Id> = vars
+            .filter(|i| i.opcode == Op::Variable)
+            .filter_map(|i| i.result)
+            .collect();
         let logical = self
             .insts
             .iter()
@@ -32,7 +41,7 @@ impl ModuleIndex {
             .and_then(|i| i.operands.first()?.word())
             == Some(ADDRESSING_LOGICAL);
         if !logical {
-            return true;
+            return vars.into_iter().collect();
         }
         let mut users: HashMap<Id, Vec<usize>> = HashMap::default();
         for (i, inst) in self.insts.iter().enumerate() {
@@ -40,6 +49,14 @@ impl ModuleIndex {
                 users.entry(id).or_default().push(i);
             }
         }
+        vars.into_iter()
+            .filter(|&v| self.reaches_a_write(v, &users))
+            .collect()
+    }
+
+    /// Whether a trail of uses from variable `var` (`users`: the instructions referencing each
+    /// id) meets a use that may write.
+    fn reaches_a_write(&self, var: Id, users: &HashMap<Id, Vec<usize>>) -> bool {
         let mut reached: HashSet<Id> = HashSet::default();
         let mut work = vec![var];
         reached.insert(var);
