@@ -4,23 +4,23 @@
 //! `RunConfig::copy_back_unwritten`, which copies them back anyway).
 
 use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
-use spvx_spirv::asm::{AsmOptions, assemble};
 use std::path::PathBuf;
 
+mod support;
+
+/// A module of `bench/`: text through spvx's assembler, else binary.
 fn module(rel: &str) -> CompiledModule {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../bench")
         .join(rel);
-    let bytes = if rel.ends_with(".spvasm") {
+    let m = if rel.ends_with(".spvasm") {
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{rel}: {e}"));
-        assemble(&text, &AsmOptions::default())
-            .unwrap_or_else(|e| panic!("{rel}: {e}"))
-            .bytes()
+        support::compile(&text)
     } else {
-        std::fs::read(&p).unwrap_or_else(|e| panic!("{rel}: {e}"))
+        let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
     };
-    CompiledModule::from_bytes(&bytes, "main", &CompileOptions::default())
-        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+    m.unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 /// The bindings of `rel` that may be written, in binding order.
