@@ -1,8 +1,8 @@
 //! `ModuleIndex::written_variables`: which variables a module can write, on hand-written modules whose
 //! answer is read off the text — each buffer used in one way (loaded, stored, passed to a
 //! function that loads or stores, atomics, copies, pointers chosen by OpSelect and OpPhi, a
-//! pointer stored into memory), tensors read and written, and a module with physical
-//! addressing.
+//! pointer stored into memory, a pointer given to an extended instruction, a variable named by
+//! a non-semantic one), tensors read and written, and a module with physical addressing.
 
 use spvx_spirv::asm::assemble;
 use spvx_spirv::binary::read_words;
@@ -11,6 +11,9 @@ use spvx_spirv::instruction::Id;
 
 const BUFFERS: &str = r#"OpCapability Shader
 OpCapability VariablePointers
+OpExtension "SPV_KHR_non_semantic_info"
+%ns = OpExtInstImport "NonSemantic.Test"
+%glsl = OpExtInstImport "GLSL.std.450"
 OpMemoryModel Logical GLSL450
 OpEntryPoint GLCompute %main "main"
 OpExecutionMode %main LocalSize 1 1 1
@@ -26,6 +29,7 @@ OpName %sel0 "sel0"
 OpName %sel1 "sel1"
 OpName %phi "phi"
 OpName %escapes "escapes"
+OpName %extinst "extinst"
 OpDecorate %arr ArrayStride 4
 OpMemberDecorate %Buf 0 Offset 0
 OpDecorate %Buf Block
@@ -54,6 +58,7 @@ OpDecorate %Buf Block
 %sel1 = OpVariable %pbuf StorageBuffer
 %phi = OpVariable %pbuf StorageBuffer
 %escapes = OpVariable %pbuf StorageBuffer
+%extinst = OpVariable %pbuf StorageBuffer
 %reader = OpFunction %uint None %fnp
 %rp = OpFunctionParameter %puint
 %rb = OpLabel
@@ -74,6 +79,9 @@ OpFunctionEnd
 %p1 = OpAccessChain %puint %stored %u0 %u0
 OpStore %p1 %v0
 %n = OpArrayLength %uint %length 0
+%note = OpExtInst %void %ns 1 %loaded
+%p14 = OpAccessChain %puint %extinst %u0 %u0
+%v2 = OpExtInst %uint %glsl UMin %p14 %u1
 %p2 = OpAccessChain %puint %callread %u0 %u0
 %c0 = OpFunctionCall %uint %reader %p2
 %p3 = OpAccessChain %puint %callwrite %u0 %u0
@@ -128,7 +136,8 @@ fn buffers_used_only_to_read_are_never_written() {
 #[test]
 fn every_way_of_writing_or_escaping_counts_as_a_write() {
     let ix = index(BUFFERS);
-    // (`phi` is only read, by an atomic load: atomics are not followed, so it counts.)
+    // (`phi` is only read, by an atomic load: atomics are not followed, so it counts; so does
+    // `extinst`, a pointer handed to a semantic extended instruction.)
     for name in [
         "stored",
         "callwrite",
@@ -138,6 +147,7 @@ fn every_way_of_writing_or_escaping_counts_as_a_write() {
         "sel1",
         "phi",
         "escapes",
+        "extinst",
     ] {
         assert!(ix.written_variables().contains(&id_of(&ix, name)), "{name}");
     }

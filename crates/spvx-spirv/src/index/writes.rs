@@ -6,7 +6,8 @@
 //! arguments (to the callee's parameter), and loads of a value that is not plain data (a
 //! pointer, a tensor or another handle, through which a later instruction may write). A use
 //! that only reads (`OpLoad` of plain data, `OpArrayLength`, the source of `OpCopyMemory`,
-//! tensor reads and size queries) ends the trail; any other use — a store, an atomic, a
+//! tensor reads and size queries) or has no semantics (a `NonSemantic.` extended instruction,
+//! such as a debug-info record) ends the trail; any other use — a store, an atomic, a
 //! tensor write, a conversion to an integer, an extended instruction, an instruction this
 //! file does not know — counts as a write. A module whose addressing model is not `Logical`
 //! can make pointers from integers, which no trail follows: every variable of it may be
@@ -74,6 +75,9 @@ impl ModuleIndex {
                     | Op::MemberDecorateString
                     | Op::EntryPoint
                     | Op::ArrayLength => None,
+                    // (A non-semantic instruction has no effect on the module's semantics: a
+                    // debug-info record naming the variable, say.)
+                    Op::ExtInst if self.non_semantic(inst) => None,
                     Op::Load if self.is_plain_data(inst.result_type) => None,
                     Op::Load => inst.result,
                     Op::CopyMemory | Op::CopyMemorySized if !at(0) => None,
@@ -108,6 +112,14 @@ impl ModuleIndex {
             }
         }
         false
+    }
+
+    /// Whether `inst` (an `OpExtInst`) is of a non-semantic instruction set (its import's name
+    /// starts with `NonSemantic.`).
+    fn non_semantic(&self, inst: &crate::instruction::Instruction) -> bool {
+        Self::operand_id(inst, 0)
+            .and_then(|set| self.ext_imports.get(&set))
+            .is_some_and(|name| name.starts_with("NonSemantic."))
     }
 
     /// The parameters of the function `call` calls that receive `id` as an argument; `None`
