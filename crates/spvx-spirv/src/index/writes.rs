@@ -115,9 +115,12 @@ impl ModuleIndex {
     }
 
     /// Whether `inst` (an `OpExtInst`) is of a non-semantic instruction set (its import's name
-    /// starts with `NonSemantic.`).
+    /// starts with `NonSemantic.`) and gives no value (its result type is `OpTypeVoid`, as
+    /// SPV_KHR_non_semantic_info asks: a value, in a module that breaks the rule, would be a
+    /// trail this file does not follow).
     fn non_semantic(&self, inst: &crate::instruction::Instruction) -> bool {
-        Self::operand_id(inst, 0)
+        let void = inst.result_type.and_then(|t| self.ty(t)) == Some(&Type::Void);
+        void && Self::operand_id(inst, 0)
             .and_then(|set| self.ext_imports.get(&set))
             .is_some_and(|name| name.starts_with("NonSemantic."))
     }
