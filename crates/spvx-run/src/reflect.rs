@@ -61,6 +61,9 @@ pub struct BindingInfo {
     /// The block's layout (of one element, for an array of buffers); `None` for bindings
     /// that are not blocks (images, tensors, ...).
     pub block: Option<BlockInfo>,
+    /// False when no instruction of the module can write the binding's memory
+    /// (`ModuleIndex::written_variables`: a proof; true does not claim a write).
+    pub written: bool,
 }
 
 /// The layout of a block (a buffer's or the push constants'), as the module declares it
@@ -215,6 +218,7 @@ impl Reflection {
             .collect();
         let mut variables = ix.resource_variables();
         variables.sort_by_key(|v| (v.set, v.binding));
+        let written = ix.written_variables();
         let bindings = variables
             .into_iter()
             .map(|v| BindingInfo {
@@ -233,6 +237,7 @@ impl Reflection {
                 block: v
                     .pointee
                     .and_then(|t| BlockInfo::of(&TypeLayout::of(ix, block_of(ix, t)))),
+                written: written.contains(&v.variable),
             })
             .collect();
         let push_constants = ix
@@ -330,8 +335,9 @@ impl Reflection {
                 .name
                 .as_ref()
                 .map_or_else(String::new, |n| format!(" '{n}'"));
+            let never = if b.written { "" } else { "  never written" };
             out.push_str(&format!(
-                "  {}.{}  {} {}{name}  type {}{element}{count}\n",
+                "  {}.{}  {} {}{name}  type {}{element}{count}{never}\n",
                 b.set, b.binding, b.storage_class, b.variable, b.type_name
             ));
             if let Some(block) = &b.block {

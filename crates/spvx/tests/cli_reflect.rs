@@ -37,8 +37,9 @@ fn a_shader_module_is_described_section_by_section() {
         "{}",
         lines[4]
     );
+    // No instruction uses %bufs: never written.
     assert!(
-        lines[4].ends_with("  element u8  array of 3"),
+        lines[4].ends_with("  element u8  array of 3  never written"),
         "{}",
         lines[4]
     );
@@ -92,6 +93,7 @@ fn json_has_the_same_facts() {
     assert_eq!(b["storage_class"], "StorageBuffer");
     assert_eq!(b["count"], 3);
     assert_eq!(b["element"], "u8");
+    assert_eq!(b["written"], false);
     assert_eq!(v["spec_constants"][1]["spec_id"], 2);
     assert_eq!(v["spec_constants"][1]["default"], "1069547520");
     assert_eq!(v["vulkan_features"], serde_json::json!(["shaderInt8"]));
@@ -118,6 +120,10 @@ fn block_layouts_are_the_decorations() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     let block = |i: usize| v["bindings"][i]["block"].clone();
     let member = |i: usize, m: usize| block(i)["members"][m].clone();
+    // (Each of the four buffers gets an OpStore through an access chain.)
+    for i in 0..4 {
+        assert_eq!(v["bindings"][i]["written"], true, "binding {i}");
+    }
     assert_eq!(block(0)["size"], 24);
     assert_eq!(member(0, 0)["stride"], 12);
     assert_eq!(block(1)["size"], 64);

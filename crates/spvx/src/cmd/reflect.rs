@@ -28,7 +28,9 @@ the Vulkan backend use (the module is not validated: an invalid module is descri
   entry points      execution model, name, LocalSize (when the entry point has one)
   bindings          set.binding, storage class, variable, OpName, pointee type, the element
                     type every leaf of the block shares (if one does), array length or
-                    'runtime array'; then the block's layout: its size in bytes (or the
+                    'runtime array', 'never written' when no instruction of the module can
+                    write it (every use followed: loads, copies, calls; the engine then
+                    does not copy it back after a run); then the block's layout: its size in bytes (or the
                     bytes before its runtime array and that array's stride: a buffer of
                     OFFSET + n * STRIDE bytes holds n elements), and each member's offset,
                     name, type, size and ArrayStride / MatrixStride (row-major marked), as
