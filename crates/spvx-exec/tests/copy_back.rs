@@ -1,7 +1,8 @@
-//! Bindings a module never writes (`BindingInfo::written`, from `ModuleIndex::written_variables`) on
-//! the benchmark modules, whose sources say which buffers each one writes; and a run leaves
-//! such a binding's bytes as they went in while the written ones come back (also with
-//! `RunConfig::copy_back_unwritten`, which copies them back anyway).
+//! Bindings a module never writes (`BindingInfo::written`, from
+//! `ModuleIndex::written_variables`) on the benchmark modules, whose sources say which buffers
+//! each one writes; and a run leaves such a binding's bytes as they went in while the written
+//! ones come back (also with `RunConfig::copy_back_unwritten`, which copies them back
+//! anyway).
 
 use spvx_exec::{CompileOptions, CompiledModule, Resources, RunConfig};
 use std::path::PathBuf;

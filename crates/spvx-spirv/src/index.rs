@@ -357,6 +357,13 @@ impl ModuleIndex {
         self.extensions.contains(name)
     }
 
+    /// The addressing model of `OpMemoryModel` (SPIR-V §3.4: 0 Logical, 1 Physical32, 2
+    /// Physical64, 5348 PhysicalStorageBuffer64); `None` without one.
+    pub fn addressing_model(&self) -> Option<u32> {
+        let mm = self.insts.iter().find(|i| i.opcode == Op::MemoryModel)?;
+        mm.operands.first()?.word()
+    }
+
     /// The function (index into `functions`) that instruction `index` belongs to.
     pub fn function_of(&self, index: usize) -> Option<usize> {
         self.function_of.get(index).copied().flatten()

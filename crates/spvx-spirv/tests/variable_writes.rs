@@ -1,8 +1,9 @@
-//! `ModuleIndex::written_variables`: which variables a module can write, on hand-written modules whose
-//! answer is read off the text — each buffer used in one way (loaded, stored, passed to a
-//! function that loads or stores, atomics, copies, pointers chosen by OpSelect and OpPhi, a
-//! pointer stored into memory, a pointer given to an extended instruction, a variable named by
-//! a non-semantic one), tensors read and written, and a module with physical addressing.
+//! `ModuleIndex::written_variables`: which variables a module can write, on hand-written
+//! modules whose answer is read off the text — each buffer used in one way (loaded, stored,
+//! passed to a function that loads or stores, atomics, copies, pointers chosen by OpSelect and
+//! OpPhi, a pointer stored into memory, a pointer given to an extended instruction, a variable
+//! named by a non-semantic one), tensors read and written, and a module with physical
+//! addressing.
 
 use spvx_spirv::asm::assemble;
 use spvx_spirv::binary::read_words;

@@ -17,7 +17,7 @@ use crate::memory::SPACE_BUFFER0;
 use crate::program::kernel::{AddressMap, KernelInfo, KernelParam, ParamPlace, PtrOp};
 use crate::program::{Inst, Leaf, Scalar, Slot};
 use crate::resources::{KernelArgInfo, KernelArgKind};
-use spvx_spirv::index::Type;
+use spvx_spirv::index::{ModuleIndex, Type};
 use spvx_spirv::instruction::{Id, Instruction};
 use spvx_spirv::op::Op;
 
@@ -49,9 +49,8 @@ pub(crate) struct KernelState {
 
 /// The module's addressing model: `Some(pointer bits)` for physical addressing, `None` for
 /// Logical (and PhysicalStorageBuffer64, which the engine treats as logical).
-pub(crate) fn physical_bits(insts: &[Instruction]) -> Option<u32> {
-    let mm = insts.iter().find(|i| i.opcode == Op::MemoryModel)?;
-    match mm.operands.first().and_then(|o| o.word())? {
+pub(crate) fn physical_bits(ix: &ModuleIndex) -> Option<u32> {
+    match ix.addressing_model()? {
         ADDRESSING_PHYSICAL32 => Some(32),
         ADDRESSING_PHYSICAL64 => Some(64),
         _ => None,

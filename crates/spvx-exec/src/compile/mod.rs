@@ -199,7 +199,7 @@ fn compile_index(
 ) -> Result<Program, ExecError> {
     let insts = ix.insts.as_slice();
     let (entry_fn, ep_index, model) = find_entry(ix, insts, entry)?;
-    let pointer_bits = kernel::physical_bits(insts);
+    let pointer_bits = kernel::physical_bits(ix);
     let import = |set: &str| {
         ix.ext_imports
             .iter()

@@ -125,10 +125,11 @@ pub(super) fn round32(b: &mut FunctionBuilder, form: Form, x: Value) -> Value {
 /// `x + y` in f64 (each lane of an `f64x2`), pushing onto `inexact` a flag that is set when
 /// the addition rounded or met a NaN or infinity: when `s - x` is not `y` or `s - y` is not
 /// `x` (each difference rounded, NaN compares unequal). An exact sum gives both addends back
-/// exactly. A rounded one cannot: where |x| ≥ |y|, `s - x` is exact (Dekker's Fast2Sum lemma:
-/// binary, round to nearest, no overflow: these values stay below 2^260, far inside f64), so it equals the
-/// true `s - x`, which is not `y`; where |y| > |x|, the same holds for `s - y` and `x`. Six
-/// operations, two of them deep, where Knuth's TwoSum error needs seven, six deep.
+/// exactly. A rounded one cannot: where |x| ≥ |y|, `s - x` is exact (Dekker's Fast2Sum
+/// lemma: binary, round to nearest, no overflow; these values stay below 2^260, far inside
+/// f64), so it equals the true `s - x`, which is not `y`; where |y| > |x|, the same holds for
+/// `s - y` and `x`. Six operations, two of them deep, where Knuth's TwoSum error needs seven,
+/// six deep.
 fn exact_add(b: &mut FunctionBuilder, x: Value, y: Value, inexact: &mut Vec<Value>) -> Value {
     let s = b.ins().fadd(x, y);
     let dx = b.ins().fsub(s, x);

@@ -35,13 +35,7 @@ impl ModuleIndex {
             .filter(|i| i.opcode == Op::Variable)
             .filter_map(|i| i.result)
             .collect();
-        let logical = self
-            .insts
-            .iter()
-            .find(|i| i.opcode == Op::MemoryModel)
-            .and_then(|i| i.operands.first()?.word())
-            == Some(ADDRESSING_LOGICAL);
-        if !logical {
+        if self.addressing_model() != Some(ADDRESSING_LOGICAL) {
             return vars.into_iter().collect();
         }
         let mut users: HashMap<Id, Vec<usize>> = HashMap::default();
@@ -122,7 +116,7 @@ impl ModuleIndex {
         let void = inst.result_type.and_then(|t| self.ty(t)) == Some(&Type::Void);
         void && Self::operand_id(inst, 0)
             .and_then(|set| self.ext_imports.get(&set))
-            .is_some_and(|name| name.starts_with("NonSemantic."))
+            .is_some_and(|name| crate::grammar::is_non_semantic_import(name))
     }
 
     /// The parameters of the function `call` calls that receive `id` as an argument; `None`

@@ -30,11 +30,12 @@ the Vulkan backend use (the module is not validated: an invalid module is descri
                     type every leaf of the block shares (if one does), array length or
                     'runtime array', 'never written' when no instruction of the module can
                     write it (every use followed: loads, copies, calls; the engine then
-                    does not copy it back after a run); then the block's layout: its size in bytes (or the
-                    bytes before its runtime array and that array's stride: a buffer of
-                    OFFSET + n * STRIDE bytes holds n elements), and each member's offset,
-                    name, type, size and ArrayStride / MatrixStride (row-major marked), as
-                    the module's decorations give them ('?' where one is missing)
+                    does not copy it back after a run); then the block's layout: its size
+                    in bytes (or the bytes before its runtime array and that array's
+                    stride: a buffer of OFFSET + n * STRIDE bytes holds n elements), and
+                    each member's offset, name, type, size and ArrayStride / MatrixStride
+                    (row-major marked), as the module's decorations give them ('?' where
+                    one is missing)
   push constants    variable and type, and the block's layout as for bindings
   spec constants    SpecId, constant, type, default (true/false, or the literal words as an
                     unsigned integer: a float's bits)
