@@ -3,6 +3,7 @@
 //! into the interpreter as the one imported symbol; then linking it into a [`JitCode`].
 
 use super::analysis;
+use super::callout_trampoline::{CalloutIds, Callouts};
 use super::loops::BarrierLoops;
 use super::lower::{FnLower, Shared};
 use super::runtime;
@@ -42,7 +43,7 @@ pub fn compile_dumping(
     let NewModule {
         mut module,
         sig,
-        callout_id,
+        callout_ids,
         group_id: _,
     } = new_module()?;
     let mut ids: Vec<FuncId> = Vec::with_capacity(prog.functions.len());
@@ -100,7 +101,7 @@ pub fn compile_dumping(
         ctx.func.name = UserFuncName::user(0, ids[fi].as_u32());
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-            let callout = module.declare_func_in_func(callout_id, b.func);
+            let callout = Callouts::declare(&mut module, callout_ids, b.func);
             // Only the functions this one calls (declaring every function in every function
             // would be quadratic in the number of functions).
             let mut callees = HashMap::new();
@@ -272,7 +273,7 @@ pub fn compile_dumping(
 pub(super) struct NewModule {
     pub module: JITModule,
     pub sig: cranelift_codegen::ir::Signature,
-    callout_id: FuncId,
+    callout_ids: CalloutIds,
     group_id: FuncId,
 }
 
@@ -302,13 +303,17 @@ pub(super) fn new_module() -> Result<NewModule, String> {
     let callout_id = module
         .declare_function("spvx_jit_callout", Linkage::Import, &sig)
         .map_err(|e| fail("declare", &e))?;
+    let callout_ids = CalloutIds {
+        direct: callout_id,
+        preserving: super::callout_trampoline::define(&mut module, callout_id)?,
+    };
     let group_id = module
         .declare_function("spvx_jit_group", Linkage::Import, &sig)
         .map_err(|e| fail("declare", &e))?;
     Ok(NewModule {
         module,
         sig,
-        callout_id,
+        callout_ids,
         group_id,
     })
 }
@@ -336,7 +341,7 @@ pub fn compile_lanes(
     let NewModule {
         mut module,
         sig,
-        callout_id,
+        callout_ids,
         group_id,
     } = new_module()?;
     let vars = analysis::variables(prog, native_code);
@@ -358,7 +363,7 @@ pub fn compile_lanes(
     ctx.func.name = UserFuncName::user(0, id.as_u32());
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        let callout = module.declare_func_in_func(callout_id, b.func);
+        let callout = Callouts::declare(&mut module, callout_ids, b.func);
         let group = module.declare_func_in_func(group_id, b.func);
         let entry = prog.entry as usize;
         let mut l = FnLower::new(
@@ -397,7 +402,7 @@ pub fn compile_lanes(
 /// other, out of reach of a direct call's 32-bit displacement: linking then panics
 /// (bytecodealliance/wasmtime#4000, found by the `exec` fuzz target in a long run). An
 /// indirect call has no such limit and costs a register load.
-fn declare_far(module: &mut JITModule, id: FuncId, func: &mut Function) -> FuncRef {
+pub(super) fn declare_far(module: &mut JITModule, id: FuncId, func: &mut Function) -> FuncRef {
     let r = module.declare_func_in_func(id, func);
     func.dfg.ext_funcs[r].colocated = false;
     r

@@ -331,6 +331,7 @@ impl Worker {
             tensors: self.tensors.as_ptr(),
             tensor_spaces: (self.tensors.len() / super::runtime::TENSOR_WORDS) as u64,
             mixdot_config: super::lower_mixdot::config(&d.cfg.mixdot),
+            callout_status: 0,
         };
         let starts = Starts::new(d, wg);
         let mut steps = None;

@@ -166,9 +166,7 @@ impl FnLower<'_, '_, '_> {
                 self.store_word(s as i64, x);
             }
         }
-        let id = self.b.ins().iconst(super::lower::I64, id as i64);
-        let call = self.b.ins().call(self.callout, &[self.ctx, self.regs, id]);
-        let r = self.b.inst_results(call)[0];
+        let r = self.callout.call(self.b, (self.ctx, self.regs), id);
         let bad = self
             .b
             .ins()

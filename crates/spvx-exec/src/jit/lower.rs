@@ -82,7 +82,7 @@ pub(super) struct FnLower<'a, 'b, 'p> {
     pub space_count: Value,
     pub bail: Block,
     pub seg_blocks: Vec<Block>,
-    pub callout: FuncRef,
+    pub callout: super::callout_trampoline::Callouts,
     pub callees: HashMap<u32, FuncRef>,
     /// The subgroup instructions of the function (segment, instruction index) with the block
     /// where each one's continuation is lowered; resume point `segments + 1 + i` for the i-th.
@@ -107,7 +107,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
         f: &'p Function,
         vars: &[Slot],
         loops: Option<&'a BarrierLoops>,
-        callout: FuncRef,
+        callout: super::callout_trampoline::Callouts,
         callees: HashMap<u32, FuncRef>,
         lane_count: u32,
     ) -> Self {
@@ -548,9 +548,7 @@ impl<'a, 'b, 'p> FnLower<'a, 'b, 'p> {
     /// a bail when the instruction reported, the variables read back after.
     pub fn call_out(&mut self, id: usize) {
         self.spill_vars();
-        let id = self.b.ins().iconst(I64, id as i64);
-        let call = self.b.ins().call(self.callout, &[self.ctx, self.regs, id]);
-        let r = self.b.inst_results(call)[0];
+        let r = self.callout.call(self.b, (self.ctx, self.regs), id);
         let bad = self
             .b
             .ins()

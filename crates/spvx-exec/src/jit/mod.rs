@@ -43,6 +43,7 @@
 mod analysis;
 mod atomics;
 mod build;
+mod callout_trampoline;
 mod diamond;
 mod driver;
 mod ext;

@@ -65,6 +65,9 @@ pub struct JitCtx {
     /// passed to its functions; below 5 (a model, nearest even, no flushing) the inline paths
     /// of the VALVE dot products apply (`lower_mixdot`).
     pub mixdot_config: u64,
+    /// The status of the last call-out, where the call-out trampoline (`build::callout_trampoline`)
+    /// leaves it for the native code that called it.
+    pub callout_status: u64,
 }
 
 pub const CTX_SPACES: i32 = 0;
@@ -84,6 +87,7 @@ pub const CTX_LOCAL: i32 = 144;
 pub const CTX_TENSORS: i32 = 168;
 pub const CTX_TENSOR_SPACES: i32 = 176;
 pub const CTX_MIXDOT_CONFIG: i32 = 184;
+pub const CTX_CALLOUT_STATUS: i32 = 192;
 
 // The offsets above are the fields' (checked when compiling).
 const _: () = {
@@ -106,6 +110,7 @@ const _: () = {
         (offset_of!(JitCtx, tensors), CTX_TENSORS),
         (offset_of!(JitCtx, tensor_spaces), CTX_TENSOR_SPACES),
         (offset_of!(JitCtx, mixdot_config), CTX_MIXDOT_CONFIG),
+        (offset_of!(JitCtx, callout_status), CTX_CALLOUT_STATUS),
         (offset_of!(Space, base), SPACE_BASE),
         (offset_of!(Space, len), SPACE_LEN),
         (offset_of!(Space, read_only), SPACE_READ_ONLY),
