@@ -5,7 +5,8 @@
 //! (`exec_common::differential`). The fuzz targets do the same with coverage guidance; this
 //! sweep replays a fixed set of pseudo-random inputs in `cargo test`, so that the JIT's
 //! extension instructions (`jit::ext`) meet generated programs on every test run. Inputs:
-//! SplitMix64 bytes, 1,000 per check.
+//! SplitMix64 bytes, 1,000 per check, or `SPVX_EXT_SWEEP` per check from seed `SPVX_EXT_SEED`
+//! (a number; each check adds its own constant to it) for longer runs on other inputs.
 
 #[path = "../../../fuzz/checks/exec.rs"]
 mod exec;
@@ -32,8 +33,12 @@ mod glsl_corpus;
 
 use glsl_corpus::Rng;
 
-/// Runs `check` on `count` inputs of 64 to 1,088 pseudo-random bytes from `seed`.
+/// Runs `check` on `count` inputs of 64 to 1,088 pseudo-random bytes from `seed` (or on
+/// `SPVX_EXT_SWEEP` inputs from `SPVX_EXT_SEED + seed`, when set).
 fn sweep(seed: u64, count: usize, check: fn(&[u8])) {
+    let number = |name: &str| std::env::var(name).ok().and_then(|n| n.parse::<u64>().ok());
+    let count = number("SPVX_EXT_SWEEP").map_or(count, |n| n as usize);
+    let seed = number("SPVX_EXT_SEED").map_or(seed, |s| s.wrapping_add(seed));
     let mut rng = Rng(seed);
     for _ in 0..count {
         let n = 64 + (rng.next() % 1024) as usize;

@@ -268,6 +268,16 @@ pub fn compile_dumping(
     })
 }
 
+/// Whether Cranelift's IR verifier checks every function compiled: in debug builds and with
+/// the `jit-verify` feature (the test suite's). It checks spvx's own lowering, not the user's
+/// module, and costs 12-17 M instructions per compiled module (callgrind, the benchmark set's
+/// run files: a fifth of compiling).
+const VERIFY: &str = if cfg!(any(debug_assertions, feature = "jit-verify")) {
+    "true"
+} else {
+    "false"
+};
+
 /// A fresh JIT module for this host with the call-outs into the interpreter as imports, and
 /// the one signature of native functions.
 pub(super) struct NewModule {
@@ -283,6 +293,7 @@ pub(super) fn new_module() -> Result<NewModule, String> {
         ("use_colocated_libcalls", "false"),
         ("is_pic", "false"),
         ("opt_level", "speed"),
+        ("enable_verifier", VERIFY),
     ] {
         flags.set(k, v).map_err(|e| fail("settings", &e))?;
     }
