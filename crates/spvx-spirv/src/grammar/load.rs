@@ -203,54 +203,42 @@ fn enum_value(v: &serde_json::Value) -> u32 {
     .unwrap_or_else(|| panic!("vendored grammar has a bad enumerant value {v}"))
 }
 
-/// An operand kind with the enumerants of the core grammar and the supplement together.
-struct MergedKind<'a> {
-    name: &'a str,
-    category: &'a str,
-    bases: &'a [String],
-    enumerants: Vec<JsonEnumerant>,
-}
-
 /// Operand kinds in grammar order, with supplement enumerants appended to existing kinds; a
 /// supplement enumerant named like an existing one adds its capabilities, extensions and
-/// aliases to it (e.g. implicit declarations the core grammar lacks).
-fn merge_kinds<'a>(core: &'a [JsonKind], supplement: &'a [JsonKind]) -> Vec<MergedKind<'a>> {
-    let mut out: Vec<MergedKind<'a>> = Vec::new();
-    for k in core.iter().chain(supplement) {
-        match out.iter_mut().find(|o| o.name == k.kind) {
+/// aliases to it (e.g. implicit declarations the core grammar lacks). Takes both lists by value
+/// and moves their strings (building the grammar is a cost of every process).
+fn merge_kinds(core: Vec<JsonKind>, supplement: Vec<JsonKind>) -> Vec<JsonKind> {
+    let mut out: Vec<JsonKind> = Vec::with_capacity(core.len() + supplement.len());
+    for k in core.into_iter().chain(supplement) {
+        match out.iter_mut().find(|o| o.kind == k.kind) {
             Some(o) => {
-                for e in &k.enumerants {
+                for e in k.enumerants {
                     match o.enumerants.iter_mut().find(|x| x.enumerant == e.enumerant) {
                         Some(x) => {
                             for (to, from) in [
-                                (&mut x.capabilities, &e.capabilities),
-                                (&mut x.extensions, &e.extensions),
-                                (&mut x.aliases, &e.aliases),
+                                (&mut x.capabilities, e.capabilities),
+                                (&mut x.extensions, e.extensions),
+                                (&mut x.aliases, e.aliases),
                             ] {
                                 for item in from {
-                                    if !to.contains(item) {
-                                        to.push(item.clone());
+                                    if !to.contains(&item) {
+                                        to.push(item);
                                     }
                                 }
                             }
                         }
-                        None => o.enumerants.push(e.clone()),
+                        None => o.enumerants.push(e),
                     }
                 }
             }
-            None => out.push(MergedKind {
-                name: &k.kind,
-                category: &k.category,
-                bases: &k.bases,
-                enumerants: k.enumerants.clone(),
-            }),
+            None => out.push(k),
         }
     }
     out
 }
 
 /// Looks a kind name up: the grammar's own kinds first (an extended set's), then the core's.
-fn resolve(local: &HashMap<&str, KindId>, core: &HashMap<String, KindId>, name: &str) -> KindId {
+fn resolve(local: &HashMap<String, KindId>, core: &HashMap<String, KindId>, name: &str) -> KindId {
     local
         .get(name)
         .or_else(|| core.get(name))
@@ -271,16 +259,9 @@ fn operand(o: &JsonOperand, kind_id: &dyn Fn(&str) -> KindId) -> Operand {
 }
 
 /// One operand kind; `name` is the name spvx keys it by (set-qualified for an extended set),
-/// `grammar_name` the grammar's own.
-fn operand_kind(
-    name: String,
-    grammar_name: &str,
-    category: &str,
-    bases: &[String],
-    enumerants: &[&JsonEnumerant],
-    kind_id: &dyn Fn(&str) -> KindId,
-) -> OperandKind {
-    let shape = match (category, grammar_name) {
+/// `k` the grammar's, whose enumerants' strings it takes.
+fn operand_kind(name: String, k: JsonKind, kind_id: &dyn Fn(&str) -> KindId) -> OperandKind {
+    let shape = match (k.category.as_str(), k.kind.as_str()) {
         ("Id", "IdResultType") => Shape::IdResultType,
         ("Id", "IdResult") => Shape::IdResult,
         ("Id", _) => Shape::IdRef,
@@ -292,24 +273,29 @@ fn operand_kind(
         ("Literal", _) => Shape::LiteralInteger,
         ("ValueEnum", _) => Shape::ValueEnum,
         ("BitEnum", _) => Shape::BitEnum,
-        ("Composite", _) if bases.len() == 2 => Shape::Pair(kind_id(&bases[0]), kind_id(&bases[1])),
-        _ => panic!("vendored grammar has an unknown operand kind category {category}"),
+        ("Composite", _) if k.bases.len() == 2 => {
+            Shape::Pair(kind_id(&k.bases[0]), kind_id(&k.bases[1]))
+        }
+        (category, _) => {
+            panic!("vendored grammar has an unknown operand kind category {category}")
+        }
     };
-    let enumerants: Vec<Enumerant> = enumerants
-        .iter()
+    let enumerants: Vec<Enumerant> = k
+        .enumerants
+        .into_iter()
         .map(|e| Enumerant {
-            name: e.enumerant.clone(),
-            aliases: e.aliases.clone(),
             value: enum_value(&e.value),
             parameters: e.parameters.iter().map(|o| operand(o, kind_id)).collect(),
-            capabilities: e.capabilities.clone(),
-            extensions: e.extensions.clone(),
             version: parse_version(&e.version),
             last_version: parse_version(&e.last_version),
+            name: e.enumerant,
+            aliases: e.aliases,
+            capabilities: e.capabilities,
+            extensions: e.extensions,
         })
         .collect();
-    let mut by_value = HashMap::new();
-    let mut by_name = HashMap::new();
+    let mut by_value = HashMap::with_capacity(enumerants.len());
+    let mut by_name = HashMap::with_capacity(enumerants.len());
     for (i, e) in enumerants.iter().enumerate() {
         by_value.entry(e.value).or_insert(i);
         by_name.entry(e.name.clone()).or_insert(i);
@@ -335,29 +321,25 @@ fn ext_inst_set(
 ) -> ExtInstSet {
     let import = source.import.text();
     let g = parse_json(import, source.text);
-    let mut local: HashMap<&str, KindId> = HashMap::new();
+    let mut local: HashMap<String, KindId> = HashMap::new();
     for (i, k) in g.operand_kinds.iter().enumerate() {
-        local.insert(&k.kind, KindId((kinds.len() + i) as u16));
+        local.insert(k.kind.clone(), KindId((kinds.len() + i) as u16));
     }
     let core: &HashMap<String, KindId> = kind_by_name;
     let kind_id = |name: &str| resolve(&local, core, name);
     let new_kinds: Vec<OperandKind> = g
         .operand_kinds
-        .iter()
-        .map(|k| {
-            let enumerants: Vec<&JsonEnumerant> = k.enumerants.iter().collect();
-            let name = format!("{import} {}", k.kind);
-            operand_kind(name, &k.kind, &k.category, &k.bases, &enumerants, &kind_id)
-        })
+        .into_iter()
+        .map(|k| operand_kind(format!("{import} {}", k.kind), k, &kind_id))
         .collect();
     let instructions: Vec<ExtInstruction> = g
         .instructions
-        .iter()
+        .into_iter()
         .map(|i| ExtInstruction {
-            name: i.opname.clone(),
-            number: i.opcode,
             operands: i.operands.iter().map(|o| operand(o, &kind_id)).collect(),
-            capabilities: i.capabilities.clone(),
+            name: i.opname,
+            number: i.opcode,
+            capabilities: i.capabilities,
         })
         .collect();
     for k in new_kinds {
@@ -388,70 +370,65 @@ fn ext_inst_set(
 pub(super) fn build() -> Grammar {
     let core = parse_json("spirv.core.grammar.json", CORE);
     let supplement = parse_json("supplement.json", SUPPLEMENT);
-    let merged = merge_kinds(&core.operand_kinds, &supplement.operand_kinds);
+    let version = Version::new(
+        core.major_version.unwrap_or(1),
+        core.minor_version.unwrap_or(6),
+    );
+    let merged = merge_kinds(core.operand_kinds, supplement.operand_kinds);
 
     let mut kind_by_name: HashMap<String, KindId> = merged
         .iter()
         .enumerate()
-        .map(|(i, k)| (k.name.to_string(), KindId(i as u16)))
+        .map(|(i, k)| (k.kind.clone(), KindId(i as u16)))
         .collect();
     let no_local = HashMap::new();
     let core_names = kind_by_name.clone();
     let kind_id = |name: &str| resolve(&no_local, &core_names, name);
 
     let mut kinds: Vec<OperandKind> = merged
-        .iter()
-        .map(|k| {
-            operand_kind(
-                k.name.to_string(),
-                k.name,
-                k.category,
-                k.bases,
-                &k.enumerants.iter().collect::<Vec<_>>(),
-                &kind_id,
-            )
-        })
+        .into_iter()
+        .map(|k| operand_kind(k.kind.clone(), k, &kind_id))
         .collect();
 
     // A supplement instruction named like a core one adds its aliases, capabilities and
     // extensions to it (names SPIRV-Headers gave later, e.g. OpTypeVectorIdEXT).
-    let mut merged_insts: Vec<JsonInstruction> = core.instructions.clone();
-    for i in &supplement.instructions {
+    let mut merged_insts: Vec<JsonInstruction> = core.instructions;
+    for i in supplement.instructions {
         match merged_insts
             .iter_mut()
             .find(|c| c.opcode == i.opcode && c.opname == i.opname)
         {
             Some(c) => {
                 for (to, from) in [
-                    (&mut c.aliases, &i.aliases),
-                    (&mut c.capabilities, &i.capabilities),
-                    (&mut c.extensions, &i.extensions),
+                    (&mut c.aliases, i.aliases),
+                    (&mut c.capabilities, i.capabilities),
+                    (&mut c.extensions, i.extensions),
                 ] {
                     for item in from {
-                        if !to.contains(item) {
-                            to.push(item.clone());
+                        if !to.contains(&item) {
+                            to.push(item);
                         }
                     }
                 }
             }
-            None => merged_insts.push(i.clone()),
+            None => merged_insts.push(i),
         }
     }
     let instructions: Vec<Instruction> = merged_insts
-        .iter()
+        .into_iter()
         .map(|i| Instruction {
-            name: i.opname.clone(),
-            aliases: i.aliases.clone(),
             opcode: u16::try_from(i.opcode)
                 .ok()
                 .and_then(Op::from_number)
                 .unwrap_or_else(|| panic!("vendored grammar opcode {} has no Op", i.opcode)),
-            class: i.class.clone(),
             operands: i.operands.iter().map(|o| operand(o, &kind_id)).collect(),
-            capabilities: i.capabilities.clone(),
-            extensions: i.extensions.clone(),
             version: parse_version(&i.version),
             last_version: parse_version(&i.last_version),
+            name: i.opname,
+            aliases: i.aliases,
+            class: i.class,
+            capabilities: i.capabilities,
+            extensions: i.extensions,
         })
         .collect();
     let max_opcode = instructions
@@ -490,10 +467,7 @@ pub(super) fn build() -> Grammar {
     };
 
     Grammar {
-        version: Version::new(
-            core.major_version.unwrap_or(1),
-            core.minor_version.unwrap_or(6),
-        ),
+        version,
         instructions,
         kinds,
         ext_inst_sets,
