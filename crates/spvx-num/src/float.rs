@@ -29,7 +29,7 @@ pub mod round;
 pub mod value;
 
 pub use class::FloatClass;
-pub use convert::convert;
+pub use convert::{F64Rounder, convert};
 pub use error::FloatError;
 pub use exact_sum::{ExactSum, Term, round_sum};
 pub use format::{Format, Specials};

@@ -268,10 +268,10 @@ pub fn random_bytes(
                     max: *max,
                 });
             }
+            let rounder = format.f64_rounder(spvx_num::float::RoundingMode::NearestEven, false);
             for _ in 0..count {
                 let v = rng.f64_in(*min, *max);
-                let bits = format.from_f64(v, spvx_num::float::RoundingMode::NearestEven, false);
-                elem.push_bytes(bits, &mut bytes);
+                elem.push_bytes(rounder.round(v), &mut bytes);
             }
         }
         (Range::Int(..), Some(_), _) => return Err(RandomError::IntBoundsForFloat(elem)),

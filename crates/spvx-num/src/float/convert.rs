@@ -58,56 +58,112 @@ impl Format {
 
     /// Rounds an f64 to this format (exact decoding of the f64, then one rounding).
     pub fn from_f64(&self, x: f64, mode: RoundingMode, saturate: bool) -> u64 {
-        if mode == RoundingMode::NearestEven && !saturate && x.is_finite() && self.f64_fast() {
-            return self.finite_f64_nearest_even(x);
-        }
-        self.encode(&Format::F64.decode(x.to_bits()), mode, saturate)
+        self.f64_rounder(mode, saturate).round(x)
     }
 
-    /// Whether [`finite_f64_nearest_even`](Self::finite_f64_nearest_even) serves this format:
-    /// IEEE specials, no padding, and a narrower exponent and fraction than f64's (f16, bf16,
-    /// f32, E5M2), so that each of its normal values is a normal f64.
-    fn f64_fast(&self) -> bool {
-        self.specials() == Specials::Ieee
+    /// [`from_f64`](Self::from_f64) for many values: the rounding's constants for this format
+    /// and mode worked out once (input data of millions of values is made through here).
+    pub fn f64_rounder(&self, mode: RoundingMode, saturate: bool) -> F64Rounder {
+        let fast = (mode == RoundingMode::NearestEven
+            && !saturate
+            && self.specials() == Specials::Ieee
             && self.padding_bits() == 0
             && self.exponent_bits() < 11
-            && self.mantissa_bits() < 52
+            && self.mantissa_bits() < 52)
+            .then(|| NearestEven::new(self));
+        F64Rounder {
+            format: *self,
+            mode,
+            saturate,
+            fast,
+        }
+    }
+}
+
+/// Rounds f64 values to one format under one mode ([`Format::f64_rounder`]).
+#[derive(Clone, Copy, Debug)]
+pub struct F64Rounder {
+    format: Format,
+    mode: RoundingMode,
+    saturate: bool,
+    /// For round to nearest even without saturation to an IEEE format narrower than f64 in
+    /// both fields (f16, bf16, f32, E5M2), so that each of its normal values is a normal f64.
+    fast: Option<NearestEven>,
+}
+
+impl F64Rounder {
+    /// The bits of `x` rounded: the exact path (`Format::encode` of the decoded f64), or for a
+    /// finite `x` the same bits by [`NearestEven`].
+    #[inline]
+    pub fn round(&self, x: f64) -> u64 {
+        match &self.fast {
+            Some(f) if x.is_finite() => f.round(x),
+            _ => self
+                .format
+                .encode(&Format::F64.decode(x.to_bits()), self.mode, self.saturate),
+        }
+    }
+}
+
+/// A finite f64 rounded to nearest, ties to even, without saturation: the same bits as the
+/// exact path (`encode`), in a few integer operations. `|x|` at or above the smallest normal
+/// of the format: its f64 significand cut to the format's fraction, rounded up when the
+/// cut-off bits are above half, or exactly half with an odd last kept bit; a carry out of the
+/// fraction moves into the exponent field, and out of the largest exponent into the infinity
+/// pattern, which is the rounding's overflow. Below it: `|x|` scaled exactly by a power of two
+/// into units of the smallest subnormal and rounded to an integer by f64's own ties-to-even
+/// rounding (exact: the value is below 2^mantissa_bits); that integer is the pattern (the one
+/// past the largest subnormal is the smallest normal's).
+#[derive(Clone, Copy, Debug)]
+struct NearestEven {
+    m_bits: u32,
+    /// The sign bit's position in the format.
+    sign_at: u32,
+    bias: i32,
+    /// The all-ones exponent field.
+    all_ones: i32,
+    /// f64 fraction bits cut off, and half of their range.
+    cut: u32,
+    half: u64,
+    /// 2^(bias − 1 + m_bits): the smallest subnormal's reciprocal.
+    subnormal_scale: f64,
+}
+
+impl NearestEven {
+    fn new(f: &Format) -> NearestEven {
+        let (m_bits, e_bits) = (f.mantissa_bits(), f.exponent_bits());
+        let units = f.bias() - 1 + m_bits as i32;
+        NearestEven {
+            m_bits,
+            sign_at: e_bits + m_bits,
+            bias: f.bias(),
+            all_ones: (1i32 << e_bits) - 1,
+            cut: 52 - m_bits,
+            half: 1 << (52 - m_bits - 1),
+            subnormal_scale: f64::from_bits(((1023 + units) as u64) << 52),
+        }
     }
 
-    /// A finite f64 rounded to nearest, ties to even, without saturation: the same bits as the
-    /// exact path (`encode`), in a few integer operations (input data of millions of values
-    /// is made through here). `|x|` at or above the smallest normal of the format: its f64
-    /// significand cut to the format's fraction, rounded up when the cut-off bits are above
-    /// half, or exactly half with an odd last kept bit; a carry out of the fraction moves into
-    /// the exponent field, and out of the largest exponent into the infinity pattern, which is
-    /// the rounding's overflow. Below it: `|x|` scaled exactly by a power of two into units of
-    /// the smallest subnormal and rounded to an integer by f64's own ties-to-even rounding
-    /// (exact: the value is below 2^mantissa_bits); that integer is the pattern (the one past
-    /// the largest subnormal is the smallest normal's).
-    fn finite_f64_nearest_even(&self, x: f64) -> u64 {
-        let (m_bits, e_bits) = (self.mantissa_bits(), self.exponent_bits());
+    #[inline]
+    fn round(&self, x: f64) -> u64 {
         let bits = x.to_bits();
-        let sign = (bits >> 63) << (e_bits + m_bits);
+        let sign = (bits >> 63) << self.sign_at;
         let magnitude = bits & !(1 << 63);
         let exponent = (magnitude >> 52) as i32 - 1023;
-        let field = exponent + self.bias();
-        let all_ones = (1i32 << e_bits) - 1;
-        if field >= all_ones {
-            return sign | (all_ones as u64) << m_bits;
+        let field = exponent + self.bias;
+        if field >= self.all_ones {
+            return sign | (self.all_ones as u64) << self.m_bits;
         }
         if field >= 1 {
             let significand = (magnitude & ((1 << 52) - 1)) | 1 << 52;
-            let cut = 52 - m_bits;
-            let kept = significand >> cut;
-            let rest = significand & ((1 << cut) - 1);
-            let half = 1 << (cut - 1);
-            let up = rest > half || (rest == half && kept & 1 == 1);
-            let pattern = ((field as u64) << m_bits | (kept & ((1 << m_bits) - 1))) + up as u64;
+            let kept = significand >> self.cut;
+            let rest = significand & ((1 << self.cut) - 1);
+            let up = rest > self.half || (rest == self.half && kept & 1 == 1);
+            let pattern =
+                ((field as u64) << self.m_bits | (kept & ((1 << self.m_bits) - 1))) + up as u64;
             return sign | pattern;
         }
-        let units = self.bias() - 1 + m_bits as i32;
-        let scale = f64::from_bits(((1023 + units) as u64) << 52);
-        let n = (f64::from_bits(magnitude) * scale).round_ties_even() as u64;
+        let n = (f64::from_bits(magnitude) * self.subnormal_scale).round_ties_even() as u64;
         sign | n
     }
 }
