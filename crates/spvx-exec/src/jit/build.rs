@@ -1,6 +1,7 @@
 //! Building a program's native code: a Cranelift JIT module with one function per program
 //! function (`lower`), the native workgroup or round loop (`lower_loop`), and the call-out
-//! into the interpreter as the one imported symbol; then linking it into a [`JitCode`].
+//! into the interpreter as the imported symbol (called directly or through its trampoline,
+//! `callout_trampoline`); then linking it into a [`JitCode`].
 
 use super::analysis;
 use super::callout_trampoline::{CalloutIds, Callouts};
@@ -270,16 +271,17 @@ pub fn compile_dumping(
 
 /// Whether Cranelift's IR verifier checks every function compiled: in debug builds and with
 /// the `jit-verify` feature (the test suite's). It checks spvx's own lowering, not the user's
-/// module, and costs 12-17 M instructions per compiled module (callgrind, the benchmark set's
-/// run files: a fifth of compiling).
+/// module, and cost 12-17 M instructions per `spvx run` of the benchmark set's run files
+/// (callgrind).
 const VERIFY: &str = if cfg!(any(debug_assertions, feature = "jit-verify")) {
     "true"
 } else {
     "false"
 };
 
-/// A fresh JIT module for this host with the call-outs into the interpreter as imports, and
-/// the one signature of native functions.
+/// A fresh JIT module for this host with the call-outs into the interpreter as imports, the
+/// call-out's `preserve_all` trampoline (`callout_trampoline`), and the one signature of
+/// native functions.
 pub(super) struct NewModule {
     pub module: JITModule,
     pub sig: cranelift_codegen::ir::Signature,

@@ -16,7 +16,7 @@
 //! `preserve_all` returns no values: the trampoline stores the call-out's status in the
 //! context (`runtime::CTX_CALLOUT_STATUS`), where [`Callouts::call`] reads it back.
 
-use super::build::{append_code, fail};
+use super::build::fail;
 use super::lower::I64;
 use super::runtime::CTX_CALLOUT_STATUS;
 use cranelift_codegen::ir::{
@@ -58,7 +58,6 @@ pub(super) fn define(module: &mut JITModule, callout: FuncId) -> Result<FuncId, 
     module
         .define_function(id, &mut ctx)
         .map_err(|e| fail("call-out trampoline", &e))?;
-    append_code(None, "call-out trampoline", &ctx);
     module.clear_context(&mut ctx);
     Ok(id)
 }
