@@ -244,7 +244,6 @@ pub fn random_bytes(
     seed: u64,
 ) -> Result<Vec<u8>, RandomError> {
     let mut rng = SplitMix64::new(seed);
-    let mut bytes = Vec::with_capacity(count as usize * elem.size());
     match (range, elem.float_format(), elem.int_range()) {
         (Range::Int(min, max), None, Some((lo, hi))) => {
             if min > max || *min < lo || *max > hi {
@@ -256,10 +255,8 @@ pub fn random_bytes(
                     hi,
                 });
             }
-            for _ in 0..count {
-                let v = rng.int_in(*min, *max);
-                elem.push_bytes((v as u64) & elem.mask(), &mut bytes);
-            }
+            let mask = elem.mask();
+            Ok(fill(elem, count, || (rng.int_in(*min, *max) as u64) & mask))
         }
         (Range::Float(min, max), Some(format), _) => {
             if !(min.is_finite() && max.is_finite() && min < max) {
@@ -269,15 +266,37 @@ pub fn random_bytes(
                 });
             }
             let rounder = format.f64_rounder(spvx_num::float::RoundingMode::NearestEven, false);
-            for _ in 0..count {
-                let v = rng.f64_in(*min, *max);
-                elem.push_bytes(rounder.round(v), &mut bytes);
-            }
+            Ok(fill(elem, count, || rounder.round(rng.f64_in(*min, *max))))
         }
-        (Range::Int(..), Some(_), _) => return Err(RandomError::IntBoundsForFloat(elem)),
-        _ => return Err(RandomError::FloatBoundsForInt(elem)),
+        (Range::Int(..), Some(_), _) => Err(RandomError::IntBoundsForFloat(elem)),
+        _ => Err(RandomError::FloatBoundsForInt(elem)),
     }
-    Ok(bytes)
+}
+
+/// `count` elements of `elem`, each the low bytes of `next()` little-endian, in order. The
+/// usual sizes are written as fixed-size stores (input data of millions of values is made
+/// here).
+fn fill(elem: ElemType, count: u64, mut next: impl FnMut() -> u64) -> Vec<u8> {
+    fn sized<const N: usize>(count: u64, next: &mut impl FnMut() -> u64) -> Vec<u8> {
+        let mut bytes = vec![0u8; count as usize * N];
+        for chunk in bytes.chunks_exact_mut(N) {
+            chunk.copy_from_slice(&next().to_le_bytes()[..N]);
+        }
+        bytes
+    }
+    match elem.size() {
+        1 => sized::<1>(count, &mut next),
+        2 => sized::<2>(count, &mut next),
+        4 => sized::<4>(count, &mut next),
+        8 => sized::<8>(count, &mut next),
+        _ => {
+            let mut bytes = Vec::with_capacity(count as usize * elem.size());
+            for _ in 0..count {
+                elem.push_bytes(next(), &mut bytes);
+            }
+            bytes
+        }
+    }
 }
 
 /// A byte or element count: decimal, optionally with a binary suffix (`k`/`K`/`KiB` = 1024,
@@ -338,6 +357,11 @@ mod tests {
         // nothing is rejected: 6457827717110365317 mod 256 = 0x85 → i8 -128 + 133 = 5.
         let b = random_bytes(ElemType::I8, 1, &Range::Int(-128, 127), 1234567).unwrap();
         assert_eq!(b, [5]);
+        // Two i16 elements, little-endian, in order: outputs 0x599ed017fb08fc85 and
+        // 0x2c73f08458540fa5, each mod 65536 (0xfc85 = 64645, 0x0fa5 = 4005) plus -32768:
+        // 31877 = 0x7c85 and -28763 = 0x8fa5.
+        let b = random_bytes(ElemType::I16, 2, &Range::Int(-32768, 32767), 1234567).unwrap();
+        assert_eq!(b, [0x85, 0x7c, 0xa5, 0x8f]);
         assert!(random_bytes(ElemType::I8, 1, &Range::Int(-129, 0), 1).is_err());
         assert!(random_bytes(ElemType::F16, 1, &Range::Float(1.0, 1.0), 1).is_err());
         assert!(random_bytes(ElemType::F16, 1, &Range::Int(0, 1), 1).is_err());
