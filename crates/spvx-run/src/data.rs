@@ -273,9 +273,8 @@ pub fn random_bytes(
     }
 }
 
-/// `count` elements of `elem`, each the low bytes of `next()` little-endian, in order. The
-/// usual sizes are written as fixed-size stores (input data of millions of values is made
-/// here).
+/// `count` elements of `elem`, each the low bytes of `next()` little-endian, in order, each
+/// written with a store of its size (input data of millions of values is made here).
 fn fill(elem: ElemType, count: u64, mut next: impl FnMut() -> u64) -> Vec<u8> {
     fn sized<const N: usize>(count: u64, next: &mut impl FnMut() -> u64) -> Vec<u8> {
         let mut bytes = vec![0u8; count as usize * N];
@@ -289,13 +288,7 @@ fn fill(elem: ElemType, count: u64, mut next: impl FnMut() -> u64) -> Vec<u8> {
         2 => sized::<2>(count, &mut next),
         4 => sized::<4>(count, &mut next),
         8 => sized::<8>(count, &mut next),
-        _ => {
-            let mut bytes = Vec::with_capacity(count as usize * elem.size());
-            for _ in 0..count {
-                elem.push_bytes(next(), &mut bytes);
-            }
-            bytes
-        }
+        n => unreachable!("ElemType::size gives 1, 2, 4 or 8 bytes, not {n}"),
     }
 }
 

@@ -123,7 +123,7 @@ struct JsonGrammar {
     operand_kinds: Vec<JsonKind>,
 }
 
-#[derive(Clone, Deserialize)]
+#[derive(Deserialize)]
 struct JsonInstruction {
     opname: String,
     #[serde(default)]
@@ -143,7 +143,7 @@ struct JsonInstruction {
     last_version: Option<String>,
 }
 
-#[derive(Clone, Deserialize)]
+#[derive(Deserialize)]
 struct JsonOperand {
     kind: String,
     #[serde(default)]
@@ -162,7 +162,7 @@ struct JsonKind {
     bases: Vec<String>,
 }
 
-#[derive(Clone, Deserialize)]
+#[derive(Deserialize)]
 struct JsonEnumerant {
     enumerant: String,
     value: serde_json::Value,
@@ -215,17 +215,9 @@ fn merge_kinds(core: Vec<JsonKind>, supplement: Vec<JsonKind>) -> Vec<JsonKind> 
                 for e in k.enumerants {
                     match o.enumerants.iter_mut().find(|x| x.enumerant == e.enumerant) {
                         Some(x) => {
-                            for (to, from) in [
-                                (&mut x.capabilities, e.capabilities),
-                                (&mut x.extensions, e.extensions),
-                                (&mut x.aliases, e.aliases),
-                            ] {
-                                for item in from {
-                                    if !to.contains(&item) {
-                                        to.push(item);
-                                    }
-                                }
-                            }
+                            add_missing(&mut x.capabilities, e.capabilities);
+                            add_missing(&mut x.extensions, e.extensions);
+                            add_missing(&mut x.aliases, e.aliases);
                         }
                         None => o.enumerants.push(e),
                     }
@@ -235,6 +227,16 @@ fn merge_kinds(core: Vec<JsonKind>, supplement: Vec<JsonKind>) -> Vec<JsonKind> 
         }
     }
     out
+}
+
+/// Appends the names of `from` that `to` lacks, in order (a supplement entry's aliases,
+/// capabilities or extensions added to the core grammar's entry of the same name).
+fn add_missing(to: &mut Vec<String>, from: Vec<String>) {
+    for item in from {
+        if !to.contains(&item) {
+            to.push(item);
+        }
+    }
 }
 
 /// Looks a kind name up: the grammar's own kinds first (an extended set's), then the core's.
@@ -399,17 +401,9 @@ pub(super) fn build() -> Grammar {
             .find(|c| c.opcode == i.opcode && c.opname == i.opname)
         {
             Some(c) => {
-                for (to, from) in [
-                    (&mut c.aliases, i.aliases),
-                    (&mut c.capabilities, i.capabilities),
-                    (&mut c.extensions, i.extensions),
-                ] {
-                    for item in from {
-                        if !to.contains(&item) {
-                            to.push(item);
-                        }
-                    }
-                }
+                add_missing(&mut c.aliases, i.aliases);
+                add_missing(&mut c.capabilities, i.capabilities);
+                add_missing(&mut c.extensions, i.extensions);
             }
             None => merged_insts.push(i),
         }
