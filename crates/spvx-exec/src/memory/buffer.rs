@@ -11,6 +11,7 @@
 //! the same time would race with this store on those very bytes, which a race-free program does
 //! not do.
 
+use super::storage::Storage;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -23,7 +24,7 @@ const COPY_CHUNK_WORDS: usize = 1 << 18;
 
 /// One bound buffer during a run.
 pub struct SharedBuffer {
-    words: Box<[AtomicU32]>,
+    words: Storage,
     len: usize,
     /// Uniform buffers and push constants: writes are dropped and reported.
     pub read_only: bool,
@@ -76,7 +77,7 @@ impl SharedBuffer {
             *w.get_mut() = u32::from_le_bytes(last);
         }
         SharedBuffer {
-            words,
+            words: Storage::Owned(words),
             len: bytes.len(),
             read_only,
             wide_atomics: Mutex::new(()),
@@ -84,9 +85,39 @@ impl SharedBuffer {
         }
     }
 
-    /// Gives the buffer's storage back to `pool`.
+    /// A buffer over the caller's `bytes` in place, without a copy, when they are whole
+    /// 32-bit words at a word-aligned address (else `None`). For a binding the module never
+    /// writes: the run neither copies it in nor back.
+    ///
+    /// # Safety
+    /// The bytes must outlive the buffer, stay where they are, and be neither read nor
+    /// written other than through this buffer (or others made in place over them) until it
+    /// is dropped.
+    pub(crate) unsafe fn in_place(bytes: &mut [u8], read_only: bool) -> Option<SharedBuffer> {
+        let len = bytes.len();
+        // SAFETY: the caller's contract is `Storage::in_place`'s.
+        let words = unsafe { Storage::in_place(bytes) }?;
+        Some(SharedBuffer {
+            words,
+            len,
+            read_only,
+            wide_atomics: Mutex::new(()),
+            writers: None,
+        })
+    }
+
+    /// Whether the buffer is the caller's bytes in place ([`Self::in_place`]): they hold
+    /// the buffer's contents already, so there is nothing to copy back.
+    pub fn is_in_place(&self) -> bool {
+        self.words.is_in_place()
+    }
+
+    /// Gives the buffer's storage back to `pool` (storage of its own: the caller's bytes in
+    /// place are not the pool's to keep).
     pub fn recycle(self, pool: &super::BufferPool) {
-        pool.give(self.words);
+        if let Storage::Owned(words) = self.words {
+            pool.give(words);
+        }
     }
 
     /// The same buffer, recording which invocation wrote each byte (see [`Self::writers`]).
@@ -159,27 +190,34 @@ impl SharedBuffer {
     /// [`Self::copy_to`] for a buffer no other thread can reach (the run is over): plain
     /// loads, which the compiler turns into a vector copy (the relaxed atomic loads of
     /// `copy_to` go one word at a time, a quarter of the time of a 512 × 512 tensor kernel on
-    /// the JIT; docs/benchmarks.md, 2026-11-28).
+    /// the JIT; docs/benchmarks.md, 2026-11-28). A buffer in place copies with `copy_to` (its
+    /// words are the caller's: only ever accessed as atomics; never call it with those very
+    /// bytes as `out`, which hold the contents already).
     pub fn copy_out(&mut self, out: &mut Vec<u8>, parallel: bool) {
-        out.resize(self.len, 0);
-        let full = self.len / 4;
+        let len = self.len;
+        let Some(words) = self.words.owned_mut() else {
+            self.copy_to(out);
+            return;
+        };
+        out.resize(len, 0);
+        let full = len / 4;
         let copy = |out: &mut [u8], words: &mut [AtomicU32]| {
             for (c, w) in out.chunks_exact_mut(4).zip(words.iter_mut()) {
                 c.copy_from_slice(&w.get_mut().to_le_bytes());
             }
         };
-        if parallel && self.len >= PARALLEL_COPY_BYTES {
+        if parallel && len >= PARALLEL_COPY_BYTES {
             use rayon::prelude::*;
             out[..4 * full]
                 .par_chunks_mut(4 * COPY_CHUNK_WORDS)
-                .zip(self.words[..full].par_chunks_mut(COPY_CHUNK_WORDS))
+                .zip(words[..full].par_chunks_mut(COPY_CHUNK_WORDS))
                 .for_each(|(o, w)| copy(o, w));
         } else {
-            copy(&mut out[..4 * full], &mut self.words[..full]);
+            copy(&mut out[..4 * full], &mut words[..full]);
         }
         let tail = &mut out[4 * full..];
         if !tail.is_empty()
-            && let Some(w) = self.words.last_mut()
+            && let Some(w) = words.last_mut()
         {
             let n = tail.len();
             tail.copy_from_slice(&w.get_mut().to_le_bytes()[..n]);

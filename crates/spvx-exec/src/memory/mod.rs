@@ -8,6 +8,7 @@
 
 mod buffer;
 mod pool;
+mod storage;
 mod view;
 
 pub use buffer::SharedBuffer;

@@ -6,6 +6,7 @@
 //! merged in linear workgroup order (x fastest), so it is identical too. The first error in
 //! workgroup order is returned.
 
+mod in_place;
 mod kernel;
 mod runtime_arrays;
 mod workgroup;
@@ -17,6 +18,7 @@ use crate::memory::{BufferPool, SharedBuffer, TensorView};
 use crate::program::Program;
 use crate::report::{BufferWriters, JitUse, RunReport};
 use crate::resources::{BindingInfo, BindingKind, Resources, Tensor};
+use in_place::InPlace;
 use workgroup::Worker;
 
 /// Runs `prog` over `groups` workgroups against `res`, on the JIT's code `jit` when given and
@@ -46,6 +48,8 @@ pub fn run(
     crate::program::mma::check_program(prog, cfg.subgroup_size, &cfg.dpas)?;
     let total: u64 = groups.iter().map(|&g| g as u64).product();
     let width = cfg.subgroup_size as usize;
+    // (Before anything borrows `res` to read: the run holds it until its buffers are gone.)
+    let places = InPlace::find(prog, res, cfg);
     let ks = kernel::setup(prog, res)?;
     let local_size = ks.local_size;
     let invocations: u64 = local_size
@@ -62,7 +66,7 @@ pub fn run(
         )));
     }
 
-    let mut bound = bind(prog, res, &ks, cfg, pool)?;
+    let mut bound = bind(prog, res, &places, &ks, cfg, pool)?;
     let threads = match cfg.threads {
         Some(n) => n.max(1) as u64,
         None => rayon::current_num_threads() as u64,
@@ -145,7 +149,7 @@ pub fn run(
                 Err(why) => {
                     // Start over from the original inputs on the interpreter.
                     jit_use = JitUse::FellBack(why);
-                    let fresh = bind(prog, res, &ks, cfg, pool)?;
+                    let fresh = bind(prog, res, &places, &ks, cfg, pool)?;
                     std::mem::replace(&mut bound, fresh).recycle(pool);
                 }
             }
@@ -194,6 +198,11 @@ pub fn run(
                 binding: info.binding,
                 writers,
             });
+        }
+        // A buffer in place is the caller's bytes: nothing to copy (and they must not be
+        // borrowed while it lives).
+        if b.is_in_place() {
+            continue;
         }
         // Read-only buffers too: they come back unchanged (writes to them are dropped), and
         // copying them back lets a caller see that they were.
@@ -282,11 +291,13 @@ impl Bound {
     }
 }
 
-/// Copies the buffers and tensors of `res` into memory objects, in the program's binding
-/// order, then the Kernel buffer arguments and the elements of runtime arrays.
+/// Copies the buffers and tensors of `res` into memory objects (or uses them in place,
+/// `places`), in the program's binding order, then the Kernel buffer arguments and the
+/// elements of runtime arrays.
 fn bind(
     prog: &Program,
     res: &Resources,
+    places: &InPlace,
     ks: &kernel::KernelSetup,
     cfg: &RunConfig,
     pool: Option<&BufferPool>,
@@ -294,7 +305,7 @@ fn bind(
     let mut buffers = Vec::with_capacity(prog.bindings.len());
     let mut tensors = Vec::with_capacity(prog.bindings.len());
     let mut bytes_needed = 0u64;
-    for b in &prog.bindings {
+    for (i, b) in prog.bindings.iter().enumerate() {
         if b.count == 0 {
             // The placeholder of a runtime array (its elements follow every binding).
             buffers.push(SharedBuffer::new(&[], true));
@@ -302,46 +313,32 @@ fn bind(
             continue;
         }
         let mut view = None;
-        let (data, read_only) = match b.kind {
-            BindingKind::PushConstant => (res.push_constants.as_slice(), true),
-            BindingKind::Tensor => {
-                let t = res
-                    .tensor_element(b.set, b.binding, b.element_index())
-                    .ok_or_else(|| match b.element {
-                        Some(i) => ExecError::Tensor {
-                            set: b.set,
-                            binding: b.binding,
-                            message: format!(
-                                "no tensor bound as element {i} of the array of tensors"
-                            ),
-                        },
-                        None => ExecError::MissingBinding {
-                            set: b.set,
-                            binding: b.binding,
-                        },
-                    })?;
-                view = Some(tensor_view(b, t)?);
-                (t.data.as_slice(), false)
+        let read_only = matches!(
+            b.kind,
+            BindingKind::PushConstant | BindingKind::UniformBuffer
+        );
+        // (In place: the bytes are not looked at here; `InPlace::find` took them.)
+        let buffer = match places.buffer(i, read_only) {
+            Some(buffer) => {
+                if b.kind == BindingKind::Tensor {
+                    view = Some(tensor_view(b, bound_tensor(res, b)?)?);
+                }
+                buffer
             }
-            kind => {
-                let data = res
-                    .buffer_element(b.set, b.binding, b.element_index())
-                    .ok_or(match b.element {
-                        Some(index) => ExecError::MissingBufferElement {
-                            set: b.set,
-                            binding: b.binding,
-                            index,
-                        },
-                        None => ExecError::MissingBinding {
-                            set: b.set,
-                            binding: b.binding,
-                        },
-                    })?;
-                (data, kind == BindingKind::UniformBuffer)
+            None => {
+                let data = match b.kind {
+                    BindingKind::PushConstant => res.push_constants.as_slice(),
+                    BindingKind::Tensor => {
+                        let t = bound_tensor(res, b)?;
+                        view = Some(tensor_view(b, t)?);
+                        t.data.as_slice()
+                    }
+                    _ => bound_buffer(res, b)?,
+                };
+                SharedBuffer::new_in(pool, data, read_only, parallel_copies(cfg))
             }
         };
-        bytes_needed += data.len() as u64;
-        let buffer = SharedBuffer::new_in(pool, data, read_only, parallel_copies(cfg));
+        bytes_needed += buffer.len() as u64;
         buffers.push(if cfg.track_writers && !read_only {
             buffer.with_writer_tracking()
         } else {
@@ -373,6 +370,38 @@ fn bind(
         runtime,
         bytes: bytes_needed,
     })
+}
+
+/// The tensor `res` binds for `b`.
+fn bound_tensor<'r>(res: &'r Resources, b: &BindingInfo) -> Result<&'r Tensor, ExecError> {
+    res.tensor_element(b.set, b.binding, b.element_index())
+        .ok_or_else(|| match b.element {
+            Some(i) => ExecError::Tensor {
+                set: b.set,
+                binding: b.binding,
+                message: format!("no tensor bound as element {i} of the array of tensors"),
+            },
+            None => ExecError::MissingBinding {
+                set: b.set,
+                binding: b.binding,
+            },
+        })
+}
+
+/// The bytes of the buffer `res` binds for `b`.
+fn bound_buffer<'r>(res: &'r Resources, b: &BindingInfo) -> Result<&'r [u8], ExecError> {
+    res.buffer_element(b.set, b.binding, b.element_index())
+        .ok_or(match b.element {
+            Some(index) => ExecError::MissingBufferElement {
+                set: b.set,
+                binding: b.binding,
+                index,
+            },
+            None => ExecError::MissingBinding {
+                set: b.set,
+                binding: b.binding,
+            },
+        })
 }
 
 /// Whether large buffers are copied in and out on rayon's threads: unless the run asks for one
