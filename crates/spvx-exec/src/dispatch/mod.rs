@@ -6,6 +6,7 @@
 
 pub(crate) mod builtins;
 mod pool;
+mod share;
 
 use crate::config::RunConfig;
 use crate::error::ExecError;
@@ -13,7 +14,6 @@ use crate::exec::RawEvent;
 use crate::memory::{SharedBuffer, TensorView};
 use crate::program::Program;
 use crate::report::{PrintRecord, UbEvent};
-use rayon::prelude::*;
 
 /// Everything a workgroup needs that is the same for all workgroups.
 pub(crate) struct Dispatch<'a> {
@@ -109,8 +109,8 @@ pub struct Outcome {
 }
 
 /// Runs `job` for the workgroups `0..total` with one `worker()` state per thread: in
-/// parallel on rayon (the configured thread count's pool, `pool`, or the global pool), or on
-/// the calling thread in order, stopping after the first result `failed` says ends the
+/// parallel on the calling thread and rayon's (the configured thread count's pool, `pool`, or
+/// the global pool; `share`), or on the calling thread in order, stopping after the first result `failed` says ends the
 /// dispatch. Results in workgroup order. `Err`: the thread pool could not start.
 pub(crate) fn each_workgroup<W, T: Send>(
     d: &Dispatch,
@@ -132,9 +132,8 @@ pub(crate) fn each_workgroup<W, T: Send>(
         }
         return Ok(out);
     }
-    let go = || (0..total).into_par_iter().map_init(&worker, &job).collect();
-    match d.cfg.threads {
-        Some(n) => Ok(pool::with_threads(n)?.install(go)),
-        None => Ok(go()),
-    }
+    Ok(match d.cfg.threads {
+        Some(n) => share::share(Some(&*pool::with_threads(n)?), n, total, worker, job),
+        None => share::share(None, rayon::current_num_threads(), total, worker, job),
+    })
 }
