@@ -72,9 +72,14 @@ pub(super) fn share<W, T: Send>(
     if let Some(p) = mine.err().or(theirs) {
         resume_unwind(p);
     }
-    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    done.sort_unstable_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, t)| t).collect()
+    // Each job's result into its place (every job ran once: `claim` hands out each index once).
+    let mut slots: Vec<Option<T>> = std::iter::repeat_with(|| None)
+        .take(total as usize)
+        .collect();
+    for (i, t) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        slots[i as usize] = Some(t);
+    }
+    slots.into_iter().flatten().collect()
 }
 
 /// The calling thread's closure with its lifetime erased, for the pool's `'static` jobs.
