@@ -11,6 +11,8 @@
 
 use rayon::ThreadPool;
 use std::any::Any;
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::AtomicUsize;
@@ -29,15 +31,16 @@ pub(super) fn share<W, T: Send>(
     job: impl Fn(&mut W, u64) -> T + Sync,
 ) -> Vec<T> {
     let next = AtomicU64::new(0);
-    let done: Mutex<Vec<(u64, T)>> = Mutex::new(Vec::new());
+    let slots = Slots::new(total as usize);
     let drain = || {
         let mut state = None;
-        let mut mine = Vec::new();
         while let Some(range) = claim(&next, total, threads) {
             let w = state.get_or_insert_with(&worker);
-            mine.extend(range.map(|i| (i, job(w, i))));
+            for i in range {
+                // SAFETY: `claim` hands out each index once, so no other thread writes it.
+                unsafe { slots.put(i as usize, job(w, i)) };
+            }
         }
-        locked(&done).extend(mine);
     };
     let helpers = threads
         .saturating_sub(1)
@@ -72,14 +75,46 @@ pub(super) fn share<W, T: Send>(
     if let Some(p) = mine.err().or(theirs) {
         resume_unwind(p);
     }
-    // Each job's result into its place (every job ran once: `claim` hands out each index once).
-    let mut slots: Vec<Option<T>> = std::iter::repeat_with(|| None)
-        .take(total as usize)
-        .collect();
-    for (i, t) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        slots[i as usize] = Some(t);
+    // SAFETY: no job panicked, so every index was claimed and its result written, and every
+    // thread that wrote one has left the gate.
+    unsafe { slots.into_results() }
+}
+
+/// Each job's result, written in place by the thread that ran the job (as a collecting
+/// parallel iterator does: no result is moved or copied between threads' lists).
+struct Slots<T>(Vec<UnsafeCell<MaybeUninit<T>>>);
+
+// SAFETY: each slot is written by one thread (`put`'s contract) and read only after every
+// writer is done (`into_results`), so sharing the slots moves each `T` to one other thread.
+unsafe impl<T: Send> Sync for Slots<T> {}
+
+impl<T> Slots<T> {
+    fn new(n: usize) -> Slots<T> {
+        Slots(
+            std::iter::repeat_with(|| UnsafeCell::new(MaybeUninit::uninit()))
+                .take(n)
+                .collect(),
+        )
     }
-    slots.into_iter().flatten().collect()
+
+    /// # Safety
+    /// No other thread writes or reads slot `i` meanwhile, and it is written once.
+    unsafe fn put(&self, i: usize, t: T) {
+        unsafe { (*self.0[i].get()).write(t) };
+    }
+
+    /// The results in order. (After a panic the slots are dropped without their results,
+    /// which are leaked.)
+    ///
+    /// # Safety
+    /// Every slot has been written, by threads that have all finished (synchronised with
+    /// this one).
+    unsafe fn into_results(self) -> Vec<T> {
+        self.0
+            .into_iter()
+            .map(|c| unsafe { c.into_inner().assume_init() })
+            .collect()
+    }
 }
 
 /// The calling thread's closure with its lifetime erased, for the pool's `'static` jobs.
