@@ -372,9 +372,9 @@ impl Table {
             "Per kernel: {} warm-up round(s), then {} timed rounds (at least {} for a kernel with an \
              engine dispatch under {} ms), engine and device alternating. \
              engine ms and device ms are medians of one dispatch, end to end on a module prepared \
-             beforehand: engine = `CompiledModule::run` (inputs copied into engine memory, every \
-             workgroup run on the JIT, in its vector lanes where it chooses them, or, for the \
-             kernels it does not take, the interpreter (column engine), outputs copied back); interpreter ms = the same dispatch on the interpreter \
+             beforehand: engine = `CompiledModule::run` (the inputs the module may write copied into engine \
+             memory, the others read where they lie; every workgroup run on the JIT, in its vector lanes where it chooses them, or, for the \
+             kernels it does not take, the interpreter (column engine); outputs copied back); interpreter ms = the same dispatch on the interpreter \
              (JIT off) in the same rounds, for the kernels the JIT ran; device = `Prepared::dispatch` of spvx-vk \
              (inputs copied into the mapped buffers, dispatch submitted and waited for, every \
              buffer copied back). Ratio = device ms / engine ms (above 1: the engine is faster). \
