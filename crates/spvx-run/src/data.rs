@@ -4,7 +4,7 @@
 
 use crate::ElemType;
 use crate::npy::{NpyError, read_npy};
-use crate::prng::SplitMix64;
+use crate::prng::{IntSampler, SplitMix64};
 use spvx_num::element::ElemError;
 use std::path::{Path, PathBuf};
 
@@ -256,7 +256,8 @@ pub fn random_bytes(
                 });
             }
             let mask = elem.mask();
-            Ok(fill(elem, count, || (rng.int_in(*min, *max) as u64) & mask))
+            let ints = IntSampler::new(*min, *max);
+            Ok(fill(elem, count, || (ints.sample(&mut rng) as u64) & mask))
         }
         (Range::Float(min, max), Some(format), _) => {
             if !(min.is_finite() && max.is_finite() && min < max) {

@@ -31,7 +31,8 @@ pub struct Bound {
     pub resources: Resources,
     /// The entry point's bindings.
     pub bindings: Vec<BindingInfo>,
-    /// Each binding's input data, by (set, binding, element).
+    /// Each binding's input data, by (set, binding, element): its element type and shape (a
+    /// buffer's bytes are in `resources` only; here they are empty).
     pub inputs: BTreeMap<(u32, u32, u32), Data>,
     /// Each buffer binding's element type in the module ([`crate::element`]).
     pub elements: BTreeMap<(u32, u32), ElemType>,

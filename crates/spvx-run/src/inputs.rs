@@ -78,7 +78,8 @@ pub enum Warning {
 #[derive(Clone, Debug)]
 pub struct Inputs {
     pub resources: Resources,
-    /// Each binding's loaded data, by (set, binding, element).
+    /// Each binding's loaded data, by (set, binding, element): its element type and shape
+    /// (a buffer's bytes are in `resources` only; here they are empty).
     pub data: BTreeMap<(u32, u32, u32), Data>,
 }
 
@@ -175,7 +176,7 @@ impl RunPlan {
         let mut res = Resources::new();
         let mut loaded: BTreeMap<(u32, u32, u32), Data> = BTreeMap::new();
         for b in &self.buffers {
-            let data = self.load_buffer(b)?;
+            let mut data = self.load_buffer(b)?;
             if let Some(info) = bindings
                 .iter()
                 .find(|i| i.set == b.set && i.binding == b.binding)
@@ -190,7 +191,8 @@ impl RunPlan {
                 });
             }
             let index = b.index.unwrap_or(0);
-            res.set_buffer_element(b.set, b.binding, index, data.bytes.clone());
+            // (Moved, not copied: input data of tens of MiB is made once.)
+            res.set_buffer_element(b.set, b.binding, index, std::mem::take(&mut data.bytes));
             loaded.insert((b.set, b.binding, index), data);
         }
         for t in &self.tensors {

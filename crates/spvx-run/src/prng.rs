@@ -37,25 +37,64 @@ impl SplitMix64 {
     /// A uniformly distributed integer in `[min, max]` (`min <= max`; both within 64 bits of
     /// each other).
     pub fn int_in(&mut self, min: i128, max: i128) -> i128 {
-        let span = (max - min + 1) as u128;
-        if span > u64::MAX as u128 {
-            return min + self.next_u64() as i128;
-        }
-        let span = span as u64;
-        // 2^64 mod span, computed without 128-bit arithmetic: (2^64 - span) mod span.
-        let rejected_from = u64::MAX - (span.wrapping_neg() % span);
-        loop {
-            let x = self.next_u64();
-            if x <= rejected_from {
-                return min + (x % span) as i128;
-            }
-        }
+        IntSampler::new(min, max).sample(self)
     }
 
     /// A float in `[min, max)` as f64 (see the module comment).
     pub fn f64_in(&mut self, min: f64, max: f64) -> f64 {
         let u = (self.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0);
         min + (max - min) * u
+    }
+}
+
+/// The mapping of outputs to the integers `[min, max]` (module comment), its constants worked
+/// out once for many values (input data of millions of integers is made through it).
+#[derive(Clone, Copy, Debug)]
+pub struct IntSampler {
+    min: i128,
+    /// `max - min + 1`, or `None` for 2^64 (every output kept, offset by `min`).
+    span: Option<u64>,
+    /// The largest output kept: `2^64 - 1 - (2^64 mod span)`.
+    kept_to: u64,
+}
+
+impl IntSampler {
+    /// The sampler of `[min, max]` (`min <= max`; both within 64 bits of each other).
+    pub fn new(min: i128, max: i128) -> IntSampler {
+        let span = (max - min + 1) as u128;
+        match u64::try_from(span) {
+            Ok(span) => IntSampler {
+                min,
+                span: Some(span),
+                // 2^64 mod span, computed without 128-bit arithmetic: (2^64 - span) mod span.
+                kept_to: u64::MAX - (span.wrapping_neg() % span),
+            },
+            Err(_) => IntSampler {
+                min,
+                span: None,
+                kept_to: u64::MAX,
+            },
+        }
+    }
+
+    /// The next integer from `rng`.
+    #[inline]
+    pub fn sample(&self, rng: &mut SplitMix64) -> i128 {
+        let Some(span) = self.span else {
+            return self.min + rng.next_u64() as i128;
+        };
+        loop {
+            let x = rng.next_u64();
+            if x <= self.kept_to {
+                // (A power-of-two span, such as every value of a 32-bit type, takes no division.)
+                let r = if span.is_power_of_two() {
+                    x & (span - 1)
+                } else {
+                    x % span
+                };
+                return self.min + r as i128;
+            }
+        }
     }
 }
 
@@ -103,6 +142,43 @@ mod tests {
             seen[(v + 2) as usize] = true;
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    /// The sampler gives what the module comment's mapping gives, written out with 128-bit
+    /// arithmetic, for spans of every kind: small, odd, powers of two (all of u8 and u32),
+    /// just under 2^64 and 2^64.
+    #[test]
+    fn the_sampler_is_the_documented_mapping() {
+        let reference = |r: &mut SplitMix64, min: i128, max: i128| -> i128 {
+            let span = (max - min + 1) as u128;
+            loop {
+                let x = r.next_u64() as u128;
+                if x < (1u128 << 64) - ((1u128 << 64) % span) {
+                    return min + (x % span) as i128;
+                }
+            }
+        };
+        let ranges: [(i128, i128); 8] = [
+            (-3, 6),
+            (0, 2),
+            (0, 255),
+            (-128, 127),
+            (0, u32::MAX as i128),
+            (i32::MIN as i128, i32::MAX as i128),
+            (0, u64::MAX as i128 - 1),
+            (i64::MIN as i128, i64::MAX as i128),
+        ];
+        for (min, max) in ranges {
+            let (mut a, mut b) = (SplitMix64::new(77), SplitMix64::new(77));
+            let s = IntSampler::new(min, max);
+            for _ in 0..2000 {
+                assert_eq!(
+                    s.sample(&mut a),
+                    reference(&mut b, min, max),
+                    "[{min}, {max}]"
+                );
+            }
+        }
     }
 
     #[test]
