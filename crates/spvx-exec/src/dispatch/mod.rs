@@ -109,9 +109,10 @@ pub struct Outcome {
 }
 
 /// Runs `job` for the workgroups `0..total` with one `worker()` state per thread: in
-/// parallel on the calling thread and rayon's (the configured thread count's pool, `pool`, or
-/// the global pool; `share`), or on the calling thread in order, stopping after the first result `failed` says ends the
-/// dispatch. Results in workgroup order. `Err`: the thread pool could not start.
+/// parallel on the calling thread and rayon's (the configured thread count's pool, `pool`,
+/// or the global pool; `share`), or on the calling thread in order, stopping after the first
+/// result `failed` says ends the dispatch. Results in workgroup order. `Err`: the thread pool
+/// could not start.
 pub(crate) fn each_workgroup<W, T: Send>(
     d: &Dispatch,
     total: u64,
