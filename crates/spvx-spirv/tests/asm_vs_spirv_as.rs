@@ -108,7 +108,7 @@ impl Gen<'_> {
                     _ => self.route(kind),
                 };
                 let Some(e) = e else { return };
-                let _ = write!(out, " {}", self.target_name(kind, &e.name));
+                let _ = write!(out, " {}", self.target_name(kind, e.name));
                 let params = e.parameters.clone();
                 self.operands(&params, out);
             }
@@ -126,7 +126,7 @@ impl Gen<'_> {
     /// first non-supplement one.
     fn route(&self, kind: KindId) -> Option<spvx_spirv::grammar::Enumerant> {
         let k = self.g.kind(kind);
-        let usable = |e: &&spvx_spirv::grammar::Enumerant| !is_supplement(&e.name);
+        let usable = |e: &&spvx_spirv::grammar::Enumerant| !is_supplement(e.name);
         if let Some((t, _)) = &self.target
             && let Some(e) = k
                 .enumerants
@@ -187,7 +187,7 @@ fn line(g: &Grammar, inst: &spvx_spirv::grammar::Instruction, name: &str, gn: &m
     if has_result {
         ops = &ops[1..];
     }
-    match inst.name.as_str() {
+    match inst.name {
         // The set operand decides the instruction name that follows.
         "OpExtInst" | "OpExtInstWithForwardRefsKHR" => out.push_str(" %glsl Sqrt %ref"),
         // The selector must have a known integer type.
@@ -212,7 +212,7 @@ fn every_instruction_of_the_grammar_matches_spirv_as() {
     let mut text = String::from(PROLOGUE);
     let mut count = 0;
     for inst in &g.instructions {
-        if is_supplement(&inst.name) || inst.name == "OpExtInstWithForwardRefsKHR" {
+        if is_supplement(inst.name) || inst.name == "OpExtInstWithForwardRefsKHR" {
             continue;
         }
         for name in std::iter::once(&inst.name).chain(&inst.aliases) {
@@ -242,15 +242,15 @@ fn every_enumerant_of_every_kind_matches_spirv_as() {
         }
         // An instruction whose operands reach this kind.
         let Some(inst) = g.instructions.iter().find(|inst| {
-            !is_supplement(&inst.name)
-                && !matches!(inst.name.as_str(), "OpExtInst" | "OpSwitch")
+            !is_supplement(inst.name)
+                && !matches!(inst.name, "OpExtInst" | "OpSwitch")
                 && inst.operands.iter().any(|o| reaches(g, o.kind, kid))
         }) else {
             unreachable_kinds.push(kind.name.clone());
             continue;
         };
         for e in &kind.enumerants {
-            if is_supplement(&e.name) {
+            if is_supplement(e.name) {
                 continue;
             }
             for name in std::iter::once(&e.name).chain(&e.aliases) {
@@ -260,9 +260,9 @@ fn every_enumerant_of_every_kind_matches_spirv_as() {
                 let mut gn = Gen {
                     g,
                     next,
-                    target: Some((kid, name.clone())),
+                    target: Some((kid, name.to_string())),
                 };
-                text.push_str(&line(g, inst, &inst.name, &mut gn));
+                text.push_str(&line(g, inst, inst.name, &mut gn));
                 next = gn.next;
                 count += 1;
             }

@@ -91,10 +91,8 @@ fn every_section_opening_instruction_matches_spirv_dis() {
     let g = grammar();
     let mut checked = 0;
     for inst in &g.instructions {
-        let candidate = matches!(
-            inst.class.as_str(),
-            "Debug" | "Annotation" | "Type-Declaration"
-        ) || inst.name.starts_with("OpType");
+        let candidate = matches!(inst.class, "Debug" | "Annotation" | "Type-Declaration")
+            || inst.name.starts_with("OpType");
         if !candidate || generate::UNKNOWN_TO_SPIRV_TOOLS.contains(&inst.opcode) {
             continue;
         }
@@ -103,7 +101,7 @@ fn every_section_opening_instruction_matches_spirv_dis() {
         if inst.has_result(g) {
             line.push_str("%r = ");
         }
-        line.push_str(&inst.name);
+        line.push_str(inst.name);
         if inst.has_result_type(g) {
             line.push_str(" %t");
             ops = &ops[1..];
@@ -120,8 +118,8 @@ fn every_section_opening_instruction_matches_spirv_dis() {
                 Shape::ValueEnum | Shape::BitEnum => match k.enumerants.first() {
                     // Parameters of the first enumerant (e.g. Decoration RelaxedPrecision has
                     // none) are filled with ids, enough for the few that take them.
-                    Some(e) => std::iter::once(e.name.clone())
-                        .chain(e.parameters.iter().map(|_| "%ref".to_string()))
+                    Some(e) => std::iter::once(e.name)
+                        .chain(e.parameters.iter().map(|_| "%ref"))
                         .collect::<Vec<_>>()
                         .join(" "),
                     None => continue,
@@ -137,7 +135,7 @@ fn every_section_opening_instruction_matches_spirv_dis() {
             eprintln!("note: spirv-as rejected {line}");
             continue;
         };
-        assert_same_under_flags(&t, &inst.name, &binary, &["--comment"]);
+        assert_same_under_flags(&t, inst.name, &binary, &["--comment"]);
         checked += 1;
     }
     assert!(checked > 50, "only {checked} instructions checked");

@@ -67,7 +67,7 @@ fn fill(kind: KindId, out: &mut String) {
         Shape::ValueEnum | Shape::BitEnum => {
             if let Some(e) = k.enumerants.first() {
                 out.push(' ');
-                out.push_str(&e.name);
+                out.push_str(e.name);
                 for p in &e.parameters {
                     fill(p.kind, out);
                 }

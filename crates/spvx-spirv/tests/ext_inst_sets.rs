@@ -80,7 +80,7 @@ fn every_instruction_module(g: &Grammar, set: &ExtInstSet) -> String {
     );
     for (n, ei) in set.instructions.iter().enumerate() {
         let name = if set.disassembled_by_name {
-            ei.name.clone()
+            ei.name.to_string()
         } else {
             ei.number.to_string()
         };
@@ -95,7 +95,7 @@ fn every_instruction_module(g: &Grammar, set: &ExtInstSet) -> String {
 #[test]
 fn the_grammar_has_every_set_of_spirv_headers() {
     let g = grammar();
-    let names: Vec<&str> = g.ext_inst_sets.iter().map(|s| s.name.as_str()).collect();
+    let names: Vec<&str> = g.ext_inst_sets.iter().map(|s| s.name).collect();
     for expected in [
         "GLSL.std.450",
         "OpenCL.std",

@@ -75,7 +75,7 @@ fn every_extended_instruction_has_its_enum_value() {
         assert_eq!(set.instructions.len(), all.len(), "{import}");
         for (n, name) in all {
             assert_eq!(
-                set.instruction(n).map(|i| i.name.as_str()),
+                set.instruction(n).map(|i| i.name),
                 Some(name),
                 "{import} {n}"
             );

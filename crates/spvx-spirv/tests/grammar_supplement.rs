@@ -120,7 +120,7 @@ fn tensor_array_capabilities_declare_tensors() {
     assert_eq!(
         enc.enumerant_by_name("Float8UnsignedE8M0EXT")
             .map(|e| (e.value, e.capabilities.clone())),
-        Some((4226, vec!["Float8UnsignedE8M0EXT".to_string()]))
+        Some((4226, vec!["Float8UnsignedE8M0EXT"]))
     );
 }
 
@@ -180,5 +180,5 @@ OpCapability GroupNonUniformPartitionedEXT
     );
     // OpTypeVectorIdEXT is enabled by LongVectorEXT as well.
     let caps = &spvx_spirv::op::Op::TypeVectorIdEXT.desc().capabilities;
-    assert!(caps.iter().any(|c| c == "LongVectorEXT"), "{caps:?}");
+    assert!(caps.contains(&"LongVectorEXT"), "{caps:?}");
 }

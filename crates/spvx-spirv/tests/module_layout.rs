@@ -339,7 +339,7 @@ fn placement_of_named_opcodes() {
     }
     let names: Vec<&str> = TERMINATORS
         .iter()
-        .map(|&op| g.instruction(op).map_or("?", |i| i.name.as_str()))
+        .map(|&op| g.instruction(op).map_or("?", |i| i.name))
         .collect();
     assert_eq!(
         names,

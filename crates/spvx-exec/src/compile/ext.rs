@@ -114,7 +114,7 @@ impl Compiler<'_> {
                     let inst_name = spvx_spirv::grammar::grammar()
                         .ext_inst_set(name)
                         .and_then(|s| s.instruction(number))
-                        .map_or_else(|| format!("instruction {number}"), |i| i.name.clone());
+                        .map_or_else(|| format!("instruction {number}"), |i| i.name.to_string());
                     format!("the extended instruction set {name} ({inst_name})")
                 }
                 None => "an OpExtInst whose set is not an OpExtInstImport".to_string(),

@@ -219,7 +219,7 @@ impl<'t> Assembler<'_, 't> {
         if let Some(r) = result {
             if !has_result {
                 let k = AsmErrorKind::UnexpectedResultId {
-                    opcode: desc.name.clone(),
+                    opcode: desc.name.to_string(),
                     id: r.text(self.text).to_string(),
                 };
                 return Err(self.err(r, k));
@@ -229,7 +229,7 @@ impl<'t> Assembler<'_, 't> {
             }
         } else if has_result {
             let k = AsmErrorKind::MissingResultId {
-                opcode: desc.name.clone(),
+                opcode: desc.name.to_string(),
             };
             return Err(self.err(op_tok, k));
         }
@@ -239,7 +239,7 @@ impl<'t> Assembler<'_, 't> {
             tokens: self.tokens,
             pos: op_pos + 1,
             ids: &mut self.ids,
-            opcode_name: &desc.name,
+            opcode_name: desc.name,
             opcode_token: op_tok,
             pending_result: result,
             result_next: has_result && !has_result_type,

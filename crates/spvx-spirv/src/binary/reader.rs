@@ -78,7 +78,7 @@ pub fn read_words(words: &[u32]) -> Result<ParsedModule, BinaryError> {
         let opcode = (first & 0xffff) as u16;
         // Borrowed from the grammar: a name is only copied into an error.
         let name: Cow<'static, str> = match g.instruction_by_number(opcode) {
-            Some(i) => Cow::Borrowed(i.name.as_str()),
+            Some(i) => Cow::Borrowed(i.name),
             None => Cow::Owned(format!("opcode {opcode}")),
         };
         if count == 0 {

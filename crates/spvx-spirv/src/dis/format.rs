@@ -149,7 +149,7 @@ impl LineWriter<'_> {
             out.extend(std::iter::repeat_n(' ', n));
         }
         match self.g.instruction(inst.opcode) {
-            Some(d) => out.push_str(&d.name),
+            Some(d) => out.push_str(d.name),
             None => {
                 let _ = write!(out, "Op{}", inst.opcode);
             }
@@ -197,7 +197,7 @@ impl LineWriter<'_> {
                 c.push(out, RESET);
             }
             (OperandValue::Word(w), Shape::ValueEnum) => match kind.enumerant(*w) {
-                Some(e) => out.push_str(&e.name),
+                Some(e) => out.push_str(e.name),
                 None => {
                     let _ = write!(out, "{w}");
                 }
@@ -214,7 +214,7 @@ impl LineWriter<'_> {
                     .and_then(|s| s.instruction(*w));
                 c.push(out, RED);
                 match set {
-                    Some(e) => out.push_str(&e.name),
+                    Some(e) => out.push_str(e.name),
                     None => {
                         let _ = write!(out, "{w}");
                     }
@@ -226,7 +226,7 @@ impl LineWriter<'_> {
                     .ok()
                     .and_then(|op| g.instruction_by_number(op))
                 {
-                    Some(d) => out.push_str(d.name.strip_prefix("Op").unwrap_or(&d.name)),
+                    Some(d) => out.push_str(d.name.strip_prefix("Op").unwrap_or(d.name)),
                     None => {
                         let _ = write!(out, "{w}");
                     }
@@ -268,7 +268,7 @@ fn write_string_body(out: &mut String, s: &str) {
 fn write_mask(out: &mut String, kind: &crate::grammar::OperandKind, mask: u32) {
     if mask == 0 {
         if let Some(e) = kind.enumerant(0) {
-            out.push_str(&e.name);
+            out.push_str(e.name);
         } else {
             out.push('0');
         }
@@ -285,7 +285,7 @@ fn write_mask(out: &mut String, kind: &crate::grammar::OperandKind, mask: u32) {
         }
         first = false;
         match kind.enumerant(b) {
-            Some(e) => out.push_str(&e.name),
+            Some(e) => out.push_str(e.name),
             None => {
                 let _ = write!(out, "{b:#x}");
             }

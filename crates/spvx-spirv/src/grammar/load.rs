@@ -1,24 +1,33 @@
-//! Builds the [`Grammar`] from the vendored SPIRV-Headers JSON files and spvx's supplement.
+//! Builds the [`Grammar`] from the vendored SPIRV-Headers grammar files and spvx's supplement,
+//! in the binary form the build script stores them in ([`super::source`]).
 //!
-//! The JSON is compiled into the binary; it is not user input, so a malformed file is a build
-//! defect and fails loudly (the grammar tests load it on every test run).
+//! The grammar is compiled into the binary; it is not user input, so a malformed file is a build
+//! defect and fails loudly (the build script reads every file; the grammar tests build the table
+//! on every test run).
 
 use super::ImportName::{Exact, Prefix};
+use super::source::{GrammarSource, SourceInstruction, SourceKind, SourceOperand};
 use super::{
     CommonKinds, Enumerant, ExtInstSet, ExtInstruction, Grammar, ImportName, Instruction, KindId,
     Operand, OperandKind, Quantifier, Shape, Version, is_non_semantic_import,
 };
 use crate::op::Op;
-use serde::Deserialize;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
-const CORE: &str = include_str!("../../grammar/spirv.core.grammar.json");
-const SUPPLEMENT: &str = include_str!("../../grammar/supplement.json");
+/// The stored form of `grammar/$file` (written by the build script).
+macro_rules! stored {
+    ($file:literal) => {
+        include_bytes!(concat!(env!("OUT_DIR"), "/", $file, ".postcard"))
+    };
+}
+
+const CORE: &[u8] = stored!("spirv.core.grammar.json");
+const SUPPLEMENT: &[u8] = stored!("supplement.json");
 
 /// One vendored extended instruction set grammar and how spvx treats it.
 struct ExtSetSource {
     import: ImportName,
-    text: &'static str,
+    stored: &'static [u8],
     /// spirv-dis 2025.5 prints its instruction names.
     by_name: bool,
 }
@@ -27,7 +36,7 @@ macro_rules! ext_set {
     ($import:expr, $file:literal, $by_name:expr) => {
         ExtSetSource {
             import: $import,
-            text: include_str!(concat!("../../grammar/", $file)),
+            stored: stored!($file),
             by_name: $by_name,
         }
     };
@@ -111,104 +120,26 @@ const EXT_SETS: &[ExtSetSource] = &[
     ),
 ];
 
-#[derive(Deserialize)]
-struct JsonGrammar {
-    #[serde(default)]
-    major_version: Option<u8>,
-    #[serde(default)]
-    minor_version: Option<u8>,
-    #[serde(default)]
-    instructions: Vec<JsonInstruction>,
-    #[serde(default)]
-    operand_kinds: Vec<JsonKind>,
+fn read(name: &str, stored: &'static [u8]) -> GrammarSource<'static> {
+    postcard::from_bytes(stored)
+        .unwrap_or_else(|e| panic!("the stored grammar {name} does not read: {e}"))
 }
 
-#[derive(Deserialize)]
-struct JsonInstruction {
-    opname: String,
-    #[serde(default)]
-    class: String,
-    opcode: u32,
-    #[serde(default)]
-    aliases: Vec<String>,
-    #[serde(default)]
-    operands: Vec<JsonOperand>,
-    #[serde(default)]
-    capabilities: Vec<String>,
-    #[serde(default)]
-    extensions: Vec<String>,
-    #[serde(default)]
-    version: Option<String>,
-    #[serde(default, rename = "lastVersion")]
-    last_version: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct JsonOperand {
-    kind: String,
-    #[serde(default)]
-    quantifier: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct JsonKind {
-    category: String,
-    kind: String,
-    #[serde(default)]
-    enumerants: Vec<JsonEnumerant>,
-    #[serde(default)]
-    bases: Vec<String>,
-}
-
-#[derive(Deserialize)]
-struct JsonEnumerant {
-    enumerant: String,
-    value: serde_json::Value,
-    #[serde(default)]
-    aliases: Vec<String>,
-    #[serde(default)]
-    parameters: Vec<JsonOperand>,
-    #[serde(default)]
-    capabilities: Vec<String>,
-    #[serde(default)]
-    extensions: Vec<String>,
-    #[serde(default)]
-    version: Option<String>,
-    #[serde(default, rename = "lastVersion")]
-    last_version: Option<String>,
-}
-
-fn parse_json(name: &str, text: &str) -> JsonGrammar {
-    serde_json::from_str(text)
-        .unwrap_or_else(|e| panic!("vendored grammar {name} is malformed: {e}"))
-}
-
-fn parse_version(v: &Option<String>) -> Option<Version> {
-    let v = v.as_deref()?;
+fn parse_version(v: Option<&str>) -> Option<Version> {
+    let v = v?;
     let (major, minor) = v.split_once('.')?;
     Some(Version::new(major.parse().ok()?, minor.parse().ok()?))
-}
-
-fn enum_value(v: &serde_json::Value) -> u32 {
-    match v {
-        serde_json::Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
-        serde_json::Value::String(s) => s
-            .strip_prefix("0x")
-            .and_then(|h| u32::from_str_radix(h, 16).ok())
-            .or_else(|| s.parse().ok()),
-        _ => None,
-    }
-    .unwrap_or_else(|| panic!("vendored grammar has a bad enumerant value {v}"))
 }
 
 /// Operand kinds in grammar order, with supplement enumerants appended to existing kinds; a
 /// supplement enumerant named like an existing one adds its capabilities, extensions and
 /// aliases to it (e.g. implicit declarations the core grammar lacks). Takes both lists by value
-/// and moves their strings (building the grammar is a cost of every process).
-fn merge_kinds(core: Vec<JsonKind>, supplement: Vec<JsonKind>) -> Vec<JsonKind> {
-    let mut out: Vec<JsonKind> = Vec::with_capacity(core.len() + supplement.len());
+/// and moves their vectors (building the grammar is a cost of every process).
+fn merge_kinds(
+    core: Vec<SourceKind<'static>>,
+    supplement: Vec<SourceKind<'static>>,
+) -> Vec<SourceKind<'static>> {
+    let mut out: Vec<SourceKind<'static>> = Vec::with_capacity(core.len() + supplement.len());
     for k in core.into_iter().chain(supplement) {
         match out.iter_mut().find(|o| o.kind == k.kind) {
             Some(o) => {
@@ -231,7 +162,7 @@ fn merge_kinds(core: Vec<JsonKind>, supplement: Vec<JsonKind>) -> Vec<JsonKind> 
 
 /// Appends the names of `from` that `to` lacks, in order (a supplement entry's aliases,
 /// capabilities or extensions added to the core grammar's entry of the same name).
-fn add_missing(to: &mut Vec<String>, from: Vec<String>) {
+fn add_missing(to: &mut Vec<&'static str>, from: Vec<&'static str>) {
     for item in from {
         if !to.contains(&item) {
             to.push(item);
@@ -240,7 +171,7 @@ fn add_missing(to: &mut Vec<String>, from: Vec<String>) {
 }
 
 /// Looks a kind name up: the grammar's own kinds first (an extended set's), then the core's.
-fn resolve(local: &HashMap<String, KindId>, core: &HashMap<String, KindId>, name: &str) -> KindId {
+fn resolve(local: &HashMap<&str, KindId>, core: &HashMap<String, KindId>, name: &str) -> KindId {
     local
         .get(name)
         .or_else(|| core.get(name))
@@ -248,22 +179,26 @@ fn resolve(local: &HashMap<String, KindId>, core: &HashMap<String, KindId>, name
         .unwrap_or_else(|| panic!("vendored grammar names unknown operand kind {name}"))
 }
 
-fn operand(o: &JsonOperand, kind_id: &dyn Fn(&str) -> KindId) -> Operand {
+fn operand(o: &SourceOperand<'static>, kind_id: &dyn Fn(&str) -> KindId) -> Operand {
     Operand {
-        kind: kind_id(&o.kind),
-        quantifier: match o.quantifier.as_deref() {
+        kind: kind_id(o.kind),
+        quantifier: match o.quantifier {
             Some("?") => Quantifier::Optional,
             Some("*") => Quantifier::Variadic,
             _ => Quantifier::One,
         },
-        name: o.name.clone(),
+        name: o.name,
     }
 }
 
 /// One operand kind; `name` is the name spvx keys it by (set-qualified for an extended set),
-/// `k` the grammar's, whose enumerants' strings it takes.
-fn operand_kind(name: String, k: JsonKind, kind_id: &dyn Fn(&str) -> KindId) -> OperandKind {
-    let shape = match (k.category.as_str(), k.kind.as_str()) {
+/// `k` the grammar's, whose enumerants it takes.
+fn operand_kind(
+    name: String,
+    k: SourceKind<'static>,
+    kind_id: &dyn Fn(&str) -> KindId,
+) -> OperandKind {
+    let shape = match (k.category, k.kind) {
         ("Id", "IdResultType") => Shape::IdResultType,
         ("Id", "IdResult") => Shape::IdResult,
         ("Id", _) => Shape::IdRef,
@@ -276,7 +211,7 @@ fn operand_kind(name: String, k: JsonKind, kind_id: &dyn Fn(&str) -> KindId) -> 
         ("ValueEnum", _) => Shape::ValueEnum,
         ("BitEnum", _) => Shape::BitEnum,
         ("Composite", _) if k.bases.len() == 2 => {
-            Shape::Pair(kind_id(&k.bases[0]), kind_id(&k.bases[1]))
+            Shape::Pair(kind_id(k.bases[0]), kind_id(k.bases[1]))
         }
         (category, _) => {
             panic!("vendored grammar has an unknown operand kind category {category}")
@@ -286,23 +221,23 @@ fn operand_kind(name: String, k: JsonKind, kind_id: &dyn Fn(&str) -> KindId) -> 
         .enumerants
         .into_iter()
         .map(|e| Enumerant {
-            value: enum_value(&e.value),
+            value: e.value,
             parameters: e.parameters.iter().map(|o| operand(o, kind_id)).collect(),
-            version: parse_version(&e.version),
-            last_version: parse_version(&e.last_version),
+            version: parse_version(e.version),
+            last_version: parse_version(e.last_version),
             name: e.enumerant,
             aliases: e.aliases,
             capabilities: e.capabilities,
             extensions: e.extensions,
         })
         .collect();
-    let mut by_value = HashMap::with_capacity(enumerants.len());
-    let mut by_name = HashMap::with_capacity(enumerants.len());
+    let mut by_value = HashMap::with_capacity_and_hasher(enumerants.len(), Default::default());
+    let mut by_name = HashMap::with_capacity_and_hasher(enumerants.len(), Default::default());
     for (i, e) in enumerants.iter().enumerate() {
         by_value.entry(e.value).or_insert(i);
-        by_name.entry(e.name.clone()).or_insert(i);
+        by_name.entry(e.name).or_insert(i);
         for a in &e.aliases {
-            by_name.entry(a.clone()).or_insert(i);
+            by_name.entry(*a).or_insert(i);
         }
     }
     OperandKind {
@@ -322,10 +257,10 @@ fn ext_inst_set(
     kind_by_name: &mut HashMap<String, KindId>,
 ) -> ExtInstSet {
     let import = source.import.text();
-    let g = parse_json(import, source.text);
-    let mut local: HashMap<String, KindId> = HashMap::new();
+    let g = read(import, source.stored);
+    let mut local: HashMap<&str, KindId> = HashMap::default();
     for (i, k) in g.operand_kinds.iter().enumerate() {
-        local.insert(k.kind.clone(), KindId((kinds.len() + i) as u16));
+        local.insert(k.kind, KindId((kinds.len() + i) as u16));
     }
     let core: &HashMap<String, KindId> = kind_by_name;
     let kind_id = |name: &str| resolve(&local, core, name);
@@ -356,10 +291,10 @@ fn ext_inst_set(
     let by_name = instructions
         .iter()
         .enumerate()
-        .map(|(i, x)| (x.name.clone(), i))
+        .map(|(i, x)| (x.name, i))
         .collect();
     ExtInstSet {
-        name: import.to_string(),
+        name: import,
         import: source.import,
         non_semantic: is_non_semantic_import(import),
         disassembled_by_name: source.by_name,
@@ -370,8 +305,8 @@ fn ext_inst_set(
 }
 
 pub(super) fn build() -> Grammar {
-    let core = parse_json("spirv.core.grammar.json", CORE);
-    let supplement = parse_json("supplement.json", SUPPLEMENT);
+    let core = read("spirv.core.grammar.json", CORE);
+    let supplement = read("supplement.json", SUPPLEMENT);
     let version = Version::new(
         core.major_version.unwrap_or(1),
         core.minor_version.unwrap_or(6),
@@ -381,20 +316,20 @@ pub(super) fn build() -> Grammar {
     let mut kind_by_name: HashMap<String, KindId> = merged
         .iter()
         .enumerate()
-        .map(|(i, k)| (k.kind.clone(), KindId(i as u16)))
+        .map(|(i, k)| (k.kind.to_string(), KindId(i as u16)))
         .collect();
-    let no_local = HashMap::new();
+    let no_local = HashMap::default();
     let core_names = kind_by_name.clone();
     let kind_id = |name: &str| resolve(&no_local, &core_names, name);
 
     let mut kinds: Vec<OperandKind> = merged
         .into_iter()
-        .map(|k| operand_kind(k.kind.clone(), k, &kind_id))
+        .map(|k| operand_kind(k.kind.to_string(), k, &kind_id))
         .collect();
 
     // A supplement instruction named like a core one adds its aliases, capabilities and
     // extensions to it (names SPIRV-Headers gave later, e.g. OpTypeVectorIdEXT).
-    let mut merged_insts: Vec<JsonInstruction> = core.instructions;
+    let mut merged_insts: Vec<SourceInstruction<'static>> = core.instructions;
     for i in supplement.instructions {
         match merged_insts
             .iter_mut()
@@ -416,8 +351,8 @@ pub(super) fn build() -> Grammar {
                 .and_then(Op::from_number)
                 .unwrap_or_else(|| panic!("vendored grammar opcode {} has no Op", i.opcode)),
             operands: i.operands.iter().map(|o| operand(o, &kind_id)).collect(),
-            version: parse_version(&i.version),
-            last_version: parse_version(&i.last_version),
+            version: parse_version(i.version),
+            last_version: parse_version(i.last_version),
             name: i.opname,
             aliases: i.aliases,
             class: i.class,
@@ -431,15 +366,15 @@ pub(super) fn build() -> Grammar {
         .max()
         .unwrap_or(0);
     let mut by_opcode = vec![u32::MAX; max_opcode as usize + 1];
-    let mut by_name = HashMap::new();
+    let mut by_name = HashMap::default();
     for (i, inst) in instructions.iter().enumerate() {
         let slot = &mut by_opcode[inst.opcode.number() as usize];
         if *slot == u32::MAX {
             *slot = i as u32;
         }
-        by_name.entry(inst.name.clone()).or_insert(i);
+        by_name.entry(inst.name).or_insert(i);
         for a in &inst.aliases {
-            by_name.entry(a.clone()).or_insert(i);
+            by_name.entry(*a).or_insert(i);
         }
     }
 

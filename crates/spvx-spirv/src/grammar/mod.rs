@@ -4,7 +4,8 @@
 //! validator. It is built once, on first use, from the machine-readable grammar that SPIRV-Headers
 //! publishes (`grammar/spirv.core.grammar.json` and every extended instruction set grammar it
 //! ships, vendored from SDK 1.4.335) plus spvx's small supplement (`grammar/supplement.json`) for
-//! what those headers predate (SPV_VALVE_mixed_float_dot_product). The same JSON is the source of
+//! what those headers predate (SPV_VALVE_mixed_float_dot_product). The build script stores those
+//! files in a binary form read at run time (`source.rs` says why). The same JSON is the source of
 //! the `spirv` and `rspirv` crates; a test checks the table against them instruction by
 //! instruction.
 //!
@@ -16,10 +17,11 @@
 //! This module knows names, numbers and operand layouts only: no semantics.
 
 mod load;
+mod source;
 
 use crate::op::Op;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::LazyLock;
 
 /// A SPIR-V version, `major.minor`.
@@ -96,22 +98,22 @@ pub struct Operand {
     pub kind: KindId,
     pub quantifier: Quantifier,
     /// The grammar's name for the operand (e.g. `'Vector 1'`), where it gives one.
-    pub name: Option<String>,
+    pub name: Option<&'static str>,
 }
 
 /// One named value of a `ValueEnum` or one bit of a `BitEnum`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Enumerant {
     /// The canonical name (what the disassembler prints).
-    pub name: String,
+    pub name: &'static str,
     /// Other accepted spellings (e.g. `DotProductInputAllKHR`).
-    pub aliases: Vec<String>,
+    pub aliases: Vec<&'static str>,
     pub value: u32,
     /// Operands that follow the enumerant when it is used (e.g. `BuiltIn` after `Decoration BuiltIn`).
     pub parameters: Vec<Operand>,
     /// Capabilities enabling it (for a Capability enumerant: the ones it implicitly declares).
-    pub capabilities: Vec<String>,
-    pub extensions: Vec<String>,
+    pub capabilities: Vec<&'static str>,
+    pub extensions: Vec<&'static str>,
     /// The first SPIR-V version with it in core, if any.
     pub version: Option<Version>,
     /// The last SPIR-V version with it, if it was removed.
@@ -126,7 +128,7 @@ pub struct OperandKind {
     /// Enumerants in grammar order (values for `ValueEnum`, single bits and `None` for `BitEnum`).
     pub enumerants: Vec<Enumerant>,
     by_value: HashMap<u32, usize>,
-    by_name: HashMap<String, usize>,
+    by_name: HashMap<&'static str, usize>,
 }
 
 impl OperandKind {
@@ -150,15 +152,15 @@ impl OperandKind {
 #[derive(Clone, Debug)]
 pub struct Instruction {
     /// The canonical name, e.g. `OpSDot` (spirv-dis prints this one).
-    pub name: String,
+    pub name: &'static str,
     /// Other accepted names, e.g. `OpSDotKHR`.
-    pub aliases: Vec<String>,
+    pub aliases: Vec<&'static str>,
     pub opcode: Op,
     /// The grammar's instruction class, e.g. `Arithmetic` or `Type-Declaration`.
-    pub class: String,
+    pub class: &'static str,
     pub operands: Vec<Operand>,
-    pub capabilities: Vec<String>,
-    pub extensions: Vec<String>,
+    pub capabilities: Vec<&'static str>,
+    pub extensions: Vec<&'static str>,
     pub version: Option<Version>,
     pub last_version: Option<Version>,
 }
@@ -183,10 +185,10 @@ impl Instruction {
 /// An instruction of an extended instruction set (`OpExtInst`).
 #[derive(Clone, Debug)]
 pub struct ExtInstruction {
-    pub name: String,
+    pub name: &'static str,
     pub number: u32,
     pub operands: Vec<Operand>,
-    pub capabilities: Vec<String>,
+    pub capabilities: Vec<&'static str>,
 }
 
 /// How `OpExtInstImport` names select an extended instruction set: the rules of SPIRV-Tools
@@ -227,7 +229,7 @@ pub fn is_non_semantic_import(name: &str) -> bool {
 #[derive(Clone, Debug)]
 pub struct ExtInstSet {
     /// The import name (for a prefix rule: the prefix).
-    pub name: String,
+    pub name: &'static str,
     /// Which import names select the set.
     pub import: ImportName,
     /// A non-semantic set (`NonSemantic.…`): an instruction number it does not define is read as
@@ -238,7 +240,7 @@ pub struct ExtInstSet {
     pub disassembled_by_name: bool,
     pub instructions: Vec<ExtInstruction>,
     by_number: HashMap<u32, usize>,
-    by_name: HashMap<String, usize>,
+    by_name: HashMap<&'static str, usize>,
 }
 
 impl ExtInstSet {
@@ -277,7 +279,7 @@ pub struct Grammar {
     /// Index into `instructions` by opcode (`u32::MAX` where none): a dense table, because the
     /// binary reader looks an opcode up for every instruction.
     by_opcode: Vec<u32>,
-    by_name: HashMap<String, usize>,
+    by_name: HashMap<&'static str, usize>,
     kind_by_name: HashMap<String, KindId>,
 }
 
@@ -318,7 +320,7 @@ impl Grammar {
 
     /// The canonical name of a value of an enum kind, if it has one.
     pub fn enumerant_name(&self, kind: KindId, value: u32) -> Option<&str> {
-        self.kind(kind).enumerant(value).map(|e| e.name.as_str())
+        self.kind(kind).enumerant(value).map(|e| e.name)
     }
 }
 

@@ -113,7 +113,7 @@ impl ModuleIndex {
             return None;
         }
         let number = inst.operands.get(1).and_then(Operand::word)?;
-        Some(s.instruction(number)?.name.as_str())
+        Some(s.instruction(number)?.name)
     }
 
     /// The text of an `OpString`.

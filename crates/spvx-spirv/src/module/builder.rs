@@ -83,7 +83,7 @@ impl Builder {
         let Some(desc) = self.g.instruction(opcode) else {
             return Err(BuildError::UnknownInstruction(opcode.name().to_string()));
         };
-        let instruction = desc.name.clone();
+        let instruction = desc.name.to_string();
         match (desc.has_result_type(self.g), result_type) {
             (true, None) => return Err(BuildError::MissingResultType { instruction }),
             (false, Some(_)) => return Err(BuildError::UnexpectedResultType { instruction }),

@@ -12,7 +12,7 @@ pub fn render(inst: &Instruction) -> String {
     let g = grammar();
     let name = g
         .instruction(inst.opcode)
-        .map_or_else(|| format!("op{}", inst.opcode), |i| i.name.clone());
+        .map_or_else(|| format!("op{}", inst.opcode), |i| i.name.to_string());
     let mut s = name;
     if let Some(t) = inst.result_type {
         s += &format!(" T%{t}");

@@ -72,7 +72,7 @@ impl Gen<'_> {
                 };
                 let Some(e) = e else { return "0".into() };
                 let params = e.parameters.clone();
-                let mut s = e.name.clone();
+                let mut s = e.name.to_string();
                 for p in &params {
                     s.push(' ');
                     s.push_str(&self.logical(p));
@@ -82,7 +82,7 @@ impl Gen<'_> {
             Shape::BitEnum => {
                 let mask = value.unwrap_or(0);
                 let mask = match (mask, k.enumerant(0)) {
-                    (0, Some(e)) => return e.name.clone(),
+                    (0, Some(e)) => return e.name.to_string(),
                     // A mask kind without a name for 0 (spirv-as rejects a bare 0 there).
                     (0, None) => k.enumerants.first().map_or(0, |e| e.value),
                     (m, _) => m,
@@ -91,7 +91,7 @@ impl Gen<'_> {
                 let mut params = Vec::new();
                 for bit in 0..32 {
                     if let Some(e) = k.enumerant(1 << bit).filter(|_| mask & (1 << bit) != 0) {
-                        names.push(e.name.clone());
+                        names.push(e.name);
                         params.extend(e.parameters.clone());
                     }
                 }
@@ -156,11 +156,11 @@ impl Gen<'_> {
                 let _ = writeln!(self.out, "{r} = OpExtInstImport \"GLSL.std.450\"");
                 return;
             }
-            Op::ExtInst | Op::ExtInstWithForwardRefsKHR => return self.ext_insts(&desc.name),
+            Op::ExtInst | Op::ExtInstWithForwardRefsKHR => return self.ext_insts(desc.name),
             Op::SpecConstantOp => return self.spec_constant_ops(),
             _ => {}
         }
-        self.line(&desc.name, &desc.operands, None);
+        self.line(desc.name, &desc.operands, None);
         // Without the optional/variadic operands too.
         let required: Vec<Operand> = desc
             .operands
@@ -169,7 +169,7 @@ impl Gen<'_> {
             .cloned()
             .collect();
         if required.len() != desc.operands.len() {
-            self.line(&desc.name, &required, None);
+            self.line(desc.name, &required, None);
         }
         // Every enumerant of each enum kind, at the first place the kind appears.
         for (i, o) in desc.operands.iter().enumerate() {
@@ -196,7 +196,7 @@ impl Gen<'_> {
                 if k.name == "FPEncoding" && FP_ENCODINGS_UNKNOWN_TO_SPIRV_TOOLS.contains(&v) {
                     continue;
                 }
-                self.line(&desc.name, &desc.operands, Some((i, v)));
+                self.line(desc.name, &desc.operands, Some((i, v)));
             }
         }
     }

@@ -79,7 +79,7 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
 }
 
 /// True when any capability in `caps` is enabled (an empty list needs none).
-fn any_capability(ix: &ModuleIndex, caps: &[String]) -> bool {
+fn any_capability(ix: &ModuleIndex, caps: &[&str]) -> bool {
     caps.is_empty() || caps.iter().any(|c| ix.has_capability(c))
 }
 
@@ -89,7 +89,7 @@ fn availability(
     ix: &ModuleIndex,
     first: Option<Version>,
     last: Option<Version>,
-    extensions: &[String],
+    extensions: &[&str],
 ) -> Result<(), String> {
     let v = ix.header.version();
     if let Some(last) = last
@@ -123,14 +123,14 @@ fn instruction(ix: &ModuleIndex, inst: &Instruction) -> Result<(), CapabilityErr
             Ok(())
         } else {
             Err(CapabilityError::Instruction {
-                opcode: d.name.clone(),
+                opcode: d.name.to_string(),
                 capabilities: d.capabilities.join(" "),
             })
         };
     }
     availability(ix, d.version, d.last_version, &d.extensions).map_err(|requirement| {
         CapabilityError::Unavailable {
-            what: d.name.clone(),
+            what: d.name.to_string(),
             requirement,
         }
     })

@@ -132,8 +132,8 @@ pub fn check(ix: &ModuleIndex, opts: &Options, out: &mut Vec<ValError>) {
                 .first()
                 .and_then(|o| o.word())
                 .and_then(|c| caps.enumerant(c))
-                .filter(|e| KERNEL_ONLY.contains(&e.name.as_str()))
-                .map(|e| EnvError::KernelCapability(e.name.clone())),
+                .filter(|e| KERNEL_ONLY.contains(&e.name))
+                .map(|e| EnvError::KernelCapability(e.name.to_string())),
             Op::TypeTensorARM if !graphs => {
                 let id = inst.result.unwrap_or(0);
                 match ix.ty(id) {

@@ -25,9 +25,7 @@ use spvx_spirv::op::Op;
 
 /// The grammar class of `opcode` ("Type-Declaration", "Annotation", "Debug", ...).
 fn class(ix: &ModuleIndex, opcode: Op) -> &str {
-    ix.grammar
-        .instruction(opcode)
-        .map_or("", |i| i.class.as_str())
+    ix.grammar.instruction(opcode).map_or("", |i| i.class)
 }
 
 /// True for instructions whose id operands may name types and typeless ids freely.

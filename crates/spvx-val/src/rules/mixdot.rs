@@ -126,10 +126,7 @@ fn encoding_name(e: u32) -> &'static str {
 }
 
 fn check_use(ix: &ModuleIndex, inst: &Instruction) -> Result<(), MixedDotError> {
-    let class = ix
-        .grammar
-        .instruction(inst.opcode)
-        .map_or("", |d| d.class.as_str());
+    let class = ix.grammar.instruction(inst.opcode).map_or("", |d| d.class);
     let denied = matches!(
         class,
         "Arithmetic"

@@ -67,7 +67,7 @@ pub(super) fn check(cx: &Cx) -> Check {
         .grammar
         .ext_inst_set("GLSL.std.450")
         .and_then(|s| s.instruction(number))
-        .map_or_else(|| number.to_string(), |i| i.name.clone());
+        .map_or_else(|| number.to_string(), |i| i.name.to_string());
     let gcx = Glsl { cx, name };
     gcx.check(r)
 }
