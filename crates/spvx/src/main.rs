@@ -49,6 +49,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The JIT's code cache (spvx-exec `jit::code_cache`), except where compile times are
+    // measured: `spvx bench` reports the engine's compile from nothing.
+    if !matches!(cli.command, Command::Bench(_)) {
+        spvx_exec::jit::code_cache::set_dir(spvx_exec::jit::code_cache::dir_from_env());
+    }
     let result = match cli.command {
         Command::As(args) => cmd::asm::run(args),
         Command::Dis(args) => cmd::dis::run(args),

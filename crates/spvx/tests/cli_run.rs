@@ -1276,3 +1276,57 @@ fn print_shows_outputs_as_arrays() {
         ],
     );
 }
+
+/// The JIT's code cache (`SPVX_JIT_CACHE`, else `$XDG_CACHE_HOME/spvx/jit`): the first run of
+/// a module fills it, the second finds everything there (no new entry) and gives the same
+/// expected outputs; `off` writes nothing; `spvx bench` never uses it.
+#[test]
+fn the_jit_code_cache_follows_the_environment() {
+    let dir = tmp("jit-cache");
+    let xdg = dir.path().join("xdg");
+    let chosen = dir.path().join("chosen");
+    let run = |cache: Option<&Path>, args: &[&str]| {
+        let mut c = spvx();
+        c.current_dir(examples())
+            .args(args)
+            .env("XDG_CACHE_HOME", &xdg);
+        match cache {
+            Some(d) => c.env("SPVX_JIT_CACHE", d),
+            None => c.env_remove("SPVX_JIT_CACHE"),
+        };
+        let out = c.output().expect("spvx runs");
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let count = |d: &Path| std::fs::read_dir(d).map_or(0, |e| e.count());
+    let gemm = example("gemm_int8.toml");
+
+    assert!(run(Some(Path::new("off")), &["run", &gemm]).contains("PASS"));
+    assert!(!xdg.exists(), "off: nothing written");
+    let set = examples().join("../bench/set.toml").display().to_string();
+    let bench = [
+        "bench",
+        "--set",
+        &set,
+        "--filter",
+        "example_gemm_int8",
+        "--rounds",
+        "1",
+    ];
+    assert!(run(None, &bench).contains("example_gemm_int8"));
+    assert!(!xdg.exists(), "spvx bench: nothing written");
+
+    assert!(run(None, &["run", &gemm]).contains("PASS"));
+    let default = xdg.join("spvx").join("jit");
+    let first = count(&default);
+    assert!(first > 0, "the default directory holds the functions");
+    assert!(run(None, &["run", &gemm]).contains("PASS"));
+    assert_eq!(
+        count(&default),
+        first,
+        "the second run compiled nothing new"
+    );
+
+    assert!(run(Some(&chosen), &["run", &gemm]).contains("PASS"));
+    assert_eq!(count(&chosen), first, "SPVX_JIT_CACHE names the directory");
+}

@@ -135,8 +135,7 @@ pub fn compile_dumping(
         if dump.is_some() {
             ctx.set_disasm(true);
         }
-        module
-            .define_function(ids[fi], &mut ctx)
+        super::code_cache::define(&mut module, ids[fi], &mut ctx)
             .map_err(|e| fail(&format!("function {fi}"), &e))?;
         append_code(dump.as_deref_mut(), &format!("function {fi}"), &ctx);
         module.clear_context(&mut ctx);
@@ -161,8 +160,7 @@ pub fn compile_dumping(
                     .map_err(|e| fail("inlining the entry function", &e))?;
             }
             ctx.set_disasm(dump.is_some());
-            module
-                .define_function(id, &mut ctx)
+            super::code_cache::define(&mut module, id, &mut ctx)
                 .map_err(|e| fail("workgroup loop", &e))?;
             append_code(dump.as_deref_mut(), "workgroup loop", &ctx);
             module.clear_context(&mut ctx);
@@ -197,9 +195,7 @@ pub fn compile_dumping(
                 .map_err(|e| fail("inlining the entry function", &e))?;
         }
         ctx.set_disasm(dump.is_some());
-        module
-            .define_function(id, &mut ctx)
-            .map_err(|e| fail("round loop", &e))?;
+        super::code_cache::define(&mut module, id, &mut ctx).map_err(|e| fail("round loop", &e))?;
         append_code(dump.as_deref_mut(), "round loop", &ctx);
         module.clear_context(&mut ctx);
         Some(id)
@@ -226,9 +222,7 @@ pub fn compile_dumping(
                 b.finalize(module.target_config());
             }
             ctx.set_disasm(dump.is_some());
-            module
-                .define_function(id, &mut ctx)
-                .map_err(|e| fail("starts", &e))?;
+            super::code_cache::define(&mut module, id, &mut ctx).map_err(|e| fail("starts", &e))?;
             append_code(dump, "starts", &ctx);
             module.clear_context(&mut ctx);
             Some(id)
@@ -437,9 +431,7 @@ pub(super) fn finish_single(
     dump: Option<&mut String>,
 ) -> Result<NativeFn, String> {
     ctx.set_disasm(dump.is_some());
-    module
-        .define_function(id, ctx)
-        .map_err(|e| fail(name, &e))?;
+    super::code_cache::define(module, id, ctx).map_err(|e| fail(name, &e))?;
     append_code(dump, name, ctx);
     module.clear_context(ctx);
     module

@@ -55,9 +55,7 @@ pub(super) fn define(module: &mut JITModule, callout: FuncId) -> Result<FuncId, 
         b.seal_all_blocks();
         b.finalize(module.target_config());
     }
-    module
-        .define_function(id, &mut ctx)
-        .map_err(|e| fail("call-out trampoline", &e))?;
+    super::code_cache::define(module, id, &mut ctx).map_err(|e| fail("call-out trampoline", &e))?;
     module.clear_context(&mut ctx);
     Ok(id)
 }

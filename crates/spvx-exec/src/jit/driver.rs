@@ -332,6 +332,7 @@ impl Worker {
             tensor_spaces: (self.tensors.len() / super::runtime::TENSOR_WORDS) as u64,
             mixdot_config: super::lower_mixdot::config(&d.cfg.mixdot),
             callout_status: 0,
+            tables: super::runtime::StaticTables::new(),
         };
         let starts = Starts::new(d, wg);
         let mut steps = None;

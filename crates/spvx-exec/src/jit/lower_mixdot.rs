@@ -25,7 +25,7 @@ use super::runtime::CTX_MIXDOT_CONFIG;
 use crate::program::{FloatFmt, Inst, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
-use spvx_num::mixdot::abi::{config_word, entry};
+use spvx_num::mixdot::abi::config_word;
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp, ModelConfig};
 
 /// The configuration word of `model` for [`super::runtime::JitCtx::mixdot_config`]; the inline
@@ -124,7 +124,8 @@ impl FnLower<'_, '_, '_> {
         };
         let (xa, xb) = (pack(self, a), pack(self, b));
         let c = self.val(acc);
-        call_entry(self.b, entry(op, half, fp8), [xa, xb, c, word])
+        let offset = super::runtime::StaticTables::mixdot_offset(op, half, fp8);
+        call_entry(self.b, self.ctx, offset, [xa, xb, c, word])
     }
 
     /// The products a₀·b₀ and a₁·b₁ of two f16 pairs (registers `a`, `a + 1`, `b`, `b + 1`),
@@ -234,10 +235,11 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// An fp8 component (the low 8 bits of `x`) as an exact f64, from spvx-num's table of the
-    /// 256 values.
+    /// 256 values (its address in the context: `runtime::StaticTables`).
     fn fp8_value(&mut self, enc: Fp8Encoding, x: Value) -> Value {
-        let table: &'static [f64; 256] = spvx_num::mixdot::fast::fp8_table(enc);
-        let base = self.b.ins().iconst(I64, table.as_ptr() as i64);
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        let offset = super::runtime::StaticTables::fp8_offset(enc);
+        let base = self.b.ins().load(I64, flags, self.ctx, offset);
         let i = self.b.ins().band_imm_s(x, 0xff);
         let off = self.b.ins().ishl_imm_s(i, 3);
         let at = self.b.ins().iadd(base, off);

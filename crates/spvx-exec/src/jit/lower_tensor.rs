@@ -14,8 +14,8 @@
 
 use super::lower::{FnLower, I64};
 use super::runtime::{
-    CTX_TENSOR_SPACES, CTX_TENSORS, MAX_NATIVE_TENSOR_RANK, NO_TENSOR_ENTRY, TENSOR_BASE,
-    TENSOR_WORDS, tensor_access_word,
+    CTX_NO_TENSOR_ENTRY, CTX_TENSOR_SPACES, CTX_TENSORS, CTX_ZERO, MAX_NATIVE_TENSOR_RANK,
+    TENSOR_BASE, TENSOR_WORDS, tensor_access_word,
 };
 use crate::program::{Scalar, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -27,10 +27,6 @@ struct Bound {
     shape: Vec<Value>,
     strides: Vec<Value>,
 }
-
-/// Eight zero bytes that an element outside its tensor is "read" from (then replaced by the
-/// out-of-bounds value), so that reads need no branch.
-static ZEROS: u64 = 0;
 
 /// Flags of a load from the tensor table: it does not change while native code runs, so
 /// Cranelift may hoist such loads out of the workgroup loop.
@@ -51,7 +47,7 @@ impl FnLower<'_, '_, '_> {
         let table = self.b.ins().load(I64, flags, self.ctx, CTX_TENSORS);
         let at = self.b.ins().imul_imm_s(space, (TENSOR_WORDS * 8) as i64);
         let entry = self.b.ins().iadd(table, at);
-        let none = self.b.ins().iconst(I64, NO_TENSOR_ENTRY.as_ptr() as i64);
+        let none = self.b.ins().load(I64, flags, self.ctx, CTX_NO_TENSOR_ENTRY);
         self.b.ins().select(inside, entry, none)
     }
 
@@ -167,7 +163,9 @@ impl FnLower<'_, '_, '_> {
         } else {
             let t = self.bound_tensor(tensor, (rank, bytes), false, slow);
             let cs = self.coordinates(coords, rank, coord_bits);
-            let zeros = self.b.ins().iconst(I64, &ZEROS as *const u64 as i64);
+            // Eight zero bytes that an element outside its tensor is "read" from (then
+            // replaced by the out-of-bounds value), so that reads need no branch.
+            let zeros = self.b.ins().load(I64, table_flags(), self.ctx, CTX_ZERO);
             let mut values = Vec::with_capacity(count as usize);
             for k in 0..count {
                 let (ok, addr) = self.element(&t, &cs, k);

@@ -207,18 +207,21 @@ pub(super) fn widen_halves(b: &mut FunctionBuilder, f: Value) -> [Value; 2] {
     [lo, b.ins().fvpromote_low(hi)]
 }
 
-/// A call of spvx-num's C-ABI function `f` of a mixed dot (`mixdot::abi::entry`) on `args`
+/// A call of spvx-num's C-ABI function of a mixed dot (`mixdot::abi::entry`) whose address
+/// is at `offset` in the context `ctx` (`runtime::StaticTables::mixdot_offset`), on `args`
 /// (packed vector a, packed vector b, accumulator bits, configuration word): the result bits.
 pub(super) fn call_entry(
     b: &mut FunctionBuilder,
-    f: spvx_num::mixdot::abi::Entry,
+    ctx: Value,
+    offset: i32,
     args: [Value; 4],
 ) -> Value {
     let mut sig = Signature::new(b.func.signature.call_conv);
     sig.params.extend([AbiParam::new(types::I64); 4]);
     sig.returns.push(AbiParam::new(types::I64));
     let sig = b.import_signature(sig);
-    let callee = b.ins().iconst(types::I64, f as usize as i64);
+    let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+    let callee = b.ins().load(types::I64, flags, ctx, offset);
     let call = b.ins().call_indirect(sig, callee, &args);
     b.inst_results(call)[0]
 }

@@ -44,6 +44,7 @@ mod analysis;
 mod atomics;
 mod build;
 mod callout_trampoline;
+pub mod code_cache;
 mod diamond;
 mod driver;
 mod ext;

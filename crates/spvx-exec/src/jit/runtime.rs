@@ -68,6 +68,59 @@ pub struct JitCtx {
     /// The status of the last call-out, where the call-out trampoline (`build::callout_trampoline`)
     /// leaves it for the native code that called it.
     pub callout_status: u64,
+    /// Addresses of static tables the generated code reads, [`StaticTables`]: passed here
+    /// rather than written into the code, so that the code holds no address of this process
+    /// and the code cache (`code_cache`) can reuse it in another.
+    pub tables: StaticTables,
+}
+
+/// The static tables generated code reads (a field of [`JitCtx`]).
+#[repr(C)]
+pub struct StaticTables {
+    /// [`NO_TENSOR_ENTRY`].
+    pub no_tensor_entry: *const u64,
+    /// A zero word, read in place of an element outside a tensor (`lower_tensor`).
+    pub zero: *const u64,
+    /// spvx-num's values of the 256 fp8 encodings (`mixdot::fast::fp8_table`), E4M3 then E5M2.
+    pub fp8: [*const f64; 2],
+    /// spvx-num's C-ABI functions of the mixed dots (`mixdot::abi::ENTRIES`).
+    pub mixdot: [spvx_num::mixdot::abi::Entry; 8],
+}
+
+/// The one zero word [`StaticTables::zero`] points to.
+static ZERO: u64 = 0;
+
+impl StaticTables {
+    pub fn new() -> StaticTables {
+        use spvx_num::mixdot::{Fp8Encoding, fast::fp8_table};
+        StaticTables {
+            no_tensor_entry: NO_TENSOR_ENTRY.as_ptr(),
+            zero: &ZERO,
+            fp8: [Fp8Encoding::E4m3, Fp8Encoding::E5m2].map(|e| fp8_table(e).as_ptr()),
+            mixdot: spvx_num::mixdot::abi::ENTRIES,
+        }
+    }
+
+    /// The byte offset in [`JitCtx`] of spvx-num's C-ABI function of a mixed dot
+    /// (`mixdot::abi::entry_index`).
+    pub fn mixdot_offset(
+        op: spvx_num::mixdot::MixOp,
+        half: spvx_num::mixdot::Half16Encoding,
+        fp8: [spvx_num::mixdot::Fp8Encoding; 2],
+    ) -> i32 {
+        let index = spvx_num::mixdot::abi::entry_index(op, half, fp8);
+        CTX_MIXDOT_ENTRIES + 8 * index as i32
+    }
+
+    /// The byte offset in [`JitCtx`] of the pointer to `enc`'s fp8 table.
+    pub fn fp8_offset(enc: spvx_num::mixdot::Fp8Encoding) -> i32 {
+        use spvx_num::mixdot::Fp8Encoding;
+        CTX_FP8_TABLES
+            + match enc {
+                Fp8Encoding::E4m3 => 0,
+                Fp8Encoding::E5m2 => 8,
+            }
+    }
 }
 
 pub const CTX_SPACES: i32 = 0;
@@ -88,6 +141,10 @@ pub const CTX_TENSORS: i32 = 168;
 pub const CTX_TENSOR_SPACES: i32 = 176;
 pub const CTX_MIXDOT_CONFIG: i32 = 184;
 pub const CTX_CALLOUT_STATUS: i32 = 192;
+pub const CTX_NO_TENSOR_ENTRY: i32 = 200;
+pub const CTX_ZERO: i32 = 208;
+pub const CTX_FP8_TABLES: i32 = 216;
+pub const CTX_MIXDOT_ENTRIES: i32 = 232;
 
 // The offsets above are the fields' (checked when compiling).
 const _: () = {
@@ -111,6 +168,22 @@ const _: () = {
         (offset_of!(JitCtx, tensor_spaces), CTX_TENSOR_SPACES),
         (offset_of!(JitCtx, mixdot_config), CTX_MIXDOT_CONFIG),
         (offset_of!(JitCtx, callout_status), CTX_CALLOUT_STATUS),
+        (
+            offset_of!(JitCtx, tables) + offset_of!(StaticTables, no_tensor_entry),
+            CTX_NO_TENSOR_ENTRY,
+        ),
+        (
+            offset_of!(JitCtx, tables) + offset_of!(StaticTables, zero),
+            CTX_ZERO,
+        ),
+        (
+            offset_of!(JitCtx, tables) + offset_of!(StaticTables, fp8),
+            CTX_FP8_TABLES,
+        ),
+        (
+            offset_of!(JitCtx, tables) + offset_of!(StaticTables, mixdot),
+            CTX_MIXDOT_ENTRIES,
+        ),
         (offset_of!(Space, base), SPACE_BASE),
         (offset_of!(Space, len), SPACE_LEN),
         (offset_of!(Space, read_only), SPACE_READ_ONLY),

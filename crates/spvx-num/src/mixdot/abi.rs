@@ -125,23 +125,35 @@ extern "C" fn dot4_acc32_entry<const A_E5M2: bool, const B_E5M2: bool>(
     ))
 }
 
+/// Every entry point, at the index [`entry_index`] gives (a JIT passes this table to its code
+/// rather than writing the functions' addresses into it).
+pub const ENTRIES: [Entry; 8] = [
+    dot2_acc32_entry::<false>,
+    dot2_acc32_entry::<true>,
+    dot2_acc16_entry::<false>,
+    dot2_acc16_entry::<true>,
+    dot4_acc32_entry::<false, false>,
+    dot4_acc32_entry::<false, true>,
+    dot4_acc32_entry::<true, false>,
+    dot4_acc32_entry::<true, true>,
+];
+
+/// The index in [`ENTRIES`] of the entry point of `op` on `half` vectors (the Dot2 operations)
+/// or on `fp8` vectors (Dot4: vector 1's and vector 2's encodings).
+pub fn entry_index(op: MixOp, half: Half16Encoding, fp8: [Fp8Encoding; 2]) -> usize {
+    let bf16 = usize::from(half == Half16Encoding::Bf16);
+    let e5m2 = |e: Fp8Encoding| usize::from(e == Fp8Encoding::E5m2);
+    match op {
+        MixOp::Dot2Acc32 => bf16,
+        MixOp::Dot2Acc16 => 2 + bf16,
+        MixOp::Dot4Acc32 => 4 + 2 * e5m2(fp8[0]) + e5m2(fp8[1]),
+    }
+}
+
 /// The entry point of `op` on `half` vectors (the Dot2 operations) or on `fp8` vectors (Dot4:
 /// vector 1's and vector 2's encodings).
 pub fn entry(op: MixOp, half: Half16Encoding, fp8: [Fp8Encoding; 2]) -> Entry {
-    use Fp8Encoding::{E4m3, E5m2};
-    let bf16 = half == Half16Encoding::Bf16;
-    match op {
-        MixOp::Dot2Acc32 if bf16 => dot2_acc32_entry::<true>,
-        MixOp::Dot2Acc32 => dot2_acc32_entry::<false>,
-        MixOp::Dot2Acc16 if bf16 => dot2_acc16_entry::<true>,
-        MixOp::Dot2Acc16 => dot2_acc16_entry::<false>,
-        MixOp::Dot4Acc32 => match (fp8[0], fp8[1]) {
-            (E4m3, E4m3) => dot4_acc32_entry::<false, false>,
-            (E4m3, E5m2) => dot4_acc32_entry::<false, true>,
-            (E5m2, E4m3) => dot4_acc32_entry::<true, false>,
-            (E5m2, E5m2) => dot4_acc32_entry::<true, true>,
-        },
-    }
+    ENTRIES[entry_index(op, half, fp8)]
 }
 
 #[cfg(test)]

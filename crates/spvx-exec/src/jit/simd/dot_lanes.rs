@@ -71,8 +71,7 @@ pub(super) fn define(module: &mut JITModule, dump: Option<&mut String>) -> Resul
         b.finalize(module.target_config());
     }
     ctx.set_disasm(dump.is_some());
-    module
-        .define_function(id, &mut ctx)
+    crate::jit::code_cache::define(module, id, &mut ctx)
         .map_err(|e| fail("mixed-dot trampoline", &e))?;
     append_code(dump, "mixed-dot trampoline (preserve_all)", &ctx);
     module.clear_context(&mut ctx);

@@ -16,13 +16,13 @@ use super::dot_lanes;
 use super::lower::{HALVES, I32X4, I64, I64X2, V, VLower};
 use crate::jit::mixdot_models::{Form, model_sum, widen_halves};
 use crate::jit::runtime::CTX_MIXDOT_CONFIG;
+use crate::jit::runtime::StaticTables;
 use crate::program::Slot;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     Endianness, FuncRef, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value,
     types,
 };
-use spvx_num::mixdot::abi::entry;
 use spvx_num::mixdot::{Fp8Encoding, Half16Encoding, MixOp};
 
 /// The configuration word whose model the vector lanes compute inline: spvx-num's default
@@ -75,8 +75,9 @@ impl VLower<'_, '_, '_> {
         let args: Vec<_> = r.iter().map(|v| (*v).into()).collect();
         self.b.ins().brif(any, call_blk, &[], join, &args);
         self.b.switch_to_block(call_blk);
-        let f = entry(MixOp::Dot2Acc32, half, fp8);
-        let f = self.b.ins().iconst(I64, f as usize as i64);
+        let offset = StaticTables::mixdot_offset(MixOp::Dot2Acc32, half, fp8);
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        let f = self.b.ins().load(I64, flags, self.ctx, offset);
         let (tramp, slot) = self.dot_trampoline();
         let block = self.b.ins().stack_addr(I64, slot, 0);
         let t = MemFlagsData::trusted();
