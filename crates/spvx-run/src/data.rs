@@ -267,7 +267,7 @@ pub fn random_bytes(
                 });
             }
             let rounder = format.f64_rounder(spvx_num::float::RoundingMode::NearestEven, false);
-            Ok(fill(elem, count, || rounder.round(rng.f64_in(*min, *max))))
+            Ok(float_fill(elem.size(), count, seed, (*min, *max), &rounder))
         }
         (Range::Int(..), Some(_), _) => Err(RandomError::IntBoundsForFloat(elem)),
         _ => Err(RandomError::FloatBoundsForInt(elem)),
@@ -292,6 +292,54 @@ fn fill(elem: ElemType, count: u64, mut next: impl FnMut() -> u64) -> Vec<u8> {
         n => unreachable!("ElemType::size gives 1, 2, 4 or 8 bytes, not {n}"),
     }
 }
+
+/// A float fill of `count` elements of `size` bytes: each takes exactly one output of the
+/// generator, so the element `k` is made from `SplitMix64::after(seed, k)` alone, and pieces
+/// of [`FLOAT_PIECE`] elements are made on rayon's threads (the same bytes as one after the
+/// other; input data of millions of values is made here).
+fn float_fill(
+    size: usize,
+    count: u64,
+    seed: u64,
+    (min, max): (f64, f64),
+    rounder: &spvx_num::float::F64Rounder,
+) -> Vec<u8> {
+    use rayon::prelude::*;
+    fn piece<const N: usize>(
+        bytes: &mut [u8],
+        first: u64,
+        seed: u64,
+        (min, max): (f64, f64),
+        rounder: &spvx_num::float::F64Rounder,
+    ) {
+        let mut rng = SplitMix64::after(seed, first);
+        for chunk in bytes.chunks_exact_mut(N) {
+            let v = rounder.round(rng.f64_in(min, max));
+            chunk.copy_from_slice(&v.to_le_bytes()[..N]);
+        }
+    }
+    let mut bytes = vec![0u8; count as usize * size];
+    let each = FLOAT_PIECE * size;
+    let make = |(i, p): (usize, &mut [u8])| {
+        let first = (i * FLOAT_PIECE) as u64;
+        match size {
+            1 => piece::<1>(p, first, seed, (min, max), rounder),
+            2 => piece::<2>(p, first, seed, (min, max), rounder),
+            4 => piece::<4>(p, first, seed, (min, max), rounder),
+            8 => piece::<8>(p, first, seed, (min, max), rounder),
+            n => unreachable!("ElemType::size gives 1, 2, 4 or 8 bytes, not {n}"),
+        }
+    };
+    if count as usize > FLOAT_PIECE {
+        bytes.par_chunks_mut(each).enumerate().for_each(make);
+    } else {
+        bytes.chunks_mut(each).enumerate().for_each(make);
+    }
+    bytes
+}
+
+/// Elements per piece of a float fill made on one thread.
+const FLOAT_PIECE: usize = 1 << 16;
 
 /// A byte or element count: decimal, optionally with a binary suffix (`k`/`K`/`KiB` = 1024,
 /// `M`/`MiB` = 1024², `G`/`GiB` = 1024³).
@@ -359,6 +407,32 @@ mod tests {
         assert!(random_bytes(ElemType::I8, 1, &Range::Int(-129, 0), 1).is_err());
         assert!(random_bytes(ElemType::F16, 1, &Range::Float(1.0, 1.0), 1).is_err());
         assert!(random_bytes(ElemType::F16, 1, &Range::Int(0, 1), 1).is_err());
+    }
+
+    /// A float fill of several pieces (made on several threads) is the documented mapping in
+    /// order: each output of one generator, `min + (max - min) · (x >> 11) · 2^-53` in f64,
+    /// then to f32 by Rust's `as` (nearest even) or kept as f64.
+    #[test]
+    fn float_fills_across_pieces_are_the_mapping_in_order() {
+        let count = 2 * FLOAT_PIECE + 3;
+        let (min, max, seed) = (-3.0f64, 5.0f64, 99);
+        let mut rng = SplitMix64::new(seed);
+        let values: Vec<f64> = (0..count)
+            .map(|_| {
+                let u = (rng.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0);
+                min + (max - min) * u
+            })
+            .collect();
+        let f32s: Vec<u8> = values
+            .iter()
+            .flat_map(|&v| (v as f32).to_le_bytes())
+            .collect();
+        let f64s: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let range = Range::Float(min, max);
+        let got = random_bytes(ElemType::F32, count as u64, &range, seed).unwrap();
+        assert!(got == f32s, "f32 fill differs from the mapping");
+        let got = random_bytes(ElemType::F64, count as u64, &range, seed).unwrap();
+        assert!(got == f64s, "f64 fill differs from the mapping");
     }
 
     #[test]

@@ -25,7 +25,16 @@ impl SplitMix64 {
         SplitMix64 { state: seed }
     }
 
+    /// The generator for `seed` after `n` outputs: its state advances by a constant per output,
+    /// so the `n`-th output needs none of the ones before it.
+    pub fn after(seed: u64, n: u64) -> Self {
+        SplitMix64 {
+            state: seed.wrapping_add(n.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+        }
+    }
+
     /// The next 64-bit output.
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
@@ -101,6 +110,17 @@ impl IntSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_generator_after_n_outputs() {
+        for seed in [0, 1234567, u64::MAX] {
+            let mut r = SplitMix64::new(seed);
+            for n in 0..1000u64 {
+                let mut after = SplitMix64::after(seed, n);
+                assert_eq!(after.next_u64(), r.next_u64(), "seed {seed}, output {n}");
+            }
+        }
+    }
 
     #[test]
     fn reference_outputs() {
