@@ -6,8 +6,9 @@
 //! Off unless a process turns it on ([`set_dir`]; the `spvx` command does, see its README
 //! section). Entries are found by Cranelift's incremental-cache key: a SHA-256 of the function's
 //! IR, the target ISA and its flags, with Cranelift's version checked again when an entry is
-//! read. A function that holds an address of this process (a table spvx-num keeps) has a key
-//! of its own in every process, so it is compiled each time and never reused wrongly.
+//! read. The generated code holds no address of the process: static tables and spvx-num's
+//! functions are read from the context (`runtime::StaticTables`). A function that held one
+//! would have a key of its own in every process: compiled each time, never reused wrongly.
 //!
 //! Each entry file is `MAGIC`, a 64-bit FxHash of the payload and the payload (Cranelift's
 //! serialized code). An entry that is short, has another magic or whose hash does not match is
@@ -131,14 +132,13 @@ fn payload(file: &[u8]) -> Option<&[u8]> {
 impl CacheKvStore for DiskStore<'_> {
     fn get(&self, key: &[u8]) -> Option<Cow<'_, [u8]>> {
         let path = self.path(key);
-        let file = std::fs::read(&path).ok()?;
-        match payload(&file) {
-            Some(p) => Some(Cow::Owned(p.to_vec())),
-            None => {
-                let _ = std::fs::remove_file(&path);
-                None
-            }
+        let mut file = std::fs::read(&path).ok()?;
+        if payload(&file).is_none() {
+            let _ = std::fs::remove_file(&path);
+            return None;
         }
+        file.drain(..MAGIC.len() + 8);
+        Some(Cow::Owned(file))
     }
 
     fn insert(&mut self, key: &[u8], val: Vec<u8>) {

@@ -90,13 +90,18 @@ pub struct StaticTables {
 /// The one zero word [`StaticTables::zero`] points to.
 static ZERO: u64 = 0;
 
+/// The fp8 encodings in the order of [`StaticTables::fp8`].
+const FP8: [spvx_num::mixdot::Fp8Encoding; 2] = [
+    spvx_num::mixdot::Fp8Encoding::E4m3,
+    spvx_num::mixdot::Fp8Encoding::E5m2,
+];
+
 impl StaticTables {
     pub fn new() -> StaticTables {
-        use spvx_num::mixdot::{Fp8Encoding, fast::fp8_table};
         StaticTables {
             no_tensor_entry: NO_TENSOR_ENTRY.as_ptr(),
             zero: &ZERO,
-            fp8: [Fp8Encoding::E4m3, Fp8Encoding::E5m2].map(|e| fp8_table(e).as_ptr()),
+            fp8: FP8.map(|e| spvx_num::mixdot::fast::fp8_table(e).as_ptr()),
             mixdot: spvx_num::mixdot::abi::ENTRIES,
         }
     }
@@ -114,12 +119,8 @@ impl StaticTables {
 
     /// The byte offset in [`JitCtx`] of the pointer to `enc`'s fp8 table.
     pub fn fp8_offset(enc: spvx_num::mixdot::Fp8Encoding) -> i32 {
-        use spvx_num::mixdot::Fp8Encoding;
-        CTX_FP8_TABLES
-            + match enc {
-                Fp8Encoding::E4m3 => 0,
-                Fp8Encoding::E5m2 => 8,
-            }
+        let index = FP8.iter().position(|&e| e == enc);
+        CTX_FP8_TABLES + 8 * index.expect("FP8 lists every fp8 encoding") as i32
     }
 }
 
