@@ -1320,7 +1320,21 @@ fn the_jit_code_cache_follows_the_environment() {
     let default = xdg.join("spvx").join("jit");
     let first = count(&default);
     assert!(first > 0, "the default directory holds the functions");
-    assert!(run(None, &["run", &gemm]).contains("PASS"));
+    let mut second = spvx();
+    second
+        .current_dir(examples())
+        .args(["run", &gemm, "--timings"])
+        .env("XDG_CACHE_HOME", &xdg)
+        .env_remove("SPVX_JIT_CACHE");
+    let out = second.output().expect("spvx runs");
+    assert!(text(&out.stdout).contains("PASS"));
+    // (Every function reused: one entry can serve two functions alike, the call-out
+    // trampoline of the scalar code and of the vector lanes.)
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("JIT code cache (") && err.contains(" functions reused, 0 compiled"),
+        "{err}"
+    );
     assert_eq!(
         count(&default),
         first,

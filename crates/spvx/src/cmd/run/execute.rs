@@ -48,6 +48,17 @@ impl Timings {
             steps.join(", "),
             self.start.elapsed().as_secs_f64() * 1e3
         );
+        use spvx_exec::jit::code_cache;
+        let (reused, compiled) = code_cache::counts();
+        if let Some(dir) = code_cache::dir()
+            && reused + compiled > 0
+        {
+            eprintln!(
+                "JIT code cache ({}): {reused} of {} functions reused, {compiled} compiled",
+                dir.display(),
+                reused + compiled
+            );
+        }
     }
 }
 

@@ -190,8 +190,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub print: bool,
     /// Print on standard error how long each step took on the engine: reading, validating
-    /// and compiling the module (JIT included), loading the inputs, the dispatch, writing the
-    /// outputs, checking expectations, and the whole command.
+    /// and compiling the module, loading the inputs, the dispatch (the JIT's native code is
+    /// compiled at its start), writing the outputs, checking expectations, and the whole
+    /// command; with the JIT code cache on (SPVX_JIT_CACHE), how many of the JIT's functions
+    /// came from it.
     #[arg(long)]
     pub timings: bool,
     /// Undefined behaviour is an error naming the instruction, invocation and workgroup.
