@@ -243,7 +243,6 @@ pub fn random_bytes(
     range: &Range,
     seed: u64,
 ) -> Result<Vec<u8>, RandomError> {
-    let mut rng = SplitMix64::new(seed);
     match (range, elem.float_format(), elem.int_range()) {
         (Range::Int(min, max), None, Some((lo, hi))) => {
             if min > max || *min < lo || *max > hi {
@@ -257,6 +256,7 @@ pub fn random_bytes(
             }
             let mask = elem.mask();
             let ints = IntSampler::new(*min, *max);
+            let mut rng = SplitMix64::new(seed);
             Ok(fill(elem, count, || (ints.sample(&mut rng) as u64) & mask))
         }
         (Range::Float(min, max), Some(format), _) => {
@@ -275,7 +275,9 @@ pub fn random_bytes(
 }
 
 /// `count` elements of `elem`, each the low bytes of `next()` little-endian, in order, each
-/// written with a store of its size (input data of millions of values is made here).
+/// written with a store of its size: integer fills, whose elements take a varying number of
+/// the generator's outputs (rejection), so are made one after the other (float fills:
+/// [`float_fill`]).
 fn fill(elem: ElemType, count: u64, mut next: impl FnMut() -> u64) -> Vec<u8> {
     fn sized<const N: usize>(count: u64, next: &mut impl FnMut() -> u64) -> Vec<u8> {
         let mut bytes = vec![0u8; count as usize * N];

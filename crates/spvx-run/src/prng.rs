@@ -13,6 +13,9 @@
 //!   arithmetic (IEEE-754 double, round to nearest even at each step), then `v` rounded to nearest
 //!   even into the element type.
 
+/// SplitMix64's increment of the state per output (the golden ratio's 64-bit fraction).
+const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// The SplitMix64 generator.
 #[derive(Clone, Debug)]
 pub struct SplitMix64 {
@@ -29,14 +32,14 @@ impl SplitMix64 {
     /// so the `n`-th output needs none of the ones before it.
     pub fn after(seed: u64, n: u64) -> Self {
         SplitMix64 {
-            state: seed.wrapping_add(n.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+            state: seed.wrapping_add(n.wrapping_mul(GAMMA)),
         }
     }
 
     /// The next 64-bit output.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.state = self.state.wrapping_add(GAMMA);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

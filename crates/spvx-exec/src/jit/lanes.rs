@@ -148,7 +148,7 @@ impl FnLower<'_, '_, '_> {
             .b
             .ins()
             .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, word, RESUME);
-        let invariant = MemFlagsData::trusted().with_readonly().with_can_move();
+        let invariant = crate::jit::runtime::invariant();
         self.budget = self.b.ins().load(I64, invariant, self.ctx, CTX_BUDGET);
         self.table = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACES);
         self.space_count = self.b.ins().load(I64, invariant, self.ctx, CTX_SPACE_COUNT);

@@ -22,7 +22,9 @@ use super::floats;
 use super::group;
 use super::liveness;
 use super::loops::{BarrierLoops, CounterStep};
-use super::runtime::{self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE};
+use super::runtime::{
+    self, CTX_BUDGET, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS, SPACE_SIZE, invariant,
+};
 use super::{Callout, status};
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -728,12 +730,4 @@ pub(super) fn load_space(
 /// The byte offset of word `index` of an invocation's state.
 fn word_offset(index: i64) -> i32 {
     i32::try_from(index * 8).expect("a register file of fewer than 2^28 words")
-}
-
-/// Flags of a load from the context or the space table: memory that no one writes while a
-/// native function runs (the driver and the round loop change them only between calls), so
-/// Cranelift may move the load to where its value is first needed, or out of loops, instead of
-/// making every call pay for it at entry.
-fn invariant() -> MemFlagsData {
-    MemFlagsData::trusted().with_readonly().with_can_move()
 }

@@ -46,7 +46,7 @@ impl FnLower<'_, '_, '_> {
     ) {
         let word = self.b.ins().load(
             I64,
-            MemFlagsData::trusted().with_readonly().with_can_move(),
+            crate::jit::runtime::invariant(),
             self.ctx,
             CTX_MIXDOT_CONFIG,
         );
@@ -237,17 +237,14 @@ impl FnLower<'_, '_, '_> {
     /// An fp8 component (the low 8 bits of `x`) as an exact f64, from spvx-num's table of the
     /// 256 values (its address in the context: `runtime::StaticTables`).
     fn fp8_value(&mut self, enc: Fp8Encoding, x: Value) -> Value {
-        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        let flags = crate::jit::runtime::invariant();
         let offset = super::runtime::StaticTables::fp8_offset(enc);
         let base = self.b.ins().load(I64, flags, self.ctx, offset);
         let i = self.b.ins().band_imm_s(x, 0xff);
         let off = self.b.ins().ishl_imm_s(i, 3);
         let at = self.b.ins().iadd(base, off);
-        self.b.ins().load(
-            types::F64,
-            MemFlagsData::trusted().with_readonly().with_can_move(),
-            at,
-            0,
-        )
+        self.b
+            .ins()
+            .load(types::F64, crate::jit::runtime::invariant(), at, 0)
     }
 }

@@ -28,18 +28,12 @@ struct Bound {
     strides: Vec<Value>,
 }
 
-/// Flags of a load from the tensor table: it does not change while native code runs, so
-/// Cranelift may hoist such loads out of the workgroup loop.
-fn table_flags() -> MemFlagsData {
-    MemFlagsData::trusted().with_readonly().with_can_move()
-}
-
 impl FnLower<'_, '_, '_> {
     /// The address of the tensor table entry (`runtime::tensor_table`) of the space of the
     /// tensor in register `tensor`: `NO_TENSOR_ENTRY` for a space past the table, so that every
     /// load from it is safe wherever Cranelift moves it.
     fn tensor_entry(&mut self, tensor: Slot) -> Value {
-        let flags = table_flags();
+        let flags = super::runtime::invariant();
         let p = self.val(tensor);
         let space = self.b.ins().ushr_imm_s(p, 48);
         let spaces = self.b.ins().load(I64, flags, self.ctx, CTX_TENSOR_SPACES);
@@ -62,7 +56,7 @@ impl FnLower<'_, '_, '_> {
         write: bool,
         slow: Block,
     ) -> Bound {
-        let flags = table_flags();
+        let flags = super::runtime::invariant();
         let entry = self.tensor_entry(tensor);
         let word = |w: usize| (w * 8) as i32;
         let r = self
@@ -165,7 +159,10 @@ impl FnLower<'_, '_, '_> {
             let cs = self.coordinates(coords, rank, coord_bits);
             // Eight zero bytes that an element outside its tensor is "read" from (then
             // replaced by the out-of-bounds value), so that reads need no branch.
-            let zeros = self.b.ins().load(I64, table_flags(), self.ctx, CTX_ZERO);
+            let zeros = self
+                .b
+                .ins()
+                .load(I64, super::runtime::invariant(), self.ctx, CTX_ZERO);
             let mut values = Vec::with_capacity(count as usize);
             for k in 0..count {
                 let (ok, addr) = self.element(&t, &cs, k);
@@ -246,7 +243,7 @@ impl FnLower<'_, '_, '_> {
     ) {
         let (slow, join) = (self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(slow);
-        let flags = table_flags();
+        let flags = super::runtime::invariant();
         if dim as usize >= MAX_NATIVE_TENSOR_RANK {
             self.b.ins().jump(slow, &[]);
         } else {

@@ -220,7 +220,7 @@ pub(super) fn call_entry(
     sig.params.extend([AbiParam::new(types::I64); 4]);
     sig.returns.push(AbiParam::new(types::I64));
     let sig = b.import_signature(sig);
-    let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+    let flags = crate::jit::runtime::invariant();
     let callee = b.ins().load(types::I64, flags, ctx, offset);
     let call = b.ins().call_indirect(sig, callee, &args);
     b.inst_results(call)[0]

@@ -124,6 +124,16 @@ impl StaticTables {
     }
 }
 
+/// Flags of a load from the context, the space table or the tensor table: memory that no one
+/// writes while a native function runs (the driver and the round loop change them only between
+/// calls), so Cranelift may move the load to where its value is first needed, or out of loops,
+/// instead of making every call pay for it at entry.
+pub fn invariant() -> cranelift_codegen::ir::MemFlagsData {
+    cranelift_codegen::ir::MemFlagsData::trusted()
+        .with_readonly()
+        .with_can_move()
+}
+
 pub const CTX_SPACES: i32 = 0;
 pub const CTX_SPACE_COUNT: i32 = 8;
 pub const CTX_STEPS: i32 = 16;

@@ -662,7 +662,7 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
 
     /// The step budget (at most `i64::MAX`: no run takes 2^63 steps).
     fn budget(&mut self) -> Value {
-        let t = MemFlagsData::trusted().with_readonly().with_can_move();
+        let t = crate::jit::runtime::invariant();
         let budget = self.b.ins().load(I64, t, self.ctx, CTX_BUDGET);
         let most = self.b.ins().iconst(I64, i64::MAX);
         self.b.ins().umin(budget, most)

@@ -42,7 +42,7 @@ impl VLower<'_, '_, '_> {
         fp8: [Fp8Encoding; 2],
         (dst, a, b, acc): (Slot, Slot, Slot, Slot),
     ) {
-        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        let flags = crate::jit::runtime::invariant();
         let word = self.b.ins().load(I64, flags, self.ctx, CTX_MIXDOT_CONFIG);
         let words = [a, b].map(|s| self.pair_words(s));
         let c = self.get(acc);
@@ -76,7 +76,7 @@ impl VLower<'_, '_, '_> {
         self.b.ins().brif(any, call_blk, &[], join, &args);
         self.b.switch_to_block(call_blk);
         let offset = StaticTables::mixdot_offset(MixOp::Dot2Acc32, half, fp8);
-        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        let flags = crate::jit::runtime::invariant();
         let f = self.b.ins().load(I64, flags, self.ctx, offset);
         let (tramp, slot) = self.dot_trampoline();
         let block = self.b.ins().stack_addr(I64, slot, 0);
