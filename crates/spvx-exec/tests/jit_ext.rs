@@ -638,21 +638,17 @@ fn integer_dots_of_every_form_agree_on_range_ends() {
 }
 
 /// Fixed-point sqrt and sin (the benchmark kernel) on edge inputs: zero, the extremes, values
-/// whose sqrt argument is negative (reported: the JIT falls back), random ones. The engine runs
-/// this kernel on the interpreter (its fixed-point instructions count as call-outs:
-/// `jit::prefers_interpreter`), so the JIT is tested here through `with_jit_always`.
+/// whose sqrt argument is negative (reported: the JIT falls back), random ones. The JIT takes
+/// the kernel (SAbs native, the fixed-point functions through spvx-num's C-ABI function:
+/// `jit::lower_fixed`, the interpreter only for what that leaves unsettled).
 #[test]
 fn fixed_point_functions_agree_on_edge_inputs() {
-    let default = module(
+    let m = module(
         "../../bench/fixed_fn.spvasm",
         "main",
         &CompileOptions::default(),
     );
-    let why = default
-        .jit_code()
-        .expect_err("the engine prefers the interpreter for this kernel");
-    assert!(why.contains("fixed-point"), "{why}");
-    let m = default.with_jit_always();
+    m.jit_code().expect("the JIT takes the fixed-point kernel");
     let mut rng = Rng(0xf1ed);
     let mut x: Vec<u32> = vec![
         0,

@@ -17,6 +17,7 @@
 //!
 //! Every semantic decision is in `docs/semantics/fixed-point.md`.
 
+pub mod abi;
 mod ball;
 mod batch;
 mod consts;

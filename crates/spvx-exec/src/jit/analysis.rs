@@ -132,20 +132,19 @@ pub fn prefers_interpreter(prog: &Program) -> Option<String> {
     let code = prog.functions.iter().flat_map(|f| f.code.iter());
     let total = code.clone().count();
     // (Subgroup instructions are no call-outs: they run once per subgroup, at a rendezvous.)
-    // A fixed-point function counts as one: the JIT calls the interpreter's function for each
-    // invocation, one lane at a time, where the interpreter evaluates all of a subgroup's lanes
-    // in one spvx-num batch (`exec::fixed`); on the fixed-point benchmark kernel the
-    // interpreter measured about twice as fast (docs/benchmarks.md).
+    // A fixed-point function wider than 64 bits counts as one: the JIT calls the interpreter's
+    // function for it; narrower ones call spvx-num's fast path directly (`lower_fixed`).
     let called = code
         .filter(|i| {
-            (!native(i) || matches!(i, Inst::Fixed { .. })) && super::group::shape(i).is_none()
+            let host_fixed = matches!(i, Inst::Fixed { op, .. }
+                if super::lower_fixed::fixed_index(prog, op).is_none());
+            (!native(i) || host_fixed) && super::group::shape(i).is_none()
         })
         .count();
     (called > 0 && called * 100 >= super::MAX_CALLOUT_PERCENT * total).then(|| {
         format!(
             "{called} of its {total} instructions would be call-outs into the interpreter \
-             (fixed-point functions included: the interpreter evaluates a subgroup's lanes in \
-             one batch) ({}% or more): the interpreter runs it faster",
+             ({}% or more): the interpreter runs it faster",
             super::MAX_CALLOUT_PERCENT
         )
     })
@@ -190,7 +189,7 @@ pub fn native(inst: &Inst) -> bool {
         | Inst::AccessChain { .. }
         | Inst::Load { .. }
         | Inst::Store { .. } => true,
-        Inst::IUn { .. } => true,
+        Inst::IUn { .. } | Inst::IMath { .. } => true,
         Inst::Convert { op, .. } => match *op {
             ConvOp::UConvert { .. } | ConvOp::SConvert { .. } => true,
             // fp32/fp64 → 8/16/32/64-bit integers (truncating, saturating: the hardware's
@@ -250,6 +249,7 @@ pub fn native_dsts(inst: &Inst, mut f: impl FnMut(Slot)) {
         | Inst::Const { dst, .. }
         | Inst::IBin { dst, .. }
         | Inst::IUn { dst, .. }
+        | Inst::IMath { dst, .. }
         | Inst::ICmp { dst, .. }
         | Inst::Logic { dst, .. }
         | Inst::LNot { dst, .. }
@@ -399,6 +399,7 @@ pub fn native_reads(inst: &Inst, mut f: impl FnMut(Slot)) {
         }
         Inst::IUn { a, .. } | Inst::LNot { a, .. } | Inst::Convert { a, .. } => f(*a),
         Inst::FNeg { a, .. } => f(*a),
+        Inst::IMath { func, args, .. } => args[..func.arity()].iter().for_each(|a| f(*a)),
         Inst::Select { cond, a, b, .. } => {
             f(*cond);
             f(*a);

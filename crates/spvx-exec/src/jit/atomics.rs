@@ -107,6 +107,7 @@ pub fn private_sums(prog: &Program, constants: &HashMap<Slot, u64>) -> Vec<u32> 
             | Inst::Const { .. }
             | Inst::IBin { .. }
             | Inst::IUn { .. }
+            | Inst::IMath { .. }
             | Inst::IWide { .. }
             | Inst::ICmp { .. }
             | Inst::FBin { .. }

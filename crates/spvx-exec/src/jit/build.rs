@@ -260,6 +260,7 @@ pub fn compile_dumping(
         state_words,
         natively_lowered,
         called_out,
+        fixed_ops: super::lower_fixed::fixed_ops(prog),
     })
 }
 

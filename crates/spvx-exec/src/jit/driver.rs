@@ -333,6 +333,7 @@ impl Worker {
             mixdot_config: super::lower_mixdot::config(&d.cfg.mixdot),
             callout_status: 0,
             tables: super::runtime::StaticTables::new(),
+            fixed_ops: code.fixed_ops.as_ptr(),
         };
         let starts = Starts::new(d, wg);
         let mut steps = None;

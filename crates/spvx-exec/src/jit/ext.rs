@@ -6,8 +6,9 @@
 //! Each is compiled into the native code (`analysis::native` accepts it, so its operands live
 //! in Cranelift variables like any native instruction's). The common cases are computed inline
 //! (`lower_mixdot`, `lower_tensor`, the vector dot and the bit cast below); the VALVE dots'
-//! other cases call spvx-num directly (`lower_mixdot`); every other case —
-//! a special value, a tensor the table does not describe, a
+//! other cases and the fixed-point functions up to 64 bits call spvx-num directly
+//! (`lower_mixdot`, `lower_fixed`); every other case — a special value, a tensor the table
+//! does not describe, a fixed-point input spvx-num's fast path leaves unsettled or a wider
 //! fixed-point function, an AccSat dot that could hit its undefined case — calls the
 //! interpreter's own implementation of that one instruction for the one invocation, with
 //! exactly its operands written to the register file before and its results read back after
@@ -254,6 +255,20 @@ impl FnLower<'_, '_, '_> {
                 (*src, *src_bits as u32, *src_count as u32),
             ),
             Inst::Atomic { .. } => self.atomic(inst, &reads, &writes),
+            Inst::Fixed {
+                op,
+                result,
+                dst,
+                src,
+            } => match super::lower_fixed::fixed_index(self.shared.prog, op) {
+                Some(index) => self.fixed(
+                    index,
+                    (*result, op.result_width),
+                    (*dst, *src),
+                    (&reads, &writes),
+                ),
+                None => self.call_host(&reads, &writes),
+            },
             _ => self.call_host(&reads, &writes),
         }
     }

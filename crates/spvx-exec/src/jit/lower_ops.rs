@@ -33,6 +33,12 @@ impl FnLower<'_, '_, '_> {
                 b,
             } => self.ibin(*op, *bits as u32, *dst, *a, *b),
             Inst::IUn { op, bits, dst, a } => self.iun(*op, *bits as u32, *dst, *a),
+            Inst::IMath {
+                func,
+                bits,
+                dst,
+                args,
+            } => self.imath(*func, *bits as u32, *dst, *args),
             Inst::ICmp {
                 op,
                 bits,
@@ -165,7 +171,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// `x cc y` as 0 or 1.
-    fn flag(&mut self, cc: IntCC, x: Value, y: Value) -> Value {
+    pub(super) fn flag(&mut self, cc: IntCC, x: Value, y: Value) -> Value {
         let c = self.b.ins().icmp(cc, x, y);
         self.b.ins().uextend(I64, c)
     }

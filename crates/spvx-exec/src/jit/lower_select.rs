@@ -84,6 +84,7 @@ impl<'p> FnLower<'_, '_, 'p> {
             Inst::Copy { .. }
             | Inst::Const { .. }
             | Inst::IUn { .. }
+            | Inst::IMath { .. }
             | Inst::ICmp { .. }
             | Inst::Logic { .. }
             | Inst::LNot { .. }

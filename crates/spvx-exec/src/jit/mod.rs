@@ -55,6 +55,8 @@ mod lanes;
 mod liveness;
 mod loops;
 mod lower;
+mod lower_fixed;
+mod lower_imath;
 mod lower_loop;
 mod lower_mem;
 mod lower_mixdot;
@@ -153,6 +155,9 @@ pub struct JitCode {
     /// Instructions compiled to native code, and instructions run through the interpreter.
     pub(crate) natively_lowered: usize,
     pub(crate) called_out: usize,
+    /// The program's fixed-point operations that native code evaluates through spvx-num
+    /// (`lower_fixed::fixed_ops`; `runtime::JitCtx::fixed_ops` points here while a dispatch runs).
+    pub(crate) fixed_ops: Vec<spvx_num::fixed::abi::Prepared>,
 }
 
 // SAFETY: after `finalize_definitions` the module's code is immutable; the function pointers

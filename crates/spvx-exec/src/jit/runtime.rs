@@ -72,6 +72,10 @@ pub struct JitCtx {
     /// rather than written into the code, so that the code holds no address of this process
     /// and the code cache (`code_cache`) can reuse it in another.
     pub tables: StaticTables,
+    /// The program's fixed-point operations prepared for spvx-num's C-ABI function
+    /// (`lower_fixed::fixed_ops`, `JitCode::fixed_ops`), indexed as `lower_fixed::fixed_index`
+    /// numbers them.
+    pub fixed_ops: *const spvx_num::fixed::abi::Prepared,
 }
 
 /// The static tables generated code reads (a field of [`JitCtx`]).
@@ -85,6 +89,8 @@ pub struct StaticTables {
     pub fp8: [*const f64; 2],
     /// spvx-num's C-ABI functions of the mixed dots (`mixdot::abi::ENTRIES`).
     pub mixdot: [spvx_num::mixdot::abi::Entry; 8],
+    /// spvx-num's C-ABI function of the fixed-point functions (`fixed::abi::eval`).
+    pub fixed: spvx_num::fixed::abi::Entry,
 }
 
 /// The one zero word [`StaticTables::zero`] points to.
@@ -103,6 +109,7 @@ impl StaticTables {
             zero: &ZERO,
             fp8: FP8.map(|e| spvx_num::mixdot::fast::fp8_table(e).as_ptr()),
             mixdot: spvx_num::mixdot::abi::ENTRIES,
+            fixed: spvx_num::fixed::abi::eval,
         }
     }
 
@@ -156,6 +163,8 @@ pub const CTX_NO_TENSOR_ENTRY: i32 = 200;
 pub const CTX_ZERO: i32 = 208;
 pub const CTX_FP8_TABLES: i32 = 216;
 pub const CTX_MIXDOT_ENTRIES: i32 = 232;
+pub const CTX_FIXED_ENTRY: i32 = 296;
+pub const CTX_FIXED_OPS: i32 = 304;
 
 // The offsets above are the fields' (checked when compiling).
 const _: () = {
@@ -195,6 +204,11 @@ const _: () = {
             offset_of!(JitCtx, tables) + offset_of!(StaticTables, mixdot),
             CTX_MIXDOT_ENTRIES,
         ),
+        (
+            offset_of!(JitCtx, tables) + offset_of!(StaticTables, fixed),
+            CTX_FIXED_ENTRY,
+        ),
+        (offset_of!(JitCtx, fixed_ops), CTX_FIXED_OPS),
         (offset_of!(Space, base), SPACE_BASE),
         (offset_of!(Space, len), SPACE_LEN),
         (offset_of!(Space, read_only), SPACE_READ_ONLY),
