@@ -1,6 +1,7 @@
 //! The integer functions of GLSL.std.450 (SAbs, SSign, UMin, UMax, SMin, SMax, UClamp, SClamp,
-//! FindILsb, FindSMsb, FindUMsb) on the JIT, which compiles them natively: for 32- and 64-bit
-//! operands at the range ends and at random, every result against the function computed here
+//! FindILsb, FindSMsb, FindUMsb) on the JIT, which compiles them natively: for 16-bit (all but
+//! the Find functions, which take 32-bit values only), 32- and 64-bit operands at the range
+//! ends and at random, every result against the function computed here
 //! with Rust's own integer operations at that width, and the JIT's bytes against the
 //! interpreter's.
 
@@ -47,6 +48,33 @@ fn body(t: &str, p: &str, in_var: &str, out_var: &str, w: &str) -> String {
     s
 }
 
+/// The functions GLSL.std.450 allows at 16 bits (the Find functions take 32-bit values only).
+const FUNCS16: [&str; 8] = [
+    "SAbs", "SSign", "UMin", "UMax", "SMin", "SMax", "UClamp", "SClamp",
+];
+
+/// The body of the 16-bit case: each input word's low half as a 16-bit operand (OpUConvert),
+/// each result widened back (OpUConvert) and stored to `Out16` at 8i...
+fn body16() -> String {
+    let mut s = String::from("%hi3 = OpIMul %uint %i %u3\n");
+    for k in 0..3 {
+        s += &format!("%hix{k} = OpIAdd %uint %hi3 %u{k}\n");
+        s += &format!("%hp{k} = OpAccessChain %puint %In %u0 %hix{k}\n");
+        s += &format!("%hw{k} = OpLoad %uint %hp{k}\n");
+        s += &format!("%hv{k} = OpUConvert %ushort %hw{k}\n");
+    }
+    s += "%ho = OpIMul %uint %i %u8\n";
+    for (j, f) in FUNCS16.iter().enumerate() {
+        let args: Vec<String> = (0..arity(f)).map(|k| format!("%hv{k}")).collect();
+        s += &format!("%hr{j} = OpExtInst %ushort %glsl {f} {}\n", args.join(" "));
+        s += &format!("%hx{j} = OpUConvert %uint %hr{j}\n");
+        s += &format!("%hoj{j} = OpIAdd %uint %ho %u{j}\n");
+        s += &format!("%hq{j} = OpAccessChain %puint %Out16 %u0 %hoj{j}\n");
+        s += &format!("OpStore %hq{j} %hx{j}\n");
+    }
+    s
+}
+
 fn module_text() -> String {
     let consts: String = (0..12)
         .map(|k| format!("%u{k} = OpConstant %uint {k}\n"))
@@ -54,9 +82,10 @@ fn module_text() -> String {
     format!(
         r#"OpCapability Shader
 OpCapability Int64
+OpCapability Int16
 %glsl = OpExtInstImport "GLSL.std.450"
 OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main" %gid %In %Out %In64 %Out64
+OpEntryPoint GLCompute %main "main" %gid %In %Out %In64 %Out64 %Out16
 OpExecutionMode %main LocalSize 16 1 1
 OpDecorate %gid BuiltIn GlobalInvocationId
 OpDecorate %rarr ArrayStride 4
@@ -73,10 +102,13 @@ OpDecorate %In64 DescriptorSet 0
 OpDecorate %In64 Binding 2
 OpDecorate %Out64 DescriptorSet 0
 OpDecorate %Out64 Binding 3
+OpDecorate %Out16 DescriptorSet 0
+OpDecorate %Out16 Binding 4
 %void = OpTypeVoid
 %fn = OpTypeFunction %void
 %uint = OpTypeInt 32 0
 %ulong = OpTypeInt 64 0
+%ushort = OpTypeInt 16 0
 %v3uint = OpTypeVector %uint 3
 %rarr = OpTypeRuntimeArray %uint
 %rarr64 = OpTypeRuntimeArray %ulong
@@ -92,15 +124,17 @@ OpDecorate %Out64 Binding 3
 %Out = OpVariable %pbuf StorageBuffer
 %In64 = OpVariable %pbuf64 StorageBuffer
 %Out64 = OpVariable %pbuf64 StorageBuffer
+%Out16 = OpVariable %pbuf StorageBuffer
 {consts}%main = OpFunction %void None %fn
 %entry = OpLabel
 %id = OpLoad %v3uint %gid
 %i = OpCompositeExtract %uint %id 0
-{}{}OpReturn
+{}{}{}OpReturn
 OpFunctionEnd
 "#,
         body("uint", "puint", "In", "Out", "a"),
         body("ulong", "pulong", "In64", "Out64", "b"),
+        body16(),
     )
 }
 
@@ -158,6 +192,22 @@ fn reference64(f: &str, a: u64, b: u64, c: u64) -> u64 {
     }
 }
 
+/// The functions at 16 bits, with Rust's u16/i16 operations.
+fn reference16(f: &str, a: u16, b: u16, c: u16) -> u16 {
+    let (sa, sb, sc) = (a as i16, b as i16, c as i16);
+    match f {
+        "SAbs" => sa.wrapping_abs() as u16,
+        "SSign" => sa.signum() as u16,
+        "UMin" => a.min(b),
+        "UMax" => a.max(b),
+        "SMin" => sa.min(sb) as u16,
+        "SMax" => sa.max(sb) as u16,
+        "UClamp" => a.max(b).min(c),
+        "SClamp" => sa.max(sb).min(sc) as u16,
+        _ => unreachable!("{f}"),
+    }
+}
+
 fn bytes32(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
@@ -191,6 +241,8 @@ fn integer_functions_run_natively_and_give_rusts_results() {
         i64::MAX as u64,
         1 << 40,
         0xff00,
+        0x8000,
+        0x7fff,
     ];
     let ends32 = [
         0u32,
@@ -203,6 +255,8 @@ fn integer_functions_run_natively_and_give_rusts_results() {
         i32::MAX as u32,
         1 << 20,
         0xff00,
+        0x8000,
+        0x7fff,
     ];
     let mut rng = Rng(0x1a7a);
     let mut t32: Vec<[u32; 3]> = Vec::new();
@@ -227,14 +281,20 @@ fn integer_functions_run_natively_and_give_rusts_results() {
     res.set_buffer(0, 1, vec![0; 4 * 11 * n]);
     res.set_buffer(0, 2, bytes64(&t64.concat()));
     res.set_buffer(0, 3, vec![0; 8 * 11 * n]);
+    res.set_buffer(0, 4, vec![0; 4 * 8 * n]);
     let groups = [(n / 16) as u32, 1, 1];
 
     let mut want32 = Vec::new();
     let mut want64 = Vec::new();
+    let mut want16 = Vec::new();
     for (p, q) in t32.iter().zip(&t64) {
         for f in FUNCS {
             want32.push(reference32(f, p[0], p[1], p[2]));
             want64.push(reference64(f, q[0], q[1], q[2]));
+        }
+        for f in FUNCS16 {
+            let h = p.map(|v| v as u16);
+            want16.push(u32::from(reference16(f, h[0], h[1], h[2])));
         }
     }
     let mut interpreted = None;
@@ -264,6 +324,12 @@ fn integer_functions_run_natively_and_give_rusts_results() {
             let g = u64::from_le_bytes(got64[8 * k..8 * k + 8].try_into().expect("8 bytes"));
             let (t, f) = (t64[k / 11], FUNCS[k % 11]);
             assert_eq!(g, *w, "64-bit {f}{t:x?} (JIT {jit})");
+        }
+        let got16 = r.buffer(0, 4).expect("Out16");
+        for (k, w) in want16.iter().enumerate() {
+            let g = u32::from_le_bytes(got16[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+            let (t, f) = (t32[k / 8].map(|v| v as u16), FUNCS16[k % 8]);
+            assert_eq!(g, *w, "16-bit {f}{t:x?} (JIT {jit})");
         }
         match &interpreted {
             None => interpreted = Some(r),
