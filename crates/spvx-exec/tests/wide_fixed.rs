@@ -270,3 +270,93 @@ fn sin_and_sincos_with_wide_operands() {
         assert_eq!(g >> 128u32, c, "vector cos {x:#x}");
     }
 }
+
+/// SinCos of a 48-bit input with results of 64, 40 and 20 bits: packed into one 128-, 80- or
+/// 40-bit scalar (sine high) and, at 40 bits, into a vector of two. Operands up to 64 bits, so
+/// the JIT evaluates them through spvx-num's C-ABI function (`jit::lower_fixed`) and puts the
+/// 2·rW-bit packed value into two 64-bit limbs (one at 20 bits); each result against
+/// `evaluate` called here, the JIT having run (no special input: nothing falls back).
+#[test]
+fn sincos_packed_across_two_limbs_on_the_jit() {
+    let decls = "%t48 = OpTypeInt 48 0\n%t40 = OpTypeInt 40 0\n%t80 = OpTypeInt 80 0\n\
+                 %t128 = OpTypeInt 128 0\n%v2t40 = OpTypeVector %t40 2\n";
+    let raw = |x: f64| {
+        let r = (x.abs() * 2f64.powi(40)) as u64;
+        BigUint::from(if x < 0.0 { (1u64 << 48) - r } else { r })
+    };
+    let inputs: Vec<BigUint> = [1.0, 0.5, std::f64::consts::PI, -3.25, 100.125, 1e-9, 0.0]
+        .into_iter()
+        .map(raw)
+        .collect();
+    let op = |rw: u32| FixedOp {
+        function: FixedFunction::SinCos,
+        signed: true,
+        input_width: 48,
+        input_int_bits: 8,
+        result_width: rw,
+        result_int_bits: 2,
+        quantization: Quantization::from_spirv(6).expect("Q"),
+        overflow: Overflow::from_spirv(1).expect("O"),
+    };
+    let pair = |rw: u32, x: &BigUint| match evaluate(&op(rw), x).expect("evaluates") {
+        o if o.exception.is_none() => match o.value {
+            FixedValue::Pair { sin, cos } => (sin, cos),
+            FixedValue::Single(_) => panic!("a pair"),
+        },
+        o => panic!("{x:#x}: {:?}", o.exception),
+    };
+    for (rw, ty, bytes) in [(64u32, "t128", 16usize), (40, "t80", 16), (20, "t40", 8)] {
+        let call = format!("OpFixedSinCosINTEL %{ty} %a 1 8 2 6 1");
+        let m = compile(&module("t48", 8, ty, bytes, decls, &call));
+        let report = jit_report(&m, &inputs, 8, bytes);
+        assert_eq!(report.0, spvx_exec::JitUse::Ran, "rW {rw}");
+        let mask = (BigUint::one() << rw) - 1u8;
+        for (x, g) in inputs.iter().zip(&report.1) {
+            let (s, c) = pair(rw, x);
+            assert_eq!(g >> rw, s, "rW {rw}: packed sin {x:#x}");
+            assert_eq!(g & &mask, c, "rW {rw}: packed cos {x:#x}");
+        }
+    }
+    let m = compile(&module(
+        "t48",
+        8,
+        "v2t40",
+        16,
+        decls,
+        "OpFixedSinCosINTEL %v2t40 %a 1 8 2 6 1",
+    ));
+    let (used, got) = jit_report(&m, &inputs, 8, 16);
+    assert_eq!(used, spvx_exec::JitUse::Ran);
+    let m64 = (BigUint::one() << 64u32) - 1u8;
+    for (x, g) in inputs.iter().zip(&got) {
+        let (s, c) = pair(40, x);
+        assert_eq!(g & &m64, s, "vector sin {x:#x}");
+        assert_eq!(g >> 64u32, c, "vector cos {x:#x}");
+    }
+}
+
+/// [`run`], also giving how the JIT was used.
+fn jit_report(
+    m: &CompiledModule,
+    inputs: &[BigUint],
+    in_bytes: usize,
+    out_bytes: usize,
+) -> (spvx_exec::JitUse, Vec<BigUint>) {
+    let mut input = Vec::new();
+    for v in inputs {
+        let mut b = v.to_bytes_le();
+        b.resize(in_bytes, 0);
+        input.extend_from_slice(&b);
+    }
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, input);
+    res.set_buffer(0, 1, vec![0; out_bytes * inputs.len()]);
+    let report = m
+        .run(&mut res, [inputs.len() as u32, 1, 1], &RunConfig::default())
+        .unwrap_or_else(|e| panic!("run failed: {e}"));
+    let out = res.buffer(0, 1).expect("output");
+    (
+        report.jit,
+        out.chunks(out_bytes).map(BigUint::from_bytes_le).collect(),
+    )
+}
