@@ -1525,9 +1525,20 @@ impl Gen<'_> {
                 self.ext(n, t, &[a, b, c])
             }
             _ => {
+                // Integer: SAbs, SSign, FindILsb, FindSMsb, FindUMsb, UMin, SMin, UMax, SMax,
+                // UClamp, SClamp (the JIT compiles them natively: `jit::lower_imath`).
                 let a = self.value(Ty::I32)?;
-                let n = self.bytes.pick(&[5, 7, 73, 74, 75]);
-                self.ext(n, Ty::I32, &[a])
+                let n = self.bytes.pick(&[5, 7, 73, 74, 75, 38, 39, 41, 42, 44, 45]);
+                let mut args = vec![a];
+                let arity = match n {
+                    38 | 39 | 41 | 42 => 2,
+                    44 | 45 => 3,
+                    _ => 1,
+                };
+                for _ in 1..arity {
+                    args.push(self.value(Ty::I32)?);
+                }
+                self.ext(n, Ty::I32, &args)
             }
         }
     }
