@@ -1,7 +1,7 @@
 //! The integer functions of GLSL.std.450 (SAbs, SSign, UMin, UMax, SMin, SMax, UClamp, SClamp,
-//! FindILsb, FindSMsb, FindUMsb) on the JIT, which compiles them natively: for 16-bit (all but
-//! the Find functions, which take 32-bit values only), 32- and 64-bit operands at the range
-//! ends and at random, every result against the function computed here
+//! FindILsb, FindSMsb, FindUMsb) on the JIT, which compiles them natively: for 16-, 32- and
+//! 64-bit operands (FindSMsb and FindUMsb at 32 bits only, as the specification and spirv-val
+//! allow them) at the range ends and at random, every result against the function computed here
 //! with Rust's own integer operations at that width, and the JIT's bytes against the
 //! interpreter's.
 
@@ -27,9 +27,16 @@ fn arity(f: &str) -> usize {
     }
 }
 
-/// The body storing every function of `a`, `b`, `c` (loaded from `in_var` at 3i..3i+2) to
-/// `out_var` at 11i.., for the integer type `t` and its pointer type `p`.
-fn body(t: &str, p: &str, in_var: &str, out_var: &str, w: &str) -> String {
+/// The functions GLSL.std.450 allows at other widths than 32 bits (FindSMsb and FindUMsb are
+/// "currently limited to 32-bit width components").
+const FUNCS_ANY_WIDTH: [&str; 9] = [
+    "SAbs", "SSign", "UMin", "UMax", "SMin", "SMax", "UClamp", "SClamp", "FindILsb",
+];
+
+/// The body storing every function of `funcs` of `a`, `b`, `c` (loaded from `in_var` at
+/// 3i..3i+2) to `out_var` at `funcs.len()`·i.., for the integer type `t` and its pointer type
+/// `p`.
+fn body(funcs: &[&str], (t, p): (&str, &str), (in_var, out_var): (&str, &str), w: &str) -> String {
     let mut s = String::new();
     s += &format!("%{w}i3 = OpIMul %uint %i %u3\n");
     for k in 0..3 {
@@ -37,8 +44,8 @@ fn body(t: &str, p: &str, in_var: &str, out_var: &str, w: &str) -> String {
         s += &format!("%{w}p{k} = OpAccessChain %{p} %{in_var} %u0 %{w}ix{k}\n");
         s += &format!("%{w}v{k} = OpLoad %{t} %{w}p{k}\n");
     }
-    s += &format!("%{w}o = OpIMul %uint %i %u11\n");
-    for (j, f) in FUNCS.iter().enumerate() {
+    s += &format!("%{w}o = OpIMul %uint %i %u{}\n", funcs.len());
+    for (j, f) in funcs.iter().enumerate() {
         let args: Vec<String> = (0..arity(f)).map(|k| format!("%{w}v{k}")).collect();
         s += &format!("%{w}r{j} = OpExtInst %{t} %glsl {f} {}\n", args.join(" "));
         s += &format!("%{w}oj{j} = OpIAdd %uint %{w}o %u{j}\n");
@@ -48,13 +55,8 @@ fn body(t: &str, p: &str, in_var: &str, out_var: &str, w: &str) -> String {
     s
 }
 
-/// The functions GLSL.std.450 allows at 16 bits (the Find functions take 32-bit values only).
-const FUNCS16: [&str; 8] = [
-    "SAbs", "SSign", "UMin", "UMax", "SMin", "SMax", "UClamp", "SClamp",
-];
-
 /// The body of the 16-bit case: each input word's low half as a 16-bit operand (OpUConvert),
-/// each result widened back (OpUConvert) and stored to `Out16` at 8i...
+/// each result widened back (OpUConvert) and stored to `Out16` at 9i...
 fn body16() -> String {
     let mut s = String::from("%hi3 = OpIMul %uint %i %u3\n");
     for k in 0..3 {
@@ -63,8 +65,8 @@ fn body16() -> String {
         s += &format!("%hw{k} = OpLoad %uint %hp{k}\n");
         s += &format!("%hv{k} = OpUConvert %ushort %hw{k}\n");
     }
-    s += "%ho = OpIMul %uint %i %u8\n";
-    for (j, f) in FUNCS16.iter().enumerate() {
+    s += "%ho = OpIMul %uint %i %u9\n";
+    for (j, f) in FUNCS_ANY_WIDTH.iter().enumerate() {
         let args: Vec<String> = (0..arity(f)).map(|k| format!("%hv{k}")).collect();
         s += &format!("%hr{j} = OpExtInst %ushort %glsl {f} {}\n", args.join(" "));
         s += &format!("%hx{j} = OpUConvert %uint %hr{j}\n");
@@ -132,8 +134,13 @@ OpDecorate %Out16 Binding 4
 {}{}{}OpReturn
 OpFunctionEnd
 "#,
-        body("uint", "puint", "In", "Out", "a"),
-        body("ulong", "pulong", "In64", "Out64", "b"),
+        body(&FUNCS, ("uint", "puint"), ("In", "Out"), "a"),
+        body(
+            &FUNCS_ANY_WIDTH,
+            ("ulong", "pulong"),
+            ("In64", "Out64"),
+            "b"
+        ),
         body16(),
     )
 }
@@ -163,7 +170,7 @@ fn reference32(f: &str, a: u32, b: u32, c: u32) -> u32 {
     }
 }
 
-/// The functions at 64 bits, with Rust's u64/i64 operations.
+/// The functions at 64 bits (all but FindSMsb and FindUMsb), with Rust's u64/i64 operations.
 fn reference64(f: &str, a: u64, b: u64, c: u64) -> u64 {
     let (sa, sb, sc) = (a as i64, b as i64, c as i64);
     let none = u64::MAX;
@@ -178,21 +185,11 @@ fn reference64(f: &str, a: u64, b: u64, c: u64) -> u64 {
         "SClamp" => sa.max(sb).min(sc) as u64,
         "FindILsb" if a == 0 => none,
         "FindILsb" => a.trailing_zeros() as u64,
-        "FindUMsb" if a == 0 => none,
-        "FindUMsb" => 63 - a.leading_zeros() as u64,
-        "FindSMsb" => {
-            let v = if sa < 0 { !a } else { a };
-            if v == 0 {
-                none
-            } else {
-                63 - v.leading_zeros() as u64
-            }
-        }
         _ => unreachable!("{f}"),
     }
 }
 
-/// The functions at 16 bits, with Rust's u16/i16 operations.
+/// The functions at 16 bits (all but FindSMsb and FindUMsb), with Rust's u16/i16 operations.
 fn reference16(f: &str, a: u16, b: u16, c: u16) -> u16 {
     let (sa, sb, sc) = (a as i16, b as i16, c as i16);
     match f {
@@ -204,6 +201,8 @@ fn reference16(f: &str, a: u16, b: u16, c: u16) -> u16 {
         "SMax" => sa.max(sb) as u16,
         "UClamp" => a.max(b).min(c),
         "SClamp" => sa.max(sb).min(sc) as u16,
+        "FindILsb" if a == 0 => u16::MAX,
+        "FindILsb" => a.trailing_zeros() as u16,
         _ => unreachable!("{f}"),
     }
 }
@@ -280,8 +279,8 @@ fn integer_functions_run_natively_and_give_rusts_results() {
     res.set_buffer(0, 0, bytes32(&t32.concat()));
     res.set_buffer(0, 1, vec![0; 4 * 11 * n]);
     res.set_buffer(0, 2, bytes64(&t64.concat()));
-    res.set_buffer(0, 3, vec![0; 8 * 11 * n]);
-    res.set_buffer(0, 4, vec![0; 4 * 8 * n]);
+    res.set_buffer(0, 3, vec![0; 8 * 9 * n]);
+    res.set_buffer(0, 4, vec![0; 4 * 9 * n]);
     let groups = [(n / 16) as u32, 1, 1];
 
     let mut want32 = Vec::new();
@@ -290,9 +289,11 @@ fn integer_functions_run_natively_and_give_rusts_results() {
     for (p, q) in t32.iter().zip(&t64) {
         for f in FUNCS {
             want32.push(reference32(f, p[0], p[1], p[2]));
+        }
+        for f in FUNCS_ANY_WIDTH {
             want64.push(reference64(f, q[0], q[1], q[2]));
         }
-        for f in FUNCS16 {
+        for f in FUNCS_ANY_WIDTH {
             let h = p.map(|v| v as u16);
             want16.push(u32::from(reference16(f, h[0], h[1], h[2])));
         }
@@ -322,13 +323,13 @@ fn integer_functions_run_natively_and_give_rusts_results() {
         }
         for (k, w) in want64.iter().enumerate() {
             let g = u64::from_le_bytes(got64[8 * k..8 * k + 8].try_into().expect("8 bytes"));
-            let (t, f) = (t64[k / 11], FUNCS[k % 11]);
+            let (t, f) = (t64[k / 9], FUNCS_ANY_WIDTH[k % 9]);
             assert_eq!(g, *w, "64-bit {f}{t:x?} (JIT {jit})");
         }
         let got16 = r.buffer(0, 4).expect("Out16");
         for (k, w) in want16.iter().enumerate() {
             let g = u32::from_le_bytes(got16[4 * k..4 * k + 4].try_into().expect("4 bytes"));
-            let (t, f) = (t32[k / 8].map(|v| v as u16), FUNCS16[k % 8]);
+            let (t, f) = (t32[k / 9].map(|v| v as u16), FUNCS_ANY_WIDTH[k % 9]);
             assert_eq!(g, *w, "16-bit {f}{t:x?} (JIT {jit})");
         }
         match &interpreted {

@@ -2,7 +2,8 @@
 //! a `GLSL.std.450` import), per the GLSL.std.450 specification: the float functions (`FAbs`,
 //! `Floor`, `Sin`, `Exp`, `Pow`, `Sqrt`, `FMin`, `FClamp`, `Fma`, ...) take and return one float
 //! scalar or vector type; the integer ones (`SAbs`, `SMin`, `UMax`, `SClamp`, ...) take int
-//! scalars or vectors with the Result Type's component count and width; `Length`/`Distance`
+//! scalars or vectors with the Result Type's component count and width (FindSMsb and FindUMsb
+//! 32-bit ones only, as spirv-val requires); `Length`/`Distance`
 //! return the component type of their vector operands; `Cross` works on 3-component vectors.
 //! The 16/32-bit restriction on the trigonometric and exponential functions is spirv-val's
 //! reading of the specification ("16-bit or 32-bit floating-point", validate_extensions.cpp).
@@ -19,6 +20,9 @@ enum Rule {
     Float1632,
     /// Int scalar/vector result; int operands of the same component count and width.
     Int,
+    /// As `Int`, 32-bit components only (FindSMsb, FindUMsb: "currently limited to 32-bit
+    /// width components"; spirv-val 2025.5 applies it to these two, not to FindILsb).
+    Int32,
     /// Float scalar result; float vector/scalar operands of that component type, all alike.
     Length,
     /// Float 3-component vector result; both operands of the Result Type.
@@ -36,8 +40,10 @@ fn rule(number: u32) -> Option<Rule> {
         }
         // Radians … Log2.
         11..=30 => Rule::Float1632,
-        // SAbs, SSign, UMin, SMin, UMax, SMax, UClamp, SClamp.
-        5 | 7 | 38 | 39 | 41 | 42 | 44 | 45 => Rule::Int,
+        // SAbs, SSign, UMin, SMin, UMax, SMax, UClamp, SClamp, FindILsb.
+        5 | 7 | 38 | 39 | 41 | 42 | 44 | 45 | 73 => Rule::Int,
+        // FindSMsb, FindUMsb.
+        74 | 75 => Rule::Int32,
         66 | 67 => Rule::Length,
         68 => Rule::Cross,
         72 => Rule::Refract,
@@ -105,7 +111,8 @@ impl Glsl<'_, '_, '_> {
                 }
                 self.all_of_result(0..self.operands())
             }
-            Rule::Int => {
+            Rule::Int | Rule::Int32 => {
+                let only32 = r == Rule::Int32;
                 let r = rs.filter(|s| s.kind == Kind::Int).ok_or_else(|| {
                     self.err("expected Result Type to be an int scalar or vector type".into())
                 })?;
@@ -127,7 +134,11 @@ impl Glsl<'_, '_, '_> {
                         },
                     )?;
                 }
-                Ok(())
+                ensure(!only32 || r.width == 32, || {
+                    self.err(
+                        "this instruction is currently limited to 32-bit width components".into(),
+                    )
+                })
             }
             Rule::Length => {
                 let r = rs
