@@ -80,19 +80,7 @@ fn compile(text: &str) -> CompiledModule {
 /// Runs `m` with one invocation per input (elements of `in_bytes`), output elements of
 /// `out_bytes`.
 fn run(m: &CompiledModule, inputs: &[BigUint], in_bytes: usize, out_bytes: usize) -> Vec<BigUint> {
-    let mut input = Vec::new();
-    for v in inputs {
-        let mut b = v.to_bytes_le();
-        b.resize(in_bytes, 0);
-        input.extend_from_slice(&b);
-    }
-    let mut res = Resources::new();
-    res.set_buffer(0, 0, input);
-    res.set_buffer(0, 1, vec![0; out_bytes * inputs.len()]);
-    m.run(&mut res, [inputs.len() as u32, 1, 1], &RunConfig::default())
-        .unwrap_or_else(|e| panic!("run failed: {e}"));
-    let out = res.buffer(0, 1).expect("output");
-    out.chunks(out_bytes).map(BigUint::from_bytes_le).collect()
+    jit_report(m, inputs, in_bytes, out_bytes).1
 }
 
 fn samples(bits: u32) -> Vec<BigUint> {
@@ -335,7 +323,7 @@ fn sincos_packed_across_two_limbs_on_the_jit() {
     }
 }
 
-/// [`run`], also giving how the JIT was used.
+/// [`run`]'s outputs, and how the JIT was used.
 fn jit_report(
     m: &CompiledModule,
     inputs: &[BigUint],
