@@ -9,7 +9,9 @@ mod support;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use spvx_exec::{CompiledModule, Resources, RunConfig};
-use spvx_num::fixed::{FixedFunction, FixedOp, FixedValue, Overflow, Quantization, evaluate};
+use spvx_num::fixed::{
+    FixedFunction, FixedOp, FixedValue, Overflow, Quantization, evaluate, evaluate_exact,
+};
 
 /// A kernel: `%a = in[i]` of `%{in_ty}`, `%r = {call}`, `out[i] = %r` of `%{out_ty}`.
 fn module(
@@ -262,8 +264,9 @@ fn sin_and_sincos_with_wide_operands() {
 /// SinCos of a 48-bit input with results of 64, 40 and 20 bits: packed into one 128-, 80- or
 /// 40-bit scalar (sine high) and, at 40 bits, into a vector of two. Operands up to 64 bits, so
 /// the JIT evaluates them through spvx-num's C-ABI function (`jit::lower_fixed`) and puts the
-/// 2·rW-bit packed value into two 64-bit limbs (one at 20 bits); each result against
-/// `evaluate` called here, the JIT having run (no special input: nothing falls back).
+/// 2·rW-bit packed value into two 64-bit limbs (one at 20 bits); each result against the exact
+/// path (`evaluate_exact`, not the fast path the JIT calls), the JIT having run (no special
+/// input: nothing falls back).
 #[test]
 fn sincos_packed_across_two_limbs_on_the_jit() {
     let decls = "%t48 = OpTypeInt 48 0\n%t40 = OpTypeInt 40 0\n%t80 = OpTypeInt 80 0\n\
@@ -286,7 +289,7 @@ fn sincos_packed_across_two_limbs_on_the_jit() {
         quantization: Quantization::from_spirv(6).expect("Q"),
         overflow: Overflow::from_spirv(1).expect("O"),
     };
-    let pair = |rw: u32, x: &BigUint| match evaluate(&op(rw), x).expect("evaluates") {
+    let pair = |rw: u32, x: &BigUint| match evaluate_exact(&op(rw), x).expect("evaluates") {
         o if o.exception.is_none() => match o.value {
             FixedValue::Pair { sin, cos } => (sin, cos),
             FixedValue::Single(_) => panic!("a pair"),

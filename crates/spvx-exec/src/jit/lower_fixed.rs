@@ -19,27 +19,28 @@ use spvx_num::fixed::abi::{Prepared, SETTLED};
 /// The distinct fixed-point operations of `prog` that native code evaluates through spvx-num,
 /// in the order of their first instruction, prepared: the table [`fixed_index`] numbers.
 pub fn fixed_ops(prog: &Program) -> Vec<Prepared> {
-    distinct(prog).iter().filter_map(Prepared::new).collect()
-}
-
-/// The distinct fixed-point operations of `prog` that spvx-num prepares, in order.
-fn distinct(prog: &Program) -> Vec<FixedOp> {
-    let mut ops: Vec<FixedOp> = Vec::new();
-    for inst in prog.functions.iter().flat_map(|f| f.code.iter()) {
-        if let Inst::Fixed { op, .. } = inst
-            && !ops.contains(op)
-            && Prepared::new(op).is_some()
-        {
-            ops.push(*op);
-        }
-    }
-    ops
+    distinct(prog).into_iter().map(|(_, p)| p).collect()
 }
 
 /// The index of `op` in [`fixed_ops`] of `prog`; `None` when native code does not evaluate it
 /// (wider than 64 bits, or formats spvx-num refuses).
 pub fn fixed_index(prog: &Program, op: &FixedOp) -> Option<usize> {
-    distinct(prog).iter().position(|o| o == op)
+    distinct(prog).iter().position(|(o, _)| o == op)
+}
+
+/// The distinct fixed-point operations of `prog` that spvx-num prepares, in order, each with
+/// its preparation.
+fn distinct(prog: &Program) -> Vec<(FixedOp, Prepared)> {
+    let mut ops: Vec<(FixedOp, Prepared)> = Vec::new();
+    for inst in prog.functions.iter().flat_map(|f| f.code.iter()) {
+        if let Inst::Fixed { op, .. } = inst
+            && !ops.iter().any(|(o, _)| o == op)
+            && let Some(p) = Prepared::new(op)
+        {
+            ops.push((*op, p));
+        }
+    }
+    ops
 }
 
 impl FnLower<'_, '_, '_> {
