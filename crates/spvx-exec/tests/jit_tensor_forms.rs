@@ -95,6 +95,10 @@ struct Form {
     count: u32,
     oob: bool,
     signed: bool,
+    /// T and U as arrays of one tensor, indexed with a value not known at compile time (0):
+    /// native code then tests each access's tensor table entry, instead of the dispatch
+    /// testing the entry of a tensor known at compile time once.
+    dynamic: bool,
 }
 
 impl Form {
@@ -114,6 +118,9 @@ impl Form {
         l("OpCapability Int8");
         l("OpCapability Int16");
         l("OpCapability Int64");
+        if self.dynamic {
+            l("OpCapability StorageTensorArrayDynamicIndexingARM");
+        }
         l("OpExtension \"SPV_ARM_tensors\"");
         l("OpMemoryModel Logical GLSL450");
         l("OpEntryPoint GLCompute %main \"main\" %gid %T %U %C %O %S");
@@ -165,8 +172,16 @@ impl Form {
         l(&format!("%earr = OpTypeArray {et} %u{}", self.count));
         l(&format!("%ten = OpTypeTensorARM {et} %u{r}"));
         l("%ptr_t = OpTypePointer UniformConstant %ten");
-        l("%T = OpVariable %ptr_t UniformConstant");
-        l("%U = OpVariable %ptr_t UniformConstant");
+        if self.dynamic {
+            l("%tarr = OpTypeArray %ten %u1");
+            l("%ptr_tarr = OpTypePointer UniformConstant %tarr");
+            l("%T = OpVariable %ptr_tarr UniformConstant");
+            l("%U = OpVariable %ptr_tarr UniformConstant");
+            l("%big = OpConstant %uint 1000000");
+        } else {
+            l("%T = OpVariable %ptr_t UniformConstant");
+            l("%U = OpVariable %ptr_t UniformConstant");
+        }
         l("%ptr_gid = OpTypePointer Input %v3uint");
         l("%gid = OpVariable %ptr_gid Input");
         l("%rarr = OpTypeRuntimeArray %uint");
@@ -200,8 +215,17 @@ impl Form {
             "%co = OpCompositeConstruct %coords {}",
             cs.join(" ")
         ));
-        l("%tv = OpLoad %ten %T");
-        l("%uv = OpLoad %ten %U");
+        if self.dynamic {
+            // i / 1000000 = 0 for every invocation.
+            l("%k = OpUDiv %uint %i %big");
+            l("%tp = OpAccessChain %ptr_t %T %k");
+            l("%up = OpAccessChain %ptr_t %U %k");
+            l("%tv = OpLoad %ten %tp");
+            l("%uv = OpLoad %ten %up");
+        } else {
+            l("%tv = OpLoad %ten %T");
+            l("%uv = OpLoad %ten %U");
+        }
         let rt = if self.count == 1 { et } else { "%earr" };
         let oob = if self.oob {
             " OutOfBoundsValueARM %oob"
@@ -376,8 +400,13 @@ fn check(form: Form, shape: &[u64], padded: bool, rng: &mut Rng) {
     let n = coords.len();
     let per = form.count as usize * form.words_per_element();
     let mut res = Resources::new();
-    res.set_tensor(0, 0, tensor(t.clone()));
-    res.set_tensor(0, 1, tensor(u.clone()));
+    if form.dynamic {
+        res.set_tensor_element(0, 0, 0, tensor(t.clone()));
+        res.set_tensor_element(0, 1, 0, tensor(u.clone()));
+    } else {
+        res.set_tensor(0, 0, tensor(t.clone()));
+        res.set_tensor(0, 1, tensor(u.clone()));
+    }
     let cwords: Vec<u8> = coords
         .iter()
         .flatten()
@@ -458,7 +487,13 @@ fn check(form: Form, shape: &[u64], padded: bool, rng: &mut Rng) {
             );
         }
         assert_eq!(o.len(), want_o.len(), "{name} ({what})");
-        let got_u = &r.tensor(0, 1).expect("U").data;
+        let got_u = &if form.dynamic {
+            r.tensor_element(0, 1, 0)
+        } else {
+            r.tensor(0, 1)
+        }
+        .expect("U")
+        .data;
         if let Some(b) = (0..want_u.len()).find(|&b| got_u[b] != want_u[b]) {
             panic!(
                 "{name} ({what}): U byte {b}: {} against {}",
@@ -493,14 +528,17 @@ fn every_inline_tensor_form_gives_hand_computed_results() {
             for count in [1, 3] {
                 for oob in [false, true] {
                     for signed in [true, false] {
-                        let form = Form {
-                            rank: shape.len(),
-                            elem,
-                            count,
-                            oob,
-                            signed,
-                        };
-                        for padded in [false, true] {
+                        for (padded, dynamic) in
+                            [(false, false), (true, false), (false, true), (true, true)]
+                        {
+                            let form = Form {
+                                rank: shape.len(),
+                                elem,
+                                count,
+                                oob,
+                                signed,
+                                dynamic,
+                            };
                             check(form, shape, padded, &mut rng);
                         }
                     }
@@ -519,14 +557,17 @@ fn tensors_of_one_element_per_dimension() {
         let shape = vec![1u64; rank];
         for elem in [Elem::U8, Elem::U32, Elem::U64] {
             for count in [1, 3] {
-                let form = Form {
-                    rank,
-                    elem,
-                    count,
-                    oob: true,
-                    signed: true,
-                };
-                check(form, &shape, false, &mut rng);
+                for dynamic in [false, true] {
+                    let form = Form {
+                        rank,
+                        elem,
+                        count,
+                        oob: true,
+                        signed: true,
+                        dynamic,
+                    };
+                    check(form, &shape, false, &mut rng);
+                }
             }
         }
     }

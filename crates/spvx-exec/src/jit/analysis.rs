@@ -268,6 +268,47 @@ pub fn native_dsts(inst: &Inst, mut f: impl FnMut(Slot)) {
     }
 }
 
+/// The registers that hold one value for the whole run: `constants` (never written), and the
+/// registers whose every write is a copy of a constant, all of one value (as an `OpLoad` of a
+/// tensor variable compiles). A register is an SSA result's own (registers are never reused),
+/// so such a copy, its only definition, dominates every read of it.
+pub fn run_constants(prog: &Program, constants: &HashMap<Slot, u64>) -> HashMap<Slot, u64> {
+    let mut copies: HashMap<Slot, Option<u64>> = HashMap::new();
+    let mut write = |s: Slot, v: Option<u64>| {
+        copies
+            .entry(s)
+            .and_modify(|o| {
+                if *o != v {
+                    *o = None
+                }
+            })
+            .or_insert(v);
+    };
+    for f in &prog.functions {
+        for inst in &f.code {
+            match inst {
+                Inst::Copy { dst, src } => write(*dst, constants.get(src).copied()),
+                other => native_dsts(other, |s| write(s, None)),
+            }
+        }
+        for seg in &f.segments {
+            for e in edges(&seg.term) {
+                e.copies.iter().for_each(|(d, _)| write(*d, None));
+            }
+            match &seg.term {
+                Term::Call { args, .. } => args.iter().for_each(|(d, _)| write(*d, None)),
+                Term::ReturnValue { .. } => {
+                    (f.ret.0..f.ret.0 + f.ret.1).for_each(|d| write(d, None))
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut all = constants.clone();
+    all.extend(copies.into_iter().filter_map(|(s, v)| Some((s, v?))));
+    all
+}
+
 /// The edges a terminator takes (with their phi copies), in order.
 pub fn edges(term: &Term) -> Vec<&crate::program::Edge> {
     match term {

@@ -79,9 +79,11 @@ pub fn compile_dumping(
     } else {
         Vec::new()
     };
+    let run_constants = analysis::run_constants(prog, &constants);
     let mut shared = Shared {
         prog,
         constants,
+        run_constants,
         private_sums,
         native_code,
         callouts: Vec::new(),
@@ -242,6 +244,11 @@ pub fn compile_dumping(
     let workgroup_loop = loop_id.map(native);
     let rounds = rounds_id.map(native);
     let starts = starts_id.map(native);
+    let tensor_checks = if native_code {
+        super::lower_tensor::tensor_checks(prog, &shared.run_constants)
+    } else {
+        Vec::new()
+    };
     Ok(JitCode {
         module: Some(module),
         entry,
@@ -261,6 +268,7 @@ pub fn compile_dumping(
         natively_lowered,
         called_out,
         fixed_ops: super::lower_fixed::fixed_ops(prog),
+        tensor_checks,
     })
 }
 
@@ -328,7 +336,7 @@ pub(super) fn new_module() -> Result<NewModule, String> {
 
 /// The registers that hold the same value for the whole run and that no instruction writes
 /// (with `native_code` as for `analysis::variables`).
-fn constants(prog: &Program, vars: &[Vec<Slot>]) -> HashMap<Slot, u64> {
+pub(super) fn constants(prog: &Program, vars: &[Vec<Slot>]) -> HashMap<Slot, u64> {
     let written: std::collections::HashSet<Slot> = vars.iter().flatten().copied().collect();
     prog.init
         .iter()
@@ -353,9 +361,11 @@ pub fn compile_lanes(
         group_id,
     } = new_module()?;
     let vars = analysis::variables(prog, native_code);
+    let constants = constants(prog, &vars);
     let mut shared = Shared {
         prog,
-        constants: constants(prog, &vars),
+        run_constants: analysis::run_constants(prog, &constants),
+        constants,
         private_sums: Vec::new(),
         native_code,
         callouts: Vec::new(),

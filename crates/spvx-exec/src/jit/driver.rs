@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 
 /// Runs every workgroup of `d` on `code`; `Err` says why the interpreter must run it instead.
 pub(crate) fn dispatch(d: &Dispatch, code: &JitCode, total: u64) -> Result<Vec<Outcome>, String> {
+    tensors_checked(d, code)?;
     let abort = AtomicBool::new(false);
     let batch = Batches::new(d, code, total);
     let results = each_workgroup(
@@ -172,6 +173,60 @@ impl Drop for PrivateSums {
     }
 }
 
+/// The memory spaces of `d`'s buffers (`SPACE_BUFFER0` on), the spaces before them empty
+/// (each worker sets its Workgroup and Private memory).
+fn buffer_spaces(d: &Dispatch) -> Vec<Space> {
+    let mut spaces = vec![
+        Space {
+            base: std::ptr::null_mut(),
+            len: 0,
+            read_only: 1,
+            private_sums: 0,
+        };
+        SPACE_BUFFER0 as usize + d.buffers.len()
+    ];
+    for (s, b) in spaces[SPACE_BUFFER0 as usize..].iter_mut().zip(d.buffers) {
+        let (base, len) = b.raw_parts();
+        *s = Space {
+            base,
+            len: len as u64,
+            read_only: b.read_only as u64,
+            private_sums: 0,
+        };
+    }
+    spaces
+}
+
+/// Whether native code may access directly every tensor it accesses without a test
+/// (`lower_tensor::tensor_checks`), else why the interpreter runs the dispatch.
+fn tensors_checked(d: &Dispatch, code: &JitCode) -> Result<(), String> {
+    if code.tensor_checks.is_empty() {
+        return Ok(());
+    }
+    let table = super::runtime::tensor_table(d.tensors, &buffer_spaces(d));
+    match code
+        .tensor_checks
+        .iter()
+        .find(|c| !super::runtime::tensor_access_native(&table, c))
+    {
+        Some(c) => {
+            let at = match d.prog.bindings.get((c.space - SPACE_BUFFER0) as usize) {
+                Some(b) => format!("set {} binding {}", b.set, b.binding),
+                None => format!("memory space {}", c.space),
+            };
+            Err(format!(
+                "the tensor at {at} is not one native code accesses directly (rank {}, \
+                 {}-byte elements{}): its shape, strides or memory need the interpreter's \
+                 checks",
+                c.rank,
+                c.bytes,
+                if c.write { ", written" } else { "" }
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
 /// Per-thread state reused from workgroup to workgroup.
 struct Worker {
     /// The buffers this worker adds into its own copies of (kept for their `Drop`, which adds
@@ -219,24 +274,7 @@ impl Worker {
             1
         };
         let pb = d.prog.private_bytes as usize;
-        let mut spaces = vec![
-            Space {
-                base: std::ptr::null_mut(),
-                len: 0,
-                read_only: 1,
-                private_sums: 0,
-            };
-            SPACE_BUFFER0 as usize + d.buffers.len()
-        ];
-        for (s, b) in spaces[SPACE_BUFFER0 as usize..].iter_mut().zip(d.buffers) {
-            let (base, len) = b.raw_parts();
-            *s = Space {
-                base,
-                len: len as u64,
-                read_only: b.read_only as u64,
-                private_sums: 0,
-            };
-        }
+        let mut spaces = buffer_spaces(d);
         let mut sums = Vec::new();
         for &space in &code.private_sums {
             let s = &mut spaces[space as usize];

@@ -41,6 +41,10 @@ pub(super) struct Shared<'p> {
     pub native_code: bool,
     /// Registers that hold the same value for the whole run and that no instruction writes.
     pub constants: HashMap<Slot, u64>,
+    /// Those and the registers only ever written with a copy of one of them
+    /// (`analysis::run_constants`): a tensor access through one is tested once per dispatch
+    /// (`lower_tensor`).
+    pub run_constants: HashMap<Slot, u64>,
     /// The buffer spaces a worker may replace by its own copy for lock-free atomic additions
     /// (`atomics::private_sums`).
     pub private_sums: Vec<u32>,

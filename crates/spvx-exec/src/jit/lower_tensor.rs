@@ -11,15 +11,81 @@
 //! one, a write to read-only memory, one whose memory ends inside its last element (whose
 //! elements past the memory the interpreter reads as outside), a space past the table — goes to
 //! the interpreter's implementation (`ext::call_host`).
+//!
+//! An access to a tensor the whole run names (a constant register naming a buffer, as an
+//! `OpLoad` of a tensor variable gives) is tested once per dispatch instead ([`tensor_checks`],
+//! checked by `driver` against the dispatch's table: when one fails, the interpreter runs the
+//! dispatch): its native code reads the entry at a fixed place and has no slow path, so that
+//! the workgroup loop around it carries neither the test's branch nor the call-out's blocks.
 
 use super::lower::{FnLower, I64};
 use super::runtime::{
     CTX_NO_TENSOR_ENTRY, CTX_TENSOR_SPACES, CTX_TENSORS, CTX_ZERO, MAX_NATIVE_TENSOR_RANK,
     TENSOR_BASE, TENSOR_WORDS, tensor_access_word,
 };
-use crate::program::{Scalar, Slot};
+use crate::memory::SPACE_BUFFER0;
+use crate::program::{Inst, Program, Scalar, Slot};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
+use std::collections::HashMap;
+
+/// A tensor access whose table entry is tested once per dispatch: the memory space of its
+/// tensor, its rank and element size, whether it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorCheck {
+    pub space: u32,
+    pub rank: u8,
+    pub bytes: u32,
+    pub write: bool,
+}
+
+/// The test of an access of `rank` coordinates to `element`s (writing when `write`) of the
+/// tensor in register `tensor`, when it can be made once per dispatch: the register holds one
+/// value for the whole run (`constants`, `analysis::run_constants`) naming a buffer's space,
+/// and the rank is one native code accesses.
+fn checked(
+    constants: &HashMap<Slot, u64>,
+    tensor: Slot,
+    (rank, element): (u8, Scalar),
+    write: bool,
+) -> Option<TensorCheck> {
+    let space = (constants.get(&tensor)? >> 48) as u32;
+    (space >= SPACE_BUFFER0 && rank >= 1 && rank as usize <= MAX_NATIVE_TENSOR_RANK).then(|| {
+        TensorCheck {
+            space,
+            rank,
+            bytes: crate::exec::tensor::element_bytes(element),
+            write,
+        }
+    })
+}
+
+/// The tests the dispatch makes for `prog`'s native code (`constants`: the registers
+/// `lower::Shared::run_constants` holds), each once.
+pub fn tensor_checks(prog: &Program, constants: &HashMap<Slot, u64>) -> Vec<TensorCheck> {
+    let mut checks = Vec::new();
+    for inst in prog.functions.iter().flat_map(|f| &f.code) {
+        let c = match inst {
+            Inst::TensorRead {
+                tensor,
+                rank,
+                element,
+                ..
+            } => checked(constants, *tensor, (*rank, *element), false),
+            Inst::TensorWrite {
+                tensor,
+                rank,
+                element,
+                ..
+            } => checked(constants, *tensor, (*rank, *element), true),
+            _ => None,
+        };
+        if let Some(c) = c.filter(|c| !checks.contains(c)) {
+            checks.push(c);
+        }
+    }
+    checks
+}
 
 /// Where a tensor access goes: its memory's first byte, its sizes and strides.
 struct Bound {
@@ -49,24 +115,42 @@ impl FnLower<'_, '_, '_> {
     /// bytes of it with `rank` coordinates (writing, when `write`), else a branch to `slow`:
     /// one test of the entry (`tensor_access_word`), after which an element lies in memory
     /// wherever its coordinates lie in the shape. Leaves the builder in the fast block.
+    /// Without `slow`, the access is one the dispatch tested (`checked`): its space's entry
+    /// is read with no test.
     fn bound_tensor(
         &mut self,
         tensor: Slot,
         (rank, bytes): (u8, u32),
         write: bool,
-        slow: Block,
+        slow: Option<Block>,
     ) -> Bound {
         let flags = super::runtime::invariant();
-        let entry = self.tensor_entry(tensor);
         let word = |w: usize| (w * 8) as i32;
-        let r = self
-            .b
-            .ins()
-            .load(I64, flags, entry, word(tensor_access_word(bytes, write)));
-        let ok = self.b.ins().icmp_imm_s(IntCC::Equal, r, rank as i64);
-        let cont = self.b.create_block();
-        self.b.ins().brif(ok, cont, &[], slow, &[]);
-        self.b.switch_to_block(cont);
+        let entry = match slow {
+            None => {
+                let space = self
+                    .shared
+                    .run_constants
+                    .get(&tensor)
+                    .map_or(0, |p| p >> 48);
+                let table = self.b.ins().load(I64, flags, self.ctx, CTX_TENSORS);
+                self.b
+                    .ins()
+                    .iadd_imm_s(table, (space as usize * TENSOR_WORDS * 8) as i64)
+            }
+            Some(slow) => {
+                let entry = self.tensor_entry(tensor);
+                let r =
+                    self.b
+                        .ins()
+                        .load(I64, flags, entry, word(tensor_access_word(bytes, write)));
+                let ok = self.b.ins().icmp_imm_s(IntCC::Equal, r, rank as i64);
+                let cont = self.b.create_block();
+                self.b.ins().brif(ok, cont, &[], slow, &[]);
+                self.b.switch_to_block(cont);
+                entry
+            }
+        };
         let base = self.b.ins().load(I64, flags, entry, word(TENSOR_BASE));
         let shape = (0..rank as usize)
             .map(|d| self.b.ins().load(I64, flags, entry, word(1 + d)))
@@ -104,29 +188,42 @@ impl FnLower<'_, '_, '_> {
 
     /// Whether element `k` (along the innermost dimension) of an access at `coords` lies in
     /// the tensor, and the host address of its first byte (only meaningful when it does). Its
-    /// bytes then lie in memory (`bound_tensor` tested the room).
+    /// bytes then lie in memory (`bound_tensor` tested the room). Element k is at innermost
+    /// coordinate c + k: inside when c < size − k, none when the size is at most k (which also
+    /// keeps c + k from wrapping), at k innermost strides past element 0 — so the elements of
+    /// an array access share element 0's products and sums (Cranelift merges them) and each
+    /// adds one compare and one addition.
     fn element(&mut self, t: &Bound, coords: &[Value], k: u32) -> (Value, Value) {
         let last = coords.len() - 1;
         let mut ok = self.b.ins().iconst(cranelift_codegen::ir::types::I8, 1);
-        let mut addr = self.b.ins().iconst(I64, 0);
+        let mut addr = t.base;
         for (d, &c) in coords.iter().enumerate() {
-            let c = if d == last && k > 0 {
-                let ck = self.b.ins().iadd_imm_s(c, k as i64);
-                // c + k past 2^64 is outside.
-                let fine = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, ck, c);
-                ok = self.b.ins().band(ok, fine);
-                ck
-            } else {
-                c
-            };
             let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, c, t.shape[d]);
-            ok = self.b.ins().band(ok, inside);
+            if d < last || k == 0 {
+                ok = self.b.ins().band(ok, inside);
+            }
             let step = self.b.ins().imul(c, t.strides[d]);
+            // In the shape, the offset is below 2^62 (`tensor_table`): no overflow here.
             addr = self.b.ins().iadd(addr, step);
         }
-        // In the shape, the offset is below 2^62 (`tensor_table`): no overflow here.
-        let host = self.b.ins().iadd(t.base, addr);
-        (ok, host)
+        if k == 0 {
+            return (ok, addr);
+        }
+        let size = t.shape[last];
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThan, size, k as i64);
+        let less = self.b.ins().iadd_imm_s(size, -(k as i64));
+        let zero = self.b.ins().iconst(I64, 0);
+        let limit = self.b.ins().select(more, less, zero);
+        let inside = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, coords[last], limit);
+        let ok = self.b.ins().band(ok, inside);
+        let past = self.b.ins().imul_imm_s(t.strides[last], k as i64);
+        (ok, self.b.ins().iadd(addr, past))
     }
 
     /// Loads `bytes` little-endian bytes at `addr`, zero-extended.
@@ -140,6 +237,44 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
+    /// The blocks of an access: its slow path (cold; `None` for an access the dispatch tested,
+    /// `checked`) and the join after it.
+    fn slow_path(
+        &mut self,
+        tensor: Slot,
+        (rank, element): (u8, Scalar),
+        write: bool,
+    ) -> (Option<Block>, Block) {
+        let tested = checked(&self.shared.run_constants, tensor, (rank, element), write).is_some();
+        let slow = (!tested).then(|| {
+            let slow = self.b.create_block();
+            self.b.set_cold_block(slow);
+            slow
+        });
+        (slow, self.b.create_block())
+    }
+
+    /// Jumps to the slow path (which an access of rank 0 always has: `checked`).
+    fn jump_slow(&mut self, slow: Option<Block>) {
+        let slow = slow.expect("checked: an access of rank 0 is not tested per dispatch");
+        self.b.ins().jump(slow, &[]);
+    }
+
+    /// Lowers the slow path, if any (the interpreter's implementation), then goes on at `join`.
+    fn finish_slow(
+        &mut self,
+        slow: Option<Block>,
+        join: Block,
+        (reads, writes): (&[Slot], &[Slot]),
+    ) {
+        if let Some(slow) = slow {
+            self.b.switch_to_block(slow);
+            self.call_host(reads, writes);
+            self.b.ins().jump(join, &[]);
+        }
+        self.b.switch_to_block(join);
+    }
+
     /// OpTensorReadARM.
     pub fn tensor_read(
         &mut self,
@@ -150,10 +285,9 @@ impl FnLower<'_, '_, '_> {
         (reads, writes): (&[Slot], &[Slot]),
     ) {
         let bytes = crate::exec::tensor::element_bytes(element);
-        let (slow, join) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(slow);
+        let (slow, join) = self.slow_path(tensor, (rank, element), false);
         if rank == 0 {
-            self.b.ins().jump(slow, &[]);
+            self.jump_slow(slow);
         } else {
             let t = self.bound_tensor(tensor, (rank, bytes), false, slow);
             let cs = self.coordinates(coords, rank, coord_bits);
@@ -186,10 +320,7 @@ impl FnLower<'_, '_, '_> {
             }
             self.b.ins().jump(join, &[]);
         }
-        self.b.switch_to_block(slow);
-        self.call_host(reads, writes);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
+        self.finish_slow(slow, join, (reads, writes));
     }
 
     /// OpTensorWriteARM.
@@ -201,10 +332,9 @@ impl FnLower<'_, '_, '_> {
         (reads, writes): (&[Slot], &[Slot]),
     ) {
         let bytes = crate::exec::tensor::element_bytes(element);
-        let (slow, join) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(slow);
+        let (slow, join) = self.slow_path(tensor, (rank, element), true);
         if rank == 0 {
-            self.b.ins().jump(slow, &[]);
+            self.jump_slow(slow);
         } else {
             let t = self.bound_tensor(tensor, (rank, bytes), true, slow);
             let cs = self.coordinates(coords, rank, coord_bits);
@@ -226,10 +356,7 @@ impl FnLower<'_, '_, '_> {
             }
             self.b.ins().jump(join, &[]);
         }
-        self.b.switch_to_block(slow);
-        self.call_host(reads, writes);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
+        self.finish_slow(slow, join, (reads, writes));
     }
 
     /// OpTensorQuerySizeARM: the size of dimension `dim` of the tensor, reduced to `bits`.
@@ -270,5 +397,57 @@ impl FnLower<'_, '_, '_> {
         self.call_host(reads, writes);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jit::{analysis, build};
+
+    /// `tensor_checks` of the module `text`, with the constants the JIT's build finds.
+    fn checks_of(text: &str) -> Vec<TensorCheck> {
+        let bytes = spvx_spirv::asm::assemble(text, &Default::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .bytes();
+        let m = crate::CompiledModule::from_bytes(&bytes, "main", &Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let prog = m.program();
+        let constants = build::constants(prog, &analysis::variables(prog, true));
+        tensor_checks(prog, &analysis::run_constants(prog, &constants))
+    }
+
+    /// The transpose loads each tensor variable once (`OpLoad`, compiled to a copy of the
+    /// variable's constant pointer): its read of T (binding 0, space 3) and write of U
+    /// (binding 1, space 4) are tested per dispatch.
+    #[test]
+    fn accesses_to_a_loaded_tensor_variable_are_tested_per_dispatch() {
+        let checks = checks_of(include_str!("../../../../bench/tensor_transpose.spvasm"));
+        let b0 = SPACE_BUFFER0;
+        assert_eq!(
+            checks,
+            [
+                TensorCheck {
+                    space: b0,
+                    rank: 2,
+                    bytes: 4,
+                    write: false
+                },
+                TensorCheck {
+                    space: b0 + 1,
+                    rank: 2,
+                    bytes: 4,
+                    write: true
+                }
+            ]
+        );
+    }
+
+    /// An element of an array of tensors picked with a run-time index is not known at compile
+    /// time: its accesses keep their own tests.
+    #[test]
+    fn accesses_through_an_array_of_tensors_are_tested_per_access() {
+        let checks = checks_of(include_str!("../../tests/corpus/tensor_array.spvasm"));
+        assert_eq!(checks, []);
     }
 }

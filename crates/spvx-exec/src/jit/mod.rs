@@ -158,6 +158,10 @@ pub struct JitCode {
     /// The program's fixed-point operations that native code evaluates through spvx-num
     /// (`lower_fixed::fixed_ops`; `runtime::JitCtx::fixed_ops` points here while a dispatch runs).
     pub(crate) fixed_ops: Vec<spvx_num::fixed::abi::Prepared>,
+    /// The tensor accesses native code makes without a test, tested once per dispatch
+    /// (`lower_tensor::tensor_checks`; the lanes function's lowering, from the same program,
+    /// makes the same ones).
+    pub(crate) tensor_checks: Vec<lower_tensor::TensorCheck>,
 }
 
 // SAFETY: after `finalize_definitions` the module's code is immutable; the function pointers

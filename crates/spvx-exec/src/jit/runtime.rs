@@ -304,6 +304,13 @@ pub fn tensor_table(tensors: &[Option<TensorView>], spaces: &[Space]) -> Vec<u64
     table
 }
 
+/// Whether native code may make the access `c` to its space's tensor without a test: the
+/// space's entry in `table` (`tensor_table`) admits it, as `lower_tensor` tests per access.
+pub fn tensor_access_native(table: &[u64], c: &super::lower_tensor::TensorCheck) -> bool {
+    let at = c.space as usize * TENSOR_WORDS + tensor_access_word(c.bytes, c.write);
+    table.get(at) == Some(&u64::from(c.rank))
+}
+
 /// What a call-out needs to run one instruction of one invocation through the interpreter.
 pub struct Host<'a> {
     pub prog: &'a Program,
@@ -478,6 +485,39 @@ mod tests {
             shape: vec![3, 4],
             strides: vec![16, 4],
         }
+    }
+
+    /// `tensor_access_native` reads the entry word of the access's element size and kind,
+    /// and refuses a space past the table and another rank.
+    #[test]
+    fn an_access_is_native_where_the_table_admits_it() {
+        use super::super::lower_tensor::TensorCheck;
+        let b0 = crate::memory::SPACE_BUFFER0;
+        let mut spaces = vec![space(0, true, 0); b0 as usize];
+        spaces.push(space(48, false, 0x1000));
+        spaces.push(space(46, true, 0x2000));
+        let table = tensor_table(&[Some(view()), Some(view())], &spaces);
+        let native = |space: u32, rank: u8, bytes: u32, write: bool| {
+            tensor_access_native(
+                &table,
+                &TensorCheck {
+                    space,
+                    rank,
+                    bytes,
+                    write,
+                },
+            )
+        };
+        // The writable 48 bytes: 4-byte elements, read and written; not 8-byte ones.
+        assert!(native(b0, 2, 4, false) && native(b0, 2, 4, true));
+        assert!(!native(b0, 2, 8, false));
+        // The read-only 46 bytes: 2-byte elements read, never written; 4-byte ones not.
+        assert!(native(b0 + 1, 2, 2, false) && !native(b0 + 1, 2, 2, true));
+        assert!(!native(b0 + 1, 2, 4, false));
+        // Another rank than the tensor's, a space with no tensor, a space past the table.
+        assert!(!native(b0, 3, 4, false) && !native(b0, 1, 4, false));
+        assert!(!native(b0 - 1, 2, 4, false));
+        assert!(!native(b0 + 2, 2, 4, false));
     }
 
     #[test]
