@@ -149,17 +149,19 @@ pub fn compile_dumping(
                 .map_err(|e| fail("declare", &e))?;
             ctx.func.signature = sig.clone();
             ctx.func.name = UserFuncName::user(0, id.as_u32());
-            let entry = {
+            let (entry, stores) = {
                 let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
                 let entry = declare_far(&mut module, ids[prog.entry as usize], b.func);
-                super::lower_loop::emit(&mut b, entry, &builtins);
+                let callouts = !shared.callouts.is_empty();
+                let stores = super::lower_loop::emit(&mut b, entry, &builtins, callouts);
                 b.seal_all_blocks();
                 b.finalize(module.target_config());
-                entry
+                (entry, stores)
             };
             if let Some(body) = &entry_body {
                 ctx.inline(super::inline::EntryInliner { entry, body })
                     .map_err(|e| fail("inlining the entry function", &e))?;
+                super::inline::forward_builtins(&mut ctx.func, &stores);
             }
             ctx.set_disasm(dump.is_some());
             super::code_cache::define(&mut module, id, &mut ctx)

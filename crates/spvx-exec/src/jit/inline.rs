@@ -9,7 +9,11 @@
 //! `readonly can_move`, are hoisted out of the loop by Cranelift's LICM (see
 //! `lower_loop::loop_test` for the order of the loop's test that it needs).
 //! The entry function itself is still compiled and called where the loop does not run (the
-//! driver's own loop).
+//! driver's own loop). After inlining, the inlined code's loads of built-in registers take the
+//! values the loop stored ([`forward_builtins`]): Cranelift forwards a load only from the last
+//! store before it, so the loop's row-invariant built-ins (GlobalInvocationId.y) or its
+//! per-invocation ones (.x) were loaded back from memory, and values derived from the former
+//! were not seen to be invariant.
 //!
 //! Only entry functions without loops and calls, of at most [`MAX_INLINED_INSTRUCTIONS`]
 //! instructions, are inlined: a loop inside the invocation amortises the call already, and the
@@ -17,10 +21,12 @@
 //! (`lower_loop::emit_rounds`) gets the same copy of an entry function without calls, loops
 //! or not: each of its calls runs an invocation only up to the next barrier.
 
+use super::lower_loop::BuiltinStore;
 use crate::program::Function;
 use cranelift_codegen::inline::{Inline, InlineCommand};
-use cranelift_codegen::ir::{self, FuncRef};
+use cranelift_codegen::ir::{self, FuncRef, InstBuilder, InstructionData, Opcode, Value};
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// The largest entry function (program instructions) inlined into the workgroup loop.
 pub const MAX_INLINED_INSTRUCTIONS: usize = 512;
@@ -110,6 +116,67 @@ impl Inline for EntryInliner<'_> {
             }
         } else {
             InlineCommand::KeepCall
+        }
+    }
+}
+
+/// The workgroup loop's stores of built-ins into the register file `regs` (`lower_loop::emit`).
+pub struct BuiltinStores {
+    pub regs: Value,
+    pub stores: Vec<BuiltinStore>,
+}
+
+/// In the workgroup loop `func` with the entry function inlined: every 64-bit load from the
+/// register file `s.regs` at a built-in's offset takes the value the loop stored there. A
+/// built-in's register is an input no instruction writes, and the loop stores every
+/// invocation's values before its code runs, row-invariant ones at the start of its row: those
+/// values dominate the inlined code and are what memory holds when it reads. Nothing is
+/// changed if some other store writes one of those offsets of `regs`. When no call is left
+/// (no call-out, which reads registers from memory), the loop's stores go too: nothing reads
+/// them.
+pub fn forward_builtins(func: &mut ir::Function, s: &BuiltinStores) {
+    let values: HashMap<i32, Value> = s.stores.iter().map(|st| (st.offset, st.value)).collect();
+    let own: std::collections::HashSet<ir::Inst> = s.stores.iter().map(|st| st.inst).collect();
+    let mut loads = Vec::new();
+    let mut calls = false;
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(block) {
+            match func.dfg.insts[inst] {
+                InstructionData::Load {
+                    opcode: Opcode::Load,
+                    arg,
+                    offset,
+                    ..
+                } if arg == s.regs
+                    && func.dfg.ctrl_typevar(inst) == ir::types::I64
+                    && values.contains_key(&offset.into()) =>
+                {
+                    loads.push((inst, i32::from(offset)));
+                }
+                InstructionData::Store {
+                    opcode: Opcode::Store,
+                    args: [_, at],
+                    offset,
+                    ..
+                } if at == s.regs
+                    && values.contains_key(&offset.into())
+                    && !own.contains(&inst) =>
+                {
+                    return;
+                }
+                InstructionData::Call { .. } | InstructionData::CallIndirect { .. } => calls = true,
+                _ => {}
+            }
+        }
+    }
+    for (inst, offset) in loads {
+        // A copy of the stored value (`x | x`), which Cranelift's rules reduce to the value.
+        let v = values[&offset];
+        func.replace(inst).bor(v, v);
+    }
+    if !calls {
+        for st in &s.stores {
+            func.layout.remove_inst(st.inst);
         }
     }
 }

@@ -33,7 +33,7 @@
 use super::analysis;
 use super::group;
 use super::lower::FnLower;
-use super::lower_loop::{Workgroup, next_local, store_builtins};
+use super::lower_loop::{Part, Workgroup, next_local, store_builtins};
 use super::runtime::{
     CTX_BUDGET, CTX_INVOCATION, CTX_LOCAL, CTX_SPACE_COUNT, CTX_SPACES, CTX_STEPS,
 };
@@ -248,7 +248,7 @@ impl FnLower<'_, '_, '_> {
         let mut local = [0, 1, 2].map(|i| self.b.ins().load(I64, t, self.ctx, CTX_LOCAL + 8 * i));
         for (l, r) in regs.iter().enumerate() {
             let index = self.b.ins().iadd_imm_s(first, l as i64);
-            store_builtins(self.b, list, *r, &group, index, local);
+            store_builtins(self.b, list, *r, &group, (index, local), Part::All);
             local = next_local(self.b, local, group.size);
         }
     }

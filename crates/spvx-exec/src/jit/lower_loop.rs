@@ -80,28 +80,51 @@ fn trim_to_reads(prog: &Program, builtins: Vec<BuiltinVar>) -> Vec<BuiltinVar> {
 }
 
 /// Emits the loop's body into `b` (whose entry block has the three parameters) calling
-/// `entry`.
-pub fn emit(b: &mut FunctionBuilder, entry: FuncRef, builtins: &[BuiltinVar]) {
+/// `entry`. The built-ins' components that are the same along a row (`Part::Row`) are stored
+/// once per row, the others per invocation; the stores are returned for
+/// `inline::forward_builtins`. The invocation's index goes to the context only when
+/// `callouts` (the program has call-outs, which read it).
+pub fn emit(
+    b: &mut FunctionBuilder,
+    entry: FuncRef,
+    builtins: &[BuiltinVar],
+    callouts: bool,
+) -> super::inline::BuiltinStores {
     let t = MemFlagsData::trusted();
     let (ctx, regs, n) = entry_params(b);
     let group = Workgroup::load(b, ctx);
-    for_each_invocation(b, n, &group, |b, index, local| {
-        b.ins().store(t, index, ctx, CTX_INVOCATION);
-        store_builtins(b, builtins, regs, &group, index, local);
-        let zero = b.ins().iconst(I64, 0);
-        let call = b.ins().call(entry, &[ctx, regs, zero]);
-        let r = b.inst_results(call)[0];
-        // DONE and KILLED end the invocation; anything else ends the workgroup.
-        let stop = b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThan, r, status::KILLED as i64);
-        let out = b.create_block();
-        let next = b.create_block();
-        b.ins().brif(stop, out, &[], next, &[]);
-        b.switch_to_block(out);
-        b.ins().return_(&[r]);
-        b.switch_to_block(next);
-    });
+    let mut stores = Vec::new();
+    let mut per_invocation = Vec::new();
+    for_each_invocation(
+        b,
+        n,
+        &group,
+        |b, first, local| {
+            stores = store_builtins(b, builtins, regs, &group, (first, local), Part::Row);
+        },
+        |b, index, local| {
+            if callouts {
+                b.ins().store(t, index, ctx, CTX_INVOCATION);
+            }
+            per_invocation =
+                store_builtins(b, builtins, regs, &group, (index, local), Part::Invocation);
+            let zero = b.ins().iconst(I64, 0);
+            let call = b.ins().call(entry, &[ctx, regs, zero]);
+            let r = b.inst_results(call)[0];
+            // DONE and KILLED end the invocation; anything else ends the workgroup.
+            let stop = b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThan, r, status::KILLED as i64);
+            let out = b.create_block();
+            let next = b.create_block();
+            b.ins().brif(stop, out, &[], next, &[]);
+            b.switch_to_block(out);
+            b.ins().return_(&[r]);
+            b.switch_to_block(next);
+        },
+    );
+    stores.extend(per_invocation);
+    super::inline::BuiltinStores { regs, stores }
 }
 
 /// Emits the start of a program run in rounds (`emit_rounds`): `fn(ctx, state, invocations) ->
@@ -118,15 +141,21 @@ pub fn emit_starts(
     let t = MemFlagsData::trusted();
     let (ctx, state, n) = entry_params(b);
     let group = Workgroup::load(b, ctx);
-    for_each_invocation(b, n, &group, |b, index, local| {
-        let off = b.ins().imul_imm_s(index, 8 * state_words as i64);
-        let regs = b.ins().iadd(state, off);
-        store_builtins(b, builtins, regs, &group, index, local);
-        let zero = b.ins().iconst(I64, 0);
-        let run = b.ins().iconst(I64, RUN as i64);
-        b.ins().store(t, zero, regs, 8 * resume_word as i32);
-        b.ins().store(t, run, regs, 8 * status_word as i32);
-    });
+    for_each_invocation(
+        b,
+        n,
+        &group,
+        |_, _, _| {},
+        |b, index, local| {
+            let off = b.ins().imul_imm_s(index, 8 * state_words as i64);
+            let regs = b.ins().iadd(state, off);
+            store_builtins(b, builtins, regs, &group, (index, local), Part::All);
+            let zero = b.ins().iconst(I64, 0);
+            let run = b.ins().iconst(I64, RUN as i64);
+            b.ins().store(t, zero, regs, 8 * resume_word as i32);
+            b.ins().store(t, run, regs, 8 * status_word as i32);
+        },
+    );
 }
 
 /// The entry block of a native function, with its parameters `(ctx, regs, n)`.
@@ -139,8 +168,9 @@ fn entry_params(b: &mut FunctionBuilder) -> (Value, Value, Value) {
 }
 
 /// A loop over the invocations `0..n` of the workgroup (LocalInvocationId x fastest, as
-/// `dispatch::builtins` numbers them): `body` is emitted with the invocation's index and
-/// LocalInvocationId and must leave the builder in a block that goes on to the next
+/// `dispatch::builtins` numbers them): `row` is emitted at the start of each row with its first
+/// invocation's index and LocalInvocationId, `body` with the invocation's index and
+/// LocalInvocationId; `body` must leave the builder in a block that goes on to the next
 /// invocation; after the last the function returns `DONE`.
 ///
 /// Two loops: one over the rows (y and z), and in it one over a row's x, up to the end of the
@@ -150,6 +180,7 @@ fn for_each_invocation(
     b: &mut FunctionBuilder,
     n: Value,
     group: &Workgroup,
+    row_start: impl FnOnce(&mut FunctionBuilder, Value, [Value; 3]),
     body: impl FnOnce(&mut FunctionBuilder, Value, [Value; 3]),
 ) {
     let zero = b.ins().iconst(I64, 0);
@@ -173,6 +204,7 @@ fn for_each_invocation(
     b.switch_to_block(row);
     let full = b.ins().iadd(first, group.size[0]);
     let end = b.ins().umin(full, n);
+    row_start(b, first, [zero, y, z]);
     let head = b.create_block();
     for _ in 0..2 {
         b.append_block_param(head, I64);
@@ -250,19 +282,54 @@ impl Workgroup {
     }
 }
 
-/// Stores the built-ins of `builtins` (those `loop_builtins` accepts) of the invocation of
-/// LocalInvocationIndex `index` and LocalInvocationId `local` into its registers at `regs`.
+/// Which components of the built-ins `store_builtins` stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    All,
+    /// Those the same for every invocation of a row of the workgroup (y and z of the
+    /// invocation ids, the workgroup id).
+    Row,
+    /// The others: those that change with x.
+    Invocation,
+}
+
+impl Part {
+    /// Whether component `i` of `builtin` is among these.
+    fn has(self, builtin: Builtin, i: usize) -> bool {
+        let along_x = match builtin {
+            Builtin::LocalInvocationId | Builtin::GlobalInvocationId => i == 0,
+            Builtin::WorkgroupId => false,
+            _ => true,
+        };
+        match self {
+            Part::All => true,
+            Part::Row => !along_x,
+            Part::Invocation => along_x,
+        }
+    }
+}
+
+/// Stores the `part` of the built-ins of `builtins` (those `loop_builtins` accepts) of the
+/// invocation of LocalInvocationIndex `index` and LocalInvocationId `local` into its registers
+/// at `regs`, GlobalInvocationId last (the one a kernel most often reads first). Returns each
+/// store with its byte offset and value.
 pub fn store_builtins(
     b: &mut FunctionBuilder,
     builtins: &[BuiltinVar],
     regs: Value,
     group: &Workgroup,
-    index: Value,
-    local: [Value; 3],
-) {
+    (index, local): (Value, [Value; 3]),
+    part: Part,
+) -> Vec<BuiltinStore> {
+    let mut stores = Vec::new();
     let t = MemFlagsData::trusted();
     let zero = b.ins().iconst(I64, 0);
-    for bv in builtins {
+    let global = |bv: &&BuiltinVar| bv.builtin == Builtin::GlobalInvocationId;
+    let ordered = builtins
+        .iter()
+        .filter(|bv| !global(bv))
+        .chain(builtins.iter().filter(global));
+    for bv in ordered {
         let Some(reg) = bv.reg else { continue };
         let values: [Value; 3] = match bv.builtin {
             Builtin::LocalInvocationId => local,
@@ -274,6 +341,9 @@ pub fn store_builtins(
             _ => continue,
         };
         for (i, v) in values.iter().take(bv.components as usize).enumerate() {
+            if !part.has(bv.builtin, i) {
+                continue;
+            }
             // The low bytes, zero-extended (a 32-bit move rather than an `and` with a
             // constant from memory).
             let narrow = match bv.component_bytes {
@@ -290,9 +360,24 @@ pub fn store_builtins(
                 (None, 8) => *v,
                 (None, bytes) => b.ins().band_imm_s(*v, low_bits(8 * bytes) as i64),
             };
-            b.ins().store(t, v, regs, (reg as i32 + i as i32) * 8);
+            let offset = (reg as i32 + i as i32) * 8;
+            let inst = b.ins().store(t, v, regs, offset);
+            stores.push(BuiltinStore {
+                inst,
+                offset,
+                value: v,
+            });
         }
     }
+    stores
+}
+
+/// A store of a built-in's component into the register file (`store_builtins`).
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinStore {
+    pub inst: cranelift_codegen::ir::Inst,
+    pub offset: i32,
+    pub value: Value,
 }
 
 /// The LocalInvocationId after `local` in a workgroup of `size` (x fastest, then y, then z).

@@ -9,7 +9,7 @@ use super::LANES;
 use super::analysis::{Kind, Plan};
 use super::frame::Cursor;
 use super::shape::Shape;
-use crate::jit::lower_loop::{Workgroup, next_local, store_builtins};
+use crate::jit::lower_loop::{Part, Workgroup, next_local, store_builtins};
 use crate::jit::runtime::{CTX_BUDGET, CTX_STEPS};
 use crate::jit::status;
 use crate::program::{Edge, Function, Program, SegId, Slot, Term};
@@ -479,7 +479,14 @@ impl<'a, 'b, 'p> VLower<'a, 'b, 'p> {
         let mut current = Workgroup { ..group };
         current.wg[0] = self.cursor(Cursor::WG_X);
         current.base[0] = self.cursor(Cursor::BASE_X);
-        store_builtins(self.b, &self.plan.builtins, regs, &current, index, at);
+        store_builtins(
+            self.b,
+            &self.plan.builtins,
+            regs,
+            &current,
+            (index, at),
+            Part::All,
+        );
         self.next_invocation(&group, at, index, (current.wg[0], current.base[0]));
         let next = self.cursor(Cursor::NEXT);
         let next = self.b.ins().iadd_imm_s(next, 1);
