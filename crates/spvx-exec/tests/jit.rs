@@ -1006,6 +1006,68 @@ fn builtin_components_read_singly_have_their_values() {
     }
 }
 
+/// Every built-in the native workgroup loop computes (`tests/corpus/jit/builtins_all.comp`),
+/// over a 4 × 3 × 2 workgroup and 2 × 2 × 3 workgroups at subgroup size 16 (no lanes
+/// function): the loop stores y and z once per row and the rest per invocation, and the
+/// inlined entry function reads them all as values (`inline::forward_builtins`). Checked
+/// against the definitions, on the interpreter, the one-invocation JIT and the default.
+#[test]
+fn every_loop_builtin_has_its_value_in_the_inlined_entry() {
+    let m = jit_corpus("builtins_all.comp");
+    let groups = [2u32, 2, 3];
+    let (size, count) = ([4u32, 3, 2], 24u32);
+    let total = (count * groups.iter().product::<u32>()) as usize;
+    let mut res = Resources::new();
+    res.set_buffer(0, 0, vec![0; 4 * 12 * total]);
+    let mut want = vec![0u32; 12 * total];
+    for (gz, gy, gx) in (0..groups[2])
+        .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| (z, y, x))))
+    {
+        let group = gx + groups[0] * (gy + groups[1] * gz);
+        for (lz, ly, lx) in (0..size[2])
+            .flat_map(|z| (0..size[1]).flat_map(move |y| (0..size[0]).map(move |x| (z, y, x))))
+        {
+            let index = lx + size[0] * (ly + size[1] * lz);
+            let at = 12 * (index + count * group) as usize;
+            want[at..at + 12].copy_from_slice(&[
+                gx * size[0] + lx,
+                gy * size[1] + ly,
+                gz * size[2] + lz,
+                lx,
+                ly,
+                lz,
+                gx,
+                gy,
+                gz,
+                index,
+                index % 16,
+                index / 16,
+            ]);
+        }
+    }
+    for (what, m, jit) in [
+        ("interpreter", m.clone(), false),
+        ("one-invocation JIT", m.with_scalar_jit(), true),
+        ("default", m.clone(), true),
+    ] {
+        let (out, report) =
+            run_at(&m, &res, groups, jit, 16).unwrap_or_else(|e| panic!("{what}: {e}"));
+        if jit {
+            assert_eq!(report.jit, JitUse::Ran, "{what}");
+        }
+        let words = buffer_words(&out, 0);
+        if let Some(i) = (0..want.len()).find(|&i| words[i] != want[i]) {
+            panic!(
+                "{what}: invocation {}, word {}: {} against {}",
+                i / 12,
+                i % 12,
+                words[i],
+                want[i]
+            );
+        }
+    }
+}
+
 /// Signed indices into runtime arrays (`tests/corpus/jit/signed_index.comp`): with every index
 /// in range the JIT runs it and stores `data[k] · 3 + 1` at `k + 16` (values computed here);
 /// with one negative index (−1, −16, −2^31) or one past the end, in a load or a store, the
