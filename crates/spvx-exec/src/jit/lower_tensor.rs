@@ -20,8 +20,8 @@
 
 use super::lower::{FnLower, I64};
 use super::runtime::{
-    CTX_NO_TENSOR_ENTRY, CTX_TENSOR_SPACES, CTX_TENSORS, CTX_ZERO, MAX_NATIVE_TENSOR_RANK,
-    TENSOR_BASE, TENSOR_WORDS, tensor_access_word,
+    CTX_NO_TENSOR_ENTRY, CTX_TENSOR_SPACES, CTX_TENSORS, MAX_NATIVE_TENSOR_RANK, TENSOR_BASE,
+    TENSOR_WORDS, tensor_access_word,
 };
 use crate::memory::SPACE_BUFFER0;
 use crate::program::{Inst, Program, Scalar, Slot};
@@ -291,16 +291,14 @@ impl FnLower<'_, '_, '_> {
         } else {
             let t = self.bound_tensor(tensor, (rank, bytes), false, slow);
             let cs = self.coordinates(coords, rank, coord_bits);
-            // Eight zero bytes that an element outside its tensor is "read" from (then
-            // replaced by the out-of-bounds value), so that reads need no branch.
-            let zeros = self
-                .b
-                .ins()
-                .load(I64, super::runtime::invariant(), self.ctx, CTX_ZERO);
+            // An element outside its tensor is "read" from the context's first eight bytes
+            // instead (any readable address: the value is then replaced by the out-of-bounds
+            // one), so that reads need no branch and no register of their own.
+            let anywhere = self.ctx;
             let mut values = Vec::with_capacity(count as usize);
             for k in 0..count {
                 let (ok, addr) = self.element(&t, &cs, k);
-                let from = self.b.ins().select(ok, addr, zeros);
+                let from = self.b.ins().select(ok, addr, anywhere);
                 let v = self.load_bytes(from, bytes);
                 let v = if element == Scalar::Bool {
                     let c = self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0);

@@ -83,8 +83,6 @@ pub struct JitCtx {
 pub struct StaticTables {
     /// [`NO_TENSOR_ENTRY`].
     pub no_tensor_entry: *const u64,
-    /// A zero word, read in place of an element outside a tensor (`lower_tensor`).
-    pub zero: *const u64,
     /// spvx-num's values of the 256 fp8 encodings (`mixdot::fast::fp8_table`), E4M3 then E5M2.
     pub fp8: [*const f64; 2],
     /// spvx-num's C-ABI functions of the mixed dots (`mixdot::abi::ENTRIES`).
@@ -92,9 +90,6 @@ pub struct StaticTables {
     /// spvx-num's C-ABI function of the fixed-point functions (`fixed::abi::eval`).
     pub fixed: spvx_num::fixed::abi::Entry,
 }
-
-/// The one zero word [`StaticTables::zero`] points to.
-static ZERO: u64 = 0;
 
 /// The fp8 encodings in the order of [`StaticTables::fp8`].
 const FP8: [spvx_num::mixdot::Fp8Encoding; 2] = [
@@ -106,7 +101,6 @@ impl StaticTables {
     pub fn new() -> StaticTables {
         StaticTables {
             no_tensor_entry: NO_TENSOR_ENTRY.as_ptr(),
-            zero: &ZERO,
             fp8: FP8.map(|e| spvx_num::mixdot::fast::fp8_table(e).as_ptr()),
             mixdot: spvx_num::mixdot::abi::ENTRIES,
             fixed: spvx_num::fixed::abi::eval,
@@ -160,11 +154,10 @@ pub const CTX_TENSOR_SPACES: i32 = 176;
 pub const CTX_MIXDOT_CONFIG: i32 = 184;
 pub const CTX_CALLOUT_STATUS: i32 = 192;
 pub const CTX_NO_TENSOR_ENTRY: i32 = 200;
-pub const CTX_ZERO: i32 = 208;
-pub const CTX_FP8_TABLES: i32 = 216;
-pub const CTX_MIXDOT_ENTRIES: i32 = 232;
-pub const CTX_FIXED_ENTRY: i32 = 296;
-pub const CTX_FIXED_OPS: i32 = 304;
+pub const CTX_FP8_TABLES: i32 = 208;
+pub const CTX_MIXDOT_ENTRIES: i32 = 224;
+pub const CTX_FIXED_ENTRY: i32 = 288;
+pub const CTX_FIXED_OPS: i32 = 296;
 
 // The offsets above are the fields' (checked when compiling).
 const _: () = {
@@ -191,10 +184,6 @@ const _: () = {
         (
             offset_of!(JitCtx, tables) + offset_of!(StaticTables, no_tensor_entry),
             CTX_NO_TENSOR_ENTRY,
-        ),
-        (
-            offset_of!(JitCtx, tables) + offset_of!(StaticTables, zero),
-            CTX_ZERO,
         ),
         (
             offset_of!(JitCtx, tables) + offset_of!(StaticTables, fp8),
