@@ -6,8 +6,9 @@
 //! formed in two `f64x2` halves under the default model (`mixdot_models::model_sum`, the
 //! scalar JIT's arithmetic for two dots at a time; `INLINE_WORD`), their vector constants
 //! loaded from the frame's pool (`frame::vconst`). Where the configuration word is another
-//! one, or some lane's sum is not decided there (an addition that rounded, an infinity or a
-//! NaN), every lane's dot is spvx-num's C-ABI function, as the scalar JIT calls it, through
+//! one (the driver then runs the scalar JIT instead, so the code does not test for it), or
+//! some lane's sum is not decided there (an addition that rounded, an infinity or a NaN),
+//! every lane's dot is spvx-num's C-ABI function, as the scalar JIT calls it, through
 //! one call of a trampoline that preserves every register (`dot_lanes`); inactive lanes
 //! compute too (a pure function) and their results are dropped by the masked write. The bits
 //! are the scalar JIT's and the interpreter's.
@@ -42,8 +43,6 @@ impl VLower<'_, '_, '_> {
         fp8: [Fp8Encoding; 2],
         (dst, a, b, acc): (Slot, Slot, Slot, Slot),
     ) {
-        let flags = crate::jit::runtime::invariant();
-        let word = self.b.ins().load(I64, flags, self.ctx, CTX_MIXDOT_CONFIG);
         let words = [a, b].map(|s| self.pair_words(s));
         let c = self.get(acc);
         let (call_blk, join) = (self.b.create_block(), self.b.create_block());
@@ -51,13 +50,8 @@ impl VLower<'_, '_, '_> {
             self.b.append_block_param(join, I32X4);
         }
         self.b.set_cold_block(call_blk);
-        let inline = self.b.create_block();
-        let is = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::Equal, word, INLINE_WORD as i64);
-        self.b.ins().brif(is, inline, &[], call_blk, &[]);
-        self.b.switch_to_block(inline);
+        // (The run's configuration word is `INLINE_WORD`: the driver runs the vector lanes
+        // only then, `SimdCode::runs`.)
         let mut slow = None;
         let r = HALVES.map(|h| {
             // (The word's low three bits are the model's index; the others are zero.)
@@ -77,6 +71,7 @@ impl VLower<'_, '_, '_> {
         self.b.switch_to_block(call_blk);
         let offset = StaticTables::mixdot_offset(MixOp::Dot2Acc32, half, fp8);
         let flags = crate::jit::runtime::invariant();
+        let word = self.b.ins().load(I64, flags, self.ctx, CTX_MIXDOT_CONFIG);
         let f = self.b.ins().load(I64, flags, self.ctx, offset);
         let (tramp, slot) = self.dot_trampoline();
         let block = self.b.ins().stack_addr(I64, slot, 0);
