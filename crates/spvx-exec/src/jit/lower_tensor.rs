@@ -87,6 +87,15 @@ pub fn tensor_checks(prog: &Program, constants: &HashMap<Slot, u64>) -> Vec<Tens
     checks
 }
 
+/// How an access reaches its tensor's table entry: at the fixed place of a space the dispatch
+/// tested (`checked`), or through the register's space with a test that goes to the slow
+/// path (cold: the interpreter's implementation) when it fails.
+#[derive(Clone, Copy)]
+enum Route {
+    Tested(u32),
+    Slow(Block),
+}
+
 /// Where a tensor access goes: its memory's first byte, its sizes and strides.
 struct Bound {
     base: Value,
@@ -112,33 +121,28 @@ impl FnLower<'_, '_, '_> {
     }
 
     /// The bound tensor in register `tensor` when native code may access elements of `bytes`
-    /// bytes of it with `rank` coordinates (writing, when `write`), else a branch to `slow`:
-    /// one test of the entry (`tensor_access_word`), after which an element lies in memory
-    /// wherever its coordinates lie in the shape. Leaves the builder in the fast block.
-    /// Without `slow`, the access is one the dispatch tested (`checked`): its space's entry
-    /// is read with no test.
+    /// bytes of it with `rank` coordinates (writing, when `write`), reached by `route`: for
+    /// `Route::Slow`, one test of the entry (`tensor_access_word`), after which an element lies
+    /// in memory wherever its coordinates lie in the shape, else a branch to the slow path;
+    /// for `Route::Tested`, the entry of a space the dispatch tested, read with no test.
+    /// Leaves the builder in the fast block.
     fn bound_tensor(
         &mut self,
         tensor: Slot,
         (rank, bytes): (u8, u32),
         write: bool,
-        slow: Option<Block>,
+        route: Route,
     ) -> Bound {
         let flags = super::runtime::invariant();
         let word = |w: usize| (w * 8) as i32;
-        let entry = match slow {
-            None => {
-                let space = self
-                    .shared
-                    .run_constants
-                    .get(&tensor)
-                    .map_or(0, |p| p >> 48);
+        let entry = match route {
+            Route::Tested(space) => {
                 let table = self.b.ins().load(I64, flags, self.ctx, CTX_TENSORS);
                 self.b
                     .ins()
                     .iadd_imm_s(table, (space as usize * TENSOR_WORDS * 8) as i64)
             }
-            Some(slow) => {
+            Route::Slow(slow) => {
                 let entry = self.tensor_entry(tensor);
                 let r =
                     self.b
@@ -237,37 +241,40 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    /// The blocks of an access: its slow path (cold; `None` for an access the dispatch tested,
-    /// `checked`) and the join after it.
-    fn slow_path(
+    /// An access's route to its tensor (`Route`) and the block after it.
+    fn route(
         &mut self,
         tensor: Slot,
         (rank, element): (u8, Scalar),
         write: bool,
-    ) -> (Option<Block>, Block) {
-        let tested = checked(&self.shared.run_constants, tensor, (rank, element), write).is_some();
-        let slow = (!tested).then(|| {
-            let slow = self.b.create_block();
-            self.b.set_cold_block(slow);
-            slow
-        });
-        (slow, self.b.create_block())
+    ) -> (Route, Block) {
+        let route = match checked(&self.shared.run_constants, tensor, (rank, element), write) {
+            Some(c) => Route::Tested(c.space),
+            None => {
+                let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
+                Route::Slow(slow)
+            }
+        };
+        (route, self.b.create_block())
     }
 
-    /// Jumps to the slow path (which an access of rank 0 always has: `checked`).
-    fn jump_slow(&mut self, slow: Option<Block>) {
-        let slow = slow.expect("checked: an access of rank 0 is not tested per dispatch");
-        self.b.ins().jump(slow, &[]);
+    /// An access of rank 0: always the slow path (`checked` tests none per dispatch).
+    fn rank_zero(&mut self, route: Route) {
+        match route {
+            Route::Slow(slow) => {
+                self.b.ins().jump(slow, &[]);
+            }
+            Route::Tested(_) => {
+                unreachable!("checked: an access of rank 0 is not tested per dispatch")
+            }
+        }
     }
 
-    /// Lowers the slow path, if any (the interpreter's implementation), then goes on at `join`.
-    fn finish_slow(
-        &mut self,
-        slow: Option<Block>,
-        join: Block,
-        (reads, writes): (&[Slot], &[Slot]),
-    ) {
-        if let Some(slow) = slow {
+    /// Lowers the slow path of a `Route::Slow` access (the interpreter's implementation), then
+    /// goes on at `join`.
+    fn finish_slow(&mut self, route: Route, join: Block, (reads, writes): (&[Slot], &[Slot])) {
+        if let Route::Slow(slow) = route {
             self.b.switch_to_block(slow);
             self.call_host(reads, writes);
             self.b.ins().jump(join, &[]);
@@ -285,11 +292,11 @@ impl FnLower<'_, '_, '_> {
         (reads, writes): (&[Slot], &[Slot]),
     ) {
         let bytes = crate::exec::tensor::element_bytes(element);
-        let (slow, join) = self.slow_path(tensor, (rank, element), false);
+        let (route, join) = self.route(tensor, (rank, element), false);
         if rank == 0 {
-            self.jump_slow(slow);
+            self.rank_zero(route);
         } else {
-            let t = self.bound_tensor(tensor, (rank, bytes), false, slow);
+            let t = self.bound_tensor(tensor, (rank, bytes), false, route);
             let cs = self.coordinates(coords, rank, coord_bits);
             // An element outside its tensor is "read" from the context's first eight bytes
             // instead (any readable address: the value is then replaced by the out-of-bounds
@@ -318,7 +325,7 @@ impl FnLower<'_, '_, '_> {
             }
             self.b.ins().jump(join, &[]);
         }
-        self.finish_slow(slow, join, (reads, writes));
+        self.finish_slow(route, join, (reads, writes));
     }
 
     /// OpTensorWriteARM.
@@ -330,11 +337,11 @@ impl FnLower<'_, '_, '_> {
         (reads, writes): (&[Slot], &[Slot]),
     ) {
         let bytes = crate::exec::tensor::element_bytes(element);
-        let (slow, join) = self.slow_path(tensor, (rank, element), true);
+        let (route, join) = self.route(tensor, (rank, element), true);
         if rank == 0 {
-            self.jump_slow(slow);
+            self.rank_zero(route);
         } else {
-            let t = self.bound_tensor(tensor, (rank, bytes), true, slow);
+            let t = self.bound_tensor(tensor, (rank, bytes), true, route);
             let cs = self.coordinates(coords, rank, coord_bits);
             let flags = MemFlagsData::new().with_notrap();
             for k in 0..count {
@@ -354,7 +361,7 @@ impl FnLower<'_, '_, '_> {
             }
             self.b.ins().jump(join, &[]);
         }
-        self.finish_slow(slow, join, (reads, writes));
+        self.finish_slow(route, join, (reads, writes));
     }
 
     /// OpTensorQuerySizeARM: the size of dimension `dim` of the tensor, reduced to `bits`.

@@ -16,7 +16,6 @@
 //! (integer constants wider than 64 bits, which spirv-dis leaves blank, print their value).
 
 mod comments;
-mod fast_hash;
 mod format;
 mod generator;
 pub mod literal;

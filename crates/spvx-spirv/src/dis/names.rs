@@ -15,7 +15,7 @@
 //! becomes `_`), and a taken name gets the first free suffix `_0`, `_1`, .... References to ids
 //! not named yet (forward references inside a type name) use the bare number.
 
-use super::fast_hash::{FastMap, FastSet};
+use rustc_hash::{FxHashMap as FastMap, FxHashSet as FastSet};
 use super::literal;
 use super::types::ModuleTypes;
 use crate::context::{ModuleContext, NumericType};
