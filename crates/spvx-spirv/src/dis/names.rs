@@ -15,13 +15,13 @@
 //! becomes `_`), and a taken name gets the first free suffix `_0`, `_1`, .... References to ids
 //! not named yet (forward references inside a type name) use the bare number.
 
-use rustc_hash::{FxHashMap as FastMap, FxHashSet as FastSet};
 use super::literal;
 use super::types::ModuleTypes;
 use crate::context::{ModuleContext, NumericType};
 use crate::grammar::{Grammar, KindId};
 use crate::instruction::{Id, Instruction, OperandValue};
 use crate::op::Op;
+use rustc_hash::{FxHashMap as FastMap, FxHashSet as FastSet};
 use std::collections::HashMap;
 
 /// `Decoration BuiltIn`.

@@ -4,10 +4,10 @@
 //! Lighter than [`crate::context::ModuleContext`]: it records value types only for the ids
 //! that select an `OpSwitch`, so printing a large module does not build a map of every value.
 
-use rustc_hash::FxHashMap as FastMap;
 use crate::context::NumericType;
 use crate::instruction::{Id, Instruction, OperandValue};
 use crate::op::Op;
+use rustc_hash::FxHashMap as FastMap;
 
 /// Module facts for printing.
 #[derive(Debug, Default)]
