@@ -230,6 +230,17 @@ impl FnLower<'_, '_, '_> {
         (ok, self.b.ins().iadd(addr, past))
     }
 
+    /// Stores the low `bytes` bytes of `v` at `addr`, little-endian.
+    fn store_bytes(&mut self, v: Value, addr: Value, bytes: u32) {
+        let flags = MemFlagsData::new().with_notrap();
+        match bytes {
+            1 => self.b.ins().istore8(flags, v, addr, 0),
+            2 => self.b.ins().istore16(flags, v, addr, 0),
+            4 => self.b.ins().istore32(flags, v, addr, 0),
+            _ => self.b.ins().store(flags, v, addr, 0),
+        };
+    }
+
     /// Loads `bytes` little-endian bytes at `addr`, zero-extended.
     fn load_bytes(&mut self, addr: Value, bytes: u32) -> Value {
         let flags = MemFlagsData::new().with_notrap();
@@ -343,19 +354,35 @@ impl FnLower<'_, '_, '_> {
         } else {
             let t = self.bound_tensor(tensor, (rank, bytes), true, route);
             let cs = self.coordinates(coords, rank, coord_bits);
-            let flags = MemFlagsData::new().with_notrap();
-            for k in 0..count {
-                let (ok, addr) = self.element(&t, &cs, k);
-                let v = self.val(src + k);
+            let elements: Vec<(Value, Value, Value)> = (0..count)
+                .map(|k| {
+                    let (ok, addr) = self.element(&t, &cs, k);
+                    (ok, addr, self.val(src + k))
+                })
+                .collect();
+            // An array whose elements all lie inside (the usual case) is written with one
+            // test; otherwise (a cold block) each element is tested.
+            if count > 1 {
+                let all = elements
+                    .iter()
+                    .map(|e| e.0)
+                    .reduce(|a, b| self.b.ins().band(a, b))
+                    .expect("count > 1");
+                let (whole, each) = (self.b.create_block(), self.b.create_block());
+                self.b.set_cold_block(each);
+                self.b.ins().brif(all, whole, &[], each, &[]);
+                self.b.switch_to_block(whole);
+                for &(_, addr, v) in &elements {
+                    self.store_bytes(v, addr, bytes);
+                }
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(each);
+            }
+            for &(ok, addr, v) in &elements {
                 let (store, next) = (self.b.create_block(), self.b.create_block());
                 self.b.ins().brif(ok, store, &[], next, &[]);
                 self.b.switch_to_block(store);
-                match bytes {
-                    1 => self.b.ins().istore8(flags, v, addr, 0),
-                    2 => self.b.ins().istore16(flags, v, addr, 0),
-                    4 => self.b.ins().istore32(flags, v, addr, 0),
-                    _ => self.b.ins().store(flags, v, addr, 0),
-                };
+                self.store_bytes(v, addr, bytes);
                 self.b.ins().jump(next, &[]);
                 self.b.switch_to_block(next);
             }
