@@ -168,8 +168,8 @@ fn entry_params(b: &mut FunctionBuilder) -> (Value, Value, Value) {
 }
 
 /// A loop over the invocations `0..n` of the workgroup (LocalInvocationId x fastest, as
-/// `dispatch::builtins` numbers them): `row` is emitted at the start of each row with its first
-/// invocation's index and LocalInvocationId, `body` with the invocation's index and
+/// `dispatch::builtins` numbers them): `row_start` is emitted at the start of each row with
+/// its first invocation's index and LocalInvocationId, `body` with the invocation's index and
 /// LocalInvocationId; `body` must leave the builder in a block that goes on to the next
 /// invocation; after the last the function returns `DONE`.
 ///
@@ -311,8 +311,7 @@ impl Part {
 
 /// Stores the `part` of the built-ins of `builtins` (those `loop_builtins` accepts) of the
 /// invocation of LocalInvocationIndex `index` and LocalInvocationId `local` into its registers
-/// at `regs`, GlobalInvocationId last (the one a kernel most often reads first). Returns each
-/// store with its byte offset and value.
+/// at `regs`. Returns each store with its byte offset and value.
 pub fn store_builtins(
     b: &mut FunctionBuilder,
     builtins: &[BuiltinVar],
@@ -324,12 +323,7 @@ pub fn store_builtins(
     let mut stores = Vec::new();
     let t = MemFlagsData::trusted();
     let zero = b.ins().iconst(I64, 0);
-    let global = |bv: &&BuiltinVar| bv.builtin == Builtin::GlobalInvocationId;
-    let ordered = builtins
-        .iter()
-        .filter(|bv| !global(bv))
-        .chain(builtins.iter().filter(global));
-    for bv in ordered {
+    for bv in builtins {
         let Some(reg) = bv.reg else { continue };
         let values: [Value; 3] = match bv.builtin {
             Builtin::LocalInvocationId => local,
